@@ -1,0 +1,33 @@
+# Parlour: every target installs what it needs into .venv in this checkout.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.bench-installed
+
+.PHONY: play test bench lint typecheck clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+play: $(STAMP)
+	$(BIN)/parlour play venture --seats human,greedy,greedy,greedy
+
+test: $(STAMP)
+	$(BIN)/ruff check parlour tests bench
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/pytest -n 2
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Game-agnostic bots and the lookup of every bot by name."""

@@ -1,0 +1,146 @@
+"""Mass simulation: many games with bots, spread over processes, summarised with confidence intervals."""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.bots.registry import make_bot
+from parlour.core.match import play_match
+from parlour.core.registry import load_game
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What one simulated game left: scores, shared-win credit per seat, its length."""
+
+    index: int
+    scores: list[float]
+    wins: list[float]
+    actions: int
+
+
+def game_seed(seed: int, index: int) -> int:
+    """Returns the seed of game ``index`` of a simulation (independent of the worker count)."""
+    return seed * 1_000_003 + index
+
+
+def play_one(
+    game_name: str, seats: Sequence[str], seed: int, index: int, options: Mapping[str, Any]
+) -> GameOutcome:
+    """Plays game ``index`` of a simulation; a shared win gives each winner an equal share."""
+    game = load_game(game_name)
+    own_seed = game_seed(seed, index)
+    agents = [make_bot(game, name, own_seed * 8 + s) for s, name in enumerate(seats)]
+    result = play_match(game, agents, own_seed, options)
+    winners = result.state.winners()
+    wins = [1.0 / len(winners) if s in winners else 0.0 for s in range(len(seats))]
+    return GameOutcome(index, result.state.scores(), wins, result.actions)
+
+
+def _play_chunk(job: tuple[str, list[str], int, list[int], dict[str, Any]]) -> list[GameOutcome]:
+    """Plays several games in a worker process."""
+    game_name, seats, seed, indexes, options = job
+    return [play_one(game_name, seats, seed, i, options) for i in indexes]
+
+
+def simulate(
+    game_name: str,
+    seats: Sequence[str],
+    games: int,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Plays ``games`` games and returns the summary (identical for any number of workers)."""
+    game = load_game(game_name)
+    values = game.options(options)
+    game.check_players(len(seats))
+    for s, name in enumerate(seats):
+        make_bot(game, name, s)
+    start = time.perf_counter()
+    outcomes: list[GameOutcome] = []
+    chunks = [list(range(i, min(i + 10, games))) for i in range(0, games, 10)]
+    jobs = [(game.name, list(seats), seed, chunk, values) for chunk in chunks]
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for batch in pool.map(_play_chunk, jobs):
+                outcomes.extend(batch)
+                if progress:
+                    progress(len(batch))
+    else:
+        for job in jobs:
+            batch = _play_chunk(job)
+            outcomes.extend(batch)
+            if progress:
+                progress(len(batch))
+    outcomes.sort(key=lambda o: o.index)
+    return summarise(game.name, list(seats), seed, values, outcomes, time.perf_counter() - start)
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Returns the Wilson 95% confidence interval of a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarise(
+    game: str,
+    seats: list[str],
+    seed: int,
+    options: Mapping[str, Any],
+    outcomes: list[GameOutcome],
+    seconds: float,
+) -> dict[str, Any]:
+    """Returns win rates by seat and by bot, score means and spreads, and game lengths."""
+    n = len(outcomes)
+    seat_rows = []
+    for s, bot in enumerate(seats):
+        wins = sum(o.wins[s] for o in outcomes)
+        scores = [o.scores[s] for o in outcomes]
+        seat_rows.append(
+            {
+                "seat": s,
+                "bot": bot,
+                "wins": round(wins, 3),
+                "win_rate": wins / n if n else 0.0,
+                "ci95": list(wilson(wins, n)),
+                "mean_score": statistics.fmean(scores) if scores else 0.0,
+                "score_sd": statistics.pstdev(scores) if scores else 0.0,
+            }
+        )
+    by_bot = {}
+    for bot in dict.fromkeys(seats):
+        places = [s for s, b in enumerate(seats) if b == bot]
+        wins = sum(o.wins[s] for o in outcomes for s in places)
+        trials = n * len(places)
+        by_bot[bot] = {
+            "seats": len(places),
+            "wins": round(wins, 3),
+            "win_rate": wins / trials if trials else 0.0,
+            "ci95": list(wilson(wins, trials)),
+        }
+    lengths = [o.actions for o in outcomes]
+    return {
+        "game": game,
+        "games": n,
+        "seed": seed,
+        "options": dict(options),
+        "actions": sum(lengths),
+        "seconds": seconds,
+        "mean_length": statistics.fmean(lengths) if lengths else 0.0,
+        "length_sd": statistics.pstdev(lengths) if lengths else 0.0,
+        "seats": seat_rows,
+        "bots": by_bot,
+    }

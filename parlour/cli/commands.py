@@ -1,0 +1,162 @@
+"""The subcommands of ``parlour`` (argument parsing lives in main.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from parlour.bots.registry import bot_names
+from parlour.bots.simulation import simulate
+from parlour.cli import files
+from parlour.core.errors import OptionError, ParlourError
+from parlour.core.record import GameRecord, replay
+from parlour.core.registry import load_game
+
+
+def cmd_play(args: Any) -> int:
+    """Plays a game in the terminal."""
+    from parlour.cli.play import play_in_terminal
+
+    game = load_game(args.game)
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    return play_in_terminal(game, seats, args.seed, args.options, args.records)
+
+
+def cmd_new(args: Any) -> int:
+    """Writes a starting position."""
+    game = load_game(args.game)
+    state = game.new_state(args.players, args.seed, args.options)
+    files.save_position(state, args.out)
+    print(f"wrote {args.out} ({game.title}, {args.players} players, seed {args.seed})")
+    return 0
+
+
+def cmd_legal(args: Any) -> int:
+    """Prints the legal actions of a position, one a line."""
+    game = load_game(args.game)
+    state = files.load_position(game, args.position)
+    if args.seat is None and len(state.deciders()) > 1:
+        raise ParlourError(f"seats {list(state.deciders())} may act: give --seat")
+    for action in state.legal_actions(args.seat):
+        print(state.format_action(action))
+    return 0
+
+
+def cmd_apply(args: Any) -> int:
+    """Applies actions to a position; writes nothing if any action is refused."""
+    game = load_game(args.game)
+    state = files.load_position(game, args.position)
+    for number, text in enumerate(args.actions, 1):
+        try:
+            seat = args.seat if args.seat is not None else _only_decider(state)
+            for event in state.apply_notation(text, seat):
+                print(event.for_seat(seat))
+        except ParlourError as err:
+            raise ParlourError(f"action {number} ({text!r}): {err}; nothing written") from None
+    out = args.out or args.position
+    files.save_position(state, out)
+    print(f"wrote {out}")
+    return 0
+
+
+def _only_decider(state: Any) -> int:
+    """Returns the one seat that may act, or refuses."""
+    deciders = state.deciders()
+    if not deciders:
+        raise ParlourError("the game is over")
+    if len(deciders) > 1:
+        raise ParlourError(f"seats {list(deciders)} may act: give --seat")
+    seat: int = deciders[0]
+    return seat
+
+
+def cmd_show(args: Any) -> int:
+    """Prints a position as a seat sees it."""
+    game = load_game(args.game)
+    state = files.load_position(game, args.position)
+    print(state.render(args.seat))
+    return 0
+
+
+def cmd_replay(args: Any) -> int:
+    """Replays a record to its end and prints the final scores."""
+    record = GameRecord.loads(files.read_text(args.record))
+    game = load_game(record.game)
+    state = replay(game, record)
+    print(f"{game.title}, {record.players} players, seed {record.seed}, {len(record.moves)} actions")
+    for seat, (score, rank) in enumerate(zip(state.scores(), state.ranking(), strict=True)):
+        name = record.seats[seat] if seat < len(record.seats) else "?"
+        print(f"seat {seat} ({name}): {score:g}  rank {rank}")
+    if not state.is_over():
+        print("(the record ends before the game does)")
+    return 0
+
+
+def cmd_options(args: Any) -> int:
+    """Lists a game's options and bots."""
+    game = load_game(args.game)
+    print(f"{game.title}: {game.min_players} to {game.max_players} players")
+    for spec in game.option_specs:
+        values = "|".join(spec.choices) if spec.choices else ("text" if spec.text else "integer")
+        print(f"  --option {spec.name}={values}  (default {spec.default}): {spec.doc}")
+    print("bots: " + ", ".join(["human", *bot_names(game)]))
+    return 0
+
+
+def cmd_simulate(args: Any) -> int:
+    """Plays many games with bots and prints the summary."""
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    if args.games < 1 or args.workers < 1:
+        raise OptionError("-n and --workers must be at least 1")
+    if "human" in seats:
+        raise OptionError("simulate plays bots only; 'human' cannot sit at a simulated table")
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True, disable=args.json and not console.is_terminal) as bar:
+        task = bar.add_task("simulating", total=args.games)
+        summary = simulate(
+            args.game,
+            seats,
+            args.games,
+            args.seed,
+            args.options,
+            args.workers,
+            progress=lambda n: bar.advance(task, n),
+        )
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    _print_summary(summary)
+    return 0
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    """Prints a simulation summary as tables."""
+    console = Console()
+    table = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
+    for column in ("seat", "bot", "wins", "win rate", "95% CI", "mean score", "score sd"):
+        table.add_column(column, justify="right")
+    for row in summary["seats"]:
+        low, high = row["ci95"]
+        table.add_row(
+            str(row["seat"]),
+            row["bot"],
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.1%}",
+            f"{low:.1%}–{high:.1%}",
+            f"{row['mean_score']:.1f}",
+            f"{row['score_sd']:.1f}",
+        )
+    console.print(table)
+    for bot, row in summary["bots"].items():
+        low, high = row["ci95"]
+        console.print(
+            f"{bot}: win rate {row['win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}) over {row['seats']} seat(s)"
+        )
+    console.print(
+        f"game length: {summary['mean_length']:.1f} actions (sd {summary['length_sd']:.1f}); "
+        f"{summary['actions']} actions in {summary['seconds']:.1f} s"
+    )

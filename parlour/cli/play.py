@@ -1,0 +1,153 @@
+"""Terminal play: humans and bots at one table, drawn with rich; bad input never crashes."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.panel import Panel
+
+from parlour.bots.registry import make_bot
+from parlour.cli import files
+from parlour.core.agents import Agent
+from parlour.core.errors import OptionError, ParlourError
+from parlour.core.game import Game
+from parlour.core.record import GameRecord
+from parlour.core.state import GameState
+
+HUMAN = "human"
+COMMANDS = "Type a number or an action in notation; 'help' for the rules, 'hint', 'quit'."
+
+
+class TerminalPlay:
+    """One game at the terminal: draws the table for the human to move and reads their choice."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: list[str],
+        seed: int,
+        options: Mapping[str, Any],
+        records: str | None,
+        console: Console | None = None,
+    ) -> None:
+        self.game, self.seats, self.console = game, seats, console or Console()
+        game.check_players(len(seats))
+        values = game.options(options)
+        self.agents: list[Agent | None] = [
+            None if name == HUMAN else make_bot(game, name, seed * 8 + s) for s, name in enumerate(seats)
+        ]
+        self.state: GameState = game.new_state(len(seats), seed, values)
+        self.record = GameRecord(game.name, len(seats), seed, values, list(seats))
+        self.path = files.record_path(self.record, records)
+        self.log: deque[tuple[int | None, Any]] = deque(maxlen=12)
+        self.last_human: int | None = None
+
+    def run(self) -> int:
+        """Plays until the game ends or the human quits; the record is saved after every action."""
+        self.console.print(f"[bold]{self.game.title}[/bold], seed {self.record.seed}. {COMMANDS}")
+        while not self.state.is_over():
+            seat = self.state.deciders()[0]
+            agent = self.agents[seat]
+            action = agent.choose(self.state, seat) if agent else self._ask(seat)
+            if action is None:
+                self.console.print(f"Game saved to {self.path}")
+                return 0
+            self._apply(seat, action)
+        self._finish()
+        return 0
+
+    def _apply(self, seat: int, action: Any) -> None:
+        """Applies an action, logs its events and saves the record."""
+        events = self.state.apply(action, seat)
+        self.record.add(seat, self.state.format_action(action))
+        for event in events:
+            self.log.append((seat, event))
+        files.write_text(self.path, self.record.dumps())
+
+    def _viewer(self) -> int | None:
+        """Returns the human seat whose eyes are on the screen (None if all are bots)."""
+        humans = [s for s, a in enumerate(self.agents) if a is None]
+        return self.last_human if self.last_human is not None else (humans[0] if humans else None)
+
+    def _draw(self, seat: int) -> None:
+        """Draws the table, the recent events and the numbered legal actions."""
+        self.console.print(Panel(self.state.render(seat), title=f"Seat {seat} ({self.seats[seat]})"))
+        if self.log:
+            lines = [event.for_seat(seat) for _, event in self.log]
+            self.console.print(Panel("\n".join(lines), title="Recent events"))
+        legal = self.state.legal_actions(seat)
+        labels = [f"[cyan]{i}[/cyan] {self.state.format_action(a)}" for i, a in enumerate(legal, 1)]
+        self.console.print(Columns(labels, padding=(0, 3)))
+
+    def _ask(self, seat: int) -> Any:
+        """Asks the human at ``seat`` until a legal action is chosen; None means quit."""
+        humans = sum(1 for a in self.agents if a is None)
+        if humans > 1 and self.last_human != seat:
+            self.console.input(f"[bold]Pass the screen to seat {seat}[/bold] and press Enter ")
+        self.last_human = seat
+        self._draw(seat)
+        legal = self.state.legal_actions(seat)
+        while True:
+            try:
+                text = self.console.input(f"seat {seat}> ").strip()
+            except EOFError:
+                return None
+            if not text:
+                continue
+            choice = self._interpret(text, seat, legal)
+            if choice is not None:
+                return choice if choice != "quit" else None
+
+    def _interpret(self, text: str, seat: int, legal: Sequence[Any]) -> Any:
+        """Returns the action (or 'quit') that ``text`` asks for, or None after a message."""
+        word = text.lower()
+        if word in ("quit", "exit"):
+            return "quit"
+        if word in ("help", "?"):
+            self.console.print(Panel(self.game.rules_summary or "No summary.", title="Rules in short"))
+            self.console.print(COMMANDS)
+            return None
+        if word == "hint":
+            self.console.print("\n".join(self.state.hints(seat)) or "No hint here.")
+            return None
+        if word in ("list", "board", "show"):
+            self._draw(seat)
+            return None
+        if word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.console.print(f"[red]Choose a number from 1 to {len(legal)}.[/red]")
+            return None
+        try:
+            action = self.state.parse_action(text)
+        except ParlourError as err:
+            self.console.print(f"[red]{err}[/red]")
+            return None
+        if action not in legal:
+            self.console.print(f"[red]{text!r} is not legal now.[/red] Type 'list' to see the choices.")
+            return None
+        return action
+
+    def _finish(self) -> None:
+        """Shows the final table and scores and saves the finished record."""
+        self.record.scores = self.state.scores()
+        files.write_text(self.path, self.record.dumps())
+        viewer = self._viewer()
+        self.console.print(Panel(self.state.render(viewer), title="Game over"))
+        for seat, (score, rank) in enumerate(zip(self.state.scores(), self.state.ranking(), strict=True)):
+            self.console.print(f"seat {seat} ({self.seats[seat]}): {score:g}, rank {rank}")
+        self.console.print(f"Record saved to {self.path}")
+
+
+def play_in_terminal(
+    game: Game, seats: list[str], seed: int, options: Mapping[str, Any], records: str | None
+) -> int:
+    """Plays a game in the terminal with the given seats (``human`` or bot names)."""
+    if not seats:
+        raise OptionError("--seats needs at least one seat")
+    return TerminalPlay(game, seats, seed, options, records).run()

@@ -1,0 +1,137 @@
+"""Chance: the seeded random generator kept in a game state, with a queue of forced outcomes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from parlour.core.errors import IllegalActionError, PositionError
+
+T = TypeVar("T")
+
+DIE = "die"
+ORDER = "order"
+
+
+@dataclass
+class Forced:
+    """One forced chance outcome: a die result or the order of a shuffled pile."""
+
+    kind: str
+    """``"die"`` (an int) or ``"order"`` (a list of item names, top of pile first)."""
+    value: Any
+    """The outcome; for ``order``, item names as the game's notation writes them."""
+
+
+@dataclass
+class Chance:
+    """Seeded generator held in the state, so that seed plus actions replays a game exactly.
+
+    Every chance event (a shuffle, a die roll) asks this object.  Each event is
+    drawn from a generator seeded with ``(seed, events)``, so the whole chance
+    state is two integers and serialises into a position.  Before falling back
+    to the generator, an event consumes the head of ``forced`` if that entry has
+    the event's kind: a test can say "the next roll is a 7", and a table playing
+    with physical dice or cards can enter what really happened.
+
+    Pitfall: never use the module-level ``random`` in rules code; everything
+    random must come from here, or replays diverge.
+    """
+
+    seed: int
+    """The game's seed."""
+    events: int = 0
+    """How many chance events have been drawn from the generator so far."""
+    forced: list[Forced] = field(default_factory=list)
+    """Outcomes consumed, in order, before the generator is asked."""
+
+    def _generator(self) -> random.Random:
+        """Returns the generator for the next event and counts the event."""
+        rng = random.Random(self.seed * 1_000_003 + self.events)
+        self.events += 1
+        return rng
+
+    def _take_forced(self, kind: str) -> Forced | None:
+        """Pops the head of the forced queue if it is of this kind."""
+        if self.forced and self.forced[0].kind == kind:
+            return self.forced.pop(0)
+        return None
+
+    def roll(self, sides: int, low: int = 1) -> int:
+        """Returns a die result from ``low`` to ``low + sides - 1``."""
+        forced = self._take_forced(DIE)
+        if forced is not None:
+            value = int(forced.value)
+            if not low <= value < low + sides:
+                raise IllegalActionError(f"forced die result {value} is outside {low}..{low + sides - 1}")
+            return value
+        return self._generator().randrange(low, low + sides)
+
+    def shuffle(self, items: Sequence[T], name_of: Any = str) -> list[T]:
+        """Returns the items in a random order (or the forced order), top of pile first."""
+        forced = self._take_forced(ORDER)
+        if forced is not None:
+            return _forced_order(items, list(forced.value), name_of)
+        result = list(items)
+        self._generator().shuffle(result)
+        return result
+
+    def fresh(self, rng: random.Random) -> Chance:
+        """Returns a new generator seeded from ``rng``, with no forced outcomes."""
+        return Chance(seed=rng.randrange(2**62))
+
+    def copy(self) -> Chance:
+        """Returns an independent copy."""
+        return Chance(self.seed, self.events, [Forced(f.kind, f.value) for f in self.forced])
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the JSON form used inside positions."""
+        return {
+            "seed": self.seed,
+            "events": self.events,
+            "forced": [{"kind": f.kind, "value": f.value} for f in self.forced],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, path: str = "chance") -> Chance:
+        """Reads the JSON form, refusing malformed fields."""
+        if not isinstance(data, dict):
+            raise PositionError(path, "must be an object")
+        unknown = set(data) - {"seed", "events", "forced"}
+        if unknown:
+            raise PositionError(f"{path}.{sorted(unknown)[0]}", "unknown field")
+        seed, events = data.get("seed"), data.get("events", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise PositionError(f"{path}.seed", "must be an integer")
+        if not isinstance(events, int) or events < 0:
+            raise PositionError(f"{path}.events", "must be a non-negative integer")
+        forced = []
+        for i, entry in enumerate(data.get("forced", [])):
+            where = f"{path}.forced[{i}]"
+            if not isinstance(entry, dict) or set(entry) != {"kind", "value"}:
+                raise PositionError(where, "must be an object with 'kind' and 'value'")
+            if entry["kind"] == DIE and not isinstance(entry["value"], int):
+                raise PositionError(where, "a die outcome must be an integer")
+            if entry["kind"] == ORDER and not isinstance(entry["value"], list):
+                raise PositionError(where, "an order outcome must be a list of names")
+            if entry["kind"] not in (DIE, ORDER):
+                raise PositionError(where, f"kind must be '{DIE}' or '{ORDER}'")
+            forced.append(Forced(entry["kind"], entry["value"]))
+        return cls(seed, events, forced)
+
+
+def _forced_order(items: Sequence[T], names: list[Any], name_of: Any) -> list[T]:
+    """Arranges items in the forced order of names; refuses a list that is not a permutation."""
+    pool: dict[str, list[T]] = {}
+    for item in items:
+        pool.setdefault(name_of(item), []).append(item)
+    result: list[T] = []
+    for name in names:
+        if not pool.get(str(name)):
+            raise IllegalActionError(f"forced order names {name!r}, which is not in the pile")
+        result.append(pool[str(name)].pop())
+    if len(result) != len(items):
+        raise IllegalActionError(f"forced order lists {len(result)} items but the pile holds {len(items)}")
+    return result

@@ -1,0 +1,103 @@
+"""The Game protocol: a game's name, seat range, options, and how to start or load a state."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.core.agents import Agent
+from parlour.core.errors import OptionError, PositionError
+from parlour.core.state import GameState
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option (``--option name=value``): its values, default and meaning."""
+
+    name: str
+    """The option's name on the command line and in records."""
+    default: Any
+    """The value used when the option is not given."""
+    doc: str
+    """What the option changes (one line)."""
+    choices: tuple[str, ...] = ()
+    """The allowed values for a choice option; empty for an integer option."""
+    minimum: int = 0
+    """The smallest value of an integer option."""
+    text: bool = False
+    """Whether the option takes free text (a file path, a name)."""
+
+    def parse(self, text: Any) -> Any:
+        """Returns the option's value from text (or a value), refusing what is out of range."""
+        if self.text:
+            return str(text)
+        if self.choices:
+            value = str(text).lower()
+            if value not in self.choices:
+                raise OptionError(
+                    f"option {self.name} must be one of {', '.join(self.choices)}, not {text!r}"
+                )
+            return value
+        try:
+            number = int(text)
+        except (TypeError, ValueError):
+            raise OptionError(f"option {self.name} must be an integer, not {text!r}") from None
+        if number < self.minimum:
+            raise OptionError(f"option {self.name} must be at least {self.minimum}, not {number}")
+        return number
+
+
+class Game(ABC):
+    """A game Parlour plays: everything the tools need to start, load and run it."""
+
+    name: str
+    """Short name used on the command line (``venture``)."""
+    title: str
+    """Display name (``Venture``)."""
+    min_players: int
+    max_players: int
+    option_specs: tuple[OptionSpec, ...] = ()
+    """The options this game accepts."""
+    rules_summary: str = ""
+    """The rules in short, shown by the terminal's ``help``."""
+
+    def options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Returns every option's value: defaults overridden by ``given``, validated."""
+        specs = {spec.name: spec for spec in self.option_specs}
+        values = {spec.name: spec.default for spec in self.option_specs}
+        for name, text in (given or {}).items():
+            if name not in specs:
+                known = ", ".join(sorted(specs)) or "none"
+                raise OptionError(f"{self.name} has no option {name!r} (options: {known})")
+            values[name] = specs[name].parse(text)
+        return values
+
+    def check_players(self, players: int) -> None:
+        """Refuses a player count outside the game's range."""
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}"
+            )
+
+    @abstractmethod
+    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
+        """Returns the starting state (after the deal) for a seed."""
+
+    @abstractmethod
+    def state_from_position(self, data: Any) -> GameState:
+        """Returns the state described by a position, refusing an impossible one."""
+
+    def load_position(self, text: str) -> GameState:
+        """Parses position JSON text; bad JSON is refused with the line and column."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise PositionError("", f"not valid JSON: {err}") from None
+        return self.state_from_position(data)
+
+    def bots(self) -> dict[str, Callable[[int], Agent]]:
+        """Returns the game's own bots by name, each a factory taking a seed."""
+        return {}

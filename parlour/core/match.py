@@ -1,0 +1,53 @@
+"""Playing a whole game with agents at the seats, recording it as it goes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.core.agents import Agent
+from parlour.core.game import Game
+from parlour.core.record import GameRecord
+from parlour.core.state import Event, GameState
+
+
+@dataclass
+class MatchResult:
+    """The end of a match: final state, record and how many actions were applied."""
+
+    state: GameState
+    record: GameRecord
+    actions: int
+
+
+def play_match(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    on_events: Callable[[GameState, list[Event]], None] | None = None,
+    state: GameState | None = None,
+) -> MatchResult:
+    """Plays a game to its end: whenever several seats may act, the lowest decider goes first.
+
+    The deterministic order (lowest seat first among the deciders) is the one
+    bots, learning agents and replays use; ``on_events`` sees each action's events.
+    """
+    values = game.options(options)
+    if state is None:
+        state = game.new_state(len(agents), seed, values)
+    record = GameRecord(game.name, len(agents), seed, values, [a.name for a in agents])
+    actions = 0
+    while not state.is_over():
+        seat = state.deciders()[0]
+        action = agents[seat].choose(state, seat)
+        forced = tuple(state.chance.forced)
+        events = state.apply(action, seat)
+        consumed = forced[: len(forced) - len(state.chance.forced)]
+        record.add(seat, state.format_action(action), consumed)
+        actions += 1
+        if on_events is not None:
+            on_events(state, events)
+    record.scores = state.scores()
+    return MatchResult(state, record, actions)

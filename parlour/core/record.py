@@ -1,0 +1,118 @@
+"""Game records: game, options, seats, seed and the actions in notation; replay to the same end."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core.chance import Forced
+from parlour.core.errors import ParlourError, RecordError
+from parlour.core.game import Game
+from parlour.core.state import GameState
+
+FORMAT = "parlour-record/1"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One recorded action: who acted, what (in notation), and any forced outcomes fed first."""
+
+    seat: int
+    action: str
+    forced: tuple[Forced, ...] = ()
+
+
+@dataclass
+class GameRecord:
+    """A replayable game: seed plus actions reproduce every state exactly.
+
+    The JSON form (``format: parlour-record/1``) holds ``game``, ``players``,
+    ``options``, ``seats`` (the agent name at each seat), ``seed``, ``moves``
+    (each ``{"seat", "action"}`` and, when a table entered real dice or cards,
+    ``"forced"``: the outcomes fed to chance before that action) and, once
+    finished, ``scores``.
+    """
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    scores: list[float] | None = None
+
+    def add(self, seat: int, action: str, forced: tuple[Forced, ...] = ()) -> None:
+        """Appends an applied action."""
+        self.moves.append(Move(seat, action, forced))
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the JSON form."""
+        moves: list[dict[str, Any]] = []
+        for move in self.moves:
+            entry: dict[str, Any] = {"seat": move.seat, "action": move.action}
+            if move.forced:
+                entry["forced"] = [{"kind": f.kind, "value": f.value} for f in move.forced]
+            moves.append(entry)
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "players": self.players,
+            "options": dict(self.options),
+            "seats": list(self.seats),
+            "seed": self.seed,
+            "moves": moves,
+            "scores": self.scores,
+        }
+
+    def dumps(self) -> str:
+        """Returns the record as JSON text."""
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Parses a record from JSON text, refusing a malformed one with the reason."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"record is not valid JSON: {err}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Reads the JSON form."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError(f"not a Parlour record (expected format {FORMAT!r})")
+        try:
+            moves = [
+                Move(
+                    int(m["seat"]),
+                    str(m["action"]),
+                    tuple(Forced(f["kind"], f["value"]) for f in m.get("forced", [])),
+                )
+                for m in data["moves"]
+            ]
+            return cls(
+                game=str(data["game"]),
+                players=int(data["players"]),
+                seed=int(data["seed"]),
+                options=dict(data.get("options", {})),
+                seats=[str(s) for s in data.get("seats", [])],
+                moves=moves,
+                scores=data.get("scores"),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise RecordError(f"record field missing or malformed: {err}") from None
+
+
+def replay(game: Game, record: GameRecord, options: Mapping[str, Any] | None = None) -> GameState:
+    """Replays a record from its seed and returns the final state; names the move that fails."""
+    state = game.new_state(record.players, record.seed, options or record.options)
+    for number, move in enumerate(record.moves, 1):
+        state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
+        try:
+            state.apply(state.parse_action(move.action), move.seat)
+        except ParlourError as err:
+            raise RecordError(f"move {number} ({move.action!r} by seat {move.seat}): {err}") from None
+    return state

@@ -1,0 +1,28 @@
+"""The registry of games: name -> module path, imported only when a game is asked for."""
+
+from __future__ import annotations
+
+import importlib
+
+from parlour.core.errors import OptionError
+from parlour.core.game import Game
+
+GAME_MODULES: dict[str, str] = {
+    "venture": "parlour.games.venture",
+}
+"""Each game's command-line name and the module whose ``GAME`` attribute is its Game."""
+
+
+def game_names() -> list[str]:
+    """Returns the names of every game Parlour plays."""
+    return sorted(GAME_MODULES)
+
+
+def load_game(name: str) -> Game:
+    """Returns the Game called ``name`` (importing its module on first use)."""
+    key = name.strip().lower().replace("_", "-")
+    if key not in GAME_MODULES:
+        raise OptionError(f"unknown game {name!r} (games: {', '.join(game_names())})")
+    game = importlib.import_module(GAME_MODULES[key]).GAME
+    assert isinstance(game, Game)
+    return game

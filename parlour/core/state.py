@@ -1,0 +1,246 @@
+"""The game-state protocol every game implements: deciders, legal actions, apply, views, copies."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from parlour.core.chance import Chance
+from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.errors import IllegalActionError, ParlourError
+
+Action = Hashable
+"""A game's action: a frozen dataclass whose ``str`` is its notation."""
+
+S = TypeVar("S", bound="GameState")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as text; ``secret`` is shown to ``seat`` alone."""
+
+    text: str
+    """What every seat and spectator is told."""
+    seat: Seat | None = None
+    """The seat that also sees ``secret``."""
+    secret: str | None = None
+    """Extra detail for ``seat`` only (e.g. which cards it drew)."""
+
+    def for_seat(self, viewer: Seat | None) -> str:
+        """Returns the text as ``viewer`` sees it (``None``: a spectator)."""
+        if self.secret is not None and viewer is not None and viewer == self.seat:
+            return f"{self.text} ({self.secret})"
+        return self.text
+
+
+class GameState(ABC):
+    """A whole game in progress: the base class owns legality checks, caching and events.
+
+    A game fills in the underscore hooks:
+
+    * ``_legal_actions(seat)``: the one source of legality;
+    * ``_apply(seat, action)``: changes the state for an action known to be legal,
+      calling :meth:`emit` for events and ``self.chance`` for anything random;
+    * ``scores()``, ``is_over()``, views, copies and positions.
+
+    :meth:`apply` refuses anything not in ``legal_actions(seat)`` before touching
+    the state, so a refused action leaves the state exactly as it was.
+
+    Pitfall: ``_apply`` must not fail for a legal action.  The one exception it
+    may raise is a bad *forced* chance outcome; the base class then restores the
+    snapshot it took because the forced queue was non-empty.
+    """
+
+    players: int
+    """Number of seats."""
+    chance: Chance
+    """The seeded generator and forced-outcome queue."""
+    stack: DecisionStack
+    """Pending decisions; the top one says who may act."""
+
+    def __init__(self) -> None:
+        self._legal_cache: dict[Seat, list[Any]] = {}
+        self._legal_sets: dict[Seat, frozenset[Any]] = {}
+        self._events: list[Event] | None = None
+        self.actions_applied = 0
+
+    # ----------------------------------------------------------------- queries
+    def deciders(self) -> tuple[Seat, ...]:
+        """Returns the seats that may act now (empty once the game is over)."""
+        if self.is_over() or not len(self.stack):
+            return ()
+        return self.stack.top.deciders()
+
+    def legal_actions(self, seat: Seat | None = None) -> list[Any]:
+        """Returns the legal actions of ``seat`` (default: the only decider) in a stable order."""
+        seat = self._resolve_seat(seat, strict=False)
+        if seat is None:
+            return []
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = self._legal_actions(seat) if seat in self.deciders() else []
+            self._legal_cache[seat] = cached
+        return cached
+
+    def is_legal(self, action: Any, seat: Seat | None = None) -> bool:
+        """Returns whether ``action`` is legal for ``seat`` now."""
+        resolved = self._resolve_seat(seat, strict=False)
+        return resolved is not None and action in self._legal_set(resolved)
+
+    def _legal_set(self, seat: Seat) -> frozenset[Any]:
+        """Returns the legal actions of ``seat`` as a set (cached)."""
+        found = self._legal_sets.get(seat)
+        if found is None:
+            found = frozenset(self.legal_actions(seat))
+            self._legal_sets[seat] = found
+        return found
+
+    def _resolve_seat(self, seat: Seat | None, strict: bool) -> Seat | None:
+        """Returns the acting seat: the one given, or the only decider."""
+        if seat is not None:
+            if not 0 <= seat < self.players:
+                raise IllegalActionError(f"there is no seat {seat} (seats are 0..{self.players - 1})")
+            return seat
+        deciders = self.deciders()
+        if len(deciders) == 1:
+            return deciders[0]
+        if strict and not deciders:
+            raise IllegalActionError("the game is over: no seat may act")
+        if strict:
+            raise IllegalActionError(f"seats {list(deciders)} may act now: say which seat acts")
+        return None
+
+    # ----------------------------------------------------------------- actions
+    def apply(self, action: Any, seat: Seat | None = None) -> list[Event]:
+        """Applies a legal action for ``seat`` and returns the events; refuses anything else."""
+        acting = self._resolve_seat(seat, strict=True)
+        assert acting is not None
+        if acting not in self.deciders():
+            raise IllegalActionError(f"seat {acting} may not act now (waiting for {self._waiting()})")
+        if action not in self._legal_set(acting):
+            raise IllegalActionError(
+                f"{action} is not legal for seat {acting} now: {self._why(action, acting)}"
+            )
+        snapshot = self.clone() if self.chance.forced else None
+        self._events = []
+        try:
+            self._apply(acting, action)
+        except ParlourError:
+            if snapshot is None:
+                raise
+            self._restore(snapshot)
+            raise
+        finally:
+            events, self._events = self._events, None
+        self._legal_cache.clear()
+        self._legal_sets.clear()
+        self.actions_applied += 1
+        return events or []
+
+    def apply_legal(self, action: Any, seat: Seat) -> None:
+        """Applies an action taken from ``legal_actions(seat)`` without checks or events (playouts)."""
+        self._apply(seat, action)
+        self._legal_cache.clear()
+        self._legal_sets.clear()
+        self.actions_applied += 1
+
+    def emit(self, text: str, seat: Seat | None = None, secret: str | None = None) -> None:
+        """Records an event of the action being applied (no-op in quiet playouts)."""
+        if self._events is not None:
+            self._events.append(Event(text, seat, secret))
+
+    @property
+    def logging(self) -> bool:
+        """Whether events are being recorded (build costly texts only then)."""
+        return self._events is not None
+
+    def _waiting(self) -> str:
+        """Returns a phrase naming the seats that may act."""
+        deciders = self.deciders()
+        return "the game is over" if not deciders else "seats " + ", ".join(map(str, deciders))
+
+    def _why(self, action: Any, seat: Seat) -> str:
+        """Returns why an action is illegal (games may override with a precise reason)."""
+        return "it is not among the legal actions"
+
+    def _restore(self: S, snapshot: S) -> None:
+        """Restores every attribute from a snapshot taken by :meth:`clone`."""
+        self.__dict__.update(snapshot.__dict__)
+
+    # ----------------------------------------------------------------- hooks
+    @abstractmethod
+    def _legal_actions(self, seat: Seat) -> list[Any]:
+        """Returns the legal actions for a seat that may act (the one source of legality)."""
+
+    @abstractmethod
+    def _apply(self, seat: Seat, action: Any) -> None:
+        """Changes the state for a legal action."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Returns whether the game has ended."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Returns each seat's score (final once the game is over)."""
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """Returns a deep, independent copy (same generator, same future)."""
+
+    @abstractmethod
+    def determinize(self: S, seat: Seat, rng: random.Random) -> S:
+        """Returns a full state consistent with what ``seat`` knows, with a fresh generator."""
+
+    @abstractmethod
+    def observation(self, seat: Seat) -> dict[str, Any]:
+        """Returns what ``seat`` may know, as JSON-able data (computed on demand)."""
+
+    @abstractmethod
+    def public_observation(self) -> dict[str, Any]:
+        """Returns what a spectator may know, as JSON-able data."""
+
+    @abstractmethod
+    def to_position(self) -> dict[str, Any]:
+        """Returns the whole state as a JSON-able position."""
+
+    @abstractmethod
+    def format_action(self, action: Any) -> str:
+        """Returns the action's notation."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """Returns the action written ``text``; raises NotationError if malformed."""
+
+    def render(self, seat: Seat | None) -> str:
+        """Returns a plain-text picture of the table as ``seat`` sees it (``None``: a spectator)."""
+        return str(self.observation(seat) if seat is not None else self.public_observation())
+
+    def invariant_errors(self) -> list[str]:
+        """Returns broken conservation invariants (every card in one place...); empty if all hold."""
+        return []
+
+    def hints(self, seat: Seat) -> list[str]:
+        """Returns advice lines for a human at ``seat`` (games may override)."""
+        return []
+
+    # ----------------------------------------------------------------- results
+    def ranking(self) -> list[int]:
+        """Returns each seat's rank (1 is best; tied seats share a rank)."""
+        return rank(self.scores())
+
+    def winners(self) -> list[Seat]:
+        """Returns the seats ranked first (several on a tie: a shared win)."""
+        return [s for s, r in enumerate(self.ranking()) if r == 1]
+
+    def apply_notation(self, text: str, seat: Seat | None = None) -> list[Event]:
+        """Parses and applies an action written in notation."""
+        return self.apply(self.parse_action(text), seat)
+
+
+def rank(scores: Sequence[float]) -> list[int]:
+    """Returns competition ranks for scores (higher is better; ties share)."""
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]

@@ -1,0 +1,229 @@
+"""Venture's greedy bot: extends conglomerates, fights proxy battles that pay, reorganises to the optimum."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from parlour.core.decisions import Seat
+from parlour.games.venture import rules
+from parlour.games.venture.actions import (
+    Discard,
+    Done,
+    End,
+    Move,
+    Pay,
+    Place,
+    Proxy,
+    Reorganise,
+    Take,
+)
+from parlour.games.venture.content import CAPITAL, Corporation, Resource
+from parlour.games.venture.optimiser import Arrangement, best_arrangement
+from parlour.games.venture.payment import payment_value
+from parlour.games.venture.scoring import holdings_profit
+from parlour.games.venture.state import VentureState
+from parlour.games.venture.views import OptimiserCard
+
+POTENTIAL = {1: 0.0, 2: 0.4, 3: 1.0, 4: 3.0, 5: 8.0, 6: 20.0}
+"""What a stack of each size is worth per common letter, pairs counted as promise."""
+LONE_VALUE = 1.0
+"""Worth of a corporation standing alone: raw material for later conglomerates."""
+MONEY_WEIGHT = 0.04
+"""Worth of one million kept, in points of potential."""
+
+
+def _common(corps: list[Corporation]) -> frozenset[str]:
+    """Returns the letters common to all the corporations."""
+    common = corps[0].letters
+    for c in corps[1:]:
+        common = common & c.letters
+    return common
+
+
+def _stack_potential(corps: list[Corporation]) -> float:
+    """Returns a stack's promise: the size's potential times its common letters."""
+    common = _common(corps)
+    return POTENTIAL[min(len(corps), 6)] * len(common) + 0.05 * len(common)
+
+
+class GreedyBot:
+    """A one-step heuristic player for Venture; reads only what its seat may know."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any, seat: Seat) -> Any:
+        """Returns the action this bot prefers on the current decision."""
+        assert isinstance(state, VentureState)
+        kind = state.stack.top.kind
+        legal = state.legal_actions(seat)
+        if kind == rules.PLACE:
+            return self._place(state, seat, legal)
+        if kind == rules.REORGANISE:
+            return self._reorganise_step(state, seat, legal)
+        if kind == rules.PAY:
+            return self._pay(state, seat, legal)
+        return self._turn(state, seat, legal)
+
+    # ------------------------------------------------------------ the turn
+    def _turn(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+        """Picks the transaction with the best gain, else ends or discards."""
+        if legal == [Reorganise()]:
+            return legal[0]
+        best, best_gain = None, 0.5
+        leader = max(
+            range(state.players),
+            key=lambda s: (state.profits[s] + holdings_profit(state, s), s != seat),
+        )
+        for action in legal:
+            gain = self._gain(state, seat, action, leader)
+            if gain > best_gain:
+                best, best_gain = action, gain
+        if best is not None:
+            return best
+        if End() in legal:
+            return End()
+        return self._discard(state, seat, legal)
+
+    def _gain(self, state: VentureState, seat: Seat, action: Any, leader: Seat) -> float:
+        """Returns the estimated worth of a transaction, net of its cost."""
+        if isinstance(action, Take):
+            corp = state.deck.corporation(action.corp)
+            assert corp is not None
+            return self._add_value(state, seat, corp) - MONEY_WEIGHT * corp.value
+        if isinstance(action, Proxy):
+            return self._proxy_value(state, seat, action, leader)
+        if isinstance(action, Reorganise):
+            return self._reorganise_value(state, seat)
+        return 0.0
+
+    def _add_value(self, state: VentureState, seat: Seat, corp: Corporation) -> float:
+        """Returns how much a corporation adds when placed on its best stack (or alone)."""
+        best = LONE_VALUE + 0.2 * len(corp.letters)
+        for stack in state.holdings[seat]:
+            corps = [state.corp(c) for c in stack]
+            if any(c.industry == corp.industry for c in corps):
+                continue
+            if not (corp.letters & corps[0].letters):
+                continue
+            grown = [*corps, corp]
+            if _common(grown):
+                best = max(best, _stack_potential(grown) - _stack_potential(corps))
+        return best
+
+    def _proxy_value(self, state: VentureState, seat: Seat, action: Proxy, leader: Seat) -> float:
+        """Returns the worth of a proxy fight: what it adds to us and takes from the victim."""
+        corp = state.deck.corporation(action.corp)
+        assert corp is not None
+        owner = next(s for s in range(state.players) for st in state.holdings[s] if st[-1] == corp.id)
+        stack = next(st for st in state.holdings[owner] if st[-1] == corp.id)
+        before = _stack_potential([state.corp(c) for c in stack])
+        after = _stack_potential([state.corp(c) for c in stack[:-1]]) if len(stack) > 1 else 0.0
+        harm = (before - after) * (1.0 if owner == leader else 0.5)
+        halves = {"x1/2": 1, "x1": 2, "x3/2": 3}[action.card]
+        cost = rules.proxy_cost(corp.value, halves)
+        return self._add_value(state, seat, corp) + harm - MONEY_WEIGHT * cost - 0.5
+
+    def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
+        """Returns the scoring gained by reorganising to the optimum, net of its fee."""
+        target = self._target(state, seat)
+        gain = target.profit - holdings_profit(state, seat)
+        if gain <= 0:
+            return 0.0
+        scorings_left = 1.5 if state.stock else 1.0
+        return gain * scorings_left * 2 - MONEY_WEIGHT * state.corporations_held(seat)
+
+    def _discard(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+        """Discards the card whose loss costs least buying power (proxies are kept)."""
+        hand = [state.card(r) for r in state.hands[seat]]
+        options = [a for a in legal if isinstance(a, Discard)]
+        if not options:
+            return legal[0]
+
+        def remaining(action: Discard) -> tuple[float, str]:
+            rest = list(hand)
+            rest.remove(next(c for c in rest if c.name == action.card))
+            keep_proxy = -5.0 if action.card.startswith("x") else 0.0
+            return (payment_value(rest, state.deck.set_values) + keep_proxy, action.card)
+
+        return max(options, key=remaining)
+
+    # ------------------------------------------------------------ sub-decisions
+    def _place(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+        """Puts the won corporation where it adds the most potential."""
+        corp = state.deck.corporation(state.stack.top.data["corp"])
+        assert corp is not None
+
+        def value(action: Place) -> float:
+            if action.onto is None:
+                return 0.0
+            stack = next(s for s in state.holdings[seat] if state.corp(s[-1]).name == action.onto)
+            corps = [state.corp(c) for c in stack]
+            return _stack_potential([*corps, corp]) - _stack_potential(corps)
+
+        return max(legal, key=value)
+
+    def _target(self, state: VentureState, seat: Seat) -> Arrangement:
+        """Returns the optimal arrangement of the seat's corporations."""
+        cards = [state.corp(c) for s in state.holdings[seat] for c in s]
+        return best_arrangement([OptimiserCard(c.name, c.industry, c.letters) for c in cards])
+
+    def _reorganise_step(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+        """Makes the next move towards the optimal arrangement, then done."""
+        move = next_move(state, seat, self._target(state, seat).stacks)
+        if move is not None and move in legal:
+            return move
+        return Done() if Done() in legal else legal[0]
+
+    def _pay(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+        """Pays with the cards whose loss costs least buying power."""
+        if Done() in legal:
+            return Done()
+        plan = cheapest_payment(state, seat)
+        for name in plan:
+            if Pay(name) in legal:
+                return Pay(name)
+        return next(a for a in legal if isinstance(a, Pay))
+
+
+def cheapest_payment(state: VentureState, seat: Seat) -> list[str]:
+    """Returns the capital cards to add to the payment that cover the debt and keep the most value."""
+    laid = [state.card(r) for r in state.payment]
+    hand = [state.card(r) for r in state.hands[seat] if state.card(r).kind == CAPITAL]
+    sets = state.deck.set_values
+    best: tuple[float, list[Resource]] | None = None
+    for size in range(1, min(len(hand), 6) + 1):
+        for combo in itertools.combinations(hand, size):
+            if payment_value(laid + list(combo), sets) < state.owed:
+                continue
+            rest = list(hand)
+            for card in combo:
+                rest.remove(card)
+            kept = payment_value(rest, sets)
+            if best is None or kept > best[0]:
+                best = (kept, list(combo))
+        if best is not None and size >= 3:
+            break
+    if best is None:
+        return [c.name for c in hand]
+    return [c.name for c in best[1]]
+
+
+def next_move(state: VentureState, seat: Seat, target: tuple[tuple[str, ...], ...]) -> Any:
+    """Returns the next move that brings the seat's stacks closer to ``target`` (None when there)."""
+    current = [tuple(state.corp(c).name for c in s) for s in state.holdings[seat]]
+    where = {name: s for s in current for name in s}
+    for goal in target:
+        if goal in current:
+            continue
+        # The longest prefix of the goal that already stands as a whole stack.
+        for length in range(len(goal) - 1, 0, -1):
+            if goal[:length] in current:
+                return Move(goal[length], goal[length - 1])
+        if len(where[goal[0]]) > 1:
+            return Move(goal[0], None)
+    return None

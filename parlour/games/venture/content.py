@@ -1,0 +1,158 @@
+"""Venture's cards as data (rulebook: 'The Cards'): the deck file loaded and checked."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from parlour.core.errors import ContentError
+
+LETTERS = "ABCDEF"
+SYMBOLS = {"triangle": "t", "circle": "c", "square": "s"}
+SET_DENOMINATIONS = (1, 3, 5, 8)
+DENOMINATIONS = (1, 3, 5, 8, 10, 12, 14, 16, 18, 20)
+MULTIPLIER_NAMES = {1: "x1/2", 2: "x1", 3: "x3/2"}
+
+CAPITAL, PROXY, PROFIT = "capital", "proxy", "profit"
+
+
+@dataclass(frozen=True, slots=True)
+class Corporation:
+    """A corporation card (blue deck): industry, letters and value."""
+
+    id: int
+    """Index in the deck's corporation list."""
+    name: str
+    """Notation, e.g. ``ST-ABC`` (industry code, dash, letters)."""
+    industry: str
+    """Industry code, e.g. ``ST``."""
+    letters: frozenset[str]
+    """Letters A–F printed on the card."""
+    value: int
+    """Value in millions: 4 + 4 × letters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """A resources card (green deck): capital, proxy fight or profit."""
+
+    id: int
+    """Index in the deck's resources list."""
+    kind: str
+    """``capital``, ``proxy`` or ``profit``."""
+    name: str
+    """Notation: ``10``, ``3c`` (3 million, circle), ``x1/2``, ``profit``."""
+    value: int = 0
+    """Face value in millions (capital only)."""
+    symbol: str = ""
+    """Set symbol letter ``t``/``c``/``s`` (capital 1, 3, 5, 8 only)."""
+    halves: int = 0
+    """Proxy multiplier in halves: 1 is ½×, 2 is 1×, 3 is 1½×."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Both decks of a Venture set, with the set values printed on the symbol cards."""
+
+    name: str
+    industries: dict[str, str]
+    corporations: tuple[Corporation, ...]
+    resources: tuple[Resource, ...]
+    set_values: dict[int, int]
+    """Value of a set by its size (2, 3, 4 cards)."""
+
+    def corporation(self, name: str) -> Corporation | None:
+        """Returns the corporation with this notation, or None."""
+        return self._corp_by_name().get(name.upper())
+
+    @cache  # noqa: B019 - decks are few and live for the whole process
+    def _corp_by_name(self) -> dict[str, Corporation]:
+        """Returns corporations by notation."""
+        return {c.name: c for c in self.corporations}
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+def _fail(where: str, message: str) -> ContentError:
+    """Returns a content error naming the place in the file."""
+    return ContentError(f"deck file, {where}: {message}")
+
+
+def _corporations(data: Any, industries: dict[str, str], base: int, per: int) -> list[Corporation]:
+    """Reads the corporation list and checks each card."""
+    result = []
+    for i, card in enumerate(data):
+        industry, letters = card.get("industry"), card.get("letters", "")
+        if industry not in industries:
+            raise _fail(f"corporations[{i}].industry", f"unknown industry {industry!r}")
+        if not letters or set(letters) - set(LETTERS) or len(set(letters)) != len(letters):
+            raise _fail(f"corporations[{i}].letters", f"must be distinct letters A–F, not {letters!r}")
+        if len(letters) > 5:
+            raise _fail(f"corporations[{i}].letters", "a corporation has 1 to 5 letters")
+        ordered = "".join(sorted(letters))
+        value = base + per * len(letters)
+        result.append(Corporation(i, f"{industry}-{ordered}", industry, frozenset(letters), value))
+    if len({c.name for c in result}) != len(result):
+        raise _fail("corporations", "two cards have the same industry and letters")
+    return result
+
+
+def _resources(data: dict[str, Any]) -> list[Resource]:
+    """Reads capital, proxy and profit cards (each entry with a count)."""
+    cards: list[Resource] = []
+    for i, entry in enumerate(data["capital"]["cards"]):
+        value, symbol = entry["value"], entry.get("symbol")
+        if value not in DENOMINATIONS:
+            raise _fail(f"capital.cards[{i}].value", f"{value} is not a printed denomination")
+        if symbol is not None and (symbol not in SYMBOLS or value not in SET_DENOMINATIONS):
+            raise _fail(f"capital.cards[{i}].symbol", "only 1, 3, 5, 8 carry triangle/circle/square")
+        letter = SYMBOLS[symbol] if symbol else ""
+        for _ in range(int(entry["count"])):
+            cards.append(Resource(len(cards), CAPITAL, f"{value}{letter}", value=value, symbol=letter))
+    for i, entry in enumerate(data["proxy"]["cards"]):
+        halves = entry["halves"]
+        if halves not in MULTIPLIER_NAMES:
+            raise _fail(f"proxy.cards[{i}].halves", "must be 1 (½×), 2 (1×) or 3 (1½×)")
+        for _ in range(int(entry["count"])):
+            cards.append(Resource(len(cards), PROXY, MULTIPLIER_NAMES[halves], halves=halves))
+    for _ in range(int(data["profit"]["count"])):
+        cards.append(Resource(len(cards), PROFIT, "profit"))
+    return cards
+
+
+def parse_deck(data: Any) -> Deck:
+    """Returns the deck described by parsed JSON, refusing one that breaks a sourced fact."""
+    try:
+        industries = {i["code"]: i["name"] for i in data["industries"]["items"]}
+        value = data["corporation_value"]
+        corps = _corporations(data["corporations"]["cards"], industries, value["base"], value["per_letter"])
+        cards = _resources(data)
+        set_values = {int(k): int(v) for k, v in data["set_values"].items() if k != "source"}
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise ContentError(f"deck file is malformed: missing or bad {err}") from None
+    if len(industries) != 6:
+        raise _fail("industries", "Venture has six industries")
+    if set(set_values) != {2, 3, 4}:
+        raise _fail("set_values", "sets have 2, 3 or 4 cards")
+    return Deck(str(data.get("name", "deck")), industries, tuple(corps), tuple(cards), set_values)
+
+
+@cache
+def load_deck(path: str | None = None) -> Deck:
+    """Loads a deck file (default: the house deck shipped with Parlour)."""
+    if path is None:
+        text = resources.files(__package__).joinpath("data/deck.json").read_text(encoding="utf-8")
+    else:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as err:
+            raise ContentError(f"cannot read deck file {path}: {err.strerror}") from None
+    try:
+        return parse_deck(json.loads(text))
+    except json.JSONDecodeError as err:
+        raise ContentError(f"deck file is not valid JSON: {err}") from None

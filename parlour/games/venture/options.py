@@ -1,0 +1,44 @@
+"""Venture's numbers from the rulebook and its options (each contested ruling is one)."""
+
+from __future__ import annotations
+
+from parlour.core.game import OptionSpec
+
+HAND_SIZE = 7
+CENTER_SIZE = 5
+DRAW_PER_TURN = 2
+TWO_PLAYER_ASIDE = 14
+PROFIT_TABLE = {3: 1, 4: 3, 5: 8, 6: 20}
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "payment",
+        "turn",
+        "when costs are paid: 'turn' totals the turn's costs (ruling A-1), 'each' pays per transaction",
+        choices=("turn", "each"),
+    ),
+    OptionSpec(
+        "proxy_placement",
+        "stack",
+        "a corporation won by proxy fight may join a stack ('stack', ruling A-3) or stands 'alone'",
+        choices=("stack", "alone"),
+    ),
+    OptionSpec(
+        "last_draw",
+        "no",
+        "whether the buyer of the last center corporation still draws (ruling A-7: 'no')",
+        choices=("no", "yes"),
+    ),
+    OptionSpec(
+        "max_turns",
+        400,
+        "turns after which the game ends with final scoring, 0 for no limit (ruling A-12)",
+        minimum=0,
+    ),
+    OptionSpec(
+        "deck",
+        "house",
+        "deck file: 'house' (Parlour's house design) or a path to your own copy's list",
+        text=True,
+    ),
+)

@@ -1,0 +1,226 @@
+"""Venture positions: the whole state as JSON (see docs/positions.md), checked when loaded."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from parlour.core.chance import Chance
+from parlour.core.decisions import DecisionStack
+from parlour.core.errors import PositionError
+from parlour.core.positions import Fields, check_int, check_str
+from parlour.games.venture.conglomerates import common_letters
+from parlour.games.venture.content import CAPITAL, Deck
+from parlour.games.venture.options import CENTER_SIZE, TWO_PLAYER_ASIDE
+from parlour.games.venture.rules import PAY, PLACE, REORGANISE, TURN, wealth
+from parlour.games.venture.state import VentureState
+
+T = TypeVar("T")
+
+FORMAT = "parlour-venture-position/1"
+FIELDS = {
+    "format",
+    "players",
+    "options",
+    "chance",
+    "turn",
+    "current",
+    "owed",
+    "transacted",
+    "over",
+    "profit_rounds",
+    "profits",
+    "hands",
+    "draw",
+    "discard",
+    "payment",
+    "center",
+    "stock",
+    "aside",
+    "holdings",
+    "decisions",
+}
+RESOURCE_ZONES = ("draw", "discard", "payment")
+CORP_ZONES = ("center", "stock", "aside")
+
+
+def to_position(state: VentureState) -> dict[str, Any]:
+    """Returns the whole state as JSON data (piles top first, stacks bottom first)."""
+    def card(rid: int) -> str:
+        return state.card(rid).name
+
+    def corp(cid: int) -> str:
+        return state.corp(cid).name
+
+    return {
+        "format": FORMAT,
+        "players": state.players,
+        "options": dict(state.options),
+        "chance": state.chance.to_json(),
+        "turn": state.turn,
+        "current": state.current,
+        "owed": state.owed,
+        "transacted": state.transacted,
+        "over": state.over,
+        "profit_rounds": state.profit_rounds,
+        "profits": list(state.profits),
+        "hands": [[card(r) for r in h] for h in state.hands],
+        "draw": [card(r) for r in state.draw],
+        "discard": [card(r) for r in state.discard],
+        "payment": [card(r) for r in state.payment],
+        "center": [corp(c) for c in state.center],
+        "stock": [corp(c) for c in state.stock],
+        "aside": [corp(c) for c in state.aside],
+        "holdings": [[[corp(c) for c in s] for s in h] for h in state.holdings],
+        "decisions": state.stack.to_json(),
+    }
+
+
+class _Allocator:
+    """Turns card names into card ids, each id used once; counts what is missing or extra."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.free: dict[str, list[int]] = {}
+        for card in deck.resources:
+            self.free.setdefault(card.name, []).append(card.id)
+        self.corps_seen: dict[str, str] = {}
+
+    def resource(self, value: Any, path: str) -> int:
+        """Returns an unused resources card id for a name."""
+        name = check_str(value, path).lower()
+        if name not in self.free:
+            raise PositionError(path, f"no resources card is called {value!r}")
+        if not self.free[name]:
+            count = sum(1 for c in self.deck.resources if c.name == name)
+            raise PositionError(path, f"more {name!r} cards than the deck's {count}")
+        return self.free[name].pop(0)
+
+    def corporation(self, value: Any, path: str) -> int:
+        """Returns the id of a corporation, refusing one already placed elsewhere."""
+        corp = self.deck.corporation(check_str(value, path))
+        if corp is None:
+            raise PositionError(path, f"no corporation is called {value!r}")
+        if corp.name in self.corps_seen:
+            raise PositionError(path, f"{corp.name} is also at {self.corps_seen[corp.name]}")
+        self.corps_seen[corp.name] = path
+        return corp.id
+
+    def check_complete(self) -> None:
+        """Refuses a position where some card is nowhere."""
+        missing = [n for n, ids in self.free.items() if ids]
+        if missing:
+            raise PositionError("hands", f"cards missing from every zone: {', '.join(sorted(missing))}")
+        lost = [c.name for c in self.deck.corporations if c.name not in self.corps_seen]
+        if lost:
+            raise PositionError("stock", f"corporations missing from every zone: {', '.join(lost[:5])}")
+
+
+def from_position(deck: Deck, data: Any, options: dict[str, Any]) -> VentureState:
+    """Returns the state a position describes, refusing malformed or impossible ones."""
+    fields = Fields(data, "", FIELDS)
+    if fields.get("format", FORMAT) != FORMAT:
+        raise PositionError("format", f"expected {FORMAT!r}")
+    players = fields.integer("players", 2, 6)
+    state = VentureState(deck, players, options, Chance.from_json(fields.get("chance"), "chance"))
+    alloc = _Allocator(deck)
+    _read_zones(state, fields, alloc)
+    _read_counters(state, fields)
+    state.stack = DecisionStack.from_json(fields.get("decisions"), "decisions", players)
+    for i, decision in enumerate(state.stack):
+        _check_decision(state, decision.kind, decision.data, decision.seats, f"decisions[{i}]", alloc)
+    alloc.check_complete()
+    _check_consistency(state)
+    return state
+
+
+def _read_zones(state: VentureState, fields: Fields, alloc: _Allocator) -> None:
+    """Reads hands, piles, the center, the stock and the holdings."""
+    players = state.players
+    hands = fields.items("hands", lambda v, p: _names(v, p, alloc.resource))
+    holdings = fields.items("holdings", lambda v, p: _holding(v, p, alloc))
+    if len(hands) != players or len(holdings) != players:
+        raise PositionError("hands" if len(hands) != players else "holdings", f"needs {players} entries")
+    state.hands, state.holdings = hands, holdings
+    for zone in RESOURCE_ZONES:
+        setattr(state, zone, fields.items(zone, alloc.resource))
+    for zone in CORP_ZONES:
+        setattr(state, zone, fields.items(zone, alloc.corporation))
+    if len(state.center) > CENTER_SIZE:
+        raise PositionError("center", f"holds at most {CENTER_SIZE} corporations")
+    aside = TWO_PLAYER_ASIDE if players == 2 else 0
+    if len(state.aside) != aside:
+        raise PositionError("aside", f"must hold {aside} corporations with {players} players")
+    if any(state.card(r).kind != CAPITAL for r in state.payment):
+        raise PositionError("payment", "only capital cards are laid down as payment")
+
+
+def _names(value: Any, path: str, read: Callable[[Any, str], T]) -> list[T]:
+    """Reads a list of card names."""
+    if not isinstance(value, list):
+        raise PositionError(path, "must be a list")
+    return [read(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+def _holding(value: Any, path: str, alloc: _Allocator) -> list[list[int]]:
+    """Reads one seat's stacks, refusing empty stacks and stacks with no common letter."""
+    stacks = _names(value, path, lambda v, p: _names(v, p, alloc.corporation))
+    for i, stack in enumerate(stacks):
+        corps = [alloc.deck.corporations[c] for c in stack]
+        if not corps:
+            raise PositionError(f"{path}[{i}]", "a stack holds at least one corporation")
+        if not common_letters(corps):
+            raise PositionError(f"{path}[{i}]", "the corporations of a stack share no letter")
+    return stacks
+
+
+def _read_counters(state: VentureState, fields: Fields) -> None:
+    """Reads turn, current seat, debts, flags and scores."""
+    state.turn = fields.integer("turn", 1)
+    state.current = fields.integer("current", 0, state.players - 1)
+    state.owed = fields.integer("owed", 0)
+    state.transacted = fields.boolean("transacted")
+    state.over = fields.boolean("over")
+    state.profit_rounds = fields.integer("profit_rounds", 0, default=0)
+    state.profits = fields.items("profits", lambda v, p: check_int(v, p, 0))
+    if len(state.profits) != state.players:
+        raise PositionError("profits", f"needs {state.players} entries")
+
+
+def _check_decision(
+    state: VentureState,
+    kind: str,
+    data: dict[str, Any],
+    seats: list[int],
+    path: str,
+    alloc: _Allocator,
+) -> None:
+    """Refuses a decision of an unknown kind, for another seat, or with a bad payload."""
+    if kind not in (TURN, PLACE, REORGANISE, PAY):
+        raise PositionError(f"{path}.kind", f"unknown decision {kind!r}")
+    if seats != [state.current]:
+        raise PositionError(f"{path}.seats", f"must be [{state.current}], the current player")
+    if kind == PLACE:
+        data["corp"] = alloc.deck.corporations[alloc.corporation(data.get("corp"), f"{path}.data.corp")].name
+    if kind == PAY and data.get("then") not in ("finish", "continue"):
+        raise PositionError(f"{path}.data.then", "must be 'finish' or 'continue'")
+
+
+def _check_consistency(state: VentureState) -> None:
+    """Refuses positions whose stack, debts and flags do not add up."""
+    kinds = state.stack.kinds()
+    if state.over:
+        if kinds:
+            raise PositionError("decisions", "a finished game has no pending decisions")
+        return
+    if not kinds or kinds[0] != TURN or TURN in kinds[1:] or len(set(kinds)) != len(kinds):
+        raise PositionError("decisions", "must start with one 'turn' and hold each kind once")
+    if state.payment and kinds[-1] != PAY:
+        raise PositionError("payment", "cards are laid down only while paying")
+    if state.owed > wealth(state, state.current):
+        raise PositionError("owed", f"{state.owed} is more than seat {state.current} can pay")
+    if state.owed and not state.transacted:
+        raise PositionError("owed", "nothing is owed before a transaction")
+    counts = Counter(c for h in state.holdings for s in h for c in s)
+    assert all(n == 1 for n in counts.values())

@@ -1,0 +1,392 @@
+"""The play (rulebook: 'The Play'): legal actions and their effects, turn by turn.
+
+A turn is the bottom ``turn`` decision of the stack.  Taking a corporation
+pushes ``place`` (where it goes, skipped when it can only stand alone), a
+reorganisation pushes ``reorganise`` (one ``move`` at a time, then ``done``),
+and ending a turn that owes money pushes ``pay`` (one card at a time, then
+``done``).  Costs are committed only while the hand can pay them all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from parlour.core.decisions import Decision, Seat
+from parlour.games.venture import drawing
+from parlour.games.venture.actions import (
+    Discard,
+    Done,
+    End,
+    Move,
+    Pay,
+    Place,
+    Proxy,
+    Reorganise,
+    Take,
+)
+from parlour.games.venture.conglomerates import common_letters, offending
+from parlour.games.venture.content import CAPITAL, PROXY
+from parlour.games.venture.payment import payment_value
+from parlour.games.venture.scoring import score_round
+
+if TYPE_CHECKING:
+    from parlour.games.venture.state import VentureState
+
+TURN, PLACE, REORGANISE, PAY = "turn", "place", "reorganise", "pay"
+
+
+# ---------------------------------------------------------------- money
+def wealth(state: VentureState, seat: Seat) -> int:
+    """Returns the most the seat's capital cards (hand and laid down) can pay."""
+    cards = [state.card(r) for r in state.hands[seat]]
+    cards += [state.card(r) for r in state.payment]
+    return payment_value(cards, state.deck.set_values)
+
+
+def _affordable(state: VentureState, seat: Seat, cost: int) -> bool:
+    """Returns whether the seat can pay ``cost`` on top of what it already owes."""
+    return state.owed + cost <= wealth(state, seat)
+
+
+def proxy_cost(value: int, halves: int) -> int:
+    """Returns what a proxy fight costs: the corporation's value times ½, 1 or 1½."""
+    return value * halves // 2
+
+
+# ---------------------------------------------------------------- legal actions
+def legal_actions(state: VentureState, seat: Seat) -> list[Any]:
+    """Returns the legal actions of the seat on the top decision."""
+    decision = state.stack.top
+    if decision.kind == TURN:
+        return _turn_actions(state, seat, decision)
+    if decision.kind == PLACE:
+        corp = state.deck.corporation(decision.data["corp"])
+        assert corp is not None
+        return [Place(top) for top in _fitting(state, seat, corp.id)] + [Place(None)]
+    if decision.kind == REORGANISE:
+        return _reorganise_actions(state, seat)
+    return _pay_actions(state, seat)
+
+
+def _turn_actions(state: VentureState, seat: Seat, decision: Decision) -> list[Any]:
+    """Returns the transactions open to the player, then end or discard."""
+    held = state.corporations_held(seat)
+    money = wealth(state, seat) - state.owed
+    if decision.data.get("must_reorganise"):
+        return [Reorganise()]
+    actions: list[Any] = [Take(state.corp(c).name) for c in state.center if state.corp(c).value <= money]
+    proxies = sorted(
+        {state.card(r).name: state.card(r) for r in state.hands[seat] if state.card(r).kind == PROXY}.items()
+    )
+    for name, card in proxies:
+        for other in range(state.players):
+            if other == seat:
+                continue
+            for stack in state.holdings[other]:
+                top = state.corp(stack[-1])
+                if proxy_cost(top.value, card.halves) <= money:
+                    actions.append(Proxy(name, top.name))
+    if held >= 2 and held <= money:
+        actions.append(Reorganise())
+    if state.transacted or not state.hands[seat]:
+        actions.append(End())
+    if not state.transacted:
+        actions.extend(Discard(n) for n in sorted({state.card(r).name for r in state.hands[seat]}))
+    return actions
+
+
+def _summaries(state: VentureState, seat: Seat) -> list[tuple[set[str], frozenset[str], str]]:
+    """Returns, per stack of the seat: its industries, its common letters and its top card."""
+    result = []
+    for stack in state.holdings[seat]:
+        corps = [state.corp(c) for c in stack]
+        result.append(({c.industry for c in corps}, common_letters(corps), corps[-1].name))
+    return result
+
+
+def _fitting(state: VentureState, seat: Seat, cid: int) -> list[str]:
+    """Returns the top cards of the seat's stacks that the corporation may be put on."""
+    corp = state.corp(cid)
+    return [
+        top
+        for industries, common, top in _summaries(state, seat)
+        if corp.industry not in industries and common & corp.letters
+    ]
+
+
+def _reorganise_actions(state: VentureState, seat: Seat) -> list[Any]:
+    """Returns every single move of one corporation, then done once all stacks are lawful."""
+    actions: list[Any] = []
+    summaries = _summaries(state, seat)
+    for index, stack in enumerate(state.holdings[seat]):
+        for cid in stack:
+            corp = state.corp(cid)
+            if len(stack) > 1:
+                actions.append(Move(corp.name, None))
+            for other, (industries, common, top) in enumerate(summaries):
+                if other != index and corp.industry not in industries and common & corp.letters:
+                    actions.append(Move(corp.name, top))
+    lawful = all(
+        len(industries) == len(stack) and common
+        for (industries, common, _), stack in zip(summaries, state.holdings[seat], strict=True)
+    )
+    if lawful:
+        actions.append(Done())
+    return actions
+
+
+def _pay_actions(state: VentureState, seat: Seat) -> list[Any]:
+    """Returns the capital cards that may be handed in, and done once the debt is covered."""
+    names = sorted({state.card(r).name for r in state.hands[seat] if state.card(r).kind == CAPITAL})
+    actions: list[Any] = [Pay(n) for n in names]
+    laid = [state.card(r) for r in state.payment]
+    if payment_value(laid, state.deck.set_values) >= state.owed:
+        actions.append(Done())
+    return actions
+
+
+def why_illegal(state: VentureState, seat: Seat, action: Any) -> str:
+    """Returns a short reason why an action is not legal now."""
+    kind = state.stack.top.kind
+    if kind == PLACE and not isinstance(action, Place):
+        return "first say where the corporation goes (place on CORP or place alone)"
+    if kind == REORGANISE and not isinstance(action, Move | Done):
+        return "you are reorganising: move CORP on CORP, move CORP alone, or done"
+    if kind == PAY and not isinstance(action, Pay | Done):
+        return f"you owe {state.owed} million: pay CARD, then done"
+    if isinstance(action, Done) and kind == PAY:
+        return f"the cards laid down do not cover the {state.owed} million owed"
+    if isinstance(action, Done) and kind == REORGANISE:
+        return "a stack still holds two corporations of one industry"
+    if isinstance(action, Take | Proxy | Reorganise) and kind == TURN:
+        return _why_transaction(state, seat, action)
+    if isinstance(action, End) and not state.transacted:
+        return "a turn without transactions ends by discarding a card"
+    if isinstance(action, Discard) and state.transacted:
+        return "you have transacted this turn: end it instead of discarding"
+    return "no such card, corporation or stack here"
+
+
+def _why_transaction(state: VentureState, seat: Seat, action: Any) -> str:
+    """Returns why a take-over, proxy fight or reorganisation is refused."""
+    if state.stack.top.data.get("must_reorganise"):
+        return "two corporations of one industry share a conglomerate: reorganise first"
+    money = wealth(state, seat) - state.owed
+    if isinstance(action, Take):
+        corp = state.deck.corporation(action.corp)
+        if corp is None or corp.id not in state.center:
+            return f"{action.corp} is not in the center"
+        return f"{corp.name} costs {corp.value} million and you can pay only {money} more"
+    if isinstance(action, Proxy):
+        return f"{action.corp} is not an opponent's top corporation that your {action.card} card can afford"
+    return "reorganising costs 1 million per corporation held and needs two corporations"
+
+
+# ---------------------------------------------------------------- applying
+def apply(state: VentureState, seat: Seat, action: Any) -> None:
+    """Applies a legal action."""
+    if isinstance(action, Take):
+        _take(state, seat, action)
+    elif isinstance(action, Proxy):
+        _proxy(state, seat, action)
+    elif isinstance(action, Place):
+        _place(state, seat, action)
+    elif isinstance(action, Reorganise):
+        _reorganise(state, seat)
+    elif isinstance(action, Move):
+        _move(state, seat, action)
+    elif isinstance(action, Done):
+        _done(state, seat)
+    elif isinstance(action, End):
+        _end(state, seat)
+    elif isinstance(action, Pay):
+        _pay(state, seat, action)
+    elif isinstance(action, Discard):
+        _discard(state, seat, action)
+
+
+def _take(state: VentureState, seat: Seat, action: Take) -> None:
+    """Takes over a corporation from the center (rulebook: '1) Taking Over Corporations')."""
+    corp = state.deck.corporation(action.corp)
+    assert corp is not None
+    state.center.remove(corp.id)
+    state.owed += corp.value
+    state.transacted = True
+    state.emit(f"seat {seat} takes over {corp.name} for {corp.value} (owes {state.owed})")
+    _gain(state, seat, corp.id, may_stack=True)
+
+
+def _proxy(state: VentureState, seat: Seat, action: Proxy) -> None:
+    """Wins an opponent's top or lone corporation with a proxy fight (rulebook: '2) Proxy Fights')."""
+    card = next(r for r in state.hands[seat] if state.card(r).name == action.card)
+    state.hands[seat].remove(card)
+    state.discard.append(card)
+    corp = state.deck.corporation(action.corp)
+    assert corp is not None
+    for owner, holding in enumerate(state.holdings):
+        for stack in holding:
+            if stack and stack[-1] == corp.id and owner != seat:
+                stack.pop()
+                if not stack:
+                    holding.remove(stack)
+                cost = proxy_cost(corp.value, state.card(card).halves)
+                state.owed += cost
+                state.transacted = True
+                state.emit(
+                    f"seat {seat} plays {action.card} and wins {corp.name} from seat {owner} for {cost}"
+                )
+                # Ruling A-3: a corporation won by proxy fight may join a stack (option).
+                _gain(state, seat, corp.id, may_stack=state.options["proxy_placement"] == "stack")
+                return
+
+
+def _gain(state: VentureState, seat: Seat, cid: int, may_stack: bool) -> None:
+    """Adds a won corporation: asks where it goes unless it can only stand alone."""
+    if may_stack and _fitting(state, seat, cid):
+        state.stack.push(Decision(PLACE, [seat], {"corp": state.corp(cid).name}))
+        return
+    state.holdings[seat].append([cid])
+    _transaction_done(state, seat)
+
+
+def _place(state: VentureState, seat: Seat, action: Place) -> None:
+    """Puts the won corporation on top of a stack or alone (ruling A-4: new cards go on top)."""
+    corp = state.deck.corporation(state.stack.pop().data["corp"])
+    assert corp is not None
+    _put(state, seat, corp.id, action.onto)
+    where = f"on {action.onto}" if action.onto else "alone"
+    state.emit(f"seat {seat} places {corp.name} {where}")
+    _transaction_done(state, seat)
+
+
+def _put(state: VentureState, seat: Seat, cid: int, onto: str | None) -> None:
+    """Puts a corporation on the stack topped by ``onto``, or alone."""
+    holding = state.holdings[seat]
+    if onto is None:
+        holding.append([cid])
+        return
+    target = state.deck.corporation(onto)
+    assert target is not None
+    next(s for s in holding if s[-1] == target.id).append(cid)
+
+
+def _transaction_done(state: VentureState, seat: Seat) -> None:
+    """Ends a transaction; with option payment=each, its cost is paid at once (ruling A-1)."""
+    if state.options["payment"] == "each" and state.owed > 0:
+        state.stack.push(Decision(PAY, [seat], {"then": "continue"}))
+
+
+def _reorganise(state: VentureState, seat: Seat) -> None:
+    """Starts a reorganisation: 1 million per corporation held (rulebook: '3) Reorganization')."""
+    cost = state.corporations_held(seat)
+    state.owed += cost
+    state.transacted = True
+    state.stack.top.data.pop("must_reorganise", None)
+    state.stack.push(Decision(REORGANISE, [seat]))
+    state.emit(f"seat {seat} reorganises for {cost} (owes {state.owed})")
+
+
+def _move(state: VentureState, seat: Seat, action: Move) -> None:
+    """Moves one corporation during a reorganisation."""
+    corp = state.deck.corporation(action.corp)
+    assert corp is not None
+    holding = state.holdings[seat]
+    source = next(s for s in holding if corp.id in s)
+    source.remove(corp.id)
+    if not source:
+        holding.remove(source)
+    _put(state, seat, corp.id, action.onto)
+    state.emit(f"seat {seat}: {action}")
+
+
+def _done(state: VentureState, seat: Seat) -> None:
+    """Finishes a reorganisation or a payment."""
+    decision = state.stack.pop()
+    if decision.kind == REORGANISE:
+        state.emit(f"seat {seat} finishes reorganising")
+        _transaction_done(state, seat)
+        return
+    paid = [state.card(r).name for r in state.payment]
+    state.emit(f"seat {seat} pays {state.owed} with {' '.join(paid) or 'nothing'}")
+    state.discard.extend(state.payment)
+    state.payment.clear()
+    state.owed = 0
+    if decision.data.get("then") == "finish":
+        finish_turn(state)
+
+
+def _end(state: VentureState, seat: Seat) -> None:
+    """Ends the transactions: pay what is owed, then the end of the turn."""
+    if state.owed > 0:
+        state.stack.push(Decision(PAY, [seat], {"then": "finish"}))
+        return
+    finish_turn(state)
+
+
+def _pay(state: VentureState, seat: Seat, action: Pay) -> None:
+    """Lays one capital card down towards the debt."""
+    card = next(r for r in state.hands[seat] if state.card(r).name == action.card)
+    state.hands[seat].remove(card)
+    state.payment.append(card)
+
+
+def _discard(state: VentureState, seat: Seat, action: Discard) -> None:
+    """Discards one card instead of transacting, and ends the turn."""
+    card = next(r for r in state.hands[seat] if state.card(r).name == action.card)
+    state.hands[seat].remove(card)
+    state.discard.append(card)
+    state.emit(f"seat {seat} makes no transaction and discards {action.card}")
+    finish_turn(state)
+
+
+# ---------------------------------------------------------------- turn flow
+def finish_turn(state: VentureState) -> None:
+    """Ends the turn: the game end, the draw of two, the center refill, the next player."""
+    state.stack = type(state.stack)()
+    seat = state.current
+    # The end: the stock is empty and the last center corporation is taken.
+    if not state.stock and not state.center:
+        # Ruling A-7: by default the buyer of the last corporation does not draw.
+        if state.options["last_draw"] == "yes":
+            drawing.draw_cards(state, seat)
+        end_game(state, "the last corporation has been taken")
+        return
+    drawing.draw_cards(state, seat)
+    drawing.refill_center(state)
+    # Ruling A-12: a turn limit keeps every game finite.
+    limit = state.options["max_turns"]
+    if limit and state.turn >= limit:
+        end_game(state, f"the turn limit of {limit} is reached")
+        return
+    state.current = (seat + 1) % state.players
+    state.turn += 1
+    begin_turn(state)
+
+
+def begin_turn(state: VentureState) -> None:
+    """Starts the current player's turn, enforcing 'a word of caution' first."""
+    seat = state.current
+    state.owed, state.transacted = 0, False
+    state.stack.push(Decision(TURN, [seat]))
+    if all(not offending([state.corp(c) for c in s]) for s in state.holdings[seat]):
+        return
+    if state.corporations_held(seat) <= wealth(state, seat):
+        state.stack.top.data["must_reorganise"] = True
+        state.emit(f"seat {seat} holds two corporations of one industry in a stack: must reorganise")
+        return
+    # Ruling A-6: unable to pay, he discards all capital and separates the offending cards.
+    for r in [r for r in state.hands[seat] if state.card(r).kind == CAPITAL]:
+        state.hands[seat].remove(r)
+        state.discard.append(r)
+    for stack in state.holdings[seat]:
+        for position in reversed(offending([state.corp(c) for c in stack])):
+            state.holdings[seat].append([stack.pop(position)])
+    state.emit(f"seat {seat} cannot pay to reorganise: discards all capital, offending cards stand alone")
+    finish_turn(state)
+
+
+def end_game(state: VentureState, reason: str) -> None:
+    """Ends the game with the final scoring added to the running totals."""
+    score_round(state, f"final scoring ({reason})")
+    state.over = True
+    state.stack = type(state.stack)()

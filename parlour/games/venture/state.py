@@ -1,0 +1,185 @@
+"""VentureState: the zones of both decks, the holdings, scores and the decision stack."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from parlour.core.chance import Chance
+from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.state import GameState
+from parlour.games.venture import rules, views
+from parlour.games.venture.actions import VentureAction, format_action, parse_action
+from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
+from parlour.games.venture.scoring import holdings_profit
+
+
+class VentureState(GameState):
+    """A game of Venture in progress.
+
+    Cards are held as integer ids into ``deck.corporations`` and ``deck.resources``;
+    piles are lists, top of pile first for ``draw`` and ``stock``.  A conglomerate
+    (or lone corporation) is a list of corporation ids, bottom first.
+    """
+
+    def __init__(self, deck: Deck, players: int, options: dict[str, Any], chance: Chance) -> None:
+        super().__init__()
+        self.deck = deck
+        """The card set (shared, never changed)."""
+        self.players = players
+        self.options = options
+        """Option values (see ``options.OPTIONS``)."""
+        self.chance = chance
+        self.stack = DecisionStack()
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        """Each seat's resources cards; secret to everyone else."""
+        self.draw: list[int] = []
+        """The face-down drawing deck, top first; secret."""
+        self.discard: list[int] = []
+        """The face-up discard pile, bottom first; public."""
+        self.payment: list[int] = []
+        """Capital cards laid down towards what the current player owes; public."""
+        self.center: list[int] = []
+        """The face-up corporations in the center of the table."""
+        self.stock: list[int] = []
+        """The face-down corporation stock, top first; secret."""
+        self.aside: list[int] = []
+        """Corporations set aside unseen (two-player game); secret."""
+        self.holdings: list[list[list[int]]] = [[] for _ in range(players)]
+        """Each seat's conglomerates and lone corporations, each bottom first."""
+        self.profits: list[int] = [0] * players
+        """Each seat's running total of profits (the score sheet)."""
+        self.current: Seat = 0
+        """The seat whose turn it is."""
+        self.turn = 1
+        """Turn number, counting every player's turns from 1."""
+        self.owed = 0
+        """What the current player's transactions cost so far and is not yet paid."""
+        self.transacted = False
+        """Whether the current player has made a transaction this turn."""
+        self.over = False
+        """Whether the game has ended (final scoring done)."""
+        self.profit_rounds = 0
+        """How many Profit-card scorings have happened."""
+
+    # ------------------------------------------------------------ card lookup
+    def corp(self, cid: int) -> Corporation:
+        """Returns the corporation with this id."""
+        return self.deck.corporations[cid]
+
+    def card(self, rid: int) -> Resource:
+        """Returns the resources card with this id."""
+        return self.deck.resources[rid]
+
+    def capital_in_hand(self, seat: Seat) -> list[Resource]:
+        """Returns the capital cards in a seat's hand."""
+        return [c for c in map(self.card, self.hands[seat]) if c.kind == CAPITAL]
+
+    def corporations_held(self, seat: Seat) -> int:
+        """Returns how many corporations a seat holds."""
+        return sum(len(s) for s in self.holdings[seat])
+
+    # ------------------------------------------------------------ protocol
+    def _legal_actions(self, seat: Seat) -> list[Any]:
+        return rules.legal_actions(self, seat)
+
+    def _apply(self, seat: Seat, action: Any) -> None:
+        rules.apply(self, seat, action)
+
+    def _why(self, action: Any, seat: Seat) -> str:
+        return rules.why_illegal(self, seat, action)
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.profits]
+
+    def format_action(self, action: Any) -> str:
+        return format_action(action)
+
+    def parse_action(self, text: str) -> VentureAction:
+        return parse_action(text)
+
+    def observation(self, seat: Seat) -> dict[str, Any]:
+        return views.observation(self, seat)
+
+    def public_observation(self) -> dict[str, Any]:
+        return views.observation(self, None)
+
+    def render(self, seat: Seat | None) -> str:
+        return views.render_text(self, seat)
+
+    def hints(self, seat: Seat) -> list[str]:
+        """Returns the reorganisation hint: what the best arrangement would score."""
+        from parlour.games.venture.optimiser import best_arrangement
+
+        corps = [self.corp(c) for s in self.holdings[seat] for c in s]
+        if len(corps) < 3:
+            return []
+        best = best_arrangement([views.OptimiserCard(c.name, c.industry, c.letters) for c in corps])
+        now = holdings_profit(self, seat)
+        return [f"Your holdings score {now} now; your best arrangement would score {best.profit}."]
+
+    def to_position(self) -> dict[str, Any]:
+        from parlour.games.venture.position import to_position
+
+        return to_position(self)
+
+    def invariant_errors(self) -> list[str]:
+        """Returns broken invariants: each card in exactly one place, the center, the debt."""
+        problems = []
+        resources = [*(r for h in self.hands for r in h), *self.draw, *self.discard, *self.payment]
+        if sorted(resources) != list(range(len(self.deck.resources))):
+            problems.append("resources cards are not each in exactly one place")
+        pending = [d.data["corp"] for d in self.stack if "corp" in d.data]
+        corps = [*self.center, *self.stock, *self.aside, *(c for h in self.holdings for s in h for c in s)]
+        corps += [c.id for c in self.deck.corporations if c.name in pending]
+        if sorted(corps) != list(range(len(self.deck.corporations))):
+            problems.append("corporations are not each in exactly one place")
+        if len(self.center) > 5 or any(not s for h in self.holdings for s in h):
+            problems.append("more than five center corporations, or an empty stack")
+        if not self.over and self.owed > rules.wealth(self, self.current):
+            problems.append(f"seat {self.current} owes {self.owed}, more than it can pay")
+        return problems
+
+    # ------------------------------------------------------------ copies
+    def clone(self) -> VentureState:
+        """Returns a deep, independent copy (same generator, same future draws)."""
+        other = VentureState.__new__(VentureState)
+        GameState.__init__(other)
+        other.deck, other.players, other.options = self.deck, self.players, self.options
+        other.chance = self.chance.copy()
+        other.stack = self.stack.copy()
+        other.hands = [list(h) for h in self.hands]
+        other.draw, other.discard = list(self.draw), list(self.discard)
+        other.payment, other.center = list(self.payment), list(self.center)
+        other.stock, other.aside = list(self.stock), list(self.aside)
+        other.holdings = [[list(s) for s in h] for h in self.holdings]
+        other.profits = list(self.profits)
+        other.current, other.turn, other.owed = self.current, self.turn, self.owed
+        other.transacted, other.over = self.transacted, self.over
+        other.profit_rounds = self.profit_rounds
+        other.actions_applied = self.actions_applied
+        return other
+
+    def determinize(self, seat: Seat, rng: random.Random) -> VentureState:
+        """Returns a copy where everything ``seat`` cannot see is re-dealt at random.
+
+        Other hands and the drawing deck are re-dealt from their pooled cards
+        (sizes kept); the stock and the set-aside corporations likewise; the
+        generator is replaced by a fresh one, so the future draws are unknown.
+        """
+        other = self.clone()
+        other.chance = self.chance.fresh(rng)
+        others = [s for s in range(self.players) if s != seat]
+        pool = [c for s in others for c in other.hands[s]] + other.draw
+        rng.shuffle(pool)
+        for s in others:
+            size = len(other.hands[s])
+            other.hands[s], pool = pool[:size], pool[size:]
+        other.draw = pool
+        corps = other.stock + other.aside
+        rng.shuffle(corps)
+        other.stock, other.aside = corps[: len(other.stock)], corps[len(other.stock) :]
+        return other

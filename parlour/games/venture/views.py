@@ -1,0 +1,97 @@
+"""What each seat is shown: observations as data and as plain text (no terminal code here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from parlour.core.decisions import Seat
+from parlour.games.venture.conglomerates import common_letters
+from parlour.games.venture.scoring import holdings_profit
+
+if TYPE_CHECKING:
+    from parlour.games.venture.state import VentureState
+
+
+@dataclass(frozen=True, slots=True)
+class OptimiserCard:
+    """A corporation as the optimiser takes it: notation as id, industry, letters."""
+
+    id: str
+    industry: str
+    letters: frozenset[str]
+
+
+def stacks_view(state: VentureState, seat: Seat) -> list[dict[str, Any]]:
+    """Returns a seat's stacks as data: cards bottom to top and their common letters."""
+    result = []
+    for stack in state.holdings[seat]:
+        corps = [state.corp(c) for c in stack]
+        result.append(
+            {
+                "cards": [c.name for c in corps],
+                "common": "".join(sorted(common_letters(corps))),
+            }
+        )
+    return result
+
+
+def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
+    """Returns what ``seat`` may know (``None``: a spectator): never another seat's hand."""
+    top = state.stack.top if len(state.stack) else None
+    view: dict[str, Any] = {
+        "game": "venture",
+        "seat": seat,
+        "turn": state.turn,
+        "current": state.current,
+        "decision": top.kind if top else None,
+        "pending": dict(top.data) if top else {},
+        "over": state.over,
+        "center": [state.corp(c).name for c in state.center],
+        "stock_size": len(state.stock),
+        "aside_size": len(state.aside),
+        "draw_size": len(state.draw),
+        "discard": [state.card(r).name for r in state.discard],
+        "payment": [state.card(r).name for r in state.payment],
+        "owed": state.owed,
+        "hand_sizes": [len(h) for h in state.hands],
+        "holdings": [stacks_view(state, s) for s in range(state.players)],
+        "profits": list(state.profits),
+        "holdings_profit": [holdings_profit(state, s) for s in range(state.players)],
+    }
+    if seat is not None:
+        view["hand"] = sorted((state.card(r).name for r in state.hands[seat]), key=_card_order)
+    return view
+
+
+def _card_order(name: str) -> tuple[int, str]:
+    """Sorts capital by value, then proxies, then profit."""
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if name[0].isdigit() else 100, name)
+
+
+def render_text(state: VentureState, seat: Seat | None) -> str:
+    """Returns a plain-text picture of the table as ``seat`` sees it."""
+    view = observation(state, seat)
+    lines = [
+        f"Turn {view['turn']}: seat {view['current']} to play" + (" (game over)" if view["over"] else "")
+    ]
+    lines.append("Center: " + (" ".join(view["center"]) or "(empty)") + f"   stock {view['stock_size']}")
+    lines.append(f"Drawing deck {view['draw_size']}, discard pile {len(view['discard'])}")
+    for s in range(state.players):
+        stacks = (
+            "  ".join(
+                "[" + " ".join(st["cards"]) + (f" :{st['common']}" if len(st["cards"]) > 1 else "") + "]"
+                for st in view["holdings"][s]
+            )
+            or "(nothing)"
+        )
+        lines.append(
+            f"Seat {s}: score {view['profits'][s]} (holdings earn {view['holdings_profit'][s]}), "
+            f"{view['hand_sizes'][s]} cards: {stacks}"
+        )
+    if "hand" in view:
+        lines.append("Your hand: " + " ".join(view["hand"]))
+    if view["owed"]:
+        lines.append(f"Owed this turn: {view['owed']} million; laid down: {' '.join(view['payment']) or '-'}")
+    return "\n".join(lines)

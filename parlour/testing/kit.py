@@ -1,0 +1,183 @@
+"""Conformance checks run over many seeds for every registered game.
+
+Each check raises ``AssertionError`` with a message naming the seed and the
+step, so a failure reads as a reproducible game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from parlour.bots.random_bot import RandomBot
+from parlour.core.errors import IllegalActionError, NotationError, ParlourError
+from parlour.core.game import Game
+from parlour.core.match import play_match
+from parlour.core.record import GameRecord, replay
+from parlour.core.state import GameState
+
+MALFORMED = ("", "   ", "xyzzy", "take", "42 42 42", "pay pay", "\x00", "move on alone", "é" * 3)
+
+
+def snapshot(state: GameState) -> str:
+    """Returns the state's position as canonical JSON text (for before/after comparisons)."""
+    return json.dumps(state.to_position(), sort_keys=True)
+
+
+def playout(
+    game: Game, players: int, seed: int, options: Mapping[str, Any] | None = None,
+    each: Callable[[GameState, int], None] | None = None, max_actions: int = 100_000,
+) -> GameState:
+    """Plays random legal actions through ``apply`` (checked) to the end; calls ``each`` per step."""
+    state = game.new_state(players, seed, options)
+    rng = random.Random(seed)
+    step = 0
+    while not state.is_over():
+        assert step < max_actions, f"seed {seed}: no end after {max_actions} actions"
+        deciders = state.deciders()
+        assert deciders, f"seed {seed} step {step}: nobody may act but the game is not over"
+        seat = rng.choice(deciders)
+        legal = state.legal_actions(seat)
+        assert legal, f"seed {seed} step {step}: seat {seat} may act but has no legal action"
+        state.apply(rng.choice(legal), seat)
+        step += 1
+        if each is not None:
+            each(state, step)
+    return state
+
+
+def states_along(game: Game, players: int, seed: int, every: int = 7,
+                 options: Mapping[str, Any] | None = None) -> Iterator[GameState]:
+    """Yields copies of states met along a random playout, one in ``every`` steps."""
+    found: list[GameState] = []
+
+    def keep(state: GameState, step: int) -> None:
+        if step % every == 0:
+            found.append(state.clone())
+
+    found.append(game.new_state(players, seed, options))
+    playout(game, players, seed, options, keep)
+    yield from found
+
+
+def check_every_legal_action_applies(state: GameState) -> None:
+    """Applies each legal action of each decider to a copy; none may be refused or raise."""
+    for seat in state.deciders():
+        for action in state.legal_actions(seat):
+            copy = state.clone()
+            copy.apply(action, seat)
+
+
+def check_refusals(state: GameState, other: GameState | None = None) -> None:
+    """Malformed text, wrong seats and actions legal elsewhere are refused; the state is unchanged."""
+    before = snapshot(state)
+    for text in MALFORMED:
+        try:
+            state.apply_notation(text)
+        except (NotationError, IllegalActionError):
+            pass
+        else:
+            raise AssertionError(f"malformed {text!r} was accepted")
+        assert snapshot(state) == before, f"refusing {text!r} changed the state"
+    deciders = state.deciders()
+    for seat in range(state.players):
+        if seat in deciders or not deciders:
+            continue
+        action = state.legal_actions(deciders[0])[0]
+        _expect_refusal(state, action, seat, before)
+    if other is not None:
+        for seat in other.deciders():
+            for action in other.legal_actions(seat):
+                if deciders and action not in state.legal_actions(seat):
+                    _expect_refusal(state, action, seat, before)
+
+
+def _expect_refusal(state: GameState, action: Any, seat: int, before: str) -> None:
+    """Applies an action that must be refused and checks nothing changed."""
+    try:
+        state.apply(action, seat)
+    except IllegalActionError as err:
+        assert str(err), "a refusal must say why"
+    else:
+        raise AssertionError(f"illegal {action} by seat {seat} was accepted")
+    assert snapshot(state) == before, f"refusing {action} changed the state"
+
+
+def check_position_round_trip(game: Game, state: GameState) -> None:
+    """Writes and reloads the position: same JSON, same legal actions."""
+    text = json.dumps(state.to_position())
+    loaded = game.load_position(text)
+    assert snapshot(loaded) == snapshot(state), "position did not round-trip"
+    for seat in state.deciders():
+        assert loaded.legal_actions(seat) == state.legal_actions(seat), "legal actions differ after reload"
+
+
+def check_notation_round_trip(state: GameState) -> None:
+    """Every legal action's text parses back to the same action."""
+    for seat in state.deciders():
+        for action in state.legal_actions(seat):
+            text = state.format_action(action)
+            assert state.parse_action(text) == action, f"{text!r} did not round-trip"
+
+
+def check_views_hide_secrets(state: GameState, rng: random.Random) -> None:
+    """A seat's view is the same in every state it cannot tell apart (its determinisations).
+
+    If a view carried another seat's hidden cards, re-dealing them would change it.
+    """
+    for seat in range(state.players):
+        mine = state.observation(seat)
+        for _ in range(3):
+            other = state.determinize(seat, rng)
+            assert other.observation(seat) == mine, f"seat {seat}'s view depends on hidden cards"
+            assert other.public_observation() == state.public_observation(), "public view leaks"
+            json.dumps(mine)
+
+
+def check_clone_is_deep(state: GameState, rng: random.Random) -> None:
+    """Playing on a copy never changes the original."""
+    before = snapshot(state)
+    copy = state.clone()
+    for _ in range(20):
+        if copy.is_over():
+            break
+        seat = copy.deciders()[0]
+        copy.apply(rng.choice(copy.legal_actions(seat)), seat)
+    assert snapshot(state) == before, "playing on a clone changed the original"
+
+
+def check_replay(game: Game, players: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
+    """A match's record, written and read back, replays to the identical final state."""
+    agents = [RandomBot(seed * 8 + s) for s in range(players)]
+    result = play_match(game, agents, seed, options)
+    record = GameRecord.loads(result.record.dumps())
+    final = replay(game, record)
+    assert snapshot(final) == snapshot(result.state), f"seed {seed}: replay diverged"
+    assert final.scores() == result.state.scores()
+
+
+def check_invariants(state: GameState) -> None:
+    """Raises if the game's own conservation invariants fail."""
+    problems = state.invariant_errors()
+    assert not problems, "; ".join(problems)
+
+
+def check_game(game: Game, players: int, seeds: range, options: Mapping[str, Any] | None = None) -> None:
+    """Runs every check of the kit on states along random playouts of each seed."""
+    rng = random.Random(0)
+    for seed in seeds:
+        states = list(states_along(game, players, seed, 11, options))
+        for i, state in enumerate(states):
+            check_invariants(state)
+            check_every_legal_action_applies(state)
+            check_refusals(state, states[i - 1] if i else None)
+            check_position_round_trip(game, state)
+            check_notation_round_trip(state)
+            check_views_hide_secrets(state, rng)
+            check_clone_is_deep(state, rng)
+        check_replay(game, players, seed, options)
+
+
+__all__ = ["ParlourError", "check_game", "playout", "snapshot"]

@@ -1,0 +1,36 @@
+"""The conformance kit over every registered game, several player counts and many seeds."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.core.registry import game_names, load_game
+from parlour.testing import kit
+
+CASES = [(name, players) for name in game_names() for players in (2, 3, 4, 6)
+         if load_game(name).min_players <= players <= load_game(name).max_players]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_conformance_kit(name: str, players: int) -> None:
+    """Every check of the kit passes on states along random playouts."""
+    kit.check_game(load_game(name), players, range(3))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_random_playouts_finish_on_many_seeds(name: str) -> None:
+    """Random playouts through the checked apply finish and never raise, over many seeds."""
+    game = load_game(name)
+    for seed in range(40):
+        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+        state = kit.playout(game, players, seed)
+        assert state.is_over() and not state.deciders()
+        assert len(state.ranking()) == players
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_replays_are_exact_on_many_seeds(name: str) -> None:
+    """Records of random matches replay to the identical final state."""
+    game = load_game(name)
+    for seed in range(10):
+        kit.check_replay(game, game.min_players + seed % 3, seed)

@@ -71,7 +71,8 @@ def main() -> None:
     timings = optimiser_timings(deck)
     print(f"median best_arrangement time, {len(deck)}-card synthetic deck:")
     for key, ms in timings.items():
-        print(f"{key:>5} cards: {ms:8.2f} ms")
+        label = f"{len(deck)} (deck)" if key == "deck" else key
+        print(f"{label:>9} cards: {ms:8.2f} ms")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,21 @@ from parlour.core.game import Game, OptionSpec
 from parlour.core.state import Event, GameState, rank
 
 __all__ = [
-    "Chance", "ContentError", "Decision", "DecisionStack", "Event", "Forced", "Game", "GameState",
-    "IllegalActionError", "NotationError", "OptionError", "OptionSpec", "ParlourError", "PositionError",
-    "RecordError", "Seat", "rank",
+    "Chance",
+    "ContentError",
+    "Decision",
+    "DecisionStack",
+    "Event",
+    "Forced",
+    "Game",
+    "GameState",
+    "IllegalActionError",
+    "NotationError",
+    "OptionError",
+    "OptionSpec",
+    "ParlourError",
+    "PositionError",
+    "RecordError",
+    "Seat",
+    "rank",
 ]

@@ -64,6 +64,7 @@ class GameState(ABC):
     def __init__(self) -> None:
         self._legal_cache: dict[Seat, list[Any]] = {}
         self._legal_sets: dict[Seat, frozenset[Any]] = {}
+        self._legal_ids: dict[Seat, set[int]] = {}
         self._events: list[Event] | None = None
         self.actions_applied = 0
 
@@ -89,6 +90,14 @@ class GameState(ABC):
         """Returns whether ``action`` is legal for ``seat`` now."""
         resolved = self._resolve_seat(seat, strict=False)
         return resolved is not None and action in self._legal_set(resolved)
+
+    def _is_listed(self, action: Any, seat: Seat) -> bool:
+        """Returns whether the action is among the seat's legal actions (identity first: cheap)."""
+        legal = self.legal_actions(seat)
+        ids = self._legal_ids.get(seat)
+        if ids is None:
+            ids = self._legal_ids[seat] = {id(a) for a in legal}
+        return id(action) in ids or action in self._legal_set(seat)
 
     def _legal_set(self, seat: Seat) -> frozenset[Any]:
         """Returns the legal actions of ``seat`` as a set (cached)."""
@@ -120,7 +129,7 @@ class GameState(ABC):
         assert acting is not None
         if acting not in self.deciders():
             raise IllegalActionError(f"seat {acting} may not act now (waiting for {self._waiting()})")
-        if action not in self._legal_set(acting):
+        if not self._is_listed(action, acting):
             raise IllegalActionError(
                 f"{action} is not legal for seat {acting} now: {self._why(action, acting)}"
             )
@@ -135,17 +144,22 @@ class GameState(ABC):
             raise
         finally:
             events, self._events = self._events, None
-        self._legal_cache.clear()
-        self._legal_sets.clear()
+        self._forget_legal()
         self.actions_applied += 1
         return events or []
 
     def apply_legal(self, action: Any, seat: Seat) -> None:
         """Applies an action taken from ``legal_actions(seat)`` without checks or events (playouts)."""
         self._apply(seat, action)
-        self._legal_cache.clear()
-        self._legal_sets.clear()
+        self._forget_legal()
         self.actions_applied += 1
+
+    def _forget_legal(self) -> None:
+        """Drops the cached legal actions after the state changed."""
+        if self._legal_cache:
+            self._legal_cache.clear()
+            self._legal_sets.clear()
+            self._legal_ids.clear()
 
     def emit(self, text: str, seat: Seat | None = None, secret: str | None = None) -> None:
         """Records an event of the action being applied (no-op in quiet playouts)."""

@@ -27,8 +27,12 @@ def snapshot(state: GameState) -> str:
 
 
 def playout(
-    game: Game, players: int, seed: int, options: Mapping[str, Any] | None = None,
-    each: Callable[[GameState, int], None] | None = None, max_actions: int = 100_000,
+    game: Game,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    each: Callable[[GameState, int], None] | None = None,
+    max_actions: int = 100_000,
 ) -> GameState:
     """Plays random legal actions through ``apply`` (checked) to the end; calls ``each`` per step."""
     state = game.new_state(players, seed, options)
@@ -48,8 +52,9 @@ def playout(
     return state
 
 
-def states_along(game: Game, players: int, seed: int, every: int = 7,
-                 options: Mapping[str, Any] | None = None) -> Iterator[GameState]:
+def states_along(
+    game: Game, players: int, seed: int, every: int = 7, options: Mapping[str, Any] | None = None
+) -> Iterator[GameState]:
     """Yields copies of states met along a random playout, one in ``every`` steps."""
     found: list[GameState] = []
 

@@ -12,6 +12,19 @@ from parlour.games.venture.content import Deck, load_deck
 from parlour.games.venture.options import OPTIONS
 from parlour.games.venture.state import VentureState
 
+RULES_SUMMARY = """\
+Buy corporations and group them into conglomerates that score at each Profit card and at the end.
+A turn: any number of transactions, then pay their total (no change), then draw two cards.
+- take CORP: buy a center corporation for its value (4 + 4 per letter million).
+- proxy x1/2|x1|x3/2 CORP: take an opponent's top or lone corporation for ½, 1 or 1½ its value.
+- place on TOP / place alone: a conglomerate has different industries sharing a letter (at most 6).
+- reorganise: 1 million per corporation you hold; then move CORP on TOP / move CORP alone, done.
+- end, then pay CARD ... done: capital at face value; 2-4 unlike 1/3/5/8 of one symbol = 16/32/64.
+- No transaction? discard CARD instead.
+A Profit card drawn scores everyone: 3/4/5/6-card conglomerates earn 1/3/8/20 million times the
+number of letters common to all their cards. The game ends when the stock is empty and the last
+center corporation is taken; the final scoring is added and the highest total wins."""
+
 
 class VentureGame(Game):
     """Venture for 2 to 6 players, every rule of the rulebook enforced."""
@@ -21,6 +34,7 @@ class VentureGame(Game):
     min_players = 2
     max_players = 6
     option_specs = OPTIONS
+    rules_summary = RULES_SUMMARY
 
     def deck(self, options: Mapping[str, Any]) -> Deck:
         """Returns the deck chosen by the ``deck`` option."""

@@ -34,6 +34,10 @@ class Corporation:
     """Letters A–F printed on the card."""
     value: int
     """Value in millions: 4 + 4 × letters."""
+    mask: int = 0
+    """The letters as a bit mask (A is 1, B is 2, ...), for fast common-letter tests."""
+    industry_bit: int = 0
+    """The industry as a bit (its position in the deck's industry list)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +100,9 @@ def _corporations(data: Any, industries: dict[str, str], base: int, per: int) ->
             raise _fail(f"corporations[{i}].letters", "a corporation has 1 to 5 letters")
         ordered = "".join(sorted(letters))
         value = base + per * len(letters)
-        result.append(Corporation(i, f"{industry}-{ordered}", industry, frozenset(letters), value))
+        mask = sum(1 << LETTERS.index(ch) for ch in letters)
+        bit = 1 << list(industries).index(industry)
+        result.append(Corporation(i, f"{industry}-{ordered}", industry, frozenset(letters), value, mask, bit))
     if len({c.name for c in result}) != len(result):
         raise _fail("corporations", "two cards have the same industry and letters")
     return result
@@ -125,6 +131,20 @@ def _resources(data: dict[str, Any]) -> list[Resource]:
     return cards
 
 
+SOURCED_COUNTS = {"corporations": 54, CAPITAL: 44, PROXY: 8, PROFIT: 2}
+"""Card counts every Venture set has (see ../shared/content/venture.md)."""
+
+
+def _check_counts(corps: list[Corporation], cards: list[Resource]) -> None:
+    """Refuses a deck whose card counts differ from the sourced ones."""
+    found = {"corporations": len(corps)}
+    for kind in (CAPITAL, PROXY, PROFIT):
+        found[kind] = sum(1 for c in cards if c.kind == kind)
+    for kind, count in SOURCED_COUNTS.items():
+        if found[kind] != count:
+            raise _fail(kind, f"a Venture set has {count} {kind} cards, this file {found[kind]}")
+
+
 def parse_deck(data: Any) -> Deck:
     """Returns the deck described by parsed JSON, refusing one that breaks a sourced fact."""
     try:
@@ -137,6 +157,7 @@ def parse_deck(data: Any) -> Deck:
         raise ContentError(f"deck file is malformed: missing or bad {err}") from None
     if len(industries) != 6:
         raise _fail("industries", "Venture has six industries")
+    _check_counts(corps, cards)
     if set(set_values) != {2, 3, 4}:
         raise _fail("set_values", "sets have 2, 3 or 4 cards")
     return Deck(str(data.get("name", "deck")), industries, tuple(corps), tuple(cards), set_values)

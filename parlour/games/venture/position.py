@@ -47,6 +47,7 @@ CORP_ZONES = ("center", "stock", "aside")
 
 def to_position(state: VentureState) -> dict[str, Any]:
     """Returns the whole state as JSON data (piles top first, stacks bottom first)."""
+
     def card(rid: int) -> str:
         return state.card(rid).name
 

@@ -9,6 +9,7 @@ and ending a turn that owes money pushes ``pay`` (one card at a time, then
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Decision, Seat
@@ -24,8 +25,8 @@ from parlour.games.venture.actions import (
     Reorganise,
     Take,
 )
-from parlour.games.venture.conglomerates import common_letters, offending
-from parlour.games.venture.content import CAPITAL, PROXY
+from parlour.games.venture.conglomerates import offending
+from parlour.games.venture.content import CAPITAL, PROXY, Deck
 from parlour.games.venture.payment import payment_value
 from parlour.games.venture.scoring import score_round
 
@@ -95,44 +96,61 @@ def _turn_actions(state: VentureState, seat: Seat, decision: Decision) -> list[A
     return actions
 
 
-def _summaries(state: VentureState, seat: Seat) -> list[tuple[set[str], frozenset[str], str]]:
-    """Returns, per stack of the seat: its industries, its common letters and its top card."""
+def _summaries(state: VentureState, seat: Seat) -> list[tuple[int, int, int]]:
+    """Returns, per stack of the seat: its industry bits, its common-letter mask and its top card."""
+    corps = state.deck.corporations
     result = []
     for stack in state.holdings[seat]:
-        corps = [state.corp(c) for c in stack]
-        result.append(({c.industry for c in corps}, common_letters(corps), corps[-1].name))
+        industries, common = 0, 63
+        for cid in stack:
+            corp = corps[cid]
+            industries |= corp.industry_bit
+            common &= corp.mask
+        result.append((industries, common, stack[-1]))
     return result
 
 
 def _fitting(state: VentureState, seat: Seat, cid: int) -> list[str]:
     """Returns the top cards of the seat's stacks that the corporation may be put on."""
-    corp = state.corp(cid)
+    corps = state.deck.corporations
+    corp = corps[cid]
     return [
-        top
+        corps[top].name
         for industries, common, top in _summaries(state, seat)
-        if corp.industry not in industries and common & corp.letters
+        if not industries & corp.industry_bit and common & corp.mask
     ]
 
 
 def _reorganise_actions(state: VentureState, seat: Seat) -> list[Any]:
     """Returns every single move of one corporation, then done once all stacks are lawful."""
     actions: list[Any] = []
+    corps = state.deck.corporations
+    moves = move_actions(state.deck)
     summaries = _summaries(state, seat)
     for index, stack in enumerate(state.holdings[seat]):
         for cid in stack:
-            corp = state.corp(cid)
+            corp = corps[cid]
+            options = moves[cid]
             if len(stack) > 1:
-                actions.append(Move(corp.name, None))
+                actions.append(options[-1])
+            bit, mask = corp.industry_bit, corp.mask
             for other, (industries, common, top) in enumerate(summaries):
-                if other != index and corp.industry not in industries and common & corp.letters:
-                    actions.append(Move(corp.name, top))
+                if other != index and not industries & bit and common & mask:
+                    actions.append(options[top])
     lawful = all(
-        len(industries) == len(stack) and common
+        industries.bit_count() == len(stack) and common
         for (industries, common, _), stack in zip(summaries, state.holdings[seat], strict=True)
     )
     if lawful:
         actions.append(Done())
     return actions
+
+
+@cache
+def move_actions(deck: Deck) -> list[dict[int, Move]]:
+    """Returns every Move of the deck, made once: ``[corp][target]`` and ``[corp][-1]`` for alone."""
+    names = [c.name for c in deck.corporations]
+    return [{**{t: Move(n, names[t]) for t in range(len(names))}, -1: Move(n, None)} for n in names]
 
 
 def _pay_actions(state: VentureState, seat: Seat) -> list[Any]:

@@ -1,0 +1,132 @@
+"""``make bench``: engine speed beside OpenSpiel, optimiser times, greedy against random.
+
+Prints the figures and writes them to bench/results.json.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from optimiser_bench import optimiser_timings
+
+from parlour.bots.simulation import simulate
+from parlour.core.registry import load_game
+from parlour.games.venture.views import OptimiserCard
+
+SECONDS = 10.0
+RESULTS = Path(__file__).resolve().parent / "results.json"
+
+
+def venture_playouts(seconds: float, checked: bool) -> dict[str, float]:
+    """Random playouts of four-player Venture on one core: actions and games per second."""
+    game = load_game("venture")
+    rng = random.Random(0)
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_state(4, games)
+        while not state.is_over():
+            seat = state.deciders()[0]
+            action = rng.choice(state.legal_actions(seat))
+            if checked:
+                state.apply(action, seat)
+            else:
+                state.apply_legal(action, seat)
+            actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"actions_per_second": actions / elapsed, "games_per_second": games / elapsed, "games": games}
+
+
+def openspiel_playouts(name: str, seconds: float) -> dict[str, float] | str:
+    """Random playouts of an OpenSpiel game (chance outcomes sampled; each applied action counted)."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the Python game)
+    except ImportError as err:
+        return f"unavailable: {err}"
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"actions_per_second": actions / elapsed, "games_per_second": games / elapsed, "games": games}
+
+
+def optimiser_figures() -> dict[str, float]:
+    """Median optimiser times (ms) for random hands of 8, 16, 24 corporations and the whole deck."""
+    deck = load_game("venture").new_state(4, 0).deck  # type: ignore[attr-defined]
+    cards = [OptimiserCard(c.name, c.industry, c.letters) for c in deck.corporations]
+    return optimiser_timings(cards, sizes=(8, 16, 24), repeats=25, seed=1, deck_repeats=3)
+
+
+def greedy_vs_random(games: int = 200) -> dict[str, Any]:
+    """Greedy in seat 0 against three random bots over four-player games."""
+    summary = simulate("venture", ["greedy", "random", "random", "random"], games, seed=2026, workers=2)
+    row = summary["seats"][0]
+    return {
+        "games": games,
+        "win_rate": row["win_rate"],
+        "ci95": row["ci95"],
+        "mean_length": summary["mean_length"],
+        "seconds": summary["seconds"],
+    }
+
+
+def main() -> None:
+    """Runs every measurement, prints it and writes bench/results.json."""
+    results: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine()}
+    print(f"Random playouts, {SECONDS:g} s each, one core:")
+    results["venture_playout"] = venture_playouts(SECONDS, checked=False)
+    results["venture_playout_checked"] = venture_playouts(SECONDS, checked=True)
+    for name in ("python_block_dominoes", "gin_rummy"):
+        results[f"openspiel_{name}"] = openspiel_playouts(name, SECONDS)
+    for key in (
+        "venture_playout",
+        "venture_playout_checked",
+        "openspiel_python_block_dominoes",
+        "openspiel_gin_rummy",
+    ):
+        value = results[key]
+        if isinstance(value, dict):
+            print(
+                f"  {key:36s} {value['actions_per_second']:>9,.0f} actions/s"
+                f" {value['games_per_second']:>8,.1f} games/s"
+            )
+        else:
+            print(f"  {key:36s} {value}")
+    print("Reorganisation optimiser, median ms:")
+    results["optimiser_ms"] = optimiser_figures()
+    for size, ms in results["optimiser_ms"].items():
+        print(f"  {size:>5} corporations: {ms:8.1f} ms")
+    print("Greedy against three random bots (four players):")
+    results["greedy_vs_random"] = greedy_vs_random()
+    g = results["greedy_vs_random"]
+    print(
+        f"  win rate {g['win_rate']:.1%} (95% CI {g['ci95'][0]:.1%}–{g['ci95'][1]:.1%})"
+        f" over {g['games']} games"
+    )
+    RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()

@@ -49,4 +49,9 @@ def record_path(record: GameRecord, directory: str | None) -> Path:
     """Returns a new file name for a record in the records directory."""
     folder = Path(directory) if directory else DEFAULT_RECORDS
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return folder / f"{record.game}-{stamp}-seed{record.seed}.json"
+    path = folder / f"{record.game}-{stamp}-seed{record.seed}.json"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{record.game}-{stamp}-seed{record.seed}-{number}.json"
+    return path

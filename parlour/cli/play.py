@@ -49,6 +49,7 @@ class TerminalPlay:
     def run(self) -> int:
         """Plays until the game ends or the human quits; the record is saved after every action."""
         self.console.print(f"[bold]{self.game.title}[/bold], seed {self.record.seed}. {COMMANDS}")
+        files.write_text(self.path, self.record.dumps())
         while not self.state.is_over():
             seat = self.state.deciders()[0]
             agent = self.agents[seat]
@@ -75,7 +76,11 @@ class TerminalPlay:
 
     def _draw(self, seat: int) -> None:
         """Draws the table, the recent events and the numbered legal actions."""
-        self.console.print(Panel(self.state.render(seat), title=f"Seat {seat} ({self.seats[seat]})"))
+        table = self.state.render(seat)
+        hints = self.state.hints(seat)
+        if hints:
+            table += "\n" + "\n".join(f"Hint: {line}" for line in hints)
+        self.console.print(Panel(table, title=f"Seat {seat} ({self.seats[seat]})"))
         if self.log:
             lines = [event.for_seat(seat) for _, event in self.log]
             self.console.print(Panel("\n".join(lines), title="Recent events"))
@@ -87,7 +92,10 @@ class TerminalPlay:
         """Asks the human at ``seat`` until a legal action is chosen; None means quit."""
         humans = sum(1 for a in self.agents if a is None)
         if humans > 1 and self.last_human != seat:
-            self.console.input(f"[bold]Pass the screen to seat {seat}[/bold] and press Enter ")
+            try:
+                self.console.input(f"[bold]Pass the screen to seat {seat}[/bold] and press Enter ")
+            except EOFError:
+                return None
         self.last_human = seat
         self._draw(seat)
         legal = self.state.legal_actions(seat)
@@ -117,7 +125,7 @@ class TerminalPlay:
         if word in ("list", "board", "show"):
             self._draw(seat)
             return None
-        if word.isdigit():
+        if word.isdecimal() and word.isascii():
             number = int(word)
             if 1 <= number <= len(legal):
                 return legal[number - 1]

@@ -63,8 +63,8 @@ class Chance:
         """Returns a die result from ``low`` to ``low + sides - 1``."""
         forced = self._take_forced(DIE)
         if forced is not None:
-            value = int(forced.value)
-            if not low <= value < low + sides:
+            value = forced.value
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value < low + sides:
                 raise IllegalActionError(f"forced die result {value} is outside {low}..{low + sides - 1}")
             return value
         return self._generator().randrange(low, low + sides)
@@ -73,7 +73,9 @@ class Chance:
         """Returns the items in a random order (or the forced order), top of pile first."""
         forced = self._take_forced(ORDER)
         if forced is not None:
-            return _forced_order(items, list(forced.value), name_of)
+            if not isinstance(forced.value, list):
+                raise IllegalActionError(f"a forced order must be a list of names, not {forced.value!r}")
+            return _forced_order(items, forced.value, name_of)
         result = list(items)
         self._generator().shuffle(result)
         return result
@@ -105,21 +107,27 @@ class Chance:
         seed, events = data.get("seed"), data.get("events", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise PositionError(f"{path}.seed", "must be an integer")
-        if not isinstance(events, int) or events < 0:
+        if not isinstance(events, int) or isinstance(events, bool) or events < 0:
             raise PositionError(f"{path}.events", "must be a non-negative integer")
-        forced = []
-        for i, entry in enumerate(data.get("forced", [])):
-            where = f"{path}.forced[{i}]"
-            if not isinstance(entry, dict) or set(entry) != {"kind", "value"}:
-                raise PositionError(where, "must be an object with 'kind' and 'value'")
-            if entry["kind"] == DIE and not isinstance(entry["value"], int):
-                raise PositionError(where, "a die outcome must be an integer")
-            if entry["kind"] == ORDER and not isinstance(entry["value"], list):
-                raise PositionError(where, "an order outcome must be a list of names")
-            if entry["kind"] not in (DIE, ORDER):
-                raise PositionError(where, f"kind must be '{DIE}' or '{ORDER}'")
-            forced.append(Forced(entry["kind"], entry["value"]))
+        entries = data.get("forced", [])
+        if not isinstance(entries, list):
+            raise PositionError(f"{path}.forced", "must be a list of outcomes")
+        forced = [read_forced(entry, f"{path}.forced[{i}]") for i, entry in enumerate(entries)]
         return cls(seed, events, forced)
+
+
+def read_forced(entry: Any, where: str) -> Forced:
+    """Reads one forced outcome ``{"kind", "value"}``, refusing a malformed one."""
+    if not isinstance(entry, dict) or set(entry) != {"kind", "value"}:
+        raise PositionError(where, "must be an object with 'kind' and 'value'")
+    kind, value = entry["kind"], entry["value"]
+    if kind == DIE and (not isinstance(value, int) or isinstance(value, bool)):
+        raise PositionError(where, "a die outcome must be an integer")
+    if kind == ORDER and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise PositionError(where, "an order outcome must be a list of names")
+    if kind not in (DIE, ORDER):
+        raise PositionError(where, f"kind must be '{DIE}' or '{ORDER}'")
+    return Forced(kind, value)
 
 
 def _forced_order(items: Sequence[T], names: list[Any], name_of: Any) -> list[T]:

@@ -89,12 +89,17 @@ class Decision:
         kind, seats = data.get("kind"), data.get("seats")
         if not isinstance(kind, str):
             raise PositionError(f"{path}.kind", "must be a string")
-        if not isinstance(seats, list) or not all(isinstance(s, int) and 0 <= s < players for s in seats):
+        if not isinstance(seats, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in seats
+        ):
             raise PositionError(f"{path}.seats", f"must be a list of seats 0..{players - 1}")
         payload = data.get("data", {})
         if not isinstance(payload, dict):
             raise PositionError(f"{path}.data", "must be an object")
-        return cls(kind, list(seats), payload, bool(data.get("concurrent", False)))
+        concurrent = data.get("concurrent", False)
+        if not isinstance(concurrent, bool):
+            raise PositionError(f"{path}.concurrent", "must be true or false")
+        return cls(kind, list(seats), payload, concurrent)
 
 
 class DecisionStack:

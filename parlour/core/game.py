@@ -42,6 +42,8 @@ class OptionSpec:
                 )
             return value
         try:
+            if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
+                raise ValueError(text)
             number = int(text)
         except (TypeError, ValueError):
             raise OptionError(f"option {self.name} must be an integer, not {text!r}") from None

@@ -29,10 +29,11 @@ def play_match(
     on_events: Callable[[GameState, list[Event]], None] | None = None,
     state: GameState | None = None,
 ) -> MatchResult:
-    """Plays a game to its end: whenever several seats may act, the lowest decider goes first.
+    """Plays a game to its end: whenever several seats may act, the first of ``deciders()`` acts.
 
-    The deterministic order (lowest seat first among the deciders) is the one
-    bots, learning agents and replays use; ``on_events`` sees each action's events.
+    Games list deciders in their deterministic order (I'm the Boss!: the Boss, then
+    clockwise), the one bots, learning agents and replays use; ``on_events`` sees
+    each action's events.
     """
     values = game.options(options)
     if state is None:

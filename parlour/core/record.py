@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.core.chance import Forced
-from parlour.core.errors import ParlourError, RecordError
+from parlour.core.chance import Forced, read_forced
+from parlour.core.errors import ParlourError, PositionError, RecordError
 from parlour.core.game import Game
 from parlour.core.state import GameState
 
@@ -89,9 +89,11 @@ class GameRecord:
                 Move(
                     int(m["seat"]),
                     str(m["action"]),
-                    tuple(Forced(f["kind"], f["value"]) for f in m.get("forced", [])),
+                    tuple(
+                        read_forced(f, f"moves[{i}].forced[{j}]") for j, f in enumerate(m.get("forced", []))
+                    ),
                 )
-                for m in data["moves"]
+                for i, m in enumerate(data["moves"])
             ]
             return cls(
                 game=str(data["game"]),
@@ -102,8 +104,10 @@ class GameRecord:
                 moves=moves,
                 scores=data.get("scores"),
             )
-        except (KeyError, TypeError, ValueError) as err:
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise RecordError(f"record field missing or malformed: {err}") from None
+        except PositionError as err:
+            raise RecordError(f"record field malformed: {err}") from None
 
 
 def replay(game: Game, record: GameRecord, options: Mapping[str, Any] | None = None) -> GameState:

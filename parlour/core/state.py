@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
-from parlour.core.errors import IllegalActionError, ParlourError
+from parlour.core.errors import IllegalActionError
 
 Action = Hashable
 """A game's action: a frozen dataclass whose ``str`` is its notation."""
@@ -137,7 +137,7 @@ class GameState(ABC):
         self._events = []
         try:
             self._apply(acting, action)
-        except ParlourError:
+        except Exception:
             if snapshot is None:
                 raise
             self._restore(snapshot)
@@ -232,6 +232,11 @@ class GameState(ABC):
     def render(self, seat: Seat | None) -> str:
         """Returns a plain-text picture of the table as ``seat`` sees it (``None``: a spectator)."""
         return str(self.observation(seat) if seat is not None else self.public_observation())
+
+    def check_seat(self, seat: Seat | None) -> None:
+        """Refuses a seat number that is not at this table (None, a spectator, is fine)."""
+        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):
+            raise IllegalActionError(f"there is no seat {seat} (seats are 0..{self.players - 1})")
 
     def invariant_errors(self) -> list[str]:
         """Returns broken conservation invariants (every card in one place...); empty if all hold."""

@@ -13,17 +13,22 @@ from parlour.games.venture.options import OPTIONS
 from parlour.games.venture.state import VentureState
 
 RULES_SUMMARY = """\
-Buy corporations and group them into conglomerates that score at each Profit card and at the end.
-A turn: any number of transactions, then pay their total (no change), then draw two cards.
-- take CORP: buy a center corporation for its value (4 + 4 per letter million).
-- proxy x1/2|x1|x3/2 CORP: take an opponent's top or lone corporation for ½, 1 or 1½ its value.
-- place on TOP / place alone: a conglomerate has different industries sharing a letter (at most 6).
-- reorganise: 1 million per corporation you hold; then move CORP on TOP / move CORP alone, done.
-- end, then pay CARD ... done: capital at face value; 2-4 unlike 1/3/5/8 of one symbol = 16/32/64.
-- No transaction? discard CARD instead.
-A Profit card drawn scores everyone: 3/4/5/6-card conglomerates earn 1/3/8/20 million times the
-number of letters common to all their cards. The game ends when the stock is empty and the last
-center corporation is taken; the final scoring is added and the highest total wins."""
+Buy corporations; group them into conglomerates, which score at every
+Profit card drawn and at the end. A turn: any number of transactions,
+then pay their total (no change given), then draw two cards.
+  take CORP            buy a center corporation (4 + 4 per letter million)
+  proxy x1/2 CORP      take an opponent's top or lone corporation for ½, 1
+                       (x1) or 1½ (x3/2) times its value
+  place on TOP|alone   a conglomerate: different industries, a letter common
+                       to all, at most six
+  reorganise           1 million per corporation held; then move CORP on TOP,
+                       move CORP alone, ..., done
+  end, pay CARD, done  capital at face value; 2, 3 or 4 unlike 1/3/5/8 of one
+                       symbol make a set worth 16, 32 or 64
+  discard CARD         when you make no transaction
+Scoring: 3/4/5/6-card conglomerates earn 1/3/8/20 million times the number
+of letters common to all their cards. The game ends when the stock is empty
+and the last center corporation is taken: final scoring, highest total wins."""
 
 
 class VentureGame(Game):

@@ -38,6 +38,7 @@ def stacks_view(state: VentureState, seat: Seat) -> list[dict[str, Any]]:
 
 def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
     """Returns what ``seat`` may know (``None``: a spectator): never another seat's hand."""
+    state.check_seat(seat)
     top = state.stack.top if len(state.stack) else None
     view: dict[str, Any] = {
         "game": "venture",

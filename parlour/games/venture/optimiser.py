@@ -35,6 +35,8 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
+from parlour.games.venture.options import PROFIT_TABLE
+
 __all__ = [
     "DEFAULT_TABLE",
     "Arrangement",
@@ -70,7 +72,8 @@ class CorpLike(Protocol):
         ...
 
 
-DEFAULT_TABLE: Mapping[int, int] = {3: 1, 4: 3, 5: 8, 6: 20}
+DEFAULT_TABLE: Mapping[int, int] = PROFIT_TABLE
+"""The rulebook's profit table (size: millions per common letter)."""
 
 _BRUTE_FORCE_LIMIT = 16
 

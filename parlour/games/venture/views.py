@@ -71,28 +71,32 @@ def _card_order(name: str) -> tuple[int, str]:
     return (int(digits) if name[0].isdigit() else 100, name)
 
 
+def _stack_text(stack: dict[str, Any]) -> str:
+    """Returns a stack as text, bottom to top, with its common letters when it has several cards."""
+    cards = " ".join(stack["cards"])
+    return f"[{cards} ={stack['common']}]" if len(stack["cards"]) > 1 else f"[{cards}]"
+
+
 def render_text(state: VentureState, seat: Seat | None) -> str:
-    """Returns a plain-text picture of the table as ``seat`` sees it."""
+    """Returns a plain-text picture of the table as ``seat`` sees it (stacks bottom to top)."""
     view = observation(state, seat)
+    status = " (game over)" if view["over"] else ""
     lines = [
-        f"Turn {view['turn']}: seat {view['current']} to play" + (" (game over)" if view["over"] else "")
+        f"Turn {view['turn']}: seat {view['current']} to play{status}",
+        f"Center: {' '.join(view['center']) or '(empty)'}   stock {view['stock_size']}",
+        f"Drawing deck {view['draw_size']}, discard pile {len(view['discard'])}",
+        "Holdings (each stack bottom to top; =letters common to all; the last card can be proxied):",
     ]
-    lines.append("Center: " + (" ".join(view["center"]) or "(empty)") + f"   stock {view['stock_size']}")
-    lines.append(f"Drawing deck {view['draw_size']}, discard pile {len(view['discard'])}")
     for s in range(state.players):
-        stacks = (
-            "  ".join(
-                "[" + " ".join(st["cards"]) + (f" :{st['common']}" if len(st["cards"]) > 1 else "") + "]"
-                for st in view["holdings"][s]
-            )
-            or "(nothing)"
-        )
+        stacks = "  ".join(_stack_text(st) for st in view["holdings"][s]) or "(none)"
+        who = " (you)" if s == seat else ""
         lines.append(
-            f"Seat {s}: score {view['profits'][s]} (holdings earn {view['holdings_profit'][s]}), "
-            f"{view['hand_sizes'][s]} cards: {stacks}"
+            f"  seat {s}{who}: score {view['profits'][s]}, holdings earn {view['holdings_profit'][s]}, "
+            f"{view['hand_sizes'][s]} cards in hand: {stacks}"
         )
     if "hand" in view:
         lines.append("Your hand: " + " ".join(view["hand"]))
     if view["owed"]:
-        lines.append(f"Owed this turn: {view['owed']} million; laid down: {' '.join(view['payment']) or '-'}")
+        laid = " ".join(view["payment"]) or "-"
+        lines.append(f"Owed this turn: {view['owed']} million; laid down: {laid}")
     return "\n".join(lines)

@@ -7,8 +7,12 @@ import pytest
 from parlour.core.registry import game_names, load_game
 from parlour.testing import kit
 
-CASES = [(name, players) for name in game_names() for players in (2, 3, 4, 6)
-         if load_game(name).min_players <= players <= load_game(name).max_players]
+CASES = [
+    (name, players)
+    for name in game_names()
+    for players in (2, 3, 4, 6)
+    if load_game(name).min_players <= players <= load_game(name).max_players
+]
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)

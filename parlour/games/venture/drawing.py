@@ -26,7 +26,7 @@ def draw_cards(state: VentureState, seat: Seat, count: int = DRAW_PER_TURN) -> N
     for _ in range(count):
         exposed = []
         while True:
-            if not state.draw:
+            if not state.draw and state.discard:
                 reshuffle(state)
             # Ruling A-11: with nothing left to draw, the player draws what exists.
             if not state.draw:

@@ -223,5 +223,12 @@ def _check_consistency(state: VentureState) -> None:
         raise PositionError("owed", f"{state.owed} is more than seat {state.current} can pay")
     if state.owed and not state.transacted:
         raise PositionError("owed", "nothing is owed before a transaction")
+    duty = next(iter(state.stack)).data.get("must_reorganise")
+    affordable = state.corporations_held(state.current) <= wealth(state, state.current)
+    if duty is not None and (duty is not True or kinds != [TURN] or state.transacted or not affordable):
+        raise PositionError(
+            "decisions[0].data.must_reorganise",
+            "must be true, before any transaction, and only when the player can pay the fee",
+        )
     counts = Counter(c for h in state.holdings for s in h for c in s)
     assert all(n == 1 for n in counts.values())

@@ -166,6 +166,8 @@ def _pay_actions(state: VentureState, seat: Seat) -> list[Any]:
 def why_illegal(state: VentureState, seat: Seat, action: Any) -> str:
     """Returns a short reason why an action is not legal now."""
     kind = state.stack.top.kind
+    if kind == TURN and state.stack.top.data.get("must_reorganise"):
+        return "two corporations of one industry share a conglomerate: reorganise first"
     if kind == PLACE and not isinstance(action, Place):
         return "first say where the corporation goes (place on CORP or place alone)"
     if kind == REORGANISE and not isinstance(action, Move | Done):

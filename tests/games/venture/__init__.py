@@ -1,0 +1,1 @@
+"""Venture rule tests."""

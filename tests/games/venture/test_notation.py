@@ -1,0 +1,153 @@
+"""Venture's action notation: every kind round-trips, forms are canonical, errors say what was expected."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parlour.core.errors import NotationError
+from parlour.games.venture import GAME
+from parlour.games.venture.actions import (
+    Discard,
+    Done,
+    End,
+    Move,
+    Pay,
+    Place,
+    Proxy,
+    Reorganise,
+    Take,
+    format_action,
+    parse_action,
+)
+
+EVERY_KIND = [
+    ("take ST-ABC", Take("ST-ABC")),
+    ("proxy x1/2 OI-BE", Proxy("x1/2", "OI-BE")),
+    ("proxy x1 RR-CD", Proxy("x1", "RR-CD")),
+    ("proxy x3/2 SH-ABCDF", Proxy("x3/2", "SH-ABCDF")),
+    ("place on RR-CD", Place("RR-CD")),
+    ("place alone", Place(None)),
+    ("reorganise", Reorganise()),
+    ("move AU-EF on RR-CD", Move("AU-EF", "RR-CD")),
+    ("move AU-EF alone", Move("AU-EF", None)),
+    ("done", Done()),
+    ("end", End()),
+    ("pay 3c", Pay("3c")),
+    ("pay 20", Pay("20")),
+    ("discard 14", Discard("14")),
+    ("discard x1/2", Discard("x1/2")),
+    ("discard 8s", Discard("8s")),
+]
+
+
+@pytest.mark.parametrize(("text", "action"), EVERY_KIND)
+def test_every_action_kind_round_trips(text: str, action: object) -> None:
+    """Parsing the canonical text gives the action; formatting the action gives the text back."""
+    assert parse_action(text) == action
+    assert format_action(action) == text
+    assert str(action) == text
+    assert parse_action(format_action(action)) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("take st-cab", "take ST-ABC"),
+        ("TAKE St-Bca", "take ST-ABC"),
+        ("  take   ST-ABC  ", "take ST-ABC"),
+        ("proxy X1/2 oi-eb", "proxy x1/2 OI-BE"),
+        ("place on rr-dc", "place on RR-CD"),
+        ("Place Alone", "place alone"),
+        ("reorganize", "reorganise"),
+        ("REORGANISE", "reorganise"),
+        ("move  au-fe\ton  rr-dc", "move AU-EF on RR-CD"),
+        ("move re-fed alone", "move RE-DEF alone"),
+        ("DONE", "done"),
+        ("End", "end"),
+        ("pay 3C", "pay 3c"),
+        ("pay 1T", "pay 1t"),
+        ("discard X3/2", "discard x3/2"),
+    ],
+)
+def test_canonical_forms(text: str, canonical: str) -> None:
+    """Case and spacing are free; corporation letters are sorted; output is the one canonical form."""
+    assert format_action(parse_action(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "take",
+        "take ST",
+        "take ST-",
+        "take ST-ABCDEFA",
+        "take ST-GH",
+        "take STEEL-A",
+        "proxy x2 ST-A",
+        "proxy x1/2",
+        "proxy ST-A",
+        "place",
+        "place on",
+        "place under ST-A",
+        "move ST-A",
+        "move ST-A on",
+        "pay",
+        "pay 3x",
+        "pay 123",
+        "discard",
+        "end now",
+        "done done",
+        "reorg",
+    ],
+)
+def test_malformed_text_raises_notation_error_saying_what_was_expected(text: str) -> None:
+    """A NotationError quotes the text and lists every form the notation accepts."""
+    with pytest.raises(NotationError) as err:
+        parse_action(text)
+    message = str(err.value)
+    assert f"cannot read {text!r}" in message
+    for form in [
+        "take CORP",
+        "proxy x1/2|x1|x3/2 CORP",
+        "place on CORP",
+        "place alone",
+        "reorganise",
+        "move CORP on CORP",
+        "move CORP alone",
+        "done",
+        "end",
+        "pay CARD",
+        "discard CARD",
+    ]:
+        assert form in message
+    assert "ST-ABC" in message
+
+
+def test_the_state_parses_and_formats_like_the_module() -> None:
+    """VentureState.parse_action and format_action are the notation functions."""
+    state = GAME.new_state(3, 1)
+    for text, action in EVERY_KIND:
+        assert state.parse_action(text) == action
+        assert state.format_action(action) == text
+    with pytest.raises(NotationError):
+        state.parse_action("take")
+
+
+def test_every_legal_action_of_random_games_round_trips() -> None:
+    """Along random games, each legal action's notation parses back to the same action."""
+    kinds = set()
+    for seed in range(6):
+        state = GAME.new_state(2 + seed % 3, seed, {"max_turns": 60})
+        rng = random.Random(seed)
+        while not state.is_over():
+            for action in state.legal_actions():
+                text = state.format_action(action)
+                assert state.parse_action(text) == action
+                assert state.parse_action(text.upper()) == action
+                kinds.add(type(action).__name__)
+            state.apply(rng.choice(state.legal_actions()))
+    assert kinds == {"Take", "Proxy", "Place", "Reorganise", "Move", "Done", "End", "Pay", "Discard"}

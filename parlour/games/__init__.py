@@ -1,0 +1,1 @@
+"""The games Parlour plays, one package each; no game imports another."""

@@ -90,24 +90,31 @@ class VentureState(GameState):
         return rules.why_illegal(self, seat, action)
 
     def is_over(self) -> bool:
+        """Returns whether the final scoring has been done."""
         return self.over
 
     def scores(self) -> list[float]:
+        """Returns each seat's running total of profits (final once the game is over)."""
         return [float(p) for p in self.profits]
 
     def format_action(self, action: Any) -> str:
+        """Returns the action's notation."""
         return format_action(action)
 
     def parse_action(self, text: str) -> VentureAction:
+        """Returns the action written ``text`` (see ``actions.py`` for the notation)."""
         return parse_action(text)
 
     def observation(self, seat: Seat) -> dict[str, Any]:
+        """Returns what ``seat`` may know: public zones, its own hand, others' hand sizes."""
         return views.observation(self, seat)
 
     def public_observation(self) -> dict[str, Any]:
+        """Returns what a spectator may know: no hand at all."""
         return views.observation(self, None)
 
     def render(self, seat: Seat | None) -> str:
+        """Returns the table as text, as ``seat`` sees it."""
         return views.render_text(self, seat)
 
     def hints(self, seat: Seat) -> list[str]:
@@ -122,6 +129,7 @@ class VentureState(GameState):
         return [f"Your holdings score {now} now; your best arrangement would score {best.profit}."]
 
     def to_position(self) -> dict[str, Any]:
+        """Returns the whole state as a position (docs/positions.md)."""
         from parlour.games.venture.position import to_position
 
         return to_position(self)

@@ -23,6 +23,7 @@ class GameOutcome:
     scores: list[float]
     wins: list[float]
     actions: int
+    turns: int
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -40,7 +41,7 @@ def play_one(
     result = play_match(game, agents, own_seed, options)
     winners = result.state.winners()
     wins = [1.0 / len(winners) if s in winners else 0.0 for s in range(len(seats))]
-    return GameOutcome(index, result.state.scores(), wins, result.actions)
+    return GameOutcome(index, result.state.scores(), wins, result.actions, result.state.turns_played())
 
 
 def _play_chunk(job: tuple[str, list[str], int, list[int], dict[str, Any]]) -> list[GameOutcome]:
@@ -143,6 +144,7 @@ def summarise(
         "seconds": seconds,
         "mean_length": statistics.fmean(lengths) if lengths else 0.0,
         "length_sd": statistics.pstdev(lengths) if lengths else 0.0,
+        "mean_turns": statistics.fmean(o.turns for o in outcomes) if outcomes else 0.0,
         "seats": seat_rows,
         "bots": by_bot,
     }

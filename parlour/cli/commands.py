@@ -157,6 +157,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
             f"{bot}: win rate {row['win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}) over {row['seats']} seat(s)"
         )
     console.print(
-        f"game length: {summary['mean_length']:.1f} actions (sd {summary['length_sd']:.1f}); "
+        f"game length: {summary['mean_length']:.1f} actions (sd {summary['length_sd']:.1f}), "
+        f"{summary['mean_turns']:.1f} turns; "
         f"{summary['actions']} actions in {summary['seconds']:.1f} s"
     )

@@ -233,6 +233,10 @@ class GameState(ABC):
         """Returns a plain-text picture of the table as ``seat`` sees it (``None``: a spectator)."""
         return str(self.observation(seat) if seat is not None else self.public_observation())
 
+    def turns_played(self) -> int:
+        """Returns how many turns have begun (every player's turns counted); 0 if a game has none."""
+        return 0
+
     def check_seat(self, seat: Seat | None) -> None:
         """Refuses a seat number that is not at this table (None, a spectator, is fine)."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):

@@ -97,6 +97,10 @@ class VentureState(GameState):
         """Returns each seat's running total of profits (final once the game is over)."""
         return [float(p) for p in self.profits]
 
+    def turns_played(self) -> int:
+        """Returns the turn number (every player's turns counted)."""
+        return self.turn
+
     def format_action(self, action: Any) -> str:
         """Returns the action's notation."""
         return format_action(action)
@@ -118,15 +122,22 @@ class VentureState(GameState):
         return views.render_text(self, seat)
 
     def hints(self, seat: Seat) -> list[str]:
-        """Returns the reorganisation hint: what the best arrangement would score."""
+        """Returns advice: what the best arrangement would score, and how to pay cheaply."""
+        from parlour.games.venture.bots import cheapest_payment
         from parlour.games.venture.optimiser import best_arrangement
 
+        hints = []
         corps = [self.corp(c) for s in self.holdings[seat] for c in s]
-        if len(corps) < 3:
-            return []
-        best = best_arrangement([views.OptimiserCard(c.name, c.industry, c.letters) for c in corps])
-        now = holdings_profit(self, seat)
-        return [f"Your holdings score {now} now; your best arrangement would score {best.profit}."]
+        if len(corps) >= 3:
+            best = best_arrangement([views.OptimiserCard(c.name, c.industry, c.letters) for c in corps])
+            now = holdings_profit(self, seat)
+            hints.append(f"Your holdings score {now} now; your best arrangement would score {best.profit}.")
+            if self.stack.top.kind == rules.REORGANISE and best.profit > now:
+                hints.append("Best arrangement: " + "  ".join(f"[{' '.join(s)}]" for s in best.stacks))
+        if self.stack.top.kind == rules.PAY and seat == self.current:
+            cards = " ".join(cheapest_payment(self, seat))
+            hints.append(f"Paying {cards} covers the {self.owed} owed and keeps the most buying power.")
+        return hints
 
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a position (docs/positions.md)."""

@@ -38,3 +38,19 @@ def test_replays_are_exact_on_many_seeds(name: str) -> None:
     game = load_game(name)
     for seed in range(10):
         kit.check_replay(game, game.min_players + seed % 3, seed)
+
+
+OPTION_CASES = [
+    (name, {spec.name: choice})
+    for name in game_names()
+    for spec in load_game(name).option_specs
+    for choice in spec.choices
+    if choice != spec.default
+]
+
+
+@pytest.mark.parametrize(("name", "options"), OPTION_CASES)
+def test_conformance_kit_under_each_option(name: str, options: dict[str, str]) -> None:
+    """Every non-default choice of every option passes the kit too."""
+    game = load_game(name)
+    kit.check_game(game, game.min_players + 1, range(1), options)

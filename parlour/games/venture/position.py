@@ -217,6 +217,8 @@ def _check_consistency(state: VentureState) -> None:
         return
     if not kinds or kinds[0] != TURN or TURN in kinds[1:] or len(set(kinds)) != len(kinds):
         raise PositionError("decisions", "must start with one 'turn' and hold each kind once")
+    if len(kinds) > 1 and not state.transacted:
+        raise PositionError("transacted", f"must be true while a '{kinds[-1]}' decision is pending")
     if state.payment and kinds[-1] != PAY:
         raise PositionError("payment", "cards are laid down only while paying")
     if state.owed > wealth(state, state.current):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any
 
@@ -19,7 +18,7 @@ from parlour.games.venture.actions import (
     Reorganise,
     Take,
 )
-from parlour.games.venture.content import CAPITAL, Corporation, Resource
+from parlour.games.venture.content import CAPITAL, PROXY, Corporation, Resource
 from parlour.games.venture.optimiser import Arrangement, best_arrangement
 from parlour.games.venture.payment import payment_value
 from parlour.games.venture.scoring import holdings_profit
@@ -102,8 +101,8 @@ class GreedyBot:
         return 0.0
 
     def _add_value(self, state: VentureState, seat: Seat, corp: Corporation) -> float:
-        """Returns how much a corporation adds when placed on its best stack (or alone)."""
-        best = LONE_VALUE + 0.2 * len(corp.letters)
+        """Returns a corporation's worth: raw material for later, plus the best stack it extends now."""
+        best = 0.0
         for stack in state.holdings[seat]:
             corps = [state.corp(c) for c in stack]
             if any(c.industry == corp.industry for c in corps):
@@ -113,7 +112,7 @@ class GreedyBot:
             grown = [*corps, corp]
             if _common(grown):
                 best = max(best, _stack_potential(grown) - _stack_potential(corps))
-        return best
+        return LONE_VALUE + 0.2 * len(corp.letters) + best
 
     def _proxy_value(self, state: VentureState, seat: Seat, action: Proxy, leader: Seat) -> float:
         """Returns the worth of a proxy fight: what it adds to us and takes from the victim."""
@@ -138,19 +137,22 @@ class GreedyBot:
         return gain * scorings_left * 2 - MONEY_WEIGHT * state.corporations_held(seat)
 
     def _discard(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
-        """Discards the card whose loss costs least buying power (proxies are kept)."""
+        """Discards the capital card whose loss costs least buying power; proxies go last, x3/2 first."""
         hand = [state.card(r) for r in state.hands[seat]]
         options = [a for a in legal if isinstance(a, Discard)]
         if not options:
             return legal[0]
 
-        def remaining(action: Discard) -> tuple[float, str]:
+        def keep_after(action: Discard) -> tuple[int, float, str]:
             rest = list(hand)
-            rest.remove(next(c for c in rest if c.name == action.card))
-            keep_proxy = -5.0 if action.card.startswith("x") else 0.0
-            return (payment_value(rest, state.deck.set_values) + keep_proxy, action.card)
+            card = next(c for c in rest if c.name == action.card)
+            rest.remove(card)
+            # A proxy card is discarded only when nothing else is left; the dearest first.
+            if card.kind == PROXY:
+                return (0, -card.halves, action.card)
+            return (1, payment_value(rest, state.deck.set_values), action.card)
 
-        return max(options, key=remaining)
+        return max(options, key=keep_after)
 
     # ------------------------------------------------------------ sub-decisions
     def _place(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
@@ -190,27 +192,43 @@ class GreedyBot:
         return next(a for a in legal if isinstance(a, Pay))
 
 
-def cheapest_payment(state: VentureState, seat: Seat) -> list[str]:
-    """Returns the capital cards to add to the payment that cover the debt and keep the most value."""
+def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> list[str]:
+    """Returns the capital cards to add that cover the debt and keep the most buying power.
+
+    Only minimal covers matter (adding a card to a cover can only lose value), so a
+    depth-first search over card names stops at the first cover on each branch;
+    ``budget`` bounds the search on very large hands (the best cover found is kept).
+    """
     laid = [state.card(r) for r in state.payment]
     hand = [state.card(r) for r in state.hands[seat] if state.card(r).kind == CAPITAL]
     sets = state.deck.set_values
-    best: tuple[float, list[Resource]] | None = None
-    for size in range(1, min(len(hand), 6) + 1):
-        for combo in itertools.combinations(hand, size):
-            if payment_value(laid + list(combo), sets) < state.owed:
-                continue
+    kinds: dict[str, list[Resource]] = {}
+    for card in sorted(hand, key=lambda c: (-c.value, c.name)):
+        kinds.setdefault(card.name, []).append(card)
+    names = list(kinds)
+    best: tuple[int, list[str]] | None = None
+    nodes = 0
+
+    def search(start: int, chosen: list[Resource], counts: dict[str, int]) -> None:
+        nonlocal best, nodes
+        nodes += 1
+        if payment_value(laid + chosen, sets) >= state.owed:
             rest = list(hand)
-            for card in combo:
+            for card in chosen:
                 rest.remove(card)
             kept = payment_value(rest, sets)
             if best is None or kept > best[0]:
-                best = (kept, list(combo))
-        if best is not None and size >= 3:
-            break
-    if best is None:
-        return [c.name for c in hand]
-    return [c.name for c in best[1]]
+                best = (kept, [c.name for c in chosen])
+            return
+        for index in range(start, len(names)):
+            name = names[index]
+            if counts.get(name, 0) < len(kinds[name]) and nodes < budget:
+                counts[name] = counts.get(name, 0) + 1
+                search(index, [*chosen, kinds[name][counts[name] - 1]], counts)
+                counts[name] -= 1
+
+    search(0, [], {})
+    return best[1] if best is not None else [c.name for c in hand]
 
 
 def next_move(state: VentureState, seat: Seat, target: tuple[tuple[str, ...], ...]) -> Any:

@@ -1,0 +1,229 @@
+"""Mass simulation (parlour.bots.simulation), the bot lookup and the random bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.bots.random_bot import RandomBot
+from parlour.bots.registry import bot_names, make_bot
+from parlour.bots.simulation import GameOutcome, _play_chunk, game_seed, play_one, simulate, wilson
+from parlour.core.errors import OptionError
+from parlour.core.match import play_match
+from parlour.core.registry import load_game
+
+GAME = load_game("venture")
+SEATS = ["greedy", "random", "random"]
+SHORT = {"max_turns": 30}
+"""Games cut at 30 turns: quick, but long enough for real play."""
+
+
+def without_seconds(summary: dict) -> dict:
+    """Returns the summary without its wall-clock time."""
+    return {k: v for k, v in summary.items() if k != "seconds"}
+
+
+# ------------------------------------------------------------------ wilson
+def test_wilson_known_values() -> None:
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3)
+    assert high == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(0, 10)[1] == pytest.approx(0.2775, abs=1e-3)
+    assert wilson(10, 10)[1] == 1.0
+    assert wilson(10, 10)[0] == pytest.approx(0.7225, abs=1e-3)
+
+
+def test_wilson_is_symmetric_and_contains_the_rate() -> None:
+    for trials in (1, 7, 40, 1000):
+        for successes in range(0, trials + 1, max(1, trials // 9)):
+            low, high = wilson(successes, trials)
+            assert 0.0 <= low <= successes / trials <= high <= 1.0
+            mirrored = wilson(trials - successes, trials)
+            assert low == pytest.approx(1 - mirrored[1], abs=1e-12)
+
+
+def test_wilson_of_no_trials_is_the_whole_range() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_narrows_with_more_trials() -> None:
+    widths = [wilson(n // 2, n)[1] - wilson(n // 2, n)[0] for n in (10, 100, 1000)]
+    assert widths[0] > widths[1] > widths[2]
+
+
+# ------------------------------------------------------------------ simulate
+def test_simulate_summary_keys_and_sums() -> None:
+    seen: list[int] = []
+    summary = simulate("venture", SEATS, 13, seed=4, options=SHORT, progress=seen.append)
+    assert set(summary) == {
+        "game",
+        "games",
+        "seed",
+        "options",
+        "actions",
+        "seconds",
+        "mean_length",
+        "length_sd",
+        "mean_turns",
+        "seats",
+        "bots",
+    }
+    assert summary["game"] == "venture"
+    assert summary["games"] == 13
+    assert summary["seed"] == 4
+    assert summary["options"]["max_turns"] == 30
+    assert sum(seen) == 13
+    assert [row["seat"] for row in summary["seats"]] == [0, 1, 2]
+    assert [row["bot"] for row in summary["seats"]] == SEATS
+    assert sum(row["wins"] for row in summary["seats"]) == pytest.approx(13)
+    for row in summary["seats"]:
+        assert row["win_rate"] == pytest.approx(row["wins"] / 13, abs=1e-3)
+        assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
+    assert set(summary["bots"]) == {"greedy", "random"}
+    assert summary["bots"]["greedy"]["seats"] == 1
+    assert summary["bots"]["random"]["seats"] == 2
+    assert summary["bots"]["greedy"]["wins"] == summary["seats"][0]["wins"]
+    assert summary["bots"]["random"]["wins"] == pytest.approx(
+        summary["seats"][1]["wins"] + summary["seats"][2]["wins"], abs=1e-3
+    )
+    assert summary["bots"]["random"]["win_rate"] == pytest.approx(
+        summary["bots"]["random"]["wins"] / 26, abs=1e-3
+    )
+    assert summary["actions"] == pytest.approx(summary["mean_length"] * 13)
+    assert summary["mean_turns"] > 1
+
+
+def test_simulate_splits_a_shared_win() -> None:
+    """Cut after one turn, nobody scores: every game is a three-way tie, a third of a win each."""
+    summary = simulate("venture", ["random"] * 3, 6, seed=1, options={"max_turns": 1})
+    for row in summary["seats"]:
+        assert row["mean_score"] == 0.0
+        assert row["wins"] == 2.0
+        assert row["win_rate"] == pytest.approx(1 / 3)
+    assert summary["bots"]["random"]["wins"] == 6.0
+    assert summary["mean_turns"] == 1.0
+    outcome = play_one("venture", ["random"] * 3, 1, 0, {"max_turns": 1})
+    assert outcome.scores == [0.0, 0.0, 0.0]
+    assert outcome.wins == [pytest.approx(1 / 3)] * 3
+
+
+def test_simulate_is_deterministic_from_its_seed() -> None:
+    first = simulate("venture", SEATS, 12, seed=9, options=SHORT)
+    again = simulate("venture", SEATS, 12, seed=9, options=SHORT)
+    other = simulate("venture", SEATS, 12, seed=10, options=SHORT)
+    assert without_seconds(first) == without_seconds(again)
+    assert without_seconds(first) != without_seconds(other)
+
+
+def test_simulate_is_the_same_with_two_workers() -> None:
+    one = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=1)
+    two = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=2)
+    assert without_seconds(one) == without_seconds(two)
+
+
+def test_game_seed_depends_only_on_seed_and_index() -> None:
+    seeds = {game_seed(seed, index) for seed in range(20) for index in range(500)}
+    assert len(seeds) == 20 * 500
+    assert game_seed(3, 17) == game_seed(3, 17)
+
+
+def test_games_do_not_depend_on_how_they_are_chunked() -> None:
+    """A game's outcome is the same played in a chunk of seven, alone, or in another order."""
+    job = ("venture", SEATS, 2, list(range(7)), SHORT)
+    together = _play_chunk(job)
+    alone = [_play_chunk(("venture", SEATS, 2, [i], SHORT))[0] for i in reversed(range(7))]
+    assert together == sorted(alone, key=lambda o: o.index)
+    assert [o.index for o in together] == list(range(7))
+    assert len({(tuple(o.scores), o.actions) for o in together}) > 1
+
+
+def test_simulate_adds_up_the_games_played_one_by_one() -> None:
+    summary = simulate("venture", SEATS, 14, seed=6, options=SHORT)
+    games = [play_one("venture", SEATS, 6, i, GAME.options(SHORT)) for i in range(14)]
+    assert summary["actions"] == sum(o.actions for o in games)
+    for s in range(3):
+        assert summary["seats"][s]["wins"] == pytest.approx(sum(o.wins[s] for o in games), abs=1e-3)
+        mean = sum(o.scores[s] for o in games) / 14
+        assert summary["seats"][s]["mean_score"] == pytest.approx(mean)
+
+
+def test_play_one_gives_each_game_a_full_win_in_shares() -> None:
+    outcome = play_one("venture", SEATS, 0, 3, GAME.options(SHORT))
+    assert isinstance(outcome, GameOutcome)
+    assert outcome.index == 3
+    assert sum(outcome.wins) == pytest.approx(1.0)
+    best = max(outcome.scores)
+    assert [w > 0 for w in outcome.wins] == [score == best for score in outcome.scores]
+
+
+def test_simulate_refuses_an_unknown_bot_before_playing() -> None:
+    with pytest.raises(OptionError, match="nobody"):
+        simulate("venture", ["greedy", "nobody", "random"], 5)
+
+
+def test_simulate_refuses_a_bad_player_count() -> None:
+    with pytest.raises(OptionError, match="2 to 6"):
+        simulate("venture", ["random"] * 7, 1)
+
+
+# ------------------------------------------------------------------ bots by name
+def test_make_bot_refuses_an_unknown_name_listing_the_bots() -> None:
+    with pytest.raises(OptionError) as err:
+        make_bot(GAME, "grandmaster", 0)
+    message = str(err.value)
+    assert "grandmaster" in message
+    assert "greedy" in message
+    assert "random" in message
+    assert bot_names(GAME) == ["greedy", "random"]
+
+
+def test_make_bot_returns_the_named_bot() -> None:
+    assert make_bot(GAME, "random", 3).name == "random"
+    assert make_bot(GAME, "greedy", 3).name == "greedy"
+    assert isinstance(make_bot(GAME, "random", 3), RandomBot)
+
+
+# ------------------------------------------------------------------ the random bot
+class Recorder:
+    """Wraps a bot, checking each choice is legal and keeping the choices."""
+
+    def __init__(self, bot: RandomBot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.chosen: list[str] = []
+
+    def choose(self, state, seat):
+        action = self.bot.choose(state, seat)
+        assert action in state.legal_actions(seat)
+        self.chosen.append(str(action))
+        return action
+
+
+def test_random_bot_picks_only_legal_actions_in_whole_games() -> None:
+    for seed in range(3):
+        agents = [Recorder(RandomBot(seed * 4 + s)) for s in range(4)]
+        result = play_match(GAME, agents, seed, SHORT)
+        assert result.state.is_over()
+        assert sum(len(a.chosen) for a in agents) == result.actions
+
+
+def test_random_bot_is_reproducible_from_its_seed() -> None:
+    def moves(bot_seed: int) -> list[str]:
+        agents = [Recorder(RandomBot(bot_seed + s)) for s in range(3)]
+        return [m.action for m in play_match(GAME, agents, 11, SHORT).record.moves]
+
+    assert moves(100) == moves(100)
+    assert moves(100) != moves(200)
+
+
+def test_random_bot_uses_every_legal_action() -> None:
+    """Over many draws from one position, a uniform bot picks each legal action."""
+    state = GAME.new_state(3, 5)
+    seat = state.deciders()[0]
+    legal = state.legal_actions(seat)
+    assert len(legal) > 3
+    bot = RandomBot(1)
+    picks = [bot.choose(state, seat) for _ in range(40 * len(legal))]
+    assert set(picks) == set(legal)
+    one, two = RandomBot(8), RandomBot(8)
+    assert [one.choose(state, seat) for _ in range(20)] == [two.choose(state, seat) for _ in range(20)]

@@ -24,6 +24,8 @@ class GameOutcome:
     wins: list[float]
     actions: int
     turns: int
+    first: int
+    """The seat that acted first (the start of the turn order)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -41,7 +43,8 @@ def play_one(
     result = play_match(game, agents, own_seed, options)
     winners = result.state.winners()
     wins = [1.0 / len(winners) if s in winners else 0.0 for s in range(len(seats))]
-    return GameOutcome(index, result.state.scores(), wins, result.actions, result.state.turns_played())
+    first = result.record.moves[0].seat if result.record.moves else 0
+    return GameOutcome(index, result.state.scores(), wins, result.actions, result.state.turns_played(), first)
 
 
 def _play_chunk(job: tuple[str, list[str], int, list[int], dict[str, Any]]) -> list[GameOutcome]:
@@ -136,6 +139,41 @@ def summarise(
         }
     lengths = [o.actions for o in outcomes]
     return {
+        **_summary_head(game, n, seed, options, lengths, seconds, outcomes),
+        "seats": seat_rows,
+        "bots": by_bot,
+        "turn_order": _turn_order(len(seats), outcomes),
+    }
+
+
+def _turn_order(players: int, outcomes: list[GameOutcome]) -> list[dict[str, Any]]:
+    """Returns win rates by place in the turn order (0: the first player), whoever sat there."""
+    rows = []
+    n = len(outcomes)
+    for place in range(players):
+        wins = sum(o.wins[(o.first + place) % players] for o in outcomes)
+        rows.append(
+            {
+                "place": place,
+                "wins": round(wins, 3),
+                "win_rate": wins / n if n else 0.0,
+                "ci95": list(wilson(wins, n)),
+            }
+        )
+    return rows
+
+
+def _summary_head(
+    game: str,
+    n: int,
+    seed: int,
+    options: Mapping[str, Any],
+    lengths: list[int],
+    seconds: float,
+    outcomes: list[GameOutcome],
+) -> dict[str, Any]:
+    """Returns the summary's general figures: counts, time, lengths."""
+    return {
         "game": game,
         "games": n,
         "seed": seed,
@@ -145,6 +183,4 @@ def summarise(
         "mean_length": statistics.fmean(lengths) if lengths else 0.0,
         "length_sd": statistics.pstdev(lengths) if lengths else 0.0,
         "mean_turns": statistics.fmean(o.turns for o in outcomes) if outcomes else 0.0,
-        "seats": seat_rows,
-        "bots": by_bot,
     }

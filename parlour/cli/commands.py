@@ -156,6 +156,11 @@ def _print_summary(summary: dict[str, Any]) -> None:
         console.print(
             f"{bot}: win rate {row['win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}) over {row['seats']} seat(s)"
         )
+    order = ", ".join(
+        f"{row['place'] + 1}. {row['win_rate']:.1%} ({row['ci95'][0]:.1%}–{row['ci95'][1]:.1%})"
+        for row in summary["turn_order"]
+    )
+    console.print(f"win rate by place in the turn order: {order}")
     console.print(
         f"game length: {summary['mean_length']:.1f} actions (sd {summary['length_sd']:.1f}), "
         f"{summary['mean_turns']:.1f} turns; "

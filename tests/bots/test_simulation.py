@@ -227,3 +227,12 @@ def test_random_bot_uses_every_legal_action() -> None:
     assert set(picks) == set(legal)
     one, two = RandomBot(8), RandomBot(8)
     assert [one.choose(state, seat) for _ in range(20)] == [two.choose(state, seat) for _ in range(20)]
+
+
+def test_turn_order_rows_count_every_win_once() -> None:
+    """Win rates by place in the turn order cover every game's wins exactly once."""
+    summary = simulate("venture", ["greedy", "random", "random"], 9, seed=4)
+    rows = summary["turn_order"]
+    assert [row["place"] for row in rows] == [0, 1, 2]
+    assert sum(row["wins"] for row in rows) == pytest.approx(9)
+    assert all(row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] for row in rows)

@@ -56,6 +56,7 @@ def test_simulate_summary_keys_and_sums() -> None:
     seen: list[int] = []
     summary = simulate("venture", SEATS, 13, seed=4, options=SHORT, progress=seen.append)
     assert set(summary) == {
+        "turn_order",
         "game",
         "games",
         "seed",

@@ -18,6 +18,7 @@ from parlour.games.venture.actions import (
     Reorganise,
     Take,
 )
+from parlour.games.venture.conglomerates import common_letters, fits, summarise
 from parlour.games.venture.content import CAPITAL, PROXY, Corporation, Resource
 from parlour.games.venture.optimiser import Arrangement, best_arrangement
 from parlour.games.venture.payment import payment_value
@@ -33,17 +34,9 @@ MONEY_WEIGHT = 0.04
 """Worth of one million kept, in points of potential."""
 
 
-def _common(corps: list[Corporation]) -> frozenset[str]:
-    """Returns the letters common to all the corporations."""
-    common = corps[0].letters
-    for c in corps[1:]:
-        common = common & c.letters
-    return common
-
-
 def _stack_potential(corps: list[Corporation]) -> float:
     """Returns a stack's promise: the size's potential times its common letters."""
-    common = _common(corps)
+    common = common_letters(corps)
     return POTENTIAL[min(len(corps), 6)] * len(common) + 0.05 * len(common)
 
 
@@ -104,14 +97,9 @@ class GreedyBot:
         """Returns a corporation's worth: raw material for later, plus the best stack it extends now."""
         best = 0.0
         for stack in state.holdings[seat]:
-            corps = [state.corp(c) for c in stack]
-            if any(c.industry == corp.industry for c in corps):
-                continue
-            if not (corp.letters & corps[0].letters):
-                continue
-            grown = [*corps, corp]
-            if _common(grown):
-                best = max(best, _stack_potential(grown) - _stack_potential(corps))
+            if fits(corp, summarise(state.deck.corporations, stack)):
+                corps = [state.corp(c) for c in stack]
+                best = max(best, _stack_potential([*corps, corp]) - _stack_potential(corps))
         return LONE_VALUE + 0.2 * len(corp.letters) + best
 
     def _proxy_value(self, state: VentureState, seat: Seat, action: Proxy, leader: Seat) -> float:

@@ -1,10 +1,41 @@
-"""Conglomerates (rulebook: 'Forming Conglomerates'): which stacks are valid and where a card fits."""
+"""Conglomerates (rulebook: 'Forming Conglomerates'): which stacks are lawful and where a card fits.
+
+A stack is summarised as bit masks (its industries, the letters common to all its
+cards) so that legal-move generation tests a fit with two integer operations.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from parlour.games.venture.content import Corporation
+
+ALL_LETTERS = 0b111111
+
+
+StackSummary = tuple[int, int, int]
+"""A stack as bit masks: (the industries in it, the letters common to all, its top card id)."""
+
+
+def summarise(corps: Sequence[Corporation], stack: Sequence[int]) -> StackSummary:
+    """Returns the summary of a stack of corporation ids (bottom first)."""
+    industries, common = 0, ALL_LETTERS
+    for cid in stack:
+        corp = corps[cid]
+        industries |= corp.industry_bit
+        common &= corp.mask
+    return (industries, common, stack[-1])
+
+
+def fits(corp: Corporation, summary: StackSummary) -> bool:
+    """Returns whether ``corp`` may go on the stack: a new industry and a letter common to all."""
+    industries, common, _ = summary
+    return not industries & corp.industry_bit and bool(common & corp.mask)
+
+
+def is_lawful(summary: StackSummary, size: int) -> bool:
+    """Returns whether a stack of ``size`` cards is a lawful conglomerate (or lone corporation)."""
+    return summary[0].bit_count() == size and bool(summary[1])
 
 
 def common_letters(stack: Sequence[Corporation]) -> frozenset[str]:
@@ -15,21 +46,8 @@ def common_letters(stack: Sequence[Corporation]) -> frozenset[str]:
     return letters
 
 
-def fits(corp: Corporation, stack: Sequence[Corporation]) -> bool:
-    """Returns whether ``corp`` may be put on ``stack``: a new industry and a letter common to all."""
-    if any(c.industry == corp.industry for c in stack):
-        return False
-    return bool(common_letters(stack) & corp.letters)
-
-
-def is_valid(stack: Sequence[Corporation]) -> bool:
-    """Returns whether a stack is a lawful conglomerate (or lone corporation)."""
-    industries = {c.industry for c in stack}
-    return len(industries) == len(stack) and bool(common_letters(stack))
-
-
 def offending(stack: Sequence[Corporation]) -> list[int]:
-    """Returns the positions of the upper card of each same-industry pair (rulebook: 'A word of caution')."""
+    """Returns the positions of the upper card of each same-industry pair ('A word of caution')."""
     seen: set[str] = set()
     found = []
     for position, corp in enumerate(stack):

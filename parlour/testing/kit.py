@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from parlour.bots.random_bot import RandomBot
-from parlour.core.errors import IllegalActionError, NotationError, ParlourError
+from parlour.core.errors import IllegalActionError, NotationError
 from parlour.core.game import Game
 from parlour.core.match import play_match
 from parlour.core.record import GameRecord, replay
@@ -185,4 +185,4 @@ def check_game(game: Game, players: int, seeds: range, options: Mapping[str, Any
         check_replay(game, players, seed, options)
 
 
-__all__ = ["ParlourError", "check_game", "playout", "snapshot"]
+__all__ = ["check_game", "playout", "snapshot", "states_along"]

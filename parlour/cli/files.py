@@ -21,11 +21,16 @@ def read_text(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise ParlourError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise ParlourError(f"cannot read {path}: not UTF-8 text") from None
 
 
 def write_text(path: str | Path, text: str) -> None:
     """Writes a file atomically (a temporary file renamed), so nothing saved is lost."""
     target = Path(path)
+    if target.exists() and not target.is_file():
+        raise ParlourError(f"cannot write {path}: not a regular file")
+    target = target.resolve() if target.is_symlink() else target
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -49,9 +54,9 @@ def record_path(record: GameRecord, directory: str | None) -> Path:
     """Returns a new file name for a record in the records directory."""
     folder = Path(directory) if directory else DEFAULT_RECORDS
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{record.game}-{stamp}-seed{record.seed}.json"
+    path = folder / f"{record.game}-{stamp}.json"
     number = 1
     while path.exists():
         number += 1
-        path = folder / f"{record.game}-{stamp}-seed{record.seed}-{number}.json"
+        path = folder / f"{record.game}-{stamp}-{number}.json"
     return path

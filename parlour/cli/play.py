@@ -48,14 +48,15 @@ class TerminalPlay:
 
     def run(self) -> int:
         """Plays until the game ends or the human quits; the record is saved after every action."""
-        self.console.print(f"[bold]{self.game.title}[/bold], seed {self.record.seed}. {COMMANDS}")
+        # The seed fixes every shuffle: it is shown only when the game is over.
+        self.console.print(f"[bold]{self.game.title}[/bold]. {COMMANDS}")
         files.write_text(self.path, self.record.dumps())
         while not self.state.is_over():
             seat = self.state.deciders()[0]
             agent = self.agents[seat]
             action = agent.choose(self.state, seat) if agent else self._ask(seat)
             if action is None:
-                self.console.print(f"Game saved to {self.path}")
+                self.console.print(f"Game saved to {self.path}", soft_wrap=True)
                 return 0
             self._apply(seat, action)
         self._finish()
@@ -92,6 +93,8 @@ class TerminalPlay:
         """Asks the human at ``seat`` until a legal action is chosen; None means quit."""
         humans = sum(1 for a in self.agents if a is None)
         if humans > 1 and self.last_human != seat:
+            # Clear the previous player's hand off the screen before passing it on.
+            self.console.clear()
             try:
                 self.console.input(f"[bold]Pass the screen to seat {seat}[/bold] and press Enter ")
             except EOFError:
@@ -149,7 +152,7 @@ class TerminalPlay:
         self.console.print(Panel(self.state.render(viewer), title="Game over"))
         for seat, (score, rank) in enumerate(zip(self.state.scores(), self.state.ranking(), strict=True)):
             self.console.print(f"seat {seat} ({self.seats[seat]}): {score:g}, rank {rank}")
-        self.console.print(f"Record saved to {self.path}")
+        self.console.print(f"Seed {self.record.seed}. Record saved to {self.path}", soft_wrap=True)
 
 
 def play_in_terminal(

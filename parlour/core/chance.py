@@ -49,7 +49,7 @@ class Chance:
 
     def _generator(self) -> random.Random:
         """Returns the generator for the next event and counts the event."""
-        rng = random.Random(self.seed * 1_000_003 + self.events)
+        rng = random.Random(f"{self.seed}:{self.events}")
         self.events += 1
         return rng
 

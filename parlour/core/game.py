@@ -98,6 +98,8 @@ class Game(ABC):
             data = json.loads(text)
         except json.JSONDecodeError as err:
             raise PositionError("", f"not valid JSON: {err}") from None
+        except (ValueError, RecursionError) as err:
+            raise PositionError("", f"not usable JSON: {type(err).__name__}") from None
         return self.state_from_position(data)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:

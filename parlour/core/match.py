@@ -36,9 +36,15 @@ def play_match(
     each action's events.
     """
     values = game.options(options)
+    given = state
     if state is None:
         state = game.new_state(len(agents), seed, values)
     record = GameRecord(game.name, len(agents), seed, values, [a.name for a in agents])
+    if given is not None:
+        # Forced outcomes are recorded on the moves that consume them, not in the start.
+        record.start = given.to_position()
+        if isinstance(record.start.get("chance"), dict):
+            record.start["chance"]["forced"] = []
     actions = 0
     while not state.is_over():
         seat = state.deciders()[0]

@@ -31,8 +31,9 @@ class GameRecord:
     The JSON form (``format: parlour-record/1``) holds ``game``, ``players``,
     ``options``, ``seats`` (the agent name at each seat), ``seed``, ``moves``
     (each ``{"seat", "action"}`` and, when a table entered real dice or cards,
-    ``"forced"``: the outcomes fed to chance before that action) and, once
-    finished, ``scores``.
+    ``"forced"``: the outcomes fed to chance before that action), once
+    finished, ``scores``, and ``start``, the starting position, for a game
+    that did not begin with the seed's deal.
     """
 
     game: str
@@ -42,6 +43,8 @@ class GameRecord:
     seats: list[str] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     scores: list[float] | None = None
+    start: dict[str, Any] | None = None
+    """The starting position when the game did not start from the seed's deal."""
 
     def add(self, seat: int, action: str, forced: tuple[Forced, ...] = ()) -> None:
         """Appends an applied action."""
@@ -64,6 +67,7 @@ class GameRecord:
             "seed": self.seed,
             "moves": moves,
             "scores": self.scores,
+            **({"start": self.start} if self.start is not None else {}),
         }
 
     def dumps(self) -> str:
@@ -77,6 +81,8 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as err:
             raise RecordError(f"record is not valid JSON: {err}") from None
+        except (ValueError, RecursionError) as err:
+            raise RecordError(f"record is not usable JSON: {type(err).__name__}") from None
         return cls.from_json(data)
 
     @classmethod
@@ -103,16 +109,27 @@ class GameRecord:
                 seats=[str(s) for s in data.get("seats", [])],
                 moves=moves,
                 scores=data.get("scores"),
+                start=_start(data.get("start")),
             )
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
             raise RecordError(f"record field missing or malformed: {err}") from None
         except PositionError as err:
             raise RecordError(f"record field malformed: {err}") from None
 
 
+def _start(value: Any) -> dict[str, Any] | None:
+    """Returns a record's starting position, which must be an object when present."""
+    if value is not None and not isinstance(value, dict):
+        raise TypeError("start must be a position object")
+    return value
+
+
 def replay(game: Game, record: GameRecord, options: Mapping[str, Any] | None = None) -> GameState:
     """Replays a record from its seed and returns the final state; names the move that fails."""
-    state = game.new_state(record.players, record.seed, options or record.options)
+    if record.start is not None:
+        state = game.state_from_position(record.start)
+    else:
+        state = game.new_state(record.players, record.seed, options or record.options)
     for number, move in enumerate(record.moves, 1):
         state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
         try:

@@ -89,7 +89,7 @@ class GameState(ABC):
     def is_legal(self, action: Any, seat: Seat | None = None) -> bool:
         """Returns whether ``action`` is legal for ``seat`` now."""
         resolved = self._resolve_seat(seat, strict=False)
-        return resolved is not None and action in self._legal_set(resolved)
+        return resolved is not None and self._is_listed(action, resolved)
 
     def _is_listed(self, action: Any, seat: Seat) -> bool:
         """Returns whether the action is among the seat's legal actions (identity first: cheap)."""
@@ -97,7 +97,10 @@ class GameState(ABC):
         ids = self._legal_ids.get(seat)
         if ids is None:
             ids = self._legal_ids[seat] = {id(a) for a in legal}
-        return id(action) in ids or action in self._legal_set(seat)
+        try:
+            return id(action) in ids or action in self._legal_set(seat)
+        except TypeError:
+            return False
 
     def _legal_set(self, seat: Seat) -> frozenset[Any]:
         """Returns the legal actions of ``seat`` as a set (cached)."""
@@ -110,7 +113,7 @@ class GameState(ABC):
     def _resolve_seat(self, seat: Seat | None, strict: bool) -> Seat | None:
         """Returns the acting seat: the one given, or the only decider."""
         if seat is not None:
-            if not 0 <= seat < self.players:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
                 raise IllegalActionError(f"there is no seat {seat} (seats are 0..{self.players - 1})")
             return seat
         deciders = self.deciders()

@@ -96,14 +96,14 @@ def test_simulate_summary_keys_and_sums() -> None:
 
 def test_simulate_splits_a_shared_win() -> None:
     """Cut after one turn, nobody scores: every game is a three-way tie, a third of a win each."""
-    summary = simulate("venture", ["random"] * 3, 6, seed=1, options={"max_turns": 1})
+    summary = simulate("venture", ["random"] * 3, 6, seed=2, options={"max_turns": 1})
     for row in summary["seats"]:
         assert row["mean_score"] == 0.0
         assert row["wins"] == 2.0
         assert row["win_rate"] == pytest.approx(1 / 3)
     assert summary["bots"]["random"]["wins"] == 6.0
     assert summary["mean_turns"] == 1.0
-    outcome = play_one("venture", ["random"] * 3, 1, 0, {"max_turns": 1})
+    outcome = play_one("venture", ["random"] * 3, 2, 0, {"max_turns": 1})
     assert outcome.scores == [0.0, 0.0, 0.0]
     assert outcome.wins == [pytest.approx(1 / 3)] * 3
 

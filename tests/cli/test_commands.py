@@ -497,3 +497,21 @@ def test_installed_script_help() -> None:
     for command in SUBCOMMANDS:
         assert command in result.stdout
     assert result.stderr == ""
+
+
+def test_out_refuses_a_path_that_is_not_a_regular_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Saving never replaces a directory or a device with a file."""
+    status, _out, err = run(capsys, "new", "venture", "--players", "3", "--out", str(tmp_path))
+    assert status == 2 and "not a regular file" in err
+    assert tmp_path.is_dir()
+
+
+def test_a_position_file_that_is_not_text_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\xfe\x81")
+    status, _out, err = run(capsys, "show", "venture", "--position", str(path))
+    assert status == 2 and "not UTF-8" in err and "Traceback" not in err

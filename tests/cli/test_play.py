@@ -19,7 +19,7 @@ from parlour.testing.kit import snapshot
 
 GAME = load_game("venture")
 HUMAN_FIRST = ["human", "greedy", "greedy", "greedy"]
-SEED = 3  # seat 0 moves first with four players
+SEED = 12  # seat 0 moves first with four players
 
 
 class Script:
@@ -210,8 +210,8 @@ def test_end_of_input_ends_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_bots_move_before_the_human(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seats = ["greedy", "greedy", "human", "greedy"]
-    assert GAME.new_state(4, 0).deciders() == (2,)
-    play, _, _ = start(tmp_path, monkeypatch, ["1", "quit"], seats=seats, seed=0)
+    assert GAME.new_state(4, 3).deciders() == (2,)
+    play, _, _ = start(tmp_path, monkeypatch, ["1", "quit"], seats=seats, seed=3)
     assert play.run() == 0
     record = saved(play)
     assert record.moves[0].seat == 2
@@ -277,7 +277,7 @@ def test_play_command_runs_a_bot_game_and_saves_the_record(
     out = capsys.readouterr().out
     assert status == 0
     (path,) = tmp_path.iterdir()
-    assert path.name.startswith("venture-") and path.name.endswith("-seed4.json")
+    assert path.name.startswith("venture-") and path.name.endswith(".json") and "seed" not in path.name
     record = GameRecord.loads(path.read_text(encoding="utf-8"))
     final = replay(GAME, record)
     assert final.is_over()
@@ -294,3 +294,17 @@ def test_games_in_the_same_second_get_their_own_records(
     second, _, _ = start(tmp_path, monkeypatch, ["quit"])
     second.run()
     assert first.path != second.path
+
+
+def test_the_seed_is_shown_only_when_the_game_is_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seed fixes every shuffle, so it would reveal the hands: not shown while playing."""
+    play, _, out = start(tmp_path, monkeypatch, ["quit"], seed=SEED)
+    assert play.run() == 0
+    assert f"seed {SEED}" not in out.getvalue().lower()
+    bots, _, bots_out = start(
+        tmp_path, monkeypatch, [], seats=["random", "random"], seed=2, options={"max_turns": "4"}
+    )
+    assert bots.run() == 0
+    assert "Seed 2." in bots_out.getvalue()

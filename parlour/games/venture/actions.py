@@ -155,6 +155,8 @@ def parse_action(text: str) -> VentureAction:
     >>> str(parse_action("move AU-DEF  on RR-CD"))
     'move AU-DEF on RR-CD'
     """
+    if not isinstance(text, str):
+        raise NotationError(f"an action is written as text, not {type(text).__name__}: {EXPECTED}")
     words = " ".join(text.strip().split())
     lowered = words.lower()
     for pattern, kind in _PATTERNS:

@@ -131,6 +131,8 @@ def _resources(data: dict[str, Any]) -> list[Resource]:
     return cards
 
 
+SOURCED_SET_VALUES = {2: 16, 3: 32, 4: 64}
+"""The set values printed on the symbol cards (rulebook)."""
 SOURCED_COUNTS = {"corporations": 54, CAPITAL: 44, PROXY: 8, PROFIT: 2}
 """Card counts every Venture set has (see ../shared/content/venture.md)."""
 
@@ -157,9 +159,14 @@ def parse_deck(data: Any) -> Deck:
         raise ContentError(f"deck file is malformed: missing or bad {err}") from None
     if len(industries) != 6:
         raise _fail("industries", "Venture has six industries")
+    bad_codes = [code for code in industries if not (len(code) == 2 and code.isalpha() and code.isupper())]
+    if bad_codes:
+        raise _fail("industries", f"codes are two capital letters (notation ST-ABC), not {bad_codes[0]!r}")
+    if (value["base"], value["per_letter"]) != (4, 4):
+        raise _fail("corporation_value", "a corporation is worth 4 + 4 × its letters (8 to 24 million)")
+    if set_values != SOURCED_SET_VALUES:
+        raise _fail("set_values", "sets of 2, 3 and 4 cards are worth 16, 32 and 64 million")
     _check_counts(corps, cards)
-    if set(set_values) != {2, 3, 4}:
-        raise _fail("set_values", "sets have 2, 3 or 4 cards")
     return Deck(str(data.get("name", "deck")), industries, tuple(corps), tuple(cards), set_values)
 
 
@@ -173,7 +180,11 @@ def load_deck(path: str | None = None) -> Deck:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise ContentError(f"cannot read deck file {path}: {err.strerror}") from None
+        except UnicodeDecodeError:
+            raise ContentError(f"cannot read deck file {path}: not UTF-8 text") from None
     try:
         return parse_deck(json.loads(text))
     except json.JSONDecodeError as err:
         raise ContentError(f"deck file is not valid JSON: {err}") from None
+    except (ValueError, RecursionError) as err:
+        raise ContentError(f"deck file is not usable JSON: {type(err).__name__}") from None

@@ -23,8 +23,8 @@ def reshuffle(state: VentureState) -> None:
 def draw_cards(state: VentureState, seat: Seat, count: int = DRAW_PER_TURN) -> None:
     """Draws cards into a hand; each Profit card drawn scores at once and is replaced."""
     drawn = []
+    exposed: list[int] = []
     for _ in range(count):
-        exposed = []
         while True:
             if not state.draw and state.discard:
                 reshuffle(state)
@@ -39,10 +39,10 @@ def draw_cards(state: VentureState, seat: Seat, count: int = DRAW_PER_TURN) -> N
             # Ruling A-10: the exposed Profit card stays out while its replacement is drawn.
             exposed.append(card)
             state.emit(f"seat {seat} draws a Profit card")
-        for card in exposed:
             state.profit_rounds += 1
             score_round(state, "profit scoring")
-            state.discard.append(card)
+    # Ruling A-10: exposed Profit cards reach the discard pile after the turn's draw.
+    state.discard.extend(exposed)
     if state.logging:
         state.emit(f"seat {seat} draws {len(drawn)} cards", seat, " ".join(drawn))
 

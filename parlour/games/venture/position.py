@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -10,8 +9,8 @@ from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
 from parlour.core.errors import PositionError
 from parlour.core.positions import Fields, check_int, check_str
-from parlour.games.venture.conglomerates import common_letters
-from parlour.games.venture.content import CAPITAL, Deck
+from parlour.games.venture.conglomerates import common_letters, offending
+from parlour.games.venture.content import CAPITAL, PROFIT, Deck
 from parlour.games.venture.options import CENTER_SIZE, TWO_PLAYER_ASIDE
 from parlour.games.venture.rules import PAY, PLACE, REORGANISE, TURN, wealth
 from parlour.games.venture.state import VentureState
@@ -208,15 +207,21 @@ def _check_decision(
         raise PositionError(f"{path}.data.then", "must be 'finish' or 'continue'")
 
 
+SHAPES = ([TURN], [TURN, PLACE], [TURN, REORGANISE], [TURN, PAY])
+"""The decision stacks legal play can produce."""
+
+
 def _check_consistency(state: VentureState) -> None:
-    """Refuses positions whose stack, debts and flags do not add up."""
+    """Refuses positions whose decisions, debts and flags do not add up."""
     kinds = state.stack.kinds()
     if state.over:
         if kinds:
             raise PositionError("decisions", "a finished game has no pending decisions")
         return
-    if not kinds or kinds[0] != TURN or TURN in kinds[1:] or len(set(kinds)) != len(kinds):
-        raise PositionError("decisions", "must start with one 'turn' and hold each kind once")
+    if kinds not in SHAPES:
+        shapes = ", ".join("+".join(shape) for shape in SHAPES)
+        raise PositionError("decisions", f"must be one of {shapes}, not {'+'.join(kinds) or 'empty'}")
+    _check_payload(state, kinds)
     if len(kinds) > 1 and not state.transacted:
         raise PositionError("transacted", f"must be true while a '{kinds[-1]}' decision is pending")
     if state.payment and kinds[-1] != PAY:
@@ -225,12 +230,50 @@ def _check_consistency(state: VentureState) -> None:
         raise PositionError("owed", f"{state.owed} is more than seat {state.current} can pay")
     if state.owed and not state.transacted:
         raise PositionError("owed", "nothing is owed before a transaction")
+    if any(state.card(r).kind == PROFIT for hand in state.hands for r in hand):
+        raise PositionError("hands", "a Profit card never stays in a hand")
+    _check_duty(state, kinds)
+
+
+def _check_payload(state: VentureState, kinds: list[str]) -> None:
+    """Refuses decision payloads that legal play cannot produce."""
+    top = state.stack.top
+    allowed = {TURN: {"must_reorganise"}, PLACE: {"corp"}, REORGANISE: set(), PAY: {"then"}}
+    for i, decision in enumerate(state.stack):
+        extra = set(decision.data) - allowed[decision.kind]
+        if extra:
+            raise PositionError(f"decisions[{i}].data.{sorted(extra)[0]}", "unknown field")
+    if kinds[-1] == PAY:
+        expected = "continue" if state.options["payment"] == "each" else "finish"
+        if top.data["then"] != expected:
+            option = state.options["payment"]
+            raise PositionError(
+                "decisions[1].data.then", f"must be {expected!r} with option payment={option}"
+            )
+
+
+def _check_duty(state: VentureState, kinds: list[str]) -> None:
+    """Refuses a 'word of caution' flag that does not match the holdings (ruling A-6)."""
     duty = next(iter(state.stack)).data.get("must_reorganise")
+    at_start = kinds == [TURN] and not state.transacted
+    stacks = [[state.corp(c) for c in s] for s in state.holdings[state.current]]
+    offends = any(offending(s) for s in stacks)
     affordable = state.corporations_held(state.current) <= wealth(state, state.current)
-    if duty is not None and (duty is not True or kinds != [TURN] or state.transacted or not affordable):
+    where = "decisions[0].data.must_reorganise"
+    if duty is not None and (duty is not True or not at_start or not offends or not affordable):
         raise PositionError(
-            "decisions[0].data.must_reorganise",
-            "must be true, before any transaction, and only when the player can pay the fee",
+            where,
+            "only true, at the start of a turn, when a stack holds two "
+            "corporations of one industry and the fee can be paid",
         )
-    counts = Counter(c for h in state.holdings for s in h for c in s)
-    assert all(n == 1 for n in counts.values())
+    if duty is None and at_start and offends:
+        raise PositionError(
+            where,
+            "must be true: a stack of the current player holds two corporations "
+            "of one industry (ruling A-6)"
+            + (
+                ""
+                if affordable
+                else "; he cannot pay, so the penalty applies: load the position before his turn"
+            ),
+        )

@@ -14,11 +14,13 @@ DECK = load_deck()
 
 def test_two_cards_are_drawn_at_the_end_of_a_turn() -> None:
     """'At the end of each turn, even if a player chooses to skip a round ... and discard, he draws two.'"""
-    state = load(hands=[["x1", "20"], [], []], draw=["12", "3s", "16"], spare_resources=2)
+    state = load(
+        hands=[["x1", "20"], [], []], draw=["12", "3s", "16"], discard=["profit", "profit"], spare_resources=2
+    )
     play(state, "discard x1")
     assert hand(state, 0) == ["12", "20", "3s"]
     assert names(state, "draw") == ["16"]
-    assert names(state, "discard") == ["x1"]
+    assert names(state, "discard") == ["profit", "profit", "x1"]
     assert state.current == 1
 
 
@@ -37,13 +39,13 @@ def test_the_discard_pile_is_reshuffled_when_the_deck_runs_out() -> None:
     state = load(
         hands=[["20"], [], []],
         draw=["10"],
-        discard=["12", "14", "16"],
+        discard=["12", "14", "16", "profit", "profit"],
         spare_resources=2,
-        forced=[("order", ["16", "20", "12", "14"])],
+        forced=[("order", ["16", "20", "12", "14", "profit", "profit"])],
     )
-    play(state, "discard 20")  # the discard pile is now 12 14 16 20
+    play(state, "discard 20")  # the discard pile is now 12 14 16 profit profit 20
     assert hand(state, 0) == ["10", "16"]
-    assert names(state, "draw") == ["20", "12", "14"]
+    assert names(state, "draw") == ["20", "12", "14", "profit", "profit"]
     assert names(state, "discard") == []
 
 
@@ -66,23 +68,25 @@ def test_the_exposed_profit_card_is_not_reshuffled_for_its_own_replacement() -> 
     state = load(
         hands=[["20"], [], []],
         draw=["profit"],
-        discard=["12"],
+        discard=["12", "profit"],
         spare_resources=2,
-        forced=[("order", ["20", "12"])],  # would be refused if the Profit card were in the pile
+        # Refused if the exposed Profit card were in the pile (it would need a second "profit").
+        forced=[("order", ["20", "12", "profit"])],
     )
     play(state, "discard 20")
     assert hand(state, 0) == ["12", "20"]
-    assert names(state, "draw") == []
+    assert names(state, "draw") == ["profit"]
     assert names(state, "discard") == ["profit"]
     assert state.profit_rounds == 1
 
 
 def test_draw_what_exists_when_deck_and_discard_run_dry() -> None:
-    """Ruling A-11: with one card left in all, the player draws that one and play goes on."""
-    state = load(hands=[[], [], []], draw=["10"], spare_resources=2)
+    """Ruling A-11: with one card and the Profit cards left, the player draws the one and play goes on."""
+    state = load(hands=[[], [], []], draw=["10"], discard=["profit", "profit"], spare_resources=2)
     play(state, "end")  # an empty hand, no transaction: the turn ends without a discard
     assert hand(state, 0) == ["10"]
-    assert names(state, "draw") == [] and names(state, "discard") == []
+    assert state.profit_rounds == 2
+    assert names(state, "draw") == [] and names(state, "discard") == ["profit", "profit"]
     assert state.current == 1
     assert state.invariant_errors() == []
 
@@ -154,16 +158,11 @@ def test_profit_scoring_counts_every_stack_of_every_player() -> None:
     assert stacks(state, 0) == [["ST-A", "RE-A", "OI-AE"], ["RR-AE", "AU-AEF", "SH-ACE"]]
 
 
-def test_an_empty_discard_pile_is_not_shuffled() -> None:
-    """Ruling A-11, nothing left: no shuffle happens; a forced order waits for the next real reshuffle."""
-    state = load(
-        hands=[[], ["x1"], []],
-        draw=["10"],
-        spare_resources=2,
-        forced=[("order", ["x1"])],
-    )
-    play(state, "end")  # seat 0 draws the last card; the second draw finds nothing at all
-    assert hand(state, 0) == ["10"]
-    play(state, "discard x1")  # seat 1's draw reshuffles the pile [x1] in the forced order
-    assert hand(state, 1) == ["x1"]
-    assert state.chance.forced == []
+def test_profit_cards_exposed_in_a_draw_are_not_drawn_again_in_it() -> None:
+    """Rulings A-10/A-11: with only Profit cards left, each scores once and the draw gets what exists."""
+    state = load(hands=[[], ["x1"], []], draw=["profit"], discard=["profit"], spare_resources=2)
+    play(state, "end")
+    assert hand(state, 0) == []
+    assert state.profit_rounds == 2
+    assert names(state, "discard") == ["profit", "profit"]
+    assert names(state, "draw") == []

@@ -200,7 +200,9 @@ def test_next_move_reaches_the_optimal_arrangement_from_random_holdings() -> Non
         rng = random.Random(case)
         holding = _random_holding(rng)
         cards = sum(len(s) for s in holding)
-        state = load(hands=[["20", "20", "18"], [], []], holdings=[holding, [], []])
+        clash = any(len({name[:2] for name in stack}) < len(stack) for stack in holding)
+        duty = {"must_reorganise": True} if clash else None
+        state = load(hands=[["20", "20", "18"], [], []], holdings=[holding, [], []], turn_data=duty)
         play(state, "reorganise")
         target = optimum(state, 0).stacks
         for _ in range(3 * cards):

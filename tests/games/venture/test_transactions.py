@@ -285,7 +285,12 @@ def test_reorganisation_moves_keep_every_stack_lawful() -> None:
 
 def test_reorganisation_done_only_when_every_stack_is_lawful() -> None:
     """A stack holding two corporations of one industry must be broken up before the reorganisation ends."""
-    state = load(hands=[["10"], [], []], holdings={0: [["ST-A", "OI-AE", "ST-AB"]]}, draw=SAFE_DRAW)
+    state = load(
+        hands=[["10"], [], []],
+        holdings={0: [["ST-A", "OI-AE", "ST-AB"]]},
+        draw=SAFE_DRAW,
+        turn_data={"must_reorganise": True},
+    )
     play(state, "reorganise")
     assert "done" not in legal(state)
     assert "still holds two corporations of one industry" in refused(state, "done")

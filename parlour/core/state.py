@@ -65,15 +65,18 @@ class GameState(ABC):
         self._legal_cache: dict[Seat, list[Any]] = {}
         self._legal_sets: dict[Seat, frozenset[Any]] = {}
         self._legal_ids: dict[Seat, set[int]] = {}
+        self._deciders: tuple[Seat, ...] | None = None
         self._events: list[Event] | None = None
         self.actions_applied = 0
 
     # ----------------------------------------------------------------- queries
     def deciders(self) -> tuple[Seat, ...]:
-        """Returns the seats that may act now (empty once the game is over)."""
-        if self.is_over() or not len(self.stack):
-            return ()
-        return self.stack.top.deciders()
+        """Returns the seats that may act now (empty once the game is over); cached until the next action."""
+        found = self._deciders
+        if found is None:
+            found = () if self.is_over() or not len(self.stack) else self.stack.top.deciders()
+            self._deciders = found
+        return found
 
     def legal_actions(self, seat: Seat | None = None) -> list[Any]:
         """Returns the legal actions of ``seat`` (default: the only decider) in a stable order."""
@@ -158,7 +161,8 @@ class GameState(ABC):
         self.actions_applied += 1
 
     def _forget_legal(self) -> None:
-        """Drops the cached legal actions after the state changed."""
+        """Drops the cached deciders and legal actions after the state changed."""
+        self._deciders = None
         if self._legal_cache:
             self._legal_cache.clear()
             self._legal_sets.clear()

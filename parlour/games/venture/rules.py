@@ -126,9 +126,10 @@ def _reorganise_actions(state: VentureState, seat: Seat) -> list[Any]:
             for other, (industries, common, top) in enumerate(summaries):
                 if other != index and not industries & bit and common & mask:
                     actions.append(options[top])
-    holding = state.holdings[seat]
-    if all(is_lawful(s, len(stack)) for s, stack in zip(summaries, holding, strict=True)):
-        actions.append(Done())
+    for summary, stack in zip(summaries, state.holdings[seat], strict=True):
+        if not is_lawful(summary, len(stack)):
+            return actions
+    actions.append(Done())
     return actions
 
 

@@ -123,10 +123,10 @@ class Bare(Game):
     max_players = 1
 
     def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
-        raise NotImplementedError
+        raise AssertionError("these tests never start a Bare game")
 
     def state_from_position(self, data: Any) -> GameState:
-        raise NotImplementedError
+        raise AssertionError("these tests never load a Bare position")
 
 
 def test_game_without_options() -> None:

@@ -515,3 +515,28 @@ def test_a_position_file_that_is_not_text_is_refused(
     path.write_bytes(b"\xff\xfe\x81")
     status, _out, err = run(capsys, "show", "venture", "--position", str(path))
     assert status == 2 and "not UTF-8" in err and "Traceback" not in err
+
+
+README_TURN = [
+    "take RR-AE",
+    "take OI-BCDEF",
+    "place on RR-AE",
+    "end",
+    "pay 20",
+    "pay 12",
+    "pay 3c",
+    "pay 1s",
+    "done",
+]
+
+
+def test_the_readme_tour_turn_is_legal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's example turn (four players, seed 7) stays a legal turn."""
+    game, after = tmp_path / "game.json", tmp_path / "next.json"
+    assert run(capsys, "new", "venture", "--players", "4", "--seed", "7", "--out", str(game))[0] == 0
+    status, out, _ = run(
+        capsys, "apply", "venture", "--position", str(game), *README_TURN, "--out", str(after)
+    )
+    assert status == 0 and "seat 3 pays 36 with 20 12 3c 1s" in out
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert all(f'"{action}"' in readme or f" {action} " in readme for action in README_TURN)

@@ -7,6 +7,7 @@ cards) so that legal-move generation tests a fit with two integer operations.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from parlour.games.venture.content import Corporation
 
@@ -38,12 +39,23 @@ def is_lawful(summary: StackSummary, size: int) -> bool:
     return summary[0].bit_count() == size and bool(summary[1])
 
 
-def common_letters(stack: Sequence[Corporation]) -> frozenset[str]:
-    """Returns the letters common to every corporation of a stack."""
+class Lettered(Protocol):
+    """Anything with letters: a corporation card, or the optimiser's view of one."""
+
+    @property
+    def letters(self) -> frozenset[str]:
+        """The letters printed on the card."""
+        ...
+
+
+def common_letters(stack: Sequence[Lettered]) -> frozenset[str]:
+    """Returns the letters common to every card of a stack (none for an empty stack)."""
+    if not stack:
+        return frozenset()
     letters = stack[0].letters
     for corp in stack[1:]:
         letters = letters & corp.letters
-    return letters
+    return frozenset(letters)
 
 
 def offending(stack: Sequence[Corporation]) -> list[int]:

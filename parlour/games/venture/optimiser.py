@@ -35,6 +35,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
+from parlour.games.venture.conglomerates import common_letters
 from parlour.games.venture.options import PROFIT_TABLE
 
 __all__ = [
@@ -45,7 +46,6 @@ __all__ = [
     "best_arrangement",
     "best_profit",
     "brute_force_profit",
-    "card_value",
     "clear_cache",
     "common_letters",
     "is_valid_stack",
@@ -79,18 +79,6 @@ _BRUTE_FORCE_LIMIT = 16
 
 # Hashable snapshot of a card: (id, industry, sorted letters).
 _CardKey = tuple[str, str, tuple[str, ...]]
-
-
-def card_value(corp: CorpLike) -> int:
-    """Return the card's value, ``4 + 4 * len(letters)``."""
-    return 4 + 4 * len(corp.letters)
-
-
-def common_letters(stack: Sequence[CorpLike]) -> frozenset[str]:
-    """Return the letters shared by every card of the stack (empty for an empty stack)."""
-    if not stack:
-        return frozenset()
-    return frozenset.intersection(*(frozenset(c.letters) for c in stack))
 
 
 def is_valid_stack(stack: Sequence[CorpLike]) -> bool:
@@ -141,8 +129,8 @@ def _snapshot(corps: Sequence[CorpLike]) -> tuple[_CardKey, ...]:
 
 
 def _stack_order(cards: list[_CardKey]) -> tuple[str, ...]:
-    """Return ids bottom to top: ascending value, then id; the most valuable card on top."""
-    return tuple(cid for _, cid in sorted((4 + 4 * len(ls), cid) for cid, _, ls in cards))
+    """Return ids bottom to top: ascending value (it grows with the letters), then id; dearest on top."""
+    return tuple(cid for _, cid in sorted((len(ls), cid) for cid, _, ls in cards))
 
 
 def _closed_letter_sets(cards: Sequence[_CardKey]) -> list[frozenset[str]]:

@@ -203,8 +203,6 @@ def _check_decision(
         raise PositionError(f"{path}.seats", f"must be [{state.current}], the current player")
     if kind == PLACE:
         data["corp"] = alloc.deck.corporations[alloc.corporation(data.get("corp"), f"{path}.data.corp")].name
-    if kind == PAY and data.get("then") not in ("finish", "continue"):
-        raise PositionError(f"{path}.data.then", "must be 'finish' or 'continue'")
 
 
 SHAPES = ([TURN], [TURN, PLACE], [TURN, REORGANISE], [TURN, PAY])
@@ -245,7 +243,7 @@ def _check_payload(state: VentureState, kinds: list[str]) -> None:
             raise PositionError(f"decisions[{i}].data.{sorted(extra)[0]}", "unknown field")
     if kinds[-1] == PAY:
         expected = "continue" if state.options["payment"] == "each" else "finish"
-        if top.data["then"] != expected:
+        if top.data.get("then") != expected:
             option = state.options["payment"]
             raise PositionError(
                 "decisions[1].data.then", f"must be {expected!r} with option payment={option}"

@@ -127,6 +127,10 @@ class DecisionStack:
     def __len__(self) -> int:
         return len(self._items)
 
+    def __getitem__(self, index: int) -> Decision:
+        """Returns the decision at ``index`` (0 is the bottom, -1 the top)."""
+        return self._items[index]
+
     def __iter__(self) -> Any:
         return iter(self._items)
 

@@ -65,6 +65,8 @@ class Game(ABC):
     """The options this game accepts."""
     rules_summary: str = ""
     """The rules in short, shown by the terminal's ``help``."""
+    quick_options: Mapping[str, Any] = {}
+    """Options that keep random playouts short (the conformance kit uses them on many seeds)."""
 
     def options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Returns every option's value: defaults overridden by ``given``, validated."""

@@ -8,6 +8,7 @@ from parlour.core.errors import OptionError
 from parlour.core.game import Game
 
 GAME_MODULES: dict[str, str] = {
+    "im-the-boss": "parlour.games.im_the_boss",
     "venture": "parlour.games.venture",
 }
 """Each game's command-line name and the module whose ``GAME`` attribute is its Game."""

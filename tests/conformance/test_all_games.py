@@ -18,7 +18,8 @@ CASES = [
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_conformance_kit(name: str, players: int) -> None:
     """Every check of the kit passes on states along random playouts."""
-    kit.check_game(load_game(name), players, range(3))
+    game = load_game(name)
+    kit.check_game(game, players, range(3), game.quick_options)
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -27,7 +28,7 @@ def test_random_playouts_finish_on_many_seeds(name: str) -> None:
     game = load_game(name)
     for seed in range(40):
         players = game.min_players + seed % (game.max_players - game.min_players + 1)
-        state = kit.playout(game, players, seed)
+        state = kit.playout(game, players, seed, game.quick_options)
         assert state.is_over() and not state.deciders()
         assert len(state.ranking()) == players
 
@@ -37,7 +38,7 @@ def test_replays_are_exact_on_many_seeds(name: str) -> None:
     """Records of random matches replay to the identical final state."""
     game = load_game(name)
     for seed in range(10):
-        kit.check_replay(game, game.min_players + seed % 3, seed)
+        kit.check_replay(game, game.min_players + seed % 3, seed, game.quick_options)
 
 
 OPTION_CASES = [
@@ -53,4 +54,4 @@ OPTION_CASES = [
 def test_conformance_kit_under_each_option(name: str, options: dict[str, str]) -> None:
     """Every non-default choice of every option passes the kit too."""
     game = load_game(name)
-    kit.check_game(game, game.min_players + 1, range(1), options)
+    kit.check_game(game, game.min_players + 1, range(1), {**game.quick_options, **options})

@@ -1,0 +1,82 @@
+"""I'm the Boss! (Sid Sackson): bring investors together, negotiate, and close deals for money."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from parlour.core.agents import Agent
+from parlour.core.errors import PositionError
+from parlour.core.game import Game
+from parlour.games.im_the_boss.actions import Action, format_action, parse_action
+from parlour.games.im_the_boss.content import Content, load_content
+from parlour.games.im_the_boss.options import OPTIONS, QUICK_OPTIONS
+from parlour.games.im_the_boss.state import BossState
+
+RULES_SUMMARY = """\
+A turn: 'deal' (try the deal where the marker stands) or 'roll' (move the
+marker, skipping covered spaces), then 'deal' or 'draw' (three cards; over
+12: 'discard CARD' or 'recruit C').  In a negotiation anyone may act; 'pass'
+waits until somebody acts again.
+  lay C             lay a Clan card of colour C face up
+  offer C N         offer your C investor for N million; 'withdraw C'
+  travel C [@S]     Travel card on the C placard (or seat S's laid C card)
+  recruit C         Recruitment triple: take the C placard (spares first)
+  boss              Boss card: you become the Boss
+  stop              in a Stop window: cancel the Travel/Boss/triple just played
+Boss only: 'accept C @S' (an offer at its ask), 'include C @S N' (propose),
+'use C' (your own investor), 'drop C', 'tip @S N' (pay a seat for nothing),
+'call' once the terms cover the space and are agreed, 'fail'.
+Others: 'agree' / 'refuse' the lines of the terms that name you.
+After 'call', each other seat may still play cards or pass; then the bank
+pays dividends × the deal value to the Boss, who pays the terms.
+From deal card 10 the Boss rolls against its back; most money wins."""
+
+
+class BossGame(Game):
+    """I'm the Boss! for 3 to 6 players, every rule of the rulebook enforced."""
+
+    name = "im-the-boss"
+    title = "I'm the Boss!"
+    min_players = 3
+    max_players = 6
+    option_specs = OPTIONS
+    rules_summary = RULES_SUMMARY
+    quick_options = QUICK_OPTIONS
+
+    def content(self, options: Mapping[str, Any]) -> Content:
+        """Returns the content chosen by the ``content`` option."""
+        path = options.get("content", "house")
+        return load_content(None if path == "house" else str(path))
+
+    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> BossState:
+        """Returns the game after setup (the marker still to be placed)."""
+        from parlour.games.im_the_boss.deal import new_game
+
+        self.check_players(players)
+        values = self.options(options)
+        return new_game(self.content(values), players, seed, values)
+
+    def state_from_position(self, data: Any) -> BossState:
+        """Returns the state a position describes (see docs/positions.md)."""
+        from parlour.games.im_the_boss.position import from_position
+
+        given = data.get("options", {}) if isinstance(data, dict) else {}
+        if not isinstance(given, dict):
+            raise PositionError("options", "must be an object")
+        try:
+            values = self.options(given)
+        except Exception as err:
+            raise PositionError("options", str(err)) from None
+        return from_position(self.content(values), data, values)
+
+    def bots(self) -> dict[str, Callable[[int], Agent]]:
+        """Returns I'm the Boss!'s own bots: ``greedy``."""
+        from parlour.games.im_the_boss.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
+
+
+GAME = BossGame()
+
+__all__ = ["GAME", "Action", "BossGame", "BossState", "format_action", "parse_action"]

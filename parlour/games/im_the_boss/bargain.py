@@ -1,0 +1,256 @@
+"""Rulebook "Participating in Negotiations": laying Clan cards, offers, the Boss's terms, agreement.
+
+The negotiation is an open window (docs/negotiation.md): every seat may act,
+first come first served; the deterministic order is the Boss, then clockwise.
+A seat that passes is not asked again until somebody acts; when every seat has
+passed, or the action limit is reached, only the Boss acts: call or fail.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.core.decisions import Decision
+from parlour.games.im_the_boss import plays
+from parlour.games.im_the_boss.actions import Action
+from parlour.games.im_the_boss.negotiation import Negotiation, Term
+from parlour.games.im_the_boss.phases import BARGAIN, CLOSING, clockwise, others_from_left
+from parlour.games.im_the_boss.supply import can_supply, stands, strike_unagreed, suppliers
+
+if TYPE_CHECKING:
+    from parlour.games.im_the_boss.state import BossState
+
+PASS, CALL, FAIL = Action("pass"), Action("call"), Action("fail")
+AGREE, REFUSE = Action("agree"), Action("refuse")
+
+
+def open_negotiation(state: BossState, seat: int) -> None:
+    """ "Let's make a deal": ``seat`` becomes the Boss of the deal where the marker stands."""
+    assert state.marker is not None and state.top_card() is not None
+    space = state.space(state.marker)
+    proceeds = space.dividends * state.top_card().value  # type: ignore[union-attr]
+    state.stack.pop()
+    state.nego = Negotiation(state.marker, seat, seat, proceeds, [[] for _ in range(state.players)])
+    state.stack.push(Decision(BARGAIN, clockwise(seat, state.players), {"quiet": False}, concurrent=True))
+    state.emit(
+        f'Seat {seat}: "Let\'s make a deal!" Space {space.number} ({space.text()}), '
+        f"proceeds {proceeds} million."
+    )
+
+
+def nego_of(state: BossState) -> Negotiation:
+    """Returns the negotiation in progress."""
+    assert state.nego is not None
+    return state.nego
+
+
+def final(state: BossState) -> bool:
+    """Returns whether only closing or failing remains (everyone passed, or the limit is reached)."""
+    return (
+        bool(state.stack[0].data.get("quiet")) or nego_of(state).counted >= state.options["negotiation_limit"]
+    )
+
+
+def reopen(state: BossState) -> None:
+    """Asks every seat again from the Boss after an action (only the Boss once the limit is reached)."""
+    nego, window = nego_of(state), state.stack[0]
+    window.data["quiet"] = False
+    if nego.counted >= state.options["negotiation_limit"]:
+        window.reopen([nego.boss])
+    else:
+        window.reopen(clockwise(nego.boss, state.players))
+
+
+# ------------------------------------------------------------------ legal actions
+def actions(state: BossState, seat: int) -> list[Action]:
+    """Returns what ``seat`` may do in the negotiation window."""
+    nego = nego_of(state)
+    if final(state):
+        return [CALL, FAIL] if stands(state) else [FAIL]
+    found = [PASS]
+    found += [
+        Action("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")
+    ]
+    found += plays.card_plays(state, seat)
+    if seat == nego.boss:
+        found += boss_actions(state)
+        found += [CALL, FAIL] if stands(state) else [FAIL]
+    else:
+        found += investor_actions(state, seat)
+    return found
+
+
+def investor_actions(state: BossState, seat: int) -> list[Action]:
+    """Returns a non-Boss seat's offers, withdrawals and answers to the terms."""
+    nego = nego_of(state)
+    found = []
+    for colour in state.space(nego.space).colours:
+        if can_supply(state, seat, colour):
+            ask = nego.offers.get((colour, seat))
+            found += [Action("offer", colour=colour, number=a) for a in range(nego.proceeds + 1) if a != ask]
+    found += [Action("withdraw", colour=c) for c, s in sorted(nego.offers) if s == seat]
+    if nego.unagreed(seat):
+        found += [AGREE, REFUSE]
+    return found
+
+
+def boss_actions(state: BossState) -> list[Action]:
+    """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip."""
+    nego = nego_of(state)
+    found = []
+    for (colour, seat), ask in sorted(nego.offers.items()):
+        term = nego.items.get(colour)
+        if (term is None or (term.seat, term.amount, term.agreed) != (seat, ask, True)) and nego.committed(
+            without_colour=colour
+        ) + ask <= nego.proceeds:
+            found.append(Action("accept", colour=colour, seat=seat))
+    for colour in state.space(nego.space).colours:
+        term = nego.items.get(colour)
+        room = nego.proceeds - nego.committed(without_colour=colour)
+        for seat in suppliers(state, colour):
+            if seat == nego.boss:
+                if term is None or term.seat != seat:
+                    found.append(Action("use", colour=colour))
+                continue
+            current = term.amount if term is not None and term.seat == seat else -1
+            found += [
+                Action("include", colour=colour, seat=seat, number=a) for a in range(room + 1) if a != current
+            ]
+    found += [Action("drop", colour=c) for c in sorted(nego.items)]
+    for seat in others_from_left(nego.boss, state.players):
+        tip = nego.tips.get(seat)
+        room = nego.proceeds - nego.committed(without_tip=seat)
+        low = 0 if tip is not None else 1
+        current = tip.amount if tip is not None else -1
+        found += [Action("tip", seat=seat, number=a) for a in range(low, room + 1) if a != current]
+    return found
+
+
+# ------------------------------------------------------------------ applying
+def apply(state: BossState, seat: int, action: Action) -> None:
+    """Applies a legal negotiation action."""
+    nego = nego_of(state)
+    verb = action.verb
+    if verb == "pass":
+        _pass(state, seat)
+        return
+    if verb == "fail":
+        from parlour.games.im_the_boss.closing import fail_deal
+
+        fail_deal(state)
+        return
+    nego.counted += 1
+    if verb == "call":
+        nego.called = True
+        strike_unagreed(state)
+        state.emit(f'Seat {seat}, the Boss, calls the deal: "Going once, going twice..."')
+        state.stack.push(Decision(CLOSING, others_from_left(seat, state.players)))
+        return
+    if verb in ("travel", "boss", "recruit"):
+        plays.play(state, seat, action)
+        return
+    TERMS[verb](state, seat, action)
+    reopen(state)
+
+
+def _pass(state: BossState, seat: int) -> None:
+    """The seat waits; when every seat has waited, only the Boss acts (call or fail)."""
+    window = state.stack.top
+    window.pass_seat(seat)
+    if window.is_settled:
+        window.data["quiet"] = True
+        window.reopen([nego_of(state).boss])
+
+
+def _lay(state: BossState, seat: int, action: Action) -> None:
+    """Lays a Clan card face up in front of the seat."""
+    card = state.holding(seat, f"clan:{action.colour}")[0]
+    state.hands[seat].remove(card)
+    nego_of(state).laid[seat].append(card)
+    state.emit(f"Seat {seat} lays a {action.colour} Clan card.")
+
+
+def _offer(state: BossState, seat: int, action: Action) -> None:
+    """Offers (or re-prices) the seat's investor of a colour."""
+    nego_of(state).offers[(action.colour, seat)] = action.number
+    state.emit(f"Seat {seat} offers {action.colour} for {action.number} million.")
+
+
+def _withdraw(state: BossState, seat: int, action: Action) -> None:
+    """Withdraws an offer; a line of the terms resting on it goes too (ruling A-09)."""
+    nego = nego_of(state)
+    del nego.offers[(action.colour, seat)]
+    term = nego.items.get(action.colour)
+    if term is not None and term.seat == seat:
+        del nego.items[action.colour]
+    state.emit(f"Seat {seat} withdraws its {action.colour} offer.")
+
+
+def _accept(state: BossState, seat: int, action: Action) -> None:
+    """The Boss accepts an offer at its ask: an agreed line of the terms."""
+    nego = nego_of(state)
+    ask = nego.offers[(action.colour, action.seat)]
+    nego.items[action.colour] = Term(action.seat, ask, True)
+    state.emit(f"The Boss accepts seat {action.seat}'s {action.colour} for {ask} million.")
+
+
+def _include(state: BossState, seat: int, action: Action) -> None:
+    """The Boss proposes a line: this seat's investor for this amount (the seat must agree)."""
+    nego_of(state).items[action.colour] = Term(action.seat, action.number, False)
+    state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
+
+
+def _use(state: BossState, seat: int, action: Action) -> None:
+    """The Boss brings in its own investor (agreed automatically)."""
+    nego_of(state).items[action.colour] = Term(seat, 0, True)
+    state.emit(f"The Boss brings in its own {action.colour}.")
+
+
+def _drop(state: BossState, seat: int, action: Action) -> None:
+    """The Boss takes an investor out of the terms."""
+    del nego_of(state).items[action.colour]
+    state.emit(f"The Boss drops {action.colour} from the terms.")
+
+
+def _tip(state: BossState, seat: int, action: Action) -> None:
+    """The Boss proposes a payment to a seat for no investor (0 removes it; ruling A-08)."""
+    nego = nego_of(state)
+    if action.number == 0:
+        del nego.tips[action.seat]
+        state.emit(f"The Boss withdraws the payment to seat {action.seat}.")
+    else:
+        nego.tips[action.seat] = Term(action.seat, action.number, False)
+        state.emit(f"The Boss proposes {action.number} million to seat {action.seat} (no investor).")
+
+
+def _agree(state: BossState, seat: int, action: Action) -> None:
+    """The seat agrees to every line of the terms that names it."""
+    nego = nego_of(state)
+    for term in [*nego.items.values(), *nego.tips.values()]:
+        if term.seat == seat:
+            term.agreed = True
+    state.emit(f"Seat {seat} agrees to the terms ({nego.payments().get(seat, 0)} million).")
+
+
+def _refuse(state: BossState, seat: int, action: Action) -> None:
+    """The seat refuses: the lines naming it that it had not agreed to are struck."""
+    nego = nego_of(state)
+    for colour in [c for c, t in nego.items.items() if t.seat == seat and not t.agreed]:
+        del nego.items[colour]
+    if seat in nego.tips and not nego.tips[seat].agreed:
+        del nego.tips[seat]
+    state.emit(f"Seat {seat} refuses the terms offered to it.")
+
+
+TERMS = {
+    "lay": _lay,
+    "offer": _offer,
+    "withdraw": _withdraw,
+    "accept": _accept,
+    "include": _include,
+    "use": _use,
+    "drop": _drop,
+    "tip": _tip,
+    "agree": _agree,
+    "refuse": _refuse,
+}

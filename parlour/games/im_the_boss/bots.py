@@ -1,0 +1,327 @@
+"""The greedy negotiator: prices by need, buys the cheapest cover, interferes with the leader.
+
+The bot reads only what its seat may know: its own hand, the table, and the
+public record of deals (from which everyone's money follows).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from parlour.core.state import GameState
+from parlour.games.im_the_boss.actions import Action
+from parlour.games.im_the_boss.content import ANY, BOSS, STOP, Space
+from parlour.games.im_the_boss.phases import ARRIVE, CLOSING, LIMIT, MARKER, RESPOND, TURN
+from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.supply import can_supply, covers, stands, suppliers
+from parlour.games.im_the_boss.turn import recruit_targets
+
+PASS, CALL, FAIL = Action("pass"), Action("call"), Action("fail")
+CARD_WORTH = {"recruit": 1, "travel": 2, "clan": 3, "travel:any": 4, STOP: 5, BOSS: 5}
+"""How much the bot values keeping each kind of card (the lowest is discarded first)."""
+INF = 10**9
+
+
+def public_money(state: BossState) -> list[int]:
+    """Returns everyone's money as the public record of deals shows it."""
+    money = [0] * state.players
+    for deal in state.deals:
+        paid = {int(s): a for s, a in deal["payments"].items()}
+        money[deal["boss"]] += deal["proceeds"] - sum(paid.values())
+        for seat, amount in paid.items():
+            money[seat] += amount
+    return money
+
+
+def own_colours(state: BossState, seat: int, space: Space) -> set[str]:
+    """Returns the colours of ``space`` the seat can bring itself (placard at home or a Clan card)."""
+    travelling = state.nego.travelling if state.nego is not None else {}
+    found = {c for c in space.colours if state.owners[c] == seat and c not in travelling}
+    found |= {c for c in space.colours if state.count(seat, f"clan:{c}")}
+    if state.nego is not None:
+        found |= {c for c in space.colours if can_supply(state, seat, c)}
+    return found
+
+
+def colour_cost(state: BossState, seat: int, space: Space, proceeds: int, colour: str) -> int:
+    """Returns what the bot, as Boss, expects to pay for a colour (INF if nobody can supply it)."""
+    if colour in own_colours(state, seat, space):
+        return 0
+    nego = state.nego
+    if nego is not None:
+        asks = [a for (c, s), a in nego.offers.items() if c == colour]
+        if asks:
+            return min(asks)
+        others = [s for s in suppliers(state, colour) if s != seat]
+    else:
+        others = [s for s in range(state.players) if s != seat and state.owners[colour] == s]
+    if not others:
+        return INF
+    return fair_price(space, proceeds)
+
+
+def fair_price(space: Space, proceeds: int) -> int:
+    """Returns a fair share of the proceeds for one investor."""
+    return max(1, proceeds // (space.investors_needed() + 1))
+
+
+def cheapest_cover(state: BossState, seat: int, space: Space, proceeds: int) -> tuple[int, list[str]]:
+    """Returns the expected cost and the colours of the cheapest cover of the space."""
+    cost = {c: colour_cost(state, seat, space, proceeds, c) for c in space.colours}
+    chosen = list(space.required)
+    for group in space.groups:
+        chosen += sorted(group.colours, key=lambda c: (cost[c], c))[: group.count]
+    return sum(cost[c] for c in chosen), chosen
+
+
+class GreedyBot:
+    """A real negotiator: see the module docstring; seeded only to break ties."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.refusals: dict[tuple[int, str], int] = {}
+        self.interfered: set[tuple[int, str]] = set()
+
+    def choose(self, state: GameState, seat: int) -> Any:
+        """Returns the bot's action for ``seat``."""
+        assert isinstance(state, BossState)
+        legal = state.legal_actions(seat)
+        wanted = self._wishes(state, seat)
+        allowed = set(legal)
+        for action in wanted:
+            if action in allowed:
+                return action
+        return PASS if PASS in allowed else legal[0]
+
+    def _wishes(self, state: BossState, seat: int) -> Iterable[Action]:
+        """Yields the actions the bot would like, best first (the first legal one is taken)."""
+        kind = state.stack.top.kind
+        if kind == MARKER:
+            return [self._marker(state, seat)]
+        if kind in (TURN, ARRIVE):
+            return self._turn(state, seat, kind)
+        if kind == LIMIT:
+            return self._limit(state, seat)
+        if kind == RESPOND:
+            return [Action("stop")] if self._should_stop(state, seat) else [PASS]
+        if kind == CLOSING:
+            return self._interfere(state, seat, closing=True)
+        nego = state.nego
+        assert nego is not None
+        if seat == nego.boss:
+            return self._as_boss(state, seat)
+        return [
+            *self._answer(state, seat),
+            *self._interfere(state, seat, closing=False),
+            *self._offers(state, seat),
+        ]
+
+    # ------------------------------------------------------------ turns
+    def _marker(self, state: BossState, seat: int) -> Action:
+        """Places the marker where the first player can do least with its own investors."""
+        first = state.first
+        free = [i for i, n in enumerate(state.covered) if n is None]
+        best = min(free, key=lambda i: (len(own_colours(state, first, state.space(i))), i))
+        return Action("marker", number=best + 1)
+
+    def _profit(self, state: BossState, seat: int) -> tuple[int, int]:
+        """Returns the expected profit of trying the deal at the marker, and its proceeds."""
+        assert state.marker is not None and state.top_card() is not None
+        space = state.space(state.marker)
+        proceeds = space.dividends * state.top_card().value  # type: ignore[union-attr]
+        cost, _ = cheapest_cover(state, seat, space, proceeds)
+        return proceeds - cost, proceeds
+
+    def _turn(self, state: BossState, seat: int, kind: str) -> list[Action]:
+        """Tries the deal when it pays well enough; otherwise rolls, then draws."""
+        profit, proceeds = self._profit(state, seat)
+        if profit >= proceeds // 2 and len(state.hands[seat]) >= 3:
+            return [Action("deal")]
+        return [Action("roll")] if kind == TURN else [Action("draw"), Action("deal")]
+
+    def _limit(self, state: BossState, seat: int) -> list[Action]:
+        """Plays a triple for a placard it lacks, else discards its least useful card."""
+        targets = [c for c in recruit_targets(state, seat) if state.owners[c] != seat]
+        if targets:
+            return [Action("recruit", colour=self._most_wanted(state, targets))]
+        names = sorted(
+            {state.name(c) for c in state.hands[seat]}, key=lambda n: (self._worth(state, seat, n), n)
+        )
+        return [Action("discard", card=names[0])]
+
+    @staticmethod
+    def _worth(state: BossState, seat: int, name: str) -> int:
+        """Returns how much keeping a card is worth to the bot."""
+        if name in CARD_WORTH:
+            return CARD_WORTH[name]
+        kind, colour = name.split(":")
+        if kind == "clan":
+            return CARD_WORTH["clan"] + (state.owners[colour] != seat)
+        return CARD_WORTH["travel"]
+
+    @staticmethod
+    def _most_wanted(state: BossState, colours: Iterable[str]) -> str:
+        """Returns the colour printed on the most free spaces."""
+        free = [state.space(i) for i, n in enumerate(state.covered) if n is None]
+        return max(sorted(colours), key=lambda c: sum(c in s.colours for s in free))
+
+    # ------------------------------------------------------------ as the Boss
+    def _as_boss(self, state: BossState, seat: int) -> list[Action]:
+        """Buys the cheapest cover: own investors first, then the lowest asks, then proposals."""
+        nego = state.nego
+        assert nego is not None
+        if stands(state):
+            return [CALL]
+        space = state.space(nego.space)
+        cost, targets = cheapest_cover(state, seat, space, nego.proceeds)
+        wishes: list[Action] = []
+        if cost >= INF:
+            wishes += self._recruit_for(state, seat, space)
+            return [*wishes, PASS, FAIL]
+        for colour in targets:
+            wishes += self._secure(state, seat, colour, space)
+            if wishes:
+                return [*wishes, PASS, FAIL]
+        return [PASS, FAIL]
+
+    def _secure(self, state: BossState, seat: int, colour: str, space: Space) -> list[Action]:
+        """Returns the actions that bring one colour into the terms (empty if it is in already)."""
+        nego = state.nego
+        assert nego is not None
+        term = nego.items.get(colour)
+        if term is not None:
+            return []
+        if can_supply(state, seat, colour):
+            return [Action("use", colour=colour)]
+        if state.count(seat, f"clan:{colour}"):
+            return [Action("lay", colour=colour)]
+        room = nego.proceeds - nego.committed() - 1
+        offers = sorted((a, s) for (c, s), a in nego.offers.items() if c == colour)
+        if offers and offers[0][0] <= room:
+            return [Action("accept", colour=colour, seat=offers[0][1])]
+        others = [s for s in suppliers(state, colour) if s != seat]
+        if not others:
+            return []
+        key = (state.turn, colour)
+        tries = self.refusals.get(key, 0)
+        self.refusals[key] = tries + 1
+        price = min(room, fair_price(space, nego.proceeds) + 2 * tries)
+        if price < 0 or tries > 4:
+            return [FAIL]
+        return [Action("include", colour=colour, seat=others[0], number=price)]
+
+    def _recruit_for(self, state: BossState, seat: int, space: Space) -> list[Action]:
+        """Plays a triple on a placard the deal needs and nobody can supply."""
+        missing = [c for c in space.colours if not suppliers(state, c)]
+        return [Action("recruit", colour=c) for c in missing if c in recruit_targets(state, seat)]
+
+    # ------------------------------------------------------------ as an investor
+    def _reservation(self, state: BossState, seat: int, colour: str) -> int:
+        """Returns the least the bot accepts for a colour: 1 with competition, more as sole source."""
+        nego = state.nego
+        assert nego is not None
+        rivals = [s for s in suppliers(state, colour) if s not in (seat, nego.boss)]
+        return 1 if rivals else max(1, nego.proceeds // 6)
+
+    def _ask(self, state: BossState, seat: int, colour: str) -> int:
+        """Returns the ask: high as the sole source of a required colour, lowered when undercut."""
+        nego = state.nego
+        assert nego is not None
+        space = state.space(nego.space)
+        rivals = [a for (c, s), a in nego.offers.items() if c == colour and s != seat]
+        sole = not [s for s in suppliers(state, colour) if s not in (seat, nego.boss)]
+        if rivals:
+            return max(self._reservation(state, seat, colour), min(rivals) - 1)
+        if sole and colour in space.required:
+            return max(1, nego.proceeds * 3 // 10)
+        return fair_price(space, nego.proceeds)
+
+    def _answer(self, state: BossState, seat: int) -> list[Action]:
+        """Agrees to lines that pay at least the reservation; refuses the others."""
+        nego = state.nego
+        assert nego is not None
+        if not nego.unagreed(seat):
+            return []
+        low = [
+            c
+            for c, t in nego.items.items()
+            if t.seat == seat and t.amount < self._reservation(state, seat, c)
+        ]
+        return [Action("refuse")] if low else [Action("agree")]
+
+    def _offers(self, state: BossState, seat: int) -> list[Action]:
+        """Lays and offers investors the deal still needs, re-pricing when undercut."""
+        nego = state.nego
+        assert nego is not None
+        space = state.space(nego.space)
+        wishes = []
+        for colour in space.colours:
+            term = nego.items.get(colour)
+            if term is not None and term.seat != seat and term.agreed:
+                continue
+            if not can_supply(state, seat, colour):
+                if state.count(seat, f"clan:{colour}") and not suppliers(state, colour):
+                    wishes.append(Action("lay", colour=colour))
+                continue
+            ask = self._ask(state, seat, colour)
+            if nego.offers.get((colour, seat)) != ask and (term is None or term.seat != seat):
+                wishes.append(Action("offer", colour=colour, number=ask))
+        return wishes
+
+    # ------------------------------------------------------------ interference
+    def _interfere(self, state: BossState, seat: int, closing: bool) -> list[Action]:
+        """Travel against a leading Boss's sole source; a Boss card on a rich deal it can complete."""
+        nego = state.nego
+        assert nego is not None
+        wishes: list[Action] = []
+        space = state.space(nego.space)
+        key = (state.turn, "boss")
+        if state.count(seat, BOSS) and key not in self.interfered and nego.proceeds >= 12:
+            cost, _ = cheapest_cover(state, seat, space, nego.proceeds)
+            if cost <= nego.proceeds // 2:
+                self.interfered.add(key)
+                wishes.append(Action("boss"))
+        money = public_money(state)
+        paid = nego.payments().get(seat, 0)
+        leads = money[nego.boss] >= max(money) and money[nego.boss] > money[seat]
+        if leads and paid == 0 and (closing or len(nego.items) > 0):
+            wishes += self._travel(state, seat, space)
+        return [*wishes, PASS] if closing else wishes
+
+    def _travel(self, state: BossState, seat: int, space: Space) -> list[Action]:
+        """Returns Travel plays on the needed colours that only one seat can supply."""
+        nego = state.nego
+        assert nego is not None
+        wishes = []
+        for colour in space.colours:
+            sources = suppliers(state, colour)
+            if len(sources) != 1 or (state.turn, colour) in self.interfered:
+                continue
+            if not (state.count(seat, f"travel:{colour}") or state.count(seat, f"travel:{ANY}")):
+                continue
+            needed = not covers(space, set(space.colours) - {colour})
+            if needed:
+                self.interfered.add((state.turn, colour))
+                holder = sources[0]
+                home = state.owners[colour] == holder and colour not in nego.travelling
+                wishes.append(Action("travel", colour=colour, seat=-1 if home else holder))
+        return wishes
+
+    def _should_stop(self, state: BossState, seat: int) -> bool:
+        """Stops plays that hurt the bot's own deal, its paid lines or its placards."""
+        nego = state.nego
+        assert nego is not None and nego.pending is not None
+        pending = nego.pending
+        if not state.count(seat, STOP) or pending.by == seat:
+            return False
+        if pending.verb == "boss":
+            return seat == nego.boss
+        if pending.verb == "recruit":
+            return state.owners[pending.colour] == seat
+        term = nego.items.get(pending.colour)
+        mine = term is not None and term.seat == seat and term.amount > 0
+        return seat == nego.boss or mine

@@ -1,0 +1,116 @@
+"""Rulebook "Closing the Deal", "Can't make a Deal" and "End of the Game"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.games.im_the_boss import plays
+from parlour.games.im_the_boss.actions import Action
+from parlour.games.im_the_boss.turn import advance, next_turn
+
+if TYPE_CHECKING:
+    from parlour.games.im_the_boss.state import BossState
+
+PASS = Action("pass")
+
+
+def closing_actions(state: BossState, seat: int) -> list[Action]:
+    """Returns what a seat asked in the closing round may do: pass, or play a card (ruling A-14)."""
+    return [PASS, *plays.card_plays(state, seat)]
+
+
+def closing_apply(state: BossState, seat: int, action: Action) -> None:
+    """A pass moves the round on (the last one closes the deal); a card opens its Stop window."""
+    nego = state.nego
+    assert nego is not None
+    if action.verb == "pass":
+        window = state.stack.top
+        window.pass_seat(seat)
+        if window.is_settled:
+            close_deal(state)
+        return
+    nego.counted += 1
+    plays.play(state, seat, action)
+
+
+def close_deal(state: BossState) -> None:
+    """ "The deal is closed!": the bank pays the Boss, the Boss pays the terms, the deal card is placed."""
+    nego = state.nego
+    assert nego is not None
+    boss, space = nego.boss, state.space(nego.space)
+    # Investors used: a seat's placard if at home, else one of its laid Clan cards (discarded).
+    for colour, term in sorted(nego.items.items()):
+        if state.owners[colour] != term.seat or colour in nego.travelling:
+            laid = nego.laid[term.seat]
+            card = next(c for c in laid if state.name(c) == f"clan:{colour}")
+            laid.remove(card)
+            state.discard.append(card)
+    state.money[boss] += nego.proceeds
+    paid = {s: a for s, a in nego.payments().items() if s != boss and a > 0}
+    for seat, amount in paid.items():
+        state.money[boss] -= amount
+        state.money[seat] += amount
+    number = state.deal_cards.pop(0)
+    state.covered[nego.space] = number
+    state.deals.append(
+        {
+            "card": number,
+            "space": space.number,
+            "boss": boss,
+            "proceeds": nego.proceeds,
+            "payments": {str(s): a for s, a in sorted(paid.items())},
+        }
+    )
+    payments = ", ".join(f"seat {s} {a}" for s, a in sorted(paid.items())) or "nobody"
+    state.emit(
+        f"The deal on space {space.number} is closed! The bank pays seat {boss} {nego.proceeds} "
+        f"million; the Boss pays {payments}. Deal card {number} covers the space."
+    )
+    _wrap_up(state)
+    if _game_ends(state, boss, number):
+        state.over = True
+        state.emit("The game is over: most money wins.")
+        return
+    state.marker = advance(state, nego.space, 1)
+    _next(state, nego.boss, nego.opener)
+
+
+def fail_deal(state: BossState) -> None:
+    """The Boss announces failure: Clan cards go home, the rest is discarded, the marker stays."""
+    nego = state.nego
+    assert nego is not None
+    state.emit(f"Seat {nego.boss}, the Boss, announces that the negotiations have failed.")
+    _wrap_up(state)
+    _next(state, nego.boss, nego.opener)
+
+
+def _wrap_up(state: BossState) -> None:
+    """Returns unused laid Clan cards to their hands, discards the Travel cards, clears the table."""
+    nego = state.nego
+    assert nego is not None
+    for seat, laid in enumerate(nego.laid):
+        state.hands[seat] += laid
+    state.discard += [nego.travelling[c] for c in sorted(nego.travelling)]
+    state.nego = None
+    while len(state.stack):
+        state.stack.pop()
+
+
+def _game_ends(state: BossState, boss: int, number: int) -> bool:
+    """After deal cards with numbers on the back, the Boss rolls; the last deal card always ends it."""
+    ends = state.content.deal_cards[number - 1].ends
+    if ends:
+        pips = state.chance.roll(state.content.die)
+        hit = pips in ends
+        state.emit(
+            f"Seat {boss} rolls {pips} against deal card {number} ({', '.join(map(str, ends))}): "
+            + ("the game ends." if hit else "play continues.")
+        )
+        if hit:
+            return True
+    return not state.deal_cards
+
+
+def _next(state: BossState, boss: int, opener: int) -> None:
+    """The player to the left of the final Boss moves next (option turn_order: of the opener)."""
+    next_turn(state, boss if state.options["turn_order"] == "boss" else opener)

@@ -1,0 +1,125 @@
+"""The negotiation on the table: laid Clan cards, travellers, offers, terms, a card awaiting Stop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Term:
+    """One line of the terms: a seat, what it receives, and whether it has agreed."""
+
+    seat: int
+    amount: int
+    agreed: bool
+
+    def to_json(self) -> list[Any]:
+        """Returns ``[seat, amount, agreed]``."""
+        return [self.seat, self.amount, self.agreed]
+
+
+@dataclass
+class Pending:
+    """A Travel, Boss card or Recruitment triple played and open to a Stop (ruling B-6)."""
+
+    verb: str
+    """``travel``, ``boss`` or ``recruit``."""
+    by: int
+    """The seat that played it."""
+    colour: str = ""
+    """The target colour (Travel, Recruitment)."""
+    seat: int = -1
+    """The seat whose laid Clan card a Travel targets (-1: a placard)."""
+    cards: list[int] = field(default_factory=list)
+    """The card ids played, held here until the window closes."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the JSON form."""
+        return {
+            "verb": self.verb,
+            "by": self.by,
+            "colour": self.colour,
+            "seat": self.seat,
+            "cards": list(self.cards),
+        }
+
+    def describe(self) -> str:
+        """Returns the play with its player, e.g. ``seat 2's Travel on the R placard``."""
+        return f"seat {self.by}'s {self.what()}"
+
+    def what(self) -> str:
+        """Returns the play in words, e.g. ``Travel on the R placard``."""
+        if self.verb == "boss":
+            return "Boss card"
+        if self.verb == "recruit":
+            return f"Recruitment triple on the {self.colour} placard"
+        target = (
+            f"seat {self.seat}'s {self.colour} Clan card" if self.seat >= 0 else f"the {self.colour} placard"
+        )
+        return f"Travel on {target}"
+
+
+@dataclass
+class Negotiation:
+    """Everything laid and said in one negotiation (rulebook: 'Let's make a Deal')."""
+
+    space: int
+    """The board space's index (0 to 15)."""
+    opener: int
+    """The seat that said "Let's make a deal"."""
+    boss: int
+    """The Boss now (changes with each Boss card that stands)."""
+    proceeds: int
+    """Dividends × the top deal card's value: what the bank will pay the Boss."""
+    laid: list[list[int]]
+    """Each seat's Clan cards laid face up (card ids)."""
+    travelling: dict[str, int] = field(default_factory=dict)
+    """Placards sent travelling: colour -> the Travel card lying on it."""
+    offers: dict[tuple[str, int], int] = field(default_factory=dict)
+    """Standing offers: (colour, seat) -> the ask in millions."""
+    items: dict[str, Term] = field(default_factory=dict)
+    """The terms' investors: colour -> who supplies it and for how much."""
+    tips: dict[int, Term] = field(default_factory=dict)
+    """The terms' payments to seats for no investor (ruling A-08)."""
+    counted: int = 0
+    """Actions taken so far, passes not counted (the limit, ruling B-2)."""
+    called: bool = False
+    """Whether the Boss has called the deal (the closing round is on)."""
+    pending: Pending | None = None
+
+    def committed(self, without_colour: str = "", without_tip: int = -1) -> int:
+        """Returns the total the terms pay out, leaving out one item or tip."""
+        total = sum(t.amount for c, t in self.items.items() if c != without_colour)
+        return total + sum(t.amount for s, t in self.tips.items() if s != without_tip)
+
+    def payments(self) -> dict[int, int]:
+        """Returns what each seat receives under the terms."""
+        paid: dict[int, int] = {}
+        for term in [*self.items.values(), *self.tips.values()]:
+            paid[term.seat] = paid.get(term.seat, 0) + term.amount
+        return paid
+
+    def unagreed(self, seat: int) -> bool:
+        """Returns whether the terms name ``seat`` in a line it has not agreed to."""
+        return any(t.seat == seat and not t.agreed for t in [*self.items.values(), *self.tips.values()])
+
+    def copy(self) -> Negotiation:
+        """Returns a deep copy."""
+        pending = self.pending
+        return Negotiation(
+            self.space,
+            self.opener,
+            self.boss,
+            self.proceeds,
+            [list(x) for x in self.laid],
+            dict(self.travelling),
+            dict(self.offers),
+            {c: Term(t.seat, t.amount, t.agreed) for c, t in self.items.items()},
+            {s: Term(t.seat, t.amount, t.agreed) for s, t in self.tips.items()},
+            self.counted,
+            self.called,
+            None
+            if pending is None
+            else Pending(pending.verb, pending.by, pending.colour, pending.seat, list(pending.cards)),
+        )

@@ -1,0 +1,60 @@
+"""I'm the Boss!'s numbers from the rulebook and its options (variants and contested rulings)."""
+
+from __future__ import annotations
+
+from parlour.core.game import OptionSpec
+
+HAND_SIZE = 5
+DRAW = 3
+HAND_LIMIT = 12
+TRIPLE = 3
+MUST_DEAL_HAND = 10
+SHORT_GAME_REMOVED = (3, 6, 9)
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "turn_order",
+        "boss",
+        "who moves after a deal: left of the final 'boss' (rulebook) or of the 'opener' (variant)",
+        choices=("boss", "opener"),
+    ),
+    OptionSpec(
+        "must_deal",
+        "no",
+        "variant: a player starting a turn with 10 or more cards must try a deal",
+        choices=("no", "yes"),
+    ),
+    OptionSpec(
+        "length",
+        "full",
+        "'full' uses all 15 deal cards; 'short' (variant) removes cards 3, 6 and 9",
+        choices=("full", "short"),
+    ),
+    OptionSpec(
+        "money",
+        "hidden",
+        "whether each player's money total is shown to the others (ruling A-17: 'hidden')",
+        choices=("hidden", "public"),
+    ),
+    OptionSpec(
+        "negotiation_limit",
+        40,
+        "actions (passes not counted) after which a negotiation may only close or fail",
+        minimum=1,
+    ),
+    OptionSpec(
+        "max_turns",
+        200,
+        "turns after which the game ends and money decides, 0 for no limit (ruling B-3)",
+        minimum=0,
+    ),
+    OptionSpec(
+        "content",
+        "house",
+        "content file: 'house' (board S1, house deal values) or a path to your own copy's data",
+        text=True,
+    ),
+)
+
+QUICK_OPTIONS = {"max_turns": 24, "negotiation_limit": 12}
+"""Options that keep random playouts short for the conformance kit."""

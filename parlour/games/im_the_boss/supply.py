@@ -1,0 +1,66 @@
+"""Who can supply which investor, whether the terms cover the space, and pruning stale terms."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.games.im_the_boss.content import Space
+
+if TYPE_CHECKING:
+    from parlour.games.im_the_boss.state import BossState
+
+
+def can_supply(state: BossState, seat: int, colour: str) -> bool:
+    """Returns whether ``seat`` can bring ``colour`` in: its placard at home, or a laid Clan card."""
+    nego = state.nego
+    assert nego is not None
+    if state.owners[colour] == seat and colour not in nego.travelling:
+        return True
+    cards = state.content.cards
+    name = f"clan:{colour}"
+    return any(cards[c] == name for c in nego.laid[seat])
+
+
+def suppliers(state: BossState, colour: str) -> list[int]:
+    """Returns the seats that can supply ``colour`` now."""
+    return [s for s in range(state.players) if can_supply(state, s, colour)]
+
+
+def covers(space: Space, colours: set[str] | str) -> bool:
+    """Returns whether these colours satisfy the space: every required one, enough of each group."""
+    chosen = set(colours)
+    if not set(space.required) <= chosen:
+        return False
+    return all(len(chosen & set(g.colours)) >= g.count for g in space.groups)
+
+
+def stands(state: BossState) -> bool:
+    """Returns whether the deal can be called: the agreed lines of the terms cover the space.
+
+    Lines not yet agreed do not count, and calling strikes them (ruling B-4).
+    """
+    nego = state.nego
+    assert nego is not None
+    return covers(state.space(nego.space), {c for c, t in nego.items.items() if t.agreed})
+
+
+def strike_unagreed(state: BossState) -> None:
+    """Strikes every line of the terms that its seat has not agreed to."""
+    nego = state.nego
+    assert nego is not None
+    for colour in [c for c, t in nego.items.items() if not t.agreed]:
+        del nego.items[colour]
+    for seat in [s for s, t in nego.tips.items() if not t.agreed]:
+        del nego.tips[seat]
+
+
+def prune(state: BossState) -> None:
+    """Drops offers and terms whose investor can no longer take part (ruling A-09)."""
+    nego = state.nego
+    assert nego is not None
+    for colour, seat in [k for k in nego.offers if not can_supply(state, k[1], k[0])]:
+        del nego.offers[(colour, seat)]
+    for colour in [c for c, t in nego.items.items() if not can_supply(state, t.seat, c)]:
+        del nego.items[colour]
+        if state.logging:
+            state.emit(f"The {colour} investor drops out of the terms.")

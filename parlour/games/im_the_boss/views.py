@@ -1,0 +1,163 @@
+"""What each seat may see (observations), the table as text, and hints for humans."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from parlour.games.im_the_boss.supply import suppliers
+
+if TYPE_CHECKING:
+    from parlour.games.im_the_boss.state import BossState
+
+
+def observation(state: BossState, seat: int | None) -> dict[str, Any]:
+    """Returns the table as ``seat`` may know it (None: a spectator); others' hands are sizes only."""
+    public = state.options["money"] == "public"
+    top = state.top_card()
+    view: dict[str, Any] = {
+        "game": "im-the-boss",
+        "players": state.players,
+        "seat": seat,
+        "turn": state.turn,
+        "current": state.current,
+        "decision": state.stack.top.kind if len(state.stack) else None,
+        "deciders": list(state.deciders()),
+        "hand": sorted(state.name(c) for c in state.hands[seat]) if seat is not None else None,
+        "hand_sizes": [len(h) for h in state.hands],
+        "placards": dict(state.owners),
+        "money": [m if public or s == seat else None for s, m in enumerate(state.money)],
+        "covered": list(state.covered),
+        "marker": None if state.marker is None else state.marker + 1,
+        "deal_cards": list(state.deal_cards),
+        "dividend_value": top.value if top else None,
+        "deals": [dict(d) for d in state.deals],
+        "draw_size": len(state.draw),
+        "discard": [state.name(c) for c in state.discard],
+        "negotiation": negotiation_view(state),
+        "over": state.over,
+    }
+    return view
+
+
+def negotiation_view(state: BossState) -> dict[str, Any] | None:
+    """Returns everything laid and said in the negotiation (all of it public)."""
+    nego = state.nego
+    if nego is None:
+        return None
+    return {
+        "space": nego.space + 1,
+        "opener": nego.opener,
+        "boss": nego.boss,
+        "proceeds": nego.proceeds,
+        "laid": [sorted(state.name(c)[-1] for c in laid) for laid in nego.laid],
+        "travelling": sorted(nego.travelling),
+        "offers": [[c, s, a] for (c, s), a in sorted(nego.offers.items())],
+        "terms": {c: t.to_json() for c, t in sorted(nego.items.items())},
+        "tips": {str(s): t.to_json() for s, t in sorted(nego.tips.items())},
+        "counted": nego.counted,
+        "limit": state.options["negotiation_limit"],
+        "called": nego.called,
+        "pending": nego.pending.describe() if nego.pending else None,
+    }
+
+
+def render_text(state: BossState, seat: int | None) -> str:
+    """Returns the table as plain text for the terminal."""
+    lines = [_headline(state)]
+    top = state.top_card()
+    if top is not None:
+        lines.append(
+            f"Deal card {top.number} on top: {top.value} million a dividend; "
+            f"{len(state.deal_cards)} deal cards left."
+        )
+    lines.append("Board (clockwise):")
+    for i, space in enumerate(state.content.spaces):
+        mark = ">" if i == state.marker else " "
+        cover = f"covered by deal card {state.covered[i]}" if state.covered[i] else ""
+        lines.append(f" {mark}[{space.number:2}] {space.text():28} {space.dividends} div  {cover}".rstrip())
+    owners = "  ".join(f"{c}: {'spare' if s is None else f'seat {s}'}" for c, s in state.owners.items())
+    lines.append(f"Placards: {owners}")
+    money = [
+        str(m) if state.options["money"] == "public" or s == seat else "?" for s, m in enumerate(state.money)
+    ]
+    lines.append("Money: " + "  ".join(f"seat {s}: {m}" for s, m in enumerate(money)))
+    lines.append(
+        "Hands: "
+        + "  ".join(f"seat {s}: {len(h)}" for s, h in enumerate(state.hands))
+        + f"  (deck {len(state.draw)}, discard {len(state.discard)})"
+    )
+    if seat is not None:
+        counts = Counter(state.name(c) for c in state.hands[seat])
+        lines.append(
+            "Your hand: "
+            + (", ".join(f"{n}×{k}" if k > 1 else n for n, k in sorted(counts.items())) or "empty")
+        )
+    lines += _negotiation_lines(state)
+    return "\n".join(lines)
+
+
+def _headline(state: BossState) -> str:
+    """Returns the first line: whose turn, what is being decided."""
+    if state.over:
+        return f"I'm the Boss! — game over after {len(state.deals)} deals."
+    from parlour.games.im_the_boss.rules import PHASE_NAMES
+
+    deciders = ", ".join(map(str, state.deciders()))
+    return (
+        f"I'm the Boss! — turn {state.turn}, seat {state.current}'s turn; "
+        f"{PHASE_NAMES[state.stack.top.kind]}, waiting for seat(s) {deciders}."
+    )
+
+
+def _negotiation_lines(state: BossState) -> list[str]:
+    """Returns the negotiation as text: needs, suppliers, laid cards, offers, terms."""
+    nego = state.nego
+    if nego is None:
+        return []
+    space = state.space(nego.space)
+    lines = [
+        f"Negotiation on space {space.number} ({space.text()}): Boss seat {nego.boss}, "
+        f"proceeds {nego.proceeds} million, {nego.counted}/{state.options['negotiation_limit']} actions"
+        + (", deal called" if nego.called else "")
+    ]
+    who = "  ".join(f"{c}: {' '.join(f'@{s}' for s in suppliers(state, c)) or '-'}" for c in space.colours)
+    lines.append(f"  can supply  {who}")
+    laid = "  ".join(
+        f"seat {s}: {' '.join(state.name(c)[-1] for c in x)}" for s, x in enumerate(nego.laid) if x
+    )
+    lines.append(f"  laid Clan   {laid or '-'}")
+    lines.append(f"  travelling  {' '.join(sorted(nego.travelling)) or '-'}")
+    offers = "  ".join(f"{c}@{s} asks {a}" for (c, s), a in sorted(nego.offers.items()))
+    lines.append(f"  offers      {offers or '-'}")
+    terms = [f"{c}@{t.seat} {t.amount}{'' if t.agreed else '?'}" for c, t in sorted(nego.items.items())]
+    terms += [f"@{s} {t.amount}{'' if t.agreed else '?'} (no investor)" for s, t in sorted(nego.tips.items())]
+    left = nego.proceeds - nego.committed()
+    lines.append(f"  terms       {'  '.join(terms) or '-'}  (Boss keeps {left}; ? = not yet agreed)")
+    if nego.pending is not None:
+        lines.append(f"  pending     {nego.pending.describe()}: a Stop may cancel it")
+    return lines
+
+
+def hints(state: BossState, seat: int) -> list[str]:
+    """Returns advice lines for a human at ``seat``: what the deal needs, what is still missing."""
+    from parlour.games.im_the_boss.supply import stands
+
+    nego = state.nego
+    if state.marker is None or state.over:
+        return []
+    space = state.space(state.marker if nego is None else nego.space)
+    own = set(state.placards(seat)) | {c for c in space.colours if state.count(seat, f"clan:{c}")}
+    mine = " ".join(sorted(own & set(space.colours))) or "none of them"
+    lines = [f"Space {space.number} needs {space.text()}; you can bring {mine} yourself."]
+    if nego is not None and seat == nego.boss:
+        agreed = {c for c, t in nego.items.items() if t.agreed}
+        missing = [c for c in space.colours if c not in agreed]
+        lines.append(
+            "The agreed terms cover the space: you may 'call'."
+            if stands(state)
+            else f"Not covered yet; colours without an agreed line: {' '.join(missing)}."
+        )
+    elif nego is not None and nego.unagreed(seat):
+        lines.append("The terms name you: 'agree' or 'refuse'.")
+    return lines

@@ -1,4 +1,4 @@
-"""``make bench``: engine speed beside OpenSpiel, optimiser times, greedy against random.
+"""``make bench``: engine speed beside OpenSpiel, optimiser times, greedy against random, per game.
 
 Prints the figures and writes them to bench/results.json.
 """
@@ -15,6 +15,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from boss_bench import boss_playouts, bot_games
 from optimiser_bench import optimiser_timings
 
 from parlour.bots.simulation import simulate
@@ -124,8 +125,33 @@ def main() -> None:
         f"  win rate {g['win_rate']:.1%} (95% CI {g['ci95'][0]:.1%}–{g['ci95'][1]:.1%})"
         f" over {g['games']} games"
     )
+    boss_figures(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
+
+
+def boss_figures(results: dict[str, Any]) -> None:
+    """Measures and prints I'm the Boss!'s figures into ``results``."""
+    print("I'm the Boss! random playouts (five players, default options), one core:")
+    for key, checked in (("boss_playout", False), ("boss_playout_checked", True)):
+        value = results[key] = boss_playouts(SECONDS, checked)
+        print(
+            f"  {key:36s} {value['actions_per_second']:>9,.0f} actions/s"
+            f" {value['games_per_second']:>8,.1f} games/s"
+        )
+    tables = (
+        ("boss_greedy_vs_random", ["greedy", "random", "random", "random", "random"], 200),
+        ("boss_greedy_only", ["greedy"] * 5, 1000),
+    )
+    for key, seats, games in tables:
+        g = results[key] = bot_games(seats, games, seed=2026)
+        print(
+            f"  {','.join(seats)} x {games}: seat 0 wins {g['seat0_win_rate']:.1%}"
+            f" (95% CI {g['seat0_ci95'][0]:.1%}–{g['seat0_ci95'][1]:.1%});"
+            f" {g['negotiations']} negotiations, mean {g['mean_negotiation_actions']:.1f} actions,"
+            f" longest {g['longest_negotiation_actions']}, {g['deals_closed_rate']:.1%} closed;"
+            f" {g['mean_turns']:.1f} turns a game"
+        )
 
 
 if __name__ == "__main__":

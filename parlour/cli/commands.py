@@ -23,7 +23,7 @@ def cmd_play(args: Any) -> int:
 
     game = load_game(args.game)
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
-    return play_in_terminal(game, seats, args.seed, args.options, args.records)
+    return play_in_terminal(game, seats, args.seed, args.options, args.records, args.dice == "manual")
 
 
 def cmd_new(args: Any) -> int:

@@ -59,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--records", metavar="DIR", help="where to save the record (default ~/.parlour/records)"
     )
+    play.add_argument(
+        "--dice",
+        choices=("auto", "manual"),
+        default="auto",
+        help="'manual' asks for each die result (a table playing with the physical game)",
+    )
 
     new = sub.add_parser("new", help="write a starting position")
     _add_game(new)

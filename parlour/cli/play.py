@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -13,6 +14,7 @@ from rich.panel import Panel
 from parlour.bots.registry import make_bot
 from parlour.cli import files
 from parlour.core.agents import Agent
+from parlour.core.chance import DIE, Chance, Forced
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
 from parlour.core.record import GameRecord
@@ -33,6 +35,7 @@ class TerminalPlay:
         options: Mapping[str, Any],
         records: str | None,
         console: Console | None = None,
+        manual_dice: bool = False,
     ) -> None:
         self.game, self.seats, self.console = game, seats, console or Console()
         game.check_players(len(seats))
@@ -45,6 +48,9 @@ class TerminalPlay:
         self.path = files.record_path(self.record, records)
         self.log: deque[tuple[int | None, Any]] = deque(maxlen=12)
         self.last_human: int | None = None
+        self.rolled: list[int] = []
+        if manual_dice:
+            self.state.chance.ask = self._ask_die
 
     def run(self) -> int:
         """Plays until the game ends or the human quits; the record is saved after every action."""
@@ -54,7 +60,7 @@ class TerminalPlay:
         while not self.state.is_over():
             seat = self.state.deciders()[0]
             agent = self.agents[seat]
-            action = agent.choose(self.state, seat) if agent else self._ask(seat)
+            action = agent.choose(self.state, seat) if agent else self._only_pass(seat) or self._ask(seat)
             if action is None:
                 self.console.print(f"Game saved to {self.path}", soft_wrap=True)
                 return 0
@@ -64,11 +70,38 @@ class TerminalPlay:
 
     def _apply(self, seat: int, action: Any) -> None:
         """Applies an action, logs its events and saves the record."""
+        self.rolled = []
         events = self.state.apply(action, seat)
-        self.record.add(seat, self.state.format_action(action))
+        # Manual die results go into the record as forced outcomes, so the replay is exact.
+        forced = tuple(Forced(DIE, value) for value in self.rolled)
+        self.record.add(seat, self.state.format_action(action), forced)
         for event in events:
             self.log.append((seat, event))
         files.write_text(self.path, self.record.dumps())
+
+    def _only_pass(self, seat: int) -> Any:
+        """Returns the pass when it is a human's only choice (a Stop window without a Stop card)."""
+        legal = self.state.legal_actions(seat)
+        if len(legal) == 1 and self.state.format_action(legal[0]) == "pass":
+            return legal[0]
+        return None
+
+    def _ask_die(self, low: int, high: int) -> int:
+        """Asks the table for a die result until a number from low to high is typed."""
+        while True:
+            try:
+                text = self.console.input(f"[bold]Roll the die[/bold] and type the result ({low}-{high}): ")
+            except EOFError:
+                value = Chance(int.from_bytes(os.urandom(4), "big")).roll(high - low + 1, low)
+                self.console.print(f"No input: the program rolls {value}.")
+                break
+            word = text.strip()
+            if word.isdecimal() and word.isascii() and low <= int(word) <= high:
+                value = int(word)
+                break
+            self.console.print(f"[red]Type a whole number from {low} to {high}.[/red]")
+        self.rolled.append(value)
+        return value
 
     def _viewer(self) -> int | None:
         """Returns the human seat whose eyes are on the screen (None if all are bots)."""
@@ -156,9 +189,14 @@ class TerminalPlay:
 
 
 def play_in_terminal(
-    game: Game, seats: list[str], seed: int, options: Mapping[str, Any], records: str | None
+    game: Game,
+    seats: list[str],
+    seed: int,
+    options: Mapping[str, Any],
+    records: str | None,
+    manual_dice: bool = False,
 ) -> int:
     """Plays a game in the terminal with the given seats (``human`` or bot names)."""
     if not seats:
         raise OptionError("--seats needs at least one seat")
-    return TerminalPlay(game, seats, seed, options, records).run()
+    return TerminalPlay(game, seats, seed, options, records, manual_dice=manual_dice).run()

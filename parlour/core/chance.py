@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -46,6 +46,8 @@ class Chance:
     """How many chance events have been drawn from the generator so far."""
     forced: list[Forced] = field(default_factory=list)
     """Outcomes consumed, in order, before the generator is asked."""
+    ask: Callable[[int, int], int] | None = field(default=None, compare=False, repr=False)
+    """If set, die results come from ``ask(low, high)`` (a table rolling real dice); copies drop it."""
 
     def _generator(self) -> random.Random:
         """Returns the generator for the next event and counts the event."""
@@ -66,6 +68,11 @@ class Chance:
             value = forced.value
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value < low + sides:
                 raise IllegalActionError(f"forced die result {value} is outside {low}..{low + sides - 1}")
+            return value
+        if self.ask is not None:
+            value = self.ask(low, low + sides - 1)
+            if not low <= value < low + sides:
+                raise IllegalActionError(f"die result {value} is outside {low}..{low + sides - 1}")
             return value
         return self._generator().randrange(low, low + sides)
 

@@ -36,7 +36,7 @@ FIELDS = {
     "over",
     "must_deal",
     "negotiation",
-    "stack",
+    "decisions",
 }
 NEGO_FIELDS = {
     "space",
@@ -79,7 +79,7 @@ def to_position(state: BossState) -> dict[str, Any]:
         "over": state.over,
         "must_deal": state.must_deal,
         "negotiation": _nego_json(state),
-        "stack": state.stack.to_json(),
+        "decisions": state.stack.to_json(),
     }
 
 
@@ -154,7 +154,7 @@ def from_position(content: Content, data: Any, options: dict[str, Any]) -> BossS
     _read_board(state, f)
     state.nego = _read_nego(state, f.get("negotiation"), cards)
     cards.check_all_placed()
-    state.stack = DecisionStack.from_json(f.get("stack"), "stack", players)
+    state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players)
     _check_stack(state)
     return state
 
@@ -286,12 +286,12 @@ def _check_stack(state: BossState) -> None:
     """Refuses a stack that does not fit the rest of the position."""
     kinds = state.stack.kinds()
     if any(k not in KINDS for k in kinds):
-        raise PositionError("stack", f"unknown decision kind (kinds: {', '.join(sorted(KINDS))})")
+        raise PositionError("decisions", f"unknown decision kind (kinds: {', '.join(sorted(KINDS))})")
     in_nego = bool(kinds) and kinds[0] == BARGAIN
     if in_nego != (state.nego is not None) or (not kinds and not state.over):
-        raise PositionError("stack", "the decisions do not match the negotiation field")
+        raise PositionError("decisions", "the decisions do not match the negotiation field")
     if (RESPOND in kinds) != (state.nego is not None and state.nego.pending is not None):
-        raise PositionError("stack", "a Stop window needs a pending play, and only then")
+        raise PositionError("decisions", "a Stop window needs a pending play, and only then")
     if state.marker is None and kinds and kinds != [MARKER]:
         raise PositionError("marker", "the marker must be placed before anything else happens")
     problems = state.invariant_errors()
@@ -301,4 +301,4 @@ def _check_stack(state: BossState) -> None:
         for seat in state.deciders():
             state.legal_actions(seat)
     except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
-        raise PositionError("stack", f"the decisions cannot be played from here ({err!r})") from None
+        raise PositionError("decisions", f"the decisions cannot be played from here ({err!r})") from None

@@ -1,0 +1,106 @@
+"""The greedy negotiator: prices by need, buys cheaply, interferes with the leader, protects itself."""
+
+from __future__ import annotations
+
+from parlour.bots.simulation import simulate
+from parlour.core.decisions import Decision
+from parlour.games.im_the_boss import GAME
+from parlour.games.im_the_boss.bots import GreedyBot
+from parlour.games.im_the_boss.state import BossState
+
+
+def give(state: BossState, seat: int, *names: str) -> None:
+    """Moves cards called ``names`` from the deck into a seat's hand."""
+    for name in names:
+        card = next(c for c in state.draw if state.name(c) == name)
+        state.draw.remove(card)
+        state.hands[seat].append(card)
+
+
+def table(space: int, boss: int, owners: dict[str, int | None]) -> BossState:
+    """Five players, empty hands, seat ``boss`` about to open a negotiation on ``space`` (1–16)."""
+    state = GAME.new_state(5, 3)
+    for seat in range(5):
+        state.draw += state.hands[seat]
+        state.hands[seat] = []
+    state.owners = {c: owners.get(c) for c in "RMOGBY"}
+    state.stack.pop()
+    state.marker, state.first, state.turn, state.current = space - 1, boss, 1, boss
+    state.stack.push(Decision("turn", [boss]))
+    return state
+
+
+def opened(state: BossState) -> BossState:
+    """Opens the negotiation for the current player."""
+    state.apply_notation("deal", state.current)
+    return state
+
+
+def test_a_sole_source_of_a_required_colour_asks_a_high_price() -> None:
+    """Space 4 (R O, 3 dividends × 2 = 6): seat 1 alone holds O, so it asks 30% or more."""
+    state = opened(table(4, 0, {"R": 0, "O": 1}))
+    action = GreedyBot().choose(state, 1)
+    assert action.verb == "offer" and action.colour == "O" and action.number >= 6 * 3 // 10
+
+
+def test_an_undercut_investor_lowers_its_ask_below_the_rival() -> None:
+    """Two suppliers of O: facing a rival's ask of 3, the bot asks 2."""
+    state = opened(table(4, 0, {"R": 0, "O": 1}))
+    give(state, 2, "clan:O")
+    state.apply_notation("lay O", 2)
+    state.apply_notation("offer O 3", 2)
+    assert str(GreedyBot().choose(state, 1)) == "offer O 2"
+
+
+def test_as_boss_it_uses_its_own_investor_then_accepts_the_cheapest_offer() -> None:
+    """The Boss brings its own R, then takes the cheaper of two O offers and calls."""
+    state = opened(table(4, 0, {"R": 0, "O": 1}))
+    give(state, 2, "clan:O")
+    bot = GreedyBot()
+    assert str(bot.choose(state, 0)) == "use R"
+    state.apply_notation("use R", 0)
+    state.apply_notation("offer O 4", 1)
+    state.apply_notation("lay O", 2)
+    state.apply_notation("offer O 2", 2)
+    assert str(bot.choose(state, 0)) == "accept O @2"
+    state.apply_notation("accept O @2", 0)
+    assert str(bot.choose(state, 0)) == "call"
+
+
+def test_it_sends_a_leading_bosss_only_source_travelling() -> None:
+    """The Boss leads on money; the bot holds a Travel for the deal's only O and plays it."""
+    state = table(4, 0, {"R": 0, "O": 1})
+    state.deals.append({"card": 0, "space": 1, "boss": 0, "proceeds": 10, "payments": {}})
+    state.money[0] = 10
+    give(state, 2, "travel:O")
+    opened(state)
+    state.apply_notation("use R", 0)
+    state.apply_notation("include O @1 2", 0)
+    assert str(GreedyBot().choose(state, 2)) == "travel O"
+
+
+def test_the_boss_stops_a_boss_card() -> None:
+    """A rival's Boss card against the bot's deal is answered with a Stop."""
+    state = opened(table(4, 0, {"R": 0, "O": 1}))
+    give(state, 3, "boss")
+    give(state, 0, "stop")
+    state.apply_notation("boss", 3)
+    for seat in (4,):
+        state.apply_notation("pass", seat)
+    assert str(GreedyBot().choose(state, 0)) == "stop"
+
+
+def test_over_the_hand_limit_it_recruits_a_placard_it_lacks() -> None:
+    """With 13 cards including a triple and a spare placard beside the board, it recruits."""
+    state = table(4, 0, {"R": 0, "O": 1, "G": 2, "B": 3, "M": 4})
+    give(state, 0, *["recruit"] * 3, *["stop"] * 10)
+    state.stack.pop()
+    state.stack.push(Decision("limit", [0]))
+    assert str(GreedyBot().choose(state, 0)) == "recruit Y"
+
+
+def test_greedy_beats_random_at_a_five_player_table() -> None:
+    """Over a short sample (60-turn games), greedy in seat 0 wins most games against four random bots."""
+    summary = simulate("im-the-boss", ["greedy", "random", "random", "random", "random"], 12, 5,
+                       {"max_turns": 60})
+    assert summary["seats"][0]["win_rate"] >= 0.6

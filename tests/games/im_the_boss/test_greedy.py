@@ -101,6 +101,7 @@ def test_over_the_hand_limit_it_recruits_a_placard_it_lacks() -> None:
 
 def test_greedy_beats_random_at_a_five_player_table() -> None:
     """Over a short sample (60-turn games), greedy in seat 0 wins most games against four random bots."""
-    summary = simulate("im-the-boss", ["greedy", "random", "random", "random", "random"], 12, 5,
-                       {"max_turns": 60})
+    summary = simulate(
+        "im-the-boss", ["greedy", "random", "random", "random", "random"], 12, 5, {"max_turns": 60}
+    )
     assert summary["seats"][0]["win_rate"] >= 0.6

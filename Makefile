@@ -34,3 +34,4 @@ clean:
 
 playthroughs: $(STAMP)
 	$(BIN)/python tests/games/venture/test_playthroughs.py
+	$(BIN)/python tests/games/im_the_boss/test_playthroughs.py

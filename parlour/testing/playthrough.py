@@ -6,22 +6,31 @@ Any change of rules shows up as a reviewable text diff; regenerate with ``make p
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parlour.core.agents import Agent
 from parlour.core.game import Game
 
 
-def playthrough(game: Game, players: int, seed: int, options: Mapping[str, Any] | None = None) -> str:
-    """Returns the text of a random game: every action with its public events, then the end."""
+def playthrough(
+    game: Game,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    agents: Sequence[Agent] | None = None,
+) -> str:
+    """Returns the text of a game (random, or played by ``agents``): every action with its public events."""
     state = game.new_state(players, seed, options)
     rng = random.Random(seed)
-    lines = [f"# {game.name} players={players} seed={seed} options={dict(game.options(options))}", ""]
+    names = ",".join(a.name for a in agents) if agents else "random"
+    values = dict(game.options(options))
+    lines = [f"# {game.name} players={players} seed={seed} agents={names} options={values}", ""]
     lines += ["## start", state.render(None), ""]
     step = 0
     while not state.is_over():
         seat = state.deciders()[0]
-        action = rng.choice(state.legal_actions(seat))
+        action = agents[seat].choose(state, seat) if agents else rng.choice(state.legal_actions(seat))
         events = state.apply(action, seat)
         step += 1
         lines.append(f"{step}. seat {seat}: {state.format_action(action)}")

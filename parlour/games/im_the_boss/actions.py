@@ -16,6 +16,7 @@ Arguments: ``C`` a colour letter, ``@S`` a seat, ``N`` a whole number of million
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from parlour.core.errors import NotationError
 
@@ -70,6 +71,12 @@ class Action:
             elif code == "k":
                 parts.append(self.card)
         return " ".join(parts)
+
+
+@cache
+def act(verb: str, colour: str = "", seat: int = -1, number: int = -1, card: str = "") -> Action:
+    """Returns the shared action with these fields (legal-action lists reuse one object per action)."""
+    return Action(verb, colour, seat, number, card)
 
 
 def parse_action(text: str) -> Action:

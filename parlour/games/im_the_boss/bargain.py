@@ -8,11 +8,12 @@ passed, or the action limit is reached, only the Boss acts: call or fail.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from parlour.core.decisions import Decision
 from parlour.games.im_the_boss import plays
-from parlour.games.im_the_boss.actions import Action
+from parlour.games.im_the_boss.actions import Action, act
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.phases import BARGAIN, CLOSING, clockwise, others_from_left
 from parlour.games.im_the_boss.supply import can_supply, stands, strike_unagreed, suppliers
@@ -20,8 +21,8 @@ from parlour.games.im_the_boss.supply import can_supply, stands, strike_unagreed
 if TYPE_CHECKING:
     from parlour.games.im_the_boss.state import BossState
 
-PASS, CALL, FAIL = Action("pass"), Action("call"), Action("fail")
-AGREE, REFUSE = Action("agree"), Action("refuse")
+PASS, CALL, FAIL = act("pass"), act("call"), act("fail")
+AGREE, REFUSE = act("agree"), act("refuse")
 
 
 def open_negotiation(state: BossState, seat: int) -> None:
@@ -69,7 +70,7 @@ def actions(state: BossState, seat: int) -> list[Action]:
         return [CALL, FAIL] if stands(state) else [FAIL]
     found = [PASS]
     found += [
-        Action("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")
+        act("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")
     ]
     found += plays.card_plays(state, seat)
     if seat == nego.boss:
@@ -83,12 +84,12 @@ def actions(state: BossState, seat: int) -> list[Action]:
 def investor_actions(state: BossState, seat: int) -> list[Action]:
     """Returns a non-Boss seat's offers, withdrawals and answers to the terms."""
     nego = nego_of(state)
-    found = []
+    found: list[Action] = []
     for colour in state.space(nego.space).colours:
         if can_supply(state, seat, colour):
-            ask = nego.offers.get((colour, seat))
-            found += [Action("offer", colour=colour, number=a) for a in range(nego.proceeds + 1) if a != ask]
-    found += [Action("withdraw", colour=c) for c, s in sorted(nego.offers) if s == seat]
+            ask = nego.offers.get((colour, seat), -1)
+            found += amounts("offer", colour, -1, 0, nego.proceeds, ask)
+    found += [act("withdraw", colour=c) for c, s in sorted(nego.offers) if s == seat]
     if nego.unagreed(seat):
         found += [AGREE, REFUSE]
     return found
@@ -97,33 +98,45 @@ def investor_actions(state: BossState, seat: int) -> list[Action]:
 def boss_actions(state: BossState) -> list[Action]:
     """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip."""
     nego = nego_of(state)
-    found = []
+    found: list[Action] = []
     for (colour, seat), ask in sorted(nego.offers.items()):
         term = nego.items.get(colour)
         if (term is None or (term.seat, term.amount, term.agreed) != (seat, ask, True)) and nego.committed(
             without_colour=colour
         ) + ask <= nego.proceeds:
-            found.append(Action("accept", colour=colour, seat=seat))
+            found.append(act("accept", colour=colour, seat=seat))
     for colour in state.space(nego.space).colours:
         term = nego.items.get(colour)
         room = nego.proceeds - nego.committed(without_colour=colour)
         for seat in suppliers(state, colour):
             if seat == nego.boss:
                 if term is None or term.seat != seat:
-                    found.append(Action("use", colour=colour))
+                    found.append(act("use", colour=colour))
                 continue
             current = term.amount if term is not None and term.seat == seat else -1
-            found += [
-                Action("include", colour=colour, seat=seat, number=a) for a in range(room + 1) if a != current
-            ]
-    found += [Action("drop", colour=c) for c in sorted(nego.items)]
+            found += amounts("include", colour, seat, 0, room, current)
+    found += [act("drop", colour=c) for c in sorted(nego.items)]
     for seat in others_from_left(nego.boss, state.players):
         tip = nego.tips.get(seat)
         room = nego.proceeds - nego.committed(without_tip=seat)
         low = 0 if tip is not None else 1
         current = tip.amount if tip is not None else -1
-        found += [Action("tip", seat=seat, number=a) for a in range(low, room + 1) if a != current]
+        found += amounts("tip", "", seat, low, room, current)
     return found
+
+
+def amounts(verb: str, colour: str, seat: int, low: int, high: int, skip: int) -> tuple[Action, ...]:
+    """Returns the actions ``verb colour @seat N`` for N from low to high, leaving out N = skip."""
+    every = _amounts(verb, colour, seat, low, high)
+    if low <= skip <= high:
+        return every[: skip - low] + every[skip - low + 1 :]
+    return every
+
+
+@cache
+def _amounts(verb: str, colour: str, seat: int, low: int, high: int) -> tuple[Action, ...]:
+    """Returns (once, then shared) the actions ``verb colour @seat N`` for N from low to high."""
+    return tuple(act(verb, colour=colour, seat=seat, number=n) for n in range(low, high + 1))
 
 
 # ------------------------------------------------------------------ applying

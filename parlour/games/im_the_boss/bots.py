@@ -221,24 +221,29 @@ class GreedyBot:
 
     # ------------------------------------------------------------ as an investor
     def _reservation(self, state: BossState, seat: int, colour: str) -> int:
-        """Returns the least the bot accepts for a colour: 1 with competition, more as sole source."""
+        """Returns the least the bot accepts: 1 with competition, two thirds of its ask as sole source."""
         nego = state.nego
         assert nego is not None
         rivals = [s for s in suppliers(state, colour) if s not in (seat, nego.boss)]
-        return 1 if rivals else max(1, nego.proceeds // 6)
+        return 1 if rivals else max(1, self._ask(state, seat, colour) * 2 // 3)
 
     def _ask(self, state: BossState, seat: int, colour: str) -> int:
-        """Returns the ask: high as the sole source of a required colour, lowered when undercut."""
+        """Returns the ask: high when the Boss has no alternative, lowered when undercut."""
         nego = state.nego
         assert nego is not None
         space = state.space(nego.space)
-        rivals = [a for (c, s), a in nego.offers.items() if c == colour and s != seat]
-        sole = not [s for s in suppliers(state, colour) if s not in (seat, nego.boss)]
-        if rivals:
-            return max(self._reservation(state, seat, colour), min(rivals) - 1)
-        if sole and colour in space.required:
-            return max(1, nego.proceeds * 3 // 10)
-        return fair_price(space, nego.proceeds)
+        rival_asks = [a for (c, s), a in nego.offers.items() if c == colour and s != seat]
+        if rival_asks:
+            return max(1, min(rival_asks) - 1)
+        if [s for s in suppliers(state, colour) if s not in (seat, nego.boss)]:
+            return fair_price(space, nego.proceeds)
+        # Sole source: does the Boss have another way to fill this colour's group?
+        group = next((g for g in space.groups if colour in g.colours), None)
+        if group is not None:
+            others = [c for c in group.colours if c != colour and suppliers(state, c)]
+            if len(others) >= group.count:
+                return fair_price(space, nego.proceeds)
+        return max(1, nego.proceeds * 3 // 10)
 
     def _answer(self, state: BossState, seat: int) -> list[Action]:
         """Agrees to lines that pay at least the reservation; refuses the others."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.core.decisions import Decision
-from parlour.games.im_the_boss.actions import Action
+from parlour.games.im_the_boss.actions import Action, act
 from parlour.games.im_the_boss.content import ANY, BOSS, STOP
 from parlour.games.im_the_boss.negotiation import Pending
 from parlour.games.im_the_boss.phases import CLOSING, RESPOND, others_from_left
@@ -21,7 +21,7 @@ from parlour.games.im_the_boss.turn import recruit_targets, spend_triple, take_p
 if TYPE_CHECKING:
     from parlour.games.im_the_boss.state import BossState
 
-BOSS_CARD, STOP_CARD, PASS = Action("boss"), Action("stop"), Action("pass")
+BOSS_CARD, STOP_CARD, PASS = act("boss"), act("stop"), act("pass")
 
 
 def card_plays(state: BossState, seat: int) -> list[Action]:
@@ -36,16 +36,16 @@ def card_plays(state: BossState, seat: int) -> list[Action]:
             continue
         # Ruling A-12: only investors that could take part in this deal are targets.
         if state.owners[colour] is not None and colour not in nego.travelling:
-            found.append(Action("travel", colour=colour))
+            found.append(act("travel", colour=colour))
         clan = f"clan:{colour}"
         found += [
-            Action("travel", colour=colour, seat=s)
+            act("travel", colour=colour, seat=s)
             for s in range(state.players)
             if any(cards[c] == clan for c in nego.laid[s])
         ]
     if seat != nego.boss and state.count(seat, BOSS):
         found.append(BOSS_CARD)
-    found += [Action("recruit", colour=c) for c in recruit_targets(state, seat)]
+    found += [act("recruit", colour=c) for c in recruit_targets(state, seat)]
     return found
 
 

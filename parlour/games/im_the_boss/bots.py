@@ -122,10 +122,11 @@ class GreedyBot:
 
     # ------------------------------------------------------------ turns
     def _marker(self, state: BossState, seat: int) -> Action:
-        """Places the marker where the first player can do least with its own investors."""
+        """Places the marker where the first player's placards help it least (its hand is secret)."""
         first = state.first
         free = [i for i, n in enumerate(state.covered) if n is None]
-        best = min(free, key=lambda i: (len(own_colours(state, first, state.space(i))), i))
+        placards = set(state.placards(first))
+        best = min(free, key=lambda i: (len(placards & set(state.space(i).colours)), i))
         return Action("marker", number=best + 1)
 
     def _profit(self, state: BossState, seat: int) -> tuple[int, int]:

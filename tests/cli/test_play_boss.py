@@ -43,7 +43,9 @@ def start(
     """Returns a terminal game with scripted input (seed 5: a bot places the marker, a bot opens)."""
     out = io.StringIO()
     console = Console(file=out, width=120, color_system=None, force_terminal=False)
-    play = TerminalPlay(GAME, list(seats), 5, options or {}, str(tmp_path), console=console, manual_dice=manual)
+    play = TerminalPlay(
+        GAME, list(seats), 5, options or {}, str(tmp_path), console=console, manual_dice=manual
+    )
     script = Script(lines)
     monkeypatch.setattr(console, "input", script)
     return play, script, out

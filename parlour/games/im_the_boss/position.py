@@ -294,6 +294,10 @@ def _check_stack(state: BossState) -> None:
         raise PositionError("decisions", "a Stop window needs a pending play, and only then")
     if state.marker is None and kinds and kinds != [MARKER]:
         raise PositionError("marker", "the marker must be placed before anything else happens")
+    if not state.over and not state.deal_cards:
+        raise PositionError("deal_cards", "no deal card is left, so the game must be over")
+    if state.nego is not None:
+        _check_negotiation(state, state.nego)
     problems = state.invariant_errors()
     if problems:
         raise PositionError("", "; ".join(problems))
@@ -302,3 +306,58 @@ def _check_stack(state: BossState) -> None:
             state.legal_actions(seat)
     except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
         raise PositionError("decisions", f"the decisions cannot be played from here ({err!r})") from None
+
+
+def _check_negotiation(state: BossState, nego: Negotiation) -> None:
+    """Refuses a negotiation that could not have arisen: wrong proceeds, suppliers or cards."""
+    from parlour.games.im_the_boss.supply import can_supply
+
+    top = state.top_card()
+    expected = state.space(nego.space).dividends * top.value if top else -1
+    if nego.proceeds != expected:
+        raise PositionError(
+            "negotiation.proceeds", f"must be dividends × the top deal card's value ({expected})"
+        )
+    if state.covered[nego.space] is not None:
+        raise PositionError("negotiation.space", "a negotiation cannot be held on a covered space")
+    for colour, card in nego.travelling.items():
+        if state.name(card) not in (f"travel:{colour}", "travel:any") or state.owners[colour] is None:
+            raise PositionError(
+                f"negotiation.travelling.{colour}", "must be a matching Travel card on a held placard"
+            )
+    for colour, seat in nego.offers:
+        if not can_supply(state, seat, colour) or seat == nego.boss:
+            raise PositionError("negotiation.offers", f"seat {seat} cannot offer {colour}")
+    for colour, term in nego.items.items():
+        if not can_supply(state, term.seat, colour):
+            raise PositionError(f"negotiation.terms.{colour}", f"seat {term.seat} cannot supply {colour}")
+    if nego.committed() > nego.proceeds or nego.boss in nego.tips:
+        raise PositionError("negotiation.terms", "the terms pay more than the proceeds, or tip the Boss")
+    if nego.pending is not None:
+        _check_pending(state, nego, nego.pending)
+
+
+def _check_pending(state: BossState, nego: Negotiation, pending: Pending) -> None:
+    """Refuses a pending play whose cards or target do not fit it."""
+    names = [state.name(c) for c in pending.cards]
+    where = "negotiation.pending"
+    if pending.verb == "boss":
+        ok = names == ["boss"] and pending.by != nego.boss
+    elif pending.verb == "recruit":
+        ok = (
+            names == ["recruit"] * 3
+            and pending.colour in state.owners
+            and state.owners[pending.colour] != pending.by
+        )
+    else:
+        clan = f"clan:{pending.colour}"
+        target = (
+            any(state.name(c) == clan for c in nego.laid[pending.seat])
+            if pending.seat >= 0
+            else pending.colour in state.owners
+            and state.owners[pending.colour] is not None
+            and pending.colour not in nego.travelling
+        )
+        ok = len(names) == 1 and names[0] in (f"travel:{pending.colour}", "travel:any") and target
+    if not ok:
+        raise PositionError(where, f"the cards or the target do not fit a pending {pending.verb}")

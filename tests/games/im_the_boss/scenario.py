@@ -1,0 +1,253 @@
+"""Readable I'm the Boss! positions for tests: every card named, every card kept in exactly one place.
+
+A scenario is a complete position written from the names a test cares about:
+the hands (seats not named hold nothing), the top of the deck, the discard pile,
+the placards, the board and whose turn it is.  Every Influence card not named
+goes below the named top of the deck (or onto the discard pile), so the position
+always holds the whole set once and loads through the engine's own checks::
+
+    >>> state = load(hands=[["clan:R", "boss"], [], ["stop"]], marker=4)
+    >>> hand(state, 0), state.marker + 1, state.deciders()
+    (['boss', 'clan:R'], 4, (0,))
+
+Card names are the notation's: ``clan:R``, ``travel:R``, ``travel:any``,
+``recruit``, ``boss``, ``stop``.  Spaces and deal cards are written by number
+(1 to 16 and 1 to 15), as the rulebook and the notation do.
+
+Default placards (a fixed, readable deal): with 3 players seat 0 holds R M,
+seat 1 O G, seat 2 B Y; with more players seat ``i`` holds the ``i``-th colour of
+R M O G B Y and the rest lie beside the board as spares.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from parlour.core.chance import Forced
+from parlour.games.im_the_boss import GAME, BossState
+
+CONTENT = GAME.content({})
+COLOURS = CONTENT.colours
+SHORT_REMOVED = (3, 6, 9)
+
+Hands = Sequence[Sequence[str]] | Mapping[int, Sequence[str]]
+
+
+def default_placards(players: int) -> dict[str, int | None]:
+    """Returns the scenario's standard placards: two each with 3 players, else one each and spares."""
+    per_seat = 2 if players == 3 else 1
+    owners: dict[str, int | None] = {c: None for c in COLOURS}
+    for i, colour in enumerate(COLOURS[: players * per_seat]):
+        owners[colour] = i // per_seat
+    return owners
+
+
+class _Pool:
+    """The multiset of card names still to be placed."""
+
+    def __init__(self) -> None:
+        self.counts = Counter(CONTENT.cards)
+
+    def take(self, name: str) -> str:
+        """Takes one card called ``name``; refuses a name the set lacks or one named too often."""
+        if self.counts[name] <= 0:
+            raise ValueError(f"no {name!r} card is left to place (unknown, or named too often)")
+        self.counts[name] -= 1
+        return name
+
+    def take_all(self, names: Sequence[str]) -> list[str]:
+        """Takes every named card."""
+        return [self.take(n) for n in names]
+
+    def rest(self) -> list[str]:
+        """Takes every card left, in the content's order."""
+        found = []
+        for name in CONTENT.cards:
+            if self.counts[name] > 0:
+                self.counts[name] -= 1
+                found.append(name)
+        return found
+
+
+def _by_seat(value: Any, players: int) -> dict[int, Any]:
+    """Returns a per-seat mapping from a list (one entry a seat) or a mapping."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return dict(value)
+    if len(value) != players:
+        raise ValueError(f"give {players} hands or a mapping seat -> hand")
+    return dict(enumerate(value))
+
+
+def position(
+    players: int = 3,
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    hands: Hands | None = None,
+    draw: Sequence[str] = (),
+    discard: Sequence[str] = (),
+    spare: str = "draw",
+    placards: Mapping[str, int | None] | None = None,
+    money: Sequence[int] | None = None,
+    covered: Mapping[int, int] | None = None,
+    deal_cards: Sequence[int] | None = None,
+    marker: int = 1,
+    current: int = 0,
+    first: int | None = None,
+    turn: int = 1,
+    decision: str = "turn",
+    must_deal: bool = False,
+    forced: Sequence[tuple[str, Any]] = (),
+) -> dict[str, Any]:
+    """Returns a complete position with the named cards placed.
+
+    * ``hands``: one list per seat or ``{seat: [...]}``; unnamed seats hold nothing.
+    * ``draw``: the top of the deck, top first; ``discard``: the pile, bottom first.
+    * ``spare``: where the cards nobody named go: ``"draw"`` (below the named top)
+      or ``"discard"`` (below the named pile).
+    * ``placards``: colour -> seat or None (a spare); default :func:`default_placards`.
+    * ``covered``: space number -> the deal card number lying on it.
+    * ``deal_cards``: the stacked deal cards, top first (default: every card not on
+      the board, in order, without 3, 6, 9 in a short game).
+    * ``marker``: the space number; ``decision``: ``"turn"`` (deal or roll) or
+      ``"arrive"`` (deal or draw) for seat ``current``.
+    * ``forced``: chance outcomes, e.g. ``[("die", 4)]``.
+    """
+    values = GAME.options(options)
+    pool = _Pool()
+    named = _by_seat(hands, players)
+    final_hands = [pool.take_all(named.get(s, [])) for s in range(players)]
+    top, pile = pool.take_all(draw), pool.take_all(discard)
+    if spare == "draw":
+        top += pool.rest()
+    else:
+        pile = pool.rest() + pile
+    board = dict(covered or {})
+    removed = SHORT_REMOVED if values["length"] == "short" else ()
+    if deal_cards is None:
+        deal_cards = [n for n in range(1, 16) if n not in board.values() and n not in removed]
+    data = GAME.new_state(players, seed, values).to_position()
+    data.update({
+        "options": values,
+        "chance": {"seed": seed, "events": 0, "forced": [{"kind": k, "value": v} for k, v in forced]},
+        "hands": final_hands,
+        "draw": top,
+        "discard": pile,
+        "placards": dict(placards) if placards is not None else default_placards(players),
+        "money": list(money) if money is not None else [0] * players,
+        "covered": [board.get(space) for space in range(1, 17)],
+        "deal_cards": list(deal_cards),
+        "marker": marker,
+        "deals": [],
+        "current": current,
+        "first": current if first is None else first,
+        "turn": turn,
+        "over": False,
+        "must_deal": must_deal,
+        "negotiation": None,
+    })
+    data[_decisions_field(data)] = [{"kind": decision, "seats": [current], "data": {}, "concurrent": False}]
+    return data
+
+
+def _decisions_field(data: dict[str, Any]) -> str:
+    """Returns the name under which a position stores the decision stack."""
+    return "decisions" if "decisions" in data else "stack"
+
+
+def load(players: int = 3, **kwargs: Any) -> BossState:
+    """Returns the state of :func:`position` (same arguments), loaded through its JSON text."""
+    return GAME.load_position(json.dumps(position(players, **kwargs)))
+
+
+def negotiation(players: int = 3, *, boss: int = 0, space: int = 4, **kwargs: Any) -> BossState:
+    """Returns a position where seat ``boss`` has just said "Let's make a deal" on ``space``."""
+    state = load(players, marker=space, current=boss, **kwargs)
+    play(state, f"{boss}: deal")
+    return state
+
+
+def play(state: BossState, *lines: str) -> None:
+    """Applies actions in notation; ``"2: offer R 3"`` names the seat, a bare action is the only decider's."""
+    for line in lines:
+        seat, sep, text = line.partition(":")
+        if sep and seat.strip().isdecimal():
+            state.apply_notation(text.strip(), int(seat))
+        else:
+            state.apply_notation(line)
+
+
+def passes(state: BossState, *seats: int) -> None:
+    """Each named seat passes, in this order."""
+    for seat in seats:
+        state.apply_notation("pass", seat)
+
+
+def everyone_passes(state: BossState) -> None:
+    """Every seat asked in the window on top passes, in the deterministic order, until it settles."""
+    window = state.stack.top
+    while len(state.stack) and state.stack.top is window and window.seats:
+        seat = window.seats[0]
+        if "pass" not in legal(state, seat):
+            break
+        state.apply_notation("pass", seat)
+
+
+def force_die(state: BossState, *results: int) -> None:
+    """Queues die results for the next rolls."""
+    state.chance.forced.extend(Forced("die", r) for r in results)
+
+
+def legal(state: BossState, seat: int | None = None) -> list[str]:
+    """Returns a seat's legal actions (default: the only decider's) in notation."""
+    return [str(a) for a in state.legal_actions(seat)]
+
+
+def verbs(state: BossState, seat: int) -> set[str]:
+    """Returns the verbs of a seat's legal actions."""
+    return {str(a).split()[0] for a in state.legal_actions(seat)}
+
+
+def hand(state: BossState, seat: int) -> list[str]:
+    """Returns a seat's hand as sorted card names."""
+    return sorted(state.name(c) for c in state.hands[seat])
+
+
+def names(state: BossState, cards: Sequence[int]) -> list[str]:
+    """Returns card ids as names, in order."""
+    return [state.name(c) for c in cards]
+
+
+def laid(state: BossState, seat: int) -> list[str]:
+    """Returns the Clan cards a seat has laid in the negotiation, as sorted names."""
+    assert state.nego is not None
+    return sorted(state.name(c) for c in state.nego.laid[seat])
+
+
+def terms(state: BossState) -> dict[str, tuple[int, int, bool]]:
+    """Returns the terms' investor lines: colour -> (seat, amount, agreed)."""
+    assert state.nego is not None
+    return {c: (t.seat, t.amount, t.agreed) for c, t in sorted(state.nego.items.items())}
+
+
+def kinds(state: BossState) -> list[str]:
+    """Returns the decision kinds on the stack, bottom first."""
+    return state.stack.kinds()
+
+
+def check(state: BossState) -> None:
+    """Asserts the engine's invariants and that the placards and cards are whole."""
+    assert state.invariant_errors() == []
+    data = state.to_position()
+    seen = Counter(n for h in data["hands"] for n in h) + Counter(data["draw"]) + Counter(data["discard"])
+    nego = data["negotiation"]
+    if nego is not None:
+        seen += Counter(n for pile in nego["laid"] for n in pile) + Counter(nego["travelling"].values())
+        if nego["pending"] is not None:
+            seen += Counter(nego["pending"]["cards"])
+    assert seen == Counter(CONTENT.cards), "the cards by name differ from the set"

@@ -1,0 +1,161 @@
+"""I'm the Boss!'s action notation: every verb round-trips, forms are canonical, errors say what is wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.core.errors import IllegalActionError, NotationError
+from parlour.games.im_the_boss import GAME, Action, format_action, parse_action
+from parlour.games.im_the_boss.actions import SIGNATURES
+from parlour.testing.kit import snapshot
+
+from .scenario import load, negotiation
+
+EVERY_VERB = [
+    ("marker 16", Action("marker", number=16)),
+    ("deal", Action("deal")),
+    ("roll", Action("roll")),
+    ("draw", Action("draw")),
+    ("discard clan:R", Action("discard", card="clan:R")),
+    ("discard travel:any", Action("discard", card="travel:any")),
+    ("discard travel:Y", Action("discard", card="travel:Y")),
+    ("discard recruit", Action("discard", card="recruit")),
+    ("discard boss", Action("discard", card="boss")),
+    ("discard stop", Action("discard", card="stop")),
+    ("recruit G", Action("recruit", colour="G")),
+    ("lay M", Action("lay", colour="M")),
+    ("offer O 3", Action("offer", colour="O", number=3)),
+    ("offer O 0", Action("offer", colour="O", number=0)),
+    ("withdraw O", Action("withdraw", colour="O")),
+    ("accept B @2", Action("accept", colour="B", seat=2)),
+    ("include Y @1 4", Action("include", colour="Y", seat=1, number=4)),
+    ("use R", Action("use", colour="R")),
+    ("drop R", Action("drop", colour="R")),
+    ("tip @3 2", Action("tip", seat=3, number=2)),
+    ("agree", Action("agree")),
+    ("refuse", Action("refuse")),
+    ("travel R", Action("travel", colour="R")),
+    ("travel R @0", Action("travel", colour="R", seat=0)),
+    ("boss", Action("boss")),
+    ("stop", Action("stop")),
+    ("pass", Action("pass")),
+    ("call", Action("call")),
+    ("fail", Action("fail")),
+]
+
+
+@pytest.mark.parametrize(("text", "action"), EVERY_VERB)
+def test_every_verb_round_trips(text: str, action: Action) -> None:
+    """Parsing the canonical text gives the action; formatting the action gives the text back."""
+    assert parse_action(text) == action
+    assert format_action(action) == text
+    assert str(action) == text
+    assert parse_action(format_action(action)) == action
+
+
+def test_the_table_covers_every_verb() -> None:
+    """Each verb of the notation has a round-trip case above (a new verb needs one)."""
+    assert {a.verb for _, a in EVERY_VERB} == set(SIGNATURES)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("Include r @2 5", "include R @2 5"),
+        ("  OFFER   b   7 ", "offer B 7"),
+        ("travel y @1", "travel Y @1"),
+        ("Discard Clan:g", "discard clan:G"),
+        ("discard TRAVEL:ANY", "discard travel:any"),
+        ("discard Travel:o", "discard travel:O"),
+        ("discard BOSS", "discard boss"),
+        ("offer R 007", "offer R 7"),
+        ("Pass", "pass"),
+    ],
+)
+def test_loose_forms_read_as_the_canonical_one(text: str, canonical: str) -> None:
+    """Case, extra spaces and leading zeros are accepted; the action prints in its canonical form."""
+    assert str(parse_action(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty action"),
+        ("   ", "empty action"),
+        ("haggle R 3", "unknown verb 'haggle'"),
+        ("offer R", "'offer' takes a colour, a number, not 1 argument"),
+        ("offer R 3 4", "'offer' takes a colour, a number, not 3 argument"),
+        ("deal now", "'deal' takes no arguments, not 1 argument"),
+        ("accept R", "'accept' takes a colour, a seat @S, not 1 argument"),
+        ("travel", "'travel' takes a colour, maybe a seat @S, not 0 argument"),
+        ("travel R @1 @2", "'travel' takes a colour, maybe a seat @S, not 3 argument"),
+        ("lay red", "'red' is not a colour letter"),
+        ("lay 3", "'3' is not a colour letter"),
+        ("lay é", "'é' is not a colour letter"),
+        ("accept R 2", "'2' is not a seat: write @0, @1"),
+        ("accept R @", "'@' is not a seat"),
+        ("accept R @x", "'@x' is not a seat"),
+        ("tip @1 -2", "'-2' is not a whole number"),
+        ("offer R 2.5", "'2.5' is not a whole number"),
+        ("offer R ３", "'３' is not a whole number"),
+        ("offer R 1234567", "'1234567' is not a whole number"),
+        ("marker five", "'five' is not a whole number"),
+        ("include R 2 @1", "'2' is not a seat"),
+        ("discard clan", "'clan' is not a card"),
+        ("discard boss:R", "'boss:R' is not a card"),
+        ("discard money", "'money' is not a card"),
+        ("discard clan:red", "'red' is not a colour letter"),
+    ],
+)
+def test_malformed_text_is_refused_with_a_helpful_message(text: str, message: str) -> None:
+    """Malformed text raises NotationError whose message names what was wrong and what was expected."""
+    with pytest.raises(NotationError) as err:
+        parse_action(text)
+    assert message in str(err.value)
+
+
+def test_an_unknown_verb_lists_the_verbs() -> None:
+    """The error for an unknown verb lists the verbs there are."""
+    with pytest.raises(NotationError, match="verbs: marker, deal, roll, draw, discard"):
+        parse_action("bribe")
+
+
+def test_only_text_is_notation() -> None:
+    """A value that is not text is refused with its type named."""
+    with pytest.raises(NotationError, match="an action is text, not int"):
+        parse_action(42)  # type: ignore[arg-type]
+
+
+def test_the_state_speaks_the_same_notation() -> None:
+    """The state's parse and format are the module's, and legal actions all round-trip through text."""
+    state = negotiation(hands=[["clan:R", "travel:any", "boss"], ["stop", "clan:O"], ["recruit"] * 3])
+    for seat in state.deciders():
+        for action in state.legal_actions(seat):
+            text = state.format_action(action)
+            assert state.parse_action(text) == action
+            assert text == str(action)
+
+
+def test_a_well_formed_but_unknown_colour_is_refused_at_the_table() -> None:
+    """'lay X' parses (the notation knows no content), but the table refuses it naming the colours."""
+    state = negotiation(hands=[["clan:R"], [], []])
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError, match="there is no colour X"):
+        state.apply_notation("lay X", 0)
+    assert snapshot(state) == before
+
+
+def test_malformed_text_at_the_table_leaves_the_state_unchanged() -> None:
+    """apply_notation raises NotationError for malformed text before touching the state."""
+    state = load()
+    before = snapshot(state)
+    for text in ["", "roll 3", "dael", "offer R x"]:
+        with pytest.raises(NotationError):
+            state.apply_notation(text, 0)
+        assert snapshot(state) == before
+
+
+def test_the_game_exports_the_notation() -> None:
+    """GAME's states parse what parse_action parses."""
+    state = GAME.new_state(3, 0)
+    assert state.parse_action("marker 3") == parse_action("marker 3")

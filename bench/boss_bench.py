@@ -1,8 +1,7 @@
-"""I'm the Boss! figures: random-playout speed, greedy against random, negotiation lengths."""
+"""I'm the Boss! figures: greedy against random, negotiation lengths and how often deals close."""
 
 from __future__ import annotations
 
-import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -12,27 +11,6 @@ from parlour.bots.simulation import wilson
 from parlour.core.registry import load_game
 
 GAME = "im-the-boss"
-
-
-def boss_playouts(seconds: float, checked: bool, players: int = 5) -> dict[str, float]:
-    """Random playouts with the default options on one core: actions and games per second."""
-    game = load_game(GAME)
-    rng = random.Random(0)
-    actions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_state(players, games)
-        while not state.is_over():
-            seat = state.deciders()[0]
-            action = rng.choice(state.legal_actions(seat))
-            if checked:
-                state.apply(action, seat)
-            else:
-                state.apply_legal(action, seat)
-            actions += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"actions_per_second": actions / elapsed, "games_per_second": games / elapsed, "games": games}
 
 
 def _play(args: tuple[list[str], int]) -> dict[str, Any]:

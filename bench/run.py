@@ -15,8 +15,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from boss_bench import boss_playouts, bot_games
+from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
+from playouts import random_playouts
 
 from parlour.bots.simulation import simulate
 from parlour.core.registry import load_game
@@ -24,27 +25,6 @@ from parlour.games.venture.views import OptimiserCard
 
 SECONDS = 10.0
 RESULTS = Path(__file__).resolve().parent / "results.json"
-
-
-def venture_playouts(seconds: float, checked: bool) -> dict[str, float]:
-    """Random playouts of four-player Venture on one core: actions and games per second."""
-    game = load_game("venture")
-    rng = random.Random(0)
-    actions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_state(4, games)
-        while not state.is_over():
-            seat = state.deciders()[0]
-            action = rng.choice(state.legal_actions(seat))
-            if checked:
-                state.apply(action, seat)
-            else:
-                state.apply_legal(action, seat)
-            actions += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"actions_per_second": actions / elapsed, "games_per_second": games / elapsed, "games": games}
 
 
 def openspiel_playouts(name: str, seconds: float) -> dict[str, float] | str:
@@ -96,8 +76,8 @@ def main() -> None:
     """Runs every measurement, prints it and writes bench/results.json."""
     results: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine()}
     print(f"Random playouts, {SECONDS:g} s each, one core:")
-    results["venture_playout"] = venture_playouts(SECONDS, checked=False)
-    results["venture_playout_checked"] = venture_playouts(SECONDS, checked=True)
+    results["venture_playout"] = random_playouts("venture", 4, SECONDS, checked=False)
+    results["venture_playout_checked"] = random_playouts("venture", 4, SECONDS, checked=True)
     for name in ("python_block_dominoes", "gin_rummy"):
         results[f"openspiel_{name}"] = openspiel_playouts(name, SECONDS)
     for key in (
@@ -134,7 +114,7 @@ def boss_figures(results: dict[str, Any]) -> None:
     """Measures and prints I'm the Boss!'s figures into ``results``."""
     print("I'm the Boss! random playouts (five players, default options), one core:")
     for key, checked in (("boss_playout", False), ("boss_playout_checked", True)):
-        value = results[key] = boss_playouts(SECONDS, checked)
+        value = results[key] = random_playouts("im-the-boss", 5, SECONDS, checked)
         print(
             f"  {key:36s} {value['actions_per_second']:>9,.0f} actions/s"
             f" {value['games_per_second']:>8,.1f} games/s"

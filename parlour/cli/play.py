@@ -118,9 +118,8 @@ class TerminalPlay:
         if self.log:
             lines = [event.for_seat(seat) for _, event in self.log]
             self.console.print(Panel("\n".join(lines), title="Recent events"))
-        legal = self.state.legal_actions(seat)
-        labels = [f"[cyan]{i}[/cyan] {self.state.format_action(a)}" for i, a in enumerate(legal, 1)]
-        self.console.print(Columns(labels, padding=(0, 3)))
+        texts = [self.state.format_action(a) for a in self.state.legal_actions(seat)]
+        self.console.print(Columns(action_labels(texts), padding=(0, 3)))
 
     def _ask(self, seat: int) -> Any:
         """Asks the human at ``seat`` until a legal action is chosen; None means quit."""
@@ -173,7 +172,10 @@ class TerminalPlay:
             self.console.print(f"[red]{err}[/red]")
             return None
         if action not in legal:
-            self.console.print(f"[red]{text!r} is not legal now.[/red] Type 'list' to see the choices.")
+            reason = self.state.why_illegal(action, seat)
+            self.console.print(
+                f"[red]{text!r} is not legal now: {reason}.[/red] Type 'list' to see the choices."
+            )
             return None
         return action
 
@@ -186,6 +188,30 @@ class TerminalPlay:
         for seat, (score, rank) in enumerate(zip(self.state.scores(), self.state.ranking(), strict=True)):
             self.console.print(f"seat {seat} ({self.seats[seat]}): {score:g}, rank {rank}")
         self.console.print(f"Seed {self.record.seed}. Record saved to {self.path}", soft_wrap=True)
+
+
+def action_labels(texts: Sequence[str]) -> list[str]:
+    """Returns the numbered choices; a long run of amounts (offer R 0 … offer R 30) is one line to type."""
+    runs: dict[str, list[int]] = {}
+    for text in texts:
+        head, _, tail = text.rpartition(" ")
+        if head and tail.isdecimal():
+            runs.setdefault(head, []).append(int(tail))
+    collapsed = {
+        head
+        for head, numbers in runs.items()
+        if len(numbers) >= 6 and max(numbers) - min(numbers) < len(numbers) + 1
+    }
+    labels, said = [], set()
+    for number, text in enumerate(texts, 1):
+        head, _, tail = text.rpartition(" ")
+        if head in collapsed and tail.isdecimal():
+            if head not in said:
+                said.add(head)
+                labels.append(f"{head} N [dim](type it; N = {min(runs[head])}–{max(runs[head])})[/dim]")
+            continue
+        labels.append(f"[cyan]{number}[/cyan] {text}")
+    return labels
 
 
 def play_in_terminal(

@@ -79,6 +79,16 @@ class Game(ABC):
             values[name] = specs[name].parse(text)
         return values
 
+    def position_options(self, data: Any) -> dict[str, Any]:
+        """Returns the option values a position names, refusing bad ones as a PositionError."""
+        given = data.get("options", {}) if isinstance(data, dict) else {}
+        if not isinstance(given, dict):
+            raise PositionError("options", "must be an object")
+        try:
+            return self.options(given)
+        except OptionError as err:
+            raise PositionError("options", str(err)) from None
+
     def check_players(self, players: int) -> None:
         """Refuses a player count outside the game's range."""
         if not self.min_players <= players <= self.max_players:

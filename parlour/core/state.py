@@ -183,6 +183,12 @@ class GameState(ABC):
         deciders = self.deciders()
         return "the game is over" if not deciders else "seats " + ", ".join(map(str, deciders))
 
+    def why_illegal(self, action: Any, seat: Seat) -> str:
+        """Returns why ``action`` is not legal for ``seat`` now (for messages to people)."""
+        if seat not in self.deciders():
+            return f"seat {seat} may not act now (waiting for {self._waiting()})"
+        return self._why(action, seat)
+
     def _why(self, action: Any, seat: Seat) -> str:
         """Returns why an action is illegal (games may override with a precise reason)."""
         return "it is not among the legal actions"

@@ -17,24 +17,11 @@ from parlour.core.record import GameRecord, Move, replay
 from parlour.core.registry import load_game
 from parlour.testing.kit import snapshot
 
+from .scripted import Script
+
 GAME = load_game("venture")
 HUMAN_FIRST = ["human", "greedy", "greedy", "greedy"]
 SEED = 12  # seat 0 moves first with four players
-
-
-class Script:
-    """Stands in for ``Console.input``: returns the scripted lines, then raises EOFError."""
-
-    def __init__(self, lines: Iterable[str | Callable[[], str]]) -> None:
-        self.lines = list(lines)
-        self.prompts: list[str] = []
-
-    def __call__(self, prompt: Any = "", **_: Any) -> str:
-        self.prompts.append(str(prompt))
-        if not self.lines:
-            raise EOFError
-        line = self.lines.pop(0)
-        return line if isinstance(line, str) else line()
 
 
 def start(
@@ -101,8 +88,8 @@ def test_bad_input_prints_a_message_and_asks_again(tmp_path: Path, monkeypatch: 
     text = out.getvalue()
     assert "cannot read 'xyzzy'" in text
     assert f"Choose a number from 1 to {len(legal)}." in text
-    assert "'end' is not legal now." in text
-    assert "'take ZZ-A' is not legal now." in text
+    assert "'end' is not legal now:" in text
+    assert "'take ZZ-A' is not legal now:" in text
     assert "cannot read '-1'" in text
     assert script.prompts == ["seat 0> "] * len(lines)
     assert saved(play).moves == [Move(0, legal[0])]

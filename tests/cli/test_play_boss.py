@@ -15,21 +15,9 @@ from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.testing.kit import snapshot
 
+from .scripted import Script
+
 GAME = load_game("im-the-boss")
-
-
-class Script:
-    """Stands in for ``Console.input``: scripted lines, then EOFError; records the prompts."""
-
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = list(lines)
-        self.prompts: list[str] = []
-
-    def __call__(self, prompt: Any = "", **_: Any) -> str:
-        self.prompts.append(str(prompt))
-        if not self.lines:
-            raise EOFError
-        return self.lines.pop(0)
 
 
 def start(

@@ -6,7 +6,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from parlour.core.agents import Agent
-from parlour.core.errors import PositionError
 from parlour.core.game import Game
 from parlour.games.im_the_boss.actions import Action, format_action, parse_action
 from parlour.games.im_the_boss.content import Content, load_content
@@ -61,13 +60,7 @@ class BossGame(Game):
         """Returns the state a position describes (see docs/positions.md)."""
         from parlour.games.im_the_boss.position import from_position
 
-        given = data.get("options", {}) if isinstance(data, dict) else {}
-        if not isinstance(given, dict):
-            raise PositionError("options", "must be an object")
-        try:
-            values = self.options(given)
-        except Exception as err:
-            raise PositionError("options", str(err)) from None
+        values = self.position_options(data)
         return from_position(self.content(values), data, values)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:

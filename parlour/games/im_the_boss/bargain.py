@@ -16,7 +16,7 @@ from parlour.games.im_the_boss import plays
 from parlour.games.im_the_boss.actions import Action, act
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.phases import BARGAIN, CLOSING, clockwise, others_from_left
-from parlour.games.im_the_boss.supply import can_supply, stands, strike_unagreed, suppliers
+from parlour.games.im_the_boss.supply import auto_use, can_supply, stands, strike_unagreed, suppliers
 
 if TYPE_CHECKING:
     from parlour.games.im_the_boss.state import BossState
@@ -32,11 +32,13 @@ def open_negotiation(state: BossState, seat: int) -> None:
     proceeds = space.dividends * state.top_card().value  # type: ignore[union-attr]
     state.stack.pop()
     state.nego = Negotiation(state.marker, seat, seat, proceeds, [[] for _ in range(state.players)])
+    state.nego.counted = [0] * state.players
     state.stack.push(Decision(BARGAIN, clockwise(seat, state.players), {"quiet": False}, concurrent=True))
     state.emit(
         f'Seat {seat}: "Let\'s make a deal!" Space {space.number} ({space.text()}), '
         f"proceeds {proceeds} million."
     )
+    auto_use(state)
 
 
 def nego_of(state: BossState) -> Negotiation:
@@ -45,33 +47,36 @@ def nego_of(state: BossState) -> Negotiation:
     return state.nego
 
 
-def final(state: BossState) -> bool:
-    """Returns whether only closing or failing remains (everyone passed, or the limit is reached)."""
-    return (
-        bool(state.stack[0].data.get("quiet")) or nego_of(state).counted >= state.options["negotiation_limit"]
-    )
+def quiet(state: BossState) -> bool:
+    """Returns whether every seat has passed: only closing or failing remains."""
+    return bool(state.stack[0].data.get("quiet"))
+
+
+def spent(state: BossState, seat: int) -> bool:
+    """Returns whether ``seat`` has used up its actions in this negotiation (ruling B-2)."""
+    return bool(nego_of(state).counted[seat] >= state.options["negotiation_limit"])
 
 
 def reopen(state: BossState) -> None:
-    """Asks every seat again from the Boss after an action (only the Boss once the limit is reached)."""
-    nego, window = nego_of(state), state.stack[0]
+    """Asks every seat again, from the Boss, after an action."""
+    window = state.stack[0]
     window.data["quiet"] = False
-    if nego.counted >= state.options["negotiation_limit"]:
-        window.reopen([nego.boss])
-    else:
-        window.reopen(clockwise(nego.boss, state.players))
+    window.reopen(clockwise(nego_of(state).boss, state.players))
 
 
 # ------------------------------------------------------------------ legal actions
 def actions(state: BossState, seat: int) -> list[Action]:
     """Returns what ``seat`` may do in the negotiation window."""
     nego = nego_of(state)
-    if final(state):
-        return [CALL, FAIL] if stands(state) else [FAIL]
-    found = [PASS]
-    found += [
-        act("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")
-    ]
+    closing = [CALL, FAIL] if stands(state) else [FAIL]
+    if quiet(state):
+        return closing
+    if spent(state, seat):
+        # Out of actions: pass, answer the terms, or (the Boss) close or fail.
+        answers = [AGREE, REFUSE] if nego.unagreed(seat) else []
+        return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
+    found: list[Action] = [PASS]
+    found += [act("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")]
     found += plays.card_plays(state, seat)
     if seat == nego.boss:
         found += boss_actions(state)
@@ -152,7 +157,8 @@ def apply(state: BossState, seat: int, action: Action) -> None:
 
         fail_deal(state)
         return
-    nego.counted += 1
+    if verb not in ("agree", "refuse"):
+        nego.counted[seat] += 1
     if verb == "call":
         nego.called = True
         strike_unagreed(state)

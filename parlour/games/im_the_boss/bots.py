@@ -94,8 +94,16 @@ class GreedyBot:
         allowed = set(legal)
         for action in wanted:
             if action in allowed:
+                self._remember(state, action)
                 return action
         return PASS if PASS in allowed else legal[0]
+
+    def _remember(self, state: BossState, action: Action) -> None:
+        """Notes a Boss card or Travel played, so that it is not repeated in this negotiation."""
+        if action.verb == "boss":
+            self.interfered.add((state.turn, "boss"))
+        elif action.verb == "travel":
+            self.interfered.add((state.turn, action.colour))
 
     def _wishes(self, state: BossState, seat: int) -> Iterable[Action]:
         """Yields the actions the bot would like, best first (the first legal one is taken)."""
@@ -175,9 +183,10 @@ class GreedyBot:
         """Buys the cheapest cover: own investors first, then the lowest asks, then proposals."""
         nego = state.nego
         assert nego is not None
-        if stands(state):
-            return [CALL]
         space = state.space(nego.space)
+        if stands(state):
+            extra = self._unneeded(state, space)
+            return [Action("drop", colour=extra[0])] if extra else [CALL]
         cost, targets = cheapest_cover(state, seat, space, nego.proceeds)
         wishes: list[Action] = []
         if cost >= INF:
@@ -189,21 +198,36 @@ class GreedyBot:
                 return [*wishes, PASS, FAIL]
         return [PASS, FAIL]
 
+    @staticmethod
+    def _unneeded(state: BossState, space: Space) -> list[str]:
+        """Returns the paid agreed lines the space does not need (the dearest dropped first)."""
+        nego = state.nego
+        assert nego is not None
+        agreed = {c: t.amount for c, t in nego.items.items() if t.agreed}
+        keep = set(space.required)
+        for group in space.groups:
+            keep |= set(
+                sorted((c for c in group.colours if c in agreed), key=lambda c: (agreed[c], c))[: group.count]
+            )
+        return sorted((c for c in agreed if c not in keep and agreed[c] > 0), key=lambda c: -agreed[c])
+
     def _secure(self, state: BossState, seat: int, colour: str, space: Space) -> list[Action]:
         """Returns the actions that bring one colour into the terms (empty if it is in already)."""
         nego = state.nego
         assert nego is not None
         term = nego.items.get(colour)
-        if term is not None:
+        if term is not None and (term.agreed or term.seat == seat):
             return []
         if can_supply(state, seat, colour):
             return [Action("use", colour=colour)]
         if state.count(seat, f"clan:{colour}"):
             return [Action("lay", colour=colour)]
-        room = nego.proceeds - nego.committed() - 1
+        room = nego.proceeds - nego.committed(without_colour=colour) - 1
         offers = sorted((a, s) for (c, s), a in nego.offers.items() if c == colour)
-        if offers and offers[0][0] <= room:
+        if offers and offers[0][0] <= min(room, term.amount if term is not None else room):
             return [Action("accept", colour=colour, seat=offers[0][1])]
+        if term is not None:
+            return []  # waiting for the answer to a proposal
         others = [s for s in suppliers(state, colour) if s != seat]
         if not others:
             return []
@@ -289,7 +313,6 @@ class GreedyBot:
         if state.count(seat, BOSS) and key not in self.interfered and nego.proceeds >= 12:
             cost, _ = cheapest_cover(state, seat, space, nego.proceeds)
             if cost <= nego.proceeds // 2:
-                self.interfered.add(key)
                 wishes.append(Action("boss"))
         money = public_money(state)
         paid = nego.payments().get(seat, 0)
@@ -305,13 +328,12 @@ class GreedyBot:
         wishes = []
         for colour in space.colours:
             sources = suppliers(state, colour)
-            if len(sources) != 1 or (state.turn, colour) in self.interfered:
+            if len(sources) != 1 or sources[0] == seat or (state.turn, colour) in self.interfered:
                 continue
             if not (state.count(seat, f"travel:{colour}") or state.count(seat, f"travel:{ANY}")):
                 continue
             needed = not covers(space, set(space.colours) - {colour})
             if needed:
-                self.interfered.add((state.turn, colour))
                 holder = sources[0]
                 home = state.owners[colour] == holder and colour not in nego.travelling
                 wishes.append(Action("travel", colour=colour, seat=-1 if home else holder))
@@ -327,7 +349,9 @@ class GreedyBot:
         if pending.verb == "boss":
             return seat == nego.boss
         if pending.verb == "recruit":
-            return state.owners[pending.colour] == seat
+            term = nego.items.get(pending.colour)
+            relied = seat == nego.boss and term is not None and term.seat == state.owners[pending.colour]
+            return state.owners[pending.colour] == seat or relied
         term = nego.items.get(pending.colour)
         mine = term is not None and term.seat == seat and term.amount > 0
         return seat == nego.boss or mine

@@ -29,7 +29,7 @@ def closing_apply(state: BossState, seat: int, action: Action) -> None:
         if window.is_settled:
             close_deal(state)
         return
-    nego.counted += 1
+    nego.counted[seat] += 1
     plays.play(state, seat, action)
 
 
@@ -61,7 +61,7 @@ def close_deal(state: BossState) -> None:
             "payments": {str(s): a for s, a in sorted(paid.items())},
         }
     )
-    payments = ", ".join(f"seat {s} {a}" for s, a in sorted(paid.items())) or "nobody"
+    payments = ", ".join(f"seat {s} {a} million" for s, a in sorted(paid.items())) or "nobody"
     state.emit(
         f"The deal on space {space.number} is closed! The bank pays seat {boss} {nego.proceeds} "
         f"million; the Boss pays {payments}. Deal card {number} covers the space."

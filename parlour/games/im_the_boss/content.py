@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from parlour.core.content import read_content_json
 from parlour.core.errors import ContentError
 
 CLAN, TRAVEL, RECRUIT, BOSS, STOP = "clan", "travel", "recruit", "boss", "stop"
@@ -189,18 +187,4 @@ def parse_content(data: Any) -> Content:
 @cache
 def load_content(path: str | None = None) -> Content:
     """Loads a content file (default: the one shipped with Parlour)."""
-    if path is None:
-        text = resources.files(__package__).joinpath("data/content.json").read_text(encoding="utf-8")
-    else:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ContentError(f"cannot read content file {path}: {err.strerror}") from None
-        except UnicodeDecodeError:
-            raise ContentError(f"cannot read content file {path}: not UTF-8 text") from None
-    try:
-        return parse_content(json.loads(text))
-    except json.JSONDecodeError as err:
-        raise ContentError(f"content file is not valid JSON: {err}") from None
-    except (ValueError, RecursionError) as err:
-        raise ContentError(f"content file is not usable JSON: {type(err).__name__}") from None
+    return parse_content(read_content_json(path, __package__ or "", "data/content.json", "content file"))

@@ -82,8 +82,8 @@ class Negotiation:
     """The terms' investors: colour -> who supplies it and for how much."""
     tips: dict[int, Term] = field(default_factory=dict)
     """The terms' payments to seats for no investor (ruling A-08)."""
-    counted: int = 0
-    """Actions taken so far, passes not counted (the limit, ruling B-2)."""
+    counted: list[int] = field(default_factory=list)
+    """Each seat's actions so far, not counting pass, agree and refuse (the limit, ruling B-2)."""
     called: bool = False
     """Whether the Boss has called the deal (the closing round is on)."""
     pending: Pending | None = None
@@ -117,7 +117,7 @@ class Negotiation:
             dict(self.offers),
             {c: Term(t.seat, t.amount, t.agreed) for c, t in self.items.items()},
             {s: Term(t.seat, t.amount, t.agreed) for s, t in self.tips.items()},
-            self.counted,
+            list(self.counted),
             self.called,
             None
             if pending is None

@@ -38,8 +38,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "negotiation_limit",
-        40,
-        "actions (passes not counted) after which a negotiation may only close or fail",
+        20,
+        "actions each seat may take in a negotiation (pass, agree, refuse not counted; ruling B-2)",
         minimum=1,
     ),
     OptionSpec(
@@ -56,5 +56,5 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
 )
 
-QUICK_OPTIONS = {"max_turns": 24, "negotiation_limit": 12}
+QUICK_OPTIONS = {"max_turns": 24, "negotiation_limit": 4}
 """Options that keep random playouts short for the conformance kit."""

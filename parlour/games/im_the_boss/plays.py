@@ -15,7 +15,7 @@ from parlour.games.im_the_boss.actions import Action, act
 from parlour.games.im_the_boss.content import ANY, BOSS, STOP
 from parlour.games.im_the_boss.negotiation import Pending
 from parlour.games.im_the_boss.phases import CLOSING, RESPOND, others_from_left
-from parlour.games.im_the_boss.supply import prune, stands
+from parlour.games.im_the_boss.supply import auto_use, prune, stands
 from parlour.games.im_the_boss.turn import recruit_targets, spend_triple, take_placard
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def respond(state: BossState, seat: int, action: Action) -> None:
     assert nego is not None and nego.pending is not None
     pending = nego.pending
     if action.verb == "stop":
-        nego.counted += 1
+        nego.counted[seat] += 1
         stop = state.holding(seat, STOP)[0]
         state.hands[seat].remove(stop)
         state.discard += [*pending.cards, stop]
@@ -121,10 +121,13 @@ def resolve(state: BossState, pending: Pending) -> None:
         for key in [k for k in nego.offers if k[1] == pending.by]:
             del nego.offers[key]
         state.emit(f"Seat {pending.by} is the Boss now; the terms start afresh.")
+        auto_use(state)
     else:
         state.discard += pending.cards
         take_placard(state, pending.by, pending.colour)
     prune(state)
+    if pending.by == nego.boss:
+        auto_use(state)
 
 
 def resume(state: BossState) -> None:

@@ -11,8 +11,10 @@ from parlour.core.errors import ParlourError, PositionError
 from parlour.core.positions import Fields, check_int, check_str
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.negotiation import Negotiation, Pending, Term
+from parlour.games.im_the_boss.options import DRAW, HAND_LIMIT, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.phases import ARRIVE, BARGAIN, CLOSING, LIMIT, MARKER, RESPOND, TURN
 from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.supply import stands
 
 FORMAT = "parlour-im-the-boss-position/1"
 FIELDS = {
@@ -99,7 +101,7 @@ def _nego_json(state: BossState) -> dict[str, Any] | None:
         "offers": [[c, s, a] for (c, s), a in sorted(nego.offers.items())],
         "terms": {c: t.to_json() for c, t in sorted(nego.items.items())},
         "tips": {str(s): [t.amount, t.agreed] for s, t in sorted(nego.tips.items())},
-        "counted": nego.counted,
+        "counted": list(nego.counted),
         "called": nego.called,
         "pending": None
         if pending is None
@@ -227,7 +229,9 @@ def _read_nego(state: BossState, data: Any, cards: _Cards) -> Negotiation | None
         if not key.isdecimal() or not 0 <= int(key) < players or not _pair(value):
             raise PositionError(f"negotiation.tips.{key}", "must map a seat to [amount, agreed]")
         nego.tips[int(key)] = Term(int(key), value[0], value[1])
-    nego.counted = n.integer("counted", 0)
+    nego.counted = n.items("counted", lambda v, p: check_int(v, p, 0))
+    if len(nego.counted) != players:
+        raise PositionError("negotiation.counted", f"must list {players} seats' action counts")
     nego.called = n.boolean("called")
     nego.pending = _pending(n.get("pending"), players, cards)
     return nego
@@ -282,21 +286,43 @@ def _pending(data: Any, players: int, cards: _Cards) -> Pending | None:
     )
 
 
+SHAPES = {
+    (): "the game is over",
+    (MARKER,): "the marker is placed",
+    (TURN,): "a turn",
+    (ARRIVE,): "after the roll",
+    (LIMIT,): "over the hand limit",
+    (BARGAIN,): "bargaining",
+    (BARGAIN, RESPOND): "a Stop window",
+    (BARGAIN, CLOSING): "the closing round",
+    (BARGAIN, CLOSING, RESPOND): "a Stop window in the closing round",
+}
+"""Every stack of decisions a game can have."""
+
+
 def _check_stack(state: BossState) -> None:
     """Refuses a stack that does not fit the rest of the position."""
-    kinds = state.stack.kinds()
-    if any(k not in KINDS for k in kinds):
-        raise PositionError("decisions", f"unknown decision kind (kinds: {', '.join(sorted(KINDS))})")
-    in_nego = bool(kinds) and kinds[0] == BARGAIN
-    if in_nego != (state.nego is not None) or (not kinds and not state.over):
-        raise PositionError("decisions", "the decisions do not match the negotiation field")
-    if (RESPOND in kinds) != (state.nego is not None and state.nego.pending is not None):
-        raise PositionError("decisions", "a Stop window needs a pending play, and only then")
-    if state.marker is None and kinds and kinds != [MARKER]:
+    kinds = tuple(state.stack.kinds())
+    if kinds not in SHAPES:
+        raise PositionError("decisions", f"impossible decisions {list(kinds)} (see docs/positions.md)")
+    if (kinds == ()) != state.over:
+        raise PositionError("over", "the game is over exactly when no decision is pending")
+    if (kinds[:1] == (BARGAIN,)) != (state.nego is not None):
+        raise PositionError("negotiation", "a negotiation is on exactly when the bargaining window is")
+    _check_seats(state, kinds)
+    if state.marker is None and kinds and kinds != (MARKER,):
         raise PositionError("marker", "the marker must be placed before anything else happens")
-    if not state.over and not state.deal_cards:
-        raise PositionError("deal_cards", "no deal card is left, so the game must be over")
+    _check_deal_cards(state)
+    _check_hands(state, kinds)
     if state.nego is not None:
+        if (RESPOND in kinds) != (state.nego.pending is not None):
+            raise PositionError("decisions", "a Stop window needs a pending play, and only then")
+        if (CLOSING in kinds) != state.nego.called:
+            raise PositionError(
+                "negotiation.called", "the deal is called exactly when the closing round is on"
+            )
+        if state.nego.called and not stands(state):
+            raise PositionError("negotiation.called", "a called deal needs agreed lines that cover the space")
         _check_negotiation(state, state.nego)
     problems = state.invariant_errors()
     if problems:
@@ -306,6 +332,57 @@ def _check_stack(state: BossState) -> None:
             state.legal_actions(seat)
     except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
         raise PositionError("decisions", f"the decisions cannot be played from here ({err!r})") from None
+
+
+def _check_seats(state: BossState, kinds: tuple[str, ...]) -> None:
+    """Refuses a turn decision asking another seat than the current one (or the marker's placer)."""
+    if kinds in ((TURN,), (ARRIVE,), (LIMIT,)) and state.stack.top.seats != [state.current]:
+        raise PositionError("decisions", f"the {kinds[0]} decision must ask the current seat {state.current}")
+    if kinds == (MARKER,) and state.stack.top.seats != [(state.first - 1) % state.players]:
+        raise PositionError("decisions", "the marker is placed by the player to the first player's right")
+
+
+def _check_deal_cards(state: BossState) -> None:
+    """Refuses deal cards out of order, missing, or not matching the length option and the record."""
+    removed = SHORT_GAME_REMOVED if state.options["length"] == "short" else ()
+    every = [c.number for c in state.content.deal_cards if c.number not in removed]
+    used = sorted(n for n in state.covered if n is not None)
+    if used + state.deal_cards != every:
+        raise PositionError("deal_cards", f"covered and stacked deal cards must be {every} in order")
+    if not state.over and not state.deal_cards:
+        raise PositionError("deal_cards", "no deal card is left, so the game must be over")
+    if len(state.deals) != len(used):
+        raise PositionError("deals", "the record must hold one entry per covered space")
+    for i, deal in enumerate(state.deals):
+        _check_deal_record(state, deal, f"deals[{i}]")
+
+
+def _check_deal_record(state: BossState, deal: dict[str, Any], path: str) -> None:
+    """Refuses a malformed entry of the public record of deals."""
+    f = Fields(deal, path, {"card", "space", "boss", "proceeds", "payments"})
+    space = f.integer("space", 1, len(state.content.spaces))
+    if state.covered[space - 1] != f.integer("card", 1):
+        raise PositionError(f.where("card"), "must be the deal card covering that space")
+    f.integer("boss", 0, state.players - 1)
+    proceeds = f.integer("proceeds", 0)
+    payments = f.get("payments")
+    if not isinstance(payments, dict) or any(
+        not k.isdecimal() or int(k) >= state.players or not isinstance(v, int) or isinstance(v, bool) or v < 1
+        for k, v in payments.items()
+    ):
+        raise PositionError(f.where("payments"), "must map seats to positive amounts")
+    if sum(payments.values()) > proceeds:
+        raise PositionError(f.where("payments"), "the payments exceed the proceeds")
+
+
+def _check_hands(state: BossState, kinds: tuple[str, ...]) -> None:
+    """Refuses a hand over 12 cards except while its holder discards down (and that only then)."""
+    for seat, hand in enumerate(state.hands):
+        discarding = kinds == (LIMIT,) and seat == state.current
+        if len(hand) > (HAND_LIMIT + DRAW if discarding else HAND_LIMIT) or (
+            discarding and len(hand) <= HAND_LIMIT
+        ):
+            raise PositionError(f"hands[{seat}]", f"holds {len(hand)} cards: the hand limit is {HAND_LIMIT}")
 
 
 def _check_negotiation(state: BossState, nego: Negotiation) -> None:
@@ -325,6 +402,13 @@ def _check_negotiation(state: BossState, nego: Negotiation) -> None:
             raise PositionError(
                 f"negotiation.travelling.{colour}", "must be a matching Travel card on a held placard"
             )
+    for seat, laid in enumerate(nego.laid):
+        if any(state.name(c)[-1] not in state.space(nego.space).colours for c in laid):
+            raise PositionError(
+                f"negotiation.laid[{seat}]", "Clan cards are laid only in the space's colours"
+            )
+    if any(a > nego.proceeds for a in nego.offers.values()):
+        raise PositionError("negotiation.offers", f"an ask is at most the proceeds ({nego.proceeds})")
     for colour, seat in nego.offers:
         if not can_supply(state, seat, colour) or seat == nego.boss:
             raise PositionError("negotiation.offers", f"seat {seat} cannot offer {colour}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.games.im_the_boss.content import Space
+from parlour.games.im_the_boss.negotiation import Term
 
 if TYPE_CHECKING:
     from parlour.games.im_the_boss.state import BossState
@@ -64,3 +65,16 @@ def prune(state: BossState) -> None:
         del nego.items[colour]
         if state.logging:
             state.emit(f"The {colour} investor drops out of the terms.")
+
+
+def auto_use(state: BossState) -> None:
+    """Puts the Boss's own placards at home into the terms: they agree automatically (ruling B-5)."""
+    nego = state.nego
+    assert nego is not None
+    added = []
+    for colour in state.space(nego.space).colours:
+        if state.owners[colour] == nego.boss and colour not in nego.travelling and colour not in nego.items:
+            nego.items[colour] = Term(nego.boss, 0, True)
+            added.append(colour)
+    if added and state.logging:
+        state.emit(f"The Boss's own {' '.join(added)} take part automatically.")

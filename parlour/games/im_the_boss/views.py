@@ -55,7 +55,7 @@ def negotiation_view(state: BossState) -> dict[str, Any] | None:
         "offers": [[c, s, a] for (c, s), a in sorted(nego.offers.items())],
         "terms": {c: t.to_json() for c, t in sorted(nego.items.items())},
         "tips": {str(s): t.to_json() for s, t in sorted(nego.tips.items())},
-        "counted": nego.counted,
+        "counted": list(nego.counted),
         "limit": state.options["negotiation_limit"],
         "called": nego.called,
         "pending": nego.pending.describe() if nego.pending else None,
@@ -72,10 +72,13 @@ def render_text(state: BossState, seat: int | None) -> str:
             f"{len(state.deal_cards)} deal cards left."
         )
     lines.append("Board (clockwise):")
+    width = max(len(space.text()) for space in state.content.spaces)
     for i, space in enumerate(state.content.spaces):
         mark = ">" if i == state.marker else " "
         cover = f"covered by deal card {state.covered[i]}" if state.covered[i] else ""
-        lines.append(f" {mark}[{space.number:2}] {space.text():28} {space.dividends} div  {cover}".rstrip())
+        lines.append(
+            f" {mark}[{space.number:2}] {space.text():{width}}  {space.dividends} div  {cover}".rstrip()
+        )
     owners = "  ".join(f"{c}: {'spare' if s is None else f'seat {s}'}" for c, s in state.owners.items())
     lines.append(f"Placards: {owners}")
     money = [
@@ -118,8 +121,8 @@ def _negotiation_lines(state: BossState) -> list[str]:
     space = state.space(nego.space)
     lines = [
         f"Negotiation on space {space.number} ({space.text()}): Boss seat {nego.boss}, "
-        f"proceeds {nego.proceeds} million, {nego.counted}/{state.options['negotiation_limit']} actions"
-        + (", deal called" if nego.called else "")
+        f"proceeds {nego.proceeds} million, actions used {'/'.join(map(str, nego.counted))}"
+        f" of {state.options['negotiation_limit']} each" + (", deal called" if nego.called else "")
     ]
     who = "  ".join(f"{c}: {' '.join(f'@{s}' for s in suppliers(state, c)) or '-'}" for c in space.colours)
     lines.append(f"  can supply  {who}")
@@ -141,13 +144,17 @@ def _negotiation_lines(state: BossState) -> list[str]:
 
 def hints(state: BossState, seat: int) -> list[str]:
     """Returns advice lines for a human at ``seat``: what the deal needs, what is still missing."""
-    from parlour.games.im_the_boss.supply import stands
+    from parlour.games.im_the_boss.supply import can_supply, stands
 
     nego = state.nego
     if state.marker is None or state.over:
         return []
     space = state.space(state.marker if nego is None else nego.space)
-    own = set(state.placards(seat)) | {c for c in space.colours if state.count(seat, f"clan:{c}")}
+    travelling = nego.travelling if nego is not None else {}
+    own = {c for c in state.placards(seat) if c not in travelling}
+    own |= {c for c in space.colours if state.count(seat, f"clan:{c}")}
+    if nego is not None:
+        own |= {c for c in space.colours if can_supply(state, seat, c)}
     mine = " ".join(sorted(own & set(space.colours))) or "none of them"
     lines = [f"Space {space.number} needs {space.text()}; you can bring {mine} yourself."]
     if nego is not None and seat == nego.boss:

@@ -56,16 +56,9 @@ class VentureGame(Game):
 
     def state_from_position(self, data: Any) -> VentureState:
         """Returns the state a position describes (see docs/positions.md)."""
-        from parlour.core.errors import PositionError
         from parlour.games.venture.position import from_position
 
-        given = data.get("options", {}) if isinstance(data, dict) else {}
-        if not isinstance(given, dict):
-            raise PositionError("options", "must be an object")
-        try:
-            values = self.options(given)
-        except Exception as err:
-            raise PositionError("options", str(err)) from None
+        values = self.position_options(data)
         return from_position(self.deck(values), data, values)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from parlour.core.content import read_content_json
 from parlour.core.errors import ContentError
 
 LETTERS = "ABCDEF"
@@ -173,18 +171,4 @@ def parse_deck(data: Any) -> Deck:
 @cache
 def load_deck(path: str | None = None) -> Deck:
     """Loads a deck file (default: the house deck shipped with Parlour)."""
-    if path is None:
-        text = resources.files(__package__).joinpath("data/deck.json").read_text(encoding="utf-8")
-    else:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ContentError(f"cannot read deck file {path}: {err.strerror}") from None
-        except UnicodeDecodeError:
-            raise ContentError(f"cannot read deck file {path}: not UTF-8 text") from None
-    try:
-        return parse_deck(json.loads(text))
-    except json.JSONDecodeError as err:
-        raise ContentError(f"deck file is not valid JSON: {err}") from None
-    except (ValueError, RecursionError) as err:
-        raise ContentError(f"deck file is not usable JSON: {type(err).__name__}") from None
+    return parse_deck(read_content_json(path, __package__ or "", "data/deck.json", "deck file"))

@@ -52,18 +52,41 @@ def test_an_undercut_investor_lowers_its_ask_below_the_rival() -> None:
     assert str(GreedyBot().choose(state, 1)) == "offer O 2"
 
 
-def test_as_boss_it_uses_its_own_investor_then_accepts_the_cheapest_offer() -> None:
-    """The Boss brings its own R, then takes the cheaper of two O offers and calls."""
+def test_as_boss_it_accepts_the_cheapest_offer_then_calls() -> None:
+    """The Boss's own R joins the terms by itself; it takes the cheaper of two O offers and calls."""
     state = opened(table(4, 0, {"R": 0, "O": 1}))
     give(state, 2, "clan:O")
     bot = GreedyBot()
-    assert str(bot.choose(state, 0)) == "use R"
-    state.apply_notation("use R", 0)
+    assert "R" in state.nego.items  # type: ignore[union-attr]
     state.apply_notation("offer O 4", 1)
     state.apply_notation("lay O", 2)
     state.apply_notation("offer O 2", 2)
     assert str(bot.choose(state, 0)) == "accept O @2"
     state.apply_notation("accept O @2", 0)
+    assert str(bot.choose(state, 0)) == "call"
+
+
+def test_a_cheaper_offer_replaces_its_own_pending_proposal() -> None:
+    """After proposing 2 to seat 1 for O, the Boss accepts seat 2's offer of O at 1 instead of waiting."""
+    state = opened(table(4, 0, {"R": 0, "O": 1}))
+    give(state, 2, "clan:O")
+    state.apply_notation("include O @1 2", 0)
+    state.apply_notation("lay O", 2)
+    state.apply_notation("offer O 1", 2)
+    assert str(GreedyBot().choose(state, 0)) == "accept O @2"
+
+
+def test_before_calling_it_drops_a_paid_line_the_space_does_not_need() -> None:
+    """Space 7 needs one of each pair: with both B and M agreed at a price, the dearer is dropped first."""
+    state = opened(table(7, 0, {"R": 0, "M": 1, "B": 2, "O": 3}))
+    state.apply_notation("include M @1 2", 0)
+    state.apply_notation("include B @2 3", 0)
+    state.apply_notation("include O @3 1", 0)
+    for seat in (1, 2, 3):
+        state.apply_notation("agree", seat)
+    bot = GreedyBot()
+    assert str(bot.choose(state, 0)) == "drop B"
+    state.apply_notation("drop B", 0)
     assert str(bot.choose(state, 0)) == "call"
 
 
@@ -74,9 +97,20 @@ def test_it_sends_a_leading_bosss_only_source_travelling() -> None:
     state.money[0] = 10
     give(state, 2, "travel:O")
     opened(state)
-    state.apply_notation("use R", 0)
     state.apply_notation("include O @1 2", 0)
     assert str(GreedyBot().choose(state, 2)) == "travel O"
+
+
+def test_it_never_sends_its_own_only_source_travelling() -> None:
+    """The bot is the only source of B (a laid Clan card): it does not play a Travel on it."""
+    state = table(11, 4, {"B": None, "R": 4, "O": 4})
+    state.deals.append({"card": 0, "space": 1, "boss": 4, "proceeds": 10, "payments": {}})
+    state.money[4] = 10
+    give(state, 1, "clan:B", "travel:any")
+    opened(state)
+    state.apply_notation("lay B", 1)
+    action = GreedyBot().choose(state, 1)
+    assert str(action) == "travel R"  # the leading Boss's own R, not its own B
 
 
 def test_the_boss_stops_a_boss_card() -> None:

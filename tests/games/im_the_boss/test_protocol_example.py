@@ -35,7 +35,6 @@ def example_table() -> BossState:
 
 SCRIPT = """\
 2 deal
-2 use M
 2 pass
 1 offer G 4
 2 include G @1 2

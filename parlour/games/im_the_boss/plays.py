@@ -96,7 +96,7 @@ def respond(state: BossState, seat: int, action: Action) -> None:
         state.stack.pop()
         nego.pending = None
         resolve(state, pending)
-        resume(state)
+        resume(state, keep_call=pending.verb != "boss")
 
 
 def resolve(state: BossState, pending: Pending) -> None:
@@ -126,19 +126,22 @@ def resolve(state: BossState, pending: Pending) -> None:
         state.discard += pending.cards
         take_placard(state, pending.by, pending.colour)
     prune(state)
-    if pending.by == nego.boss:
-        auto_use(state)
+    if pending.verb == "recruit" and pending.by == nego.boss:
+        auto_use(state, pending.colour)
 
 
-def resume(state: BossState) -> None:
-    """Returns to the closing round (restarted from the Boss's left) or to the bargaining."""
+def resume(state: BossState, keep_call: bool = True) -> None:
+    """Returns to the closing round (restarted from the Boss's left) or to the bargaining.
+
+    A Boss card that stands always ends the call: the new Boss never called the deal.
+    """
     from parlour.games.im_the_boss.bargain import reopen
 
     nego = state.nego
     assert nego is not None
     top = state.stack.top
     if top.kind == CLOSING:
-        if stands(state):
+        if stands(state) and keep_call:
             top.reopen(others_from_left(nego.boss, state.players))
             return
         state.stack.pop()

@@ -67,12 +67,14 @@ def prune(state: BossState) -> None:
             state.emit(f"The {colour} investor drops out of the terms.")
 
 
-def auto_use(state: BossState) -> None:
-    """Puts the Boss's own placards at home into the terms: they agree automatically (ruling B-5)."""
+def auto_use(state: BossState, only: str = "") -> None:
+    """Puts the Boss's placards at home (or just ``only``) into the terms, agreed at once (B-5)."""
     nego = state.nego
     assert nego is not None
     added = []
-    for colour in state.space(nego.space).colours:
+    for colour in only or state.space(nego.space).colours:
+        if colour not in state.space(nego.space).colours:
+            continue
         if state.owners[colour] == nego.boss and colour not in nego.travelling and colour not in nego.items:
             nego.items[colour] = Term(nego.boss, 0, True)
             added.append(colour)

@@ -3,8 +3,9 @@
 A scenario is a complete position written from the names a test cares about:
 the hands (seats not named hold nothing), the top of the deck, the discard pile,
 the placards, the board and whose turn it is.  Every Influence card not named
-goes below the named top of the deck (or onto the discard pile), so the position
-always holds the whole set once and loads through the engine's own checks::
+goes below the named top of the deck (or onto the discard pile), and every covered
+space gets its entry in the public record of deals, so the position is one a game
+could reach and loads through the engine's own checks::
 
     >>> state = load(hands=[["clan:R", "boss"], [], ["stop"]], marker=4)
     >>> hand(state, 0), state.marker + 1, state.deciders()
@@ -96,6 +97,7 @@ def position(
     money: Sequence[int] | None = None,
     covered: Mapping[int, int] | None = None,
     deal_cards: Sequence[int] | None = None,
+    deals: Sequence[Mapping[str, Any]] | None = None,
     marker: int = 1,
     current: int = 0,
     first: int | None = None,
@@ -111,9 +113,13 @@ def position(
     * ``spare``: where the cards nobody named go: ``"draw"`` (below the named top)
       or ``"discard"`` (below the named pile).
     * ``placards``: colour -> seat or None (a spare); default :func:`default_placards`.
-    * ``covered``: space number -> the deal card number lying on it.
+    * ``covered``: space number -> the deal card number lying on it.  Deal cards leave
+      the stack from the top, so the covering cards must be the lowest numbers.
     * ``deal_cards``: the stacked deal cards, top first (default: every card not on
       the board, in order, without 3, 6, 9 in a short game).
+    * ``deals``: the public record of closed deals (default: one entry per covered
+      space, in the order of its deal card, with Boss seat 0, the space's proceeds and
+      no payments; see :func:`deal_record`).
     * ``marker``: the space number; ``decision``: ``"turn"`` (deal or roll) or
       ``"arrive"`` (deal or draw) for seat ``current``.
     * ``forced``: chance outcomes, e.g. ``[("die", 4)]``.
@@ -143,7 +149,7 @@ def position(
         "covered": [board.get(space) for space in range(1, 17)],
         "deal_cards": list(deal_cards),
         "marker": marker,
-        "deals": [],
+        "deals": [dict(d) for d in deals] if deals is not None else _records(board),
         "current": current,
         "first": current if first is None else first,
         "turn": turn,
@@ -153,6 +159,20 @@ def position(
     })
     data[_decisions_field(data)] = [{"kind": decision, "seats": [current], "data": {}, "concurrent": False}]
     return data
+
+
+def deal_record(
+    space: int, card: int, boss: int = 0, payments: Mapping[int, int] | None = None
+) -> dict[str, Any]:
+    """Returns the public record of the deal that put deal ``card`` on ``space`` (both by number)."""
+    proceeds = CONTENT.spaces[space - 1].dividends * CONTENT.deal_cards[card - 1].value
+    paid = {str(s): a for s, a in sorted((payments or {}).items())}
+    return {"card": card, "space": space, "boss": boss, "proceeds": proceeds, "payments": paid}
+
+
+def _records(board: Mapping[int, int]) -> list[dict[str, Any]]:
+    """Returns a record for each covered space, in the order its deal card left the stack."""
+    return [deal_record(space, card) for space, card in sorted(board.items(), key=lambda item: item[1])]
 
 
 def _decisions_field(data: dict[str, Any]) -> str:

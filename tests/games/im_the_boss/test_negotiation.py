@@ -41,8 +41,9 @@ def refused(state: BossState, line: str, match: str = "") -> None:
 
 
 def closing_space_4(state: BossState) -> None:
-    """Seat 0, the Boss of space 4, uses its R, takes seat 1's O for 2 and calls."""
-    play(state, "1: offer O 2", "0: accept O @1", "0: use R", "0: call")
+    """Seat 0, the Boss of space 4, has its R in the terms by itself (ruling B-5), takes seat 1's O for 2
+    and calls."""
+    play(state, "1: offer O 2", "0: accept O @1", "0: call")
 
 
 # ------------------------------------------------------------------ opening a negotiation
@@ -71,14 +72,14 @@ def test_a_pass_waits_until_someone_acts() -> None:
     passes(state, 1)
     assert state.deciders() == (0, 2)
     refused(state, "1: offer O 2", "may not act now")
-    play(state, "2: pass", "0: use R")
+    play(state, "2: pass", "0: include O @1 2")
     assert state.deciders() == (0, 1, 2)
 
 
 def test_when_everyone_has_passed_only_the_boss_may_call_or_fail() -> None:
     """Ruling B-2: once every seat has passed, only the Boss acts: 'call' (if the deal stands) or 'fail'."""
     state = negotiation()
-    play(state, "0: use R")
+    assert terms(state) == {"R": (0, 0, True)}
     everyone_passes(state)
     assert state.deciders() == (0,)
     assert legal(state, 0) == ["fail"]
@@ -88,38 +89,131 @@ def test_when_everyone_has_passed_only_the_boss_may_call_or_fail() -> None:
 def test_a_quiet_negotiation_whose_terms_stand_may_be_called() -> None:
     """After everyone passes with the terms standing, the Boss chooses between call and fail."""
     state = negotiation()
-    play(state, "1: offer O 2", "0: accept O @1", "0: use R")
+    play(state, "1: offer O 2", "0: accept O @1")
     everyone_passes(state)
     assert legal(state, 0) == ["call", "fail"]
 
 
-def test_the_negotiation_limit_leaves_only_call_or_fail() -> None:
-    """Ruling B-2: after negotiation_limit counted actions (passes don't count) only call or fail remain."""
+def test_the_negotiation_limit_counts_each_seats_actions() -> None:
+    """Ruling B-2: a budget per seat; every action but pass, agree and refuse counts against its seat."""
+    state = negotiation()
+    assert state.options["negotiation_limit"] == 20 and state.nego.counted == [0, 0, 0]
+    play(state, "1: pass", "2: pass", "0: include O @1 1", "1: agree", "0: tip @2 1", "2: refuse")
+    play(state, "1: offer O 2", "2: pass")
+    assert state.nego.counted == [2, 1, 0]
+
+
+def test_the_negotiation_limit_leaves_the_boss_only_pass_call_or_fail() -> None:
+    """Ruling B-2: a Boss that has used its actions may only pass, call (the deal stands) or fail."""
     state = negotiation(options={"negotiation_limit": 3})
-    play(state, "1: pass", "2: pass", "0: use R", "1: offer O 2")
-    assert state.nego.counted == 2 and state.deciders() == (0, 1, 2)
+    play(state, "1: pass", "2: pass", "0: tip @2 1", "1: offer O 2", "0: tip @2 0")
+    assert state.nego.counted == [2, 1, 0]
     play(state, "0: accept O @1")
-    assert state.nego.counted == 3
-    assert state.deciders() == (0,)
-    assert legal(state, 0) == ["call", "fail"]
-    refused(state, "1: withdraw O", "may not act now")
+    assert state.nego.counted == [3, 1, 0]
+    assert state.deciders() == (0, 1, 2)
+    assert legal(state, 0) == ["pass", "call", "fail"]
+    refused(state, "0: drop O", "seat 0 may: call, fail, pass")
+    # The other seats keep their own actions.
+    play(state, "1: offer O 3")
+    assert state.nego.offers == {("O", 1): 3}
 
 
-def test_a_negotiation_at_its_limit_without_standing_terms_can_only_fail() -> None:
-    """Ruling B-2: at the limit, terms that do not cover the space leave the Boss only 'fail'."""
+def test_a_boss_at_its_limit_without_standing_terms_can_only_pass_or_fail() -> None:
+    """Ruling B-2: at the limit, terms that do not cover the space leave the Boss only 'pass' or 'fail'."""
     state = negotiation(options={"negotiation_limit": 2})
-    play(state, "1: offer O 2", "0: use R")
+    play(state, "1: offer O 2", "0: tip @1 1", "0: tip @1 0")
+    assert legal(state, 0) == ["pass", "fail"]
+    everyone_passes(state)
     assert state.deciders() == (0,) and legal(state, 0) == ["fail"]
+
+
+def test_a_seat_that_has_used_its_actions_may_only_pass_or_answer_the_terms() -> None:
+    """Ruling B-2: a seat out of actions may pass, and agree or refuse when the terms name it."""
+    state = negotiation(options={"negotiation_limit": 2})
+    play(state, "1: offer O 3", "1: offer O 2")
+    assert state.nego.counted == [0, 2, 0]
+    assert legal(state, 1) == ["pass"]
+    refused(state, "1: withdraw O", "seat 1 may: pass")
+    play(state, "0: include O @1 1")
+    assert legal(state, 1) == ["pass", "agree", "refuse"]
+    play(state, "1: agree")
+    assert state.nego.counted == [1, 2, 0] and terms(state)["O"] == (1, 1, True)
+    assert legal(state, 1) == ["pass"] and "call" in legal(state, 0)
+
+
+def test_another_seats_actions_never_use_up_the_bosss() -> None:
+    """Ruling B-2: 'no seat can use up the others' chances: a Boss whose own investors cover the deal
+    can always call'."""
+    state = negotiation(
+        options={"negotiation_limit": 3},
+        placards={"R": 0, "O": 0, "M": 1, "G": 1, "B": 2, "Y": 2},
+        hands={1: ["clan:R"]},
+    )
+    play(state, "1: lay R", "1: offer R 1", "1: offer R 2")
+    assert legal(state, 1) == ["pass"]
+    assert "call" in legal(state, 0)
+    play(state, "0: call")
+    everyone_passes(state)
+    assert state.money == [6, 0, 0]
+
+
+def test_stops_and_closing_round_cards_count_but_are_not_limited() -> None:
+    """Ruling B-2: a Stop and a card in the closing round count against their seat but stay playable."""
+    hands = [[], ["stop", "travel:any"], ["travel:R", "stop"]]
+    state = negotiation(options={"negotiation_limit": 1}, hands=hands)
+    play(state, "1: offer O 2", "2: travel R")
+    assert legal(state, 1) == ["stop", "pass"]
+    play(state, "1: stop")
+    assert state.nego.counted == [0, 2, 1]
+    play(state, "0: accept O @1", "0: call")
+    assert state.nego.counted == [2, 2, 1] and legal(state, 1) == ["pass", "travel R", "travel O"]
+    play(state, "1: travel R")
+    assert state.nego.counted == [2, 3, 1]
+    play(state, "2: stop")
+    assert state.nego.counted == [2, 3, 2]
+    assert kinds(state) == ["bargain", "closing"]
 
 
 # ------------------------------------------------------------------ who may supply an investor
 
 
-def test_the_boss_brings_in_its_own_investor_with_use() -> None:
-    """'the Investor(s) you represent will automatically agree': 'use C' is an agreed line paying nothing."""
+def test_the_bosss_own_placards_join_the_terms_by_themselves() -> None:
+    """Ruling B-5: 'the Investor(s) you represent will automatically agree': an agreed line paying nothing."""
     state = negotiation()
+    assert terms(state) == {"R": (0, 0, True)}
+    assert "use R" not in legal(state, 0)
+    refused(state, "0: use R")
+    # Only colours printed on the space: seat 1's G is not on space 4, its O is.
+    state = negotiation(boss=1)
+    assert terms(state) == {"O": (1, 0, True)}
+
+
+def test_the_boss_brings_back_a_dropped_placard_with_use() -> None:
+    """Ruling B-5: a placard line the Boss dropped comes back with 'use C', agreed at once."""
+    state = negotiation()
+    play(state, "0: drop R")
+    assert terms(state) == {}
     play(state, "0: use R")
     assert terms(state) == {"R": (0, 0, True)}
+
+
+def test_a_dropped_placard_line_stays_out_until_the_boss_uses_it() -> None:
+    """Ruling B-5: placards join by themselves only at the opening, after a Boss card or a recruitment
+    by the Boss; other actions, and other seats' cards, leave a dropped line out."""
+    state = negotiation(hands=[[], [], ["travel:O"]])
+    play(state, "0: drop R", "1: offer O 2", "0: accept O @1", "0: tip @2 1", "2: refuse", "2: travel O")
+    passes(state, 0, 1)
+    assert terms(state) == {}
+    assert "use R" in legal(state, 0)
+
+
+def test_a_dropped_placard_line_stays_out_after_the_bosss_own_travel() -> None:
+    """Ruling B-5: a Travel played by the Boss is not one of the moments its placards join the terms."""
+    state = negotiation(hands=[["travel:O"], [], []])
+    play(state, "0: drop R", "0: travel O")
+    passes(state, 1, 2)
+    assert "O" in state.nego.travelling
+    assert terms(state) == {}
 
 
 def test_a_seat_holding_the_placard_may_offer_it() -> None:
@@ -174,7 +268,8 @@ def test_a_clan_card_may_be_laid_where_the_boss_supplies_the_colour() -> None:
 def test_the_boss_may_lay_a_clan_card_and_use_it() -> None:
     """The Boss, too, may play Clan cards from its hand to bring in a required investor."""
     state = negotiation(hands=[["clan:O"], [], []])
-    play(state, "0: lay O", "0: use O", "0: use R")
+    assert "use O" not in legal(state, 0)
+    play(state, "0: lay O", "0: use O")
     assert terms(state) == {"O": (0, 0, True), "R": (0, 0, True)}
     assert "call" in legal(state, 0)
 
@@ -186,13 +281,13 @@ def test_accept_takes_an_offer_at_its_ask() -> None:
     """'accept C @S' makes an agreed line at the seat's ask."""
     state = negotiation()
     play(state, "1: offer O 3", "0: accept O @1")
-    assert terms(state) == {"O": (1, 3, True)}
+    assert terms(state) == {"O": (1, 3, True), "R": (0, 0, True)}
 
 
 def test_a_proposal_needs_the_seats_agreement() -> None:
     """'include C @S N' is a proposal: it does not count for a call until seat S agrees."""
     state = negotiation()
-    play(state, "0: use R", "0: include O @1 2")
+    play(state, "0: include O @1 2")
     assert terms(state)["O"] == (1, 2, False)
     assert "call" not in legal(state, 0)
     assert {"agree", "refuse"} <= verbs(state, 1)
@@ -205,14 +300,14 @@ def test_refusing_strikes_the_proposal() -> None:
     """'refuse' strikes the lines naming the seat that it has not agreed to."""
     state = negotiation()
     play(state, "0: include O @1 1", "1: refuse")
-    assert terms(state) == {}
+    assert terms(state) == {"R": (0, 0, True)}
     assert "agree" not in legal(state, 1)
 
 
 def test_calling_strikes_the_lines_not_yet_agreed() -> None:
     """Ruling B-4: the call needs the agreed lines to cover the space, and strikes lines not yet agreed."""
     state = negotiation(space=8, hands=[[], [], ["clan:G"]])
-    play(state, "2: lay G", "2: offer G 1", "0: use M", "0: accept G @2", "0: include B @2 2")
+    play(state, "2: lay G", "2: offer G 1", "0: accept G @2", "0: include B @2 2")
     # M and G agreed, B only proposed: the agreed lines do not cover '1 of B Y'.
     assert "call" not in legal(state, 0)
     play(state, "2: offer Y 1", "0: accept Y @2", "0: tip @1 1")
@@ -228,22 +323,24 @@ def test_withdrawing_an_offer_strikes_its_line() -> None:
     """Ruling A-09 (ii): a supplier may withdraw its offer, which strikes its line."""
     state = negotiation()
     play(state, "1: offer O 2", "0: accept O @1", "1: withdraw O")
-    assert state.nego.offers == {} and terms(state) == {}
+    assert state.nego.offers == {} and terms(state) == {"R": (0, 0, True)}
 
 
 def test_the_boss_may_drop_or_replace_a_line() -> None:
     """Ruling A-09 (i): before the close the Boss may drop any line or give the colour to another supplier."""
     state = negotiation(hands=[[], [], ["clan:O"]])
     play(state, "1: offer O 3", "0: accept O @1", "2: lay O", "2: offer O 1", "0: accept O @2")
-    assert terms(state) == {"O": (2, 1, True)}
+    assert terms(state) == {"O": (2, 1, True), "R": (0, 0, True)}
     play(state, "0: drop O")
+    assert terms(state) == {"R": (0, 0, True)}
+    play(state, "0: drop R")
     assert terms(state) == {}
 
 
 def test_a_payment_for_no_investor_must_be_agreed() -> None:
     """Ruling A-08: 'tip @S N' pays a seat that supplies nothing; the seat agrees; 'tip @S 0' withdraws it."""
     state = negotiation()
-    play(state, "1: offer O 2", "0: accept O @1", "0: use R", "0: tip @2 3")
+    play(state, "1: offer O 2", "0: accept O @1", "0: tip @2 3")
     assert "call" in legal(state, 0)
     assert state.nego.unagreed(2)
     play(state, "2: agree")
@@ -273,8 +370,8 @@ def test_a_group_counts_clans_not_cards() -> None:
     """Ruling A-06: 'plus 2 investors from the Clans of ...' means two different colours of the list."""
     # Space 9: M O G + 2 of R B Y.  Seat 0 has R and M, seat 1 O and G, seat 2 B (and Y).
     state = negotiation(space=9, hands=[["clan:R"], [], []])
-    play(state, "0: use M", "0: use R", "1: offer O 0", "1: offer G 0", "0: accept O @1", "0: accept G @1",
-         "0: lay R")
+    assert terms(state) == {"M": (0, 0, True), "R": (0, 0, True)}
+    play(state, "1: offer O 0", "1: offer G 0", "0: accept O @1", "0: accept G @1", "0: lay R")
     assert "call" not in legal(state, 0)
     play(state, "2: offer B 0", "0: accept B @2")
     assert "call" in legal(state, 0)
@@ -283,7 +380,7 @@ def test_a_group_counts_clans_not_cards() -> None:
 def test_extra_investors_may_be_named_and_paid() -> None:
     """Ruling A-05: the terms may name more listed investors than needed; the proceeds stay the same."""
     state = negotiation(space=8, hands=[[], [], []])
-    play(state, "0: use M", "1: offer G 1", "0: accept G @1", "2: offer B 1", "2: offer Y 2",
+    play(state, "1: offer G 1", "0: accept G @1", "2: offer B 1", "2: offer Y 2",
          "0: accept B @2", "0: accept Y @2", "0: call")
     everyone_passes(state)
     assert state.money == [8 - 1 - 3, 1, 3]
@@ -302,7 +399,7 @@ def test_travel_on_a_placard_disqualifies_it_until_the_negotiation_ends() -> Non
     assert state.nego.pending is not None
     passes(state, 0, 1)
     assert state.nego.travelling.keys() == {"O"}
-    assert terms(state) == {} and state.nego.offers == {}
+    assert terms(state) == {"R": (0, 0, True)} and state.nego.offers == {}
     assert not [a for a in legal(state, 1) if a.startswith("offer O")]
     assert state.deciders() == (0, 1, 2)
     check(state)
@@ -338,7 +435,7 @@ def test_travel_on_a_clan_card_discards_both_at_once() -> None:
     assert laid(state, 2) == ["clan:O"]
     assert names(state, state.discard) == ["clan:O", "travel:any"]
     # The seat still has a laid O: its offer and line stand.
-    assert terms(state) == {"O": (2, 1, True)}
+    assert terms(state) == {"O": (2, 1, True), "R": (0, 0, True)}
     play(state, "0: pass")
     check(state)
 
@@ -348,7 +445,7 @@ def test_travel_on_the_last_clan_card_strikes_its_line() -> None:
     state = negotiation(hands=[["travel:O"], [], ["clan:O"]])
     play(state, "2: lay O", "2: offer O 1", "0: accept O @2", "0: travel O @2")
     passes(state, 1, 2)
-    assert laid(state, 2) == [] and terms(state) == {} and state.nego.offers == {}
+    assert laid(state, 2) == [] and terms(state) == {"R": (0, 0, True)} and state.nego.offers == {}
 
 
 def test_travel_targets_only_investors_that_could_take_part() -> None:
@@ -376,7 +473,7 @@ def test_a_stop_cancels_a_travel() -> None:
     assert legal(state, 1) == ["stop", "pass"] and legal(state, 0) == ["pass"]
     play(state, "1: stop")
     assert kinds(state) == ["bargain"] and state.nego.pending is None
-    assert state.nego.travelling == {} and terms(state) == {"O": (1, 2, True)}
+    assert state.nego.travelling == {} and terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
     assert names(state, state.discard) == ["travel:O", "stop"]
     assert state.deciders() == (0, 1, 2)
     check(state)
@@ -420,17 +517,29 @@ def test_the_player_of_a_card_is_not_asked_in_its_stop_window() -> None:
 
 
 def test_a_boss_card_unseats_the_boss_and_clears_the_terms() -> None:
-    """'The player of this card becomes the Boss'; ruling B-9: terms start empty, own offers lapse."""
+    """'The player of this card becomes the Boss'; ruling B-9: terms start empty, own offers lapse;
+    ruling B-5: the new Boss's own placards then join by themselves."""
     state = negotiation(space=11, hands=[[], ["boss"], []])
-    play(state, "1: offer O 2", "2: offer B 1", "0: accept O @1", "0: use R", "1: boss")
+    play(state, "1: offer O 2", "2: offer B 1", "0: accept O @1", "0: tip @2 1", "1: boss")
+    assert terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
     passes(state, 2, 0)
     assert state.nego.boss == 1 and state.nego.opener == 0
-    assert terms(state) == {} and state.nego.tips == {}
+    # Seat 0's R line and the O line at 2 million are gone; seat 1's own O is in, paying nothing.
+    assert terms(state) == {"O": (1, 0, True)} and state.nego.tips == {}
     assert state.nego.offers == {("B", 2): 1}
     # The former Boss takes part like any other player now.
     assert "offer R 0" in legal(state, 0)
-    assert "use O" in legal(state, 1)
+    assert "accept B @2" in legal(state, 1) and "include R @0 0" in legal(state, 1)
     assert state.deciders() == (1, 2, 0)
+
+
+def test_a_new_boss_without_placards_on_the_space_starts_with_empty_terms() -> None:
+    """Ruling B-9: after a Boss card the terms start empty; nothing of the new Boss's joins on space 4."""
+    state = negotiation(hands=[[], [], ["boss"]])
+    play(state, "1: offer O 2", "0: accept O @1", "2: boss")
+    passes(state, 0, 1)
+    assert state.nego.boss == 2 and terms(state) == {}
+    assert "accept O @1" in legal(state, 2)
 
 
 def test_the_boss_cannot_play_a_boss_card() -> None:
@@ -444,7 +553,7 @@ def test_a_stop_cancels_a_boss_card() -> None:
     """A Stop after 'I'm the Boss!' keeps the Boss and the terms as they were."""
     state = negotiation(hands=[[], ["boss"], ["stop"]])
     play(state, "1: offer O 2", "0: accept O @1", "1: boss", "2: stop")
-    assert state.nego.boss == 0 and terms(state) == {"O": (1, 2, True)}
+    assert state.nego.boss == 0 and terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
     assert names(state, state.discard) == ["boss", "stop"]
 
 
@@ -522,7 +631,7 @@ def test_without_spares_a_triple_takes_another_players_placard_and_its_line() ->
     play(state, "1: offer O 2", "0: accept O @1", "2: recruit O")
     passes(state, 0, 1)
     assert state.owners["O"] == 2
-    assert terms(state) == {} and state.nego.offers == {}
+    assert terms(state) == {"R": (0, 0, True)} and state.nego.offers == {}
     assert "offer O 0" in legal(state, 2)
 
 
@@ -531,7 +640,19 @@ def test_a_recruited_placard_keeps_the_line_of_an_owner_with_a_laid_clan_card() 
     state = negotiation(hands=[[], ["clan:O"], ["recruit"] * 3])
     play(state, "1: lay O", "1: offer O 2", "0: accept O @1", "2: recruit O")
     passes(state, 0, 1)
-    assert state.owners["O"] == 2 and terms(state) == {"O": (1, 2, True)}
+    assert state.owners["O"] == 2 and terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
+
+
+def test_a_placard_the_boss_recruits_joins_the_terms_by_itself() -> None:
+    """Ruling B-5: once the Boss's triple stands, the placard it took joins the terms, agreed at 0;
+    the old owner's line for it is struck (ruling A-09 (iv))."""
+    state = negotiation(hands=[["recruit"] * 3, [], []])
+    play(state, "1: offer O 2", "0: accept O @1", "0: recruit O")
+    assert terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
+    passes(state, 1, 2)
+    assert state.owners["O"] == 0
+    assert terms(state) == {"O": (0, 0, True), "R": (0, 0, True)}
+    assert "call" in legal(state, 0)
 
 
 def test_a_recruited_travelling_placard_stays_out() -> None:
@@ -565,7 +686,7 @@ def test_a_triple_needs_a_placard_to_take() -> None:
 def test_call_opens_the_closing_round_from_the_bosss_left() -> None:
     """Ruling A-14: after 'call' each other seat, one at a time from the Boss's left, may play or pass."""
     state = negotiation(boss=1, space=4, placards={"R": 1, "M": 0, "O": 2, "G": 0, "B": 2, "Y": 0})
-    play(state, "2: offer O 1", "1: accept O @2", "1: use R", "1: call")
+    play(state, "2: offer O 1", "1: accept O @2", "1: call")
     assert kinds(state) == ["bargain", "closing"] and state.nego.called
     assert state.deciders() == (2,)
     passes(state, 2)
@@ -588,7 +709,7 @@ def test_no_clan_cards_or_offers_in_the_closing_round() -> None:
 def test_a_closed_deal_pays_the_boss_and_the_terms() -> None:
     """'The banker pays the Boss the dividends'; the Boss 'must pay the other players the amounts agreed'."""
     state = negotiation(money=[5, 1, 0])
-    play(state, "1: offer O 2", "0: accept O @1", "0: use R", "0: tip @2 1", "2: agree", "0: call")
+    play(state, "1: offer O 2", "0: accept O @1", "0: tip @2 1", "2: agree", "0: call")
     everyone_passes(state)
     assert state.money == [5 + 6 - 2 - 1, 1 + 2, 1]
     assert state.deals == [{"card": 1, "space": 4, "boss": 0, "proceeds": 6, "payments": {"1": 2, "2": 1}}]
@@ -622,7 +743,7 @@ def test_a_deal_closed_with_clan_cards() -> None:
 def test_a_placard_at_home_is_used_before_a_laid_clan_card() -> None:
     """Ruling B-10: a supplier holding the placard uses it, and its laid Clan card of that colour returns."""
     state = negotiation(hands=[[], ["clan:O"], []])
-    play(state, "1: lay O", "1: offer O 2", "0: accept O @1", "0: use R", "0: call")
+    play(state, "1: lay O", "1: offer O 2", "0: accept O @1", "0: call")
     everyone_passes(state)
     assert hand(state, 1) == ["clan:O"] and state.discard == []
 
@@ -632,7 +753,7 @@ def test_a_travelling_placards_owner_supplies_with_its_laid_clan_card() -> None:
     state = negotiation(hands=[[], ["clan:O"], ["travel:O"]])
     play(state, "1: lay O", "2: travel O")
     passes(state, 0, 1)
-    play(state, "1: offer O 2", "0: accept O @1", "0: use R", "0: call")
+    play(state, "1: offer O 2", "0: accept O @1", "0: call")
     everyone_passes(state)
     assert hand(state, 1) == [] and sorted(names(state, state.discard)) == ["clan:O", "travel:O"]
     assert state.money == [4, 2, 0]
@@ -641,7 +762,7 @@ def test_a_travelling_placards_owner_supplies_with_its_laid_clan_card() -> None:
 def test_the_boss_may_fail_a_deal_that_stands() -> None:
     """Ruling A-15: 'sometimes you'll choose this option because other players are demanding too much'."""
     state = negotiation()
-    play(state, "1: offer O 6", "0: accept O @1", "0: use R")
+    play(state, "1: offer O 6", "0: accept O @1")
     assert {"call", "fail"} <= set(legal(state, 0))
     play(state, "0: fail")
     assert state.money == [0, 0, 0] and state.deals == []
@@ -682,7 +803,7 @@ def test_an_unstopped_card_that_spares_the_terms_also_restarts_the_round() -> No
     """A Travel on an investor outside the terms leaves the deal standing: the round restarts."""
     state = negotiation(space=8, hands=[[], [], ["travel:any"]],
                         placards={"R": 0, "M": 0, "O": 1, "G": 1, "B": 1, "Y": 2})
-    play(state, "0: use M", "1: offer G 1", "1: offer B 1", "0: accept G @1", "0: accept B @1", "0: call")
+    play(state, "1: offer G 1", "1: offer B 1", "0: accept G @1", "0: accept B @1", "0: call")
     passes(state, 1)
     play(state, "2: travel Y")
     passes(state, 0, 1)
@@ -716,12 +837,16 @@ def test_a_boss_card_in_the_closing_round_takes_over_the_deal() -> None:
 
 
 def test_at_the_limit_a_lapsed_call_leaves_only_failure() -> None:
-    """Ruling B-2: a call lapsing after the limit was reached leaves the Boss only 'fail'."""
-    state = negotiation(options={"negotiation_limit": 4}, hands=[[], [], ["travel:O"]])
+    """Ruling B-2: a call lapsing after the Boss used its actions leaves it only 'pass' or 'fail'."""
+    state = negotiation(options={"negotiation_limit": 2}, hands=[[], [], ["travel:O"]])
     closing_space_4(state)
+    assert state.nego.counted[0] == 2
     passes(state, 1)
     play(state, "2: travel O")
     passes(state, 0, 1)
+    assert kinds(state) == ["bargain"] and not state.nego.called
+    assert legal(state, 0) == ["pass", "fail"]
+    everyone_passes(state)
     assert state.deciders() == (0,) and legal(state, 0) == ["fail"]
 
 
@@ -848,7 +973,8 @@ def test_the_negotiation_is_public() -> None:
         "0: include O @2 1",
         "0: include O @1 7",
         "0: use O",
-        "0: drop R",
+        "0: use R",
+        "0: drop O",
         "0: tip @0 1",
         "0: tip @7 1",
         "1: agree",
@@ -864,3 +990,18 @@ def test_illegal_negotiation_actions_are_refused_and_change_nothing(line: str) -
     """An action the rules do not allow now is refused with a reason; the state is exactly as before."""
     state = negotiation(hands=[["stop", "recruit", "recruit"], [], []])
     refused(state, line)
+
+
+def test_a_boss_card_in_the_closing_round_always_ends_the_call() -> None:
+    """A Boss card that stands in the closing round sends the negotiation back to bargaining."""
+    owners = {"R": 0, "O": 1, "M": 2, "G": 2, "B": 1, "Y": 0}
+    state = negotiation(space=4, boss=0, placards=owners, hands={2: ["boss"]})
+    state.apply_notation("include O @1 1", 0)
+    state.apply_notation("agree", 1)
+    state.apply_notation("call", 0)
+    state.apply_notation("pass", 1)
+    state.apply_notation("boss", 2)
+    for seat in (0, 1):
+        state.apply_notation("pass", seat)
+    assert state.stack.kinds() == ["bargain"] and state.nego is not None
+    assert state.nego.boss == 2 and not state.nego.called

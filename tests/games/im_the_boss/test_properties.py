@@ -210,7 +210,7 @@ IMPOSSIBLE = {
     ),
     "proceeds that are not the dividends times the deal card": (
         (), lambda d: d["negotiation"].update(proceeds=500),
-        ("1: offer O 400", "0: accept O @1", "0: use R", "0: call", "1: pass", "2: pass"),
+        ("1: offer O 400", "0: accept O @1", "0: call", "1: pass", "2: pass"),
     ),
     "a Clan card lying on a placard as a Travel card": (
         (), lambda d: (d["draw"].remove("clan:R"), d["negotiation"].update(travelling={"O": "clan:R"})),
@@ -235,7 +235,7 @@ def test_impossible_negotiations_are_refused_on_loading(case: str) -> None:
 def test_a_game_without_deal_cards_must_be_over() -> None:
     """With all 15 deal cards on the board the game has ended; a position saying otherwise is refused."""
     data = position(covered={n: n for n in range(1, 16)}, marker=16, deal_cards=[])
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match="no deal card is left"):
         state = GAME.load_position(json.dumps(data))
         # Accepted, 'deal' is legal and raises AssertionError in open_negotiation.
         play(state, "0: deal")

@@ -10,6 +10,7 @@ from parlour.core.game import Game
 GAME_MODULES: dict[str, str] = {
     "im-the-boss": "parlour.games.im_the_boss",
     "venture": "parlour.games.venture",
+    "venus-needs-men": "parlour.games.venus_needs_men",
 }
 """Each game's command-line name and the module whose ``GAME`` attribute is its Game."""
 

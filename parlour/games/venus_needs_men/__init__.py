@@ -1,0 +1,70 @@
+"""Venus Needs Men! (John Velonis, 2006): aliens race to abduct Earth's population."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from parlour.core.agents import Agent
+from parlour.core.game import Game
+from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
+from parlour.games.venus_needs_men.board import load_board
+from parlour.games.venus_needs_men.factions import load_factions
+from parlour.games.venus_needs_men.options import OPTIONS, QUICK_OPTIONS
+from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.zapdeck import ZapDeck, load_zap
+
+RULES_SUMMARY = """\
+Refill to three Zap cards, then one action for all your ships (its first
+step chooses it):
+  build [AREA]        a new ship on your home world (Earth: a populated area)
+  move SHIP AREA      each ship one area; 'done' ends the move
+  attack SHIP TARGET  each ship once; two dice, any 8+ destroys (0 is 10)
+  collect SHIP        one population unit from the ship's land area
+  pass                do nothing
+After the action: 'extend N' discards Zap card N for one extra step (up to
+three), 'end' finishes.  In a Zap window: 'zap N [TARGET]' or 'pass'.
+First to the population needed wins (shared if together)."""
+
+
+class VenusGame(Game):
+    """Venus Needs Men! for 2 to 6 players (two players: the team game)."""
+
+    name = "venus-needs-men"
+    title = "Venus Needs Men!"
+    min_players = 2
+    max_players = 6
+    option_specs = OPTIONS
+    rules_summary = RULES_SUMMARY
+    quick_options = QUICK_OPTIONS
+
+    def zap(self, options: Mapping[str, Any]) -> ZapDeck:
+        """Returns the Zap deck chosen by the ``zap`` option."""
+        path = options.get("zap", "house")
+        return load_zap(None if path == "house" else str(path))
+
+    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> VenusState:
+        """Returns the game ready for the first turn."""
+        from parlour.games.venus_needs_men.deal import new_game
+
+        self.check_players(players)
+        values = self.options(options)
+        return new_game(load_board(), load_factions(), self.zap(values), players, seed, values)
+
+    def state_from_position(self, data: Any) -> VenusState:
+        """Returns the state a position describes."""
+        from parlour.games.venus_needs_men.position import from_position
+
+        values = self.position_options(data)
+        return from_position(load_board(), load_factions(), self.zap(values), data, values)
+
+    def bots(self) -> dict[str, Callable[[int], Agent]]:
+        """Returns Venus Needs Men!'s own bots: ``greedy``."""
+        from parlour.games.venus_needs_men.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
+
+
+GAME = VenusGame()
+
+__all__ = ["GAME", "Action", "VenusGame", "VenusState", "format_action", "parse_action"]

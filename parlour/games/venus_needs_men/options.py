@@ -1,0 +1,61 @@
+"""Venus Needs Men!'s options: game version, length, home worlds, and the contested rulings."""
+
+from __future__ import annotations
+
+from parlour.core.game import OptionSpec
+
+HAND = 3
+"""Zap cards a player refills to at the start of its turn."""
+EXTENSIONS = 3
+"""Zap cards a player may discard to extend an action."""
+BASIC_HIT = 8
+BASIC_DICE = 2
+DIE = 10
+
+DEFAULT_PLANETS = {
+    2: ("titan", "mars", "ganymede", "venus"),
+    3: ("venus", "mars", "ganymede"),
+    4: ("venus", "mars", "ganymede", "titan"),
+    5: ("venus", "mars", "ganymede", "titan", "pluto"),
+    6: ("venus", "earth", "mars", "ganymede", "titan", "pluto"),
+}
+"""Home worlds by seat when none are chosen (two players: the rulebook's team example, two each)."""
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "game",
+        "basic",
+        "'basic' or 'enhanced' (Technology, Upgrade and Special cards)",
+        choices=("basic", "enhanced"),
+    ),
+    OptionSpec(
+        "length",
+        "normal",
+        "population on Earth: short, normal (101), long or epic",
+        choices=("short", "normal", "long", "epic"),
+    ),
+    OptionSpec(
+        "planets",
+        "auto",
+        "home worlds by seat, e.g. 'venus,earth,mars' (two players: four, two each "
+        "as a team); 'auto' or 'random'",
+        text=True,
+    ),
+    OptionSpec(
+        "extension_cards",
+        "rulebook",
+        "whether Technology and Special cards apply to extended actions: "
+        "'rulebook' (no) or 'errata' (yes, with the publisher's exceptions)",
+        choices=("rulebook", "errata"),
+    ),
+    OptionSpec(
+        "max_turns",
+        300,
+        "turns after which the game ends and the most population wins (ruling B-3)",
+        minimum=0,
+    ),
+    OptionSpec("zap", "house", "Zap deck file: 'house' or a path to your own copy's list", text=True),
+)
+
+QUICK_OPTIONS = {"max_turns": 40}
+"""Options that keep random playouts short for the conformance kit."""

@@ -1,0 +1,192 @@
+"""Positions: the whole Venus Needs Men! state as JSON, written and read back with checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.core.chance import Chance
+from parlour.core.decisions import DecisionStack
+from parlour.core.errors import ParlourError, PositionError
+from parlour.core.positions import Fields, check_int
+from parlour.games.venus_needs_men.board import Board
+from parlour.games.venus_needs_men.factions import Factions
+from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.zapdeck import ZapDeck
+
+FORMAT = "parlour-venus-needs-men-position/1"
+FIELDS = {
+    "format",
+    "game",
+    "players",
+    "options",
+    "chance",
+    "planets",
+    "seat_of",
+    "ships",
+    "population",
+    "collected",
+    "earth_open",
+    "decks",
+    "hands",
+    "discards",
+    "aside",
+    "current",
+    "turn",
+    "action",
+    "acted",
+    "extended",
+    "skips",
+    "extra_turns",
+    "over",
+    "winners",
+    "decisions",
+}
+
+
+def to_position(state: VenusState) -> dict[str, Any]:
+    """Returns the whole state as JSON data."""
+    return {
+        "format": FORMAT,
+        "game": "venus-needs-men",
+        "players": state.players,
+        "options": dict(state.options),
+        "chance": state.chance.to_json(),
+        "planets": list(state.planets),
+        "seat_of": dict(state.seat_of),
+        "ships": dict(sorted(state.ships.items())),
+        "population": dict(state.population),
+        "collected": dict(state.collected),
+        "earth_open": state.earth_open,
+        "decks": [list(d) for d in state.decks],
+        "hands": [list(h) for h in state.hands],
+        "discards": [list(d) for d in state.discards],
+        "aside": list(state.aside),
+        "current": state.current,
+        "turn": state.turn,
+        "action": state.action,
+        "acted": list(state.acted),
+        "extended": state.extended,
+        "skips": dict(state.skips),
+        "extra_turns": dict(state.extra_turns),
+        "over": state.over,
+        "winners": list(state.winners_),
+        "decisions": state.stack.to_json(),
+    }
+
+
+def from_position(
+    board: Board, factions: Factions, zap: ZapDeck, data: Any, options: dict[str, Any]
+) -> VenusState:
+    """Returns the state a position describes, refusing anything impossible with the field's path."""
+    f = Fields(data, "", FIELDS)
+    if f.get("format") != FORMAT:
+        raise PositionError("format", f"must be {FORMAT!r}")
+    players = f.integer("players", 2, 6)
+    state = VenusState(board, factions, zap, players, options, Chance.from_json(f.get("chance")))
+    state.planets = f.items("planets", lambda v, p: _planet(factions, v, p))
+    if len(state.planets) != (4 if players == 2 else players) or len(set(state.planets)) != len(
+        state.planets
+    ):
+        raise PositionError("planets", "one home world a seat (two players: four), all different")
+    seat_of = f.get("seat_of")
+    if not isinstance(seat_of, dict) or sorted(seat_of) != sorted(state.planets):
+        raise PositionError("seat_of", "must give each planet in play its seat")
+    state.seat_of = {p: check_int(s, f"seat_of.{p}", 0, players - 1) for p, s in seat_of.items()}
+    _read_ships(state, f)
+    _read_population(state, f)
+    _read_zap(state, f)
+    state.current = f.integer("current", 0, len(state.planets) - 1)
+    state.turn = f.integer("turn", 0)
+    state.action = f.string("action")
+    if state.action not in ("", "build", "move", "attack", "collect"):
+        raise PositionError("action", "must be build, move, attack, collect or empty")
+    state.acted = f.items("acted", lambda v, p: _ship(state, v, p))
+    state.extended = f.integer("extended", 0, 3)
+    state.skips = _counts(state, f.get("skips"), "skips")
+    state.extra_turns = _counts(state, f.get("extra_turns"), "extra_turns")
+    state.over = f.boolean("over")
+    state.winners_ = f.items("winners", lambda v, p: check_int(v, p, 0, players - 1))
+    state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players)
+    _check(state)
+    return state
+
+
+def _planet(factions: Factions, value: Any, path: str) -> str:
+    """Reads a planet id."""
+    if value not in factions.planets:
+        raise PositionError(path, f"{value!r} is not a home world")
+    return str(value)
+
+
+def _ship(state: VenusState, value: Any, path: str) -> str:
+    """Reads a ship name of a planet in play."""
+    if value not in state.ships:
+        raise PositionError(path, f"{value!r} is not a spaceship in this game")
+    return str(value)
+
+
+def _read_ships(state: VenusState, f: Fields) -> None:
+    """Reads every spaceship's area (null: in supply)."""
+    ships = f.get("ships")
+    expected = sorted(s for p in state.planets for s in state.factions.planets[p].ship_ids())
+    if not isinstance(ships, dict) or sorted(ships) != expected:
+        raise PositionError("ships", "must list every spaceship of the planets in play")
+    for ship, where in ships.items():
+        if where is not None and (not state.board.has(where) or where == state.board.refuge):
+            raise PositionError(f"ships.{ship}", f"{where!r} is not an area a ship can be in")
+        state.ships[ship] = where
+
+
+def _read_population(state: VenusState, f: Fields) -> None:
+    """Reads land populations and collected totals."""
+    population = f.get("population")
+    if not isinstance(population, dict) or sorted(population) != sorted(state.board.land_areas()):
+        raise PositionError("population", "must give every land area its population")
+    state.population = {a: check_int(n, f"population.{a}", 0) for a, n in population.items()}
+    collected = f.get("collected")
+    if not isinstance(collected, dict) or sorted(collected) != sorted(state.planets):
+        raise PositionError("collected", "must give every planet in play its population")
+    state.collected = {p: check_int(n, f"collected.{p}", 0) for p, n in collected.items()}
+    state.earth_open = f.boolean("earth_open")
+
+
+def _read_zap(state: VenusState, f: Fields) -> None:
+    """Reads decks, hands, discards and the card aside."""
+    for name in ("decks", "hands", "discards"):
+        piles = f.get(name)
+        if not isinstance(piles, list) or len(piles) != state.players:
+            raise PositionError(name, f"must list {state.players} piles")
+        read = [
+            [check_int(c, f"{name}[{i}][{j}]", 1, 36) for j, c in enumerate(pile)]
+            if isinstance(pile, list)
+            else _bad(f"{name}[{i}]")
+            for i, pile in enumerate(piles)
+        ]
+        setattr(state, name, read)
+    state.aside = f.items("aside", lambda v, p: check_int(v, p, 1, 36))
+
+
+def _bad(path: str) -> list[int]:
+    """Refuses a pile that is not a list."""
+    raise PositionError(path, "must be a list of Zap card numbers")
+
+
+def _counts(state: VenusState, value: Any, path: str) -> dict[str, int]:
+    """Reads planet -> count."""
+    if not isinstance(value, dict) or any(p not in state.planets for p in value):
+        raise PositionError(path, "must map planets in play to counts")
+    return {p: check_int(n, f"{path}.{p}", 0) for p, n in value.items()}
+
+
+def _check(state: VenusState) -> None:
+    """Refuses a position whose parts do not fit together."""
+    problems = state.invariant_errors()
+    if problems:
+        raise PositionError("", "; ".join(problems))
+    if (not len(state.stack)) != state.over:
+        raise PositionError("decisions", "the game is over exactly when no decision is pending")
+    try:
+        for seat in state.deciders():
+            state.legal_actions(seat)
+    except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
+        raise PositionError("decisions", f"the decisions cannot be played from here ({err!r})") from None

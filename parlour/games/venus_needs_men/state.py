@@ -1,0 +1,232 @@
+"""VenusState: ships, population, Zap decks and hands, turn order and the decision stack."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from parlour.core.chance import Chance
+from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.state import GameState
+from parlour.games.venus_needs_men import rules, views
+from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
+from parlour.games.venus_needs_men.board import Board
+from parlour.games.venus_needs_men.factions import Factions, Planet
+from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
+
+
+class VenusState(GameState):
+    """A game of Venus Needs Men! in progress.
+
+    ``planets`` lists the sides in turn order; ``seat_of`` says which seat plays
+    each (two planets a seat in the team game).  Ships are named ``V1``…; each
+    is on an area or in its owner's supply (None).
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        factions: Factions,
+        zap: ZapDeck,
+        players: int,
+        options: dict[str, Any],
+        chance: Chance,
+    ) -> None:
+        super().__init__()
+        self.board, self.factions, self.zap = board, factions, zap
+        self.players = players
+        self.options = options
+        self.chance = chance
+        self.stack = DecisionStack()
+        self.planets: list[str] = []
+        """The sides in turn order."""
+        self.seat_of: dict[str, int] = {}
+        self.ships: dict[str, str | None] = {}
+        """Every spaceship of the planets in play: its area, or None in its owner's supply."""
+        self.population: dict[str, int] = {}
+        """Population units on each land area."""
+        self.collected: dict[str, int] = {}
+        """Population units on each home world (Earth: in the Refuge)."""
+        self.earth_open = False
+        """Whether Earth may collect (an alien has attacked an Earth ship or collected population)."""
+        self.decks: list[list[int]] = [[] for _ in range(players)]
+        """Each seat's face-down Zap deck, top first; secret."""
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        """Each seat's Zap hand; secret."""
+        self.discards: list[list[int]] = [[] for _ in range(players)]
+        """Each seat's face-up Zap discard pile."""
+        self.aside: list[int] = []
+        """A Zap card left over (five players), out of play; secret."""
+        self.current = 0
+        """Index into ``planets`` of the side whose turn it is."""
+        self.turn = 0
+        self.action = ""
+        """The action chosen this turn: build, move, attack, collect (empty before the first step)."""
+        self.acted: list[str] = []
+        """Ships that have already moved, attacked or collected in this action."""
+        self.extended = 0
+        """Zap cards discarded to extend this turn's action."""
+        self.skips: dict[str, int] = {}
+        """Turns each side must skip (Ion Storm)."""
+        self.extra_turns: dict[str, int] = {}
+        """Extra turns each side has won (Time Dilation)."""
+        self.over = False
+        self.winners_: list[int] = []
+
+    # ------------------------------------------------------------ lookups
+    @property
+    def active(self) -> str:
+        """Returns the planet whose turn it is."""
+        return self.planets[self.current]
+
+    @property
+    def active_seat(self) -> int:
+        """Returns the seat whose turn it is."""
+        return self.seat_of[self.active]
+
+    def planet(self, planet_id: str) -> Planet:
+        """Returns a planet's data."""
+        return self.factions.planets[planet_id]
+
+    def owner(self, ship: str) -> str:
+        """Returns the planet a spaceship belongs to."""
+        found = self.factions.by_letter(ship[0])
+        assert found is not None
+        return found.id
+
+    def sides(self, seat: int) -> list[str]:
+        """Returns the planets a seat plays."""
+        return [p for p in self.planets if self.seat_of[p] == seat]
+
+    def card(self, number: int) -> ZapCard:
+        """Returns a Zap card by number."""
+        return self.zap.cards[number]
+
+    def fleet(self, planet: str) -> list[str]:
+        """Returns a planet's spaceships on the board."""
+        letter = self.planet(planet).letter
+        return [s for s, where in self.ships.items() if where is not None and s[0] == letter]
+
+    def supply(self, planet: str) -> list[str]:
+        """Returns a planet's spaceships not on the board."""
+        letter = self.planet(planet).letter
+        return [s for s, where in self.ships.items() if where is None and s[0] == letter]
+
+    def seat_population(self, seat: int) -> int:
+        """Returns the population a seat has collected (a team's two planets together)."""
+        return sum(self.collected[p] for p in self.sides(seat))
+
+    # ------------------------------------------------------------ protocol
+    def _legal_actions(self, seat: Seat) -> list[Any]:
+        return rules.legal_actions(self, seat)
+
+    def _apply(self, seat: Seat, action: Any) -> None:
+        rules.apply(self, seat, action)
+
+    def _why(self, action: Any, seat: Seat) -> str:
+        return rules.why_illegal(self, seat, action)
+
+    def is_over(self) -> bool:
+        """Returns whether the game has ended."""
+        return self.over
+
+    def scores(self) -> list[float]:
+        """Returns each seat's collected population."""
+        return [float(self.seat_population(s)) for s in range(self.players)]
+
+    def winners(self) -> list[Seat]:
+        """Returns the seats that won (reached the target together, or led at the turn limit)."""
+        return list(self.winners_) if self.over else super().winners()
+
+    def ranking(self) -> list[int]:
+        """Returns ranks: winners first (a shared win ranks 1), then by population."""
+        if not self.over:
+            return super().ranking()
+        scores = [s + (10_000 if seat in self.winners_ else 0) for seat, s in enumerate(self.scores())]
+        return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+    def turns_played(self) -> int:
+        """Returns the turn number (every side's turns counted)."""
+        return self.turn
+
+    def format_action(self, action: Any) -> str:
+        """Returns the action's notation."""
+        return format_action(action)
+
+    def parse_action(self, text: str) -> Action:
+        """Returns the action written ``text``."""
+        return parse_action(text)
+
+    def observation(self, seat: Seat) -> dict[str, Any]:
+        """Returns what ``seat`` may know: the board, its own Zap hand, others' hand and deck sizes."""
+        self.check_seat(seat)
+        return views.observation(self, seat)
+
+    def public_observation(self) -> dict[str, Any]:
+        """Returns what a spectator may know."""
+        return views.observation(self, None)
+
+    def render(self, seat: Seat | None) -> str:
+        """Returns the table as text."""
+        self.check_seat(seat)
+        return views.render_text(self, seat)
+
+    def to_position(self) -> dict[str, Any]:
+        """Returns the whole state as a position."""
+        from parlour.games.venus_needs_men.position import to_position
+
+        return to_position(self)
+
+    def invariant_errors(self) -> list[str]:
+        """Returns broken invariants: Zap cards in one place, population conserved or lost, ships known."""
+        problems = []
+        zap = [*self.aside, *(c for pile in (*self.decks, *self.hands, *self.discards) for c in pile)]
+        if sorted(zap) != sorted(self.zap.cards):
+            problems.append("Zap cards are not each in exactly one place")
+        if any(n < 0 for n in self.population.values()):
+            problems.append("negative population on a land area")
+        total = self.board.total(self.options["length"])
+        if sum(self.population.values()) + sum(self.collected.values()) > total:
+            problems.append("more population than the game started with")
+        if any(len(h) > 3 for h in self.hands):
+            problems.append("a Zap hand holds more than three cards")
+        return problems
+
+    # ------------------------------------------------------------ copies
+    def clone(self) -> VenusState:
+        """Returns a deep, independent copy."""
+        other = VenusState.__new__(VenusState)
+        GameState.__init__(other)
+        other.board, other.factions, other.zap = self.board, self.factions, self.zap
+        other.players, other.options = self.players, self.options
+        other.chance = self.chance.copy()
+        other.stack = self.stack.copy()
+        other.planets, other.seat_of = list(self.planets), dict(self.seat_of)
+        other.ships, other.population = dict(self.ships), dict(self.population)
+        other.collected, other.earth_open = dict(self.collected), self.earth_open
+        other.decks = [list(d) for d in self.decks]
+        other.hands = [list(h) for h in self.hands]
+        other.discards = [list(d) for d in self.discards]
+        other.aside = list(self.aside)
+        other.current, other.turn, other.action = self.current, self.turn, self.action
+        other.acted, other.extended = list(self.acted), self.extended
+        other.skips, other.extra_turns = dict(self.skips), dict(self.extra_turns)
+        other.over, other.winners_ = self.over, list(self.winners_)
+        other.actions_applied = self.actions_applied
+        return other
+
+    def determinize(self, seat: Seat, rng: random.Random) -> VenusState:
+        """Returns a copy with others' Zap hands and every face-down deck re-dealt, and a fresh generator."""
+        other = self.clone()
+        other.chance = self.chance.fresh(rng)
+        others = [s for s in range(self.players) if s != seat]
+        pool = [c for s in others for c in other.hands[s] + other.decks[s]] + other.aside + other.decks[seat]
+        rng.shuffle(pool)
+        for s in others:
+            size = len(other.hands[s])
+            other.hands[s], pool = pool[:size], pool[size:]
+        for s in range(self.players):
+            size = len(other.decks[s])
+            other.decks[s], pool = pool[:size], pool[size:]
+        other.aside = pool
+        return other

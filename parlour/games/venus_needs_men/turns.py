@@ -1,0 +1,95 @@
+"""Rulebook "Turns": refilling Zap hands, the turn's program, extensions, skips, extra turns, the end."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.core.decisions import Decision
+from parlour.games.venus_needs_men import population, zapping
+from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
+from parlour.games.venus_needs_men.phases import ACT, END, EXTEND, EXTRA, FINISH, START, ZAP
+from parlour.games.venus_needs_men.steps import steps
+
+if TYPE_CHECKING:
+    from parlour.games.venus_needs_men.state import VenusState
+
+
+def start_turn(state: VenusState, index: int) -> None:
+    """Begins side ``index``'s turn: refill to three Zap cards, then the turn's program."""
+    limit = state.options["max_turns"]
+    if limit and state.turn >= limit:
+        best = max(state.seat_population(s) for s in range(state.players))
+        leaders = [s for s in range(state.players) if state.seat_population(s) == best]
+        population.end_game(state, leaders, f"lead after the turn limit ({limit})")
+        return
+    state.turn += 1
+    state.current = index
+    state.action, state.acted, state.extended = "", [], 0
+    seat = state.active_seat
+    while len(state.hands[seat]) < HAND and state.decks[seat]:
+        state.hands[seat].append(state.decks[seat].pop(0))
+    state.emit(f"Turn {state.turn}: {state.planet(state.active).name} (seat {seat}).")
+    state.stack.push(Decision(FINISH, []))
+    zapping.open_window(state, END)
+    state.stack.push(Decision(EXTEND, [seat]))
+    state.stack.push(Decision(ACT, [seat]))
+    zapping.open_window(state, START)
+
+
+def finish_turn(state: VenusState) -> None:
+    """Ends the turn: an extra turn (Time Dilation) now, else the next side that is not skipping."""
+    planet = state.active
+    if state.extra_turns.get(planet):
+        state.extra_turns[planet] -= 1
+        state.emit(f"{state.planet(planet).name} takes an extra turn (Time Dilation).")
+        start_turn(state, state.current)
+        return
+    index = state.current
+    for _ in range(len(state.planets) * 4):
+        index = (index + 1) % len(state.planets)
+        side = state.planets[index]
+        if not state.skips.get(side):
+            break
+        state.skips[side] -= 1
+        state.emit(f"{state.planet(side).name} skips its turn (Ion Storm).")
+    start_turn(state, index)
+
+
+def extension_options(state: VenusState) -> list[int]:
+    """Returns the Zap cards the active seat may discard for an extra step (none when none is possible)."""
+    seat = state.active_seat
+    if not state.action or state.extended >= EXTENSIONS or not state.hands[seat]:
+        return []
+    if not steps(state, state.action, state.active, state.fleet(state.active)):
+        return []
+    return sorted(state.hands[seat])
+
+
+def settle(state: VenusState) -> None:
+    """Runs the steps nobody decides (closed windows, the end of a turn) until a seat must act."""
+    while not state.over and len(state.stack):
+        top = state.stack.top
+        if top.kind == ZAP:
+            if not top.data["open"]:
+                top.data["open"] = True
+                top.seats = zapping.holders(state, top)
+            if top.is_settled:
+                zapping.close_window(state)
+                continue
+            return
+        if top.kind == EXTEND and not extension_options(state):
+            state.stack.pop()
+            continue
+        if top.kind == EXTRA and not steps(
+            state, top.data["action"], state.active, state.fleet(state.active)
+        ):
+            state.stack.pop()
+            continue
+        if top.kind == FINISH:
+            state.stack.pop()
+            finish_turn(state)
+            continue
+        return
+
+
+__all__ = ["ACT", "finish_turn", "settle", "start_turn"]

@@ -1,0 +1,77 @@
+"""The Zap deck as data: 36 cards, each with a priority number, a timing and an effect."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from parlour.core.content import read_content_json
+from parlour.core.errors import ContentError
+
+TIMINGS = ("any", "own-end", "roll", "saving")
+"""When a card may be played (docs/rulings/venus-needs-men.md, "Zap windows")."""
+EFFECTS = (
+    "each-receives",
+    "plague",
+    "extra-turn",
+    "immediate-move",
+    "immediate-attack",
+    "immediate-build",
+    "immediate-collect",
+    "skip-turn",
+    "destroy",
+    "save",
+    "miss",
+    "hit",
+    "jam",
+)
+"""The effects the engine knows."""
+TARGETS = {"each-receives": "area", "skip-turn": "planet", "destroy": "ship"}
+"""The effects whose play names a target (``zap N TARGET``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ZapCard:
+    """A Zap card: its number (also its priority: the higher wins a conflict), name, timing, effect, text."""
+
+    number: int
+    name: str
+    timing: str
+    effect: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ZapDeck:
+    """The 36 Zap cards by number."""
+
+    name: str
+    cards: dict[int, ZapCard]
+
+
+def parse_zap(data: Any) -> ZapDeck:
+    """Returns the Zap deck described by parsed JSON."""
+    try:
+        cards = {
+            int(c["number"]): ZapCard(
+                int(c["number"]), str(c["name"]), c["timing"], c["effect"], str(c["text"])
+            )
+            for c in data["cards"]
+        }
+    except (KeyError, TypeError, ValueError) as err:
+        raise ContentError(f"Zap file is malformed: missing or bad {err}") from None
+    if sorted(cards) != list(range(1, 37)):
+        raise ContentError("Zap file: there are 36 Zap cards, numbered 1 to 36")
+    for card in cards.values():
+        if card.timing not in TIMINGS or card.effect not in EFFECTS:
+            raise ContentError(
+                f"Zap file, card {card.number}: unknown timing {card.timing!r} or effect {card.effect!r}"
+            )
+    return ZapDeck(str(data.get("name", "zap")), cards)
+
+
+@cache
+def load_zap(path: str | None = None) -> ZapDeck:
+    """Loads a Zap file (default: Parlour's house deck)."""
+    return parse_zap(read_content_json(path, __package__ or "", "data/zap.json", "Zap file"))

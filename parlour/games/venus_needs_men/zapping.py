@@ -1,0 +1,173 @@
+"""Rulebook "Zap Cards": the windows in which they may be played, their effects, and priority.
+
+Windows (docs/rulings/venus-needs-men.md, "Zap windows") are offered, in order
+from the active seat clockwise, to every seat holding a card playable there; a
+play restarts the window; it closes when everyone asked has passed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.core.decisions import Decision
+from parlour.games.venus_needs_men import combat, population
+from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.phases import END, IMMEDIATE, ROLL, SAVE, START, ZAP
+from parlour.games.venus_needs_men.steps import is_enemy
+from parlour.games.venus_needs_men.zapdeck import TARGETS, ZapCard
+
+if TYPE_CHECKING:
+    from parlour.games.venus_needs_men.state import VenusState
+
+PASS = act("pass")
+
+
+def order_from(state: VenusState, seat: int) -> list[int]:
+    """Returns every seat clockwise from ``seat``."""
+    return [(seat + i) % state.players for i in range(state.players)]
+
+
+def for_planet(state: VenusState, seat: int) -> str:
+    """Returns the planet a seat plays a card for: the active one on its turn, else its first."""
+    return state.active if state.active_seat == seat else state.sides(seat)[0]
+
+
+def playable(state: VenusState, seat: int, card: ZapCard, window: Decision) -> bool:
+    """Returns whether ``seat`` may play ``card`` in this window now."""
+    moment = window.data["moment"]
+    if moment == SAVE:
+        return card.timing == "saving" and state.seat_of[state.owner(str(window.data["ship"]))] == seat
+    if card.timing == "any":
+        return bool(moment != SAVE)
+    if card.timing == "own-end":
+        return moment == END and seat == state.active_seat
+    if card.timing == "roll" and moment == ROLL:
+        side = window.data["target"] if card.effect in ("miss", "jam") else window.data["attacker"]
+        return state.seat_of[state.owner(side)] == seat
+    return False
+
+
+def card_actions(state: VenusState, seat: int, window: Decision) -> list[Action]:
+    """Returns ``zap N [TARGET]`` for every card the seat may play here, with every target."""
+    found = []
+    for number in sorted(state.hands[seat]):
+        card = state.card(number)
+        if playable(state, seat, card, window):
+            found += [act("zap", number=number, **target) for target in targets(state, seat, card)]
+    return found
+
+
+def targets(state: VenusState, seat: int, card: ZapCard) -> list[dict[str, str]]:
+    """Returns the possible targets of a card (one empty target if it needs none)."""
+    need = TARGETS.get(card.effect)
+    planet = for_planet(state, seat)
+    if need == "area":
+        return [{"area": a} for a in state.board.land_areas() if state.population[a] > 0]
+    if need == "planet":
+        return [{"area": p} for p in state.planets if state.seat_of[p] != seat]
+    if need == "ship":
+        return [
+            {"target": s}
+            for s, where in sorted(state.ships.items())
+            if where is not None and is_enemy(state, planet, s)
+        ]
+    if card.effect == "extra-turn" or card.effect.startswith("immediate"):
+        return [{}] if _immediate_possible(state, seat, card) else []
+    return [{}]
+
+
+def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
+    """Returns whether an immediate action (or an extra turn) could do something."""
+    if card.effect == "extra-turn":
+        return True
+    from parlour.games.venus_needs_men.steps import steps
+
+    kind = card.effect.split("-", 1)[1]
+    return any(steps(state, kind, p, state.fleet(p)) for p in state.sides(seat))
+
+
+def holders(state: VenusState, window: Decision) -> list[int]:
+    """Returns the seats holding a card playable in this window, from the active seat clockwise."""
+    return [
+        s
+        for s in order_from(state, state.active_seat)
+        if any(
+            playable(state, s, state.card(c), window) and targets(state, s, state.card(c))
+            for c in state.hands[s]
+        )
+    ]
+
+
+def window_actions(state: VenusState, seat: int) -> list[Action]:
+    """Returns the seat's choices in the Zap window on top: pass, or a card."""
+    return [PASS, *card_actions(state, seat, state.stack.top)]
+
+
+def window_apply(state: VenusState, seat: int, action: Action) -> None:
+    """A pass moves the window on; a card takes effect and the window restarts."""
+    window = state.stack.top
+    if action.verb == "pass":
+        window.pass_seat(seat)
+        return
+    card = state.card(action.number)
+    state.hands[seat].remove(card.number)
+    state.discards[seat].append(card.number)
+    target = action.target or action.area
+    state.emit(
+        f"Seat {seat} plays Zap card {card.number}, {card.name}" + (f" on {target}" if target else "") + "."
+    )
+    window.seats = holders(state, window)
+    effect(state, seat, card, action, window)
+
+
+def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: Decision) -> None:
+    """Carries out a card's effect (pushing a decision when it needs one)."""
+    planet = for_planet(state, seat)
+    kind = card.effect
+    if kind in ("each-receives", "plague"):
+        _everyone_receives(state, seat, action.area if kind == "each-receives" else _most_populous(state))
+    elif kind == "extra-turn":
+        state.extra_turns[planet] = state.extra_turns.get(planet, 0) + 1
+    elif kind == "skip-turn":
+        state.skips[action.area] = state.skips.get(action.area, 0) + 1
+    elif kind == "destroy":
+        combat.threaten(state, action.target, card.number)
+    elif kind == "save":
+        window.data["saved_by"] = card.number
+    elif kind in ("miss", "hit"):
+        window.data["plays"].append([card.number, kind])
+    elif kind == "jam":
+        window.data["jam"] += 2
+    else:
+        state.stack.push(Decision(IMMEDIATE, [seat], {"action": kind.split("-", 1)[1]}))
+
+
+def _most_populous(state: VenusState) -> str:
+    """Returns the land area with the most population (the first in map order on a tie)."""
+    lands = state.board.land_areas()
+    return max(lands, key=lambda a: (state.population[a], -lands.index(a)))
+
+
+def _everyone_receives(state: VenusState, seat: int, area: str) -> None:
+    """Each seat in turn from the card's player receives one unit from ``area`` while it lasts."""
+    for other in order_from(state, seat):
+        if state.population[area] > 0:
+            population.take(state, for_planet(state, other), area)
+    population.check_win(state)
+
+
+def open_window(state: VenusState, moment: str, **data: object) -> None:
+    """Pushes a Zap window (it opens when it reaches the top)."""
+    state.stack.push(Decision(ZAP, [], {"moment": moment, "open": False, **data}))
+
+
+def close_window(state: VenusState) -> None:
+    """Pops the window on top and carries out what its moment resolves."""
+    window = state.stack.pop()
+    if window.data["moment"] == ROLL:
+        combat.resolve_roll(state, window.data)
+    elif window.data["moment"] == SAVE:
+        combat.resolve_save(state, window.data)
+
+
+__all__ = ["END", "START", "close_window", "holders", "open_window", "window_actions", "window_apply"]

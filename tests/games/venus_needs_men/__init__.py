@@ -1,0 +1,1 @@
+"""Venus Needs Men! tests."""

@@ -82,6 +82,15 @@ def cmd_show(args: Any) -> int:
     return 0
 
 
+def cmd_board(args: Any) -> int:
+    """Writes the board as SVG."""
+    game = load_game(args.game)
+    state = files.load_position(game, args.position) if args.position else None
+    files.write_text(args.svg, game.board_svg(state))
+    print(f"wrote {args.svg}")
+    return 0
+
+
 def cmd_replay(args: Any) -> int:
     """Replays a record to its end and prints the final scores."""
     record = GameRecord.loads(files.read_text(args.record))

@@ -89,6 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--position", required=True, metavar="FILE")
     show.add_argument("--seat", type=int)
 
+    board = sub.add_parser("board", help="draw a game's board as SVG (with a position's pieces)")
+    _add_game(board)
+    board.add_argument("--svg", required=True, metavar="FILE", help="where to write the drawing")
+    board.add_argument("--position", metavar="FILE", help="draw this position's pieces")
+
     replay = sub.add_parser("replay", help="replay a record and print the final scores")
     replay.add_argument("record", metavar="RECORD")
 

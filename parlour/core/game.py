@@ -114,6 +114,10 @@ class Game(ABC):
             raise PositionError("", f"not usable JSON: {type(err).__name__}") from None
         return self.state_from_position(data)
 
+    def board_svg(self, state: GameState | None = None) -> str:
+        """Returns the board drawn as SVG (with the pieces of ``state``); games without a board refuse."""
+        raise OptionError(f"{self.title} has no board to draw")
+
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns the game's own bots by name, each a factory taking a seed."""
         return {}

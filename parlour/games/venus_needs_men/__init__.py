@@ -7,6 +7,7 @@ from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.game import Game
+from parlour.core.state import GameState
 from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
 from parlour.games.venus_needs_men.board import load_board
 from parlour.games.venus_needs_men.factions import load_factions
@@ -57,6 +58,20 @@ class VenusGame(Game):
 
         values = self.position_options(data)
         return from_position(load_board(), load_factions(), self.zap(values), data, values)
+
+    def board_svg(self, state: GameState | None = None) -> str:
+        """Returns the map as SVG: areas, neighbour lines, population and (with a state) ships."""
+        from parlour.games.venus_needs_men.drawing import render_svg
+
+        if state is None:
+            return render_svg(load_board())
+        assert isinstance(state, VenusState)
+        ships: dict[str, dict[str, int]] = {}
+        for ship, where in state.ships.items():
+            if where is not None:
+                counts = ships.setdefault(where, {})
+                counts[state.owner(ship)] = counts.get(state.owner(ship), 0) + 1
+        return render_svg(state.board, ships, state.population, state.options["length"])
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns Venus Needs Men!'s own bots: ``greedy``."""

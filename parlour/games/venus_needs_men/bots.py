@@ -1,4 +1,8 @@
-"""Venus Needs Men!'s bots (the greedy one comes next)."""
+"""The greedy bot: builds, heads for Earth, collects where it can, attacks the leader and its threats.
+
+It reads only what its seat may know: the board, the ships, the population and
+its own Zap hand.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,32 @@ import random
 from typing import Any
 
 from parlour.core.state import GameState
+from parlour.games.venus_needs_men import steps as step_rules
+from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.options import BASIC_HIT
+from parlour.games.venus_needs_men.phases import (
+    ACT,
+    ATTACKING,
+    COLLECTING,
+    END,
+    EXTEND,
+    EXTRA,
+    IMMEDIATE,
+    MOVING,
+    ROLL,
+    SAVE,
+    START,
+    ZAP,
+)
+from parlour.games.venus_needs_men.state import VenusState
+
+PASS, DONE = act("pass"), act("done")
+FEW_SHIPS = 3
+"""Below this many ships on the board the bot builds rather than waits."""
 
 
 class GreedyBot:
-    """Placeholder: random until the greedy strategy lands."""
+    """Plays each decision by the simple priorities in the module docstring; seeded to break ties."""
 
     name = "greedy"
 
@@ -17,5 +43,190 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState, seat: int) -> Any:
-        """Returns a legal action."""
-        return self.rng.choice(state.legal_actions(seat))
+        """Returns the bot's action for ``seat``."""
+        assert isinstance(state, VenusState)
+        legal = state.legal_actions(seat)
+        allowed = set(legal)
+        for action in self._wishes(state, seat, legal):
+            if action in allowed:
+                return action
+        for fallback in (PASS, DONE, act("end")):
+            if fallback in allowed:
+                return fallback
+        return legal[0]
+
+    def _wishes(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+        """Returns the actions the bot would like, best first."""
+        kind = state.stack.top.kind
+        if kind == ZAP:
+            return self._zap(state, seat, legal)
+        if kind == ACT:
+            return self._act(state, legal)
+        if kind in (MOVING, ATTACKING, COLLECTING, EXTRA, IMMEDIATE):
+            return self._best_steps(state, seat, legal)
+        if kind == EXTEND:
+            return self._extend(state, seat, legal)
+        return []
+
+    # ------------------------------------------------------------ the action
+    def _act(self, state: VenusState, legal: list[Action]) -> list[Action]:
+        """Collect if possible, else attack a worthwhile target, else build when few ships, else move."""
+        planet = state.active
+        collects = [a for a in legal if a.verb == "collect"]
+        if collects:
+            return self._rank_collects(state, collects)
+        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb == "attack"])
+        builds = [a for a in legal if a.verb == "build"]
+        if builds and len(state.fleet(planet)) < FEW_SHIPS:
+            return self._rank_builds(state, builds)
+        if attacks and len({a.ship for a in attacks}) >= len(state.fleet(planet)) / 2:
+            return attacks
+        moves = self._rank_moves(state, planet, [a for a in legal if a.verb == "move"])
+        return [*moves, *attacks, *builds]
+
+    def _best_steps(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+        """Continues an action (or takes an extra or immediate step) with the best remaining step."""
+        planet = state.active if state.stack.top.kind != IMMEDIATE else state.sides(seat)[0]
+        collects = self._rank_collects(state, [a for a in legal if a.verb == "collect"])
+        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb == "attack"])
+        moves = self._rank_moves(state, planet, [a for a in legal if a.verb == "move"])
+        builds = self._rank_builds(state, [a for a in legal if a.verb == "build"])
+        return [*collects, *attacks, *builds, *moves, DONE]
+
+    def _extend(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+        """Extends a collection (every unit counts) or an attack on a worthwhile target."""
+        cards = sorted(
+            (a for a in legal if a.verb == "extend"), key=lambda a: self._card_worth(state, a.number)
+        )
+        if not cards:
+            return []
+        planet = state.active
+        fleet = state.fleet(planet)
+        if state.action == "collect" and step_rules.collect_steps(state, planet, fleet):
+            return [cards[0]]
+        if state.action == "attack" and self._good_attacks(
+            state, planet, step_rules.attack_steps(state, planet, fleet)
+        ):
+            return [cards[0]]
+        return []
+
+    # ------------------------------------------------------------ ranking steps
+    def _rank_collects(self, state: VenusState, collects: list[Action]) -> list[Action]:
+        """Collects from the most populated areas first."""
+        return sorted(collects, key=lambda a: -state.population.get(state.ships[a.ship] or "", 0))
+
+    def _rank_builds(self, state: VenusState, builds: list[Action]) -> list[Action]:
+        """Earth builds where the most population is."""
+        return sorted(builds, key=lambda a: -state.population.get(a.area, 0))
+
+    def _good_attacks(self, state: VenusState, planet: str, attacks: list[Action]) -> list[Action]:
+        """Returns attacks on the leader's ships and on ships that share an area with the bot's, best first."""
+        leader = self._leader(state, state.seat_of[planet])
+        good = []
+        for action in attacks:
+            target_seat = state.seat_of[state.owner(action.target)]
+            where = state.ships[action.target] or ""
+            # The leader's ships, and ships sharing an area with ours (they threaten them).
+            near = any(state.ships[s] == where for s in state.fleet(planet))
+            score = (target_seat == leader) * 2 + near
+            if score:
+                good.append((-score, action.target, action))
+        return [a for _, _, a in sorted(good, key=lambda t: (t[0], t[1]))]
+
+    def _rank_moves(self, state: VenusState, planet: str, moves: list[Action]) -> list[Action]:
+        """Moves that bring a ship closer to Earth, or onto the richest land with the fewest enemies."""
+        board = state.board
+        scored = []
+        for action in moves:
+            here = state.ships[action.ship] or ""
+            gain = self._place_value(state, planet, action.area) - self._place_value(state, planet, here)
+            if gain > 0:
+                scored.append((-gain, action.ship, action.area, action))
+        del board
+        return [a for *_, a in sorted(scored)]
+
+    def _place_value(self, state: VenusState, planet: str, area: str) -> int:
+        """Returns how good an area is for one of the bot's ships: near Earth, then rich and safe land."""
+        board = state.board
+        kind = board.area(area).kind
+        if kind == "land":
+            enemies = sum(
+                1 for s, w in state.ships.items() if w == area and step_rules.is_enemy(state, planet, s)
+            )
+            return 100 + state.population[area] * 3 - enemies * 4
+        if kind == "ocean":
+            return 60
+        if kind == "orbit":
+            return 80
+        distance = board.distance(area, board.orbit)
+        return 60 - 10 * (distance if distance is not None else 9)
+
+    # ------------------------------------------------------------ Zap cards
+    def _zap(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+        """Plays a Zap card when it clearly pays; otherwise passes."""
+        window = state.stack.top
+        moment = window.data["moment"]
+        plays = [a for a in legal if a.verb == "zap"]
+        wishes: list[Action] = []
+        for action in plays:
+            effect = state.card(action.number).effect
+            if moment == SAVE and effect == "save":
+                wishes.append(action)
+            elif moment == ROLL:
+                wishes += self._roll_card(state, seat, window.data, action, effect)
+            elif moment in (START, END):
+                wishes += self._any_card(state, seat, action, effect)
+        return [*wishes, PASS]
+
+    def _roll_card(
+        self, state: VenusState, seat: int, data: dict[str, Any], action: Action, effect: str
+    ) -> list[Action]:
+        """Evasive Maneuvers or Jamming against a hit on its ship; Targeting Computer on its own miss."""
+        dice = [d - data["jam"] for d in data["dice"]]
+        hit = any(d >= BASIC_HIT for d in dice)
+        plays = sorted(data["plays"])
+        if plays:
+            hit = plays[-1][1] == "hit"
+        mine = state.seat_of[state.owner(data["target"])] == seat
+        top = plays[-1][0] if plays else 0
+        if mine and hit and effect == "miss" and action.number > top:
+            return [action]
+        if mine and hit and effect == "jam" and not plays and all(d - 2 < BASIC_HIT for d in dice):
+            return [action]
+        if not mine and not hit and effect == "hit" and action.number > top:
+            return [action]
+        return []
+
+    def _any_card(self, state: VenusState, seat: int, action: Action, effect: str) -> list[Action]:
+        """Cards playable at the start or end of a turn, when they help the bot more than others."""
+        leader = self._leader(state, seat)
+        mine = state.seat_population(seat)
+        best_other = max((state.seat_population(s) for s in range(state.players) if s != seat), default=0)
+        if effect == "extra-turn" or effect == "immediate-collect":
+            return [action]
+        if effect in ("each-receives", "plague") and mine > best_other:
+            return [action]
+        if effect == "skip-turn" and leader is not None and state.seat_of.get(action.area) == leader:
+            return [action]
+        if effect == "destroy" and leader is not None and state.seat_of[state.owner(action.target)] == leader:
+            where = state.ships[action.target] or ""
+            return [action] if state.board.area(where).kind in ("land", "orbit") else []
+        if effect == "immediate-build" and seat == state.active_seat:
+            return [action]
+        return []
+
+    @staticmethod
+    def _card_worth(state: VenusState, number: int) -> int:
+        """Returns how much the bot values keeping a card (the cheapest is discarded to extend)."""
+        worth = {"extra-turn": 9, "immediate-collect": 8, "destroy": 7, "save": 6, "miss": 5, "skip-turn": 5}
+        return worth.get(state.card(number).effect, 2)
+
+    @staticmethod
+    def _leader(state: VenusState, seat: int) -> int | None:
+        """Returns the other seat with the most population (None if nobody has any)."""
+        others = [s for s in range(state.players) if s != seat]
+        best = max(others, key=lambda s: (state.seat_population(s), -s), default=None)
+        return best if best is not None and state.seat_population(best) > 0 else best
+
+
+__all__ = ["END", "GreedyBot"]

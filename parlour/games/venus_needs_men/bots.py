@@ -120,7 +120,7 @@ class GreedyBot:
         return sorted(builds, key=lambda a: -state.population.get(a.area, 0))
 
     def _good_attacks(self, state: VenusState, planet: str, attacks: list[Action]) -> list[Action]:
-        """Returns attacks on the leader's ships and on ships that share an area with the bot's, best first."""
+        """Returns attacks on the leader's ships and on ships sharing an area with the bot's, best first."""
         leader = self._leader(state, state.seat_of[planet])
         good = []
         for action in attacks:
@@ -223,10 +223,9 @@ class GreedyBot:
 
     @staticmethod
     def _leader(state: VenusState, seat: int) -> int | None:
-        """Returns the other seat with the most population (None if nobody has any)."""
+        """Returns the other seat with the most population (the first clockwise on a tie)."""
         others = [s for s in range(state.players) if s != seat]
-        best = max(others, key=lambda s: (state.seat_population(s), -s), default=None)
-        return best if best is not None and state.seat_population(best) > 0 else best
+        return max(others, key=lambda s: (state.seat_population(s), -s), default=None)
 
 
 __all__ = ["END", "GreedyBot"]

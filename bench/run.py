@@ -106,6 +106,7 @@ def main() -> None:
         f" over {g['games']} games"
     )
     boss_figures(results)
+    venus_figures(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 
@@ -132,6 +133,34 @@ def boss_figures(results: dict[str, Any]) -> None:
             f" longest {g['longest_negotiation_actions']}, {g['deals_closed_rate']:.1%} closed;"
             f" {g['mean_turns']:.1f} turns a game"
         )
+
+
+def venus_figures(results: dict[str, Any]) -> None:
+    """Measures and prints Venus Needs Men!'s figures into ``results``."""
+    print("Venus Needs Men! random playouts (four players), one core:")
+    for version in ("basic",):
+        key = f"venus_playout_{version}"
+        value = results[key] = random_playouts("venus-needs-men", 4, SECONDS, False, {"game": version})
+        print(
+            f"  {key:36s} {value['actions_per_second']:>9,.0f} actions/s"
+            f" {value['games_per_second']:>8,.1f} games/s"
+        )
+    seats = ["greedy", "random", "random", "random"]
+    summary = simulate("venus-needs-men", seats, 200, seed=2026, workers=2)
+    row = summary["seats"][0]
+    results["venus_greedy_vs_random"] = {
+        "games": 200,
+        "win_rate": row["win_rate"],
+        "ci95": row["ci95"],
+        "mean_turns": summary["mean_turns"],
+        "seconds": summary["seconds"],
+    }
+    low, high = row["ci95"]
+    print(
+        f"  greedy against three random bots (Basic): win rate {row['win_rate']:.1%}"
+        f" (95% CI {low:.1%}–{high:.1%})"
+        f" over 200 games, {summary['mean_turns']:.1f} turns a game"
+    )
 
 
 if __name__ == "__main__":

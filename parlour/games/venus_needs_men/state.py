@@ -171,6 +171,14 @@ class VenusState(GameState):
         self.check_seat(seat)
         return views.render_text(self, seat)
 
+    def hints(self, seat: Seat) -> list[str]:
+        """Returns the texts of the seat's Zap cards and what it needs to win."""
+        from parlour.games.venus_needs_men.population import needed
+
+        lines = [f"Zap {n} {self.card(n).name}: {self.card(n).text}" for n in sorted(self.hands[seat])]
+        lines.append(f"You have {self.seat_population(seat)} population; {needed(self)} wins.")
+        return lines
+
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a position."""
         from parlour.games.venus_needs_men.position import to_position

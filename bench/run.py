@@ -138,7 +138,7 @@ def boss_figures(results: dict[str, Any]) -> None:
 def venus_figures(results: dict[str, Any]) -> None:
     """Measures and prints Venus Needs Men!'s figures into ``results``."""
     print("Venus Needs Men! random playouts (four players), one core:")
-    for version in ("basic",):
+    for version in ("basic", "enhanced"):
         key = f"venus_playout_{version}"
         value = results[key] = random_playouts("venus-needs-men", 4, SECONDS, False, {"game": version})
         print(

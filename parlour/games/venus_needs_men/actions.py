@@ -16,8 +16,13 @@ from parlour.core.errors import NotationError
 SIGNATURES = {
     "build": "a?",
     "move": "sa",
-    "attack": "st",
+    "attack": "stw?",
+    "control": "st",
     "collect": "sa?",
+    "infect": "s",
+    "purge": "s",
+    "research": "w",
+    "cycle": "w",
     "pass": "",
     "done": "",
     "extend": "n",
@@ -67,7 +72,9 @@ def parse_action(text: str) -> Action:
         raise NotationError(f"{verb!r} takes {_describe(signature)}, not {len(args)} argument(s)")
     fields: dict[str, object] = {}
     for code, word in zip(codes, args, strict=False):
-        if code in "st":
+        if code == "t" and word.lower() == "refuge":
+            fields["target"] = "refuge"
+        elif code in "st":
             fields["ship" if code == "s" else "target"] = _ship(word)
         elif code == "a":
             fields["area"] = _word(word, "an area")

@@ -75,23 +75,25 @@ class GreedyBot:
         collects = [a for a in legal if a.verb == "collect"]
         if collects:
             return self._rank_collects(state, collects)
-        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb == "attack"])
+        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb in ("attack", "control")])
         builds = [a for a in legal if a.verb == "build"]
         if builds and len(state.fleet(planet)) < FEW_SHIPS:
             return self._rank_builds(state, builds)
         if attacks and len({a.ship for a in attacks}) >= len(state.fleet(planet)) / 2:
             return attacks
         moves = self._rank_moves(state, planet, [a for a in legal if a.verb == "move"])
-        return [*moves, *attacks, *builds]
+        research = self._rank_research(state, [a for a in legal if a.verb == "research"])
+        return [*moves, *research, *attacks, *builds]
 
     def _best_steps(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
         """Continues an action (or takes an extra or immediate step) with the best remaining step."""
         planet = state.active if state.stack.top.kind != IMMEDIATE else state.sides(seat)[0]
         collects = self._rank_collects(state, [a for a in legal if a.verb == "collect"])
-        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb == "attack"])
+        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb in ("attack", "control")])
         moves = self._rank_moves(state, planet, [a for a in legal if a.verb == "move"])
         builds = self._rank_builds(state, [a for a in legal if a.verb == "build"])
-        return [*collects, *attacks, *builds, *moves, DONE]
+        research = self._rank_research(state, [a for a in legal if a.verb == "research"])
+        return [*collects, *attacks, *builds, *moves, *research, DONE]
 
     def _extend(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
         """Extends a collection (every unit counts) or an attack on a worthwhile target."""
@@ -115,6 +117,11 @@ class GreedyBot:
         """Collects from the most populated areas first."""
         return sorted(collects, key=lambda a: -state.population.get(state.ships[a.ship] or "", 0))
 
+    @staticmethod
+    def _rank_research(state: VenusState, actions: list[Action]) -> list[Action]:
+        """Researches the easiest Upgrade first (Enhanced game)."""
+        return sorted(actions, key=lambda a: (state.tech.upgrades[a.area].roll, a.area))
+
     def _rank_builds(self, state: VenusState, builds: list[Action]) -> list[Action]:
         """Earth builds where the most population is."""
         return sorted(builds, key=lambda a: -state.population.get(a.area, 0))
@@ -124,14 +131,20 @@ class GreedyBot:
         leader = self._leader(state, state.seat_of[planet])
         good = []
         for action in attacks:
-            target_seat = state.seat_of[state.owner(action.target)]
+            if action.target == "refuge":
+                good.append((-3, action.target, action))
+                continue
+            target_seat = state.seat_of[state.controller(action.target)]
             where = state.ships[action.target] or ""
             # The leader's ships, and ships sharing an area with ours (they threaten them).
             near = any(state.ships[s] == where for s in state.fleet(planet))
             score = (target_seat == leader) * 2 + near
             if score:
                 good.append((-score, action.target, action))
-        return [a for _, _, a in sorted(good, key=lambda t: (t[0], t[1]))]
+        ranked = [a for _, _, a in sorted(good, key=lambda t: (t[0], t[1]))]
+        # Mind Control first: taking a ship beats a chance of destroying it.
+        controls = [a for a in attacks if a.verb == "control"]
+        return [*controls, *(a for a in ranked if a.verb != "control")]
 
     def _rank_moves(self, state: VenusState, planet: str, moves: list[Action]) -> list[Action]:
         """Moves that bring a ship closer to Earth, or onto the richest land with the fewest enemies."""
@@ -187,7 +200,7 @@ class GreedyBot:
         plays = sorted(data["plays"])
         if plays:
             hit = plays[-1][1] == "hit"
-        mine = state.seat_of[state.owner(data["target"])] == seat
+        mine = data["target"] != "refuge" and state.seat_of[state.controller(data["target"])] == seat
         top = plays[-1][0] if plays else 0
         if mine and hit and effect == "miss" and action.number > top:
             return [action]
@@ -208,7 +221,11 @@ class GreedyBot:
             return [action]
         if effect == "skip-turn" and leader is not None and state.seat_of.get(action.area) == leader:
             return [action]
-        if effect == "destroy" and leader is not None and state.seat_of[state.owner(action.target)] == leader:
+        if (
+            effect == "destroy"
+            and leader is not None
+            and state.seat_of[state.controller(action.target)] == leader
+        ):
             where = state.ships[action.target] or ""
             return [action] if state.board.area(where).kind in ("land", "orbit") else []
         if effect == "immediate-build" and seat == state.active_seat:

@@ -6,6 +6,7 @@ from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.errors import OptionError
+from parlour.games.venus_needs_men import research
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions
 from parlour.games.venus_needs_men.options import DEFAULT_PLANETS, HAND
@@ -59,12 +60,15 @@ def new_game(
             state.ships[ship] = board.home(planet) if i < getattr(data, start) else None
         state.collected[planet] = 0
     state.population = board.population(options["length"])
+    state.infected = {a: 0 for a in board.land_areas()}
     cards = chance.shuffle(sorted(zap.cards))
     share = len(cards) // players
     for seat in range(players):
         state.decks[seat] = cards[seat * share : (seat + 1) * share]
         state.hands[seat], state.decks[seat] = state.decks[seat][:HAND], state.decks[seat][HAND:]
     state.aside = cards[players * share :]
+    if options["game"] == "enhanced":
+        research.deal_upgrades(state)
     start_turn(state, 0)
     settle(state)
     return state

@@ -25,8 +25,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "game",
         "basic",
-        "'basic' (the Enhanced game, with Technology, Upgrade and Special cards, is still being built)",
-        choices=("basic",),
+        "'basic' or 'enhanced' (Technology, Upgrade and Special cards)",
+        choices=("basic", "enhanced"),
     ),
     OptionSpec(
         "length",

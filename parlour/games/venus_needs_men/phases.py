@@ -28,3 +28,4 @@ START, ROLL, SAVE, END = "start", "roll", "save", "end"
 after the action."""
 
 PHASE_OF = {"move": MOVING, "attack": ATTACKING, "collect": COLLECTING}
+"""The phase that continues each action (build and research are one step)."""

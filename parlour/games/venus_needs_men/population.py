@@ -1,14 +1,16 @@
-"""Rulebook "Population Action" and winning: collecting, receiving, and the immediate win."""
+"""Rulebook "Population Action" and winning: collecting, infecting, receiving, the immediate win."""
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
-from parlour.games.venus_needs_men.steps import EARTH
+from parlour.games.venus_needs_men import enhanced as tech
 
 if TYPE_CHECKING:
     from parlour.games.venus_needs_men.state import VenusState
+
+EARTH = "earth"
 
 
 def needed(state: VenusState) -> int:
@@ -16,25 +18,70 @@ def needed(state: VenusState) -> int:
     return math.ceil(state.board.total(state.options["length"]) / state.players)
 
 
-def collect(state: VenusState, planet: str, ship: str) -> None:
-    """A ship collects one unit from its area to its home world (Earth: to the Refuge)."""
-    where = state.ships[ship]
-    assert where is not None
-    take(state, planet, where)
-    if planet != EARTH and not state.earth_open:
-        state.earth_open = True
-        state.emit("An alien has collected population: Earth may collect from now on.")
+def collect(state: VenusState, planet: str, ship: str, area: str, cards: bool) -> None:
+    """A ship collects one unit (Alluring: two) from ``area`` to its commander's home world."""
+    units = 2 if cards and tech.has_special(state, planet, "alluring") else 1
+    for _ in range(units):
+        if state.population[area] + state.infected[area] > 0:
+            take(state, planet, area)
+    open_earth(state, planet, "collected population")
     check_win(state)
 
 
 def take(state: VenusState, planet: str, area: str) -> None:
-    """Moves one unit from a land area to a planet's home world."""
-    state.population[area] -= 1
+    """Moves one unit (a healthy one first) from a land area to a planet's home world."""
+    if state.population[area] > 0:
+        state.population[area] -= 1
+    else:
+        state.infected[area] -= 1
     state.collected[planet] += 1
     state.emit(
         f"{state.planet(planet).name} takes one population unit from {state.board.area(area).name} "
         f"({state.collected[planet]} in all)."
     )
+
+
+def open_earth(state: VenusState, planet: str, why: str) -> None:
+    """Opens Earth's collection the first time an alien does one of the things that open it (A-06)."""
+    if planet != EARTH and not state.earth_open and EARTH in state.seat_of:
+        state.earth_open = True
+        state.emit(f"An alien has {why}: Earth may collect from now on.")
+
+
+def infect(state: VenusState, ship: str) -> None:
+    """Titan's Parasites: one healthy unit where the ship stands becomes infected."""
+    where = state.ships[ship]
+    assert where is not None
+    state.population[where] -= 1
+    state.infected[where] += 1
+    state.emit(f"{ship} infects one unit in {state.board.area(where).name}.")
+
+
+def purge(state: VenusState, planet: str, ship: str) -> None:
+    """Pluto's robots destroy one infected unit where the ship stands."""
+    where = state.ships[ship]
+    assert where is not None
+    state.infected[where] -= 1
+    state.emit(f"{ship} destroys one infected unit in {state.board.area(where).name}.")
+    open_earth(state, planet, "destroyed population")
+
+
+def hive(state: VenusState) -> None:
+    """End of Titan's turn: Titan collects one infected unit from every land area holding any."""
+    for area in state.board.land_areas():
+        if state.infected[area] > 0:
+            state.infected[area] -= 1
+            state.collected["titan"] += 1
+            state.emit(f"Titan's parasites bring one infected unit home from {state.board.area(area).name}.")
+    check_win(state)
+
+
+def raid(state: VenusState, planet: str) -> None:
+    """A hit on the Refuge: one unit goes from the Refuge to the attacker's home world."""
+    state.collected[EARTH] -= 1
+    state.collected[planet] += 1
+    state.emit(f"{state.planet(planet).name} takes one unit from the Secret Underground Refuge.")
+    check_win(state)
 
 
 def check_win(state: VenusState) -> None:

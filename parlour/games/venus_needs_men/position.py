@@ -40,6 +40,15 @@ FIELDS = {
     "over",
     "winners",
     "decisions",
+    "upgrades",
+    "pending_upgrades",
+    "upgrade_deck",
+    "face_up",
+    "upgrade_discard",
+    "controlled",
+    "disabled",
+    "infected",
+    "cycled",
 }
 
 
@@ -71,6 +80,15 @@ def to_position(state: VenusState) -> dict[str, Any]:
         "over": state.over,
         "winners": list(state.winners_),
         "decisions": state.stack.to_json(),
+        "upgrades": {p: list(u) for p, u in state.upgrades.items()},
+        "pending_upgrades": {p: list(u) for p, u in state.pending_upgrades.items()},
+        "upgrade_deck": list(state.upgrade_deck),
+        "face_up": list(state.face_up),
+        "upgrade_discard": list(state.upgrade_discard),
+        "controlled": dict(sorted(state.controlled.items())),
+        "disabled": list(state.disabled),
+        "infected": dict(state.infected),
+        "cycled": state.cycled,
     }
 
 
@@ -98,8 +116,8 @@ def from_position(
     state.current = f.integer("current", 0, len(state.planets) - 1)
     state.turn = f.integer("turn", 0)
     state.action = f.string("action")
-    if state.action not in ("", "build", "move", "attack", "collect"):
-        raise PositionError("action", "must be build, move, attack, collect or empty")
+    if state.action not in ("", "build", "move", "attack", "collect", "research"):
+        raise PositionError("action", "must be build, move, attack, collect, research or empty")
     state.acted = f.items("acted", lambda v, p: _ship(state, v, p))
     state.extended = f.integer("extended", 0, 3)
     state.skips = _counts(state, f.get("skips"), "skips")
@@ -107,6 +125,7 @@ def from_position(
     state.over = f.boolean("over")
     state.winners_ = f.items("winners", lambda v, p: check_int(v, p, 0, players - 1))
     state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players)
+    _read_enhanced(state, f)
     _check(state)
     return state
 
@@ -176,6 +195,44 @@ def _counts(state: VenusState, value: Any, path: str) -> dict[str, int]:
     if not isinstance(value, dict) or any(p not in state.planets for p in value):
         raise PositionError(path, "must map planets in play to counts")
     return {p: check_int(n, f"{path}.{p}", 0) for p, n in value.items()}
+
+
+def _read_enhanced(state: VenusState, f: Fields) -> None:
+    """Reads Upgrades, Mind Control, disabled robots and infected population."""
+    upgrade = lambda v, p: _upgrade(state, v, p)  # noqa: E731
+    state.upgrades = _by_planet(state, f.get("upgrades"), "upgrades", upgrade)
+    state.pending_upgrades = _by_planet(state, f.get("pending_upgrades"), "pending_upgrades", upgrade)
+    state.upgrade_deck = f.items("upgrade_deck", upgrade)
+    state.face_up = f.items("face_up", upgrade)
+    state.upgrade_discard = f.items("upgrade_discard", upgrade)
+    controlled = f.get("controlled")
+    if not isinstance(controlled, dict) or any(
+        s not in state.ships or p not in state.planets for s, p in controlled.items()
+    ):
+        raise PositionError("controlled", "must map ships in play to the planets controlling them")
+    state.controlled = dict(controlled)
+    state.disabled = f.items("disabled", lambda v, p: _ship(state, v, p))
+    infected = f.get("infected")
+    if not isinstance(infected, dict) or sorted(infected) != sorted(state.board.land_areas()):
+        raise PositionError("infected", "must give every land area its infected units")
+    state.infected = {a: check_int(n, f"infected.{a}", 0) for a, n in infected.items()}
+    state.cycled = f.boolean("cycled")
+
+
+def _upgrade(state: VenusState, value: Any, path: str) -> str:
+    """Reads an Upgrade id."""
+    if value not in state.tech.upgrades:
+        raise PositionError(path, f"{value!r} is not an Upgrade card")
+    return str(value)
+
+
+def _by_planet(state: VenusState, value: Any, path: str, read: Any) -> dict[str, list[str]]:
+    """Reads planet -> list of Upgrade ids."""
+    if not isinstance(value, dict) or any(
+        p not in state.planets or not isinstance(v, list) for p, v in value.items()
+    ):
+        raise PositionError(path, "must map planets in play to lists of Upgrades")
+    return {p: [read(u, f"{path}.{p}[{i}]") for i, u in enumerate(v)] for p, v in value.items()}
 
 
 def _check(state: VenusState) -> None:

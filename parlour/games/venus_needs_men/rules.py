@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Decision
-from parlour.games.venus_needs_men import combat, population, steps, turns, zapping
+from parlour.games.venus_needs_men import combat, population, research, steps, turns, zapping
+from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.combat import SCAVENGE
 from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
@@ -32,6 +34,27 @@ PHASE_NAMES = {
     EXTEND: "extending the action",
     EXTRA: "the extra step",
     IMMEDIATE: "an immediate action",
+    SCAVENGE: "Earth scavenging a wreck",
+}
+STEP_VERBS = {
+    "build": "build",
+    "move": "move",
+    "attack": "attack",
+    "control": "attack",
+    "collect": "collect",
+    "infect": "collect",
+    "purge": "collect",
+    "research": "research",
+}
+"""The action each step verb belongs to."""
+MODES = {
+    ACT: steps.MAIN,
+    MOVING: steps.MAIN,
+    ATTACKING: steps.MAIN,
+    COLLECTING: steps.MAIN,
+    EXTRA: steps.EXTRA,
+    IMMEDIATE: steps.IMMEDIATE,
+    SCAVENGE: steps.IMMEDIATE,
 }
 
 
@@ -43,21 +66,27 @@ def legal_actions(state: VenusState, seat: int) -> list[Any]:
         return zapping.window_actions(state, seat)
     if top.kind == ACT:
         fleet = state.fleet(planet)
-        found = [PASS, *steps.build_steps(state, planet)]
-        for kind in ("move", "attack", "collect"):
+        found = [PASS]
+        for kind in ("build", "move", "attack", "collect", "research"):
             found += steps.steps(state, kind, planet, fleet)
+        if tech.is_enhanced(state) and not state.cycled:
+            found += [act("cycle", area=u) for u in sorted(set(state.face_up))]
         return found
     if top.kind in (MOVING, ATTACKING, COLLECTING):
-        ready = [s for s in state.fleet(planet) if s not in state.acted]
-        return [DONE, *steps.steps(state, state.action, planet, ready)]
+        fleet = state.fleet(planet)
+        if state.action != "move":
+            fleet = [s for s in fleet if s not in state.acted]
+        return [DONE, *steps.steps(state, state.action, planet, fleet)]
     if top.kind == EXTEND:
         return [END, *(act("extend", number=n) for n in turns.extension_options(state))]
     if top.kind == EXTRA:
-        return steps.steps(state, top.data["action"], planet, state.fleet(planet))
+        return steps.steps(state, top.data["action"], planet, state.fleet(planet), steps.EXTRA)
+    if top.kind == SCAVENGE:
+        return [PASS, *steps.research_steps(state, "earth")]
     # An immediate action: any of the card player's planets, any of its ships.
     found = [PASS]
     for side in state.sides(seat):
-        found += steps.steps(state, top.data["action"], side, state.fleet(side))
+        found += steps.steps(state, top.data["action"], side, state.fleet(side), steps.IMMEDIATE)
     return found
 
 
@@ -68,6 +97,8 @@ def apply(state: VenusState, seat: int, action: Action) -> None:
         zapping.window_apply(state, seat, action)
     elif top.kind == EXTEND:
         _extend(state, seat, action)
+    elif action.verb == "cycle":
+        research.cycle(state, action.area)
     elif action.verb in ("pass", "done"):
         if top.kind == ACT and action.verb == "pass":
             state.action = "move"  # Ruling A-15: passing is a move in which no ship moves.
@@ -79,34 +110,55 @@ def apply(state: VenusState, seat: int, action: Action) -> None:
 
 
 def _step(state: VenusState, seat: int, top: Decision, action: Action) -> None:
-    """Takes one build, move, attack or collect step."""
-    planet = state.owner(action.ship) if action.ship else _builder(state, seat, top)
-    kind = action.verb
+    """Takes one step of an action."""
+    mode = MODES[top.kind]
+    planet = _actor(state, seat, top, action)
+    kind = STEP_VERBS[action.verb]
     if top.kind == ACT:
         state.action = kind
         state.stack.pop()
-        if kind != "build":
+        if kind in PHASE_OF:
             state.stack.push(Decision(PHASE_OF[kind], [seat]))
-    elif top.kind in (EXTRA, IMMEDIATE):
+    elif top.kind in (EXTRA, IMMEDIATE, SCAVENGE):
         state.stack.pop()
-    if top.kind in (ACT, MOVING, ATTACKING, COLLECTING) and action.ship:
+    if mode == steps.MAIN and action.ship:
         state.acted.append(action.ship)
-    if kind == "build":
-        count = state.planet(planet).builds_basic if top.kind == ACT else 1
-        steps.build(state, planet, action, count)
-    elif kind == "move":
+    _carry_out(state, planet, action, mode)
+
+
+def _carry_out(state: VenusState, planet: str, action: Action, mode: str) -> None:
+    """Does what a step says."""
+    cards = steps.cards_apply(state, mode)
+    verb = action.verb
+    if verb == "build":
+        steps.build(state, planet, action, steps.build_count(state, planet, mode))
+    elif verb == "move":
         steps.move(state, action)
-    elif kind == "attack":
-        combat.attack(state, action.ship, action.target)
+    elif verb == "attack":
+        combat.attack(state, action.ship, action.target, action.area, cards)
+    elif verb == "control":
+        combat.control(state, action.ship, action.target)
+    elif verb == "collect":
+        area = action.area or state.ships[action.ship] or ""
+        population.collect(state, planet, action.ship, area, cards and mode == steps.MAIN)
+    elif verb == "infect":
+        population.infect(state, action.ship)
+    elif verb == "purge":
+        population.purge(state, planet, action.ship)
     else:
-        population.collect(state, planet, action.ship)
+        research.attempt(state, planet, action.area, cards)
 
 
-def _builder(state: VenusState, seat: int, top: Decision) -> str:
-    """Returns the planet that builds: the active one, or (immediate action) the card player's that can."""
+def _actor(state: VenusState, seat: int, top: Decision, action: Action) -> str:
+    """Returns the planet taking a step: the ship's commander, Earth scavenging, or the active planet."""
+    if action.ship:
+        return state.controller(action.ship)
+    if top.kind == SCAVENGE:
+        return "earth"
     if top.kind != IMMEDIATE:
         return state.active
-    return next(p for p in state.sides(seat) if steps.build_steps(state, p))
+    kind = STEP_VERBS[action.verb]
+    return next(p for p in state.sides(seat) if steps.steps(state, kind, p, state.fleet(p), steps.IMMEDIATE))
 
 
 def _extend(state: VenusState, seat: int, action: Action) -> None:
@@ -131,8 +183,6 @@ def why_illegal(state: VenusState, seat: int, action: Any) -> str:
         return f"during {phase} seat {seat} may: {', '.join(verbs)}"
     if action.ship and action.ship not in state.ships:
         return f"there is no spaceship {action.ship} in this game"
-    if action.area and not state.board.has(action.area) and action.area not in state.planets:
-        return f"there is no area {action.area!r}"
     if action.verb == "zap" and action.number not in state.hands[seat]:
         return f"you do not hold Zap card {action.number}"
     return f"{action.verb} is possible now, but not with these arguments (type 'list' to see them)"

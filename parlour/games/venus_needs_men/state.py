@@ -12,6 +12,7 @@ from parlour.games.venus_needs_men import rules, views
 from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
+from parlour.games.venus_needs_men.tech import TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
 
@@ -72,6 +73,25 @@ class VenusState(GameState):
         """Extra turns each side has won (Time Dilation)."""
         self.over = False
         self.winners_: list[int] = []
+        # The Enhanced game.
+        self.tech: TechSet = load_tech()
+        self.upgrades: dict[str, list[str]] = {}
+        """Upgrades in effect, by planet (public)."""
+        self.pending_upgrades: dict[str, list[str]] = {}
+        """Upgrades acquired this turn: they take effect at its end."""
+        self.upgrade_deck: list[str] = []
+        """The face-down Upgrade deck, top first; secret."""
+        self.face_up: list[str] = []
+        """The three face-up Upgrade cards."""
+        self.upgrade_discard: list[str] = []
+        self.controlled: dict[str, str] = {}
+        """Ships under Mind Control: ship -> the planet controlling it."""
+        self.disabled: list[str] = []
+        """Pluto's disabled robots."""
+        self.infected: dict[str, int] = {}
+        """Infected (yellow) units on each land area."""
+        self.cycled = False
+        """Whether a face-up Upgrade was discarded and replaced this turn."""
 
     # ------------------------------------------------------------ lookups
     @property
@@ -102,15 +122,20 @@ class VenusState(GameState):
         """Returns a Zap card by number."""
         return self.zap.cards[number]
 
+    def controller(self, ship: str) -> str:
+        """Returns the planet that commands a ship (its owner, unless under Mind Control)."""
+        return self.controlled.get(ship) or self.owner(ship)
+
     def fleet(self, planet: str) -> list[str]:
-        """Returns a planet's spaceships on the board."""
-        letter = self.planet(planet).letter
-        return [s for s, where in self.ships.items() if where is not None and s[0] == letter]
+        """Returns the spaceships on the board that ``planet`` commands (its own and those it controls)."""
+        return sorted(
+            s for s, where in self.ships.items() if where is not None and self.controller(s) == planet
+        )
 
     def supply(self, planet: str) -> list[str]:
         """Returns a planet's spaceships not on the board."""
         letter = self.planet(planet).letter
-        return [s for s, where in self.ships.items() if where is None and s[0] == letter]
+        return sorted(s for s, where in self.ships.items() if where is None and s[0] == letter)
 
     def seat_population(self, seat: int) -> int:
         """Returns the population a seat has collected (a team's two planets together)."""
@@ -194,10 +219,17 @@ class VenusState(GameState):
         if any(n < 0 for n in self.population.values()):
             problems.append("negative population on a land area")
         total = self.board.total(self.options["length"])
-        if sum(self.population.values()) + sum(self.collected.values()) > total:
+        on_earth = sum(self.population.values()) + sum(self.infected.values())
+        if on_earth + sum(self.collected.values()) > total:
             problems.append("more population than the game started with")
         if any(len(h) > 3 for h in self.hands):
             problems.append("a Zap hand holds more than three cards")
+        upgrades = [*self.upgrade_deck, *self.face_up, *self.upgrade_discard]
+        upgrades += [u for held in (*self.upgrades.values(), *self.pending_upgrades.values()) for u in held]
+        if self.options["game"] == "enhanced" and sorted(upgrades) != sorted(self.tech.upgrade_cards):
+            problems.append("Upgrade cards are not each in exactly one place")
+        if any(self.ships.get(s) is None for s in [*self.controlled, *self.disabled]):
+            problems.append("a controlled or disabled ship is not on the board")
         return problems
 
     # ------------------------------------------------------------ copies
@@ -220,6 +252,12 @@ class VenusState(GameState):
         other.acted, other.extended = list(self.acted), self.extended
         other.skips, other.extra_turns = dict(self.skips), dict(self.extra_turns)
         other.over, other.winners_ = self.over, list(self.winners_)
+        other.tech = self.tech
+        other.upgrades = {p: list(u) for p, u in self.upgrades.items()}
+        other.pending_upgrades = {p: list(u) for p, u in self.pending_upgrades.items()}
+        other.upgrade_deck, other.face_up = list(self.upgrade_deck), list(self.face_up)
+        other.upgrade_discard, other.controlled = list(self.upgrade_discard), dict(self.controlled)
+        other.disabled, other.infected, other.cycled = list(self.disabled), dict(self.infected), self.cycled
         other.actions_applied = self.actions_applied
         return other
 
@@ -237,4 +275,5 @@ class VenusState(GameState):
             size = len(other.decks[s])
             other.decks[s], pool = pool[:size], pool[size:]
         other.aside = pool
+        rng.shuffle(other.upgrade_deck)
         return other

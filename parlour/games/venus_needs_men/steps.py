@@ -1,39 +1,76 @@
-"""Rulebook "Actions": the single steps of build, move, attack and collect, and who may take them.
+"""Rulebook "Actions": the single steps of build, move, attack, collect and research, and who may take them.
 
-The main action, an extension's extra step and an immediate-action card all
-take the same steps; only which ships may act differs.
+The main action, an extension's extra step and an immediate-action card take
+the same steps; ``mode`` says which (``main``, ``extra``, ``immediate``): an
+extra step gets one unit of the action, and under the rulebook's reading no
+Technology or Special card applies to it (option ``extension_cards``, A-01).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import Action, act
 
 if TYPE_CHECKING:
     from parlour.games.venus_needs_men.state import VenusState
 
 EARTH = "earth"
+REFUGE = "refuge"
+MAIN, EXTRA, IMMEDIATE = "main", "extra", "immediate"
+
+
+def cards_apply(state: VenusState, mode: str) -> bool:
+    """Returns whether Technology and Special cards apply to a step in this mode."""
+    if not tech.is_enhanced(state):
+        return False
+    return mode != EXTRA or state.options["extension_cards"] == "errata"
 
 
 def is_enemy(state: VenusState, planet: str, ship: str) -> bool:
-    """Returns whether ``ship`` is an enemy of ``planet`` (a team's two planets are partners, A-17)."""
-    owner = state.owner(ship)
+    """Returns whether ``ship`` is an enemy of ``planet`` (partners in the team game are not, A-17)."""
+    owner = state.controller(ship)
     return owner in state.seat_of and state.seat_of[owner] != state.seat_of[planet]
 
 
+def ready(state: VenusState, ships: list[str]) -> list[str]:
+    """Returns the ships that may act (a disabled robot may not)."""
+    return [s for s in ships if s not in state.disabled]
+
+
 # ------------------------------------------------------------------ build
-def build_steps(state: VenusState, planet: str) -> list[Action]:
-    """Returns ``build`` (home world) or ``build AREA`` (Earth: any populated area) if a ship is left."""
+def build_areas(state: VenusState, planet: str, mode: str) -> list[str]:
+    """Returns where new ships go: the home world (Quality Control: or next to it); Earth: populated land."""
+    if planet == EARTH:
+        return [a for a in state.board.land_areas() if state.population[a] + state.infected[a] > 0]
+    home = state.board.home(planet)
+    if mode == MAIN and cards_apply(state, mode) and tech.launches(state, planet):
+        return [home, *(n for n in state.board.neighbours(home) if state.board.area(n).kind == "space")]
+    return [home]
+
+
+def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[Action]:
+    """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
     if not state.supply(planet):
         return []
-    if planet != EARTH:
+    areas = build_areas(state, planet, mode)
+    if planet != EARTH and areas == [state.board.home(planet)]:
         return [act("build")]
-    return [act("build", area=a) for a in state.board.land_areas() if state.population[a] > 0]
+    return [act("build", area=a) for a in areas]
+
+
+def build_count(state: VenusState, planet: str, mode: str) -> int:
+    """Returns the ships one build step makes: Basic Titan 2 and Pluto 3; extra steps always 1."""
+    if mode != MAIN:
+        return 1
+    if tech.is_enhanced(state):
+        return tech.build_count(state, planet)
+    return state.planet(planet).builds_basic
 
 
 def build(state: VenusState, planet: str, action: Action, count: int) -> None:
-    """Puts up to ``count`` new ships on the home world (Earth: on the chosen area)."""
+    """Puts up to ``count`` new ships on the home world (or the chosen area)."""
     where = action.area or state.board.home(planet)
     built = state.supply(planet)[:count]
     for ship in built:
@@ -55,9 +92,22 @@ def destinations(state: VenusState, ship: str) -> list[str]:
     return spaces
 
 
-def move_steps(state: VenusState, ships: list[str]) -> list[Action]:
-    """Returns ``move SHIP AREA`` for each of these ships and each destination."""
-    return [act("move", ship=s, area=d) for s in ships for d in destinations(state, s)]
+def can_still_move(state: VenusState, ship: str, mode: str) -> bool:
+    """Returns whether a ship has move steps left (main action: its Movement card's areas)."""
+    if mode != MAIN:
+        return True
+    allowed = tech.moves_per_ship(state, ship) if tech.is_enhanced(state) else 1
+    return state.acted.count(ship) < allowed
+
+
+def move_steps(state: VenusState, ships: list[str], mode: str = MAIN) -> list[Action]:
+    """Returns ``move SHIP AREA`` for each of these ships that may move, and each destination."""
+    return [
+        act("move", ship=s, area=d)
+        for s in ready(state, ships)
+        if can_still_move(state, s, mode)
+        for d in destinations(state, s)
+    ]
 
 
 def move(state: VenusState, action: Action) -> None:
@@ -67,8 +117,8 @@ def move(state: VenusState, action: Action) -> None:
 
 
 # ------------------------------------------------------------------ attack
-def in_range(state: VenusState, ship: str) -> list[str]:
-    """Returns the areas a ship can attack into (the attack table)."""
+def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
+    """Returns the areas a ship can attack into (the attack table; Long-Range Missiles reach further)."""
     board, where = state.board, state.ships[ship]
     assert where is not None
     kind = board.area(where).kind
@@ -80,36 +130,92 @@ def in_range(state: VenusState, ship: str) -> list[str]:
             board.orbit,
             *(n for n in board.neighbours(where) if board.area(n).kind in ("land", "ocean")),
         ]
+    if cards and any(c.long for c in tech.weapons(state, ship)):
+        return [where, *(n for n in board.neighbours(where) if board.area(n).kind in ("space", "orbit"))]
     return [where]
 
 
-def attack_steps(state: VenusState, planet: str, ships: list[str]) -> list[Action]:
-    """Returns ``attack SHIP TARGET`` for each of these ships and each enemy ship in range."""
+def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
+    """Returns ``attack SHIP TARGET [WEAPON]``, ``attack SHIP refuge`` and ``control SHIP TARGET``."""
+    cards = cards_apply(state, mode)
     found = []
-    for ship in ships:
-        reach = set(in_range(state, ship))
-        found += [
-            act("attack", ship=ship, target=t)
-            for t, where in sorted(state.ships.items())
-            if where in reach and is_enemy(state, planet, t)
+    for ship in ready(state, ships):
+        reach = set(in_range(state, ship, cards))
+        targets = [
+            t for t, where in sorted(state.ships.items()) if where in reach and is_enemy(state, planet, t)
         ]
+        for target in targets:
+            found.append(act("attack", ship=ship, target=target))
+            if cards and any(c.qray for c in tech.weapons(state, ship)):
+                found += [
+                    act("attack", ship=ship, target=target, area=c.id)
+                    for c in tech.weapons(state, ship)
+                    if not c.qray
+                ]
+        if cards and _can_raid(state, planet, ship):
+            found.append(act("attack", ship=ship, target=REFUGE))
+        if cards and tech.has_special(state, planet, "mindcontrol") and state.owner(ship) == planet:
+            here = state.ships[ship]
+            found += [act("control", ship=ship, target=t) for t in targets if state.ships[t] == here]
     return found
 
 
-# ------------------------------------------------------------------ collect
-def collect_steps(state: VenusState, planet: str, ships: list[str]) -> list[Action]:
-    """Returns ``collect SHIP`` for each of these ships on a populated land area (Earth once open)."""
-    if planet == EARTH and not state.earth_open:
+def _can_raid(state: VenusState, planet: str, ship: str) -> bool:
+    """Returns whether an alien ship in Orbit may attack Earth's Refuge (Earth's Special)."""
+    return (
+        planet != EARTH
+        and tech.has_special(state, EARTH, "resistance")
+        and state.ships[ship] == state.board.orbit
+        and state.collected.get(EARTH, 0) > 0
+        and state.seat_of[EARTH] != state.seat_of[planet]
+    )
+
+
+# ------------------------------------------------------------------ population
+def collect_sources(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
+    """Returns the land areas a ship may collect from: its own (Amphibious: or a neighbouring one)."""
+    where = state.ships[ship]
+    assert where is not None
+    areas = [where]
+    if cards and tech.has_special(state, planet, "amphibious"):
+        areas += list(state.board.neighbours(where))
+    return [a for a in areas if state.population.get(a, 0) + state.infected.get(a, 0) > 0]
+
+
+def collect_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
+    """Returns ``collect SHIP [AREA]``, and Titan's ``infect SHIP`` and Pluto's ``purge SHIP``."""
+    cards = cards_apply(state, mode)
+    found = []
+    for ship in ready(state, ships):
+        where = state.ships[ship] or ""
+        if planet != EARTH or state.earth_open:
+            sources = collect_sources(state, planet, ship, cards)
+            found += [act("collect", ship=ship, area="" if a == where else a) for a in sources]
+        if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
+            found.append(act("infect", ship=ship))
+        if tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0:
+            found.append(act("purge", ship=ship))
+    return found
+
+
+# ------------------------------------------------------------------ research
+def research_steps(state: VenusState, planet: str) -> list[Action]:
+    """Returns ``research ID`` for each face-up Upgrade the planet may try for (Enhanced game)."""
+    if not tech.is_enhanced(state):
         return []
-    return [act("collect", ship=s) for s in ships if state.population.get(state.ships[s] or "", 0) > 0]
+    return [
+        act("research", area=u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u)
+    ]
 
 
-def steps(state: VenusState, kind: str, planet: str, ships: list[str]) -> list[Action]:
-    """Returns the steps of one kind for these ships."""
+def steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
+    """Returns the steps of one kind of action for these ships."""
     if kind == "build":
-        return build_steps(state, planet)
+        return build_steps(state, planet, mode)
     if kind == "move":
-        return move_steps(state, ships)
+        return move_steps(state, ships, mode)
     if kind == "attack":
-        return attack_steps(state, planet, ships)
-    return collect_steps(state, planet, ships)
+        return attack_steps(state, planet, ships, mode)
+    if kind == "research":
+        return research_steps(state, planet)
+    return collect_steps(state, planet, ships, mode)

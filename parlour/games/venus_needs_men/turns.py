@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.core.decisions import Decision
-from parlour.games.venus_needs_men import population, zapping
+from parlour.games.venus_needs_men import combat, population, research, zapping
+from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
 from parlour.games.venus_needs_men.phases import ACT, END, EXTEND, EXTRA, FINISH, START, ZAP
+from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import steps
 
 if TYPE_CHECKING:
@@ -24,8 +26,12 @@ def start_turn(state: VenusState, index: int) -> None:
         return
     state.turn += 1
     state.current = index
-    state.action, state.acted, state.extended = "", [], 0
+    state.action, state.acted, state.extended, state.cycled = "", [], 0, False
     seat = state.active_seat
+    repaired = [s for s in state.disabled if state.owner(s) == state.active]
+    if repaired:
+        state.disabled = [s for s in state.disabled if s not in repaired]
+        state.emit(f"{' '.join(repaired)} repaired (Robotic).")
     while len(state.hands[seat]) < HAND and state.decks[seat]:
         state.hands[seat].append(state.decks[seat].pop(0))
     state.emit(f"Turn {state.turn}: {state.planet(state.active).name} (seat {seat}).")
@@ -37,8 +43,15 @@ def start_turn(state: VenusState, index: int) -> None:
 
 
 def finish_turn(state: VenusState) -> None:
-    """Ends the turn: an extra turn (Time Dilation) now, else the next side that is not skipping."""
+    """Ends the turn: upgrades take effect, Mind Control releases, Titan's parasites come home; then the
+    next turn (an extra one after Time Dilation, else the next side that is not skipping)."""
     planet = state.active
+    research.take_effect(state)
+    combat.release(state)
+    if planet == "titan" and tech.has_special(state, "titan", "parasites"):
+        population.hive(state)
+        if state.over:
+            return
     if state.extra_turns.get(planet):
         state.extra_turns[planet] -= 1
         state.emit(f"{state.planet(planet).name} takes an extra turn (Time Dilation).")
@@ -60,7 +73,7 @@ def extension_options(state: VenusState) -> list[int]:
     seat = state.active_seat
     if not state.action or state.extended >= EXTENSIONS or not state.hands[seat]:
         return []
-    if not steps(state, state.action, state.active, state.fleet(state.active)):
+    if not steps(state, state.action, state.active, state.fleet(state.active), EXTRA_MODE):
         return []
     return sorted(state.hands[seat])
 
@@ -81,7 +94,7 @@ def settle(state: VenusState) -> None:
             state.stack.pop()
             continue
         if top.kind == EXTRA and not steps(
-            state, top.data["action"], state.active, state.fleet(state.active)
+            state, top.data["action"], state.active, state.fleet(state.active), EXTRA_MODE
         ):
             state.stack.pop()
             continue

@@ -40,6 +40,27 @@ def observation(state: VenusState, seat: int | None) -> dict[str, Any]:
         "extra_turns": dict(state.extra_turns),
         "over": state.over,
         "winners": list(state.winners_),
+        "enhanced": _enhanced(state),
+    }
+
+
+def _enhanced(state: VenusState) -> dict[str, Any] | None:
+    """Returns the Enhanced game's public parts: cards held, face-up Upgrades, control, robots, infection."""
+    if state.options["game"] != "enhanced":
+        return None
+    tech = state.tech
+    return {
+        "technology": {p: {slot: c.id for slot, c in tech.technology[p].items()} for p in state.planets},
+        "specials": {p: tech.specials[p].id for p in state.planets},
+        "upgrades": {p: list(u) for p, u in state.upgrades.items()},
+        "pending_upgrades": {p: list(u) for p, u in state.pending_upgrades.items()},
+        "face_up": list(state.face_up),
+        "upgrade_deck_size": len(state.upgrade_deck),
+        "upgrade_discard": list(state.upgrade_discard),
+        "controlled": dict(state.controlled),
+        "disabled": list(state.disabled),
+        "infected": dict(state.infected),
+        "cycled": state.cycled,
     }
 
 
@@ -80,9 +101,36 @@ def render_text(state: VenusState, seat: int | None) -> str:
     if seat is not None:
         hand = [f"{n} {state.card(n).name}" for n in sorted(state.hands[seat])]
         lines.append("Your Zap hand: " + ("; ".join(hand) or "empty"))
+    lines += _enhanced_lines(state)
     if not state.earth_open and "earth" in state.planets:
         lines.append("Earth may not collect yet (no alien has attacked an Earth ship or collected).")
     return "\n".join(lines)
+
+
+def _enhanced_lines(state: VenusState) -> list[str]:
+    """Returns the Enhanced game's cards and markers as text."""
+    if state.options["game"] != "enhanced":
+        return []
+    tech = state.tech
+    lines = []
+    for planet in state.planets:
+        cards = [c.name for c in tech.technology[planet].values()]
+        cards += [tech.upgrades[u].name for u in state.upgrades.get(planet, [])]
+        pending = [tech.upgrades[u].name for u in state.pending_upgrades.get(planet, [])]
+        extra = f" (from the end of this turn: {', '.join(pending)})" if pending else ""
+        lines.append(
+            f"{state.planet(planet).name}: {', '.join(cards)}; Special {tech.specials[planet].name}{extra}"
+        )
+    face_up = ", ".join(f"{u} ({tech.upgrades[u].name}, {tech.upgrades[u].roll}+)" for u in state.face_up)
+    lines.append(f"Face-up Upgrades: {face_up or 'none'}; deck {len(state.upgrade_deck)}")
+    if state.controlled:
+        lines.append("Mind Control: " + ", ".join(f"{s} by {p}" for s, p in sorted(state.controlled.items())))
+    if state.disabled:
+        lines.append("Disabled robots: " + " ".join(sorted(state.disabled)))
+    infected = {a: n for a, n in state.infected.items() if n}
+    if infected:
+        lines.append("Infected population: " + ", ".join(f"{a} {n}" for a, n in infected.items()))
+    return lines
 
 
 def _headline(state: VenusState) -> str:

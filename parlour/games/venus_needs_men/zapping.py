@@ -36,14 +36,15 @@ def playable(state: VenusState, seat: int, card: ZapCard, window: Decision) -> b
     """Returns whether ``seat`` may play ``card`` in this window now."""
     moment = window.data["moment"]
     if moment == SAVE:
-        return card.timing == "saving" and state.seat_of[state.owner(str(window.data["ship"]))] == seat
+        return card.timing == "saving" and state.seat_of[state.controller(str(window.data["ship"]))] == seat
     if card.timing == "any":
         return bool(moment != SAVE)
     if card.timing == "own-end":
         return moment == END and seat == state.active_seat
     if card.timing == "roll" and moment == ROLL:
         side = window.data["target"] if card.effect in ("miss", "jam") else window.data["attacker"]
-        return state.seat_of[state.owner(side)] == seat
+        commander = "earth" if side == "refuge" else state.controller(str(side))
+        return state.seat_of[commander] == seat
     return False
 
 

@@ -1,0 +1,104 @@
+"""The Enhanced game's numbers for one ship or planet: weapons, defenses, movement, builds, research.
+
+Technology cards "are always in effect"; Upgrades in effect join them (an upgrade
+is used where it is better, ruling A-12(iv)); Specials belong to the planet.  A
+controlled ship uses its own planet's cards, never its Special (Mind Control).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.games.venus_needs_men.tech import TechCard
+
+if TYPE_CHECKING:
+    from parlour.games.venus_needs_men.state import VenusState
+
+BASIC = TechCard("basic", "Basic attack", "weapon", "two dice, 8 or more", dice=2)
+"""The Basic game's attack (and an extended attack under the rulebook's reading, ruling A-01)."""
+BASIC_DEFENSE = 8
+
+
+def is_enhanced(state: VenusState) -> bool:
+    """Returns whether this is the Enhanced game."""
+    return bool(state.options["game"] == "enhanced")
+
+
+def cards_of(state: VenusState, planet: str, slot: str) -> list[TechCard]:
+    """Returns a planet's Technology card and Upgrades in effect for one slot."""
+    tech = state.tech
+    found = [tech.technology[planet][slot]] if slot in tech.technology[planet] else []
+    return found + [tech.upgrades[u] for u in state.upgrades.get(planet, []) if tech.upgrades[u].slot == slot]
+
+
+def has_special(state: VenusState, planet: str, special: str) -> bool:
+    """Returns whether the planet is in play with this Special (Enhanced game only)."""
+    return is_enhanced(state) and planet in state.seat_of and state.tech.specials[planet].id == special
+
+
+def weapons(state: VenusState, ship: str) -> list[TechCard]:
+    """Returns the weapons a ship may use: its planet's Weapon card and weapon Upgrades."""
+    return cards_of(state, state.owner(ship), "weapon")
+
+
+def terrain(state: VenusState, area: str) -> str:
+    """Returns ``space`` (planets and Orbit too, ruling A-04), ``land`` or ``ocean``."""
+    kind = state.board.area(area).kind
+    return kind if kind in ("land", "ocean") else "space"
+
+
+def defense(state: VenusState, ship: str) -> int:
+    """Returns a ship's defense where it stands (the best of its planet's cards)."""
+    where = state.ships[ship]
+    assert where is not None
+    return max(c.defense[terrain(state, where)] for c in cards_of(state, state.owner(ship), "defense"))
+
+
+def hit_chance(card: TechCard, target: int) -> float:
+    """Returns the chance that a weapon's dice reach ``target`` (dice 1–10 plus its bonus)."""
+    need = max(1, target - card.bonus)
+    miss = min(1.0, max(0.0, (need - 1) / 10))
+    return 1 - miss**card.dice
+
+
+def best_weapon(state: VenusState, ship: str, target: int) -> TechCard:
+    """Returns the ship's dice weapon most likely to reach ``target`` (Q-Ray excluded)."""
+    dice = [c for c in weapons(state, ship) if not c.qray]
+    return max(dice, key=lambda c: (hit_chance(c, target), c.id)) if dice else BASIC
+
+
+def moves_per_ship(state: VenusState, ship: str) -> int:
+    """Returns how many areas a ship may move in a move action."""
+    return max(c.areas for c in cards_of(state, state.owner(ship), "movement"))
+
+
+def build_count(state: VenusState, planet: str) -> int:
+    """Returns the ships one build action makes (Amphibious 2, Automated Assembly one more)."""
+    count = 2 if has_special(state, planet, "amphibious") else 1
+    return count + sum(c.extra_build for c in cards_of(state, planet, "build"))
+
+
+def launches(state: VenusState, planet: str) -> bool:
+    """Returns whether new ships may go next to the home world (Quality Control)."""
+    return any(c.launch for c in cards_of(state, planet, "build"))
+
+
+def researchable(state: VenusState, planet: str, upgrade: str) -> bool:
+    """Returns whether the planet may try for an Upgrade: no duplicate, nothing that obsoletes it."""
+    card = state.tech.upgrades[upgrade]
+    have = {
+        c.id for slot in ("weapon", "defense", "movement", "build") for c in cards_of(state, planet, slot)
+    }
+    have |= set(state.pending_upgrades.get(planet, []))
+    if upgrade in have or have & set(card.duplicates):
+        return False
+    blockers = set(card.obsoleted_by)
+    if card.id == "gatling" and any(c.qray for c in weapons_of_planet(state, planet)):
+        # Gatling Lasers' text: with the Q-Ray it is not obsoleted by Auto Fire Control or Energy Amplifier.
+        blockers -= {"autofire", "amplifier"}
+    return not have & blockers
+
+
+def weapons_of_planet(state: VenusState, planet: str) -> list[TechCard]:
+    """Returns a planet's weapons."""
+    return cards_of(state, planet, "weapon")

@@ -1,0 +1,114 @@
+"""The Enhanced game's cards as data: Technology (weapon, defense, movement), Upgrades, Specials."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from parlour.core.content import read_content_json
+from parlour.core.errors import ContentError
+
+TERRAINS = ("space", "land", "ocean")
+
+
+@dataclass(frozen=True)
+class TechCard:
+    """A Technology or Upgrade card: its slot and the numbers it gives."""
+
+    id: str
+    name: str
+    slot: str
+    """``weapon``, ``defense``, ``movement`` or ``build``."""
+    text: str
+    dice: int = 0
+    bonus: int = 0
+    qray: bool = False
+    long: bool = False
+    defense: dict[str, int] = field(default_factory=dict)
+    areas: int = 1
+    extra_build: int = 0
+    launch: bool = False
+    roll: int = 0
+    """Upgrades: the die roll needed to acquire it."""
+    duplicates: tuple[str, ...] = ()
+    obsoleted_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Special:
+    """A planet's Special card."""
+
+    planet: str
+    id: str
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TechSet:
+    """Every Technology card by planet and slot, the Upgrade cards (one id per physical card), Specials."""
+
+    technology: dict[str, dict[str, TechCard]]
+    upgrades: dict[str, TechCard]
+    upgrade_cards: tuple[str, ...]
+    """The 16 physical Upgrade cards, by id (duplicates repeat)."""
+    specials: dict[str, Special]
+
+    def card(self, card_id: str) -> TechCard:
+        """Returns a Technology or Upgrade card by id."""
+        if card_id in self.upgrades:
+            return self.upgrades[card_id]
+        for slots in self.technology.values():
+            for card in slots.values():
+                if card.id == card_id:
+                    return card
+        raise KeyError(card_id)
+
+
+def _card(entry: dict[str, Any]) -> TechCard:
+    """Reads one Technology or Upgrade card."""
+    defense = {t: int(entry[t]) for t in TERRAINS if t in entry}
+    return TechCard(
+        entry["id"],
+        entry["name"],
+        entry["slot"],
+        entry["text"],
+        int(entry.get("dice", 0)),
+        int(entry.get("bonus", 0)),
+        bool(entry.get("qray", False)),
+        bool(entry.get("long", False)),
+        defense,
+        int(entry.get("areas", 1)),
+        int(entry.get("extra_build", 0)),
+        bool(entry.get("launch", False)),
+        int(entry.get("roll", 0)),
+        tuple(entry.get("duplicates", ())),
+        tuple(entry.get("obsoleted_by", ())),
+    )
+
+
+def parse_tech(data: Any) -> TechSet:
+    """Returns the card set described by parsed JSON, refusing wrong counts."""
+    try:
+        technology: dict[str, dict[str, TechCard]] = {}
+        for entry in data["technology"]:
+            technology.setdefault(entry["planet"], {})[entry["slot"]] = _card(entry)
+        upgrades = {u["id"]: _card(u) for u in data["upgrades"]}
+        cards = tuple(u["id"] for u in data["upgrades"] for _ in range(int(u["count"])))
+        specials = {
+            s["planet"]: Special(s["planet"], s["id"], s["name"], s["text"]) for s in data["specials"]
+        }
+    except (KeyError, TypeError, ValueError) as err:
+        raise ContentError(f"tech file is malformed: missing or bad {err}") from None
+    if sum(len(s) for s in technology.values()) != 18 or len(cards) != 16 or len(specials) != 6:
+        raise ContentError("tech file: there are 18 Technology, 16 Upgrade and 6 Special cards")
+    if any(sorted(s) != ["defense", "movement", "weapon"] for s in technology.values()):
+        raise ContentError("tech file: every planet has a weapon, a defense and a movement card")
+    return TechSet(technology, upgrades, cards, specials)
+
+
+@cache
+def load_tech() -> TechSet:
+    """Loads the Enhanced game's cards shipped with Parlour."""
+    return parse_tech(read_content_json(None, __package__ or "", "data/tech.json", "tech file"))

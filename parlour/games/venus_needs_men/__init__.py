@@ -23,6 +23,10 @@ step chooses it):
   attack SHIP TARGET  each ship once; two dice, any 8+ destroys (0 is 10)
   collect SHIP        one population unit from the ship's land area
   pass                do nothing
+Enhanced game: Weapon dice against the target's Defense for its terrain,
+Movement cards, 'research ID' (a face-up Upgrade: roll its number or more;
+'cycle ID' first swaps one), 'control SHIP TARGET' (Mars), 'infect SHIP'
+(Titan), 'purge SHIP' (Pluto), 'attack SHIP refuge' (from Orbit).
 After the action: 'extend N' discards Zap card N for one extra step (up to
 three), 'end' finishes.  In a Zap window: 'zap N [TARGET]' or 'pass'.
 First to the population needed wins (shared if together)."""

@@ -80,6 +80,8 @@ def parse_action(text: str) -> Action:
             fields["area"] = _word(word, "an area")
         elif code == "n":
             fields["number"] = _number(word)
+        elif verb == "attack":
+            fields["area"] = _word(word, "a weapon (e.g. gatling)")
         else:
             fields["area"] = _word(word, "a target") if not _is_ship(word) else ""
             if _is_ship(word):

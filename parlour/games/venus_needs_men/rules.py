@@ -157,6 +157,10 @@ def _actor(state: VenusState, seat: int, top: Decision, action: Action) -> str:
         return "earth"
     if top.kind != IMMEDIATE:
         return state.active
+    if action.verb == "build":
+        # An immediate build names where: a home world (its planet) or Earth's land.
+        home = state.board.area(action.area)
+        return home.planet if home.kind == "home" and home.planet else "earth"
     kind = STEP_VERBS[action.verb]
     return next(p for p in state.sides(seat) if steps.steps(state, kind, p, state.fleet(p), steps.IMMEDIATE))
 

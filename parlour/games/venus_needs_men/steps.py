@@ -55,7 +55,7 @@ def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[Action
     if not state.supply(planet):
         return []
     areas = build_areas(state, planet, mode)
-    if planet != EARTH and areas == [state.board.home(planet)]:
+    if planet != EARTH and areas == [state.board.home(planet)] and mode != IMMEDIATE:
         return [act("build")]
     return [act("build", area=a) for a in areas]
 

@@ -117,8 +117,10 @@ def window_apply(state: VenusState, seat: int, action: Action) -> None:
     state.emit(
         f"Seat {seat} plays Zap card {card.number}, {card.name}" + (f" on {target}" if target else "") + "."
     )
-    window.seats = holders(state, window)
     effect(state, seat, card, action, window)
+    # The window restarts once the card's effect is done: holders are counted afresh then.
+    window.data["open"] = False
+    window.seats = []
 
 
 def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: Decision) -> None:
@@ -134,7 +136,7 @@ def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: 
     elif kind == "destroy":
         combat.threaten(state, action.target, card.number)
     elif kind == "save":
-        window.data["saved_by"] = card.number
+        window.data["saved_by"] = max(window.data["saved_by"], card.number)
     elif kind in ("miss", "hit"):
         window.data["plays"].append([card.number, kind])
     elif kind == "jam":

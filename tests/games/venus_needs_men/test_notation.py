@@ -1,0 +1,187 @@
+"""Venus Needs Men!'s action notation (docs/notation.md): round trips, loose forms, malformed text."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.core.errors import IllegalActionError, NotationError
+from parlour.games.venus_needs_men import GAME, Action, format_action, parse_action
+from parlour.games.venus_needs_men.actions import SIGNATURES
+from parlour.testing.kit import snapshot
+
+from .scenario import force_dice, legal, load, play, top
+
+EVERY_VERB = [
+    ("build", Action("build")),
+    ("build china", Action("build", area="china")),
+    ("move V1 orbit", Action("move", ship="V1", area="orbit")),
+    ("move G6 belt", Action("move", ship="G6", area="belt")),
+    ("attack V2 M1", Action("attack", ship="V2", target="M1")),
+    ("attack V2 M1 gatling", Action("attack", ship="V2", target="M1", area="gatling")),
+    ("attack M3 refuge", Action("attack", ship="M3", target="refuge")),
+    ("control M1 V2", Action("control", ship="M1", target="V2")),
+    ("infect T1", Action("infect", ship="T1")),
+    ("purge P2", Action("purge", ship="P2")),
+    ("research yttrium", Action("research", area="yttrium")),
+    ("cycle gatling", Action("cycle", area="gatling")),
+    ("collect P3", Action("collect", ship="P3")),
+    ("collect G1 india", Action("collect", ship="G1", area="india")),
+    ("pass", Action("pass")),
+    ("done", Action("done")),
+    ("extend 9", Action("extend", number=9)),
+    ("end", Action("end")),
+    ("zap 6", Action("zap", number=6)),
+    ("zap 1 china", Action("zap", number=1, area="china")),
+    ("zap 21 pluto", Action("zap", number=21, area="pluto")),
+    ("zap 22 E4", Action("zap", number=22, target="E4")),
+]
+
+
+@pytest.mark.parametrize(("text", "action"), EVERY_VERB)
+def test_every_verb_round_trips(text: str, action: Action) -> None:
+    """Parsing the canonical text gives the action; formatting the action gives the text back."""
+    assert parse_action(text) == action
+    assert format_action(action) == text
+    assert str(action) == text
+    assert parse_action(format_action(action)) == action
+
+
+def test_the_table_covers_every_verb() -> None:
+    """Each verb of the notation has a round-trip case above (a new verb needs one)."""
+    assert {a.verb for _, a in EVERY_VERB} == set(SIGNATURES)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("Attack v1 m2", "attack V1 M2"),
+        ("  MOVE   g6   Orbit ", "move G6 orbit"),
+        ("Build CHINA", "build china"),
+        ("zap 007", "zap 7"),
+        ("zap 9 m2", "zap 9 M2"),
+        ("zap 8 Mars", "zap 8 mars"),
+        ("EXTEND 12", "extend 12"),
+        ("Pass", "pass"),
+    ],
+)
+def test_loose_forms_read_as_the_canonical_one(text: str, canonical: str) -> None:
+    """Case, extra spaces and leading zeros are accepted; the action prints in its canonical form."""
+    assert str(parse_action(text)) == canonical
+
+
+def test_a_zap_target_is_a_ship_when_it_looks_like_one() -> None:
+    """'zap N WORD' reads a letter-and-number word as a target ship and any other word as an area/planet."""
+    assert parse_action("zap 32 t5") == Action("zap", number=32, target="T5")
+    assert parse_action("zap 31 titan") == Action("zap", number=31, area="titan")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty action"),
+        ("   ", "empty action"),
+        ("fly V1 orbit", "unknown verb 'fly'"),
+        ("V1 orbit", "unknown verb 'V1'"),
+        ("move V1", "'move' takes a spaceship (V1), an area, not 1 argument"),
+        ("move V1 orbit china", "'move' takes a spaceship (V1), an area, not 3 argument"),
+        ("attack V1", "'attack' takes a spaceship (V1), a target spaceship"),
+        ("collect", "'collect' takes a spaceship (V1), an area (optional), not 0 argument"),
+        ("pass now", "'pass' takes no arguments, not 1 argument"),
+        ("end 3", "'end' takes no arguments, not 1 argument"),
+        ("extend", "'extend' takes a card number, not 0 argument"),
+        ("build china india", "'build' takes an area (optional), not 2 argument"),
+        ("move orbit V1", "'orbit' is not a spaceship"),
+        ("move 1V orbit", "'1V' is not a spaceship"),
+        ("attack V1 M", "'M' is not a spaceship"),
+        ("collect Vé", "'Vé' is not a spaceship"),
+        ("move V1 V2", "'V2' is not an area"),
+        ("build 12", "'12' is not an area"),
+        ("move V1 orbit9", "'orbit9' is not an area"),
+        ("extend x", "'x' is not a card number"),
+        ("extend -1", "'-1' is not a card number"),
+        ("extend 1234", "'1234' is not a card number"),
+        ("zap ３", "'３' is not a card number"),
+        ("zap 9 china!", "'china!' is not a target"),
+        ("zap 9 china M1", "'zap' takes a card number, a target (area, planet or spaceship) (optional)"),
+    ],
+)
+def test_malformed_text_is_refused_with_a_helpful_message(text: str, message: str) -> None:
+    """Malformed text raises NotationError whose message names what was wrong and what was expected."""
+    with pytest.raises(NotationError) as err:
+        parse_action(text)
+    assert message in str(err.value)
+
+
+def test_an_unknown_verb_lists_the_verbs() -> None:
+    """The error for an unknown verb lists the verbs there are."""
+    with pytest.raises(NotationError) as err:
+        parse_action("abduct V1")
+    assert "unknown verb 'abduct' (verbs: build, move, attack, " in str(err.value)
+    for verb in ("collect", "pass", "done", "extend", "end", "zap"):
+        assert verb in str(err.value)
+
+
+def test_only_text_is_notation() -> None:
+    """A value that is not text is refused with its type named."""
+    with pytest.raises(NotationError, match="an action is text, not int"):
+        parse_action(42)  # type: ignore[arg-type]
+
+
+def test_every_legal_action_round_trips_through_text() -> None:
+    """In positions covering each decision kind, every legal action's text parses back to it."""
+    state = load(
+        ships={"V1": "orbit", "V2": "china", "M1": "china", "M2": "india", "T1": "orbit"},
+        hands={0: [9, 12, 3], 1: [11, 10, 1], 2: [8], 3: [4]},
+        active="venus",
+        window="start",
+    )
+    seen = set()
+    for line in ["0: pass", "1: pass", "2: pass", "3: pass", "attack V1 M1"]:
+        for seat in state.deciders():
+            seen.add(top(state))
+            for action in state.legal_actions(seat):
+                text = state.format_action(action)
+                assert state.parse_action(text) == action
+                assert text == str(action)
+        force_dice(state, 9, 1)
+        play(state, line)
+    assert ("zap", "start") in seen and ("act", None) in seen
+
+
+def test_a_second_target_ship_is_refused() -> None:
+    """'attack V1 M1 M2' names two targets: it is malformed, not read as an attack on M2."""
+    with pytest.raises(NotationError):
+        parse_action("attack V1 M1 M2")
+
+
+def test_well_formed_but_unknown_names_are_refused_at_the_table() -> None:
+    """'move V9 orbit' and 'move V1 atlantis' parse, but the table refuses them and says why."""
+    state = load(ships={"V1": "sunward"}, active="venus")
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError, match="there is no spaceship V9"):
+        state.apply_notation("move V9 orbit", 0)
+    with pytest.raises(IllegalActionError, match="not with these arguments"):
+        state.apply_notation("move V1 atlantis", 0)
+    with pytest.raises(IllegalActionError, match="not with these arguments"):
+        state.apply_notation("move V1 china", 0)
+    with pytest.raises(IllegalActionError, match="seat 0 may: build, move, pass"):
+        state.apply_notation("extend 3", 0)
+    assert snapshot(state) == before
+
+
+def test_malformed_text_at_the_table_leaves_the_state_unchanged() -> None:
+    """apply_notation raises NotationError for malformed text before touching the state."""
+    state = load(active="venus")
+    before = snapshot(state)
+    for text in ["", "move V1", "atack V1 M1", "zap x", "extend"]:
+        with pytest.raises(NotationError):
+            state.apply_notation(text, 0)
+        assert snapshot(state) == before
+
+
+def test_the_game_exports_the_notation() -> None:
+    """GAME's states parse and format what the module parses and formats."""
+    state = GAME.new_state(4, 0)
+    assert state.parse_action("move V1 sunward") == parse_action("move V1 sunward")
+    assert state.format_action(parse_action("zap 1 china")) == "zap 1 china"
+    assert "pass" in legal(state, state.deciders()[0])

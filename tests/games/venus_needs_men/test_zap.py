@@ -1,0 +1,575 @@
+"""Zap cards (rulebook: 'Zap Cards'; rulings B-3 windows, B-4 priority, B-5 immediate actions, A-17, A-19).
+
+The house deck by number: Natural Disaster 1 14, Alien Plague 2 15, Time Dilation 3 16, Hyperspace Jump
+4 17 27, Surprise Attack 5 18 28, Rapid Deployment 6 19 29, Abduction Beam 7 20 30, Ion Storm 8 21 31,
+Sabotage 9 22 32, Deflector Shield 10 23 33, Evasive Maneuvers 11 24 34, Targeting Computer 12 25 35,
+Jamming 13 26 36.  Four-player positions: seat 0 Venus, 1 Mars, 2 Ganymede, 3 Titan (turn order Titan,
+Venus, Mars, Ganymede).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.core.errors import IllegalActionError
+from parlour.games.venus_needs_men import VenusState
+
+from .scenario import (
+    ZAP,
+    check,
+    everyone_passes,
+    kinds,
+    legal,
+    load,
+    pass_turn,
+    play,
+    population_total,
+    ships_at,
+    top,
+    window_seats,
+)
+
+EARTH_GAME = "venus,earth,mars"
+"""Three players: seat 0 Venus, seat 1 Earth, seat 2 Mars; turn order Mars, Venus, Earth."""
+
+
+def zaps(state: VenusState, seat: int) -> list[str]:
+    """Returns the Zap plays a seat may make now."""
+    return [a for a in legal(state, seat) if a.startswith("zap")]
+
+
+def roll_window(dice: tuple[int, int], **hands: list[int]) -> VenusState:
+    """Venus's V1 attacks Mars's M1 in Orbit with these dice; returns the state at the roll's Zap window.
+
+    ``hands`` gives seats' hands as ``s0=[...]``, ``s1=[...]``.
+    """
+    state = load(
+        ships={"V1": "orbit", "M1": "orbit", "V2": "sunward"},
+        active="venus",
+        hands={int(k[1:]): v for k, v in hands.items()},
+        forced=dice,
+    )
+    play(state, "attack V1 M1")
+    return state
+
+
+# ------------------------------------------------------------------ the deck
+
+
+def test_the_house_deck_has_the_documented_cards() -> None:
+    """36 cards numbered 1–36 (the number is also the priority), each with a name, timing, effect and text."""
+    assert sorted(ZAP.cards) == list(range(1, 37))
+    names = {n: c.name for n, c in ZAP.cards.items()}
+    assert names[1] == names[14] == "Natural Disaster" and names[2] == names[15] == "Alien Plague"
+    assert names[3] == names[16] == "Time Dilation"
+    assert all(c.text for c in ZAP.cards.values())
+
+
+# ------------------------------------------------------------------ windows
+
+
+def test_a_window_asks_only_seats_holding_a_playable_card() -> None:
+    """The start window asks the holders of cards playable there, from the active seat clockwise."""
+    state = load(
+        ships={"V1": "orbit", "M1": "orbit"},
+        active="mars",
+        window="start",
+        hands={0: [9], 1: [10, 11, 12], 2: [13, 23], 3: [6]},
+    )
+    assert top(state) == ("zap", "start")
+    assert window_seats(state) == [3, 0]
+    assert state.deciders() == (3,)
+    assert legal(state, 3) == ["pass", "zap 6"]
+    with pytest.raises(IllegalActionError):
+        state.apply_notation("pass", 0)
+
+
+def test_the_window_order_runs_clockwise_from_the_active_seat() -> None:
+    """With the Ganymede seat (2) active, holders are asked 2, 3, 0, 1."""
+    state = load(
+        ships={"V1": "orbit"}, active="ganymede", window="start", hands={0: [6], 1: [19], 2: [29], 3: [9]}
+    )
+    assert window_seats(state) == [2, 3, 0, 1]
+
+
+def test_no_window_opens_when_nobody_can_play() -> None:
+    """A window nobody can play in closes by itself: the turn goes straight to the action."""
+    state = load(active="venus", window="start", hands={0: [10, 11], 1: [12, 13], 2: [3]})
+    assert kinds(state) == ["finish", "zap", "extend", "act"] and top(state) == ("act", None)
+
+
+def test_a_card_without_a_target_is_not_playable() -> None:
+    """Surprise Attack with nothing in range, Abduction Beam with no ship on a populated area, Sabotage with
+    no enemy ship on the board, Natural Disaster with Earth empty: none is offered."""
+    state = load(ships={"V1": "sunward", "M1": "lunar"}, active="venus", window="start", hands={0: [5, 7]})
+    assert top(state) == ("act", None)
+    state = load(ships={"G1": "orbit"}, active="venus", window="start", hands={2: [9]})
+    assert top(state) == ("act", None)
+    empty = {
+        a: 0 for a in ("china", "india", "europe", "africa", "namerica", "australia", "russia", "samerica")
+    }
+    state = load(ships={"V1": "orbit"}, active="venus", window="start", hands={1: [1, 9]}, population=empty)
+    assert window_seats(state) == [1] and zaps(state, 1) == ["zap 9 V1"]
+
+
+def test_a_play_restarts_the_window() -> None:
+    """After a card is played every holder is asked again from the active seat, including those who passed."""
+    state = load(
+        ships={"V1": "orbit", "M1": "orbit", "G1": "orbit"},
+        active="venus",
+        window="start",
+        hands={0: [8], 1: [21], 2: [31]},
+    )
+    assert window_seats(state) == [0, 1, 2]
+    play(state, "0: pass", "1: zap 21 ganymede")
+    assert window_seats(state) == [0, 2]
+    play(state, "0: pass", "2: pass")
+    assert top(state) == ("act", None) and state.skips == {"ganymede": 1}
+
+
+def test_played_cards_go_to_their_players_discard_pile() -> None:
+    """'follow the instructions on the card, and then put it on your discard pile face up'."""
+    state = load(ships={"V1": "orbit", "M1": "orbit"}, active="venus", window="start", hands={1: [8, 9]})
+    play(state, "1: zap 8 titan", "1: zap 9 V1")
+    assert state.discards[1] == [8, 9] and state.hands[1] == []
+    assert state.ships["V1"] is None
+    check(state)
+
+
+def test_the_end_window_follows_the_action_and_its_extensions() -> None:
+    """The end Zap window comes after the action and its extensions, before the next turn."""
+    state = load(ships={"V1": "china", "M1": "orbit"}, active="venus", hands={0: [11], 1: [9]})
+    assert top(state) == ("act", None)
+    play(state, "collect V1", "done")
+    assert top(state) == ("extend", None)
+    play(state, "end")
+    assert top(state) == ("zap", "end") and window_seats(state) == [1]
+    play(state, "1: pass")
+    assert state.active == "mars"
+
+
+def test_cards_can_be_played_in_other_players_turns() -> None:
+    """'You can play a Zap card at any time, even if it is not your turn': asked in others' turns."""
+    state = load(ships={"V1": "orbit", "M1": "orbit"}, active="titan", window="start", hands={0: [9]})
+    assert window_seats(state) == [0]
+    play(state, "0: zap 9 M1")
+    assert state.ships["M1"] is None and state.active == "titan"
+
+
+# ------------------------------------------------------------------ each card's effect
+
+
+def test_natural_disaster_gives_each_player_one_unit_while_it_lasts() -> None:
+    """Natural Disaster: from the chosen populated area each player in turn, the card's player first, receives
+    one unit while it lasts."""
+    state = load(
+        ships={"V1": "orbit"}, active="titan", window="start", hands={1: [14]}, population={"africa": 2}
+    )
+    assert "zap 14 africa" in zaps(state, 1) and "zap 14 atlantic" not in zaps(state, 1)
+    before = population_total(state)
+    play(state, "1: zap 14 africa")
+    assert state.population["africa"] == 0
+    assert state.collected == {"titan": 0, "venus": 0, "mars": 1, "ganymede": 1}
+    assert population_total(state) == before
+
+
+def test_alien_plague_gives_each_player_one_unit_from_the_most_populous_area() -> None:
+    """Alien Plague: every player receives one unit from the land area with the most population."""
+    state = load(
+        ships={"V1": "orbit"}, active="titan", window="start", hands={2: [2]}, population={"china": 3}
+    )
+    play(state, "2: zap 2")
+    assert state.population["india"] == 17 and state.population["china"] == 3
+    assert set(state.collected.values()) == {1}
+
+
+def test_alien_plague_breaks_a_tie_by_map_order() -> None:
+    """Alien Plague on a tie takes from the first of the most populous areas in map order."""
+    state = load(
+        ships={"V1": "orbit"},
+        active="titan",
+        window="start",
+        hands={2: [15]},
+        population={"china": 9, "india": 9, "europe": 9},
+    )
+    play(state, "2: zap 15")
+    assert state.population == {**state.population, "china": 5, "india": 9, "europe": 9}
+
+
+def test_population_cards_may_give_earth_units_before_its_collection_opens() -> None:
+    """A-06: receiving from a card is not collecting: Earth receives, and its collection stays shut."""
+    state = load(3, planets=EARTH_GAME, ships={"V1": "orbit"}, active="venus", window="start", hands={0: [1]})
+    play(state, "0: zap 1 europe")
+    assert state.collected == {"mars": 1, "venus": 1, "earth": 1}
+    assert not state.earth_open
+
+
+def test_time_dilation_is_played_only_at_the_end_of_ones_own_turn() -> None:
+    """Time Dilation is offered in the end window of the holder's own turn only."""
+    state = load(ships={"V1": "orbit"}, active="venus", window="start", hands={0: [3], 1: [16]})
+    assert top(state) == ("act", None)
+    play(state, "pass")
+    assert top(state) == ("extend", None)
+    play(state, "end")
+    assert window_seats(state) == [0] and zaps(state, 0) == ["zap 3"]
+    play(state, "0: pass")
+    assert state.active == "mars" and top(state) == ("act", None)
+    play(state, "pass")
+    assert window_seats(state) == [1]
+    play(state, "1: zap 16")
+    assert state.active == "mars" and state.turn == 3 and state.extra_turns["mars"] == 0
+
+
+def test_hyperspace_jump_moves_one_ship_one_area() -> None:
+    """Hyperspace Jump: one of the player's ships moves one area by the movement table."""
+    state = load(
+        ships={"V1": "orbit", "M1": "lunar", "M2": "mars"}, active="venus", window="start", hands={1: [4]}
+    )
+    play(state, "1: zap 4")
+    assert top(state) == ("immediate", None) and state.deciders() == (1,)
+    assert set(legal(state)) == {
+        "pass",
+        "move M1 orbit",
+        "move M1 sunward",
+        "move M1 belt",
+        "move M2 lunar",
+        "move M2 belt",
+    }
+    play(state, "move M1 orbit")
+    assert state.ships["M1"] == "orbit"
+
+
+def test_surprise_attack_attacks_once_with_the_usual_dice() -> None:
+    """Surprise Attack: one of the player's ships attacks once by the attack table and the Basic dice."""
+    state = load(
+        ships={"V1": "orbit", "M1": "china"}, active="venus", window="start", hands={1: [18]}, forced=[3, 8]
+    )
+    play(state, "1: zap 18")
+    assert legal(state) == ["pass", "attack M1 V1"]
+    play(state, "attack M1 V1")
+    assert state.ships["V1"] is None
+
+
+def test_rapid_deployment_builds_one_ship_even_for_titan() -> None:
+    """Rapid Deployment builds one ship on the home world, even for Titan (who builds two as an action)."""
+    state = load(ships={"T1": "orbit"}, active="venus", window="start", hands={3: [29]})
+    play(state, "3: zap 29", "3: build titan")
+    assert ships_at(state, "titan") == ["T2"]
+
+
+def test_abduction_beam_collects_one_unit() -> None:
+    """Abduction Beam: one ship collects one unit home; an alien doing so opens Earth's collection."""
+    state = load(
+        3,
+        planets=EARTH_GAME,
+        ships={"V1": "china", "E1": "india"},
+        active="earth",
+        window="start",
+        hands={0: [30], 1: [20]},
+    )
+    assert window_seats(state) == [0]
+    play(state, "0: zap 30", "0: collect V1")
+    assert state.collected["venus"] == 1 and state.population["china"] == 26
+    assert state.earth_open
+
+
+def test_an_immediate_collection_can_win_in_another_players_turn() -> None:
+    """An Abduction Beam that brings its player to the target wins at once, in someone else's turn."""
+    state = load(
+        ships={"M1": "india"}, active="venus", window="start", collected={"mars": 25}, hands={1: [7]}
+    )
+    play(state, "1: zap 7", "1: collect M1")
+    assert state.is_over() and state.winners() == [1] and state.deciders() == ()
+
+
+def test_the_team_game_gives_each_player_one_unit() -> None:
+    """Team game: Natural Disaster gives one unit to each player (seat), not one to each planet."""
+    state = load(2, ships={"T1": "orbit"}, active="titan", window="start", hands={1: [1]})
+    play(state, "1: zap 1 china")
+    assert state.population["china"] == 25 and state.scores() == [1.0, 1.0]
+
+
+def test_a_restarted_window_asks_whoever_can_play_after_the_card() -> None:
+    """Once Venus's Abduction Beam has opened Earth's collection, Earth's own Abduction Beam is offered."""
+    state = load(
+        3,
+        planets=EARTH_GAME,
+        ships={"V1": "china", "E1": "india"},
+        active="earth",
+        window="start",
+        hands={0: [30], 1: [20]},
+    )
+    play(state, "0: zap 30", "0: collect V1")
+    assert top(state) == ("zap", "start") and window_seats(state) == [1]
+    play(state, "1: zap 20", "1: collect E1")
+    assert state.collected["earth"] == 1
+
+
+def test_a_restarted_window_skips_whoever_can_no_longer_play() -> None:
+    """When a Sabotage kills the only Mars ship, Mars's Surprise Attack is unplayable: Mars is not asked."""
+    state = load(
+        ships={"V1": "orbit", "M1": "china"}, active="venus", window="start", hands={0: [9], 1: [18]}
+    )
+    assert window_seats(state) == [0, 1]
+    play(state, "0: zap 9 M1")
+    assert state.ships["M1"] is None
+    assert 1 not in state.deciders()
+    assert top(state) == ("act", None)
+
+
+def test_ion_storm_makes_another_player_skip_its_next_turn() -> None:
+    """Ion Storm names another player (never oneself), who skips its next turn."""
+    state = load(ships={"V1": "orbit"}, active="venus", window="start", hands={0: [31]})
+    assert zaps(state, 0) == ["zap 31 titan", "zap 31 mars", "zap 31 ganymede"]
+    play(state, "0: zap 31 mars")
+    pass_turn(state)
+    assert state.active == "ganymede"
+
+
+def test_sabotage_destroys_an_enemy_ship_anywhere() -> None:
+    """Sabotage: any enemy ship on the board, wherever it is, but never one's own."""
+    state = load(
+        ships={"V1": "orbit", "M1": "pluto", "G1": "kuiper", "T1": "china"},
+        active="venus",
+        window="start",
+        hands={0: [22]},
+    )
+    assert zaps(state, 0) == ["zap 22 G1", "zap 22 M1", "zap 22 T1"]
+    play(state, "0: zap 22 G1")
+    assert state.ships["G1"] is None and state.supply("ganymede")[0] == "G1"
+
+
+def test_deflector_shield_saves_a_ship_hit_in_an_attack() -> None:
+    """Against an ordinary hit a Deflector Shield always saves, whatever its number."""
+    state = roll_window((9, 9), s1=[10])
+    assert top(state) == ("zap", "save") and window_seats(state) == [1]
+    play(state, "1: zap 10")
+    assert state.ships["M1"] == "orbit"
+
+
+def test_the_save_window_opens_only_for_a_hit_and_only_for_the_owner() -> None:
+    """A miss opens no save window; a hit asks only the owner of the ship about to be destroyed."""
+    state = roll_window((1, 1), s1=[10], s2=[23])
+    assert top(state) == ("attacking", None)
+    state = roll_window((8, 1), s1=[], s2=[23])
+    assert top(state) == ("attacking", None) and state.ships["M1"] is None
+
+
+def test_evasive_maneuvers_turns_a_hit_into_a_miss() -> None:
+    """Evasive Maneuvers, played by the target's owner after the roll, makes the attack miss."""
+    state = roll_window((10, 10), s1=[11])
+    assert top(state) == ("zap", "roll") and window_seats(state) == [1]
+    play(state, "1: zap 11")
+    assert state.ships["M1"] == "orbit"
+
+
+def test_targeting_computer_turns_a_miss_into_a_hit() -> None:
+    """Targeting Computer, played by the attacker after the roll, makes the attack hit."""
+    state = roll_window((1, 2), s0=[12])
+    assert window_seats(state) == [0]
+    play(state, "0: zap 12")
+    assert state.ships["M1"] is None
+
+
+@pytest.mark.parametrize(
+    ("dice", "jams", "survives"),
+    [((9, 3), 1, True), ((10, 1), 1, False), ((10, 9), 2, True), ((7, 7), 1, True)],
+)
+def test_jamming_takes_two_from_each_die(dice: tuple[int, int], jams: int, survives: bool) -> None:
+    """Jamming, played by the target's owner, subtracts 2 from each die (two Jammings 4)."""
+    state = roll_window(dice, s1=[13, 26][:jams])
+    for card in (13, 26)[:jams]:
+        play(state, f"1: zap {card}")
+    assert (state.ships["M1"] is not None) is survives
+
+
+def test_jamming_does_not_stop_a_targeting_computer() -> None:
+    """A Targeting Computer still makes a jammed attack hit."""
+    state = roll_window((9, 9), s0=[12], s1=[36])
+    play(state, "0: pass", "1: zap 36")
+    assert window_seats(state) == [0]
+    play(state, "0: zap 12")
+    assert state.ships["M1"] is None
+
+
+def test_roll_cards_go_to_the_right_side() -> None:
+    """Evasive and Jamming go to the target's owner, Targeting Computer to the attacker's, nobody else."""
+    state = roll_window((5, 5), s0=[11, 13, 12], s1=[24, 26, 25], s2=[34, 35, 36])
+    assert window_seats(state) == [0, 1]
+    assert zaps(state, 0) == ["zap 12"]
+    play(state, "0: pass")
+    assert zaps(state, 1) == ["zap 24", "zap 26"]
+
+
+def test_any_time_cards_are_offered_after_a_roll() -> None:
+    """After a roll, cards playable at any time are offered too (a Sabotage by a third player)."""
+    state = roll_window((1, 1), s2=[9])
+    assert window_seats(state) == [2]
+    play(state, "2: zap 9 V1")
+    assert state.ships["V1"] is None
+
+
+# ------------------------------------------------------------------ priority
+
+
+@pytest.mark.parametrize(
+    ("attacker", "target", "hit"),
+    [
+        (12, 24, False),
+        (35, 24, True),
+        (25, 11, True),
+        (12, 34, False),
+        (25, 34, False),
+        (35, 11, True),
+    ],
+)
+def test_targeting_computer_against_evasive_maneuvers_the_higher_number_wins(
+    attacker: int, target: int, hit: bool
+) -> None:
+    """Targeting Computer and Evasive Maneuvers on one roll: the higher number decides, in either order."""
+    for dice in ((9, 9), (1, 1)):
+        for first in ("attacker", "target"):
+            state = roll_window(dice, s0=[attacker], s1=[target])
+            plays = [f"0: zap {attacker}", f"1: zap {target}"]
+            if first == "target":
+                play(state, "0: pass", plays[1], plays[0])
+            else:
+                play(state, plays[0], plays[1])
+            if top(state)[0] == "zap":
+                everyone_passes(state)
+            assert (state.ships["M1"] is None) is hit, (dice, first)
+
+
+@pytest.mark.parametrize(
+    ("sabotage", "deflector", "saved"),
+    [
+        (9, 10, True),
+        (22, 10, False),
+        (22, 23, True),
+        (32, 23, False),
+        (32, 33, True),
+        (9, 33, True),
+    ],
+)
+def test_deflector_shield_against_sabotage_the_higher_number_wins(
+    sabotage: int, deflector: int, saved: bool
+) -> None:
+    """A Deflector Shield saves a ship from a Sabotage only when its number is higher."""
+    state = load(
+        ships={"V1": "orbit", "M1": "china"},
+        active="venus",
+        window="start",
+        hands={0: [sabotage], 1: [deflector]},
+    )
+    play(state, f"0: zap {sabotage} M1")
+    assert top(state) == ("zap", "save") and window_seats(state) == [1]
+    play(state, f"1: zap {deflector}")
+    assert (state.ships["M1"] is not None) is saved
+
+
+def test_a_sabotage_without_an_answer_destroys() -> None:
+    """A Sabotage whose target's owner holds no Deflector Shield destroys the ship at once."""
+    state = load(
+        ships={"V1": "orbit", "M1": "china"}, active="venus", window="start", hands={0: [32], 1: [11, 12, 13]}
+    )
+    play(state, "0: zap 32 M1")
+    assert state.ships["M1"] is None and top(state) == ("act", None)
+
+
+def test_a_lower_second_deflector_does_not_undo_a_higher_one() -> None:
+    """Deflector 33 beats Sabotage 22; a further Deflector 10 from the same player does not lose the ship."""
+    state = load(
+        ships={"V1": "orbit", "M1": "china"}, active="venus", window="start", hands={0: [22], 1: [33, 10]}
+    )
+    play(state, "0: zap 22 M1", "1: zap 33")
+    assert window_seats(state) == [1]
+    play(state, "1: zap 10")
+    assert state.ships["M1"] == "china"
+
+
+# ------------------------------------------------------------------ immediate actions
+
+
+def test_an_immediate_action_resumes_the_interrupted_turn() -> None:
+    """After another player's immediate action the interrupted turn goes on: same side and turn, no refill."""
+    state = load(
+        ships={"V1": "sunward", "M1": "lunar"},
+        active="venus",
+        window="start",
+        hands={1: [17]},
+        decks={1: [10, 11, 12]},
+    )
+    play(state, "1: zap 17", "1: move M1 orbit")
+    assert top(state) == ("act", None) and state.active == "venus" and state.turn == 1
+    assert state.hands[1] == [] and state.decks[1] == [10, 11, 12]
+    play(state, "move V1 orbit", "done")
+    assert state.active == "mars" and state.hands[1] == [10, 11, 12]
+
+
+def test_an_immediate_action_during_an_attack_resumes_the_attack() -> None:
+    """A Surprise Attack after a roll is resolved first, then the roll, then the attacker's next ship."""
+    state = load(
+        ships={"V1": "orbit", "V2": "orbit", "M1": "orbit", "M2": "orbit"},
+        active="venus",
+        hands={1: [28]},
+        forced=[9, 1, 10, 1],
+    )
+    play(state, "attack V1 M1")
+    assert top(state) == ("zap", "roll") and window_seats(state) == [1]
+    play(state, "1: zap 28", "1: attack M2 V1")
+    assert state.ships["V1"] is None and state.ships["M1"] is None
+    assert top(state) == ("attacking", None) and state.active == "venus"
+    assert legal(state) == ["done", "attack V2 M2"]
+
+
+def test_an_immediate_action_may_be_declined() -> None:
+    """The card's player may pass the immediate step; the card is spent and the turn goes on."""
+    state = load(ships={"V1": "sunward", "M1": "lunar"}, active="venus", window="start", hands={1: [4]})
+    play(state, "1: zap 4", "1: pass")
+    assert state.ships["M1"] == "lunar" and state.discards[1] == [4] and top(state) == ("act", None)
+
+
+def test_the_active_player_may_take_an_immediate_action_before_its_own() -> None:
+    """An immediate action in one's own start window does not use up the turn's action."""
+    state = load(ships={"V1": "sunward"}, active="venus", window="start", hands={0: [6]})
+    play(state, "0: zap 6", "0: build venus")
+    assert top(state) == ("act", None) and len(state.fleet("venus")) == 2
+    play(state, "build")
+    assert len(state.fleet("venus")) == 3
+
+
+def test_a_team_player_chooses_which_planet_an_immediate_build_is_for() -> None:
+    """B-5/A-17: in the team game the immediate step may use either of the player's planets."""
+    state = load(2, ships={"T1": "orbit", "M1": "orbit"}, active="mars", window="start", hands={0: [19]})
+    play(state, "0: zap 19")
+    options = state.legal_actions(0)
+    assert len(options) == len(set(options))
+    built = set()
+    for action in options:
+        if action.verb == "build":
+            trial = state.clone()
+            trial.apply(action, 0)
+            built |= {p for p in ("titan", "ganymede") if len(trial.fleet(p)) > len(state.fleet(p))}
+    assert built == {"titan", "ganymede"}
+
+
+# ------------------------------------------------------------------ the team game
+
+
+def test_team_cards_spare_the_partner() -> None:
+    """A-17: Sabotage never targets a partner's ship; Ion Storm names only the other player's planets."""
+    state = load(
+        2,
+        ships={"T1": "orbit", "G1": "orbit", "M1": "orbit", "V1": "china"},
+        active="titan",
+        window="start",
+        hands={0: [9, 8]},
+    )
+    assert zaps(state, 0) == ["zap 8 mars", "zap 8 venus", "zap 9 M1", "zap 9 V1"]
+
+
+def test_a_team_card_played_in_ones_own_turn_is_for_the_active_planet() -> None:
+    """B-8: Time Dilation played at the end of Ganymede's turn gives Ganymede (not Titan) the extra turn."""
+    state = load(2, ships={"G1": "orbit"}, active="ganymede", hands={0: [3]})
+    play(state, "pass", "end", "0: zap 3")
+    assert state.active == "ganymede" and state.turn == 2

@@ -35,3 +35,4 @@ clean:
 playthroughs: $(STAMP)
 	$(BIN)/python tests/games/venture/test_playthroughs.py
 	$(BIN)/python tests/games/im_the_boss/test_playthroughs.py
+	$(BIN)/python tests/games/venus_needs_men/test_playthroughs.py

@@ -49,3 +49,10 @@ def test_greedy_wins_most_four_player_basic_games_against_random() -> None:
 
     summary = simulate("venus-needs-men", ["greedy", "random", "random", "random"], 12, 7)
     assert summary["seats"][0]["win_rate"] >= 0.7
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_kit_on_random_enhanced_games(players: int) -> None:
+    """The whole kit on random Enhanced playouts (both readings of extended actions)."""
+    kit.check_game(GAME, players, range(2), {"game": "enhanced", "max_turns": 30})
+    kit.check_game(GAME, players, range(1), {"game": "enhanced", "max_turns": 30, "extension_cards": "errata"})

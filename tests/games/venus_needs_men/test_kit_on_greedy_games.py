@@ -55,4 +55,6 @@ def test_greedy_wins_most_four_player_basic_games_against_random() -> None:
 def test_kit_on_random_enhanced_games(players: int) -> None:
     """The whole kit on random Enhanced playouts (both readings of extended actions)."""
     kit.check_game(GAME, players, range(2), {"game": "enhanced", "max_turns": 30})
-    kit.check_game(GAME, players, range(1), {"game": "enhanced", "max_turns": 30, "extension_cards": "errata"})
+    kit.check_game(
+        GAME, players, range(1), {"game": "enhanced", "max_turns": 30, "extension_cards": "errata"}
+    )

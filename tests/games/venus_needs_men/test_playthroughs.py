@@ -16,7 +16,12 @@ GAME = load_game("venus-needs-men")
 CASES: list[tuple[str, int, int, dict[str, Any]]] = [
     ("basic-4p-seed5", 4, 5, {"length": "short"}),
     ("enhanced-3p-seed8", 3, 8, {"game": "enhanced", "planets": "venus,earth,mars", "length": "short"}),
-    ("enhanced-team-seed2", 2, 2, {"game": "enhanced", "planets": "pluto,titan,ganymede,venus", "length": "short"}),
+    (
+        "enhanced-team-seed2",
+        2,
+        2,
+        {"game": "enhanced", "planets": "pluto,titan,ganymede,venus", "length": "short"},
+    ),
 ]
 
 

@@ -96,6 +96,8 @@ class TerminalPlay:
                 self.console.print(f"No input: the program rolls {value}.")
                 break
             word = text.strip()
+            if word == "0" and (low, high) == (1, 10):
+                word = "10"  # A ten-sided die shows 0 for 10.
             if word.isdecimal() and word.isascii() and low <= int(word) <= high:
                 value = int(word)
                 break

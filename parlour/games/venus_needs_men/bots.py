@@ -66,6 +66,8 @@ class GreedyBot:
             return self._best_steps(state, seat, legal)
         if kind == EXTEND:
             return self._extend(state, seat, legal)
+        if kind == "scavenge":
+            return self._rank_research(state, [a for a in legal if a.verb == "research"])
         return []
 
     # ------------------------------------------------------------ the action
@@ -73,7 +75,10 @@ class GreedyBot:
         """Collect if possible, else attack a worthwhile target, else build when few ships, else move."""
         planet = state.active
         collects = [a for a in legal if a.verb == "collect"]
-        if collects:
+        collectors = {a.ship for a in collects}
+        if collects and (
+            len(collectors) * 2 >= len(state.fleet(planet)) or not self._moves_help(state, planet, legal)
+        ):
             return self._rank_collects(state, collects)
         attacks = self._good_attacks(state, planet, [a for a in legal if a.verb in ("attack", "control")])
         builds = [a for a in legal if a.verb == "build"]
@@ -117,6 +122,10 @@ class GreedyBot:
         """Collects from the most populated areas first."""
         return sorted(collects, key=lambda a: -state.population.get(state.ships[a.ship] or "", 0))
 
+    def _moves_help(self, state: VenusState, planet: str, legal: list[Action]) -> bool:
+        """Returns whether some ship could improve its place by moving."""
+        return bool(self._rank_moves(state, planet, [a for a in legal if a.verb == "move"]))
+
     @staticmethod
     def _rank_research(state: VenusState, actions: list[Action]) -> list[Action]:
         """Researches the easiest Upgrade first (Enhanced game)."""
@@ -136,8 +145,9 @@ class GreedyBot:
                 continue
             target_seat = state.seat_of[state.controller(action.target)]
             where = state.ships[action.target] or ""
-            # The leader's ships, and ships sharing an area with ours (they threaten them).
-            near = any(state.ships[s] == where for s in state.fleet(planet))
+            # The leader's ships, and ships sharing a land area with ours (they compete for its people).
+            land = state.board.area(where).kind == "land" if where else False
+            near = land and any(state.ships[s] == where for s in state.fleet(planet))
             score = (target_seat == leader) * 2 + near
             if score:
                 good.append((-score, action.target, action))
@@ -195,8 +205,11 @@ class GreedyBot:
         self, state: VenusState, seat: int, data: dict[str, Any], action: Action, effect: str
     ) -> list[Action]:
         """Evasive Maneuvers or Jamming against a hit on its ship; Targeting Computer on its own miss."""
-        dice = [d - data["jam"] for d in data["dice"]]
-        hit = any(d >= BASIC_HIT for d in dice)
+        dice = [d + data.get("bonus", 0) - data["jam"] for d in data["dice"]]
+        need = data.get("need", BASIC_HIT)
+        if data.get("qray"):
+            need = BASIC_HIT  # The Q-Ray destroys on 8 or more (its worst for the target).
+        hit = any(d >= need for d in dice)
         plays = sorted(data["plays"])
         if plays:
             hit = plays[-1][1] == "hit"
@@ -204,7 +217,7 @@ class GreedyBot:
         top = plays[-1][0] if plays else 0
         if mine and hit and effect == "miss" and action.number > top:
             return [action]
-        if mine and hit and effect == "jam" and not plays and all(d - 2 < BASIC_HIT for d in dice):
+        if mine and hit and effect == "jam" and not plays and all(d - 2 < need for d in dice):
             return [action]
         if not mine and not hit and effect == "hit" and action.number > top:
             return [action]

@@ -70,7 +70,7 @@ def control(state: VenusState, ship: str, target: str) -> None:
     """Mind Control: the target is the attacker's commander's now (usable from its next turn)."""
     planet = state.controller(ship)
     state.controlled[target] = planet
-    state.acted.append(target)
+    state.seized.append(target)
     state.emit(f"{ship} takes {target} over by Mind Control.")
     if state.owner(target) == EARTH:
         population.open_earth(state, planet, "attacked an Earth ship")
@@ -128,6 +128,8 @@ def _qray(state: VenusState, data: dict[str, Any], verdict: bool | None) -> None
 
 def teleport(state: VenusState, ship: str) -> None:
     """Sends a ship to a random space area (a die picks it on the house map, A-08)."""
+    if state.ships.get(ship) is None:
+        return
     roll = state.chance.roll(DIE)
     where = state.board.teleport(roll)
     state.ships[ship] = where

@@ -51,7 +51,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "max_turns",
         300,
-        "turns after which the game ends and the most population wins (ruling B-3)",
+        "turns after which the game ends and the most population wins (ruling B-7)",
         minimum=0,
     ),
     OptionSpec("zap", "house", "Zap deck file: 'house' or a path to your own copy's list", text=True),

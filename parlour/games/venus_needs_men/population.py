@@ -77,7 +77,10 @@ def hive(state: VenusState) -> None:
 
 
 def raid(state: VenusState, planet: str) -> None:
-    """A hit on the Refuge: one unit goes from the Refuge to the attacker's home world."""
+    """A hit on the Refuge: one unit goes from the Refuge to the attacker's home world (if any is left)."""
+    if state.collected[EARTH] <= 0:
+        state.emit("The Refuge is empty: the raid takes nothing.")
+        return
     state.collected[EARTH] -= 1
     state.collected[planet] += 1
     state.emit(f"{state.planet(planet).name} takes one unit from the Secret Underground Refuge.")

@@ -49,6 +49,7 @@ FIELDS = {
     "disabled",
     "infected",
     "cycled",
+    "seized",
 }
 
 
@@ -89,6 +90,7 @@ def to_position(state: VenusState) -> dict[str, Any]:
         "disabled": list(state.disabled),
         "infected": dict(state.infected),
         "cycled": state.cycled,
+        "seized": list(state.seized),
     }
 
 
@@ -217,6 +219,7 @@ def _read_enhanced(state: VenusState, f: Fields) -> None:
         raise PositionError("infected", "must give every land area its infected units")
     state.infected = {a: check_int(n, f"infected.{a}", 0) for a, n in infected.items()}
     state.cycled = f.boolean("cycled")
+    state.seized = f.items("seized", lambda v, p: _ship(state, v, p))
 
 
 def _upgrade(state: VenusState, value: Any, path: str) -> str:
@@ -235,8 +238,28 @@ def _by_planet(state: VenusState, value: Any, path: str, read: Any) -> dict[str,
     return {p: [read(u, f"{path}.{p}[{i}]") for i, u in enumerate(v)] for p, v in value.items()}
 
 
+def _check_decisions(state: VenusState) -> None:
+    """Refuses decisions asking the wrong seat, a window left unsettled, or a seat without a planet."""
+    if sorted(set(state.seat_of.values())) != list(range(state.players)):
+        raise PositionError("seat_of", "every seat plays at least one planet")
+    own_turn = {"act", "moving", "attacking", "collecting", "extend", "extra"}
+    for i, decision in enumerate(state.stack):
+        if decision.kind in own_turn and decision.seats != [state.active_seat]:
+            raise PositionError(
+                f"decisions[{i}]", f"the {decision.kind} decision belongs to seat {state.active_seat}"
+            )
+    # A hand-written position may leave a Zap window unopened: the engine opens it (or closes it at once,
+    # when nobody holds a playable card) as it would have; a position the engine wrote is already settled.
+    from parlour.games.venus_needs_men.turns import settle
+
+    settle(state)
+    if len(state.stack) and not state.deciders():
+        raise PositionError("decisions", "nobody may act, yet the game is not over")
+
+
 def _check(state: VenusState) -> None:
     """Refuses a position whose parts do not fit together."""
+    _check_decisions(state)
     problems = state.invariant_errors()
     if problems:
         raise PositionError("", "; ".join(problems))

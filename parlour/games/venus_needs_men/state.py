@@ -92,6 +92,8 @@ class VenusState(GameState):
         """Infected (yellow) units on each land area."""
         self.cycled = False
         """Whether a face-up Upgrade was discarded and replaced this turn."""
+        self.seized: list[str] = []
+        """Ships taken over by Mind Control this turn: they act from their new master's next turn."""
 
     # ------------------------------------------------------------ lookups
     @property
@@ -258,6 +260,7 @@ class VenusState(GameState):
         other.upgrade_deck, other.face_up = list(self.upgrade_deck), list(self.face_up)
         other.upgrade_discard, other.controlled = list(self.upgrade_discard), dict(self.controlled)
         other.disabled, other.infected, other.cycled = list(self.disabled), dict(self.infected), self.cycled
+        other.seized = list(self.seized)
         other.actions_applied = self.actions_applied
         return other
 

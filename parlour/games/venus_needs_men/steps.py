@@ -35,8 +35,8 @@ def is_enemy(state: VenusState, planet: str, ship: str) -> bool:
 
 
 def ready(state: VenusState, ships: list[str]) -> list[str]:
-    """Returns the ships that may act (a disabled robot may not)."""
-    return [s for s in ships if s not in state.disabled]
+    """Returns the ships that may act: not a disabled robot, nor a ship taken over this turn (A-10)."""
+    return [s for s in ships if s not in state.disabled and s not in state.seized]
 
 
 # ------------------------------------------------------------------ build
@@ -122,17 +122,17 @@ def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
     board, where = state.board, state.ships[ship]
     assert where is not None
     kind = board.area(where).kind
-    if kind == "orbit":
-        return [where, *board.earth_areas()]
     if kind in ("land", "ocean"):
         return [
             where,
             board.orbit,
             *(n for n in board.neighbours(where) if board.area(n).kind in ("land", "ocean")),
         ]
-    if cards and any(c.long for c in tech.weapons(state, ship)):
-        return [where, *(n for n in board.neighbours(where) if board.area(n).kind in ("space", "orbit"))]
-    return [where]
+    reach = [where, *board.earth_areas()] if kind == "orbit" else [where]
+    if kind in ("space", "orbit") and cards and any(c.long for c in tech.weapons(state, ship)):
+        # Long-Range Missiles: a ship in a space area (Orbit too, A-03) reaches neighbouring space areas.
+        reach += [n for n in board.neighbours(where) if board.area(n).kind in ("space", "orbit")]
+    return reach
 
 
 def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
@@ -147,17 +147,33 @@ def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = M
         for target in targets:
             found.append(act("attack", ship=ship, target=target))
             if cards and any(c.qray for c in tech.weapons(state, ship)):
+                # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire
+                # Control and Energy Amplifier improve the Q-Ray instead.
                 found += [
                     act("attack", ship=ship, target=target, area=c.id)
                     for c in tech.weapons(state, ship)
-                    if not c.qray
+                    if c.id == "gatling"
                 ]
         if cards and _can_raid(state, planet, ship):
             found.append(act("attack", ship=ship, target=REFUGE))
-        if cards and tech.has_special(state, planet, "mindcontrol") and state.owner(ship) == planet:
+        if cards and tech.has_special(state, planet, "mindcontrol") and _may_seize(state, planet, ship):
             here = state.ships[ship]
             found += [act("control", ship=ship, target=t) for t in targets if state.ships[t] == here]
     return found
+
+
+def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
+    """Returns whether a Mars ship may take one more ship over: one each, counted per area (A-10)."""
+    if state.owner(ship) != planet or ship in state.controlled:
+        return False
+    here = state.ships[ship]
+    own = sum(
+        1
+        for s, w in state.ships.items()
+        if w == here and state.owner(s) == planet and s not in state.controlled
+    )
+    held = sum(1 for s, p in state.controlled.items() if p == planet and state.ships[s] == here)
+    return held < own
 
 
 def _can_raid(state: VenusState, planet: str, ship: str) -> bool:

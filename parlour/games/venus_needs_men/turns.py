@@ -8,7 +8,18 @@ from parlour.core.decisions import Decision
 from parlour.games.venus_needs_men import combat, population, research, zapping
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
-from parlour.games.venus_needs_men.phases import ACT, END, EXTEND, EXTRA, FINISH, START, ZAP
+from parlour.games.venus_needs_men.phases import (
+    ACT,
+    ATTACKING,
+    COLLECTING,
+    END,
+    EXTEND,
+    EXTRA,
+    FINISH,
+    MOVING,
+    START,
+    ZAP,
+)
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import steps
 
@@ -26,7 +37,7 @@ def start_turn(state: VenusState, index: int) -> None:
         return
     state.turn += 1
     state.current = index
-    state.action, state.acted, state.extended, state.cycled = "", [], 0, False
+    state.action, state.acted, state.extended, state.cycled, state.seized = "", [], 0, False, []
     seat = state.active_seat
     repaired = [s for s in state.disabled if state.owner(s) == state.active]
     if repaired:
@@ -78,6 +89,14 @@ def extension_options(state: VenusState) -> list[int]:
     return sorted(state.hands[seat])
 
 
+def _more_steps(state: VenusState) -> bool:
+    """Returns whether the action in progress has another step for some ship."""
+    fleet = state.fleet(state.active)
+    if state.action != "move":
+        fleet = [s for s in fleet if s not in state.acted]
+    return bool(steps(state, state.action, state.active, fleet))
+
+
 def settle(state: VenusState) -> None:
     """Runs the steps nobody decides (closed windows, the end of a turn) until a seat must act."""
     while not state.over and len(state.stack):
@@ -97,6 +116,9 @@ def settle(state: VenusState) -> None:
             state, top.data["action"], state.active, state.fleet(state.active), EXTRA_MODE
         ):
             state.stack.pop()
+            continue
+        if top.kind in (MOVING, ATTACKING, COLLECTING) and not _more_steps(state):
+            state.stack.pop()  # Only 'done' is left: the action ends by itself.
             continue
         if top.kind == FINISH:
             state.stack.pop()

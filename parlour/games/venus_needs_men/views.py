@@ -61,6 +61,7 @@ def _enhanced(state: VenusState) -> dict[str, Any] | None:
         "disabled": list(state.disabled),
         "infected": dict(state.infected),
         "cycled": state.cycled,
+        "seized": list(state.seized),
     }
 
 

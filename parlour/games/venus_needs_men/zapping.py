@@ -81,10 +81,11 @@ def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
     """Returns whether an immediate action (or an extra turn) could do something."""
     if card.effect == "extra-turn":
         return True
+    from parlour.games.venus_needs_men.steps import IMMEDIATE as IMMEDIATE_MODE
     from parlour.games.venus_needs_men.steps import steps
 
     kind = card.effect.split("-", 1)[1]
-    return any(steps(state, kind, p, state.fleet(p)) for p in state.sides(seat))
+    return any(steps(state, kind, p, state.fleet(p), IMMEDIATE_MODE) for p in state.sides(seat))
 
 
 def holders(state: VenusState, window: Decision) -> list[int]:

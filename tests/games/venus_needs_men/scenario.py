@@ -281,3 +281,92 @@ def check(state: VenusState) -> None:
 def population_total(state: VenusState) -> int:
     """Returns the population on Earth's land areas plus every planet's collected units."""
     return sum(state.population.values()) + sum(state.collected.values())
+
+
+# ------------------------------------------------------------------ the Enhanced game
+
+UPGRADE_CARDS = sorted(GAME.new_state(4, 0, {"game": "enhanced"}).tech.upgrade_cards)
+"""The 16 Upgrade cards by id (duplicates repeat), sorted."""
+
+
+def enhanced_position(
+    players: int = 4,
+    *,
+    options: Mapping[str, Any] | None = None,
+    upgrades: Mapping[str, Sequence[str]] | None = None,
+    pending_upgrades: Mapping[str, Sequence[str]] | None = None,
+    face_up: Sequence[str] | None = None,
+    upgrade_deck: Sequence[str] | None = None,
+    upgrade_discard: Sequence[str] = (),
+    controlled: Mapping[str, str] | None = None,
+    disabled: Sequence[str] = (),
+    infected: Mapping[str, int] | None = None,
+    cycled: bool = False,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """Returns a complete Enhanced-game position: :func:`position`'s arguments plus the Enhanced fields.
+
+    * ``upgrades`` / ``pending_upgrades``: planet -> Upgrade ids in effect / acquired this turn.
+    * ``face_up``, ``upgrade_deck`` (top first), ``upgrade_discard``: the Upgrade piles. Every Upgrade
+      card nobody names goes, in the seed's shuffled order, to the face-up row while it has fewer than
+      three cards (only when ``face_up`` is not given), then to the deck (only when ``upgrade_deck`` is
+      not given), else to the discards; so each of the 16 cards is in exactly one place.
+    * ``controlled``: ship -> the planet controlling it (Mind Control); ``disabled``: Pluto's disabled
+      ships; ``infected``: land area -> infected units (taken from the largest land areas not named in
+      ``population`` or ``infected``, so that Earth's total is kept); ``cycled``: a face-up Upgrade was
+      already swapped this turn.
+    """
+    values = {"game": "enhanced", **dict(options or {})}
+    data = position(players, options=values, **kwargs)
+    pool = list(data["face_up"]) + list(data["upgrade_deck"])
+    held = {p: list(u) for p, u in (upgrades or {}).items()}
+    pending = {p: list(u) for p, u in (pending_upgrades or {}).items()}
+    named = [*(face_up or ()), *(upgrade_deck or ()), *upgrade_discard]
+    named += [u for ids in (*held.values(), *pending.values()) for u in ids]
+    for card in named:
+        if card not in pool:
+            raise ValueError(f"Upgrade {card!r} is named more often than there are cards")
+        pool.remove(card)
+    row = list(face_up) if face_up is not None else [pool.pop(0) for _ in range(min(3, len(pool)))]
+    deck = list(upgrade_deck) if upgrade_deck is not None else [pool.pop(0) for _ in range(len(pool))]
+    data.update(
+        {
+            "upgrades": held,
+            "pending_upgrades": pending,
+            "face_up": row,
+            "upgrade_deck": deck,
+            "upgrade_discard": [*upgrade_discard, *pool],
+            "controlled": dict(controlled or {}),
+            "disabled": list(disabled),
+            "infected": {a: 0 for a in data["infected"]},
+            "cycled": cycled,
+        }
+    )
+    for area, count in (infected or {}).items():
+        if area not in data["infected"]:
+            raise ValueError(f"{area!r} is not a land area")
+        data["infected"][area] = count
+    keep = set(kwargs.get("population") or {}) | set(infected or {})
+    total = BOARD.total(data["options"]["length"])
+    on_earth = sum(data["population"].values()) + sum(data["infected"].values())
+    excess = on_earth + sum(data["collected"].values()) - total
+    while excess > 0:
+        free = [a for a in data["population"] if a not in keep and data["population"][a] > 0]
+        if not free:
+            raise ValueError("more population than the game has")
+        data["population"][max(free, key=lambda a: data["population"][a])] -= 1
+        excess -= 1
+    return data
+
+
+def load_enhanced(players: int = 4, **kwargs: Any) -> VenusState:
+    """Returns the state of :func:`enhanced_position` (same arguments), loaded as :func:`load` does."""
+    state = GAME.load_position(json.dumps(enhanced_position(players, **kwargs)))
+    settle(state)
+    return GAME.load_position(json.dumps(state.to_position()))
+
+
+def upgrade_places(state: VenusState) -> list[str]:
+    """Returns every Upgrade card in every place (deck, face up, discards, held, pending), sorted."""
+    held = [u for ids in (*state.upgrades.values(), *state.pending_upgrades.values()) for u in ids]
+    return sorted([*state.upgrade_deck, *state.face_up, *state.upgrade_discard, *held])

@@ -148,7 +148,7 @@ def test_each_ship_moves_one_area_once() -> None:
 def test_ships_of_any_players_may_share_an_area() -> None:
     """'You may move to an area even if another player already has a spaceship there.'"""
     state = load(ships={"V1": "orbit", "M1": "china", "G1": "china", "T1": "china"}, active="venus")
-    play(state, "move V1 china", "done")
+    play(state, "move V1 china")
     assert ships_at(state, "china") == ["G1", "M1", "T1", "V1"]
 
 
@@ -256,7 +256,7 @@ def test_a_destroyed_ship_returns_to_its_owners_supply() -> None:
         ships={"V1": "orbit", **{f"M{i}": "orbit" for i in range(1, 6)}}, active="venus", forced=[9, 9]
     )
     assert state.supply("mars") == []
-    play(state, "attack V1 M3", "done")
+    play(state, "attack V1 M3")
     assert state.supply("mars") == ["M3"]
     assert state.active == "mars" and "build" in legal(state)
     play(state, "build")
@@ -310,9 +310,7 @@ def test_an_attack_ends_when_no_ship_can_attack() -> None:
     """When every ship has attacked (or has no target left) the action is over without a 'done'."""
     state = load(ships={"V1": "orbit", "M1": "orbit"}, active="venus", forced=[9, 9])
     play(state, "attack V1 M1")
-    assert legal(state) == ["done"]
-    play(state, "done")
-    assert state.active == "mars"
+    assert state.active == "mars"  # nothing but 'done' was left: the action ended by itself
 
 
 # ------------------------------------------------------------------ building
@@ -426,7 +424,7 @@ def test_earth_may_not_collect_before_an_alien_has() -> None:
 def test_an_alien_collecting_opens_earths_collection() -> None:
     """An alien ship collecting population opens Earth's collection, which stays open (A-06)."""
     state = load(3, planets=EARTH_GAME, ships={"V1": "china", "E1": "india"}, active="venus")
-    play(state, "collect V1", "done")
+    play(state, "collect V1")
     assert state.earth_open and state.active == "earth"
     assert "collect E1" in legal(state)
 
@@ -441,7 +439,7 @@ def test_an_alien_attack_on_an_earth_ship_opens_earths_collection(dice: tuple[in
         active="venus",
         forced=dice,
     )
-    play(state, "attack V1 E1", "done")
+    play(state, "attack V1 E1")
     assert state.earth_open and state.active == "earth"
     assert "collect E2" in legal(state)
 
@@ -455,11 +453,11 @@ def test_other_things_do_not_open_earths_collection() -> None:
         active="mars",
         forced=[1, 1, 1, 1],
     )
-    play(state, "attack M1 V1", "done")
+    play(state, "attack M1 V1")
     assert not state.earth_open
-    play(state, "move V1 china", "done")
+    play(state, "move V1 china")
     assert state.active == "earth"
-    play(state, "attack E1 M1", "done")
+    play(state, "attack E1 M1")
     assert not state.earth_open
 
 
@@ -503,7 +501,7 @@ def test_an_attack_is_extended_by_one_more_attack() -> None:
     )
     play(state, "attack V1 M1")
     assert state.ships["M1"] == "orbit"
-    play(state, "done", "extend 10")
+    play(state, "extend 10")
     assert legal(state) == ["attack V1 M1", "attack V1 M2"]
     play(state, "attack V1 M1")
     assert state.ships["M1"] is None
@@ -512,7 +510,7 @@ def test_an_attack_is_extended_by_one_more_attack() -> None:
 def test_a_collection_is_extended_by_one_more_unit() -> None:
     """'Collect ... one extra population': the same ship may collect another unit where it is."""
     state = load(ships={"V1": "china", "V2": "atlantic"}, active="venus", hands={0: [10, 11, 12]})
-    play(state, "collect V1", "done", "extend 10")
+    play(state, "collect V1", "extend 10")
     assert legal(state) == ["collect V1"]
     play(state, "collect V1", "extend 11", "collect V1", "extend 12", "collect V1")
     assert state.collected["venus"] == 4 and state.population["china"] == 23
@@ -530,7 +528,7 @@ def test_doing_nothing_may_be_extended() -> None:
 def test_at_most_three_extensions() -> None:
     """'Discard up to three Zap cards': after the third extension no further one is offered."""
     state = load(ships={"V1": "china"}, active="venus", hands={0: [10, 11, 12]})
-    play(state, "collect V1", "done")
+    play(state, "collect V1")
     for card in (10, 11, 12):
         play(state, f"extend {card}", "collect V1")
     assert state.collected["venus"] == 4 and state.active == "mars"
@@ -553,24 +551,24 @@ def test_no_extension_without_a_possible_extra_step() -> None:
     play(state, "build")
     assert state.supply("titan") == [] and state.active == "venus"
     state = load(ships={"V1": "russia"}, active="venus", hands={0: [10]}, population={"russia": 1})
-    play(state, "collect V1", "done")
+    play(state, "collect V1")
     assert state.active == "mars" and state.hands[0] == [10]
     state = load(ships={"V1": "orbit", "M1": "orbit"}, active="venus", hands={0: [10]}, forced=[9, 9])
-    play(state, "attack V1 M1", "done")
+    play(state, "attack V1 M1")
     assert state.active == "mars" and state.hands[0] == [10]
 
 
 def test_no_extension_without_zap_cards() -> None:
     """Extending costs a Zap card from the hand: with none, the turn goes on."""
     state = load(ships={"V1": "china"}, active="venus")
-    play(state, "collect V1", "done")
+    play(state, "collect V1")
     assert state.active == "mars"
 
 
 def test_an_extension_discards_without_playing_the_card() -> None:
     """An extension card goes to the discard pile without its effect (Sabotage 9 destroys nothing)."""
     state = load(ships={"V1": "china", "M1": "china"}, active="venus", hands={0: [9]})
-    play(state, "collect V1", "done", "extend 9", "collect V1")
+    play(state, "collect V1", "extend 9", "collect V1")
     assert state.ships["M1"] == "china" and state.discards[0] == [9] and state.hands[0] == []
 
 
@@ -591,7 +589,7 @@ def test_reaching_the_target_wins_at_once() -> None:
 def test_an_extension_can_win() -> None:
     """The extra unit of an extension that reaches the target wins at once."""
     state = load(ships={"V1": "china"}, active="venus", collected={"venus": 24}, hands={0: [10, 11]})
-    play(state, "collect V1", "done", "extend 10")
+    play(state, "collect V1", "extend 10")
     assert not state.is_over()
     play(state, "collect V1")
     assert state.is_over() and state.winners() == [0] and state.ranking()[0] == 1
@@ -602,7 +600,7 @@ def test_the_win_is_decided_by_the_population_needed() -> None:
     state = load(3, ships={"V1": "china"}, active="venus", collected={"venus": 32})
     play(state, "collect V1")
     assert not state.is_over()
-    play(state, "done")
+    play(state)
     state = load(3, ships={"V1": "china"}, active="venus", collected={"venus": 33})
     play(state, "collect V1")
     assert state.is_over() and state.winners() == [0]

@@ -140,7 +140,7 @@ def test_the_end_window_follows_the_action_and_its_extensions() -> None:
     """The end Zap window comes after the action and its extensions, before the next turn."""
     state = load(ships={"V1": "china", "M1": "orbit"}, active="venus", hands={0: [11], 1: [9]})
     assert top(state) == ("act", None)
-    play(state, "collect V1", "done")
+    play(state, "collect V1")  # its only ship has collected: the action ends by itself
     assert top(state) == ("extend", None)
     play(state, "end")
     assert top(state) == ("zap", "end") and window_seats(state) == [1]
@@ -350,9 +350,9 @@ def test_deflector_shield_saves_a_ship_hit_in_an_attack() -> None:
 def test_the_save_window_opens_only_for_a_hit_and_only_for_the_owner() -> None:
     """A miss opens no save window; a hit asks only the owner of the ship about to be destroyed."""
     state = roll_window((1, 1), s1=[10], s2=[23])
-    assert top(state) == ("attacking", None)
+    assert top(state) != ("zap", "save") and state.ships["M1"] is not None
     state = roll_window((8, 1), s1=[], s2=[23])
-    assert top(state) == ("attacking", None) and state.ships["M1"] is None
+    assert top(state) != ("zap", "save") and state.ships["M1"] is None
 
 
 def test_evasive_maneuvers_turns_a_hit_into_a_miss() -> None:
@@ -502,7 +502,7 @@ def test_an_immediate_action_resumes_the_interrupted_turn() -> None:
     play(state, "1: zap 17", "1: move M1 orbit")
     assert top(state) == ("act", None) and state.active == "venus" and state.turn == 1
     assert state.hands[1] == [] and state.decks[1] == [10, 11, 12]
-    play(state, "move V1 orbit", "done")
+    play(state, "move V1 orbit")  # its only ship has moved: the action ends by itself
     assert state.active == "mars" and state.hands[1] == [10, 11, 12]
 
 

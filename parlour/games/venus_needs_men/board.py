@@ -96,9 +96,14 @@ class Board:
     _by_id: dict[str, Area] = field(init=False, repr=False, compare=False)
     _distances: dict[str, dict[str, int]] = field(init=False, repr=False, compare=False)
 
+    _earth: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _land: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {a.id: a for a in self.areas})
         object.__setattr__(self, "_distances", {})
+        object.__setattr__(self, "_earth", tuple(a.id for a in self.areas if a.is_earth))
+        object.__setattr__(self, "_land", tuple(a.id for a in self.areas if a.kind == LAND))
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -127,11 +132,11 @@ class Board:
 
     def earth_areas(self) -> tuple[str, ...]:
         """Returns the ids of Earth's land and ocean areas (where ships may go; not the Refuge)."""
-        return tuple(a.id for a in self.areas if a.is_earth)
+        return self._earth
 
     def land_areas(self) -> tuple[str, ...]:
         """Returns the ids of the land areas, which hold population."""
-        return tuple(a.id for a in self.areas if a.kind == LAND)
+        return self._land
 
     def space_areas(self) -> tuple[str, ...]:
         """Returns the ids of the 11 space areas, Orbit included."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -39,10 +39,14 @@ class Factions:
 
     planets: dict[str, Planet]
     order: tuple[str, ...]
+    letters: dict[str, Planet] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "letters", {p.letter: p for p in self.planets.values()})
 
     def by_letter(self, letter: str) -> Planet | None:
         """Returns the planet whose ships start with ``letter``."""
-        return next((p for p in self.planets.values() if p.letter == letter), None)
+        return self.letters.get(letter)
 
 
 def parse_factions(data: Any) -> Factions:

@@ -65,6 +65,8 @@ class Game(ABC):
     """The options this game accepts."""
     rules_summary: str = ""
     """The rules in short, shown by the terminal's ``help``."""
+    playout_bot: str = "random"
+    """The bot a search bot plays its playouts with (a game's own bot where random ones are hopeless)."""
     quick_options: Mapping[str, Any] = {}
     """Options that keep random playouts short (the conformance kit uses them on many seeds)."""
 

@@ -42,6 +42,7 @@ class BossGame(Game):
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
+    playout_bot = "greedy"
 
     def content(self, options: Mapping[str, Any]) -> Content:
         """Returns the content chosen by the ``content`` option."""

@@ -190,6 +190,7 @@ class BossState(GameState):
         other.chance = self.chance.fresh(rng)
         others = [s for s in range(self.players) if s != seat]
         pool = [c for s in others for c in other.hands[s]] + other.draw
+        pool.sort()  # canonical order: the result depends only on what the seat knows
         rng.shuffle(pool)
         for s in others:
             size = len(other.hands[s])

@@ -193,12 +193,14 @@ class VentureState(GameState):
         other.chance = self.chance.fresh(rng)
         others = [s for s in range(self.players) if s != seat]
         pool = [c for s in others for c in other.hands[s]] + other.draw
+        pool.sort()  # canonical order: the result depends only on what the seat knows
         rng.shuffle(pool)
         for s in others:
             size = len(other.hands[s])
             other.hands[s], pool = pool[:size], pool[size:]
         other.draw = pool
         corps = other.stock + other.aside
+        corps.sort()
         rng.shuffle(corps)
         other.stock, other.aside = corps[: len(other.stock)], corps[len(other.stock) :]
         return other

@@ -42,6 +42,7 @@ class VenusGame(Game):
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
+    playout_bot = "greedy"
 
     def zap(self, options: Mapping[str, Any]) -> ZapDeck:
         """Returns the Zap deck chosen by the ``zap`` option."""

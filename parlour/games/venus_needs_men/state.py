@@ -270,6 +270,7 @@ class VenusState(GameState):
         other.chance = self.chance.fresh(rng)
         others = [s for s in range(self.players) if s != seat]
         pool = [c for s in others for c in other.hands[s] + other.decks[s]] + other.aside + other.decks[seat]
+        pool.sort()  # canonical order: the result depends only on what the seat knows
         rng.shuffle(pool)
         for s in others:
             size = len(other.hands[s])
@@ -278,5 +279,6 @@ class VenusState(GameState):
             size = len(other.decks[s])
             other.decks[s], pool = pool[:size], pool[size:]
         other.aside = pool
+        other.upgrade_deck.sort()
         rng.shuffle(other.upgrade_deck)
         return other

@@ -1,0 +1,171 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS) over any Parlour game.
+
+Each iteration deals a fresh *determinisation* of the hidden information (the
+engine's ``determinize``: a state the bot cannot tell from the real one, with a
+fresh generator, so it never sees future draws), walks a tree shared by all
+determinisations (nodes keyed by the actions taken, in notation), expands one
+action, finishes the game with a playout policy (random, or a game's own bot for
+games where random playouts are hopeless), and backs up a reward for every seat.
+Selection is UCB1 over the actions available in this determinisation, counting
+availability rather than parent visits (Cowling, Powley and Whitehouse, 2012).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core.agents import Agent
+from parlour.core.state import GameState
+
+EXPLORATION = 0.7
+"""UCB1's exploration constant (rewards lie in 0..1)."""
+PLAYOUT_CAP = 120
+"""Actions a playout may take before it is scored as it stands."""
+
+
+@dataclass
+class Node:
+    """Statistics of one information set: the seat that acts there and its children by action text."""
+
+    seat: int = -1
+    visits: int = 0
+    reward: float = 0.0
+    """Summed reward of the seat that acted into this node (its parent's decider)."""
+    available: int = 0
+    children: dict[str, Node] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search may run: iterations, or milliseconds of wall time."""
+
+    iterations: int = 0
+    milliseconds: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """Reads ``200ms``, ``1s``, ``500`` or ``500it``."""
+        word = text.strip().lower()
+        try:
+            if word.endswith("ms"):
+                return cls(milliseconds=int(word[:-2]))
+            if word.endswith("s"):
+                return cls(milliseconds=int(float(word[:-1]) * 1000))
+            return cls(iterations=int(word.removesuffix("it")))
+        except ValueError:
+            raise ValueError(f"a search budget is like 200ms, 1s or 500it, not {text!r}") from None
+
+    def describe(self) -> str:
+        """Returns the budget as text."""
+        return f"{self.milliseconds}ms" if self.milliseconds else f"{self.iterations}it"
+
+
+def reward(state: GameState) -> list[float]:
+    """Returns each seat's reward in 0..1: a (shared) win counts most, the score breaks ties."""
+    scores = state.scores()
+    winners = state.winners() if state.is_over() else [s for s, r in enumerate(state.ranking()) if r == 1]
+    top = max(max(scores), 1e-9)
+    low = min(min(scores), 0.0)
+    spread = max(top - low, 1e-9)
+    return [
+        0.75 * (1.0 / len(winners) if s in winners else 0.0) + 0.25 * (x - low) / spread
+        for s, x in enumerate(scores)
+    ]
+
+
+class IsmctsBot:
+    """Chooses by ISMCTS within a budget; ``policy`` makes playout agents (default: random moves)."""
+
+    def __init__(
+        self, seed: int = 0, budget: Budget | None = None, policy: Callable[[int], Agent] | None = None
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget(milliseconds=200)
+        self.policy = policy
+        self.name = f"ismcts:{self.budget.describe()}"
+        self.iterations_done = 0
+
+    def choose(self, state: GameState, seat: int) -> Any:
+        """Returns the action with the most visits after the search."""
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        root = Node(seat=seat)
+        deadline = time.perf_counter() + self.budget.milliseconds / 1000 if self.budget.milliseconds else None
+        iterations = 0
+        while True:
+            if deadline is not None and time.perf_counter() >= deadline and iterations:
+                break
+            if deadline is None and iterations >= max(1, self.budget.iterations):
+                break
+            self._iterate(root, state, seat)
+            iterations += 1
+        self.iterations_done += iterations
+        by_text = {state.format_action(a): a for a in legal}
+        best = max(
+            (c for c in root.children.items() if c[0] in by_text),
+            key=lambda item: (item[1].visits, item[1].reward),
+            default=None,
+        )
+        return by_text[best[0]] if best else self.rng.choice(legal)
+
+    # ------------------------------------------------------------ one iteration
+    def _iterate(self, root: Node, state: GameState, seat: int) -> None:
+        """Determinise, select, expand, play out, back up."""
+        world = state.determinize(seat, self.rng)
+        path = [root]
+        node = root
+        while not world.is_over():
+            actor = world.deciders()[0]
+            legal = world.legal_actions(actor)
+            texts = [world.format_action(a) for a in legal]
+            untried = [i for i, t in enumerate(texts) if t not in node.children]
+            for text in texts:
+                if text in node.children:
+                    node.children[text].available += 1
+            if untried:
+                index = self.rng.choice(untried)
+                child = node.children[texts[index]] = Node(seat=actor, available=1)
+                world.apply_legal(legal[index], actor)
+                path.append(child)
+                break
+            index = max(range(len(legal)), key=lambda i: self._ucb(node.children[texts[i]]))
+            node = node.children[texts[index]]
+            node.seat = actor
+            world.apply_legal(legal[index], actor)
+            path.append(node)
+        values = self._playout(world)
+        for visited in path:
+            visited.visits += 1
+            if visited.seat >= 0:
+                visited.reward += values[visited.seat]
+
+    def _ucb(self, node: Node) -> float:
+        """Returns UCB1 with availability counts."""
+        if node.visits == 0:
+            return math.inf
+        return node.reward / node.visits + EXPLORATION * math.sqrt(
+            math.log(max(node.available, 1)) / node.visits
+        )
+
+    def _playout(self, world: GameState) -> list[float]:
+        """Finishes the game with the playout policy (capped) and returns every seat's reward."""
+        agents: dict[int, Agent] = {}
+        for _ in range(PLAYOUT_CAP):
+            if world.is_over():
+                break
+            actor = world.deciders()[0]
+            if self.policy is None:
+                action = self.rng.choice(world.legal_actions(actor))
+            else:
+                agent = agents.get(actor)
+                if agent is None:
+                    agent = agents[actor] = self.policy(self.rng.randrange(2**31))
+                action = agent.choose(world, actor)
+            world.apply_legal(action, actor)
+        return reward(world)

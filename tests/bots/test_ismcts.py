@@ -1,0 +1,92 @@
+"""The generic ISMCTS bot: legal, reproducible, blind to hidden cards, usable by name with a budget."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from parlour.bots.ismcts import Budget, IsmctsBot, reward
+from parlour.bots.registry import bot_names, make_bot
+from parlour.core.errors import OptionError
+from parlour.core.match import play_match
+from parlour.core.registry import game_names, load_game
+from parlour.core.state import GameState
+
+
+def midgame(name: str, seed: int = 3, steps: int = 9) -> GameState:
+    """Returns a four-player state a few random actions into a game."""
+    game = load_game(name)
+    state = game.new_state(4, seed, game.quick_options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = state.deciders()[0]
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    return state
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_it_chooses_a_legal_action_reproducibly(name: str) -> None:
+    """With an iteration budget and a seed the choice is legal and the same every time."""
+    state = midgame(name)
+    seat = state.deciders()[0]
+    first = IsmctsBot(5, Budget(iterations=12)).choose(state, seat)
+    again = IsmctsBot(5, Budget(iterations=12)).choose(state, seat)
+    assert state.is_legal(first, seat) and first == again
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_it_cannot_see_hidden_cards(name: str) -> None:
+    """In a state the seat cannot tell apart from the real one (hidden cards re-dealt) it chooses the same."""
+    state = midgame(name)
+    seat = state.deciders()[0]
+    other = state.determinize(seat, random.Random(99))
+    assert other.observation(seat) == state.observation(seat)
+    bot = IsmctsBot(5, Budget(iterations=12))
+    assert bot.choose(state, seat) == IsmctsBot(5, Budget(iterations=12)).choose(other, seat)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_determinisations_depend_only_on_what_the_seat_knows(name: str) -> None:
+    """Two indistinguishable states determinise identically from the same generator."""
+    state = midgame(name)
+    seat = state.deciders()[0]
+    other = state.determinize(seat, random.Random(7))
+    one = state.determinize(seat, random.Random(1)).to_position()
+    two = other.determinize(seat, random.Random(1)).to_position()
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_it_plays_whole_games_by_name(name: str) -> None:
+    """'ismcts:3it' plays a whole (short) game against random bots."""
+    game = load_game(name)
+    agents = [make_bot(game, "ismcts:3it", 1), *(make_bot(game, "random", s) for s in (2, 3))]
+    result = play_match(game, agents, 4, game.quick_options)
+    assert result.state.is_over() and "ismcts" in bot_names(game)
+
+
+def test_budgets_are_read_from_their_names() -> None:
+    """Budgets: 200ms, 1s, 500it and a bare number; a bad one is refused clearly."""
+    assert Budget.parse("200ms") == Budget(milliseconds=200)
+    assert Budget.parse("1s") == Budget(milliseconds=1000)
+    assert Budget.parse("500it") == Budget(iterations=500) == Budget.parse("500")
+    game = load_game("venture")
+    with pytest.raises(OptionError, match="search budget"):
+        make_bot(game, "ismcts:fast", 0)
+    with pytest.raises(OptionError, match="no playout bot"):
+        make_bot(game, "ismcts:10it:nobody", 0)
+    assert make_bot(game, "ismcts:10it", 0).name == "ismcts:10it"
+
+
+def test_rewards_favour_winners_and_stay_in_range() -> None:
+    """A finished game's rewards lie in 0..1 and every winner gets more than every loser."""
+    game = load_game("venture")
+    result = play_match(game, [make_bot(game, "random", s) for s in range(3)], 2)
+    values = reward(result.state)
+    winners = result.state.winners()
+    assert all(0.0 <= v <= 1.0 for v in values)
+    assert min(values[s] for s in winners) > max(
+        (v for s, v in enumerate(values) if s not in winners), default=-1
+    )

@@ -1,0 +1,124 @@
+"""A PettingZoo AEC environment for any Parlour game: fixed action ids, masks, observation tensors.
+
+The agent to act is the first of ``state.deciders()``: the deterministic order
+the rules define for open windows (I'm the Boss!'s negotiation: the Boss, then
+clockwise; Venus Needs Men!'s Zap windows: from the active seat clockwise).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from parlour.core.registry import load_game
+from parlour.core.state import GameState
+from parlour.envs.encoders import ADAPTERS
+
+
+class ParlourEnv(AECEnv):  # type: ignore[misc]
+    """One game of ``game`` for ``players`` agents named ``player_0``…; rewards at the end only."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(
+        self, game: str, players: int, options: dict[str, Any] | None = None, render_mode: str | None = None
+    ) -> None:
+        super().__init__()
+        self.game = load_game(game)
+        self.game.check_players(players)
+        self.options = self.game.options(options)
+        self.players = players
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"parlour_{self.game.name.replace('-', '_')}_v0"}
+        self.adapter = ADAPTERS[self.game.name](self.game, players, self.options)
+        self.catalogue = self.adapter.catalogue
+        self.ids = {text: i for i, text in enumerate(self.catalogue)}
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        probe = self.game.new_state(players, 0, self.options)
+        size = len(self.adapter.encode(probe, 0).values)
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (len(self.catalogue),), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: spaces.Discrete(len(self.catalogue)) for agent in self.possible_agents}
+        self.state_: GameState = probe
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Returns an agent's observation space: the tensor and the action mask."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Returns an agent's action space: one id per catalogue entry."""
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game; the seed fixes every shuffle and die."""
+        game_seed = seed if seed is not None else random.randrange(2**31)
+        self.state_ = self.game.new_state(self.players, game_seed, self.options)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._next_agent()
+
+    def _seat(self, agent: str) -> int:
+        """Returns an agent's seat."""
+        return int(agent.rsplit("_", 1)[1])
+
+    def _next_agent(self) -> str:
+        """Returns the agent that acts now (the first decider)."""
+        deciders = self.state_.deciders()
+        return f"player_{deciders[0]}" if deciders else self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Returns the agent's tensor and its action mask (all zeros when it may not act)."""
+        seat = self._seat(agent)
+        mask = np.zeros(len(self.catalogue), dtype=np.int8)
+        if not self.state_.is_over() and seat in self.state_.deciders():
+            for action in self.state_.legal_actions(seat):
+                mask[self.ids[self.state_.format_action(action)]] = 1
+        return {"observation": self.adapter.encode(self.state_, seat).array(), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Applies the acting agent's action id; an illegal id raises ValueError and changes nothing."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= int(action) < len(self.catalogue):
+            raise ValueError(f"action must be an id 0..{len(self.catalogue) - 1}, not {action!r}")
+        seat = self._seat(agent)
+        parsed = self.state_.parse_action(self.catalogue[int(action)])
+        if not self.state_.is_legal(parsed, seat):
+            raise ValueError(f"action {action} ({self.catalogue[int(action)]}) is not legal for {agent} now")
+        self._cumulative_rewards[agent] = 0.0
+        self.state_.apply(parsed, seat)
+        if self.state_.is_over():
+            winners = self.state_.winners()
+            for a in self.agents:
+                self.rewards[a] = 1.0 / len(winners) if self._seat(a) in winners else 0.0
+                self.terminations[a] = True
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+        self.agent_selection = self._next_agent()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """Returns the table as text seen by a spectator (render_mode ``ansi``)."""
+        if self.render_mode != "ansi":
+            return None
+        return self.state_.render(None)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -54,6 +54,8 @@ class GameState(ABC):
     snapshot it took because the forced queue was non-empty.
     """
 
+    game_name: str = ""
+    """The game's registry name (pickling finds the game by it)."""
     players: int
     """Number of seats."""
     chance: Chance
@@ -218,6 +220,14 @@ class GameState(ABC):
     def clone(self: S) -> S:
         """Returns a deep, independent copy (same generator, same future)."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles a state as its position (the game is found by the position's ``game`` field)."""
+        return (_from_position, (self.game_name, self.to_position()))
+
+    def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
+        """``copy.deepcopy`` is :meth:`clone` (content such as decks and boards is shared, never copied)."""
+        return self.clone()
+
     @abstractmethod
     def determinize(self: S, seat: Seat, rng: random.Random) -> S:
         """Returns a full state consistent with what ``seat`` knows, with a fresh generator."""
@@ -275,6 +285,13 @@ class GameState(ABC):
     def apply_notation(self, text: str, seat: Seat | None = None) -> list[Event]:
         """Parses and applies an action written in notation."""
         return self.apply(self.parse_action(text), seat)
+
+
+def _from_position(game_name: str, position: dict[str, Any]) -> GameState:
+    """Unpickles a state from its game's name and its position."""
+    from parlour.core.registry import load_game
+
+    return load_game(game_name).state_from_position(position)
 
 
 def rank(scores: Sequence[float]) -> list[int]:

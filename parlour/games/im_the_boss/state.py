@@ -22,6 +22,8 @@ class BossState(GameState):
     spare placard beside the board.
     """
 
+    game_name = "im-the-boss"
+
     def __init__(self, content: Content, players: int, options: dict[str, Any], chance: Chance) -> None:
         super().__init__()
         self.content = content

@@ -22,6 +22,8 @@ class VentureState(GameState):
     (or lone corporation) is a list of corporation ids, bottom first.
     """
 
+    game_name = "venture"
+
     def __init__(self, deck: Deck, players: int, options: dict[str, Any], chance: Chance) -> None:
         super().__init__()
         self.deck = deck

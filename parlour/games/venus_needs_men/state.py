@@ -24,6 +24,8 @@ class VenusState(GameState):
     is on an area or in its owner's supply (None).
     """
 
+    game_name = "venus-needs-men"
+
     def __init__(
         self,
         board: Board,

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from parlour.bots.registry import bot_names
+from parlour.bots.registry import bot_names, make_bot
 from parlour.bots.simulation import simulate
 from parlour.cli import files
 from parlour.core.errors import OptionError, ParlourError
@@ -139,6 +139,55 @@ def cmd_simulate(args: Any) -> int:
         print(json.dumps(summary, indent=1))
         return 0
     _print_summary(summary)
+    return 0
+
+
+def cmd_tournament(args: Any) -> int:
+    """Plays a rated tournament; prints the table and writes JSON and an SVG plot."""
+    from pathlib import Path
+
+    from parlour.bots.tournament import tournament
+    from parlour.cli.plot import ratings_svg
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(bots) < 2 or args.games < 1 or args.workers < 1:
+        raise OptionError("a tournament needs at least two bots, -n 1 or more and --workers 1 or more")
+    if "human" in bots:
+        raise OptionError("a tournament plays bots only")
+    game = load_game(args.game)
+    for name in set(bots):
+        make_bot(game, name, 0)  # refuses an unknown bot before any game is played
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("playing", total=args.games)
+        result = tournament(
+            args.game,
+            bots,
+            args.games,
+            args.players,
+            args.seed,
+            args.options,
+            args.workers,
+            progress=lambda n: bar.advance(task, n),
+        )
+    table = Table(title=f"{game.title}: {args.games} games of {args.players}, seed {args.seed}")
+    for column in ("bot", "rating (μ−3σ)", "μ", "σ", "seats", "win rate"):
+        table.add_column(column, justify="right")
+    for row in result["bots"]:
+        table.add_row(
+            row["bot"],
+            f"{row['ordinal']:.1f}",
+            f"{row['mu']:.1f}",
+            f"{row['sigma']:.2f}",
+            str(row["seats"]),
+            f"{row['win_rate']:.1%}",
+        )
+    Console().print(table)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    files.write_text(str(out / "tournament.json"), json.dumps(result, indent=1))
+    files.write_text(str(out / "ratings.svg"), ratings_svg(result))
+    print(f"wrote {out / 'tournament.json'} and {out / 'ratings.svg'} ({result['seconds']:.1f} s)")
     return 0
 
 

@@ -107,6 +107,16 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--workers", type=int, default=1)
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    tour = sub.add_parser("tournament", help="rate bots over many tables with rotated seats (OpenSkill)")
+    _add_game(tour)
+    tour.add_argument(
+        "--bots", required=True, help="comma-separated bot names, e.g. random,greedy,ismcts:200ms"
+    )
+    tour.add_argument("-n", "--games", type=int, default=100)
+    tour.add_argument("--players", type=int, default=4)
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--workers", type=int, default=1)
+    tour.add_argument("--out", metavar="DIR", default="tournament", help="where the table and plot go")
     return parser
 
 

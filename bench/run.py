@@ -107,6 +107,7 @@ def main() -> None:
     )
     boss_figures(results)
     venus_figures(results)
+    env_figures(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 
@@ -161,6 +162,25 @@ def venus_figures(results: dict[str, Any]) -> None:
         f" (95% CI {low:.1%}–{high:.1%})"
         f" over 200 games, {summary['mean_turns']:.1f} turns a game"
     )
+
+
+def env_figures(results: dict[str, Any]) -> None:
+    """Measures environment throughput and ISMCTS iterations per game (four players)."""
+    from envs_bench import ismcts_iterations, openspiel_steps, pettingzoo_steps
+
+    print("Environments and search (four players, default options):")
+    for name in ("venture", "im-the-boss", "venus-needs-men"):
+        row = {
+            "pettingzoo_steps_per_second": pettingzoo_steps(name, 4, SECONDS / 2),
+            "openspiel_steps_per_second": openspiel_steps(name, 4, SECONDS / 2),
+            "ismcts_iterations_per_second": ismcts_iterations(name, 4),
+        }
+        results[f"envs_{name}"] = row
+        print(
+            f"  {name:16s} PettingZoo {row['pettingzoo_steps_per_second']:>8,.0f} steps/s"
+            f"  OpenSpiel {row['openspiel_steps_per_second']:>8,.0f} steps/s"
+            f"  ISMCTS {row['ismcts_iterations_per_second']:>6,.0f} iterations/s"
+        )
 
 
 if __name__ == "__main__":

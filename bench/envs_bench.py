@@ -1,0 +1,77 @@
+"""Environment throughput: steps per second through PettingZoo and OpenSpiel, and ISMCTS iterations."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from parlour.bots.registry import make_bot
+from parlour.core.registry import load_game
+
+OPTIONS: dict[str, dict[str, Any]] = {"venture": {}, "im-the-boss": {}, "venus-needs-men": {}}
+
+
+def pettingzoo_steps(name: str, players: int, seconds: float) -> float:
+    """Returns environment steps per second with random masked actions."""
+    from parlour.envs import make
+
+    env = make(name, players=players, **OPTIONS[name])
+    rng = np.random.default_rng(0)
+    steps, episode = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(rng.choice(legal)))
+            steps += 1
+            if time.perf_counter() - start >= seconds:
+                break
+    return steps / (time.perf_counter() - start)
+
+
+def openspiel_steps(name: str, players: int, seconds: float) -> float:
+    """Returns pyspiel steps per second with random legal actions."""
+    import pyspiel
+
+    import parlour.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("parlour_" + name.replace("-", "_"), {"players": players, **OPTIONS[name]})
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal() and time.perf_counter() - start < seconds:
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def ismcts_iterations(name: str, players: int, moves: int = 5) -> float:
+    """Returns ISMCTS iterations per second (1 s a move) over a few decisions of a game."""
+    game = load_game(name)
+    state = game.new_state(players, 1)
+    bot = make_bot(game, "ismcts:1s", 1)
+    rng = random.Random(1)
+    spent = 0.0
+    for _ in range(moves):
+        seat = state.deciders()[0]
+        start = time.perf_counter()
+        action = bot.choose(state, seat)
+        spent += time.perf_counter() - start
+        state.apply(action, seat)
+        for _ in range(3):
+            if state.is_over():
+                break
+            other = state.deciders()[0]
+            state.apply(rng.choice(state.legal_actions(other)), other)
+    return float(bot.iterations_done) / spent  # type: ignore[attr-defined]

@@ -65,8 +65,8 @@ def venture(game: Game, players: int, options: dict[str, Any]) -> Adapter:
                 for name in stack["cards"]:
                     where[name] = s
                 tops.add(stack["cards"][-1])
-        for name in corps:
-            _owner_block(f, f"holder {name}", where.get(name), seat, players)
+        slots = [SEATS if where.get(c) is None else relative(where[c], seat, players) for c in corps]
+        f.one_hots("holder of each corporation", slots, SEATS + 1)
         f.flags("top of a stack", (c in tops for c in corps))
         f.flags("hand", (obs["hand"].count(n) for n in cards), 8)
         f.flags("discard", (obs["discard"].count(n) for n in cards), 8)
@@ -186,8 +186,8 @@ def venus_needs_men(game: Game, players: int, options: dict[str, Any]) -> Adapte
         for planet in order:
             owner = obs["seat_of"].get(planet)
             _owner_block(f, f"seat of {planet}", owner, seat, players)
-        for ship in ships:
-            f.one_hot(f"area of {ship}", obs["ships"].get(ship), areas)
+        index = {a: i for i, a in enumerate(areas)}
+        f.one_hots("area of each ship", [index.get(obs["ships"].get(s) or "", -1) for s in ships], len(areas))
         f.flags("population", (obs["population"][a] for a in lands), 40)
         f.flags("collected", (obs["collected"].get(p, 0) for p in order), total)
         f.scalar("needed", obs["needed"], total)

@@ -108,7 +108,7 @@ class ParlourObserver:
     def __init__(self, game: ParlourSpielGame, iig_obs_type: Any) -> None:
         self.game = game
         self.perfect_recall = bool(iig_obs_type is None or iig_obs_type.perfect_recall)
-        size = len(game.adapter.encode(game.parlour.new_state(game.players, 0, game.options), 0).values)
+        size = game.adapter.encode(game.parlour.new_state(game.players, 0, game.options), 0).size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 

@@ -39,7 +39,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         self.ids = {text: i for i, text in enumerate(self.catalogue)}
         self.possible_agents = [f"player_{s}" for s in range(players)]
         probe = self.game.new_state(players, 0, self.options)
-        size = len(self.adapter.encode(probe, 0).values)
+        size = self.adapter.encode(probe, 0).size
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -51,6 +51,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         }
         self._action_spaces = {agent: spaces.Discrete(len(self.catalogue)) for agent in self.possible_agents}
         self.state_: GameState = probe
+        self._seen: dict[tuple[int, int, str], dict[str, np.ndarray]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Returns an agent's observation space: the tensor and the action mask."""
@@ -82,7 +83,17 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         return f"player_{deciders[0]}" if deciders else self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Returns the agent's tensor and its action mask (all zeros when it may not act)."""
+        """Returns the agent's tensor and its action mask (all zeros when it may not act); cached per step."""
+        key = (id(self.state_), self.state_.actions_applied, agent)
+        cached = self._seen.get(key)
+        if cached is None:
+            cached = self._seen[key] = self._observe(agent)
+            if len(self._seen) > 4 * self.players:
+                self._seen = {key: cached}
+        return {name: value.copy() for name, value in cached.items()}
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Computes an agent's tensor and action mask."""
         seat = self._seat(agent)
         mask = np.zeros(len(self.catalogue), dtype=np.int8)
         if not self.state_.is_over() and seat in self.state_.deciders():

@@ -7,14 +7,14 @@ from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.modular import ModularState
 from parlour.core.state import GameState
-from parlour.games.im_the_boss import rules, views
-from parlour.games.im_the_boss.actions import Action, format_action, parse_action
+from parlour.games.im_the_boss import actions, rules, views
 from parlour.games.im_the_boss.content import Content, DealCard, Space
 from parlour.games.im_the_boss.negotiation import Negotiation
 
 
-class BossState(GameState):
+class BossState(ModularState):
     """A game of I'm the Boss! in progress.
 
     Influence cards are integer ids into ``content.cards``; piles are lists, top
@@ -23,6 +23,7 @@ class BossState(GameState):
     """
 
     game_name = "im-the-boss"
+    rules, views, notation = rules, views, actions
 
     def __init__(self, content: Content, players: int, options: dict[str, Any], chance: Chance) -> None:
         super().__init__()
@@ -93,48 +94,9 @@ class BossState(GameState):
         return "".join(c for c, s in self.owners.items() if s is None)
 
     # ------------------------------------------------------------ protocol
-    def _legal_actions(self, seat: Seat) -> list[Any]:
-        return rules.legal_actions(self, seat)
-
-    def _apply(self, seat: Seat, action: Any) -> None:
-        rules.apply(self, seat, action)
-
-    def _why(self, action: Any, seat: Seat) -> str:
-        return rules.why_illegal(self, seat, action)
-
-    def is_over(self) -> bool:
-        """Returns whether the game has ended."""
-        return self.over
-
     def scores(self) -> list[float]:
         """Returns each seat's money (final once the game is over)."""
         return [float(m) for m in self.money]
-
-    def turns_played(self) -> int:
-        """Returns the turn number (every player's turns counted)."""
-        return self.turn
-
-    def format_action(self, action: Any) -> str:
-        """Returns the action's notation."""
-        return format_action(action)
-
-    def parse_action(self, text: str) -> Action:
-        """Returns the action written ``text`` (see ``actions.py``)."""
-        return parse_action(text)
-
-    def observation(self, seat: Seat) -> dict[str, Any]:
-        """Returns what ``seat`` may know: the table, its own hand, others' hand sizes."""
-        self.check_seat(seat)
-        return views.observation(self, seat)
-
-    def public_observation(self) -> dict[str, Any]:
-        """Returns what a spectator may know: no hand at all."""
-        return views.observation(self, None)
-
-    def render(self, seat: Seat | None) -> str:
-        """Returns the table as text, as ``seat`` sees it."""
-        self.check_seat(seat)
-        return views.render_text(self, seat)
 
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice for a human: what the deal needs and who can supply it."""

@@ -7,14 +7,14 @@ from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.modular import ModularState
 from parlour.core.state import GameState
-from parlour.games.venture import rules, views
-from parlour.games.venture.actions import VentureAction, format_action, parse_action
+from parlour.games.venture import actions, rules, views
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
 from parlour.games.venture.scoring import holdings_profit
 
 
-class VentureState(GameState):
+class VentureState(ModularState):
     """A game of Venture in progress.
 
     Cards are held as integer ids into ``deck.corporations`` and ``deck.resources``;
@@ -23,6 +23,7 @@ class VentureState(GameState):
     """
 
     game_name = "venture"
+    rules, views, notation = rules, views, actions
 
     def __init__(self, deck: Deck, players: int, options: dict[str, Any], chance: Chance) -> None:
         super().__init__()
@@ -82,46 +83,9 @@ class VentureState(GameState):
         return sum(len(s) for s in self.holdings[seat])
 
     # ------------------------------------------------------------ protocol
-    def _legal_actions(self, seat: Seat) -> list[Any]:
-        return rules.legal_actions(self, seat)
-
-    def _apply(self, seat: Seat, action: Any) -> None:
-        rules.apply(self, seat, action)
-
-    def _why(self, action: Any, seat: Seat) -> str:
-        return rules.why_illegal(self, seat, action)
-
-    def is_over(self) -> bool:
-        """Returns whether the final scoring has been done."""
-        return self.over
-
     def scores(self) -> list[float]:
         """Returns each seat's running total of profits (final once the game is over)."""
         return [float(p) for p in self.profits]
-
-    def turns_played(self) -> int:
-        """Returns the turn number (every player's turns counted)."""
-        return self.turn
-
-    def format_action(self, action: Any) -> str:
-        """Returns the action's notation."""
-        return format_action(action)
-
-    def parse_action(self, text: str) -> VentureAction:
-        """Returns the action written ``text`` (see ``actions.py`` for the notation)."""
-        return parse_action(text)
-
-    def observation(self, seat: Seat) -> dict[str, Any]:
-        """Returns what ``seat`` may know: public zones, its own hand, others' hand sizes."""
-        return views.observation(self, seat)
-
-    def public_observation(self) -> dict[str, Any]:
-        """Returns what a spectator may know: no hand at all."""
-        return views.observation(self, None)
-
-    def render(self, seat: Seat | None) -> str:
-        """Returns the table as text, as ``seat`` sees it."""
-        return views.render_text(self, seat)
 
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice: what the best arrangement would score, and how to pay cheaply."""

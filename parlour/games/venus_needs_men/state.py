@@ -7,16 +7,16 @@ from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.modular import ModularState
 from parlour.core.state import GameState
-from parlour.games.venus_needs_men import rules, views
-from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
+from parlour.games.venus_needs_men import actions, rules, views
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
 from parlour.games.venus_needs_men.tech import TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
 
-class VenusState(GameState):
+class VenusState(ModularState):
     """A game of Venus Needs Men! in progress.
 
     ``planets`` lists the sides in turn order; ``seat_of`` says which seat plays
@@ -25,6 +25,7 @@ class VenusState(GameState):
     """
 
     game_name = "venus-needs-men"
+    rules, views, notation = rules, views, actions
 
     def __init__(
         self,
@@ -146,19 +147,6 @@ class VenusState(GameState):
         return sum(self.collected[p] for p in self.sides(seat))
 
     # ------------------------------------------------------------ protocol
-    def _legal_actions(self, seat: Seat) -> list[Any]:
-        return rules.legal_actions(self, seat)
-
-    def _apply(self, seat: Seat, action: Any) -> None:
-        rules.apply(self, seat, action)
-
-    def _why(self, action: Any, seat: Seat) -> str:
-        return rules.why_illegal(self, seat, action)
-
-    def is_over(self) -> bool:
-        """Returns whether the game has ended."""
-        return self.over
-
     def scores(self) -> list[float]:
         """Returns each seat's collected population."""
         return [float(self.seat_population(s)) for s in range(self.players)]
@@ -173,32 +161,6 @@ class VenusState(GameState):
             return super().ranking()
         scores = [s + (10_000 if seat in self.winners_ else 0) for seat, s in enumerate(self.scores())]
         return [1 + sum(1 for other in scores if other > mine) for mine in scores]
-
-    def turns_played(self) -> int:
-        """Returns the turn number (every side's turns counted)."""
-        return self.turn
-
-    def format_action(self, action: Any) -> str:
-        """Returns the action's notation."""
-        return format_action(action)
-
-    def parse_action(self, text: str) -> Action:
-        """Returns the action written ``text``."""
-        return parse_action(text)
-
-    def observation(self, seat: Seat) -> dict[str, Any]:
-        """Returns what ``seat`` may know: the board, its own Zap hand, others' hand and deck sizes."""
-        self.check_seat(seat)
-        return views.observation(self, seat)
-
-    def public_observation(self) -> dict[str, Any]:
-        """Returns what a spectator may know."""
-        return views.observation(self, None)
-
-    def render(self, seat: Seat | None) -> str:
-        """Returns the table as text."""
-        self.check_seat(seat)
-        return views.render_text(self, seat)
 
     def hints(self, seat: Seat) -> list[str]:
         """Returns the texts of the seat's Zap cards and what it needs to win."""

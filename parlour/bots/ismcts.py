@@ -24,6 +24,8 @@ from parlour.core.state import GameState
 
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards lie in 0..1)."""
+PRIOR = 1.0
+"""Progressive bias towards the playout bot's own choice at the root (fades as 1 / visits)."""
 PLAYOUT_CAP = 120
 """Actions a playout may take before it is scored as it stands."""
 
@@ -79,16 +81,26 @@ def reward(state: GameState) -> list[float]:
 
 
 class IsmctsBot:
-    """Chooses by ISMCTS within a budget; ``policy`` makes playout agents (default: random moves)."""
+    """Chooses by ISMCTS within a budget.
+
+    ``policy`` makes the playout agents (default: random moves); ``adviser`` (default: the
+    policy) names the root action the search first favours, a bias that fades with visits.
+    """
 
     def __init__(
-        self, seed: int = 0, budget: Budget | None = None, policy: Callable[[int], Agent] | None = None
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        policy: Callable[[int], Agent] | None = None,
+        adviser: Callable[[int], Agent] | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget or Budget(milliseconds=200)
         self.policy = policy
+        self.adviser = adviser or policy
         self.name = f"ismcts:{self.budget.describe()}"
         self.iterations_done = 0
+        self.prior = ""
 
     def choose(self, state: GameState, seat: int) -> Any:
         """Returns the action with the most visits after the search."""
@@ -96,6 +108,10 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         root = Node(seat=seat)
+        self.prior = ""
+        if self.adviser is not None:
+            # The adviser's choice in the real state (a bot reads only what its seat may know).
+            self.prior = state.format_action(self.adviser(self.rng.randrange(2**31)).choose(state, seat))
         deadline = time.perf_counter() + self.budget.milliseconds / 1000 if self.budget.milliseconds else None
         iterations = 0
         while True:
@@ -129,12 +145,16 @@ class IsmctsBot:
                 if text in node.children:
                     node.children[text].available += 1
             if untried:
-                index = self.rng.choice(untried)
+                favoured = [i for i in untried if node is root and texts[i] == self.prior]
+                index = favoured[0] if favoured else self.rng.choice(untried)
                 child = node.children[texts[index]] = Node(seat=actor, available=1)
                 world.apply_legal(legal[index], actor)
                 path.append(child)
                 break
-            index = max(range(len(legal)), key=lambda i: self._ucb(node.children[texts[i]]))
+            index = max(
+                range(len(legal)),
+                key=lambda i: self._ucb(node.children[texts[i]], node is root and texts[i] == self.prior),
+            )
             node = node.children[texts[index]]
             node.seat = actor
             world.apply_legal(legal[index], actor)
@@ -145,13 +165,13 @@ class IsmctsBot:
             if visited.seat >= 0:
                 visited.reward += values[visited.seat]
 
-    def _ucb(self, node: Node) -> float:
-        """Returns UCB1 with availability counts."""
+    def _ucb(self, node: Node, favoured: bool = False) -> float:
+        """Returns UCB1 with availability counts (plus a fading bias for the favoured root action)."""
         if node.visits == 0:
             return math.inf
-        return node.reward / node.visits + EXPLORATION * math.sqrt(
-            math.log(max(node.available, 1)) / node.visits
-        )
+        bias = PRIOR / node.visits if favoured else 0.0
+        explore = EXPLORATION * math.sqrt(math.log(max(node.available, 1)) / node.visits)
+        return node.reward / node.visits + explore + bias
 
     def _playout(self, world: GameState) -> list[float]:
         """Finishes the game with the playout policy (capped) and returns every seat's reward."""

@@ -46,4 +46,6 @@ def _search_bot(game: Game, factories: dict[str, Callable[[int], Agent]], argume
         raise OptionError(
             f"no playout bot {playout!r} for {game.name} (bots: {', '.join(sorted(factories))})"
         )
-    return IsmctsBot(seed, budget, None if playout == "random" else factories[playout])
+    # The game's own greedy bot (if any) advises the search's first visits at the root.
+    adviser = factories.get("greedy")
+    return IsmctsBot(seed, budget, None if playout == "random" else factories[playout], adviser)

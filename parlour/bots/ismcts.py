@@ -69,8 +69,9 @@ class Budget:
 
 def reward(state: GameState) -> list[float]:
     """Returns each seat's reward in 0..1: a (shared) win counts most, the score breaks ties."""
-    scores = state.scores()
-    winners = state.winners() if state.is_over() else [s for s, r in enumerate(state.ranking()) if r == 1]
+    scores = state.scores() if state.is_over() else state.estimate()
+    best = max(scores)
+    winners = state.winners() if state.is_over() else [s for s, x in enumerate(scores) if x == best]
     top = max(max(scores), 1e-9)
     low = min(min(scores), 0.0)
     spread = max(top - low, 1e-9)

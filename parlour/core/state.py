@@ -260,6 +260,10 @@ class GameState(ABC):
         """Returns how many turns have begun (every player's turns counted); 0 if a game has none."""
         return 0
 
+    def estimate(self) -> list[float]:
+        """Returns each seat's score as it would stand if the game ended now (search bots' evaluation)."""
+        return self.scores()
+
     def check_seat(self, seat: Seat | None) -> None:
         """Refuses a seat number that is not at this table (None, a spectator, is fine)."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):

@@ -90,3 +90,17 @@ def test_rewards_favour_winners_and_stay_in_range() -> None:
     assert min(values[s] for s in winners) > max(
         (v for s, v in enumerate(values) if s not in winners), default=-1
     )
+
+
+def test_unfinished_games_are_judged_by_the_estimate() -> None:
+    """Venture's estimate adds what the holdings would earn at the final scoring; others use the scores."""
+    from parlour.games.venture.scoring import holdings_profit
+
+    state = midgame("venture", steps=60)
+    assert state.estimate() == [p + holdings_profit(state, s) for s, p in enumerate(state.profits)]  # type: ignore[attr-defined]
+    boss = midgame("im-the-boss")
+    assert boss.estimate() == boss.scores()
+    values, estimates = reward(state), state.estimate()
+    assert [s for s, v in enumerate(values) if v == max(values)] == [
+        s for s, x in enumerate(estimates) if x == max(estimates)
+    ]

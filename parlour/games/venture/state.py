@@ -87,6 +87,12 @@ class VentureState(ModularState):
         """Returns each seat's running total of profits (final once the game is over)."""
         return [float(p) for p in self.profits]
 
+    def estimate(self) -> list[float]:
+        """Returns each seat's profits plus what its holdings would earn at the final scoring."""
+        if self.over:
+            return self.scores()
+        return [float(p + holdings_profit(self, s)) for s, p in enumerate(self.profits)]
+
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice: what the best arrangement would score, and how to pay cheaply."""
         from parlour.games.venture.bots import cheapest_payment

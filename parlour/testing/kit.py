@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from parlour.bots.random_bot import RandomBot
+from parlour.core.agents import Agent
 from parlour.core.errors import IllegalActionError, NotationError
 from parlour.core.game import Game
 from parlour.core.match import play_match
@@ -169,20 +170,38 @@ def check_invariants(state: GameState) -> None:
     assert not problems, "; ".join(problems)
 
 
+def check_states(game: Game, states: Sequence[GameState], rng: random.Random) -> None:
+    """Runs every per-state check of the kit on a sequence of states met along one game."""
+    for i, state in enumerate(states):
+        check_invariants(state)
+        check_every_legal_action_applies(state)
+        check_refusals(state, states[i - 1] if i else None)
+        check_position_round_trip(game, state)
+        check_notation_round_trip(state)
+        check_views_hide_secrets(state, rng)
+        check_clone_is_deep(state, rng)
+
+
+def states_of_match(
+    game: Game, agents: Sequence[Agent], seed: int, every: int, options: Mapping[str, Any] | None = None
+) -> list[GameState]:
+    """Returns copies of every ``every``-th state of a game played by ``agents``, and its final state."""
+    state = game.new_state(len(agents), seed, options)
+    found = []
+    while not state.is_over():
+        if state.actions_applied % every == 0:
+            found.append(state.clone())
+        seat = state.deciders()[0]
+        state.apply(agents[seat].choose(state, seat), seat)
+    return [*found, state]
+
+
 def check_game(game: Game, players: int, seeds: range, options: Mapping[str, Any] | None = None) -> None:
     """Runs every check of the kit on states along random playouts of each seed."""
     rng = random.Random(0)
     for seed in seeds:
-        states = list(states_along(game, players, seed, 11, options))
-        for i, state in enumerate(states):
-            check_invariants(state)
-            check_every_legal_action_applies(state)
-            check_refusals(state, states[i - 1] if i else None)
-            check_position_round_trip(game, state)
-            check_notation_round_trip(state)
-            check_views_hide_secrets(state, rng)
-            check_clone_is_deep(state, rng)
+        check_states(game, list(states_along(game, players, seed, 11, options)), rng)
         check_replay(game, players, seed, options)
 
 
-__all__ = ["check_game", "playout", "snapshot", "states_along"]
+__all__ = ["check_game", "check_states", "playout", "snapshot", "states_along", "states_of_match"]

@@ -8,21 +8,7 @@ import pytest
 
 from parlour.bots.registry import make_bot
 from parlour.games.venus_needs_men import GAME
-from parlour.games.venus_needs_men.state import VenusState
 from parlour.testing import kit
-
-
-def greedy_states(players: int, seed: int, every: int, options: dict[str, str]) -> list[VenusState]:
-    """Returns copies of every ``every``-th state of a game of greedy bots against random ones."""
-    agents = [make_bot(GAME, "greedy" if s % 2 == 0 else "random", seed * 8 + s) for s in range(players)]
-    state = GAME.new_state(players, seed, options)
-    found = []
-    while not state.is_over():
-        if state.actions_applied % every == 0:
-            found.append(state.clone())
-        seat = state.deciders()[0]
-        state.apply(agents[seat].choose(state, seat), seat)
-    return [*found, state]
 
 
 @pytest.mark.parametrize(
@@ -30,18 +16,10 @@ def greedy_states(players: int, seed: int, every: int, options: dict[str, str]) 
 )
 def test_kit_checks_hold_along_greedy_games(players: int, seed: int, version: str) -> None:
     """Invariants, refusals, round trips, hidden hands and deep copies hold through a whole game."""
-    rng = random.Random(seed)
-    states = greedy_states(players, seed, 13, {"game": version})
+    agents = [make_bot(GAME, "greedy" if s % 2 == 0 else "random", seed * 8 + s) for s in range(players)]
+    states = kit.states_of_match(GAME, agents, seed, 13, {"game": version})
     assert states[-1].is_over() and states[-1].winners()
-    for i, state in enumerate(states):
-        kit.check_invariants(state)
-        kit.check_every_legal_action_applies(state)
-        kit.check_refusals(state, states[i - 1] if i else None)
-        kit.check_position_round_trip(GAME, state)
-        kit.check_notation_round_trip(state)
-        kit.check_views_hide_secrets(state, rng)
-        kit.check_clone_is_deep(state, rng)
-
+    kit.check_states(GAME, states, random.Random(seed))
 
 def test_greedy_wins_most_four_player_basic_games_against_random() -> None:
     """A short sample: greedy in seat 0 wins most games against three random bots."""

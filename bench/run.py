@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
 from playouts import random_playouts
+from search_bench import search_figures
 
 from parlour.bots.simulation import simulate
 from parlour.core.registry import load_game
@@ -108,6 +109,7 @@ def main() -> None:
     boss_figures(results)
     venus_figures(results)
     env_figures(results)
+    search_figures(results, games=12, duel_games=4, seconds=1.0, duel=0.25)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 

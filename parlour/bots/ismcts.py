@@ -102,12 +102,17 @@ class IsmctsBot:
         self.name = f"ismcts:{self.budget.describe()}"
         self.iterations_done = 0
         self.prior = ""
+        self.last_root: Node | None = None
+        """The tree of the last search (for inspection)."""
 
     def choose(self, state: GameState, seat: int) -> Any:
         """Returns the action with the most visits after the search."""
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
+        if state.routine_decision() and self.adviser is not None:
+            # Bookkeeping (paying, placing) is the adviser's: search spends its time on choices.
+            return self.adviser(self.rng.randrange(2**31)).choose(state, seat)
         root = Node(seat=seat)
         self.prior = ""
         if self.adviser is not None:
@@ -123,6 +128,7 @@ class IsmctsBot:
             self._iterate(root, state, seat)
             iterations += 1
         self.iterations_done += iterations
+        self.last_root = root
         by_text = {state.format_action(a): a for a in legal}
         best = max(
             (c for c in root.children.items() if c[0] in by_text),
@@ -135,10 +141,15 @@ class IsmctsBot:
     def _iterate(self, root: Node, state: GameState, seat: int) -> None:
         """Determinise, select, expand, play out, back up."""
         world = state.determinize(seat, self.rng)
+        agents: dict[int, Agent] = {}
         path = [root]
         node = root
         while not world.is_over():
             actor = world.deciders()[0]
+            if node is not root and world.routine_decision():
+                # Routine steps are not tree nodes: the playout policy takes them.
+                world.apply_legal(self._policy_action(world, actor, agents), actor)
+                continue
             legal = world.legal_actions(actor)
             texts = [world.format_action(a) for a in legal]
             untried = [i for i, t in enumerate(texts) if t not in node.children]
@@ -160,7 +171,7 @@ class IsmctsBot:
             node.seat = actor
             world.apply_legal(legal[index], actor)
             path.append(node)
-        values = self._playout(world)
+        values = self._playout(world, agents)
         for visited in path:
             visited.visits += 1
             if visited.seat >= 0:
@@ -174,19 +185,20 @@ class IsmctsBot:
         explore = EXPLORATION * math.sqrt(math.log(max(node.available, 1)) / node.visits)
         return node.reward / node.visits + explore + bias
 
-    def _playout(self, world: GameState) -> list[float]:
+    def _playout(self, world: GameState, agents: dict[int, Agent]) -> list[float]:
         """Finishes the game with the playout policy (capped) and returns every seat's reward."""
-        agents: dict[int, Agent] = {}
         for _ in range(PLAYOUT_CAP):
             if world.is_over():
                 break
             actor = world.deciders()[0]
-            if self.policy is None:
-                action = self.rng.choice(world.legal_actions(actor))
-            else:
-                agent = agents.get(actor)
-                if agent is None:
-                    agent = agents[actor] = self.policy(self.rng.randrange(2**31))
-                action = agent.choose(world, actor)
-            world.apply_legal(action, actor)
+            world.apply_legal(self._policy_action(world, actor, agents), actor)
         return reward(world)
+
+    def _policy_action(self, world: GameState, actor: int, agents: dict[int, Agent]) -> Any:
+        """Returns the playout policy's action for the actor (one agent per seat per iteration)."""
+        if self.policy is None:
+            return self.rng.choice(world.legal_actions(actor))
+        agent = agents.get(actor)
+        if agent is None:
+            agent = agents[actor] = self.policy(self.rng.randrange(2**31))
+        return agent.choose(world, actor)

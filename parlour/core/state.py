@@ -264,6 +264,10 @@ class GameState(ABC):
         """Returns each seat's score as it would stand if the game ended now (search bots' evaluation)."""
         return self.scores()
 
+    def routine_decision(self) -> bool:
+        """Returns whether the decision on top is bookkeeping (paying, placing) search leaves to a policy."""
+        return False
+
     def check_seat(self, seat: Seat | None) -> None:
         """Refuses a seat number that is not at this table (None, a spectator, is fine)."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.players):

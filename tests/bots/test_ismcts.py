@@ -104,3 +104,44 @@ def test_unfinished_games_are_judged_by_the_estimate() -> None:
     assert [s for s, v in enumerate(values) if v == max(values)] == [
         s for s, x in enumerate(estimates) if x == max(estimates)
     ]
+
+
+def venture_at(kind: str, seed: int = 4) -> GameState:
+    """Returns a four-player Venture game played by greedy bots up to a decision of the given kind."""
+    game = load_game("venture")
+    state = game.new_state(4, seed)
+    bots = [make_bot(game, "greedy", s) for s in range(4)]
+    while state.stack.top.kind != kind or len(state.legal_actions(state.deciders()[0])) < 2:  # type: ignore[attr-defined]
+        seat = state.deciders()[0]
+        state.apply(bots[seat].choose(state, seat), seat)
+    return state
+
+
+def test_routine_decisions_are_left_to_the_adviser() -> None:
+    """Paying is bookkeeping: the search returns the greedy bot's choice without iterating."""
+    from parlour.games.venture.bots import GreedyBot
+
+    state = venture_at("pay")
+    seat = state.deciders()[0]
+    assert state.routine_decision()
+    bot = IsmctsBot(1, Budget(iterations=50), adviser=GreedyBot)
+    assert bot.choose(state, seat) == GreedyBot(0).choose(state, seat)
+    assert bot.iterations_done == 0
+
+
+def test_routine_steps_are_not_tree_nodes() -> None:
+    """Below the root the tree branches only on transactions: placing, paying and moving are the policy's."""
+    state = venture_at("turn")
+    seat = state.deciders()[0]
+    assert not state.routine_decision()
+    bot = make_bot(load_game("venture"), "ismcts:150it", 2)
+    assert isinstance(bot, IsmctsBot)
+    bot.choose(state, seat)
+    assert bot.last_root is not None and bot.last_root.children
+    texts: list[str] = []
+    stack = [bot.last_root]
+    while stack:
+        node = stack.pop()
+        texts.extend(node.children)
+        stack.extend(node.children.values())
+    assert texts and not [t for t in texts if t.split()[0] in ("pay", "place", "move", "done")]

@@ -350,7 +350,7 @@ def test_options_lists_options_and_bots(capsys: pytest.CaptureFixture[str]) -> N
         assert any(line.strip().startswith(f"--option {spec.name}=") for line in lines), spec.name
     assert "  --option payment=turn|each  (default turn): " in out
     assert "max_turns=integer  (default 400)" in out
-    assert lines[-1] == "bots: human, greedy, ismcts, random"
+    assert lines[-1] == "bots: human, greedy, ismcts, quick, random"
 
 
 # ---------------------------------------------------------------- refusals

@@ -40,6 +40,7 @@ class VentureGame(Game):
     max_players = 6
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
+    playout_bot = "quick"
 
     def deck(self, options: Mapping[str, Any]) -> Deck:
         """Returns the deck chosen by the ``deck`` option."""
@@ -62,10 +63,10 @@ class VentureGame(Game):
         return from_position(self.deck(values), data, values)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
-        """Returns Venture's own bots: ``greedy``."""
-        from parlour.games.venture.bots import GreedyBot
+        """Returns Venture's own bots: ``greedy``, and ``quick`` (greedy that never reorganises by choice)."""
+        from parlour.games.venture.bots import GreedyBot, QuickBot
 
-        return {"greedy": GreedyBot}
+        return {"greedy": GreedyBot, "quick": QuickBot}
 
 
 GAME = VentureGame()

@@ -180,6 +180,16 @@ class GreedyBot:
         return next(a for a in legal if isinstance(a, Pay))
 
 
+class QuickBot(GreedyBot):
+    """The greedy bot without the reorganisation optimiser on its turn: cheap enough for search playouts."""
+
+    name = "quick"
+
+    def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
+        """Never reorganises by choice (it still reorganises when the rules force it)."""
+        return 0.0
+
+
 def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> list[str]:
     """Returns the capital cards to add that cover the debt and keep the most buying power.
 

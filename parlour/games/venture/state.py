@@ -93,6 +93,10 @@ class VentureState(ModularState):
             return self.scores()
         return [float(p + holdings_profit(self, s)) for s, p in enumerate(self.profits)]
 
+    def routine_decision(self) -> bool:
+        """Returns True on placing, paying and reorganising steps: the turn's transactions are the choices."""
+        return not self.over and self.stack.top.kind != rules.TURN
+
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice: what the best arrangement would score, and how to pay cheaply."""
         from parlour.games.venture.bots import cheapest_payment

@@ -11,7 +11,7 @@ from parlour.bots.random_bot import RandomBot
 from parlour.core.match import play_match
 from parlour.games.venture import GAME
 from parlour.games.venture.actions import Discard, Done, End, Move, Pay, Place, Proxy, Reorganise, Take
-from parlour.games.venture.bots import GreedyBot, cheapest_payment, next_move
+from parlour.games.venture.bots import GreedyBot, QuickBot, cheapest_payment, next_move
 from parlour.games.venture.optimiser import best_arrangement
 from parlour.games.venture.payment import payment_value
 from parlour.games.venture.scoring import holdings_profit
@@ -159,6 +159,20 @@ def test_reorganises_to_the_optimal_arrangement_then_done() -> None:
     play(state, "done")
     assert state.stack.kinds() == ["turn"]
     assert choose(state) == End()
+
+
+def test_the_quick_bot_does_not_reorganise_by_choice_but_follows_the_greedy_otherwise() -> None:
+    """The search's playout bot skips the optimiser on its turn: the worthwhile reorganisation is not made."""
+    state = load(
+        hands=[["10", "12"], [], []],
+        holdings=[[["ST-AB"], ["OI-BC", "RR-BF"], ["AU-BD"], ["RE-ABDE", "SH-ABF"]], [], []],
+        center=FIVE_LETTERS,
+    )
+    assert "reorganise" in legal(state)
+    action = QuickBot(0).choose(state, 0)
+    assert action in state.legal_actions(0) and not isinstance(action, Reorganise)
+    play(state, "reorganise")
+    assert QuickBot(0).choose(state, 0) == GreedyBot(0).choose(state, 0)
 
 
 def test_does_not_reorganise_holdings_already_optimal() -> None:
@@ -347,3 +361,14 @@ def test_greedy_plays_legally_under_the_options(options) -> None:
         result = play_match(GAME, agents, seed, options)
         assert result.state.is_over()
         assert result.state.invariant_errors() == []
+
+
+def test_quick_plays_whole_games_legally_and_beats_random() -> None:
+    """The playout bot plays whole four-player games legally and wins most against random seats."""
+    wins = 0
+    for seed in range(6):
+        agents = [CheckedBot(QuickBot(seed) if s == 0 else RandomBot(seed * 10 + s)) for s in range(4)]
+        result = play_match(GAME, agents, seed)
+        assert result.state.is_over() and result.state.invariant_errors() == []
+        wins += 0 in result.state.winners()
+    assert wins >= 5

@@ -75,13 +75,14 @@ class TimedOpenSpielBot:
         return action
 
 
-def duel_game(name: str, seed: int, seconds: float) -> dict[str, Any]:
+def duel_game(name: str, seed: int, seconds: float, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Plays one four-player game: Parlour's ismcts in two seats, OpenSpiel's ISMCTSBot in the other two."""
     import pyspiel
 
     import parlour.envs.openspiel as registered
 
-    spiel = pyspiel.load_game(registered.short_name(name), {"players": 4, "seed": seed, **DUEL_OPTIONS[name]})
+    params = {"players": 4, "seed": seed, **(DUEL_OPTIONS[name] if options is None else options)}
+    spiel = pyspiel.load_game(registered.short_name(name), params)
     parlour_seats = (0, 2) if seed % 2 == 0 else (1, 3)
     game = load_game(name)
     ours = {s: make_bot(game, f"ismcts:{round(seconds * 1000)}ms", seed * 10 + s) for s in parlour_seats}
@@ -103,6 +104,7 @@ def duel_game(name: str, seed: int, seconds: float) -> dict[str, Any]:
         "parlour": sum(share for s in winners if s in ours),
         "openspiel": sum(share for s in winners if s not in ours),
         "moves": moves,
+        "parlour_seats": list(ours),
         "openspiel_simulations_per_move": sum(b.simulations for b in theirs.values()) / max(moves, 1),
     }
 

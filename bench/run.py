@@ -109,7 +109,7 @@ def main() -> None:
     boss_figures(results)
     venus_figures(results)
     env_figures(results)
-    search_figures(results, games=12, duel_games=4, seconds=1.0, duel=0.25)
+    search_figures(results, games=16, duel_games=4, seconds=1.0, duel=0.25)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 

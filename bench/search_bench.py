@@ -147,7 +147,7 @@ def search_figures(results: dict[str, Any], games: int, duel_games: int, seconds
 def main() -> None:
     """Runs the search figures alone."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--duel-games", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--duel-seconds", type=float, default=0.25)

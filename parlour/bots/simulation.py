@@ -70,7 +70,9 @@ def simulate(
         make_bot(game, name, s)
     start = time.perf_counter()
     outcomes: list[GameOutcome] = []
-    chunks = [list(range(i, min(i + 10, games))) for i in range(0, games, 10)]
+    # Chunks of up to ten games, but at least four chunks a worker so slow games spread evenly.
+    size = max(1, min(10, games // (4 * max(workers, 1))))
+    chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
     jobs = [(game.name, list(seats), seed, chunk, values) for chunk in chunks]
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:

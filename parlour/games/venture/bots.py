@@ -67,10 +67,8 @@ class GreedyBot:
         if legal == [Reorganise()]:
             return legal[0]
         best, best_gain = None, 0.5
-        leader = max(
-            range(state.players),
-            key=lambda s: (state.profits[s] + holdings_profit(state, s), s != seat),
-        )
+        # The leader matters only to proxy fights; it is worked out only when one is open.
+        leader = self._leader(state, seat) if any(isinstance(a, Proxy) for a in legal) else seat
         for action in legal:
             gain = self._gain(state, seat, action, leader)
             if gain > best_gain:
@@ -80,6 +78,14 @@ class GreedyBot:
         if End() in legal:
             return End()
         return self._discard(state, seat, legal)
+
+    @staticmethod
+    def _leader(state: VentureState, seat: Seat) -> Seat:
+        """Returns the seat with the most profits plus holdings (another seat before this one on ties)."""
+        return max(
+            range(state.players),
+            key=lambda s: (state.profits[s] + holdings_profit(state, s), s != seat),
+        )
 
     def _gain(self, state: VentureState, seat: Seat, action: Any, leader: Seat) -> float:
         """Returns the estimated worth of a transaction, net of its cost."""

@@ -39,7 +39,7 @@ def pettingzoo_steps(name: str, players: int, seconds: float) -> float:
 
 
 def openspiel_steps(name: str, players: int, seconds: float) -> float:
-    """Returns pyspiel steps per second with random legal actions."""
+    """Returns pyspiel player steps per second with random legal actions (chance nodes not counted)."""
     import pyspiel
 
     import parlour.envs.openspiel  # noqa: F401
@@ -51,6 +51,10 @@ def openspiel_steps(name: str, players: int, seconds: float) -> float:
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal() and time.perf_counter() - start < seconds:
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+                continue
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     return steps / (time.perf_counter() - start)

@@ -7,6 +7,7 @@ figures; ``bench/run.py`` calls ``search_figures`` for ``make bench``.
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -81,15 +82,20 @@ def duel_game(name: str, seed: int, seconds: float, options: dict[str, Any] | No
 
     import parlour.envs.openspiel as registered
 
-    params = {"players": 4, "seed": seed, **(DUEL_OPTIONS[name] if options is None else options)}
+    params = {"players": 4, **(DUEL_OPTIONS[name] if options is None else options)}
     spiel = pyspiel.load_game(registered.short_name(name), params)
     parlour_seats = (0, 2) if seed % 2 == 0 else (1, 3)
     game = load_game(name)
     ours = {s: make_bot(game, f"ismcts:{round(seconds * 1000)}ms", seed * 10 + s) for s in parlour_seats}
     theirs = {s: TimedOpenSpielBot(spiel, seconds, seed * 10 + s) for s in range(4) if s not in ours}
     state = spiel.new_initial_state()
+    chance = random.Random(seed)  # the chance nodes (deal, draws, dice): the same for a seed
     moves = 0
     while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(chance.choices(outcomes, weights)[0])
+            continue
         seat = state.current_player()
         if seat in ours:
             inner = state.inner

@@ -1,4 +1,8 @@
-"""Chance: the seeded random generator kept in a game state, with a queue of forced outcomes."""
+"""Chance: the seeded random generator kept in a game state, with a queue of forced outcomes.
+
+A :class:`ProbeChance` never draws: it lets a front end (OpenSpiel's explicit chance nodes) find out
+which chance events an action asks for, then supply every outcome as a forced one.
+"""
 
 from __future__ import annotations
 
@@ -121,6 +125,55 @@ class Chance:
             raise PositionError(f"{path}.forced", "must be a list of outcomes")
         forced = [read_forced(entry, f"{path}.forced[{i}]") for i, entry in enumerate(entries)]
         return cls(seed, events, forced)
+
+
+@dataclass(frozen=True)
+class ChanceRequest:
+    """A chance event that a :class:`ProbeChance` had no forced outcome for."""
+
+    kind: str
+    """``"die"`` or ``"order"`` (the kinds of :class:`Forced`)."""
+    low: int = 0
+    """A die's lowest result."""
+    high: int = 0
+    """A die's highest result."""
+    names: tuple[str, ...] = ()
+    """A pile's item names as the game's notation writes them, in the engine's order (with repeats)."""
+
+
+class NeedChance(Exception):
+    """Raised by a :class:`ProbeChance` at an event with no forced outcome; carries the request."""
+
+    def __init__(self, request: ChanceRequest) -> None:
+        super().__init__(f"a forced {request.kind} outcome is needed")
+        self.request = request
+
+
+@dataclass
+class ProbeChance(Chance):
+    """Chance that never draws: each event takes its forced outcome or raises :class:`NeedChance`.
+
+    An event with a single possible outcome (a one-sided die, a pile whose items all share one name)
+    needs nothing and is resolved at once.  Ordinary states never hold one, so the generator's path
+    costs nothing extra; a copy (state clones) is a plain :class:`Chance` again.
+    """
+
+    def roll(self, sides: int, low: int = 1) -> int:
+        """Returns the forced die result, or raises :class:`NeedChance` naming the die."""
+        if sides == 1:
+            return low
+        if not (self.forced and self.forced[0].kind == DIE):
+            raise NeedChance(ChanceRequest(DIE, low=low, high=low + sides - 1))
+        return super().roll(sides, low)
+
+    def shuffle(self, items: Sequence[T], name_of: Any = str) -> list[T]:
+        """Returns the items in the forced order, or raises :class:`NeedChance` naming the pile."""
+        names = tuple(str(name_of(item)) for item in items)
+        if len(set(names)) <= 1:
+            return list(items)
+        if not (self.forced and self.forced[0].kind == ORDER):
+            raise NeedChance(ChanceRequest(ORDER, names=names))
+        return super().shuffle(items, name_of)
 
 
 def read_forced(entry: Any, where: str) -> Forced:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.core.agents import Agent
+from parlour.core.chance import Chance
 from parlour.core.errors import OptionError, PositionError
 from parlour.core.state import GameState
 
@@ -99,8 +100,15 @@ class Game(ABC):
             )
 
     @abstractmethod
-    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
-        """Returns the starting state (after the deal) for a seed."""
+    def new_state(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chance: Chance | None = None,
+    ) -> GameState:
+        """Returns the starting state (after the deal) for a seed, or dealt by ``chance`` when given."""
 
     @abstractmethod
     def state_from_position(self, data: Any) -> GameState:

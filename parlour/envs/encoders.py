@@ -24,6 +24,10 @@ class Adapter:
 
     catalogue: list[str]
     encode: Callable[[GameState, int], Features]
+    chance_names: tuple[str, ...] = ()
+    """The names of every item the game shuffles (piles, placards, home worlds), for chance outcomes."""
+    faces: int = 0
+    """The highest number any of the game's die rolls can show."""
 
 
 def _seat_block(features: Features, name: str, values: list[Any], viewer: int, scale: float) -> None:
@@ -79,7 +83,8 @@ def venture(game: Game, players: int, options: dict[str, Any]) -> Adapter:
         f.scalar("draw pile", obs["draw_size"], 60)
         return f
 
-    return Adapter(action_catalogue(deck), encode)
+    # Shuffled: the corporations and the resources cards; rolled: the dealer (0 to players - 1, any table).
+    return Adapter(action_catalogue(deck), encode, (*corps, *cards), game.max_players - 1)
 
 
 # ------------------------------------------------------------------ I'm the Boss!
@@ -116,7 +121,9 @@ def im_the_boss(game: Game, players: int, options: dict[str, Any]) -> Adapter:
         _negotiation(f, obs["negotiation"], seat, players, colours, spaces, top, limit)
         return f
 
-    return Adapter(action_catalogue(content, players), encode)
+    # Shuffled: the placards and the deck; rolled: the die and the first player (0 to players - 1, any table).
+    faces = max(content.die, game.max_players - 1)
+    return Adapter(action_catalogue(content, players), encode, (*colours, *names), faces)
 
 
 def _negotiation(
@@ -163,6 +170,7 @@ def venus_needs_men(game: Game, players: int, options: dict[str, Any]) -> Adapte
     from parlour.games.venus_needs_men.board import load_board
     from parlour.games.venus_needs_men.catalogue import action_catalogue
     from parlour.games.venus_needs_men.factions import load_factions
+    from parlour.games.venus_needs_men.options import DIE
     from parlour.games.venus_needs_men.tech import load_tech
 
     board, factions, tech = load_board(), load_factions(), load_tech()
@@ -203,7 +211,9 @@ def venus_needs_men(game: Game, players: int, options: dict[str, Any]) -> Adapte
         _enhanced(f, obs["enhanced"] or {}, order, ships, lands, upgrades)
         return f
 
-    return Adapter(action_catalogue(board, factions, zap, tech), encode)
+    # Shuffled: home worlds (planets=random), the Zap cards and the Upgrade cards; rolled: the die.
+    shuffled = (*order, *map(str, numbers), *upgrades)
+    return Adapter(action_catalogue(board, factions, zap, tech), encode, shuffled, DIE)
 
 
 def _enhanced(

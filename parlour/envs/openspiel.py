@@ -1,11 +1,16 @@
 """OpenSpiel: ``import parlour.envs.openspiel`` registers every game as a Python game for ``pyspiel``.
 
-``pyspiel.load_game("parlour_venture", {"players": 4, "seed": 7})`` (also ``parlour_im_the_boss``,
-``parlour_venus_needs_men``); the game options are game parameters.  Chance is *sampled*: the engine
-draws from its seeded generator (parameter ``seed``), so a game's chance events are fixed by the seed
-and the actions.  Actions are the ids of the game's catalogue; information-state strings are the
-seat's observation plus the (public) history of actions, tensors are the PettingZoo tensors, and
-``resample_from_infostate`` is the engine's determinisation.
+``pyspiel.load_game("parlour_venture", {"players": 4})`` (also ``parlour_im_the_boss``,
+``parlour_venus_needs_men``); the game options are game parameters, with ``max_game_length``.
+Chance is *explicit* (``EXPLICIT_STOCHASTIC``), as in OpenSpiel's own card games: every deal, draw
+pile, reshuffle and die is a chance node with ``chance_outcomes()``, so no parameter fixes the hidden
+cards.  The engine finds out which chance events an action asks for by trying it on a copy with a
+:class:`~parlour.core.chance.ProbeChance`; the outcomes chosen at the chance nodes are then forced.
+A shuffle is a run of chance nodes, "which item comes next" (one outcome per distinct name left,
+probability by multiplicity).  Outcome ids: ``0..faces`` a die showing that number, then one id per
+item name of :attr:`ParlourSpielGame.chance_names`.  Actions are the ids of the game's catalogue;
+information-state strings are the seat's observation plus the (public) history of player actions,
+tensors are the PettingZoo tensors, and ``resample_from_infostate`` is the engine's determinisation.
 """
 
 from __future__ import annotations
@@ -13,17 +18,21 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from parlour.core.chance import DIE, Chance, ChanceRequest, Forced, NeedChance, ProbeChance
+from parlour.core.errors import IllegalActionError
 from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
-from parlour.core.state import GameState
+from parlour.core.state import GameState, rank
 from parlour.envs.encoders import ADAPTERS, Adapter
 
-MAX_GAME_LENGTH = 200_000
+MAX_GAME_LENGTH = {"venture": 10_000, "im-the-boss": 20_000, "venus-needs-men": 10_000}
+"""Default ``max_game_length`` (player actions) by game: several times the longest random game."""
 
 
 def short_name(name: str) -> str:
@@ -32,74 +41,222 @@ def short_name(name: str) -> str:
 
 
 def _defaults(game: Game) -> dict[str, Any]:
-    """Returns the game parameters and their defaults: players, seed, and every option."""
-    params: dict[str, Any] = {"players": min(4, game.max_players), "seed": 0}
+    """Returns the game parameters and their defaults: players, max_game_length, and every option."""
+    params: dict[str, Any] = {"players": min(4, game.max_players)}
+    params["max_game_length"] = MAX_GAME_LENGTH[game.name]
     for spec in game.option_specs:
         params[spec.name] = spec.default
     return params
 
 
+def _attempt(
+    game: ParlourSpielGame, inner: GameState | None, pending: tuple[int, str] | None, outcomes: list[Forced]
+) -> GameState | ChanceRequest:
+    """Tries the deal (``inner`` None) or a player's action with the outcomes chosen so far, on a copy.
+
+    Returns the state after it, or the next chance event it asks for.  An illegal action raises
+    IllegalActionError and changes nothing.
+    """
+    probe = ProbeChance(0, forced=[Forced(f.kind, f.value) for f in outcomes])
+    try:
+        if inner is None:
+            state = game.parlour.new_state(game.players, 0, game.options, chance=probe)
+        else:
+            assert pending is not None
+            seat, text = pending
+            action = inner.parse_action(text)
+            if not inner.is_legal(action, seat):  # checked on ``inner``, whose legal actions are cached
+                why = inner.why_illegal(action, seat)
+                raise IllegalActionError(f"{text} is not legal for seat {seat} now: {why}")
+            state = inner.clone()
+            state.chance = probe
+            state.apply_legal(action, seat)
+    except NeedChance as need:
+        return need.request
+    if probe.forced:
+        raise RuntimeError(f"the engine left {len(probe.forced)} chance outcomes unused")
+    state.chance = Chance(0)  # never drawn from: every chance event is a chance node
+    return state
+
+
 class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state wrapping a Parlour state."""
+    """An OpenSpiel state wrapping a Parlour state, with explicit chance nodes."""
 
     def __init__(self, game: ParlourSpielGame, inner: GameState | None = None) -> None:
         super().__init__(game)
         self._spiel_game = game
-        self.inner = (
-            inner if inner is not None else game.parlour.new_state(game.players, game.seed, game.options)
-        )
+        self.inner: GameState | None = inner
+        """The engine's state; before a pending action (or None while dealing) at a chance node."""
         self.moves: list[str] = []
+        """Every player action's notation, in order (public)."""
+        self.pending: tuple[int, str] | None = None
+        """The seat and action waiting for chance outcomes (None: none, or the deal)."""
+        self.outcomes: list[Forced] = []
+        """The chance outcomes chosen so far for the pending action or the deal."""
+        self.request: ChanceRequest | None = None
+        """The chance event being chosen (a chance node), or None at a player or terminal node."""
+        self.drawn: list[str] = []
+        """For a shuffle being chosen: the item names placed so far, top of pile first."""
+        if inner is None:
+            start = game.deal_start()
+            if isinstance(start, ChanceRequest):
+                self.request = start
+            else:
+                self.inner = start.clone()
 
+    # ------------------------------------------------------------ nodes
     def current_player(self) -> int:
-        """Returns the seat to act (the first decider), or TERMINAL."""
-        if self.inner.is_over():
+        """Returns CHANCE at a chance node, TERMINAL at the end, else the seat to act (first decider)."""
+        if self.request is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
+        assert self.inner is not None
         return int(self.inner.deciders()[0])
 
+    def is_terminal(self) -> bool:
+        """Returns whether the game is over, or truncated at ``max_game_length`` player actions."""
+        if self.request is not None:
+            return False
+        assert self.inner is not None
+        return bool(self.inner.is_over()) or self.truncated()
+
+    def truncated(self) -> bool:
+        """Returns whether the game stopped at ``max_game_length`` player actions before its end."""
+        return (
+            self.request is None
+            and self.inner is not None
+            and not self.inner.is_over()
+            and len(self.moves) >= self._spiel_game.max_length
+        )
+
+    def returns(self) -> list[float]:
+        """Returns 1 shared among the winners (truncated: the leaders by the engine's estimate), else 0."""
+        players = self._spiel_game.players
+        if not self.is_terminal():
+            return [0.0] * players
+        assert self.inner is not None
+        if self.inner.is_over():
+            winners = self.inner.winners()
+        else:
+            winners = [s for s, r in enumerate(rank(self.inner.estimate())) if r == 1]
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
+
+    # ------------------------------------------------------------ player nodes
     def _legal_actions(self, player: int) -> list[int]:
         """Returns the catalogue ids of the player's legal actions, ascending."""
-        if self.inner.is_over() or player not in self.inner.deciders():
+        if self.is_terminal() or self.inner is None or player not in self.inner.deciders():
             return []
         ids = self._spiel_game.ids
         return sorted(ids[self.inner.format_action(a)] for a in self.inner.legal_actions(player))
 
-    def _apply_action(self, action: int) -> None:
-        """Applies an action id for the player to act."""
-        text = self._spiel_game.adapter.catalogue[action]
-        self.inner.apply(self.inner.parse_action(text), self.current_player())
-        self.moves.append(text)
-
     def _action_to_string(self, player: int, action: int) -> str:
-        """Returns an action id's notation."""
-        return self._spiel_game.adapter.catalogue[action]
+        """Returns an action id's notation, or a chance outcome's (``roll 7``, ``next ST-DF``)."""
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return self._spiel_game.outcome_text(action)
+        return str(self._spiel_game.adapter.catalogue[action])
 
-    def is_terminal(self) -> bool:
-        """Returns whether the game is over."""
-        return bool(self.inner.is_over())
+    # ------------------------------------------------------------ chance nodes
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Returns the outcomes of this chance node and their probabilities, ids ascending."""
+        request = self.request
+        if request is None:
+            raise ValueError("chance_outcomes() asked at a node that is not a chance node")
+        if request.kind == DIE:
+            faces = request.high - request.low + 1
+            return [(face, 1.0 / faces) for face in range(request.low, request.high + 1)]
+        left = self._left()
+        total = sum(left.values())
+        index = self._spiel_game.chance_index
+        return sorted((index[name], count / total) for name, count in left.items())
 
-    def returns(self) -> list[float]:
-        """Returns 1 shared among the winners, 0 for the others (zeros before the end)."""
-        if not self.inner.is_over():
-            return [0.0] * self._spiel_game.players
-        winners = self.inner.winners()
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(self._spiel_game.players)]
+    def _left(self) -> Counter[str]:
+        """Returns the names of the pile being shuffled that are not placed yet, with their counts."""
+        assert self.request is not None
+        left = Counter(self.request.names)
+        left.subtract(self.drawn)
+        return +left
 
+    # ------------------------------------------------------------ applying
+    def _apply_action(self, action: int) -> None:
+        """Applies a chance outcome or a player's action id."""
+        if self.request is not None:
+            self._apply_outcome(action)
+            return
+        if self.is_terminal():
+            raise ValueError("the game is over")
+        assert self.inner is not None
+        catalogue = self._spiel_game.adapter.catalogue
+        if not 0 <= action < len(catalogue):
+            raise ValueError(f"there is no action id {action}")
+        pending = (self.current_player(), str(catalogue[action]))
+        result = _attempt(self._spiel_game, self.inner, pending, [])  # an illegal action changes nothing
+        self.moves.append(pending[1])
+        self._settle(pending, result)
+
+    def _apply_outcome(self, outcome: int) -> None:
+        """Records a chance outcome; completes the action (or the deal) once every outcome is chosen."""
+        request = self.request
+        assert request is not None
+        if request.kind == DIE:
+            if not request.low <= outcome <= request.high:
+                raise ValueError(f"chance outcome {outcome} is not a result of this die")
+            self.outcomes.append(Forced(DIE, outcome))
+        else:
+            name = self._spiel_game.outcome_name(outcome)
+            left = self._left()
+            if not left[name]:
+                raise ValueError(f"chance outcome {outcome} ({name}) is not left in this pile")
+            self.drawn.append(name)
+            left[name] -= 1
+            left = +left
+            if len(left) > 1:
+                return  # the next item of the same pile is another chance node
+            self.drawn.extend(left.elements())  # one name left: the rest of the pile is known
+            self.outcomes.append(Forced("order", self.drawn))
+            self.drawn = []
+        self._settle(self.pending, _attempt(self._spiel_game, self.inner, self.pending, self.outcomes))
+
+    def _settle(self, pending: tuple[int, str] | None, result: GameState | ChanceRequest) -> None:
+        """Opens the next chance node, or takes the state the action (or the deal) led to."""
+        if isinstance(result, ChanceRequest):
+            self.pending, self.request, self.drawn = pending, result, []
+            return
+        self.inner, self.pending, self.request, self.outcomes, self.drawn = result, None, None, [], []
+
+    # ------------------------------------------------------------ information
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ParlourSpielState:
-        """Returns a state the player cannot tell from this one: the engine's determinisation."""
+        """Returns a state the player cannot tell from this one: the engine's determinisation.
+
+        Only at a player or terminal node.  The new state's ``history()`` is empty: the real chance
+        outcomes are not carried into the resampled world.
+        """
+        if self.request is not None or self.inner is None:
+            raise ValueError("resample_from_infostate is defined at player and terminal nodes only")
         rng = random.Random(int(probability_sampler() * 2**31))
         other = ParlourSpielState(self._spiel_game, self.inner.determinize(player_id, rng))
         other.moves = list(self.moves)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ParlourSpielState:
-        """Copies the wrapped state with the engine's deep clone."""
-        other = ParlourSpielState(self._spiel_game, self.inner.clone())
-        other.moves = list(self.moves)
+        """Copies the wrapped state with the engine's deep clone (``history()`` is not copied)."""
+        other = ParlourSpielState(self._spiel_game, self.inner.clone() if self.inner is not None else None)
+        other.moves, other.pending, other.request = list(self.moves), self.pending, self.request
+        other.outcomes = [Forced(f.kind, copy.deepcopy(f.value)) for f in self.outcomes]
+        other.drawn = list(self.drawn)
         return other
 
     def __str__(self) -> str:
-        """Returns the table as a spectator sees it."""
-        return str(self.inner.render(None))
+        """Returns the table as a spectator sees it, and what a chance node is choosing (no outcome)."""
+        table = "(dealing)" if self.inner is None else str(self.inner.render(None))
+        if self.request is None:
+            return table + ("\n(truncated at max_game_length)" if self.truncated() else "")
+        what = "the deal" if self.pending is None else repr(self.pending[1])
+        if self.request.kind == DIE:
+            event = f"a die {self.request.low}..{self.request.high}"
+        else:
+            event = f"item {len(self.drawn) + 1} of a pile of {len(self.request.names)}"
+        return f"{table}\n(chance: {what} waits for {event}; {len(self.outcomes)} events chosen)"
 
 
 class ParlourObserver:
@@ -113,63 +270,91 @@ class ParlourObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: ParlourSpielState, player: int) -> None:
-        """Fills the tensor from what the player may know."""
-        self.tensor[:] = self.game.adapter.encode(state.inner, player).array()
+        """Fills the tensor from what the player may know (zeros while dealing)."""
+        if state.inner is None:
+            self.tensor[:] = 0.0
+        else:
+            self.tensor[:] = self.game.adapter.encode(state.inner, player).array()
 
     def string_from(self, state: ParlourSpielState, player: int) -> str:
-        """Returns what the player may know (with the public history for perfect recall)."""
-        seen = json.dumps(state.inner.observation(player), sort_keys=True)
+        """Returns what the player may know (with the public history for perfect recall): no outcome."""
+        inner = state.inner
+        seen = "(dealing)" if inner is None else json.dumps(inner.observation(player), sort_keys=True)
         return f"{seen} | {' ; '.join(state.moves)}" if self.perfect_recall else seen
+
+
+_SETTINGS = ("players", "max_length", "options", "adapter", "ids", "chance_names", "chance_index", "_deal")
+"""The attributes ``ParlourSpielGame._configure`` sets."""
 
 
 class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
     """An OpenSpiel game wrapping a Parlour game with its parameters."""
 
     parlour: Game
+    game_type: Any
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         values = {**_defaults(self.parlour), **(params or {})}
         self._configure(values)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.adapter.catalogue),
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.adapter.faces + 1 + len(self.chance_names),
             num_players=self.players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=self.max_length,
         )
         super().__init__(self.game_type, info, values)
 
     def _configure(self, values: dict[str, Any]) -> None:
-        """Sets players, seed, options, the adapter and the action ids from the parameters."""
+        """Sets players, options, the length limit, the adapter and the action and outcome ids."""
         self.players = int(values["players"])
         self.parlour.check_players(self.players)
-        self.seed = int(values["seed"])
+        self.max_length = int(values["max_game_length"])
+        if self.max_length < 1:
+            raise ValueError(f"max_game_length must be at least 1, not {self.max_length}")
         self.options = self.parlour.options({s.name: values[s.name] for s in self.parlour.option_specs})
         self.adapter: Adapter = ADAPTERS[self.parlour.name](self.parlour, self.players, self.options)
         self.ids = {text: i for i, text in enumerate(self.adapter.catalogue)}
+        self.chance_names = tuple(dict.fromkeys(self.adapter.chance_names))
+        offset = self.adapter.faces + 1
+        self.chance_index = {name: offset + i for i, name in enumerate(self.chance_names)}
+        self._deal: GameState | ChanceRequest | None = None
 
     def __getattr__(self, name: str) -> Any:
         """Rebuilds the settings of a game OpenSpiel copied without calling ``__init__``."""
-        if name in ("players", "seed", "options", "adapter", "ids"):
+        if name in _SETTINGS:
             self._configure({**_defaults(self.parlour), **self.get_parameters()})
             return self.__dict__[name]
         raise AttributeError(name)
 
-    game_type: Any
+    def __deepcopy__(self, memo: dict[int, Any]) -> ParlourSpielGame:
+        """A game never changes: copies of states share it."""
+        return self
+
+    def deal_start(self) -> GameState | ChanceRequest:
+        """Returns the deal's first chance event (or the dealt state if it has none), computed once."""
+        if self._deal is None:
+            self._deal = _attempt(self, None, None, [])
+        return self._deal
+
+    def outcome_name(self, outcome: int) -> str:
+        """Returns the item name of a shuffle's chance-outcome id; refuses a die's id or an unknown one."""
+        index = outcome - self.adapter.faces - 1
+        if not 0 <= index < len(self.chance_names):
+            raise ValueError(f"chance outcome {outcome} names no item")
+        return self.chance_names[index]
+
+    def outcome_text(self, outcome: int) -> str:
+        """Returns a chance outcome's text: ``roll N`` (ids 0..faces) or ``next NAME``."""
+        if 0 <= outcome <= self.adapter.faces:
+            return f"roll {outcome}"
+        return f"next {self.outcome_name(outcome)}"
 
     def new_initial_state(self) -> ParlourSpielState:
-        """Returns the game after setup (chance fixed by the ``seed`` parameter)."""
+        """Returns the game before the deal: a chance node (the deal's first shuffle)."""
         return ParlourSpielState(self)
-
-    def get_rng_state(self) -> str:
-        """Returns the chance state OpenSpiel keeps for sampled games: the seed every game starts from."""
-        return str(self.seed)
-
-    def set_rng_state(self, rng_state: str) -> None:
-        """Sets the seed the next games start from."""
-        self.seed = int(rng_state)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ParlourObserver:
         """Returns an observer for information states or observations."""
@@ -183,10 +368,8 @@ def _register(name: str) -> None:
         short_name=short_name(name),
         long_name=f"Parlour {game.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        # Chance is sampled inside the engine from the seed parameter. OpenSpiel cannot copy the RNG of a
-        # Python game declared SAMPLED_STOCHASTIC (GetRNGState is unimplemented for Python games), so the
-        # game is declared DETERMINISTIC: given its parameters, the same actions give the same game.
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        # Explicit chance nodes for every shuffle and die, as OpenSpiel's own card games have.
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -209,4 +392,4 @@ def _register(name: str) -> None:
 for _name in game_names():
     _register(_name)
 
-__all__ = ["ParlourSpielGame", "ParlourSpielState", "copy", "short_name"]
+__all__ = ["MAX_GAME_LENGTH", "ParlourSpielGame", "ParlourSpielState", "short_name"]

@@ -27,6 +27,8 @@ def test_openspiels_timed_bot_plays_legal_moves() -> None:
     game = pyspiel.load_game("parlour_venture", {"players": 4, "max_turns": 4})
     bot = TimedOpenSpielBot(game, 0.05, 0)
     state = game.new_initial_state()
+    while state.is_chance_node():  # the deal
+        state.apply_action(state.chance_outcomes()[0][0])
     for _ in range(5):
         action = bot.step(state)
         assert action in state.legal_actions()

@@ -1,4 +1,4 @@
-"""Chance: seeded determinism, forced outcomes, JSON form and fresh generators."""
+"""Chance: seeded determinism, forced outcomes, probing, JSON form and fresh generators."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from parlour.core.chance import DIE, ORDER, Chance, Forced
+from parlour.core.chance import DIE, ORDER, Chance, ChanceRequest, Forced, NeedChance, ProbeChance
 from parlour.core.errors import IllegalActionError, PositionError
 
 ITEMS = list(range(20))
@@ -231,3 +231,61 @@ def test_from_json_refuses_boolean_events() -> None:
     with pytest.raises(PositionError) as info:
         Chance.from_json({"seed": 1, "events": True})
     assert info.value.field == "chance.events"
+
+
+# ---------------------------------------------------------------- probing
+def test_probe_names_the_die_it_needs() -> None:
+    with pytest.raises(NeedChance) as raised:
+        ProbeChance(0).roll(6)
+    assert raised.value.request == ChanceRequest(DIE, low=1, high=6)
+    with pytest.raises(NeedChance) as raised:
+        ProbeChance(0).roll(4, low=0)
+    assert raised.value.request == ChanceRequest(DIE, low=0, high=3)
+
+
+def test_probe_names_the_pile_it_needs_in_the_engines_order() -> None:
+    cards = {0: "10", 1: "3c", 2: "10"}
+    with pytest.raises(NeedChance) as raised:
+        ProbeChance(0).shuffle([2, 1, 0], lambda i: cards[i])
+    assert raised.value.request == ChanceRequest(ORDER, names=("10", "3c", "10"))
+
+
+def test_probe_takes_forced_outcomes_and_never_draws() -> None:
+    chance = ProbeChance(0, forced=[Forced(ORDER, ["b", "a"]), Forced(DIE, 5)])
+    assert chance.shuffle(["a", "b"]) == ["b", "a"]
+    assert chance.roll(6) == 5
+    assert chance.forced == [] and chance.events == 0
+    with pytest.raises(NeedChance):
+        chance.roll(6)
+    with pytest.raises(NeedChance):  # a forced outcome of the other kind is not the one asked for
+        ProbeChance(0, forced=[Forced(DIE, 2)]).shuffle(["a", "b"])
+
+
+def test_probe_resolves_events_with_one_outcome() -> None:
+    chance = ProbeChance(0)
+    assert chance.roll(1, low=3) == 3
+    assert chance.shuffle([7, 8, 9], lambda i: "same") == [7, 8, 9]
+    assert chance.shuffle([]) == []
+    assert chance.events == 0
+
+
+def test_a_probes_copy_is_an_ordinary_chance() -> None:
+    copy = ProbeChance(4, forced=[Forced(DIE, 2)]).copy()
+    assert type(copy) is Chance
+    assert copy.roll(6) == 2
+    assert copy.roll(6) == Chance(4).roll(6)
+
+
+@pytest.mark.parametrize("name", ["venture", "im-the-boss", "venus-needs-men"])
+def test_a_game_starts_from_a_given_chance(name: str) -> None:
+    from parlour.core.registry import load_game
+
+    game = load_game(name)
+    players = 4
+    seeded = game.new_state(players, 3).to_position()
+    assert game.new_state(players, 3, chance=Chance(3)).to_position() == seeded
+    assert game.new_state(players, 0, chance=Chance(3)).to_position() == seeded  # the seed is not used
+    assert game.new_state(players, 3, chance=Chance(4)).to_position() != seeded
+    with pytest.raises(NeedChance) as raised:
+        game.new_state(players, 3, chance=ProbeChance(3))
+    assert raised.value.request.kind == ORDER

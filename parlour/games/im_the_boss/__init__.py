@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from parlour.core.agents import Agent
+from parlour.core.chance import Chance
 from parlour.core.game import Game
 from parlour.games.im_the_boss.actions import Action, format_action, parse_action
 from parlour.games.im_the_boss.content import Content, load_content
@@ -49,13 +50,20 @@ class BossGame(Game):
         path = options.get("content", "house")
         return load_content(None if path == "house" else str(path))
 
-    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> BossState:
+    def new_state(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chance: Chance | None = None,
+    ) -> BossState:
         """Returns the game after setup (the marker still to be placed)."""
         from parlour.games.im_the_boss.deal import new_game
 
         self.check_players(players)
         values = self.options(options)
-        return new_game(self.content(values), players, seed, values)
+        return new_game(self.content(values), players, seed, values, chance)
 
     def state_from_position(self, data: Any) -> BossState:
         """Returns the state a position describes (see docs/positions.md)."""

@@ -13,9 +13,11 @@ from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.turn import draw_cards
 
 
-def new_game(content: Content, players: int, seed: int, options: dict[str, Any]) -> BossState:
-    """Returns the game after setup, waiting for the marker to be placed."""
-    state = BossState(content, players, options, Chance(seed))
+def new_game(
+    content: Content, players: int, seed: int, options: dict[str, Any], chance: Chance | None = None
+) -> BossState:
+    """Returns the game after setup, waiting for the marker (chance from ``seed``, or ``chance``)."""
+    state = BossState(content, players, options, Chance(seed) if chance is None else chance)
     # Placards at random: two each with 3 players, else one each (spares lie beside the board).
     per_seat = 2 if players == 3 else 1
     colours = state.chance.shuffle(list(content.colours))

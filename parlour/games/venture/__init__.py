@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from parlour.core.agents import Agent
+from parlour.core.chance import Chance
 from parlour.core.game import Game
 from parlour.games.venture.actions import VentureAction, format_action, parse_action
 from parlour.games.venture.content import Deck, load_deck
@@ -47,13 +48,20 @@ class VentureGame(Game):
         path = options.get("deck", "house")
         return load_deck(None if path == "house" else str(path))
 
-    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> VentureState:
+    def new_state(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chance: Chance | None = None,
+    ) -> VentureState:
         """Returns the game after the deal."""
         from parlour.games.venture.deal import new_game
 
         self.check_players(players)
         values = self.options(options)
-        return new_game(self.deck(values), players, seed, values)
+        return new_game(self.deck(values), players, seed, values, chance)
 
     def state_from_position(self, data: Any) -> VentureState:
         """Returns the state a position describes (see docs/positions.md)."""

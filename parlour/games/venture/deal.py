@@ -12,9 +12,11 @@ from parlour.games.venture.options import HAND_SIZE, TWO_PLAYER_ASIDE
 from parlour.games.venture.state import VentureState
 
 
-def new_game(deck: Deck, players: int, seed: int, options: dict[str, Any]) -> VentureState:
-    """Returns a game after the deal: center and stock, seven-card hands, first player to move."""
-    state = VentureState(deck, players, options, Chance(seed))
+def new_game(
+    deck: Deck, players: int, seed: int, options: dict[str, Any], chance: Chance | None = None
+) -> VentureState:
+    """Returns a game after the deal (chance from ``seed``, or ``chance`` when given)."""
+    state = VentureState(deck, players, options, Chance(seed) if chance is None else chance)
     corp_name = lambda c: deck.corporations[c].name  # noqa: E731
     card_name = lambda r: deck.resources[r].name  # noqa: E731
     # Shuffle the corporations; two players set 14 aside unseen.

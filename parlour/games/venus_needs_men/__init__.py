@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from parlour.core.agents import Agent
+from parlour.core.chance import Chance
 from parlour.core.game import Game
 from parlour.core.state import GameState
 from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
@@ -49,13 +50,20 @@ class VenusGame(Game):
         path = options.get("zap", "house")
         return load_zap(None if path == "house" else str(path))
 
-    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> VenusState:
+    def new_state(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chance: Chance | None = None,
+    ) -> VenusState:
         """Returns the game ready for the first turn."""
         from parlour.games.venus_needs_men.deal import new_game
 
         self.check_players(players)
         values = self.options(options)
-        return new_game(load_board(), load_factions(), self.zap(values), players, seed, values)
+        return new_game(load_board(), load_factions(), self.zap(values), players, seed, values, chance)
 
     def state_from_position(self, data: Any) -> VenusState:
         """Returns the state a position describes."""

@@ -46,10 +46,16 @@ def turn_order(factions: Factions, by_seat: list[str], players: int) -> tuple[li
 
 
 def new_game(
-    board: Board, factions: Factions, zap: ZapDeck, players: int, seed: int, options: dict[str, Any]
+    board: Board,
+    factions: Factions,
+    zap: ZapDeck,
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    chance: Chance | None = None,
 ) -> VenusState:
-    """Returns the game ready for the first turn."""
-    chance = Chance(seed)
+    """Returns the game ready for the first turn (chance from ``seed``, or ``chance`` when given)."""
+    chance = Chance(seed) if chance is None else chance
     by_seat = choose_planets(factions, players, str(options["planets"]), chance)
     state = VenusState(board, factions, zap, players, options, chance)
     state.planets, state.seat_of = turn_order(factions, by_seat, players)

@@ -23,7 +23,9 @@ def cmd_play(args: Any) -> int:
 
     game = load_game(args.game)
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
-    return play_in_terminal(game, seats, args.seed, args.options, args.records, args.dice == "manual")
+    return play_in_terminal(
+        game, seats, args.seed, args.options, args.records, args.dice == "manual", args.auto_pass == "on"
+    )
 
 
 def cmd_new(args: Any) -> int:

@@ -65,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="'manual' asks for each die result (a table playing with the physical game)",
     )
+    play.add_argument(
+        "--auto-pass",
+        choices=("on", "off"),
+        default="on",
+        help="'on' passes for a person who may only pass in a Zap or Stop window ('autopass on|off' "
+        "at the prompt changes it for that seat)",
+    )
 
     new = sub.add_parser("new", help="write a starting position")
     _add_game(new)

@@ -21,7 +21,10 @@ from parlour.core.record import GameRecord
 from parlour.core.state import GameState
 
 HUMAN = "human"
-COMMANDS = "Type a number or an action in notation; 'help' for the rules, 'hint', 'quit'."
+COMMANDS = (
+    "Type a number or an action in notation; 'help' for the rules, 'hint', 'quit'; "
+    "'autopass on|off' (pass by itself when you may only pass)."
+)
 
 
 class TerminalPlay:
@@ -36,6 +39,7 @@ class TerminalPlay:
         records: str | None,
         console: Console | None = None,
         manual_dice: bool = False,
+        auto_pass: bool = True,
     ) -> None:
         self.game, self.seats, self.console = game, seats, console or Console()
         game.check_players(len(seats))
@@ -43,6 +47,8 @@ class TerminalPlay:
         self.agents: list[Agent | None] = [
             None if name == HUMAN else make_bot(game, name, seed * 8 + s) for s, name in enumerate(seats)
         ]
+        # Auto-pass, a setting per seat: always on for bots, ``auto_pass`` for people.
+        self.auto_pass = [auto_pass or a is not None for a in self.agents]
         self.state: GameState = game.new_state(len(seats), seed, values)
         self.record = GameRecord(game.name, len(seats), seed, values, list(seats))
         self.path = files.record_path(self.record, records)
@@ -60,7 +66,10 @@ class TerminalPlay:
         while not self.state.is_over():
             seat = self.state.deciders()[0]
             agent = self.agents[seat]
-            action = agent.choose(self.state, seat) if agent else self._only_pass(seat) or self._ask(seat)
+            if self.auto_pass[seat] and self.state.only_pass(seat):
+                action = self._auto_pass(seat)
+            else:
+                action = agent.choose(self.state, seat) if agent else self._ask(seat)
             if action is None:
                 self.console.print(f"Game saved to {self.path}", soft_wrap=True)
                 return 0
@@ -79,12 +88,33 @@ class TerminalPlay:
             self.log.append((seat, event))
         files.write_text(self.path, self.record.dumps())
 
-    def _only_pass(self, seat: int) -> Any:
-        """Returns the pass when it is a human's only choice (a Stop window without a Stop card)."""
-        legal = self.state.legal_actions(seat)
-        if len(legal) == 1 and self.state.format_action(legal[0]) == "pass":
-            return legal[0]
-        return None
+    def _auto_pass(self, seat: int) -> Any:
+        """Returns the pass of a seat that may only pass (None: quit), handled as the table sees a choice.
+
+        Whether the seat could have played is its secret (GameState.only_pass): when several people
+        share the screen, it is still handed to the seat, which is told that it passed, so the others
+        see the same hand-over either way. One person against bots passes at once (bots see no timing).
+        """
+        humans = sum(1 for a in self.agents if a is None)
+        if self.agents[seat] is None and humans > 1 and self.last_human != seat:
+            if not self._hand_over(seat):
+                return None
+            self.last_human = seat
+            told = f"Seat {seat} may only pass here: passed for you (auto-pass). Press Enter "
+            try:
+                self.console.input(told)
+            except EOFError:
+                return None
+        return self.state.legal_actions(seat)[0]
+
+    def _hand_over(self, seat: int) -> bool:
+        """Clears the screen and waits for the next person (False: no more input)."""
+        self.console.clear()
+        try:
+            self.console.input(f"[bold]Pass the screen to seat {seat}[/bold] and press Enter ")
+        except EOFError:
+            return False
+        return True
 
     def _ask_die(self, low: int, high: int) -> int:
         """Asks the table for a die result until a number from low to high is typed."""
@@ -126,13 +156,9 @@ class TerminalPlay:
     def _ask(self, seat: int) -> Any:
         """Asks the human at ``seat`` until a legal action is chosen; None means quit."""
         humans = sum(1 for a in self.agents if a is None)
-        if humans > 1 and self.last_human != seat:
-            # Clear the previous player's hand off the screen before passing it on.
-            self.console.clear()
-            try:
-                self.console.input(f"[bold]Pass the screen to seat {seat}[/bold] and press Enter ")
-            except EOFError:
-                return None
+        # Clear the previous player's hand off the screen before passing it on.
+        if humans > 1 and self.last_human != seat and not self._hand_over(seat):
+            return None
         self.last_human = seat
         self._draw(seat)
         legal = self.state.legal_actions(seat)
@@ -156,6 +182,10 @@ class TerminalPlay:
             self.console.print(Panel(self.game.rules_summary or "No summary.", title="Rules in short"))
             self.console.print(COMMANDS)
             return None
+        if " ".join(word.split()) in ("autopass on", "autopass off"):
+            self.auto_pass[seat] = word.split()[1] == "on"
+            self.console.print(f"Auto-pass is {word.split()[1]} for seat {seat}.")
+            return legal[0] if self.state.only_pass(seat) and self.auto_pass[seat] else None
         if word == "hint":
             self.console.print("\n".join(self.state.hints(seat)) or "No hint here.")
             return None
@@ -223,8 +253,10 @@ def play_in_terminal(
     options: Mapping[str, Any],
     records: str | None,
     manual_dice: bool = False,
+    auto_pass: bool = True,
 ) -> int:
     """Plays a game in the terminal with the given seats (``human`` or bot names)."""
     if not seats:
         raise OptionError("--seats needs at least one seat")
-    return TerminalPlay(game, seats, seed, options, records, manual_dice=manual_dice).run()
+    play = TerminalPlay(game, seats, seed, options, records, manual_dice=manual_dice, auto_pass=auto_pass)
+    return play.run()

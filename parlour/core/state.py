@@ -15,6 +15,9 @@ from parlour.core.errors import IllegalActionError
 Action = Hashable
 """A game's action: a frozen dataclass whose ``str`` is its notation."""
 
+PASS_TEXT = "pass"
+"""The notation of the pass every passing window offers (see :meth:`GameState.only_pass`)."""
+
 S = TypeVar("S", bound="GameState")
 
 
@@ -276,6 +279,26 @@ class GameState(ABC):
     def invariant_errors(self) -> list[str]:
         """Returns broken conservation invariants (every card in one place...); empty if all hold."""
         return []
+
+    def passing_window(self) -> bool:
+        """Returns whether the decision on top asks seats who may always pass (a Zap or Stop window, a
+        negotiation): games with such windows override it; the default is False."""
+        return False
+
+    def only_pass(self, seat: Seat) -> bool:
+        """Returns whether ``seat`` is asked in a passing window where a pass is its only legal action.
+
+        A front end may then pass for the seat (auto-pass, a per-seat setting). Whether the seat could
+        have played is its secret, so the front end must handle both cases alike as the others see
+        them: the same events and display as a chosen pass, the same hand-over of a shared screen, and
+        no earlier or later answer (a server applies every pass, typed or automatic, after the same
+        delay). Who is asked never depends on hidden cards (``kit.check_secrecy``); auto-pass only
+        saves a person the keystroke.
+        """
+        if seat not in self.deciders() or not self.passing_window():
+            return False
+        legal = self.legal_actions(seat)
+        return len(legal) == 1 and self.format_action(legal[0]) == PASS_TEXT
 
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice lines for a human at ``seat`` (games may override)."""

@@ -142,6 +142,83 @@ def check_views_hide_secrets(state: GameState, rng: random.Random) -> None:
             json.dumps(mine)
 
 
+def check_secrecy(state: GameState, rng: random.Random) -> None:
+    """Who is asked to act, and what the table is told, depend only on public information.
+
+    For each seat ``v``, ``other = state.determinize(v, rng)`` differs from ``state`` only in what
+    ``v`` cannot see (others' hands, face-down piles, the generator).  Both must ask the same seats.
+    Then a decider (``v`` if it may act, else one at random) plays the same action in both (one legal
+    in both, by notation; ``v``'s legal actions must be the same in both, as its own cards are).
+    Unless a chance event was drawn in either copy (a roll or a shuffle: the resampled future may
+    differ), the seats asked next must be the same; and unless the action turned a hidden card face
+    up (the public views, decisions aside, differ: a drawn Profit card, a new face-up Upgrade), so
+    must the public events.  (In these games a card turned face up never changes who is asked next;
+    a game where it may would compare the seats asked only when the public views agree.)
+
+    The seats asked before the action agree by construction (a determinisation copies the decision
+    stack); a leak shows when the engine works out whom to ask next.  A game that asked only the
+    holders of a playable card (Venus Needs Men!'s Zap windows before issue 10) fails here: after a
+    pass or a card, the next seat asked differs between the copies.
+    """
+    deciders = state.deciders()
+    for viewer in range(state.players):
+        other = state.determinize(viewer, rng)
+        assert other.deciders() == deciders, f"seat {viewer}: deciders depend on hidden information"
+        if not deciders:
+            continue
+        # The viewer acts if it may (its own cards are the same in both); else some other decider does.
+        seat = viewer if viewer in deciders else rng.choice(deciders)
+        mine = {state.format_action(a): a for a in state.legal_actions(seat)}
+        theirs = {other.format_action(a): a for a in other.legal_actions(seat)}
+        if seat == viewer:
+            assert list(mine) == list(theirs), f"seat {seat}'s legal actions depend on others' secrets"
+        common = [text for text in mine if text in theirs]
+        if common:
+            text = rng.choice(common)
+            _same_public_outcome(state, other, seat, (mine[text], theirs[text]), text)
+
+
+def _same_public_outcome(
+    state: GameState, other: GameState, seat: int, actions: tuple[Any, Any], text: str
+) -> None:
+    """Applies the same action to copies of two states told apart only by secrets; compares the outcomes."""
+    first, second = state.clone(), other.clone()
+    before = [(s.chance.events, len(s.chance.forced)) for s in (first, second)]
+    told = [
+        [event.for_seat(None) for event in copy.apply(action, seat)]
+        for copy, action in zip((first, second), actions, strict=True)
+    ]
+    if [(s.chance.events, len(s.chance.forced)) for s in (first, second)] != before:
+        return  # a die or a shuffle: the future of the copies differs on purpose
+    where = f"after seat {seat}'s {text!r}"
+    assert first.deciders() == second.deciders(), (
+        f"{where}: the seats asked depend on hidden information ({first.deciders()} or {second.deciders()})"
+    )
+    if _public_apart_from_decisions(first, first) == _public_apart_from_decisions(second, first):
+        assert told[0] == told[1], f"{where}: public events depend on hidden information {told}"
+
+
+def _public_apart_from_decisions(state: GameState, decisions: GameState) -> Any:
+    """Returns ``state``'s public view as if its decision stack were that of ``decisions``."""
+    probe = state.clone()
+    probe.stack = decisions.stack.copy()
+    return probe.public_observation()
+
+
+def check_secrecy_along(
+    game: Game, players: int, seeds: Sequence[int], every: int, options: Mapping[str, Any] | None = None
+) -> None:
+    """Runs :func:`check_secrecy` on every ``every``-th state of random playouts of these seeds."""
+    rng = random.Random(players)
+    for seed in seeds:
+        for state in states_along(game, players, seed, every, options):
+            if not state.is_over():
+                try:
+                    check_secrecy(state, rng)
+                except AssertionError as err:
+                    raise AssertionError(f"{game.name}, {players} players, seed {seed}: {err}") from None
+
+
 def check_clone_is_deep(state: GameState, rng: random.Random) -> None:
     """Playing on a copy never changes the original."""
     before = snapshot(state)
@@ -179,6 +256,7 @@ def check_states(game: Game, states: Sequence[GameState], rng: random.Random) ->
         check_position_round_trip(game, state)
         check_notation_round_trip(state)
         check_views_hide_secrets(state, rng)
+        check_secrecy(state, rng)
         check_clone_is_deep(state, rng)
 
 
@@ -204,4 +282,13 @@ def check_game(game: Game, players: int, seeds: range, options: Mapping[str, Any
         check_replay(game, players, seed, options)
 
 
-__all__ = ["check_game", "check_states", "playout", "snapshot", "states_along", "states_of_match"]
+__all__ = [
+    "check_game",
+    "check_secrecy",
+    "check_secrecy_along",
+    "check_states",
+    "playout",
+    "snapshot",
+    "states_along",
+    "states_of_match",
+]

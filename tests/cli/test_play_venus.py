@@ -80,3 +80,101 @@ def test_games_without_a_board_refuse_to_draw(tmp_path: Path, capsys: pytest.Cap
     """Venture has no board: a one-line error, exit status 2, nothing written."""
     assert main(["board", "venture", "--svg", str(tmp_path / "x.svg")]) == 2
     assert "has no board" in capsys.readouterr().err and not (tmp_path / "x.svg").exists()
+
+
+# ---------------------------------------------------------------- auto-pass
+def table(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    seats: list[str],
+    lines: list[Any],
+    auto_pass: bool = True,
+) -> tuple[TerminalPlay, Script]:
+    """Returns a terminal game from a Venus turn whose start window asks seats 0 and 1, in that order:
+    seat 0 (Venus) holds Rapid Deployment, seat 1 (Mars) only a Deflector Shield, so it may only pass."""
+    console = Console(file=io.StringIO(), width=120, color_system=None, force_terminal=False)
+    play = TerminalPlay(GAME, seats, 4, {}, str(tmp_path), console=console, auto_pass=auto_pass)
+    data = GAME.new_state(3, 4).to_position()
+    data["ships"] = {ship: "orbit" if ship == "V1" else None for ship in data["ships"]}
+    data["hands"], data["decks"], data["discards"] = [[6], [10], []], [[], [], []], [[], [], []]
+    data["aside"] = [card for card in range(1, 37) if card not in (6, 10)]
+    data["current"] = data["planets"].index("venus")
+    window = {"kind": "zap", "seats": [], "data": {"moment": "start", "open": False}, "concurrent": False}
+    data["decisions"] = [
+        {"kind": "finish", "seats": [], "data": {}, "concurrent": False},
+        {**window, "data": {"moment": "end", "open": False}},
+        {"kind": "extend", "seats": [0], "data": {}, "concurrent": False},
+        {"kind": "act", "seats": [0], "data": {}, "concurrent": False},
+        window,
+    ]
+    play.state = GAME.state_from_position(data)
+    play.record.start = play.state.to_position()
+    assert play.state.stack.top.seats == [0, 1]
+    script = Script(lines)
+    monkeypatch.setattr(console, "input", script)
+    return play, script
+
+
+def moves(play: TerminalPlay) -> list[str]:
+    """Returns the record's moves as ``seat: action``."""
+    return [f"{m.seat}: {m.action}" for m in play.record.moves]
+
+
+def asked_in(play: TerminalPlay, seen: list[tuple[str, list[str]]], answer: str) -> Any:
+    """Returns a scripted line that notes the decision and seat 1's choices at the prompt, then answers."""
+
+    def line() -> str:
+        seen.append((play.state.stack.top.kind, [str(a) for a in play.state.legal_actions(1)]))
+        return answer
+
+    return line
+
+
+def test_a_person_who_may_only_pass_passes_by_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Auto-pass (on by default): seat 1 is not prompted in the Zap windows where it may only pass; the
+    first prompt comes with its own action."""
+    seen: list[tuple[str, list[str]]] = []
+    play, _ = table(tmp_path, monkeypatch, ["greedy", "human", "greedy"], [])
+    monkeypatch.setattr(play.console, "input", Script([asked_in(play, seen, "quit")]))
+    assert play.run() == 0
+    assert seen[0][0] == "act" and "pass" in seen[0][1] and len(seen[0][1]) > 1
+    assert "1: pass" in moves(play) and all(m == "1: pass" for m in moves(play) if m.startswith("1"))
+
+
+def test_autopass_off_asks_and_autopass_on_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --auto-pass off the person is asked even with only 'pass'; 'autopass on' passes at once, and
+    from then on the seat is not asked where it may only pass; 'autopass off' turns it off again."""
+    seen: list[tuple[str, list[str]]] = []
+    play, _ = table(tmp_path, monkeypatch, ["greedy", "human", "greedy"], [], auto_pass=False)
+    answers = [asked_in(play, seen, "autopass on"), asked_in(play, seen, "quit")]
+    monkeypatch.setattr(play.console, "input", Script(answers))
+    assert play.run() == 0
+    assert seen[0] == ("zap", ["pass"]) and seen[1][0] == "act"
+    assert play.auto_pass == [True, True, True]
+    play, _ = table(tmp_path, monkeypatch, ["greedy", "human", "greedy"], [])
+    monkeypatch.setattr(play.console, "input", Script(["autopass off", "quit"]))
+    assert play.run() == 0 and play.auto_pass == [True, False, True]
+
+
+def test_people_sharing_the_screen_see_the_same_hand_over_either_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two people at one screen: the screen is handed to seat 1 although it may only pass, and seat 1 is
+    told it passed; the others see what they would see had it chosen to pass."""
+    play, script = table(tmp_path, monkeypatch, ["human", "human", "greedy"], ["", "pass", "", ""])
+    assert play.run() == 0
+    assert moves(play)[:2] == ["0: pass", "1: pass"]
+    assert "Pass the screen to seat 0" in script.prompts[0] and script.prompts[1] == "seat 0> "
+    assert "Pass the screen to seat 1" in script.prompts[2]
+    assert "Seat 1 may only pass here: passed for you (auto-pass)" in script.prompts[3]
+
+
+def test_play_command_takes_the_auto_pass_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--auto-pass off` is accepted (status 0); another value is refused with status 2."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    seats = "human,greedy,greedy"
+    base = ["play", "venus-needs-men", "--seats", seats, "--seed", "5", "--records", str(tmp_path)]
+    assert main([*base, "--auto-pass", "off"]) == 0
+    with pytest.raises(SystemExit) as refused:
+        main([*base, "--auto-pass", "maybe"])
+    assert refused.value.code == 2

@@ -23,6 +23,18 @@ def test_conformance_kit(name: str, players: int) -> None:
 
 
 @pytest.mark.parametrize("name", game_names())
+def test_who_acts_and_what_all_are_told_depend_only_on_public_information(name: str) -> None:
+    """Issue 10: over many states of random games at every table size, a state and its re-deals of
+    what one seat cannot see ask the same seats, and the same action tells the table the same events
+    and asks the same seats next (kit.check_secrecy; Venus Needs Men!'s Zap windows failed it while
+    they asked only the seats holding a playable card)."""
+    game = load_game(name)
+    span = game.max_players - game.min_players + 1
+    for seed in range(10):
+        kit.check_secrecy_along(game, game.min_players + seed % span, [seed], 3, game.quick_options)
+
+
+@pytest.mark.parametrize("name", game_names())
 def test_random_playouts_finish_on_many_seeds(name: str) -> None:
     """Random playouts through the checked apply finish and never raise, over many seeds."""
     game = load_game(name)

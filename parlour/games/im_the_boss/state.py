@@ -12,6 +12,7 @@ from parlour.core.state import GameState
 from parlour.games.im_the_boss import actions, rules, views
 from parlour.games.im_the_boss.content import Content, DealCard, Space
 from parlour.games.im_the_boss.negotiation import Negotiation
+from parlour.games.im_the_boss.phases import BARGAIN, CLOSING, RESPOND
 
 
 class BossState(ModularState):
@@ -101,6 +102,10 @@ class BossState(ModularState):
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice for a human: what the deal needs and who can supply it."""
         return views.hints(self, seat)
+
+    def passing_window(self) -> bool:
+        """Returns whether a Stop window, the closing round or the bargaining is on top (all may pass)."""
+        return bool(len(self.stack)) and self.stack.top.kind in (RESPOND, CLOSING, BARGAIN)
 
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a position (docs/positions.md)."""

@@ -2,14 +2,15 @@
 
 A turn is a little program on the stack, bottom first: ``finish``, the end Zap
 window, ``extend``, ``act``, the start Zap window.  Steps nobody decides
-(``finish``, a window nobody can play in, ``extend`` without a card) run by
+(``finish``, a window nobody could play in, ``extend`` without a card) run by
 themselves; the others wait for a seat.
 """
 
 from __future__ import annotations
 
 ZAP = "zap"
-"""A Zap window: seats holding a card playable now, from the active seat clockwise (play or pass)."""
+"""A Zap window: seats that could hold a card playable now by public knowledge, from the active seat
+clockwise (play or pass)."""
 ACT = "act"
 """The active player's first step decides its action: build, move, attack, collect (or pass)."""
 MOVING, ATTACKING, COLLECTING = "moving", "attacking", "collecting"

@@ -255,6 +255,37 @@ def _check_decisions(state: VenusState) -> None:
     settle(state)
     if len(state.stack) and not state.deciders():
         raise PositionError("decisions", "nobody may act, yet the game is not over")
+    try:
+        _check_windows(state)
+    except (LookupError, AssertionError, TypeError, ValueError) as err:
+        raise PositionError("decisions", f"a Zap window's data is malformed ({err!r})") from None
+
+
+def _check_windows(state: VenusState) -> None:
+    """Refuses Zap windows that legal play cannot leave: an open window under another decision, or a
+    window asking a seat that public knowledge says cannot play there (ruling B-3) or out of turn."""
+    from parlour.games.venus_needs_men.zapping import asked
+
+    last = len(state.stack) - 1
+    for i, decision in enumerate(state.stack):
+        if decision.kind != "zap":
+            continue
+        if i != last:
+            if decision.data.get("open") or decision.seats:
+                raise PositionError(f"decisions[{i}]", "only the Zap window on top can be open")
+            continue
+        could = asked(state, decision)
+        for seat in decision.seats:
+            if seat not in could:
+                raise PositionError(
+                    f"decisions[{i}].seats",
+                    f"seat {seat} cannot hold a card playable in this window by what the table knows",
+                )
+        if could[len(could) - len(decision.seats) :] != decision.seats:
+            raise PositionError(
+                f"decisions[{i}].seats",
+                f"must be the seats still to answer, in order: the end of {could}",
+            )
 
 
 def _check(state: VenusState) -> None:

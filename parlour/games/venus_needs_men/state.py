@@ -12,6 +12,7 @@ from parlour.core.state import GameState
 from parlour.games.venus_needs_men import actions, rules, views
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
+from parlour.games.venus_needs_men.phases import ZAP
 from parlour.games.venus_needs_men.tech import TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
@@ -169,6 +170,10 @@ class VenusState(ModularState):
         lines = [f"Zap {n} {self.card(n).name}: {self.card(n).text}" for n in sorted(self.hands[seat])]
         lines.append(f"You have {self.seat_population(seat)} population; {needed(self)} wins.")
         return lines
+
+    def passing_window(self) -> bool:
+        """Returns whether a Zap window is on top (every seat asked may pass)."""
+        return bool(len(self.stack)) and self.stack.top.kind == ZAP
 
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a position."""

@@ -104,7 +104,7 @@ def settle(state: VenusState) -> None:
         if top.kind == ZAP:
             if not top.data["open"]:
                 top.data["open"] = True
-                top.seats = zapping.holders(state, top)
+                top.seats = zapping.asked(state, top)
             if top.is_settled:
                 zapping.close_window(state)
                 continue

@@ -1,8 +1,10 @@
 """Rulebook "Zap Cards": the windows in which they may be played, their effects, and priority.
 
-Windows (docs/rulings/venus-needs-men.md, "Zap windows") are offered, in order
-from the active seat clockwise, to every seat holding a card playable there; a
-play restarts the window; it closes when everyone asked has passed.
+Windows (docs/rulings/venus-needs-men.md, B-3 "Zap windows") are offered, in
+order from the active seat clockwise, to every seat that could hold a card
+playable there as far as the whole table knows (:func:`asked`): who is asked
+never depends on hidden cards.  A play restarts the window; it closes when
+everyone asked has passed.
 """
 
 from __future__ import annotations
@@ -88,16 +90,28 @@ def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
     return any(steps(state, kind, p, state.fleet(p), IMMEDIATE_MODE) for p in state.sides(seat))
 
 
-def holders(state: VenusState, window: Decision) -> list[int]:
-    """Returns the seats holding a card playable in this window, from the active seat clockwise."""
-    return [
-        s
-        for s in order_from(state, state.active_seat)
-        if any(
-            playable(state, s, state.card(c), window) and targets(state, s, state.card(c))
-            for c in state.hands[s]
-        )
-    ]
+def unseen(state: VenusState) -> list[int]:
+    """Returns the Zap cards nobody has shown (in no discard pile): as far as the table knows, any of
+    them may be in any hand."""
+    shown = {c for pile in state.discards for c in pile}
+    return [n for n in sorted(state.zap.cards) if n not in shown]
+
+
+def may_hold_playable(state: VenusState, seat: int, window: Decision, cards: list[int]) -> bool:
+    """Returns whether ``seat`` could hold a card playable in ``window`` by public knowledge: it holds
+    some Zap card, and one of ``cards`` (the unseen ones) would be playable by it there, with a target."""
+    if not state.hands[seat]:
+        return False
+    # Whether a card is playable depends on its timing and effect alone: test one card of each kind.
+    kinds = {(state.card(c).timing, state.card(c).effect): state.card(c) for c in cards}
+    return any(playable(state, seat, card, window) and targets(state, seat, card) for card in kinds.values())
+
+
+def asked(state: VenusState, window: Decision) -> list[int]:
+    """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
+    card by public knowledge (ruling B-3), whatever they really hold."""
+    cards = unseen(state)
+    return [s for s in order_from(state, state.active_seat) if may_hold_playable(state, s, window, cards)]
 
 
 def window_actions(state: VenusState, seat: int) -> list[Action]:
@@ -119,7 +133,7 @@ def window_apply(state: VenusState, seat: int, action: Action) -> None:
         f"Seat {seat} plays Zap card {card.number}, {card.name}" + (f" on {target}" if target else "") + "."
     )
     effect(state, seat, card, action, window)
-    # The window restarts once the card's effect is done: holders are counted afresh then.
+    # The window restarts once the card's effect is done: the seats to ask are counted afresh then.
     window.data["open"] = False
     window.seats = []
 
@@ -174,4 +188,4 @@ def close_window(state: VenusState) -> None:
         combat.resolve_save(state, window.data)
 
 
-__all__ = ["END", "START", "close_window", "holders", "open_window", "window_actions", "window_apply"]
+__all__ = ["END", "START", "asked", "close_window", "open_window", "window_actions", "window_apply"]

@@ -17,7 +17,9 @@ Titan and Ganymede, seat 1 Mars and Venus (Titan, Mars, Ganymede, Venus).
 
 The turn on the stack is the engine's program: the end Zap window, ``extend``
 and ``act`` for the active side; ``window="start"`` adds the start Zap window
-on top, opened by the engine for the seats holding a card playable in it.
+on top, opened by the engine for the seats that could hold a card playable in
+it by public knowledge (ruling B-3: every seat holding a Zap card, when some
+card in no discard pile would be playable by it there).
 """
 
 from __future__ import annotations
@@ -198,13 +200,27 @@ def reload(state: VenusState) -> VenusState:
 
 
 def play(state: VenusState, *lines: str) -> None:
-    """Applies actions in notation; ``"2: zap 9 M1"`` names the seat, a bare action is the only decider's."""
+    """Applies actions in notation; ``"2: zap 9 M1"`` names the seat, a bare action is the only decider's.
+
+    After each action the seats that may only pass in a Zap window pass, as front ends with auto-pass
+    on do (:func:`auto_pass`).
+    """
     for line in lines:
         seat, sep, text = line.partition(":")
         if sep and seat.strip().isdecimal():
             state.apply_notation(text.strip(), int(seat))
         else:
             state.apply_notation(line)
+        auto_pass(state)
+
+
+def auto_pass(state: VenusState) -> int:
+    """Passes for every seat asked in a Zap window whose only legal action is a pass; returns how many."""
+    passes = 0
+    while not state.is_over() and state.only_pass(state.deciders()[0]):
+        state.apply_notation("pass", state.deciders()[0])
+        passes += 1
+    return passes
 
 
 def force_dice(state: VenusState, *results: int) -> None:

@@ -9,13 +9,20 @@ Venus, Mars, Ganymede).
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
-from parlour.core.errors import IllegalActionError
-from parlour.games.venus_needs_men import VenusState
+from parlour.core.decisions import Decision
+from parlour.core.errors import IllegalActionError, PositionError
+from parlour.games.venus_needs_men import VenusState, zapping
+from parlour.testing import kit
 
 from .scenario import (
+    GAME,
     ZAP,
+    auto_pass,
     check,
     everyone_passes,
     kinds,
@@ -24,6 +31,7 @@ from .scenario import (
     pass_turn,
     play,
     population_total,
+    position,
     ships_at,
     top,
     window_seats,
@@ -68,8 +76,10 @@ def test_the_house_deck_has_the_documented_cards() -> None:
 # ------------------------------------------------------------------ windows
 
 
-def test_a_window_asks_only_seats_holding_a_playable_card() -> None:
-    """The start window asks the holders of cards playable there, from the active seat clockwise."""
+def test_a_window_asks_every_seat_that_could_hold_a_playable_card() -> None:
+    """B-3: the start window asks, from the active seat clockwise, every seat holding a Zap card (an
+    unseen card would be playable by each), whatever it holds; a seat holding nothing playable may only
+    pass, and a front end may pass for it."""
     state = load(
         ships={"V1": "orbit", "M1": "orbit"},
         active="mars",
@@ -77,34 +87,106 @@ def test_a_window_asks_only_seats_holding_a_playable_card() -> None:
         hands={0: [9], 1: [10, 11, 12], 2: [13, 23], 3: [6]},
     )
     assert top(state) == ("zap", "start")
-    assert window_seats(state) == [3, 0]
-    assert state.deciders() == (3,)
-    assert legal(state, 3) == ["pass", "zap 6"]
+    assert window_seats(state) == [1, 2, 3, 0]
+    assert state.deciders() == (1,) and legal(state, 1) == ["pass"] and state.only_pass(1)
     with pytest.raises(IllegalActionError):
         state.apply_notation("pass", 0)
+    assert auto_pass(state) == 2
+    assert state.deciders() == (3,) and legal(state, 3) == ["pass", "zap 6"] and not state.only_pass(3)
+
+
+def test_who_is_asked_does_not_depend_on_the_cards_held() -> None:
+    """Swapping hands between seats (hidden cards) never changes who is asked; hand sizes do: a seat
+    with no Zap card is not asked."""
+    hands = {0: [9], 1: [10, 11, 12], 2: [], 3: [6, 13]}
+    swapped = {0: [13], 1: [6, 9, 10], 2: [], 3: [11, 12]}
+    for held in (hands, swapped):
+        state = load(ships={"V1": "orbit", "M1": "orbit"}, active="mars", window="start", hands=held)
+        assert window_seats(state) == [1, 3, 0]
+
+
+def test_no_window_opens_when_public_knowledge_says_nobody_can_play() -> None:
+    """A window nobody could play in closes by itself: with every card playable at the start of a turn
+    already in discard piles (face up), the turn goes straight to the action though all hold cards."""
+    any_time = [n for n, card in sorted(ZAP.cards.items()) if card.timing == "any"]
+    state = load(
+        active="venus",
+        window="start",
+        hands={0: [10, 11], 1: [12, 13], 2: [3]},
+        discards={3: any_time},
+    )
+    assert kinds(state) == ["finish", "zap", "extend", "act"] and top(state) == ("act", None)
 
 
 def test_the_window_order_runs_clockwise_from_the_active_seat() -> None:
-    """With the Ganymede seat (2) active, holders are asked 2, 3, 0, 1."""
+    """With the Ganymede seat (2) active, the seats are asked 2, 3, 0, 1."""
     state = load(
         ships={"V1": "orbit"}, active="ganymede", window="start", hands={0: [6], 1: [19], 2: [29], 3: [9]}
     )
     assert window_seats(state) == [2, 3, 0, 1]
 
 
-def test_no_window_opens_when_nobody_can_play() -> None:
-    """A window nobody can play in closes by itself: the turn goes straight to the action."""
-    state = load(active="venus", window="start", hands={0: [10, 11], 1: [12, 13], 2: [3]})
-    assert kinds(state) == ["finish", "zap", "extend", "act"] and top(state) == ("act", None)
+def open_window(seats: list[int], hands: dict[int, list[int]], **kwargs: Any) -> dict[str, Any]:
+    """Returns a position of Venus's turn with an open start window asking ``seats``."""
+    data = position(ships={"V1": "orbit", "M1": "orbit"}, active="venus", hands=hands, **kwargs)
+    data["decisions"].append(
+        {"kind": "zap", "seats": seats, "data": {"moment": "start", "open": True}, "concurrent": False}
+    )
+    return data
+
+
+def test_a_position_whose_window_asks_a_seat_that_cannot_play_is_refused() -> None:
+    """Section 4 of issue 10: a window listing a seat that public knowledge says cannot play is refused
+    (an empty hand; every card it could play already face up), as is one out of order or repeating a
+    seat, or an open window under another decision; the tail of the seats to ask loads."""
+    hands = {0: [9], 1: [10], 2: [], 3: [6]}
+    assert GAME.load_position(json.dumps(open_window([0, 1, 3], hands))).deciders() == (0,)
+    assert GAME.load_position(json.dumps(open_window([1, 3], hands))).deciders() == (1,)
+    any_time = [n for n, card in sorted(ZAP.cards.items()) if card.timing == "any"]
+    shown = {"hands": {0: [10], 1: [11], 2: [], 3: [12]}, "discards": {2: any_time}}
+    for seats, extra in (([0, 1, 2, 3], {}), ([2], {}), ([0, 1, 3], shown), ([3, 1], {}), ([1, 1, 3], {})):
+        data = open_window(seats, **{"hands": hands, **extra})
+        with pytest.raises(PositionError, match=r"decisions\[4\]\.seats"):
+            GAME.load_position(json.dumps(data))
+    data = open_window([0, 1, 3], hands)
+    data["decisions"][1] = {**data["decisions"][1], "seats": [0], "data": {"moment": "end", "open": True}}
+    with pytest.raises(PositionError, match="only the Zap window on top"):
+        GAME.load_position(json.dumps(data))
+    for window in ({"moment": "save", "ship": "Z9"}, {"moment": "save", "ship": 5}, {"moment": "roll"}):
+        data = open_window([0], hands)
+        data["decisions"][-1]["data"] = {**window, "open": True}
+        with pytest.raises(PositionError, match=r"^decisions"):
+            GAME.load_position(json.dumps(data))
+
+
+def test_the_secrecy_check_catches_windows_asked_only_of_holders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The conformance kit's secrecy check fails on the rule before issue 10 (a window asked only the
+    seats holding a playable card: the next seat asked told others what a seat held) and passes now."""
+
+    def holders(state: VenusState, window: Decision) -> list[int]:
+        return [
+            s
+            for s in zapping.order_from(state, state.active_seat)
+            if any(
+                zapping.playable(state, s, state.card(c), window) and zapping.targets(state, s, state.card(c))
+                for c in state.hands[s]
+            )
+        ]
+
+    kit.check_secrecy_along(GAME, 4, [0], 3, GAME.quick_options)
+    monkeypatch.setattr(zapping, "asked", holders)
+    with pytest.raises(AssertionError, match="the seats asked depend on hidden information"):
+        kit.check_secrecy_along(GAME, 4, [0], 3, GAME.quick_options)
 
 
 def test_a_card_without_a_target_is_not_playable() -> None:
     """Surprise Attack with nothing in range, Abduction Beam with no ship on a populated area, Sabotage with
-    no enemy ship on the board, Natural Disaster with Earth empty: none is offered."""
+    no enemy ship on the board, Natural Disaster with Earth empty: none is offered (the seat is asked,
+    as it could hold another card, and may only pass)."""
     state = load(ships={"V1": "sunward", "M1": "lunar"}, active="venus", window="start", hands={0: [5, 7]})
-    assert top(state) == ("act", None)
+    assert window_seats(state) == [0] and legal(state, 0) == ["pass"]
     state = load(ships={"G1": "orbit"}, active="venus", window="start", hands={2: [9]})
-    assert top(state) == ("act", None)
+    assert window_seats(state) == [2] and legal(state, 2) == ["pass"]
     empty = {
         a: 0 for a in ("china", "india", "europe", "africa", "namerica", "australia", "russia", "samerica")
     }
@@ -113,7 +195,8 @@ def test_a_card_without_a_target_is_not_playable() -> None:
 
 
 def test_a_play_restarts_the_window() -> None:
-    """After a card is played every holder is asked again from the active seat, including those who passed."""
+    """After a card is played every seat that could play is asked again from the active seat, including
+    those who passed."""
     state = load(
         ships={"V1": "orbit", "M1": "orbit", "G1": "orbit"},
         active="venus",
@@ -207,15 +290,16 @@ def test_population_cards_may_give_earth_units_before_its_collection_opens() -> 
 def test_time_dilation_is_played_only_at_the_end_of_ones_own_turn() -> None:
     """Time Dilation is offered in the end window of the holder's own turn only."""
     state = load(ships={"V1": "orbit"}, active="venus", window="start", hands={0: [3], 1: [16]})
+    assert window_seats(state) == [0, 1] and legal(state, 0) == ["pass"] and auto_pass(state) == 2
     assert top(state) == ("act", None)
     play(state, "pass")
     assert top(state) == ("extend", None)
     play(state, "end")
-    assert window_seats(state) == [0] and zaps(state, 0) == ["zap 3"]
+    assert window_seats(state) == [0, 1] and zaps(state, 0) == ["zap 3"]
     play(state, "0: pass")
     assert state.active == "mars" and top(state) == ("act", None)
     play(state, "pass")
-    assert window_seats(state) == [1]
+    assert window_seats(state) == [1, 0]
     play(state, "1: zap 16")
     assert state.active == "mars" and state.turn == 3 and state.extra_turns["mars"] == 0
 
@@ -267,7 +351,8 @@ def test_abduction_beam_collects_one_unit() -> None:
         window="start",
         hands={0: [30], 1: [20]},
     )
-    assert window_seats(state) == [0]
+    assert window_seats(state) == [1, 0] and legal(state, 1) == ["pass"]
+    auto_pass(state)
     play(state, "0: zap 30", "0: collect V1")
     assert state.collected["venus"] == 1 and state.population["china"] == 26
     assert state.earth_open
@@ -299,6 +384,7 @@ def test_a_restarted_window_asks_whoever_can_play_after_the_card() -> None:
         window="start",
         hands={0: [30], 1: [20]},
     )
+    auto_pass(state)
     play(state, "0: zap 30", "0: collect V1")
     assert top(state) == ("zap", "start") and window_seats(state) == [1]
     play(state, "1: zap 20", "1: collect E1")
@@ -395,10 +481,12 @@ def test_jamming_does_not_stop_a_targeting_computer() -> None:
 def test_roll_cards_go_to_the_right_side() -> None:
     """Evasive and Jamming go to the target's owner, Targeting Computer to the attacker's, nobody else."""
     state = roll_window((5, 5), s0=[11, 13, 12], s1=[24, 26, 25], s2=[34, 35, 36])
-    assert window_seats(state) == [0, 1]
+    assert window_seats(state) == [0, 1, 2]
     assert zaps(state, 0) == ["zap 12"]
     play(state, "0: pass")
     assert zaps(state, 1) == ["zap 24", "zap 26"]
+    state.apply_notation("pass", 1)
+    assert window_seats(state) == [2] and legal(state, 2) == ["pass"]
 
 
 def test_any_time_cards_are_offered_after_a_roll() -> None:

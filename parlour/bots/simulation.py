@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots.registry import make_bot
+from parlour.core.content import ContentSets
 from parlour.core.match import play_match
 from parlour.core.registry import load_game
 
@@ -34,10 +35,18 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_one(
-    game_name: str, seats: Sequence[str], seed: int, index: int, options: Mapping[str, Any]
+    game_name: str,
+    seats: Sequence[str],
+    seed: int,
+    index: int,
+    options: Mapping[str, Any],
+    content: ContentSets | None = None,
 ) -> GameOutcome:
-    """Plays game ``index`` of a simulation; a shared win gives each winner an equal share."""
-    game = load_game(game_name)
+    """Plays game ``index`` of a simulation; a shared win gives each winner an equal share.
+
+    ``content`` holds the user's own content sets the options may name (the command line reads them).
+    """
+    game = load_game(game_name).with_content(content or ContentSets())
     own_seed = game_seed(seed, index)
     agents = [make_bot(game, name, own_seed * 8 + s) for s, name in enumerate(seats)]
     result = play_match(game, agents, own_seed, options)
@@ -47,10 +56,12 @@ def play_one(
     return GameOutcome(index, result.state.scores(), wins, result.actions, result.state.turns_played(), first)
 
 
-def _play_chunk(job: tuple[str, list[str], int, list[int], dict[str, Any]]) -> list[GameOutcome]:
+def _play_chunk(
+    job: tuple[str, list[str], int, list[int], dict[str, Any], ContentSets | None],
+) -> list[GameOutcome]:
     """Plays several games in a worker process."""
-    game_name, seats, seed, indexes, options = job
-    return [play_one(game_name, seats, seed, i, options) for i in indexes]
+    game_name, seats, seed, indexes, options, content = job
+    return [play_one(game_name, seats, seed, i, options, content) for i in indexes]
 
 
 def simulate(
@@ -61,9 +72,13 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    content: ContentSets | None = None,
 ) -> dict[str, Any]:
-    """Plays ``games`` games and returns the summary (identical for any number of workers)."""
-    game = load_game(game_name)
+    """Plays ``games`` games and returns the summary (identical for any number of workers).
+
+    ``content`` holds the user's own content sets the options may name.
+    """
+    game = load_game(game_name).with_content(content or ContentSets())
     values = game.options(options)
     game.check_players(len(seats))
     for s, name in enumerate(seats):
@@ -73,7 +88,7 @@ def simulate(
     # Chunks of up to ten games, but at least four chunks a worker so slow games spread evenly.
     size = max(1, min(10, games // (4 * max(workers, 1))))
     chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
-    jobs = [(game.name, list(seats), seed, chunk, values) for chunk in chunks]
+    jobs = [(game.name, list(seats), seed, chunk, values, content) for chunk in chunks]
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for batch in pool.map(_play_chunk, jobs):

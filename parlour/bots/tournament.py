@@ -17,6 +17,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from parlour.bots.simulation import GameOutcome, play_one
+from parlour.core.content import ContentSets
 from parlour.core.registry import load_game
 
 
@@ -25,10 +26,12 @@ def seating(bots: Sequence[str], players: int, index: int) -> list[str]:
     return [bots[(index + seat) % len(bots)] for seat in range(players)]
 
 
-def _play(job: tuple[str, list[str], int, int, dict[str, Any]]) -> tuple[list[str], GameOutcome]:
+def _play(
+    job: tuple[str, list[str], int, int, dict[str, Any], ContentSets | None],
+) -> tuple[list[str], GameOutcome]:
     """Plays one tournament game in a worker."""
-    game_name, seats, seed, index, options = job
-    outcome = play_one(game_name, seats, seed, index, options)
+    game_name, seats, seed, index, options, content = job
+    outcome = play_one(game_name, seats, seed, index, options, content)
     return seats, outcome
 
 
@@ -41,12 +44,16 @@ def tournament(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    content: ContentSets | None = None,
 ) -> dict[str, Any]:
-    """Plays the tournament and returns each bot's rating, results and the run's figures."""
-    game = load_game(game_name)
+    """Plays the tournament and returns each bot's rating, results and the run's figures.
+
+    ``content`` holds the user's own content sets the options may name.
+    """
+    game = load_game(game_name).with_content(content or ContentSets())
     game.check_players(players)
     values = game.options(options)
-    jobs = [(game_name, seating(bots, players, i), seed, i, values) for i in range(games)]
+    jobs = [(game_name, seating(bots, players, i), seed, i, values, content) for i in range(games)]
     start = time.perf_counter()
     results: list[tuple[list[str], GameOutcome]] = []
     if workers > 1:

@@ -12,16 +12,24 @@ from rich.table import Table
 from parlour.bots.registry import bot_names, make_bot
 from parlour.bots.simulation import simulate
 from parlour.cli import files
+from parlour.cli.content import content_sets
 from parlour.core.errors import OptionError, ParlourError
+from parlour.core.game import Game
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
+
+
+def _game(name: str, args: Any) -> Game:
+    """Returns the game knowing the user's own content sets (``~/.parlour/content``, ``--content-dir``)."""
+    game = load_game(name)
+    return game.with_content(content_sets(game.name, args.content_dir))
 
 
 def cmd_play(args: Any) -> int:
     """Plays a game in the terminal."""
     from parlour.cli.play import play_in_terminal
 
-    game = load_game(args.game)
+    game = _game(args.game, args)
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     return play_in_terminal(
         game, seats, args.seed, args.options, args.records, args.dice == "manual", args.auto_pass == "on"
@@ -30,7 +38,7 @@ def cmd_play(args: Any) -> int:
 
 def cmd_new(args: Any) -> int:
     """Writes a starting position."""
-    game = load_game(args.game)
+    game = _game(args.game, args)
     state = game.new_state(args.players, args.seed, args.options)
     files.save_position(state, args.out)
     print(f"wrote {args.out} ({game.title}, {args.players} players, seed {args.seed})")
@@ -39,7 +47,7 @@ def cmd_new(args: Any) -> int:
 
 def cmd_legal(args: Any) -> int:
     """Prints the legal actions of a position, one a line."""
-    game = load_game(args.game)
+    game = _game(args.game, args)
     state = files.load_position(game, args.position)
     if args.seat is None and len(state.deciders()) > 1:
         raise ParlourError(f"seats {list(state.deciders())} may act: give --seat")
@@ -50,7 +58,7 @@ def cmd_legal(args: Any) -> int:
 
 def cmd_apply(args: Any) -> int:
     """Applies actions to a position; writes nothing if any action is refused."""
-    game = load_game(args.game)
+    game = _game(args.game, args)
     state = files.load_position(game, args.position)
     for number, text in enumerate(args.actions, 1):
         try:
@@ -78,7 +86,7 @@ def _only_decider(state: Any) -> int:
 
 def cmd_show(args: Any) -> int:
     """Prints a position as a seat sees it."""
-    game = load_game(args.game)
+    game = _game(args.game, args)
     state = files.load_position(game, args.position)
     print(state.render(args.seat))
     return 0
@@ -86,7 +94,7 @@ def cmd_show(args: Any) -> int:
 
 def cmd_board(args: Any) -> int:
     """Writes the board as SVG."""
-    game = load_game(args.game)
+    game = _game(args.game, args)
     state = files.load_position(game, args.position) if args.position else None
     files.write_text(args.svg, game.board_svg(state))
     print(f"wrote {args.svg}")
@@ -96,7 +104,7 @@ def cmd_board(args: Any) -> int:
 def cmd_replay(args: Any) -> int:
     """Replays a record to its end and prints the final scores."""
     record = GameRecord.loads(files.read_text(args.record))
-    game = load_game(record.game)
+    game = _game(record.game, args)
     state = replay(game, record)
     print(f"{game.title}, {record.players} players, seed {record.seed}, {len(record.moves)} actions")
     for seat, (score, rank) in enumerate(zip(state.scores(), state.ranking(), strict=True)):
@@ -109,11 +117,16 @@ def cmd_replay(args: Any) -> int:
 
 def cmd_options(args: Any) -> int:
     """Lists a game's options and bots."""
-    game = load_game(args.game)
+    game = _game(args.game, args)
     print(f"{game.title}: {game.min_players} to {game.max_players} players")
     for spec in game.option_specs:
-        values = "|".join(spec.choices) if spec.choices else ("text" if spec.text else "integer")
-        print(f"  --option {spec.name}={values}  (default {spec.default}): {spec.doc}")
+        print(f"  --option {spec.name}={spec.values_text()}  (default {spec.default}): {spec.doc}")
+    for spec in game.option_specs:
+        if spec.content is not None:
+            own = f"~/.parlour/content/{game.name}/NAME.json or --content-dir"
+            print(f"content sets for {spec.name} (your own: {own}):")
+            for content in game.available_content(spec.name):
+                print(f"  {content.name}  sha256 {content.sha256}  {content.origin}")
     print("bots: " + ", ".join(["human", *bot_names(game)]))
     return 0
 
@@ -136,6 +149,7 @@ def cmd_simulate(args: Any) -> int:
             args.options,
             args.workers,
             progress=lambda n: bar.advance(task, n),
+            content=content_sets(args.game, args.content_dir),
         )
     if args.json:
         print(json.dumps(summary, indent=1))
@@ -156,7 +170,7 @@ def cmd_tournament(args: Any) -> int:
         raise OptionError("a tournament needs at least two bots, -n 1 or more and --workers 1 or more")
     if "human" in bots:
         raise OptionError("a tournament plays bots only")
-    game = load_game(args.game)
+    game = _game(args.game, args)
     for name in set(bots):
         make_bot(game, name, 0)  # refuses an unknown bot before any game is played
     console = Console(stderr=True)
@@ -171,6 +185,7 @@ def cmd_tournament(args: Any) -> int:
             args.options,
             args.workers,
             progress=lambda n: bar.advance(task, n),
+            content=game.content_sets,
         )
     table = Table(title=f"{game.title}: {args.games} games of {args.players}, seed {args.seed}")
     for column in ("bot", "rating (μ−3σ)", "μ", "σ", "seats", "win rate"):

@@ -45,6 +45,18 @@ def _add_game(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a game option (repeatable); see 'parlour options GAME'",
     )
+    _add_content(parser)
+
+
+def _add_content(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--content-dir``: a folder of the user's own content sets."""
+    parser.add_argument(
+        "--content-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of your own content sets, DIR/GAME/NAME.json (repeatable; besides ~/.parlour/content)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,9 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="replay a record and print the final scores")
     replay.add_argument("record", metavar="RECORD")
+    _add_content(replay)
 
     options = sub.add_parser("options", help="list a game's options and bots")
     options.add_argument("game", choices=game_names())
+    _add_content(options)
 
     simulate = sub.add_parser("simulate", help="play many games quietly and summarise them")
     _add_game(simulate)

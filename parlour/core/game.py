@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
+from parlour.core.content import HOUSE, ContentSet, ContentSets, HouseFile, choose_set, short_repr
 from parlour.core.errors import OptionError, PositionError
 from parlour.core.state import GameState
 
@@ -28,13 +30,24 @@ class OptionSpec:
     """The allowed values for a choice option; empty for an integer option."""
     minimum: int = 0
     """The smallest value of an integer option."""
-    text: bool = False
-    """Whether the option takes free text (a file path, a name)."""
+    items: tuple[str, ...] = ()
+    """For a list option: the names a comma-separated value may list (besides the ``choices``)."""
+    content: HouseFile | None = None
+    """For a content-set option: where its house set ships; the value names a content set."""
 
-    def parse(self, text: Any) -> Any:
-        """Returns the option's value from text (or a value), refusing what is out of range."""
-        if self.text:
-            return str(text)
+    def parse(
+        self, text: Any, sets: Mapping[str, ContentSet] | None = None, stored: bool = False, where: str = ""
+    ) -> Any:
+        """Returns the option's value from text (or a value), refusing what is out of range.
+
+        A content option's value is the ``{"name", "sha256"}`` of the set it names among
+        the house set and ``sets`` (see ``choose_set``; ``stored`` for a position's or a
+        record's value, ``where`` says where a user's own sets go).
+        """
+        if self.content is not None:
+            return choose_set(self.name, text, self.content.load(), sets or {}, where, stored).reference()
+        if self.items:
+            return self._parse_list(text)
         if self.choices:
             value = str(text).lower()
             if value not in self.choices:
@@ -51,6 +64,27 @@ class OptionSpec:
         if number < self.minimum:
             raise OptionError(f"option {self.name} must be at least {self.minimum}, not {number}")
         return number
+
+    def _parse_list(self, text: Any) -> str:
+        """Returns one of the choices, or a comma-separated list of at most ``len(items)`` items."""
+        value = str(text).strip().lower()
+        if value in self.choices:
+            return value
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if parts and len(parts) <= len(self.items) and all(part in self.items for part in parts):
+            return ",".join(parts)
+        raise OptionError(
+            f"option {self.name} must be {' or '.join(self.choices)} or a comma-separated list of "
+            f"{', '.join(self.items)}, not {short_repr(text)}"
+        )
+
+    def values_text(self) -> str:
+        """Returns the values the option takes, as ``parlour options`` shows them."""
+        if self.content is not None:
+            return f"{HOUSE}|NAME"
+        if self.items:
+            return "|".join([*self.choices, "LIST"])
+        return "|".join(self.choices) if self.choices else "integer"
 
 
 class Game(ABC):
@@ -70,17 +104,48 @@ class Game(ABC):
     """The bot a search bot plays its playouts with (a game's own bot where random ones are hopeless)."""
     quick_options: Mapping[str, Any] = {}
     """Options that keep random playouts short (the conformance kit uses them on many seeds)."""
+    content_sets: ContentSets = ContentSets()
+    """The reader's own content sets (the command line hands them down; see ``with_content``)."""
 
-    def options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Returns every option's value: defaults overridden by ``given``, validated."""
+    def with_content(self, sets: ContentSets) -> Self:
+        """Returns this game knowing the content sets ``sets`` besides the house ones."""
+        game = copy.copy(self)
+        game.content_sets = sets
+        return game
+
+    def options(self, given: Mapping[str, Any] | None = None, stored: bool = False) -> dict[str, Any]:
+        """Returns every option's value: defaults overridden by ``given``, validated.
+
+        ``stored`` says the values come from a position or a record: a content set is then
+        named with its digest (but for the bare ``house`` of older files).
+        """
         specs = {spec.name: spec for spec in self.option_specs}
-        values = {spec.name: spec.default for spec in self.option_specs}
+        values = {spec.name: self._parse(spec, spec.default) for spec in self.option_specs}
         for name, text in (given or {}).items():
             if name not in specs:
                 known = ", ".join(sorted(specs)) or "none"
                 raise OptionError(f"{self.name} has no option {name!r} (options: {known})")
-            values[name] = specs[name].parse(text)
+            values[name] = self._parse(specs[name], text, stored)
         return values
+
+    def _parse(self, spec: OptionSpec, text: Any, stored: bool = False) -> Any:
+        """Returns one option's value, content-set names resolved against this game's sets."""
+        where = f"~/.parlour/content/{self.name}/NAME.json or --content-dir"
+        return spec.parse(text, self.content_sets.of_game(self.name), stored, where)
+
+    def content_set(self, option: str, values: Mapping[str, Any]) -> ContentSet:
+        """Returns the content set a content option names in option values (``house`` if absent)."""
+        spec = next(s for s in self.option_specs if s.name == option)
+        assert spec.content is not None, f"{option} is not a content option"
+        value = values.get(option, HOUSE)
+        return choose_set(option, value, spec.content.load(), self.content_sets.of_game(self.name), "")
+
+    def available_content(self, option: str) -> list[ContentSet]:
+        """Returns the content sets a content option may name here: the house set, then the reader's."""
+        spec = next(s for s in self.option_specs if s.name == option)
+        assert spec.content is not None, f"{option} is not a content option"
+        own = self.content_sets.of_game(self.name)
+        return [spec.content.load(), *(own[name] for name in sorted(own))]
 
     def position_options(self, data: Any) -> dict[str, Any]:
         """Returns the option values a position names, refusing bad ones as a PositionError."""
@@ -88,7 +153,7 @@ class Game(ABC):
         if not isinstance(given, dict):
             raise PositionError("options", "must be an object")
         try:
-            return self.options(given)
+            return self.options(given, stored=True)
         except OptionError as err:
             raise PositionError("options", str(err)) from None
 

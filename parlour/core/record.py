@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.chance import Forced, read_forced
-from parlour.core.errors import ParlourError, PositionError, RecordError
+from parlour.core.errors import OptionError, ParlourError, PositionError, RecordError
 from parlour.core.game import Game
 from parlour.core.state import GameState
 
@@ -129,7 +129,12 @@ def replay(game: Game, record: GameRecord, options: Mapping[str, Any] | None = N
     if record.start is not None:
         state = game.state_from_position(record.start)
     else:
-        state = game.new_state(record.players, record.seed, options or record.options)
+        try:
+            # A record's own options name content sets with their digests (docs/positions.md).
+            values = game.options(options or record.options, stored=not options)
+        except OptionError as err:
+            raise RecordError(f"options: {err}") from None
+        state = game.new_state(record.players, record.seed, values)
     for number, move in enumerate(record.moves, 1):
         state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
         try:

@@ -25,6 +25,9 @@ def playthrough(
     rng = random.Random(seed)
     names = ",".join(a.name for a in agents) if agents else "random"
     values = dict(game.options(options))
+    for spec in game.option_specs:
+        if spec.content is not None:
+            values[spec.name] = values[spec.name]["name"]  # the set by name (positions hold its digest)
     lines = [f"# {game.name} players={players} seed={seed} agents={names} options={values}", ""]
     lines += ["## start", state.render(None), ""]
     step = 0

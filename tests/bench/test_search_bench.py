@@ -24,7 +24,8 @@ def test_openspiels_timed_bot_plays_legal_moves() -> None:
 
     import parlour.envs.openspiel  # noqa: F401
 
-    game = pyspiel.load_game("parlour_venture", {"players": 4, "max_turns": 4})
+    # Eight turns: five moves always fit (four one-move turns end a four-turn game, whatever the bot picks).
+    game = pyspiel.load_game("parlour_venture", {"players": 4, "max_turns": 8})
     bot = TimedOpenSpielBot(game, 0.05, 0)
     state = game.new_initial_state()
     while state.is_chance_node():  # the deal

@@ -130,9 +130,9 @@ def test_game_seed_depends_only_on_seed_and_index() -> None:
 
 def test_games_do_not_depend_on_how_they_are_chunked() -> None:
     """A game's outcome is the same played in a chunk of seven, alone, or in another order."""
-    job = ("venture", SEATS, 2, list(range(7)), SHORT)
+    job = ("venture", SEATS, 2, list(range(7)), SHORT, None)
     together = _play_chunk(job)
-    alone = [_play_chunk(("venture", SEATS, 2, [i], SHORT))[0] for i in reversed(range(7))]
+    alone = [_play_chunk(("venture", SEATS, 2, [i], SHORT, None))[0] for i in reversed(range(7))]
     assert together == sorted(alone, key=lambda o: o.index)
     assert [o.index for o in together] == list(range(7))
     assert len({(tuple(o.scores), o.actions) for o in together}) > 1

@@ -374,7 +374,7 @@ def _new(path: Path, *extra: str) -> list[str]:
         ([*_new(Path("{out}"), "--option", "colour=red")], "venture has no option 'colour'"),
         ([*_new(Path("{out}"), "--option", "payment=weekly")], "must be one of turn, each"),
         ([*_new(Path("{out}"), "--option", "max_turns=-3")], "at least 0"),
-        ([*_new(Path("{out}"), "--option", "deck={missing}")], "cannot read deck file"),
+        ([*_new(Path("{out}"), "--option", "deck={missing}")], "option deck must name a content set"),
         (["simulate", "venture", "-n", "2", "--seats", "greedy,wizard"], "no bot 'wizard'"),
         (["simulate", "venture", "-n", "2", "--seats", "human,random"], "bots only"),
         (["simulate", "venture", "-n", "2", "--seats", "random"], "takes 2 to 6 players, not 1"),

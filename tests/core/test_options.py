@@ -7,18 +7,20 @@ from typing import Any
 
 import pytest
 
+from parlour.core.content import ContentSet, ContentSets
 from parlour.core.errors import OptionError
 from parlour.core.game import Game, OptionSpec
 from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState
 
 VENTURE = load_game("venture")
+HOUSE_DECK = VENTURE.available_content("deck")[0]
 DEFAULTS = {
     "payment": "turn",
     "proxy_placement": "stack",
     "last_draw": "no",
     "max_turns": 400,
-    "deck": "house",
+    "deck": {"name": "house", "sha256": HOUSE_DECK.sha256},
 }
 
 
@@ -35,8 +37,11 @@ def test_defaults_are_a_fresh_dict_each_time() -> None:
 
 
 def test_overrides_are_parsed_and_the_rest_keep_their_defaults() -> None:
-    values = VENTURE.options({"payment": "each", "max_turns": "12", "deck": "my-deck.json"})
-    assert values == {**DEFAULTS, "payment": "each", "max_turns": 12, "deck": "my-deck.json"}
+    mine = ContentSet.of("my-deck", HOUSE_DECK.data())
+    game = VENTURE.with_content(ContentSets({"venture": [mine]}))
+    values = game.options({"payment": "each", "max_turns": "12", "deck": "my-deck"})
+    assert values == {**DEFAULTS, "payment": "each", "max_turns": 12, "deck": mine.reference()}
+    assert mine.reference() == {"name": "my-deck", "sha256": HOUSE_DECK.sha256}
 
 
 def test_choice_values_are_case_insensitive_and_integers_take_numbers() -> None:
@@ -86,8 +91,12 @@ def test_non_integral_number_is_refused() -> None:
 
 
 def test_option_spec_parse_kinds() -> None:
-    text = OptionSpec("deck", "house", "a file", text=True)
-    assert text.parse(12) == "12"
+    listing = OptionSpec("worlds", "auto", "w", choices=("auto",), items=("venus", "mars"))
+    assert listing.parse(" AUTO ") == "auto"
+    assert listing.parse("Venus, mars,") == "venus,mars"
+    for bad in ("earth", "venus,venus,mars", "", "../etc", 12):
+        with pytest.raises(OptionError, match="must be auto or a comma-separated list of venus, mars"):
+            listing.parse(bad)
     choice = OptionSpec("colour", "red", "c", choices=("red", "blue"))
     assert choice.parse("Blue") == "blue"
     number = OptionSpec("rounds", 3, "r", minimum=1)

@@ -9,7 +9,7 @@ from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.game import Game
 from parlour.games.im_the_boss.actions import Action, format_action, parse_action
-from parlour.games.im_the_boss.content import Content, load_content
+from parlour.games.im_the_boss.content import Content, content_of
 from parlour.games.im_the_boss.options import OPTIONS, QUICK_OPTIONS
 from parlour.games.im_the_boss.state import BossState
 
@@ -46,9 +46,8 @@ class BossGame(Game):
     playout_bot = "greedy"
 
     def content(self, options: Mapping[str, Any]) -> Content:
-        """Returns the content chosen by the ``content`` option."""
-        path = options.get("content", "house")
-        return load_content(None if path == "house" else str(path))
+        """Returns the components of the content set the ``content`` option names (never a file)."""
+        return content_of(self.content_set("content", options))
 
     def new_state(
         self,

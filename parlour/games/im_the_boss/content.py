@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from parlour.core.content import read_content_json
+from parlour.core.content import ContentSet
 from parlour.core.errors import ContentError
+from parlour.games.im_the_boss.options import HOUSE_CONTENT
 
 CLAN, TRAVEL, RECRUIT, BOSS, STOP = "clan", "travel", "recruit", "boss", "stop"
 ANY = "any"
@@ -185,6 +186,14 @@ def parse_content(data: Any) -> Content:
 
 
 @cache
-def load_content(path: str | None = None) -> Content:
-    """Loads a content file (default: the one shipped with Parlour)."""
-    return parse_content(read_content_json(path, __package__ or "", "data/content.json", "content file"))
+def content_of(content: ContentSet) -> Content:
+    """Returns the components of a content set, checked (errors name the set)."""
+    try:
+        return parse_content(content.data())
+    except ContentError as err:
+        raise ContentError(f"content set {content.name!r}: {err}") from None
+
+
+def load_content() -> Content:
+    """Returns the house content shipped with Parlour."""
+    return content_of(HOUSE_CONTENT.load())

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from parlour.core.content import HouseFile
 from parlour.core.game import OptionSpec
+
+HOUSE_CONTENT = HouseFile("parlour.games.im_the_boss", "data/content.json")
+"""The house content's file (content set ``house``: board S1, house deal values)."""
 
 HAND_SIZE = 5
 DRAW = 3
@@ -51,8 +55,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "content",
         "house",
-        "content file: 'house' (board S1, house deal values) or a path to your own copy's data",
-        text=True,
+        "the content set: 'house' (board S1, house deal values) or the name of your own copy's data",
+        content=HOUSE_CONTENT,
     ),
 )
 

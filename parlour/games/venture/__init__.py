@@ -9,7 +9,7 @@ from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.game import Game
 from parlour.games.venture.actions import VentureAction, format_action, parse_action
-from parlour.games.venture.content import Deck, load_deck
+from parlour.games.venture.content import Deck, deck_of
 from parlour.games.venture.options import OPTIONS
 from parlour.games.venture.state import VentureState
 
@@ -44,9 +44,8 @@ class VentureGame(Game):
     playout_bot = "quick"
 
     def deck(self, options: Mapping[str, Any]) -> Deck:
-        """Returns the deck chosen by the ``deck`` option."""
-        path = options.get("deck", "house")
-        return load_deck(None if path == "house" else str(path))
+        """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""
+        return deck_of(self.content_set("deck", options))
 
     def new_state(
         self,

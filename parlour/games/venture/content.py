@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from parlour.core.content import read_content_json
+from parlour.core.content import ContentSet
 from parlour.core.errors import ContentError
+from parlour.games.venture.options import HOUSE_DECK
 
 LETTERS = "ABCDEF"
 SYMBOLS = {"triangle": "t", "circle": "c", "square": "s"}
@@ -169,6 +170,14 @@ def parse_deck(data: Any) -> Deck:
 
 
 @cache
-def load_deck(path: str | None = None) -> Deck:
-    """Loads a deck file (default: the house deck shipped with Parlour)."""
-    return parse_deck(read_content_json(path, __package__ or "", "data/deck.json", "deck file"))
+def deck_of(content: ContentSet) -> Deck:
+    """Returns the deck of a content set, checked (errors name the set)."""
+    try:
+        return parse_deck(content.data())
+    except ContentError as err:
+        raise ContentError(f"content set {content.name!r}: {err}") from None
+
+
+def load_deck() -> Deck:
+    """Returns the house deck shipped with Parlour."""
+    return deck_of(HOUSE_DECK.load())

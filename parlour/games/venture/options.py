@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from parlour.core.content import HouseFile
 from parlour.core.game import OptionSpec
+
+HOUSE_DECK = HouseFile("parlour.games.venture", "data/deck.json")
+"""The house deck's file (content set ``house``)."""
 
 HAND_SIZE = 7
 CENTER_SIZE = 5
@@ -38,7 +42,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "deck",
         "house",
-        "deck file: 'house' (Parlour's house design) or a path to your own copy's list",
-        text=True,
+        "the deck's content set: 'house' (Parlour's house design) or the name of your own copy's list",
+        content=HOUSE_DECK,
     ),
 )

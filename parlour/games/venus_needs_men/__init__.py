@@ -14,7 +14,7 @@ from parlour.games.venus_needs_men.board import load_board
 from parlour.games.venus_needs_men.factions import load_factions
 from parlour.games.venus_needs_men.options import OPTIONS, QUICK_OPTIONS
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.zapdeck import ZapDeck, load_zap
+from parlour.games.venus_needs_men.zapdeck import ZapDeck, zap_of
 
 RULES_SUMMARY = """\
 Refill to three Zap cards, then one action for all your ships (its first
@@ -46,9 +46,8 @@ class VenusGame(Game):
     playout_bot = "greedy"
 
     def zap(self, options: Mapping[str, Any]) -> ZapDeck:
-        """Returns the Zap deck chosen by the ``zap`` option."""
-        path = options.get("zap", "house")
-        return load_zap(None if path == "house" else str(path))
+        """Returns the Zap deck of the set the ``zap`` option names (never a file: docs/positions.md)."""
+        return zap_of(self.content_set("zap", options))
 
     def new_state(
         self,

@@ -11,7 +11,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from parlour.core.content import read_content_json
+from parlour.core.content import read_house_json
 from parlour.core.errors import ContentError, OptionError
 
 FORMAT = "parlour-venus-needs-men-map/1"
@@ -439,6 +439,6 @@ def parse_board(data: Any) -> Board:
 
 
 @cache
-def load_board(path: str | None = None) -> Board:
-    """Loads a map file (default: the house map shipped with Parlour)."""
-    return parse_board(read_content_json(path, __package__ or "", "data/map.json", "map file"))
+def load_board() -> Board:
+    """Loads the house map shipped with Parlour."""
+    return parse_board(read_house_json(__package__ or "", "data/map.json", "map file"))

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from parlour.core.content import read_content_json
+from parlour.core.content import read_house_json
 from parlour.core.errors import ContentError
 
 SOURCED_SHIPS = {"venus": 5, "earth": 4, "mars": 5, "ganymede": 6, "titan": 5, "pluto": 5}
@@ -82,4 +82,4 @@ def parse_factions(data: Any) -> Factions:
 @cache
 def load_factions() -> Factions:
     """Loads the factions shipped with Parlour."""
-    return parse_factions(read_content_json(None, __package__ or "", "data/factions.json", "factions file"))
+    return parse_factions(read_house_json(__package__ or "", "data/factions.json", "factions file"))

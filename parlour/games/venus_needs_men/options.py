@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from parlour.core.content import HouseFile
 from parlour.core.game import OptionSpec
+
+HOUSE_ZAP = HouseFile("parlour.games.venus_needs_men", "data/zap.json")
+"""The house Zap deck's file (content set ``house``)."""
+HOME_WORLDS = ("venus", "earth", "mars", "ganymede", "titan", "pluto")
+"""The names option ``planets`` may list."""
 
 HAND = 3
 """Zap cards a player refills to at the start of its turn."""
@@ -39,7 +45,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "auto",
         "home worlds by seat, e.g. 'venus,earth,mars' (two players: four, two each "
         "as a team); 'auto' or 'random'",
-        text=True,
+        choices=("auto", "random"),
+        items=HOME_WORLDS,
     ),
     OptionSpec(
         "extension_cards",
@@ -54,7 +61,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "turns after which the game ends and the most population wins (ruling B-7)",
         minimum=0,
     ),
-    OptionSpec("zap", "house", "Zap deck file: 'house' or a path to your own copy's list", text=True),
+    OptionSpec(
+        "zap",
+        "house",
+        "the Zap deck's content set: 'house' or the name of your own copy's list",
+        content=HOUSE_ZAP,
+    ),
 )
 
 QUICK_OPTIONS = {"max_turns": 40}

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from parlour.core.content import read_content_json
+from parlour.core.content import read_house_json
 from parlour.core.errors import ContentError
 
 TERRAINS = ("space", "land", "ocean")
@@ -111,4 +111,4 @@ def parse_tech(data: Any) -> TechSet:
 @cache
 def load_tech() -> TechSet:
     """Loads the Enhanced game's cards shipped with Parlour."""
-    return parse_tech(read_content_json(None, __package__ or "", "data/tech.json", "tech file"))
+    return parse_tech(read_house_json(__package__ or "", "data/tech.json", "tech file"))

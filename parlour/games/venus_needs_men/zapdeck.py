@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from parlour.core.content import read_content_json
+from parlour.core.content import ContentSet
 from parlour.core.errors import ContentError
+from parlour.games.venus_needs_men.options import HOUSE_ZAP
 
 TIMINGS = ("any", "own-end", "roll", "saving")
 """When a card may be played (docs/rulings/venus-needs-men.md, "Zap windows")."""
@@ -72,6 +73,14 @@ def parse_zap(data: Any) -> ZapDeck:
 
 
 @cache
-def load_zap(path: str | None = None) -> ZapDeck:
-    """Loads a Zap file (default: Parlour's house deck)."""
-    return parse_zap(read_content_json(path, __package__ or "", "data/zap.json", "Zap file"))
+def zap_of(content: ContentSet) -> ZapDeck:
+    """Returns the Zap deck of a content set, checked (errors name the set)."""
+    try:
+        return parse_zap(content.data())
+    except ContentError as err:
+        raise ContentError(f"content set {content.name!r}: {err}") from None
+
+
+def load_zap() -> ZapDeck:
+    """Returns Parlour's house Zap deck."""
+    return zap_of(HOUSE_ZAP.load())

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from parlour.bots.random_bot import RandomBot
-from parlour.core.errors import ContentError, IllegalActionError, NotationError, PositionError
+from parlour.core.content import read_json_file
+from parlour.core.errors import ContentError, IllegalActionError, NotationError, OptionError, PositionError
 from parlour.core.match import play_match
 from parlour.core.record import GameRecord, replay
 from parlour.games.venture import GAME
@@ -108,6 +109,8 @@ def test_a_deck_file_that_is_not_text_is_a_content_error(tmp_path: Path) -> None
     path = tmp_path / "deck.bin"
     path.write_bytes(b"\xff\xfe\x00\x81")
     with pytest.raises(ContentError, match="not UTF-8"):
+        read_json_file(path, "deck file")
+    with pytest.raises(OptionError, match="option deck must name a content set"):
         GAME.new_state(3, 1, {"deck": str(path)})
 
 

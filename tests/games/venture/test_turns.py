@@ -197,5 +197,6 @@ def test_default_options_follow_the_rulings() -> None:
         "proxy_placement": "stack",
         "last_draw": "no",
         "max_turns": 400,
-        "deck": "house",
+        "deck": GAME.available_content("deck")[0].reference(),
     }
+    assert GAME.options()["deck"]["name"] == "house"

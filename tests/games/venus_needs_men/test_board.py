@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from parlour.core.content import read_json_file
 from parlour.core.errors import ContentError, OptionError
 from parlour.games.venus_needs_men.board import (
     HOME,
@@ -282,7 +283,7 @@ def test_unknown_area_is_a_key_error() -> None:
 def test_the_shipped_file_round_trips_through_a_path(tmp_path: Path) -> None:
     path = tmp_path / "map.json"
     path.write_text(json.dumps(shipped()), encoding="utf-8")
-    assert load_board(str(path)) == BOARD
+    assert parse_board(read_json_file(path, "map file")) == BOARD
 
 
 def test_orbit_may_neighbour_every_earth_area_in_another_map(tmp_path: Path) -> None:
@@ -377,7 +378,7 @@ def test_broken_map_files_are_refused(problem: str, tmp_path: Path) -> None:
     path = tmp_path / "map.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ContentError, match=r"^map file") as err:
-        load_board(str(path))
+        parse_board(read_json_file(path, "map file"))
     assert message in str(err.value)
 
 
@@ -385,12 +386,12 @@ def test_files_that_are_not_maps_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "map.json"
     path.write_text("{", encoding="utf-8")
     with pytest.raises(ContentError, match="map file is not valid JSON"):
-        load_board(str(path))
+        parse_board(read_json_file(path, "map file"))
     path.write_text("[]", encoding="utf-8")
     with pytest.raises(ContentError, match="must be a JSON object"):
-        load_board(str(path))
+        parse_board(read_json_file(path, "map file"))
     with pytest.raises(ContentError, match="cannot read map file"):
-        load_board(str(tmp_path / "missing.json"))
+        parse_board(read_json_file(tmp_path / "missing.json", "map file"))
 
 
 def test_every_kind_is_checked() -> None:

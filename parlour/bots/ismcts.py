@@ -28,6 +28,10 @@ PRIOR = 1.0
 """Progressive bias towards the playout bot's own choice at the root (fades as 1 / visits)."""
 PLAYOUT_CAP = 120
 """Actions a playout may take before it is scored as it stands."""
+MAX_MILLISECONDS = 3_600_000
+"""The longest search budget accepted: an hour a move."""
+MAX_ITERATIONS = 10_000_000
+"""The most iterations a search budget may ask for."""
 
 
 @dataclass
@@ -51,20 +55,41 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """Reads ``200ms``, ``1s``, ``500`` or ``500it``."""
+        """Reads ``200ms``, ``1s``, ``0.5s``, ``500`` or ``500it``: from 1 ms or 1 iteration to the maxima."""
         word = text.strip().lower()
+        shape = f"a search budget is like 200ms, 1s or 500it, not {text[:40]!r}"
+        if not word or len(word) > 12 or not word.isascii():
+            raise ValueError(shape)
         try:
             if word.endswith("ms"):
-                return cls(milliseconds=int(word[:-2]))
-            if word.endswith("s"):
-                return cls(milliseconds=int(float(word[:-1]) * 1000))
-            return cls(iterations=int(word.removesuffix("it")))
+                budget = cls(milliseconds=_whole(word[:-2]))
+            elif word.endswith("s"):
+                seconds = word[:-1]
+                if not seconds.replace(".", "", 1).isdecimal():
+                    raise ValueError(shape)
+                budget = cls(milliseconds=round(float(seconds) * 1000))
+            else:
+                budget = cls(iterations=_whole(word.removesuffix("it")))
         except ValueError:
-            raise ValueError(f"a search budget is like 200ms, 1s or 500it, not {text!r}") from None
+            raise ValueError(shape) from None
+        if budget.milliseconds <= 0 and budget.iterations <= 0:
+            raise ValueError(f"a search budget must be at least 1ms or 1it, not {text!r}")
+        if budget.milliseconds > MAX_MILLISECONDS or budget.iterations > MAX_ITERATIONS:
+            raise ValueError(
+                f"a search budget is at most {MAX_MILLISECONDS // 1000}s or {MAX_ITERATIONS}it, not {text!r}"
+            )
+        return budget
 
     def describe(self) -> str:
         """Returns the budget as text."""
         return f"{self.milliseconds}ms" if self.milliseconds else f"{self.iterations}it"
+
+
+def _whole(word: str) -> int:
+    """Returns a whole number written in ASCII digits only (no sign, no underscore), or raises ValueError."""
+    if not word.isdecimal():
+        raise ValueError(word)
+    return int(word)
 
 
 def reward(state: GameState) -> list[float]:

@@ -6,11 +6,11 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots.registry import make_bot
+from parlour.bots.workers import run_jobs
 from parlour.core.content import ContentSets
 from parlour.core.match import play_match
 from parlour.core.registry import load_game
@@ -72,37 +72,43 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    workers_max: int | None = None,
     content: ContentSets | None = None,
 ) -> dict[str, Any]:
     """Plays ``games`` games and returns the summary (identical for any number of workers).
 
-    ``content`` holds the user's own content sets the options may name.
+    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
+    the user's own content sets the options may name.
     """
-    game = load_game(game_name).with_content(content or ContentSets())
-    values = game.options(options)
-    game.check_players(len(seats))
-    for s, name in enumerate(seats):
-        make_bot(game, name, s)
+    values = check_simulation(game_name, seats, options, content)
+    game = load_game(game_name)
     start = time.perf_counter()
     outcomes: list[GameOutcome] = []
     # Chunks of up to ten games, but at least four chunks a worker so slow games spread evenly.
     size = max(1, min(10, games // (4 * max(workers, 1))))
     chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
     jobs = [(game.name, list(seats), seed, chunk, values, content) for chunk in chunks]
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for batch in pool.map(_play_chunk, jobs):
-                outcomes.extend(batch)
-                if progress:
-                    progress(len(batch))
-    else:
-        for job in jobs:
-            batch = _play_chunk(job)
-            outcomes.extend(batch)
-            if progress:
-                progress(len(batch))
+    for batch in run_jobs(_play_chunk, jobs, workers, workers_max):
+        outcomes.extend(batch)
+        if progress:
+            progress(len(batch))
     outcomes.sort(key=lambda o: o.index)
     return summarise(game.name, list(seats), seed, values, outcomes, time.perf_counter() - start)
+
+
+def check_simulation(
+    game_name: str,
+    seats: Sequence[str],
+    options: Mapping[str, Any] | None,
+    content: ContentSets | None = None,
+) -> dict[str, Any]:
+    """Refuses an unknown game or bot, a wrong number of seats or a bad option; returns the options."""
+    game = load_game(game_name).with_content(content or ContentSets())
+    values = game.options(options)
+    game.check_players(len(seats))
+    for s, name in enumerate(seats):
+        make_bot(game, name, s)
+    return values
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from parlour.bots.simulation import GameOutcome, play_one
+from parlour.bots.workers import run_jobs
 from parlour.core.content import ContentSets
 from parlour.core.registry import load_game
 
@@ -44,11 +44,13 @@ def tournament(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    workers_max: int | None = None,
     content: ContentSets | None = None,
 ) -> dict[str, Any]:
     """Plays the tournament and returns each bot's rating, results and the run's figures.
 
-    ``content`` holds the user's own content sets the options may name.
+    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
+    the user's own content sets the options may name.
     """
     game = load_game(game_name).with_content(content or ContentSets())
     game.check_players(players)
@@ -56,17 +58,10 @@ def tournament(
     jobs = [(game_name, seating(bots, players, i), seed, i, values, content) for i in range(games)]
     start = time.perf_counter()
     results: list[tuple[list[str], GameOutcome]] = []
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            for item in pool.map(_play, jobs, chunksize=1):
-                results.append(item)
-                if progress:
-                    progress(1)
-    else:
-        for job in jobs:
-            results.append(_play(job))
-            if progress:
-                progress(1)
+    for item in run_jobs(_play, jobs, workers, workers_max):
+        results.append(item)
+        if progress:
+            progress(1)
     table = rate(sorted(set(bots)), results)
     return {
         "game": game_name,

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from parlour.bots.registry import bot_names, make_bot
-from parlour.bots.simulation import simulate
+from parlour.bots.simulation import check_simulation, simulate
+from parlour.bots.workers import check_workers
 from parlour.cli import files
 from parlour.cli.content import content_sets
+from parlour.cli.output import make_console
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
-from parlour.core.record import GameRecord, replay
+from parlour.core.record import replay
 from parlour.core.registry import load_game
 
 
@@ -34,6 +36,13 @@ def cmd_play(args: Any) -> int:
     return play_in_terminal(
         game, seats, args.seed, args.options, args.records, args.dice == "manual", args.auto_pass == "on"
     )
+
+
+def cmd_resume(args: Any) -> int:
+    """Goes on with an unfinished game in the terminal."""
+    from parlour.cli.play import resume_in_terminal
+
+    return resume_in_terminal(args.record, args.dice == "manual", args.auto_pass == "on", args.content_dir)
 
 
 def cmd_new(args: Any) -> int:
@@ -66,7 +75,8 @@ def cmd_apply(args: Any) -> int:
             for event in state.apply_notation(text, seat):
                 print(event.for_seat(seat))
         except ParlourError as err:
-            raise ParlourError(f"action {number} ({text!r}): {err}; nothing written") from None
+            quoted = repr(text if len(text) <= 60 else text[:60] + "…")
+            raise ParlourError(f"action {number} ({quoted}): {err}; nothing written") from None
     out = args.out or args.position
     files.save_position(state, out)
     print(f"wrote {out}")
@@ -96,22 +106,28 @@ def cmd_board(args: Any) -> int:
     """Writes the board as SVG."""
     game = _game(args.game, args)
     state = files.load_position(game, args.position) if args.position else None
-    files.write_text(args.svg, game.board_svg(state))
+    files.write_text(args.svg, game.board_svg(state), files.PUBLIC)
     print(f"wrote {args.svg}")
     return 0
 
 
 def cmd_replay(args: Any) -> int:
-    """Replays a record to its end and prints the final scores."""
-    record = GameRecord.loads(files.read_text(args.record))
+    """Replays a record to its end and prints the final scores (an unfinished game has none yet)."""
+    record = files.load_record(args.record)
     game = _game(record.game, args)
     state = replay(game, record)
+    if not state.is_over():
+        # No seed, scores or ranks before the end: they would tell what the seats may not know yet.
+        print(f"{game.title}, {record.players} players, {len(record.moves)} actions")
+        print(
+            "(the record ends before the game does: no scores or ranks until it is over; "
+            "'parlour resume RECORD' goes on with it)"
+        )
+        return 0
     print(f"{game.title}, {record.players} players, seed {record.seed}, {len(record.moves)} actions")
     for seat, (score, rank) in enumerate(zip(state.scores(), state.ranking(), strict=True)):
         name = record.seats[seat] if seat < len(record.seats) else "?"
         print(f"seat {seat} ({name}): {score:g}  rank {rank}")
-    if not state.is_over():
-        print("(the record ends before the game does)")
     return 0
 
 
@@ -138,8 +154,12 @@ def cmd_simulate(args: Any) -> int:
         raise OptionError("-n and --workers must be at least 1")
     if "human" in seats:
         raise OptionError("simulate plays bots only; 'human' cannot sit at a simulated table")
-    console = Console(stderr=True)
-    with Progress(console=console, transient=True, disable=args.json and not console.is_terminal) as bar:
+    # Every refusal comes before the progress bar starts, so it is the one line printed.
+    check_workers(args.workers, args.workers_max)
+    content = content_sets(args.game, args.content_dir)
+    check_simulation(args.game, seats, args.options, content)
+    console = make_console(stderr=True)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("simulating", total=args.games)
         summary = simulate(
             args.game,
@@ -149,7 +169,8 @@ def cmd_simulate(args: Any) -> int:
             args.options,
             args.workers,
             progress=lambda n: bar.advance(task, n),
-            content=content_sets(args.game, args.content_dir),
+            workers_max=args.workers_max,
+            content=content,
         )
     if args.json:
         print(json.dumps(summary, indent=1))
@@ -170,11 +191,17 @@ def cmd_tournament(args: Any) -> int:
         raise OptionError("a tournament needs at least two bots, -n 1 or more and --workers 1 or more")
     if "human" in bots:
         raise OptionError("a tournament plays bots only")
+    check_workers(args.workers, args.workers_max)
     game = _game(args.game, args)
     for name in set(bots):
         make_bot(game, name, 0)  # refuses an unknown bot before any game is played
-    console = Console(stderr=True)
-    with Progress(console=console, transient=True) as bar:
+    # Never into the current folder by default: ~/.parlour/tournaments/GAME-TIME, said before playing.
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out) if args.out else files.parlour_home() / "tournaments" / f"{game.name}-{stamp}"
+    files.output_folder(out, create=False)
+    console = make_console(stderr=True)
+    console.print(f"results go to {out}", soft_wrap=True)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("playing", total=args.games)
         result = tournament(
             args.game,
@@ -185,6 +212,7 @@ def cmd_tournament(args: Any) -> int:
             args.options,
             args.workers,
             progress=lambda n: bar.advance(task, n),
+            workers_max=args.workers_max,
             content=game.content_sets,
         )
     table = Table(title=f"{game.title}: {args.games} games of {args.players}, seed {args.seed}")
@@ -199,18 +227,17 @@ def cmd_tournament(args: Any) -> int:
             str(row["seats"]),
             f"{row['win_rate']:.1%}",
         )
-    Console().print(table)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    files.write_text(str(out / "tournament.json"), json.dumps(result, indent=1))
-    files.write_text(str(out / "ratings.svg"), ratings_svg(result))
+    make_console().print(table)
+    files.output_folder(out)
+    files.write_text(out / "tournament.json", json.dumps(result, indent=1), files.PUBLIC)
+    files.write_text(out / "ratings.svg", ratings_svg(result), files.PUBLIC)
     print(f"wrote {out / 'tournament.json'} and {out / 'ratings.svg'} ({result['seconds']:.1f} s)")
     return 0
 
 
 def _print_summary(summary: dict[str, Any]) -> None:
     """Prints a simulation summary as tables."""
-    console = Console()
+    console = make_console()
     table = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
     for column in ("seat", "bot", "wins", "win rate", "95% CI", "mean score", "score sd"):
         table.add_column(column, justify="right")

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from types import FrameType
 from typing import Any, NoReturn
 
 from parlour.core.errors import ParlourError
 from parlour.core.registry import game_names
+
+MAX_MESSAGE = 400
+"""The longest error message printed (one line)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -113,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--svg", required=True, metavar="FILE", help="where to write the drawing")
     board.add_argument("--position", metavar="FILE", help="draw this position's pieces")
 
+    resume = sub.add_parser("resume", help="go on with an unfinished game saved by 'play'")
+    resume.add_argument("record", metavar="RECORD", help="the record 'play' saved (its key file beside it)")
+    resume.add_argument("--dice", choices=("auto", "manual"), default="auto", help="as for 'play'")
+    resume.add_argument("--auto-pass", choices=("on", "off"), default="on", help="as for 'play'")
+    _add_content(resume)
+
     replay = sub.add_parser("replay", help="replay a record and print the final scores")
     replay.add_argument("record", metavar="RECORD")
     _add_content(replay)
@@ -126,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("-n", "--games", type=int, default=100)
     simulate.add_argument("--seats", required=True, help="comma-separated bot names")
     simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument("--workers", type=int, default=1)
+    _add_workers(simulate)
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     tour = sub.add_parser("tournament", help="rate bots over many tables with rotated seats (OpenSkill)")
     _add_game(tour)
@@ -136,22 +149,97 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("-n", "--games", type=int, default=100)
     tour.add_argument("--players", type=int, default=4)
     tour.add_argument("--seed", type=int, default=0)
-    tour.add_argument("--workers", type=int, default=1)
-    tour.add_argument("--out", metavar="DIR", default="tournament", help="where the table and plot go")
+    _add_workers(tour)
+    tour.add_argument(
+        "--out",
+        metavar="DIR",
+        help="the folder for tournament.json and ratings.svg (default ~/.parlour/tournaments/GAME-TIME)",
+    )
     return parser
 
 
+def _add_workers(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--workers`` and ``--workers-max``."""
+    parser.add_argument("--workers", type=int, default=1, help="processes to play in (at most the CPU count)")
+    parser.add_argument(
+        "--workers-max", type=int, metavar="N", help="allow --workers up to N instead of the CPU count"
+    )
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by SIGTERM, so that worker pools and files are cleaned up on the way out."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    """Runs the command line; returns the exit status.
+
+    The one place errors become output: a refusal (ParlourError), a file that
+    cannot be used (OSError) or a value out of range (ValueError, OverflowError)
+    is one line on stderr and exit status 2, never a traceback; Ctrl-C is 130,
+    SIGTERM 143, a closed output pipe (``| head``) 141, quietly.
+    """
+    with _terminate_on_sigterm():
+        try:
+            return _dispatch(build_parser().parse_args(argv))
+        except BrokenPipeError:
+            _silence_stdout()
+            return 128 + signal.SIGPIPE
+        except (ParlourError, OSError, ValueError, OverflowError) as err:
+            _error(_describe(err))
+            return 2
+        except KeyboardInterrupt:
+            _error("interrupted", label="")
+            return 130
+        except Terminated:
+            _error("terminated", label="")
+            return 128 + signal.SIGTERM
+
+
+def _describe(err: BaseException) -> str:
+    """Returns an error's message; an OSError's names its file."""
+    if isinstance(err, OSError) and not isinstance(err, ParlourError):
+        reason = err.strerror or type(err).__name__
+        return f"{err.filename}: {reason}" if err.filename is not None else reason
+    return str(err) or type(err).__name__
+
+
+def _error(message: str, label: str = "error: ") -> None:
+    """Prints ``parlour: error: message`` as exactly one line on stderr (control characters escaped)."""
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    if len(line) > MAX_MESSAGE:
+        line = line[: MAX_MESSAGE - 1] + "…"
+    # After ^C at a terminal, start on a fresh line; elsewhere print just the one line.
+    fresh = "\n" if not label and sys.stderr.isatty() else ""
+    with suppress(OSError):
+        print(f"{fresh}parlour: {label}{line}", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """Points stdout at /dev/null after a broken pipe, so the exit's flush cannot fail again."""
     try:
-        return _dispatch(args)
-    except ParlourError as err:
-        print(f"parlour: error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nparlour: interrupted", file=sys.stderr)
-        return 130
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass  # stdout is not a real file (captured in tests): nothing to flush
+
+
+@contextmanager
+def _terminate_on_sigterm() -> Iterator[None]:
+    """Turns SIGTERM into :class:`Terminated` in the main thread while the command runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _dispatch(args: Any) -> int:

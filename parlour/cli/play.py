@@ -5,19 +5,24 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console
 from rich.panel import Panel
+from rich.text import Text
 
 from parlour.bots.registry import make_bot
 from parlour.cli import files
+from parlour.cli.content import content_sets
+from parlour.cli.output import make_console, say, styled
 from parlour.core.agents import Agent
 from parlour.core.chance import DIE, Chance, Forced
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
-from parlour.core.record import GameRecord
+from parlour.core.record import GameRecord, replay
+from parlour.core.registry import load_game
 from parlour.core.state import GameState
 
 HUMAN = "human"
@@ -28,7 +33,12 @@ COMMANDS = (
 
 
 class TerminalPlay:
-    """One game at the terminal: draws the table for the human to move and reads their choice."""
+    """One game at the terminal: draws the table for the human to move and reads their choice.
+
+    Everything printed goes out as rich Text (parlour.cli.output), so what a
+    player types or a file holds is never read as markup.  The record is saved
+    after every action: sealed (its secrets in a key file) until the game is over.
+    """
 
     def __init__(
         self,
@@ -40,8 +50,9 @@ class TerminalPlay:
         console: Console | None = None,
         manual_dice: bool = False,
         auto_pass: bool = True,
+        resumed: tuple[GameRecord, Path] | None = None,
     ) -> None:
-        self.game, self.seats, self.console = game, seats, console or Console()
+        self.game, self.seats, self.console = game, seats, console or make_console()
         game.check_players(len(seats))
         values = game.options(options)
         self.agents: list[Agent | None] = [
@@ -49,20 +60,55 @@ class TerminalPlay:
         ]
         # Auto-pass, a setting per seat: always on for bots, ``auto_pass`` for people.
         self.auto_pass = [auto_pass or a is not None for a in self.agents]
-        self.state: GameState = game.new_state(len(seats), seed, values)
-        self.record = GameRecord(game.name, len(seats), seed, values, list(seats))
-        self.path = files.record_path(self.record, records)
+        if resumed is None:
+            self.state: GameState = game.new_state(len(seats), seed, values)
+            self.record = GameRecord(game.name, len(seats), seed, values, list(seats))
+            self.path = files.record_path(self.record, records)
+        else:
+            self.record, self.path = resumed
+            self.state = replay(game, self.record)
         self.log: deque[tuple[int | None, Any]] = deque(maxlen=12)
         self.last_human: int | None = None
         self.rolled: list[int] = []
+        self.resumed = resumed is not None
         if manual_dice:
             self.state.chance.ask = self._ask_die
+
+    @classmethod
+    def resume(
+        cls,
+        path: str,
+        console: Console | None = None,
+        manual_dice: bool = False,
+        auto_pass: bool = True,
+        content_dirs: Sequence[str] | None = None,
+    ) -> TerminalPlay:
+        """Returns the unfinished game saved at ``path`` (its key file beside it), ready to go on."""
+        record = files.load_record(path)
+        game = load_game(record.game)
+        game = game.with_content(content_sets(game.name, content_dirs or ()))
+        play = cls(
+            game,
+            record.seats,
+            record.seed,
+            record.options,
+            None,
+            console,
+            manual_dice=manual_dice,
+            auto_pass=auto_pass,
+            resumed=(record, Path(path)),
+        )
+        if play.state.is_over():
+            raise OptionError(f"the game in {files.shown(path)} is over: 'parlour replay' shows it")
+        return play
 
     def run(self) -> int:
         """Plays until the game ends or the human quits; the record is saved after every action."""
         # The seed fixes every shuffle: it is shown only when the game is over.
-        self.console.print(f"[bold]{self.game.title}[/bold]. {COMMANDS}")
-        files.write_text(self.path, self.record.dumps())
+        say(self.console, (self.game.title, "bold"), f". {COMMANDS}")
+        if self.resumed:
+            say(self.console, f"Resuming {self.path} after {len(self.record.moves)} actions.", soft_wrap=True)
+        self._save()
         while not self.state.is_over():
             seat = self.state.deciders()[0]
             agent = self.agents[seat]
@@ -71,11 +117,22 @@ class TerminalPlay:
             else:
                 action = agent.choose(self.state, seat) if agent else self._ask(seat)
             if action is None:
-                self.console.print(f"Game saved to {self.path}", soft_wrap=True)
+                say(
+                    self.console,
+                    f"Game saved to {self.path}; 'parlour resume {self.path}' continues it.",
+                    soft_wrap=True,
+                )
                 return 0
             self._apply(seat, action)
         self._finish()
         return 0
+
+    def _save(self) -> None:
+        """Saves the record: sealed while the game goes on, whole (with the scores) once it is over."""
+        over = self.state.is_over()
+        if over:
+            self.record.scores = self.state.scores()
+        files.save_record(self.record, self.path, finished=over)
 
     def _apply(self, seat: int, action: Any) -> None:
         """Applies an action, logs its events and saves the record."""
@@ -86,7 +143,7 @@ class TerminalPlay:
         self.record.add(seat, self.state.format_action(action), forced)
         for event in events:
             self.log.append((seat, event))
-        files.write_text(self.path, self.record.dumps())
+        self._save()
 
     def _auto_pass(self, seat: int) -> Any:
         """Returns the pass of a seat that may only pass (None: quit), handled as the table sees a choice.
@@ -111,7 +168,7 @@ class TerminalPlay:
         """Clears the screen and waits for the next person (False: no more input)."""
         self.console.clear()
         try:
-            self.console.input(f"[bold]Pass the screen to seat {seat}[/bold] and press Enter ")
+            self.console.input(styled((f"Pass the screen to seat {seat}", "bold"), " and press Enter "))
         except EOFError:
             return False
         return True
@@ -120,18 +177,20 @@ class TerminalPlay:
         """Asks the table for a die result until a number from low to high is typed."""
         while True:
             try:
-                text = self.console.input(f"[bold]Roll the die[/bold] and type the result ({low}-{high}): ")
+                typed = self.console.input(
+                    styled(("Roll the die", "bold"), f" and type the result ({low}-{high}): ")
+                )
             except EOFError:
                 value = Chance(int.from_bytes(os.urandom(4), "big")).roll(high - low + 1, low)
-                self.console.print(f"No input: the program rolls {value}.")
+                say(self.console, f"No input: the program rolls {value}.")
                 break
-            word = text.strip()
+            word = typed.strip()
             if word == "0" and (low, high) == (1, 10):
                 word = "10"  # A ten-sided die shows 0 for 10.
             if word.isdecimal() and word.isascii() and low <= int(word) <= high:
                 value = int(word)
                 break
-            self.console.print(f"[red]Type a whole number from {low} to {high}.[/red]")
+            say(self.console, (f"Type a whole number from {low} to {high}.", "red"))
         self.rolled.append(value)
         return value
 
@@ -146,10 +205,10 @@ class TerminalPlay:
         hints = self.state.hints(seat)
         if hints:
             table += "\n" + "\n".join(f"Hint: {line}" for line in hints)
-        self.console.print(Panel(table, title=f"Seat {seat} ({self.seats[seat]})"))
+        self.console.print(Panel(Text(table), title=Text(f"Seat {seat} ({self.seats[seat]})")))
         if self.log:
             lines = [event.for_seat(seat) for _, event in self.log]
-            self.console.print(Panel("\n".join(lines), title="Recent events"))
+            self.console.print(Panel(Text("\n".join(lines)), title=Text("Recent events")))
         texts = [self.state.format_action(a) for a in self.state.legal_actions(seat)]
         self.console.print(Columns(action_labels(texts), padding=(0, 3)))
 
@@ -164,7 +223,7 @@ class TerminalPlay:
         legal = self.state.legal_actions(seat)
         while True:
             try:
-                text = self.console.input(f"seat {seat}> ").strip()
+                text = self.console.input(styled(f"seat {seat}> ")).strip()
             except EOFError:
                 return None
             if not text:
@@ -179,15 +238,17 @@ class TerminalPlay:
         if word in ("quit", "exit"):
             return "quit"
         if word in ("help", "?"):
-            self.console.print(Panel(self.game.rules_summary or "No summary.", title="Rules in short"))
-            self.console.print(COMMANDS)
+            self.console.print(
+                Panel(Text(self.game.rules_summary or "No summary."), title=Text("Rules in short"))
+            )
+            say(self.console, COMMANDS)
             return None
         if " ".join(word.split()) in ("autopass on", "autopass off"):
             self.auto_pass[seat] = word.split()[1] == "on"
             self.console.print(f"Auto-pass is {word.split()[1]} for seat {seat}.")
             return legal[0] if self.state.only_pass(seat) and self.auto_pass[seat] else None
         if word == "hint":
-            self.console.print("\n".join(self.state.hints(seat)) or "No hint here.")
+            say(self.console, "\n".join(self.state.hints(seat)) or "No hint here.")
             return None
         if word in ("list", "board", "show"):
             self._draw(seat)
@@ -196,33 +257,33 @@ class TerminalPlay:
             number = int(word)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            self.console.print(f"[red]Choose a number from 1 to {len(legal)}.[/red]")
+            say(self.console, (f"Choose a number from 1 to {len(legal)}.", "red"))
             return None
         try:
             action = self.state.parse_action(text)
         except ParlourError as err:
-            self.console.print(f"[red]{err}[/red]")
+            say(self.console, (str(err), "red"))
             return None
         if action not in legal:
             reason = self.state.why_illegal(action, seat)
-            self.console.print(
-                f"[red]{text!r} is not legal now: {reason}.[/red] Type 'list' to see the choices."
+            say(
+                self.console,
+                (f"{text!r} is not legal now: {reason}.", "red"),
+                " Type 'list' to see the choices.",
             )
             return None
         return action
 
     def _finish(self) -> None:
-        """Shows the final table and scores and saves the finished record."""
-        self.record.scores = self.state.scores()
-        files.write_text(self.path, self.record.dumps())
+        """Shows the final table and scores (the finished record was saved with the last action)."""
         viewer = self._viewer()
-        self.console.print(Panel(self.state.render(viewer), title="Game over"))
+        self.console.print(Panel(Text(self.state.render(viewer)), title=Text("Game over")))
         for seat, (score, rank) in enumerate(zip(self.state.scores(), self.state.ranking(), strict=True)):
-            self.console.print(f"seat {seat} ({self.seats[seat]}): {score:g}, rank {rank}")
-        self.console.print(f"Seed {self.record.seed}. Record saved to {self.path}", soft_wrap=True)
+            say(self.console, f"seat {seat} ({self.seats[seat]}): {score:g}, rank {rank}")
+        say(self.console, f"Seed {self.record.seed}. Record saved to {self.path}", soft_wrap=True)
 
 
-def action_labels(texts: Sequence[str]) -> list[str]:
+def action_labels(texts: Sequence[str]) -> list[Text]:
     """Returns the numbered choices; a long run of amounts (offer R 0 … offer R 30) is one line to type."""
     runs: dict[str, list[int]] = {}
     for text in texts:
@@ -234,15 +295,18 @@ def action_labels(texts: Sequence[str]) -> list[str]:
         for head, numbers in runs.items()
         if len(numbers) >= 6 and max(numbers) - min(numbers) < len(numbers) + 1
     }
-    labels, said = [], set()
-    for number, text in enumerate(texts, 1):
-        head, _, tail = text.rpartition(" ")
+    labels: list[Text] = []
+    said = set()
+    for number, action in enumerate(texts, 1):
+        head, _, tail = action.rpartition(" ")
         if head in collapsed and tail.isdecimal():
             if head not in said:
                 said.add(head)
-                labels.append(f"{head} N [dim](type it; N = {min(runs[head])}–{max(runs[head])})[/dim]")
+                labels.append(
+                    styled(f"{head} N ", (f"(type it; N = {min(runs[head])}–{max(runs[head])})", "dim"))
+                )
             continue
-        labels.append(f"[cyan]{number}[/cyan] {text}")
+        labels.append(styled((str(number), "cyan"), f" {action}"))
     return labels
 
 
@@ -259,4 +323,12 @@ def play_in_terminal(
     if not seats:
         raise OptionError("--seats needs at least one seat")
     play = TerminalPlay(game, seats, seed, options, records, manual_dice=manual_dice, auto_pass=auto_pass)
+    return play.run()
+
+
+def resume_in_terminal(
+    path: str, manual_dice: bool = False, auto_pass: bool = True, content_dirs: Sequence[str] | None = None
+) -> int:
+    """Goes on with the unfinished game whose record is at ``path``."""
+    play = TerminalPlay.resume(path, manual_dice=manual_dice, auto_pass=auto_pass, content_dirs=content_dirs)
     return play.run()

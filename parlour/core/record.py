@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,10 @@ from parlour.core.game import Game
 from parlour.core.state import GameState
 
 FORMAT = "parlour-record/1"
+KEY_FORMAT = "parlour-key/1"
+SEALED = "sealed"
+"""The field of an unfinished game's readable record that names its key (a random id, never a path)."""
+KEY_ID_LENGTH = 32
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,11 @@ class GameRecord:
     ``"forced"``: the outcomes fed to chance before that action), once
     finished, ``scores``, and ``start``, the starting position, for a game
     that did not begin with the seed's deal.
+
+    Before the game is over the record is kept in two parts (:meth:`seal`): the
+    readable record without a secret (no ``seed``, ``start`` or ``forced``; a
+    ``sealed`` id instead) and its key (``format: parlour-key/1``: the same
+    ``sealed`` id, ``seed``, ``forced`` by move index, ``start``).
     """
 
     game: str
@@ -45,6 +55,8 @@ class GameRecord:
     scores: list[float] | None = None
     start: dict[str, Any] | None = None
     """The starting position when the game did not start from the seed's deal."""
+    key_id: str = field(default="", compare=False)
+    """The id linking the readable part of an unfinished game's record to its key (set by :meth:`seal`)."""
 
     def add(self, seat: int, action: str, forced: tuple[Forced, ...] = ()) -> None:
         """Appends an applied action."""
@@ -74,22 +86,45 @@ class GameRecord:
         """Returns the record as JSON text."""
         return json.dumps(self.to_json(), indent=1)
 
-    @classmethod
-    def loads(cls, text: str) -> GameRecord:
-        """Parses a record from JSON text, refusing a malformed one with the reason."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"record is not valid JSON: {err}") from None
-        except (ValueError, RecursionError) as err:
-            raise RecordError(f"record is not usable JSON: {type(err).__name__}") from None
-        return cls.from_json(data)
+    def seal(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Returns an unfinished game's readable record (no secret) and its key (every secret).
+
+        The readable part is the JSON form without ``seed``, ``start`` and the
+        moves' ``forced`` outcomes, plus ``sealed``: a random id.  The key is
+        ``{"format": "parlour-key/1", "sealed": id, "seed": ..., "forced":
+        {"<move index>": [outcomes]}}`` with ``"start"`` when the record has one.
+        """
+        if not self.key_id:
+            self.key_id = secrets.token_hex(KEY_ID_LENGTH // 2)
+        readable = self.to_json()
+        secret: dict[str, Any] = {"format": KEY_FORMAT, SEALED: self.key_id, "seed": readable.pop("seed")}
+        secret["forced"] = {
+            str(i): move.pop("forced") for i, move in enumerate(readable["moves"]) if "forced" in move
+        }
+        if "start" in readable:
+            secret["start"] = readable.pop("start")
+        readable[SEALED] = self.key_id
+        return readable, secret
 
     @classmethod
-    def from_json(cls, data: Any) -> GameRecord:
-        """Reads the JSON form."""
+    def loads(cls, text: str, key: str | None = None) -> GameRecord:
+        """Parses a record (and the key of a sealed one) from JSON text, refusing a malformed one."""
+        return cls.from_json(parse_json(text, "record"), None if key is None else parse_json(key, "key"))
+
+    @classmethod
+    def from_json(cls, data: Any, key: Any = None) -> GameRecord:
+        """Reads the JSON form; a sealed record (an unfinished game's) needs its key."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f"not a Parlour record (expected format {FORMAT!r})")
+        key_id = ""
+        if SEALED in data:
+            if key is None:
+                raise RecordError(
+                    "the record of an unfinished game: its seed and chance are kept in its key file "
+                    "until the game is over"
+                )
+            key_id = sealed_id(data)
+            data = _unseal(data, key, key_id)
         try:
             moves = [
                 Move(
@@ -110,11 +145,69 @@ class GameRecord:
                 moves=moves,
                 scores=data.get("scores"),
                 start=_start(data.get("start")),
+                key_id=key_id,
             )
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
             raise RecordError(f"record field missing or malformed: {err}") from None
         except PositionError as err:
             raise RecordError(f"record field malformed: {err}") from None
+
+
+def parse_json(text: str, what: str = "record") -> Any:
+    """Returns the JSON value of a record's (or key's) text, refusing text that is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"{what} is not valid JSON: {err}") from None
+    except (ValueError, RecursionError) as err:
+        raise RecordError(f"{what} is not usable JSON: {type(err).__name__}") from None
+
+
+def sealed_id(data: Any) -> str:
+    """Returns the key id of a sealed record (an unfinished game's), or "" for a complete one."""
+    if not isinstance(data, dict) or SEALED not in data:
+        return ""
+    value = data[SEALED]
+    if not isinstance(value, str) or len(value) != KEY_ID_LENGTH or not _is_hex(value):
+        raise RecordError(f"record field {SEALED!r} must be a key id of {KEY_ID_LENGTH} hex digits")
+    return value
+
+
+def _is_hex(text: str) -> bool:
+    """Returns whether text is lowercase hexadecimal digits."""
+    return all(c in "0123456789abcdef" for c in text)
+
+
+def _unseal(data: dict[str, Any], key: Any, key_id: str) -> dict[str, Any]:
+    """Returns a sealed record's JSON with its key's secrets put back."""
+    if not isinstance(key, dict) or key.get("format") != KEY_FORMAT:
+        raise RecordError(f"not a Parlour record key (expected format {KEY_FORMAT!r})")
+    if key.get(SEALED) != key_id:
+        raise RecordError("the key belongs to another record")
+    unknown = set(key) - {"format", SEALED, "seed", "forced", "start"}
+    if unknown:
+        raise RecordError(f"key field {sorted(unknown)[0]!r} is unknown")
+    if "seed" in data or "start" in data:
+        raise RecordError("a sealed record must not hold a seed or a start (they belong in its key)")
+    moves, forced = data.get("moves"), key.get("forced", {})
+    if not isinstance(moves, list) or not isinstance(forced, dict):
+        raise RecordError("record moves must be a list and key forced an object")
+    merged = [dict(move) if isinstance(move, dict) else move for move in moves]
+    for index, outcomes in forced.items():
+        number = int(index) if index.isdecimal() and index.isascii() and len(index) < 10 else -1
+        if number >= len(merged):
+            continue  # The key is saved first: a move whose record was not saved yet never happened.
+        if number < 0 or not isinstance(merged[number], dict):
+            raise RecordError(f"key field forced names move {index!r}, which the record does not have")
+        if "forced" in merged[number]:
+            raise RecordError(f"move {number} has forced outcomes in the record as well as in its key")
+        merged[number]["forced"] = outcomes
+    unsealed = {k: v for k, v in data.items() if k != SEALED}
+    unsealed["moves"] = merged
+    unsealed["seed"] = key.get("seed")
+    if "start" in key:
+        unsealed["start"] = key["start"]
+    return unsealed
 
 
 def _start(value: Any) -> dict[str, Any] | None:

@@ -80,6 +80,22 @@ def test_budgets_are_read_from_their_names() -> None:
     assert make_bot(game, "ismcts:10it", 0).name == "ismcts:10it"
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["infs", "nans", "0s", "-1s", "0it", "0ms", "0.0001s", "1e400s", "3601s", "10000001it", "9" * 5000],
+)
+def test_budgets_out_of_range_are_refused(text: str) -> None:
+    """No zero, negative, infinite or endless budget; no number too long to read."""
+    with pytest.raises(ValueError, match="search budget"):
+        Budget.parse(text)
+
+
+def test_the_largest_budgets_are_accepted() -> None:
+    assert Budget.parse("3600s") == Budget(milliseconds=3_600_000)
+    assert Budget.parse("10000000it") == Budget(iterations=10_000_000)
+    assert Budget.parse("0.5s") == Budget(milliseconds=500)
+
+
 def test_rewards_favour_winners_and_stay_in_range() -> None:
     """A finished game's rewards lie in 0..1 and every winner gets more than every loser."""
     game = load_game("venture")

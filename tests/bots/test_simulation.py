@@ -118,7 +118,7 @@ def test_simulate_is_deterministic_from_its_seed() -> None:
 
 def test_simulate_is_the_same_with_two_workers() -> None:
     one = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=1)
-    two = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=2)
+    two = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=2, workers_max=2)
     assert without_seconds(one) == without_seconds(two)
 
 

@@ -25,7 +25,14 @@ def test_ratings_are_reproducible_and_favour_the_stronger_bot() -> None:
     """The same seed gives the same ratings; greedy out-rates random in Venus Needs Men!."""
     one = tournament("venus-needs-men", ["random", "greedy"], 8, 2, seed=3, options={"max_turns": 60})
     two = tournament(
-        "venus-needs-men", ["random", "greedy"], 8, 2, seed=3, options={"max_turns": 60}, workers=2
+        "venus-needs-men",
+        ["random", "greedy"],
+        8,
+        2,
+        seed=3,
+        options={"max_turns": 60},
+        workers=2,
+        workers_max=2,
     )
     assert [r["mu"] for r in one["bots"]] == [r["mu"] for r in two["bots"]]
     assert one["bots"][0]["bot"] == "greedy" and one["bots"][0]["seats"] == 8

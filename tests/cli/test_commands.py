@@ -19,7 +19,7 @@ from parlour.testing.kit import snapshot
 
 GAME = load_game("venture")
 ROOT = Path(__file__).resolve().parents[2]
-SUBCOMMANDS = ["play", "new", "legal", "apply", "show", "replay", "options", "simulate"]
+SUBCOMMANDS = ["play", "resume", "new", "legal", "apply", "show", "replay", "options", "simulate"]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -267,7 +267,9 @@ def test_replay_of_an_unfinished_record_says_so(
     status, out, _ = run(capsys, "replay", str(path))
     assert status == 0
     assert "10 actions" in out.splitlines()[0]
-    assert out.splitlines()[-1] == "(the record ends before the game does)"
+    assert out.splitlines()[-1].startswith("(the record ends before the game does: no scores or ranks")
+    # Every seat ranked 1 (scores all 0 mid-game) was printed here once: no ranks, no seed before the end.
+    assert "rank" not in out.replace("ranks until", "") and "seed" not in out
 
 
 def test_replay_of_a_record_with_an_illegal_move(
@@ -316,7 +318,7 @@ def test_ci95_contains_a_perfect_win_rate(games: int) -> None:
 def test_simulate_is_the_same_for_any_worker_count(capsys: pytest.CaptureFixture[str]) -> None:
     status, one, _ = run(capsys, *SIM, "--workers", "1")
     assert status == 0
-    status, two, err = run(capsys, *SIM, "--workers", "2")
+    status, two, err = run(capsys, *SIM, "--workers", "2", "--workers-max", "2")
     assert status == 0, err
     first, second = json.loads(one), json.loads(two)
     first.pop("seconds")

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from parlour.bots.registry import make_bot
+from parlour.cli.files import load_record
 from parlour.cli.main import main
 from parlour.cli.play import COMMANDS, TerminalPlay
 from parlour.core.record import GameRecord, Move, replay
@@ -42,7 +43,7 @@ def start(
 
 def saved(play: TerminalPlay) -> GameRecord:
     """Returns the record on disk, after checking it replays to the play's state."""
-    record = GameRecord.loads(Path(play.path).read_text(encoding="utf-8"))
+    record = load_record(play.path)
     assert snapshot(replay(GAME, record)) == snapshot(play.state)
     return record
 
@@ -214,9 +215,9 @@ def test_two_humans_pass_the_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     )
     assert play.run() == 0
     assert script.prompts == [
-        f"[bold]Pass the screen to seat {first}[/bold] and press Enter ",
+        f"Pass the screen to seat {first} and press Enter ",
         f"seat {first}> ",
-        f"[bold]Pass the screen to seat {1 - first}[/bold] and press Enter ",
+        f"Pass the screen to seat {1 - first} and press Enter ",
         f"seat {1 - first}> ",
     ]
     assert saved(play).moves == [Move(first, discard)]

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from parlour.cli.files import load_record
 from parlour.cli.main import main
 from parlour.cli.play import TerminalPlay
-from parlour.core.record import GameRecord, replay
+from parlour.core.record import replay
 from parlour.core.registry import load_game
 from parlour.testing.kit import snapshot
 
@@ -45,7 +46,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt(tmp_path: Path, monkeypatch: 
     assert play.run() == 0
     text = out.getvalue()
     assert "unknown verb" in text and "is not legal now" in text and "Choose a number" in text
-    record = GameRecord.loads(Path(play.path).read_text(encoding="utf-8"))
+    record = load_record(play.path)
     assert snapshot(replay(GAME, record)) == snapshot(play.state)
 
 
@@ -58,7 +59,7 @@ def test_manual_dice_are_asked_and_recorded(tmp_path: Path, monkeypatch: pytest.
     play.run()
     assert any("Roll the die" in p for p in script.prompts)
     assert "Type a whole number from 1 to 6" in out.getvalue()
-    record = GameRecord.loads(Path(play.path).read_text(encoding="utf-8"))
+    record = load_record(play.path)
     forced = [f.value for m in record.moves for f in m.forced]
     assert forced and forced[0] == 4
     assert snapshot(replay(GAME, record)) == snapshot(play.state)

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from parlour.cli.files import load_record
 from parlour.cli.main import main
 from parlour.cli.play import TerminalPlay
-from parlour.core.record import GameRecord, replay
+from parlour.core.record import replay
 from parlour.core.registry import load_game
 from parlour.testing.kit import snapshot
 
@@ -46,7 +47,7 @@ def test_a_whole_enhanced_game_is_played_and_saved(tmp_path: Path, monkeypatch: 
     assert play.run() == 0
     text = out.getvalue()
     assert "Your Zap hand" in text and "Face-up Upgrades" in text and "Game over" in text
-    record = GameRecord.loads(Path(play.path).read_text(encoding="utf-8"))
+    record = load_record(play.path)
     assert snapshot(replay(GAME, record)) == snapshot(play.state)
 
 
@@ -61,7 +62,7 @@ def test_manual_dice_are_asked_for_each_roll(tmp_path: Path, monkeypatch: pytest
     play, _, out = start(tmp_path, monkeypatch, [], {"max_turns": 60}, manual=True)
     monkeypatch.setattr(play.console, "input", script_or_die)
     play.run()
-    record = GameRecord.loads(Path(play.path).read_text(encoding="utf-8"))
+    record = load_record(play.path)
     forced = [f.value for m in record.moves for f in m.forced]
     assert forced[:2] == [7, 10] and "Type a whole number from 1 to 10" in out.getvalue()  # 0 counts as 10
     assert snapshot(replay(GAME, record)) == snapshot(play.state)

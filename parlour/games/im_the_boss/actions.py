@@ -120,16 +120,17 @@ def _colour(word: str) -> str:
 
 
 def _seat(word: str) -> int:
-    """Returns a seat written ``@S``."""
-    if not word.startswith("@") or not word[1:].isdecimal() or not word[1:].isascii():
-        raise NotationError(f"{word!r} is not a seat: write @0, @1, ...")
-    return int(word[1:])
+    """Returns a seat written ``@S`` (at most two digits: never a number too long to read)."""
+    digits = word[1:]
+    if not word.startswith("@") or not digits.isdecimal() or not digits.isascii() or len(digits) > 2:
+        raise NotationError(f"{word[:12]!r} is not a seat: write @0, @1, ...")
+    return int(digits)
 
 
 def _number(word: str) -> int:
     """Returns a whole number (millions, or a space)."""
     if not word.isdecimal() or not word.isascii() or len(word) > 6:
-        raise NotationError(f"{word!r} is not a whole number")
+        raise NotationError(f"{word[:12]!r} is not a whole number")
     return int(word)
 
 

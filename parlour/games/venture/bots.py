@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Seat
 from parlour.games.venture import rules
@@ -20,11 +20,13 @@ from parlour.games.venture.actions import (
 )
 from parlour.games.venture.conglomerates import common_letters, fits, summarise
 from parlour.games.venture.content import CAPITAL, PROXY, Corporation, Resource
-from parlour.games.venture.optimiser import Arrangement, best_arrangement
 from parlour.games.venture.payment import payment_value
 from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.views import OptimiserCard
+
+if TYPE_CHECKING:
+    from parlour.games.venture.optimiser import Arrangement
 
 POTENTIAL = {1: 0.0, 2: 0.4, 3: 1.0, 4: 3.0, 5: 8.0, 6: 20.0}
 """What a stack of each size is worth per common letter, pairs counted as promise."""
@@ -165,6 +167,9 @@ class GreedyBot:
 
     def _target(self, state: VentureState, seat: Seat) -> Arrangement:
         """Returns the optimal arrangement of the seat's corporations."""
+        # Imported when first needed: the optimiser brings scipy (slow to load, large in memory).
+        from parlour.games.venture.optimiser import best_arrangement
+
         cards = [state.corp(c) for s in state.holdings[seat] for c in s]
         return best_arrangement([OptimiserCard(c.name, c.industry, c.letters) for c in cards])
 

@@ -105,6 +105,10 @@ def test_loose_forms_read_as_the_canonical_one(text: str, canonical: str) -> Non
         ("discard boss:R", "'boss:R' is not a card"),
         ("discard money", "'money' is not a card"),
         ("discard clan:red", "'red' is not a colour letter"),
+        ("tip @100 1", "'@100' is not a seat"),
+        # Past Python's 4,300-digit limit int() raises ValueError: long numbers are refused before.
+        ("tip @" + "9" * 5000 + " 1", "is not a seat"),
+        ("offer R " + "9" * 5000, "is not a whole number"),
     ],
 )
 def test_malformed_text_is_refused_with_a_helpful_message(text: str, message: str) -> None:

@@ -101,6 +101,12 @@ def _odd_value(rng: random.Random, tree: Any, players: int) -> Any:
         return rng.choice([players, -1, players + 1, 6])
     if roll < 0.6:
         return rng.choice([deep_list, deep_object])(rng.choice([30, 100, 400]))
+    strings = [v for v in (get(tree, p) for p in paths(tree)) if isinstance(v, str) and v]
+    if roll < 0.7 and strings:
+        # A piece, a doubling or a case change of a name: close to valid, so checks must be exact.
+        text = rng.choice(strings)
+        cut = rng.randrange(len(text) + 1)
+        return rng.choice([text[:cut], text[cut:], text + text, text.swapcase(), text + " "])
     # Another value of the same position: realistic names and numbers in the wrong place.
     return copy.deepcopy(get(tree, rng.choice(list(paths(tree)))))
 

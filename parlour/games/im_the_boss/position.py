@@ -219,7 +219,7 @@ def _read_nego(state: BossState, data: Any, cards: _Cards) -> Negotiation | None
     nego.travelling = {c: cards.take(v, f"negotiation.travelling.{c}") for c, v in travelling.items()}
     for i, entry in enumerate(n.items("offers", _triple)):
         colour, seat, ask = entry
-        if colour not in colours or not 0 <= seat < players:
+        if colour not in set(colours) or not 0 <= seat < players:
             raise PositionError(f"negotiation.offers[{i}]", "colour or seat out of range")
         nego.offers[(colour, seat)] = ask
     nego.items = _terms(n.get("terms"), colours, players)
@@ -269,7 +269,8 @@ def _terms(data: Any, colours: str, players: int) -> dict[str, Term]:
     terms = {}
     for colour, value in data.items():
         path = f"negotiation.terms.{short_key(colour)}"
-        if colour not in colours or not isinstance(value, list) or len(value) != 3 or not _pair(value[1:]):
+        shaped = isinstance(value, list) and len(value) == 3 and _pair(value[1:])
+        if colour not in set(colours) or not shaped:
             raise PositionError(path, "must map a colour to [seat, amount, agreed]")
         terms[colour] = Term(check_int(value[0], path, 0, players - 1), value[1], value[2])
     return terms
@@ -309,8 +310,12 @@ SHAPES = {
 def _check_stack(state: BossState) -> None:
     """Refuses a stack that does not fit the rest of the position."""
     kinds = tuple(state.stack.kinds())
+    for i, kind in enumerate(kinds):
+        if kind not in KINDS:
+            raise PositionError(f"decisions[{i}].kind", f"unknown decision {short_repr(kind)}")
     if kinds not in SHAPES:
-        raise PositionError("decisions", f"impossible decisions {list(kinds)} (see docs/positions.md)")
+        found = short_repr(list(kinds))
+        raise PositionError("decisions", f"impossible decisions {found} (see docs/positions.md)")
     if (kinds == ()) != state.over:
         raise PositionError("over", "the game is over exactly when no decision is pending")
     if (kinds[:1] == (BARGAIN,)) != (state.nego is not None):

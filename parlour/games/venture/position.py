@@ -216,7 +216,8 @@ def _check_consistency(state: VentureState) -> None:
         return
     if kinds not in SHAPES:
         shapes = ", ".join("+".join(shape) for shape in SHAPES)
-        raise PositionError("decisions", f"must be one of {shapes}, not {'+'.join(kinds) or 'empty'}")
+        found = short_repr("+".join(kinds)) if kinds else "empty"
+        raise PositionError("decisions", f"must be one of {shapes}, not {found}")
     _check_payload(state, kinds)
     if len(kinds) > 1 and not state.transacted:
         raise PositionError("transacted", f"must be true while a '{kinds[-1]}' decision is pending")

@@ -159,3 +159,17 @@ def test_integer_keys_in_tips_are_refused() -> None:
     assert refusal(data, as_text=False).field == "negotiation.tips"
     data["negotiation"]["tips"] = {"01": [1, False]}
     assert refusal(data).field == "negotiation.tips.01"
+
+
+@pytest.mark.parametrize("colour", ["", "RM", "r", "OG"])
+def test_offers_and_terms_name_one_colour_exactly(colour: str) -> None:
+    """The colours were checked as a substring of 'RMOGBY': an empty colour crashed the deal (KeyError)."""
+    state = negotiation()
+    play(state, "1: offer O 2", "0: accept O @1")
+    data = state.to_position()
+    offers = copy.deepcopy(data)
+    offers["negotiation"]["offers"][0][0] = colour
+    assert refusal(offers).field == "negotiation.offers[0]"
+    terms = copy.deepcopy(data)
+    terms["negotiation"]["terms"][colour] = terms["negotiation"]["terms"].pop("O")
+    assert refusal(terms).field.startswith("negotiation.terms")

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: play test bench playthroughs clean
+.PHONY: play test bench fuzz playthroughs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/run.py
+
+# A long fuzzing run over positions, records, action texts and command lines (INPUTS per surface and game).
+INPUTS ?= 20000
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/run.py --inputs $(INPUTS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from parlour.core.errors import IllegalActionError, PositionError
+from parlour.core.positions import short_key, short_repr
 
 T = TypeVar("T")
 
@@ -75,8 +76,10 @@ class Chance:
             return value
         if self.ask is not None:
             value = self.ask(low, low + sides - 1)
-            if not low <= value < low + sides:
-                raise IllegalActionError(f"die result {value} is outside {low}..{low + sides - 1}")
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value < low + sides:
+                raise IllegalActionError(
+                    f"die result {short_repr(value)} is outside {low}..{low + sides - 1}"
+                )
             return value
         return self._generator().randrange(low, low + sides)
 
@@ -85,7 +88,9 @@ class Chance:
         forced = self._take_forced(ORDER)
         if forced is not None:
             if not isinstance(forced.value, list):
-                raise IllegalActionError(f"a forced order must be a list of names, not {forced.value!r}")
+                raise IllegalActionError(
+                    f"a forced order must be a list of names, not {short_repr(forced.value)}"
+                )
             return _forced_order(items, forced.value, name_of)
         result = list(items)
         self._generator().shuffle(result)
@@ -114,7 +119,7 @@ class Chance:
             raise PositionError(path, "must be an object")
         unknown = set(data) - {"seed", "events", "forced"}
         if unknown:
-            raise PositionError(f"{path}.{sorted(unknown)[0]}", "unknown field")
+            raise PositionError(f"{path}.{short_key(str(sorted(unknown)[0]))}", "unknown field")
         seed, events = data.get("seed"), data.get("events", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise PositionError(f"{path}.seed", "must be an integer")
@@ -198,7 +203,7 @@ def _forced_order(items: Sequence[T], names: list[Any], name_of: Any) -> list[T]
     result: list[T] = []
     for name in names:
         if not pool.get(str(name)):
-            raise IllegalActionError(f"forced order names {name!r}, which is not in the pile")
+            raise IllegalActionError(f"forced order names {short_repr(name)}, which is not in the pile")
         result.append(pool[str(name)].pop())
     if len(result) != len(items):
         raise IllegalActionError(f"forced order lists {len(result)} items but the pile holds {len(items)}")

@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from parlour.core.errors import ContentError, OptionError
+from parlour.core.positions import short_repr
 
 HOUSE = "house"
 """The name of the content sets shipped with Parlour."""
@@ -34,12 +35,6 @@ _CHUNK = 1 << 16
 def is_set_name(name: Any) -> bool:
     """Returns whether ``name`` is a valid content set name (so it can never be a path)."""
     return isinstance(name, str) and _NAME.fullmatch(name) is not None
-
-
-def short_repr(value: Any) -> str:
-    """Returns a value's repr cut to 40 characters, for error messages."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ----------------------------------------------------------------- reading files

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.errors import PositionError
+from parlour.core.positions import short_key
 
 Seat = int
 """A seat at the table, 0 to players - 1, in clockwise order."""
@@ -85,7 +86,7 @@ class Decision:
             raise PositionError(path, "must be an object")
         unknown = set(data) - {"kind", "seats", "data", "concurrent"}
         if unknown:
-            raise PositionError(f"{path}.{sorted(unknown)[0]}", "unknown field")
+            raise PositionError(f"{path}.{short_key(str(sorted(unknown)[0]))}", "unknown field")
         kind, seats = data.get("kind"), data.get("seats")
         if not isinstance(kind, str):
             raise PositionError(f"{path}.kind", "must be a string")
@@ -93,6 +94,8 @@ class Decision:
             isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in seats
         ):
             raise PositionError(f"{path}.seats", f"must be a list of seats 0..{players - 1}")
+        if len(set(seats)) != len(seats):
+            raise PositionError(f"{path}.seats", "lists a seat twice")
         payload = data.get("data", {})
         if not isinstance(payload, dict):
             raise PositionError(f"{path}.data", "must be an object")

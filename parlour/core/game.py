@@ -11,8 +11,9 @@ from typing import Any, Self
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
-from parlour.core.content import HOUSE, ContentSet, ContentSets, HouseFile, choose_set, short_repr
-from parlour.core.errors import OptionError, PositionError
+from parlour.core.content import HOUSE, ContentSet, ContentSets, HouseFile, choose_set
+from parlour.core.errors import OptionError, ParlourError, PositionError
+from parlour.core.positions import copy_json, short_repr
 from parlour.core.state import GameState
 
 
@@ -52,7 +53,7 @@ class OptionSpec:
             value = str(text).lower()
             if value not in self.choices:
                 raise OptionError(
-                    f"option {self.name} must be one of {', '.join(self.choices)}, not {text!r}"
+                    f"option {self.name} must be one of {', '.join(self.choices)}, not {short_repr(text)}"
                 )
             return value
         try:
@@ -60,7 +61,7 @@ class OptionSpec:
                 raise ValueError(text)
             number = int(text)
         except (TypeError, ValueError):
-            raise OptionError(f"option {self.name} must be an integer, not {text!r}") from None
+            raise OptionError(f"option {self.name} must be an integer, not {short_repr(text)}") from None
         if number < self.minimum:
             raise OptionError(f"option {self.name} must be at least {self.minimum}, not {number}")
         return number
@@ -124,7 +125,7 @@ class Game(ABC):
         for name, text in (given or {}).items():
             if name not in specs:
                 known = ", ".join(sorted(specs)) or "none"
-                raise OptionError(f"{self.name} has no option {name!r} (options: {known})")
+                raise OptionError(f"{self.name} has no option {short_repr(name)} (options: {known})")
             values[name] = self._parse(specs[name], text, stored)
         return values
 
@@ -175,9 +176,20 @@ class Game(ABC):
     ) -> GameState:
         """Returns the starting state (after the deal) for a seed, or dealt by ``chance`` when given."""
 
-    @abstractmethod
     def state_from_position(self, data: Any) -> GameState:
-        """Returns the state described by a position, refusing an impossible one."""
+        """Returns the state described by a position, refusing an impossible one.
+
+        The game reads a size-limited copy of ``data`` (the caller's objects are never kept or
+        changed), and a state nobody can play on (no seat asked, or a seat asked with nothing to
+        do, while the game is not over) is refused.
+        """
+        state = self.read_position(copy_json(data))
+        check_playable(state)
+        return state
+
+    @abstractmethod
+    def read_position(self, data: Any) -> GameState:
+        """Returns the state a position (a private copy of its JSON data) describes, refusing bad ones."""
 
     def load_position(self, text: str) -> GameState:
         """Parses position JSON text; bad JSON is refused with the line and column."""
@@ -196,3 +208,22 @@ class Game(ABC):
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns the game's own bots by name, each a factory taking a seed."""
         return {}
+
+
+def check_playable(state: GameState) -> None:
+    """Refuses a state that is not over yet asks nobody, or asks a seat that has no legal action."""
+    if state.is_over():
+        return
+    deciders = state.deciders()
+    if not deciders:
+        raise PositionError("decisions", "nobody may act, yet the game is not over")
+    try:
+        for seat in deciders:
+            if not state.legal_actions(seat):
+                raise PositionError("decisions", f"seat {seat} is asked to act but has no legal action")
+    except (ParlourError, LookupError, AssertionError, TypeError, ValueError, AttributeError) as err:
+        if isinstance(err, PositionError):
+            raise
+        raise PositionError(
+            "decisions", f"the decisions cannot be played from here ({type(err).__name__})"
+        ) from None

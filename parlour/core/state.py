@@ -53,8 +53,9 @@ class GameState(ABC):
     the state, so a refused action leaves the state exactly as it was.
 
     Pitfall: ``_apply`` must not fail for a legal action.  The one exception it
-    may raise is a bad *forced* chance outcome; the base class then restores the
-    snapshot it took because the forced queue was non-empty.
+    may raise is a bad *forced* chance outcome or a bad die from ``chance.ask``;
+    the base class then restores the snapshot it took because the forced queue
+    was non-empty or the callback was set.
     """
 
     game_name: str = ""
@@ -144,14 +145,17 @@ class GameState(ABC):
             raise IllegalActionError(
                 f"{action} is not legal for seat {acting} now: {self._why(action, acting)}"
             )
-        snapshot = self.clone() if self.chance.forced else None
+        # Forced outcomes and a manual-dice callback may be refused mid-action: keep a copy to restore.
+        snapshot = self.clone() if self.chance.forced or self.chance.ask is not None else None
         self._events = []
         try:
             self._apply(acting, action)
         except Exception:
             if snapshot is None:
                 raise
+            ask = self.chance.ask
             self._restore(snapshot)
+            self.chance.ask = ask  # copies drop the callback: the table keeps rolling its own dice
             raise
         finally:
             events, self._events = self._events, None

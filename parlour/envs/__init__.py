@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
-def make(name: str, /, players: int, render_mode: str | None = None, **options: Any) -> Any:
-    """Returns a PettingZoo AEC environment for game ``name`` (its options as keyword arguments)."""
+def make(
+    name: str, /, players: int, render_mode: str | None = None, max_steps: int | None = None, **options: Any
+) -> Any:
+    """Returns a PettingZoo AEC environment for game ``name`` (its options as keyword arguments),
+    truncated after ``max_steps`` actions (default: the game's limit in docs/environments.md)."""
     from parlour.envs.pettingzoo_env import ParlourEnv
 
-    return ParlourEnv(name, players, options, render_mode)
+    return ParlourEnv(name, players, options, render_mode, max_steps)

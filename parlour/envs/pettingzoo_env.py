@@ -3,6 +3,9 @@
 The agent to act is the first of ``state.deciders()``: the deterministic order
 the rules define for open windows (I'm the Boss!'s negotiation: the Boss, then
 clockwise; Venus Needs Men!'s Zap windows: from the active seat clockwise).
+
+An episode is truncated after ``max_steps`` actions (default: the game's entry in
+``MAX_STEPS``, docs/environments.md), so no policy can keep a game going for ever.
 """
 
 from __future__ import annotations
@@ -18,6 +21,13 @@ from parlour.core.registry import load_game
 from parlour.core.state import GameState
 from parlour.envs.encoders import ADAPTERS
 
+MAX_STEPS: dict[str, int] = {
+    "venture": 20_000,
+    "im-the-boss": 20_000,
+    "venus-needs-men": 10_000,
+}
+"""Each game's default step limit: several times its longest random game (docs/environments.md)."""
+
 
 class ParlourEnv(AECEnv):  # type: ignore[misc]
     """One game of ``game`` for ``players`` agents named ``player_0``…; rewards at the end only."""
@@ -25,11 +35,23 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
-        self, game: str, players: int, options: dict[str, Any] | None = None, render_mode: str | None = None
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
     ) -> None:
         super().__init__()
         self.game = load_game(game)
         self.game.check_players(players)
+        limit = MAX_STEPS[self.game.name] if max_steps is None else max_steps
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ValueError(f"max_steps must be a positive whole number of actions, not {limit!r}")
+        self.max_steps = limit
+        """Actions after which an unfinished episode is truncated."""
+        self.steps = 0
+        """Actions applied in this episode."""
         self.options = self.game.options(options)
         self.players = players
         self.render_mode = render_mode
@@ -65,6 +87,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         """Starts a new game; the seed fixes every shuffle and die."""
         game_seed = seed if seed is not None else random.randrange(2**31)
         self.state_ = self.game.new_state(self.players, game_seed, self.options)
+        self.steps = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -115,6 +138,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"action {action} ({self.catalogue[int(action)]}) is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
         self.state_.apply(parsed, seat)
+        self.steps += 1
         if self.state_.is_over():
             winners = self.state_.winners()
             for a in self.agents:
@@ -122,6 +146,11 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
                 self.terminations[a] = True
         else:
             self.rewards = {a: 0.0 for a in self.agents}
+            if self.steps >= self.max_steps:
+                # Truncated: the game is unfinished, so nobody is rewarded.
+                for a in self.agents:
+                    self.truncations[a] = True
+                    self.infos[a] = {"steps": self.steps}
         self.agent_selection = self._next_agent()
         self._accumulate_rewards()
 

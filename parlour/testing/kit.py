@@ -120,6 +120,17 @@ def check_position_round_trip(game: Game, state: GameState) -> None:
         assert loaded.legal_actions(seat) == state.legal_actions(seat), "legal actions differ after reload"
 
 
+def check_position_is_copied(game: Game, state: GameState) -> None:
+    """A state loaded from position data never shares it: playing on the state leaves the data as it was."""
+    data = state.to_position()
+    before = json.dumps(data, sort_keys=True)
+    loaded = game.state_from_position(data)
+    if not loaded.is_over():
+        seat = loaded.deciders()[0]
+        loaded.apply(loaded.legal_actions(seat)[-1], seat)
+    assert json.dumps(data, sort_keys=True) == before, "a loaded state shares objects with its position"
+
+
 def check_notation_round_trip(state: GameState) -> None:
     """Every legal action's text parses back to the same action."""
     for seat in state.deciders():
@@ -254,6 +265,7 @@ def check_states(game: Game, states: Sequence[GameState], rng: random.Random) ->
         check_every_legal_action_applies(state)
         check_refusals(state, states[i - 1] if i else None)
         check_position_round_trip(game, state)
+        check_position_is_copied(game, state)
         check_notation_round_trip(state)
         check_views_hide_secrets(state, rng)
         check_secrecy(state, rng)

@@ -134,7 +134,7 @@ class Bare(Game):
     def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
         raise AssertionError("these tests never start a Bare game")
 
-    def state_from_position(self, data: Any) -> GameState:
+    def read_position(self, data: Any) -> GameState:
         raise AssertionError("these tests never load a Bare position")
 
 

@@ -127,6 +127,37 @@ def test_bad_forced_die_restores_the_whole_state() -> None:
     assert state.deciders() == (1,)
 
 
+def test_bad_die_from_the_manual_dice_callback_restores_the_whole_state() -> None:
+    state = Dice()
+    dice = iter([4, 15])
+
+    def ask(low: int, high: int) -> int:
+        return next(dice)
+
+    state.chance.ask = ask
+    before = snapshot(state)
+    # The first die of 'double' is scored before the second (impossible) one is refused.
+    with pytest.raises(IllegalActionError, match=r"die result 15 is outside 1\.\.6"):
+        state.apply("double", 0)
+    assert snapshot(state) == before
+    assert state.points == [0, 0] and state.actions_applied == 0
+    # The table keeps its dice: the callback survives the restore and feeds the next roll.
+    assert state.chance.ask is ask
+    dice = iter([3, 2])
+    state.apply("double", 0)
+    assert state.points == [5, 0]
+
+
+@pytest.mark.parametrize("bad", [0, 7, True, "3", None])
+def test_manual_dice_outside_the_die_are_refused(bad: Any) -> None:
+    state = Dice()
+    state.chance.ask = lambda low, high: bad
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError, match=r"outside 1\.\.6"):
+        state.apply("roll", 0)
+    assert snapshot(state) == before
+
+
 def test_restore_copies_every_attribute_back() -> None:
     state = Dice()
     saved = state.clone()
@@ -351,3 +382,19 @@ def test_venture_bad_forced_order_at_a_reshuffle_restores_the_state(venture: Any
 def test_parlour_errors_share_a_base() -> None:
     assert issubclass(IllegalActionError, ParlourError)
     assert issubclass(NotationError, ParlourError)
+
+
+def test_a_bad_manual_die_in_a_real_game_leaves_the_state_unchanged() -> None:
+    """I'm the Boss!'s 'roll' with a table's die callback answering 15: refused, nothing moved."""
+    game = load_game("im-the-boss")
+    state = game.new_state(3, 5)
+    while "roll" not in [state.format_action(a) for a in state.legal_actions()]:
+        state.apply(state.legal_actions()[0])
+    state.chance.ask = lambda low, high: 15
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError, match="die result 15 is outside"):
+        state.apply_notation("roll")
+    assert snapshot(state) == before
+    state.chance.ask = lambda low, high: low
+    state.apply_notation("roll")
+    assert snapshot(state) != before

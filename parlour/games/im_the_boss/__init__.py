@@ -64,7 +64,7 @@ class BossGame(Game):
         values = self.options(options)
         return new_game(self.content(values), players, seed, values, chance)
 
-    def state_from_position(self, data: Any) -> BossState:
+    def read_position(self, data: Any) -> BossState:
         """Returns the state a position describes (see docs/positions.md)."""
         from parlour.games.im_the_boss.position import from_position
 

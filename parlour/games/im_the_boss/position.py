@@ -8,11 +8,12 @@ from typing import Any
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
 from parlour.core.errors import ParlourError, PositionError
-from parlour.core.positions import Fields, check_int, check_str
+from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.negotiation import Negotiation, Pending, Term
 from parlour.games.im_the_boss.options import DRAW, HAND_LIMIT, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.phases import ARRIVE, BARGAIN, CLOSING, LIMIT, MARKER, RESPOND, TURN
+from parlour.games.im_the_boss.readers import read_stack
 from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.supply import stands
 
@@ -120,7 +121,7 @@ class _Cards:
     def take(self, name: Any, path: str) -> int:
         """Returns a free id of a card called ``name``."""
         if not isinstance(name, str) or name not in self.free:
-            raise PositionError(path, f"{name!r} is not a card of this set")
+            raise PositionError(path, f"{short_repr(name)} is not a card of this set")
         if not self.free[name]:
             raise PositionError(path, f"more {name} cards than the set has")
         return self.free[name].pop(0)
@@ -218,7 +219,7 @@ def _read_nego(state: BossState, data: Any, cards: _Cards) -> Negotiation | None
     nego.travelling = {c: cards.take(v, f"negotiation.travelling.{c}") for c, v in travelling.items()}
     for i, entry in enumerate(n.items("offers", _triple)):
         colour, seat, ask = entry
-        if colour not in colours or not 0 <= seat < players:
+        if colour not in set(colours) or not 0 <= seat < players:
             raise PositionError(f"negotiation.offers[{i}]", "colour or seat out of range")
         nego.offers[(colour, seat)] = ask
     nego.items = _terms(n.get("terms"), colours, players)
@@ -226,8 +227,8 @@ def _read_nego(state: BossState, data: Any, cards: _Cards) -> Negotiation | None
     if not isinstance(tips, dict):
         raise PositionError("negotiation.tips", "must be an object")
     for key, value in tips.items():
-        if not key.isdecimal() or not 0 <= int(key) < players or not _pair(value):
-            raise PositionError(f"negotiation.tips.{key}", "must map a seat to [amount, agreed]")
+        if not _seat_key(key, players) or not _pair(value):
+            raise PositionError(f"negotiation.tips.{short_key(key)}", "must map a seat to [amount, agreed]")
         nego.tips[int(key)] = Term(int(key), value[0], value[1])
     nego.counted = n.items("counted", lambda v, p: check_int(v, p, 0))
     if len(nego.counted) != players:
@@ -235,6 +236,11 @@ def _read_nego(state: BossState, data: Any, cards: _Cards) -> Negotiation | None
     nego.called = n.boolean("called")
     nego.pending = _pending(n.get("pending"), players, cards)
     return nego
+
+
+def _seat_key(key: Any, players: int) -> bool:
+    """Returns whether an object key names a seat: ``"0"`` … ``"players - 1"`` as written by positions."""
+    return isinstance(key, str) and key.isdecimal() and key == str(int(key)) and int(key) < players
 
 
 def _triple(value: Any, path: str) -> tuple[str, int, int]:
@@ -262,8 +268,9 @@ def _terms(data: Any, colours: str, players: int) -> dict[str, Term]:
         raise PositionError("negotiation.terms", "must be an object")
     terms = {}
     for colour, value in data.items():
-        path = f"negotiation.terms.{colour}"
-        if colour not in colours or not isinstance(value, list) or len(value) != 3 or not _pair(value[1:]):
+        path = f"negotiation.terms.{short_key(colour)}"
+        shaped = isinstance(value, list) and len(value) == 3 and _pair(value[1:])
+        if colour not in set(colours) or not shaped:
             raise PositionError(path, "must map a colour to [seat, amount, agreed]")
         terms[colour] = Term(check_int(value[0], path, 0, players - 1), value[1], value[2])
     return terms
@@ -303,13 +310,16 @@ SHAPES = {
 def _check_stack(state: BossState) -> None:
     """Refuses a stack that does not fit the rest of the position."""
     kinds = tuple(state.stack.kinds())
+    for i, kind in enumerate(kinds):
+        if kind not in KINDS:
+            raise PositionError(f"decisions[{i}].kind", f"unknown decision {short_repr(kind)}")
     if kinds not in SHAPES:
-        raise PositionError("decisions", f"impossible decisions {list(kinds)} (see docs/positions.md)")
+        found = short_repr(list(kinds))
+        raise PositionError("decisions", f"impossible decisions {found} (see docs/positions.md)")
     if (kinds == ()) != state.over:
         raise PositionError("over", "the game is over exactly when no decision is pending")
     if (kinds[:1] == (BARGAIN,)) != (state.nego is not None):
         raise PositionError("negotiation", "a negotiation is on exactly when the bargaining window is")
-    _check_seats(state, kinds)
     if state.marker is None and kinds and kinds != (MARKER,):
         raise PositionError("marker", "the marker must be placed before anything else happens")
     _check_deal_cards(state)
@@ -324,6 +334,7 @@ def _check_stack(state: BossState) -> None:
         if state.nego.called and not stands(state):
             raise PositionError("negotiation.called", "a called deal needs agreed lines that cover the space")
         _check_negotiation(state, state.nego)
+    read_stack(state)
     problems = state.invariant_errors()
     if problems:
         raise PositionError("", "; ".join(problems))
@@ -331,15 +342,9 @@ def _check_stack(state: BossState) -> None:
         for seat in state.deciders():
             state.legal_actions(seat)
     except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
-        raise PositionError("decisions", f"the decisions cannot be played from here ({err!r})") from None
-
-
-def _check_seats(state: BossState, kinds: tuple[str, ...]) -> None:
-    """Refuses a turn decision asking another seat than the current one (or the marker's placer)."""
-    if kinds in ((TURN,), (ARRIVE,), (LIMIT,)) and state.stack.top.seats != [state.current]:
-        raise PositionError("decisions", f"the {kinds[0]} decision must ask the current seat {state.current}")
-    if kinds == (MARKER,) and state.stack.top.seats != [(state.first - 1) % state.players]:
-        raise PositionError("decisions", "the marker is placed by the player to the first player's right")
+        raise PositionError(
+            "decisions", f"the decisions cannot be played from here ({short_repr(err)})"
+        ) from None
 
 
 def _check_deal_cards(state: BossState) -> None:
@@ -367,7 +372,7 @@ def _check_deal_record(state: BossState, deal: dict[str, Any], path: str) -> Non
     proceeds = f.integer("proceeds", 0)
     payments = f.get("payments")
     if not isinstance(payments, dict) or any(
-        not k.isdecimal() or int(k) >= state.players or not isinstance(v, int) or isinstance(v, bool) or v < 1
+        not _seat_key(k, state.players) or not isinstance(v, int) or isinstance(v, bool) or v < 1
         for k, v in payments.items()
     ):
         raise PositionError(f.where("payments"), "must map seats to positive amounts")

@@ -62,7 +62,7 @@ class VentureGame(Game):
         values = self.options(options)
         return new_game(self.deck(values), players, seed, values, chance)
 
-    def state_from_position(self, data: Any) -> VentureState:
+    def read_position(self, data: Any) -> VentureState:
         """Returns the state a position describes (see docs/positions.md)."""
         from parlour.games.venture.position import from_position
 

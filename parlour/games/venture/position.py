@@ -6,9 +6,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import DecisionStack
+from parlour.core.decisions import Decision, DecisionStack
 from parlour.core.errors import PositionError
-from parlour.core.positions import Fields, check_int, check_str
+from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
+from parlour.games.venture.arrangements import SEEN, arrangement, current, moves, parse
 from parlour.games.venture.conglomerates import common_letters, offending
 from parlour.games.venture.content import CAPITAL, PROFIT, Deck
 from parlour.games.venture.options import CENTER_SIZE, TWO_PLAYER_ASIDE
@@ -91,7 +92,7 @@ class _Allocator:
         """Returns an unused resources card id for a name."""
         name = check_str(value, path).lower()
         if name not in self.free:
-            raise PositionError(path, f"no resources card is called {value!r}")
+            raise PositionError(path, f"no resources card is called {short_repr(value)}")
         if not self.free[name]:
             count = sum(1 for c in self.deck.resources if c.name == name)
             raise PositionError(path, f"more {name!r} cards than the deck's {count}")
@@ -101,7 +102,7 @@ class _Allocator:
         """Returns the id of a corporation, refusing one already placed elsewhere."""
         corp = self.deck.corporation(check_str(value, path))
         if corp is None:
-            raise PositionError(path, f"no corporation is called {value!r}")
+            raise PositionError(path, f"no corporation is called {short_repr(value)}")
         if corp.name in self.corps_seen:
             raise PositionError(path, f"{corp.name} is also at {self.corps_seen[corp.name]}")
         self.corps_seen[corp.name] = path
@@ -129,7 +130,7 @@ def from_position(deck: Deck, data: Any, options: dict[str, Any]) -> VentureStat
     _read_counters(state, fields)
     state.stack = DecisionStack.from_json(fields.get("decisions"), "decisions", players)
     for i, decision in enumerate(state.stack):
-        _check_decision(state, decision.kind, decision.data, decision.seats, f"decisions[{i}]", alloc)
+        _check_decision(state, decision, f"decisions[{i}]", alloc)
     alloc.check_complete()
     _check_consistency(state)
     return state
@@ -188,19 +189,15 @@ def _read_counters(state: VentureState, fields: Fields) -> None:
         raise PositionError("profits", f"needs {state.players} entries")
 
 
-def _check_decision(
-    state: VentureState,
-    kind: str,
-    data: dict[str, Any],
-    seats: list[int],
-    path: str,
-    alloc: _Allocator,
-) -> None:
-    """Refuses a decision of an unknown kind, for another seat, or with a bad payload."""
+def _check_decision(state: VentureState, decision: Decision, path: str, alloc: _Allocator) -> None:
+    """Refuses a decision of an unknown kind, for another seat, for several at once, or with a bad payload."""
+    kind, data = decision.kind, decision.data
     if kind not in (TURN, PLACE, REORGANISE, PAY):
-        raise PositionError(f"{path}.kind", f"unknown decision {kind!r}")
-    if seats != [state.current]:
+        raise PositionError(f"{path}.kind", f"unknown decision {short_repr(kind)}")
+    if decision.seats != [state.current]:
         raise PositionError(f"{path}.seats", f"must be [{state.current}], the current player")
+    if decision.concurrent:
+        raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
     if kind == PLACE:
         data["corp"] = alloc.deck.corporations[alloc.corporation(data.get("corp"), f"{path}.data.corp")].name
 
@@ -212,13 +209,15 @@ SHAPES = ([TURN], [TURN, PLACE], [TURN, REORGANISE], [TURN, PAY])
 def _check_consistency(state: VentureState) -> None:
     """Refuses positions whose decisions, debts and flags do not add up."""
     kinds = state.stack.kinds()
+    _check_profit_rounds(state)
     if state.over:
         if kinds:
             raise PositionError("decisions", "a finished game has no pending decisions")
         return
     if kinds not in SHAPES:
         shapes = ", ".join("+".join(shape) for shape in SHAPES)
-        raise PositionError("decisions", f"must be one of {shapes}, not {'+'.join(kinds) or 'empty'}")
+        found = short_repr("+".join(kinds)) if kinds else "empty"
+        raise PositionError("decisions", f"must be one of {shapes}, not {found}")
     _check_payload(state, kinds)
     if len(kinds) > 1 and not state.transacted:
         raise PositionError("transacted", f"must be true while a '{kinds[-1]}' decision is pending")
@@ -233,14 +232,25 @@ def _check_consistency(state: VentureState) -> None:
     _check_duty(state, kinds)
 
 
+def _check_profit_rounds(state: VentureState) -> None:
+    """Refuses more Profit-card scorings than the turns' draws could have exposed."""
+    draws = state.turn - 1 if not state.over else state.turn
+    # Each draw exposes each Profit card at most once (ruling A-10 keeps exposed cards out).
+    most = draws * sum(1 for card in state.deck.resources if card.kind == PROFIT)
+    if state.profit_rounds > most:
+        raise PositionError("profit_rounds", f"at most {most} after {draws} turns' draws")
+
+
 def _check_payload(state: VentureState, kinds: list[str]) -> None:
     """Refuses decision payloads that legal play cannot produce."""
     top = state.stack.top
-    allowed = {TURN: {"must_reorganise"}, PLACE: {"corp"}, REORGANISE: set(), PAY: {"then"}}
+    allowed = {TURN: {"must_reorganise"}, PLACE: {"corp"}, REORGANISE: {SEEN}, PAY: {"then"}}
     for i, decision in enumerate(state.stack):
         extra = set(decision.data) - allowed[decision.kind]
         if extra:
-            raise PositionError(f"decisions[{i}].data.{sorted(extra)[0]}", "unknown field")
+            raise PositionError(f"decisions[{i}].data.{short_key(sorted(extra)[0])}", "unknown field")
+    if kinds[-1] == REORGANISE:
+        top.data[SEEN] = _read_seen(state, top.data.get(SEEN), f"decisions[{len(kinds) - 1}].data.{SEEN}")
     if kinds[-1] == PAY:
         expected = "continue" if state.options["payment"] == "each" else "finish"
         if top.data.get("then") != expected:
@@ -248,6 +258,34 @@ def _check_payload(state: VentureState, kinds: list[str]) -> None:
             raise PositionError(
                 "decisions[1].data.then", f"must be {expected!r} with option payment={option}"
             )
+
+
+def _read_seen(state: VentureState, value: Any, path: str) -> list[str]:
+    """Reads the arrangements a reorganisation has passed through (ruling A-16): each reached from the
+    one before by one move, none twice, the last one the holdings now.  A position without them (an
+    older one) starts the record afresh."""
+    now = current(state, state.current)
+    if value is None:
+        return [now]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise PositionError(path, "must be a list of arrangements (text)")
+    held = sorted(c for stack in state.holdings[state.current] for c in stack)
+    seen: list[str] = []
+    reachable: set[str] = set()
+    for i, text in enumerate(value):
+        stacks = parse(state.deck, text)
+        if stacks is None or sorted(c for stack in stacks for c in stack) != held:
+            raise PositionError(f"{path}[{i}]", "must arrange exactly the corporations the player holds")
+        canonical = arrangement(state.deck, stacks)
+        if canonical in seen:
+            raise PositionError(f"{path}[{i}]", "an arrangement is passed through once")
+        if seen and canonical not in reachable:
+            raise PositionError(f"{path}[{i}]", "must be one move from the arrangement before it")
+        seen.append(canonical)
+        reachable = {after for _, after in moves(state.deck, stacks)}
+    if seen[-1] != now:
+        raise PositionError(path, "must end with the holdings as they stand")
+    return seen
 
 
 def _check_duty(state: VentureState, kinds: list[str]) -> None:

@@ -9,7 +9,6 @@ and ending a turn that owes money pushes ``pay`` (one card at a time, then
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Decision, Seat
@@ -25,8 +24,9 @@ from parlour.games.venture.actions import (
     Reorganise,
     Take,
 )
+from parlour.games.venture.arrangements import SEEN, current, moves
 from parlour.games.venture.conglomerates import StackSummary, fits, is_lawful, offending, summarise
-from parlour.games.venture.content import CAPITAL, PROXY, Deck
+from parlour.games.venture.content import CAPITAL, PROXY
 from parlour.games.venture.payment import payment_value
 from parlour.games.venture.scoring import score_round
 
@@ -110,34 +110,16 @@ def _fitting(state: VentureState, seat: Seat, cid: int) -> list[str]:
 
 
 def _reorganise_actions(state: VentureState, seat: Seat) -> list[Any]:
-    """Returns every single move of one corporation, then done once all stacks are lawful."""
-    actions: list[Any] = []
-    corps = state.deck.corporations
-    moves = move_actions(state.deck)
-    summaries = _summaries(state, seat)
-    for index, stack in enumerate(state.holdings[seat]):
-        for cid in stack:
-            corp = corps[cid]
-            options = moves[cid]
-            if len(stack) > 1:
-                actions.append(options[-1])
-            # Inlined fits() for speed: this loop is the hottest in random playouts.
-            bit, mask = corp.industry_bit, corp.mask
-            for other, (industries, common, top) in enumerate(summaries):
-                if other != index and not industries & bit and common & mask:
-                    actions.append(options[top])
-    for summary, stack in zip(summaries, state.holdings[seat], strict=True):
+    """Returns every single move of one corporation to an arrangement not yet seen in this
+    reorganisation (ruling A-16), then done once all stacks are lawful."""
+    seen = set(state.stack.top.data[SEEN])
+    found = moves(state.deck, state.holdings[seat])
+    actions: list[Any] = [move for move, after in found if after not in seen]
+    for summary, stack in zip(_summaries(state, seat), state.holdings[seat], strict=True):
         if not is_lawful(summary, len(stack)):
             return actions
     actions.append(Done())
     return actions
-
-
-@cache
-def move_actions(deck: Deck) -> list[dict[int, Move]]:
-    """Returns every Move of the deck, made once: ``[corp][target]`` and ``[corp][-1]`` for alone."""
-    names = [c.name for c in deck.corporations]
-    return [{**{t: Move(n, names[t]) for t in range(len(names))}, -1: Move(n, None)} for n in names]
 
 
 def _pay_actions(state: VentureState, seat: Seat) -> list[Any]:
@@ -289,7 +271,7 @@ def _reorganise(state: VentureState, seat: Seat) -> None:
     state.owed += cost
     state.transacted = True
     state.stack.top.data.pop("must_reorganise", None)
-    state.stack.push(Decision(REORGANISE, [seat]))
+    state.stack.push(Decision(REORGANISE, [seat], {SEEN: [current(state, seat)]}))
     state.emit(f"seat {seat} reorganises for {cost} (owes {state.owed})")
 
 
@@ -303,6 +285,8 @@ def _move(state: VentureState, seat: Seat, action: Move) -> None:
     if not source:
         holding.remove(source)
     _put(state, seat, corp.id, action.onto)
+    # Ruling A-16: the arrangement reached is never offered again in this reorganisation.
+    state.stack.top.data[SEEN].append(current(state, seat))
     state.emit(f"seat {seat}: {action}")
 
 

@@ -64,7 +64,7 @@ class VenusGame(Game):
         values = self.options(options)
         return new_game(load_board(), load_factions(), self.zap(values), players, seed, values, chance)
 
-    def state_from_position(self, data: Any) -> VenusState:
+    def read_position(self, data: Any) -> VenusState:
         """Returns the state a position describes."""
         from parlour.games.venus_needs_men.position import from_position
 

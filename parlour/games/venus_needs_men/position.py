@@ -7,13 +7,17 @@ from typing import Any
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
 from parlour.core.errors import ParlourError, PositionError
-from parlour.core.positions import Fields, check_int
+from parlour.core.positions import Fields, check_int, short_key, short_repr
 from parlour.games.venus_needs_men.board import Board
+from parlour.games.venus_needs_men.enhanced import has_special
 from parlour.games.venus_needs_men.factions import Factions
+from parlour.games.venus_needs_men.readers import read_stack
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 
 FORMAT = "parlour-venus-needs-men-position/1"
+MIND_CONTROL = "mindcontrol"
+"""The Special that takes ships over (Mars's Mind Control, ruling A-10)."""
 FIELDS = {
     "format",
     "game",
@@ -128,22 +132,23 @@ def from_position(
     state.winners_ = f.items("winners", lambda v, p: check_int(v, p, 0, players - 1))
     state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players)
     _read_enhanced(state, f)
+    read_stack(state)
     _check(state)
     return state
 
 
 def _planet(factions: Factions, value: Any, path: str) -> str:
     """Reads a planet id."""
-    if value not in factions.planets:
-        raise PositionError(path, f"{value!r} is not a home world")
-    return str(value)
+    if not isinstance(value, str) or value not in factions.planets:
+        raise PositionError(path, f"{short_repr(value)} is not a home world")
+    return value
 
 
 def _ship(state: VenusState, value: Any, path: str) -> str:
     """Reads a ship name of a planet in play."""
-    if value not in state.ships:
-        raise PositionError(path, f"{value!r} is not a spaceship in this game")
-    return str(value)
+    if not isinstance(value, str) or value not in state.ships:
+        raise PositionError(path, f"{short_repr(value)} is not a spaceship in this game")
+    return value
 
 
 def _read_ships(state: VenusState, f: Fields) -> None:
@@ -153,8 +158,10 @@ def _read_ships(state: VenusState, f: Fields) -> None:
     if not isinstance(ships, dict) or sorted(ships) != expected:
         raise PositionError("ships", "must list every spaceship of the planets in play")
     for ship, where in ships.items():
-        if where is not None and (not state.board.has(where) or where == state.board.refuge):
-            raise PositionError(f"ships.{ship}", f"{where!r} is not an area a ship can be in")
+        if where is not None and (
+            not isinstance(where, str) or not state.board.has(where) or where == state.board.refuge
+        ):
+            raise PositionError(f"ships.{ship}", f"{short_repr(where)} is not an area a ship can be in")
         state.ships[ship] = where
 
 
@@ -207,12 +214,7 @@ def _read_enhanced(state: VenusState, f: Fields) -> None:
     state.upgrade_deck = f.items("upgrade_deck", upgrade)
     state.face_up = f.items("face_up", upgrade)
     state.upgrade_discard = f.items("upgrade_discard", upgrade)
-    controlled = f.get("controlled")
-    if not isinstance(controlled, dict) or any(
-        s not in state.ships or p not in state.planets for s, p in controlled.items()
-    ):
-        raise PositionError("controlled", "must map ships in play to the planets controlling them")
-    state.controlled = dict(controlled)
+    state.controlled = _controlled(state, f.get("controlled"))
     state.disabled = f.items("disabled", lambda v, p: _ship(state, v, p))
     infected = f.get("infected")
     if not isinstance(infected, dict) or sorted(infected) != sorted(state.board.land_areas()):
@@ -222,11 +224,27 @@ def _read_enhanced(state: VenusState, f: Fields) -> None:
     state.seized = f.items("seized", lambda v, p: _ship(state, v, p))
 
 
+def _controlled(state: VenusState, value: Any) -> dict[str, str]:
+    """Reads the ships under Mind Control: only Mars, in the Enhanced game, takes enemy ships (A-10)."""
+    if not isinstance(value, dict):
+        raise PositionError("controlled", "must map ships in play to the planets controlling them")
+    controlled = {}
+    for ship, planet in value.items():
+        path = f"controlled.{short_key(ship)}"
+        _ship(state, ship, path)
+        if not isinstance(planet, str) or not has_special(state, planet, MIND_CONTROL):
+            raise PositionError(path, "only a planet in play with Mind Control (Enhanced: Mars) takes ships")
+        if state.seat_of[state.owner(ship)] == state.seat_of[planet]:
+            raise PositionError(path, "Mind Control takes enemy ships only")
+        controlled[ship] = planet
+    return controlled
+
+
 def _upgrade(state: VenusState, value: Any, path: str) -> str:
     """Reads an Upgrade id."""
-    if value not in state.tech.upgrades:
-        raise PositionError(path, f"{value!r} is not an Upgrade card")
-    return str(value)
+    if not isinstance(value, str) or value not in state.tech.upgrades:
+        raise PositionError(path, f"{short_repr(value)} is not an Upgrade card")
+    return value
 
 
 def _by_planet(state: VenusState, value: Any, path: str, read: Any) -> dict[str, list[str]]:
@@ -262,17 +280,13 @@ def _check_decisions(state: VenusState) -> None:
 
 
 def _check_windows(state: VenusState) -> None:
-    """Refuses Zap windows that legal play cannot leave: an open window under another decision, or a
-    window asking a seat that public knowledge says cannot play there (ruling B-3) or out of turn."""
+    """Refuses a Zap window asking a seat that public knowledge says cannot play there (ruling B-3) or
+    out of turn (readers.py has already refused an open window under another decision)."""
     from parlour.games.venus_needs_men.zapping import asked
 
     last = len(state.stack) - 1
     for i, decision in enumerate(state.stack):
-        if decision.kind != "zap":
-            continue
-        if i != last:
-            if decision.data.get("open") or decision.seats:
-                raise PositionError(f"decisions[{i}]", "only the Zap window on top can be open")
+        if decision.kind != "zap" or i != last:
             continue
         could = asked(state, decision)
         for seat in decision.seats:
@@ -300,4 +314,6 @@ def _check(state: VenusState) -> None:
         for seat in state.deciders():
             state.legal_actions(seat)
     except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
-        raise PositionError("decisions", f"the decisions cannot be played from here ({err!r})") from None
+        raise PositionError(
+            "decisions", f"the decisions cannot be played from here ({short_repr(err)})"
+        ) from None

@@ -362,3 +362,27 @@ def test_a_must_reorganise_duty_the_hand_cannot_pay_is_refused() -> None:
     )
     err = refusal(data)
     assert err.field.startswith("decisions[0]")
+
+
+# ------------------------------------------------------------------ loose acceptance (issue 10, part 4)
+def test_no_venture_decision_is_open_to_several_seats_at_once() -> None:
+    data = position()
+    data["decisions"][0]["concurrent"] = True
+    with pytest.raises(PositionError) as err:
+        GAME.state_from_position(data)
+    assert err.value.field == "decisions[0].concurrent"
+
+
+@pytest.mark.parametrize(("turn", "over", "most"), [(1, False, 0), (5, False, 8), (5, True, 10)])
+def test_profit_rounds_at_most_two_a_draw(turn: int, over: bool, most: int) -> None:
+    """Each turn's draw exposes each of the two Profit cards at most once (ruling A-10); no draw comes
+    before the first turn ends, and a game that is over had its last turn's draw."""
+    data = position(turn=turn)
+    data["profit_rounds"] = most
+    if over:
+        data["over"], data["decisions"] = True, []
+    GAME.state_from_position(copy.deepcopy(data))
+    data["profit_rounds"] = most + 1
+    with pytest.raises(PositionError, match=f"at most {most}") as err:
+        GAME.state_from_position(data)
+    assert err.value.field == "profit_rounds"

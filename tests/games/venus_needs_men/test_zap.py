@@ -150,7 +150,7 @@ def test_a_position_whose_window_asks_a_seat_that_cannot_play_is_refused() -> No
             GAME.load_position(json.dumps(data))
     data = open_window([0, 1, 3], hands)
     data["decisions"][1] = {**data["decisions"][1], "seats": [0], "data": {"moment": "end", "open": True}}
-    with pytest.raises(PositionError, match="only the Zap window on top"):
+    with pytest.raises(PositionError, match="a Zap window under another decision is closed"):
         GAME.load_position(json.dumps(data))
     for window in ({"moment": "save", "ship": "Z9"}, {"moment": "save", "ship": 5}, {"moment": "roll"}):
         data = open_window([0], hands)

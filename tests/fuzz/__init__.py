@@ -1,0 +1,8 @@
+"""Fuzzing: hostile positions, records, action texts and command lines for every game.
+
+``corpus.positions`` plays random games for valid positions, ``mutate.mutate`` spoils JSON (deletions,
+type swaps, huge numbers, deep nesting, bad seat lists, file names), ``hostile.mutate_text`` bends
+action texts and typed lines, ``check.check_position`` loads a position and exercises it, and
+``surfaces`` runs each surface under ``guards`` (a time limit, no file named by the input opened, a
+tally).  ``test_fuzz.py`` runs every surface at a size for ``make test``; ``run.py`` is ``make fuzz``.
+"""

@@ -1,0 +1,88 @@
+"""The fuzzing harness at a size for every ``make test``: no traceback, no hang, no named file read.
+
+``make fuzz`` runs the same surfaces with many more inputs (tests/fuzz/run.py).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from .guards import Tally
+from .surfaces import PLAYERS, Corpus, corpus, fuzz_actions, fuzz_cli, fuzz_positions, fuzz_records
+
+GAMES = sorted(PLAYERS)
+
+
+@cache
+def _corpus(name: str) -> Corpus:
+    """Returns the game's corpus (built once per test process)."""
+    return corpus(name, range(2))
+
+
+def _check(tally: Tally) -> None:
+    """Fails with every broken promise listed."""
+    assert not tally.broken, "\n".join([tally.summary(), *tally.failures])
+    assert sum(tally.tried.values()) > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_positions(name: str) -> None:
+    tally = Tally()
+    fuzz_positions(tally, _corpus(name), random.Random(f"position:{name}"), 2000)
+    _check(tally)
+    # Both outcomes occur: the mutations are neither all harmless nor all refused at the first field.
+    assert tally.refused["position"] > 500 and tally.accepted["position"] > 40, tally.summary()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_records(name: str) -> None:
+    tally = Tally()
+    fuzz_records(tally, _corpus(name), random.Random(f"record:{name}"), 150)
+    _check(tally)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_texts(name: str) -> None:
+    tally = Tally()
+    fuzz_actions(tally, _corpus(name), random.Random(f"action:{name}"), 300)
+    _check(tally)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_command_lines(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    tally = Tally()
+    fuzz_cli(tally, _corpus(name), random.Random(f"cli:{name}"), 12, tmp_path / "work")
+    _check(tally)
+
+
+def test_the_guards_catch_a_named_file_read(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("x", encoding="utf-8")
+    tally = Tally()
+
+    def reads_what_it_is_told() -> bool:
+        document = {"options": {"deck": str(secret)}}
+        from .guards import no_file_named, strings_in
+
+        with no_file_named(strings_in(document)):
+            Path(document["options"]["deck"]).read_text(encoding="utf-8")
+        return True
+
+    tally.run("position", "deck names a file", reads_what_it_is_told)
+    assert tally.named_reads == 1
+
+
+def test_the_guards_catch_a_hang() -> None:
+    tally = Tally()
+
+    def spins() -> bool:
+        while True:
+            pass
+
+    tally.run("action", "spins", spins, seconds=0.2)
+    assert tally.hangs == 1 and tally.broken == 1

@@ -1,0 +1,149 @@
+"""Ruling A-16: a reorganisation never returns to an arrangement, yet reaches every one and always ends."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+
+import pytest
+
+from parlour.core.errors import IllegalActionError, PositionError
+from parlour.games.venture import GAME, VentureState
+from parlour.games.venture.arrangements import arrangement, current, moves, parse
+
+from .scenario import legal, load, play, stacks
+
+# ST-DF sits on OI-BCD (common letter D); RR-CD fits on either stack.
+LOOP = {0: [["OI-BCD", "ST-DF"], ["RR-CD"]]}
+WIDE = {0: [["OI-BCD", "ST-DF"], ["RR-CD"], ["RE-DEF"], ["SH-BD"]]}
+
+
+def reorganising(holdings: dict[int, list[list[str]]], **kwargs: object) -> VentureState:
+    """Returns seat 0 in the middle of a reorganisation of ``holdings``."""
+    state = load(hands=[["20", "10"], [], []], holdings=holdings, **kwargs)  # type: ignore[arg-type]
+    play(state, "reorganise")
+    return state
+
+
+def test_a_move_back_to_an_arrangement_already_held_is_not_offered() -> None:
+    """The lowest-id policy's loop: 'move ST-DF alone', 'move ST-DF on OI-BCD', ... is impossible."""
+    state = reorganising(LOOP)
+    assert "move ST-DF alone" in legal(state)
+    play(state, "move ST-DF alone")
+    assert "move ST-DF on OI-BCD" not in legal(state)
+    with pytest.raises(IllegalActionError):
+        play(state, "move ST-DF on OI-BCD")
+    # Another way to the start (OI-BCD onto ST-DF would be a new arrangement, if it fitted).
+    assert all(not a.startswith("move ST-DF on OI-BCD") for a in legal(state))
+    assert state.stack.top.data["seen"] == ["OI-BCD ST-DF / RR-CD", "OI-BCD / RR-CD / ST-DF"]
+
+
+def test_stack_order_on_the_table_does_not_make_a_new_arrangement() -> None:
+    """Stacks are compared as a set: the same stacks listed in another order are the same arrangement."""
+    state = reorganising(WIDE)
+    deck = state.deck
+    assert arrangement(deck, state.holdings[0]) == arrangement(deck, list(reversed(state.holdings[0])))
+    assert parse(deck, current(state, 0)) is not None
+
+
+def _reachable(state: VentureState) -> dict[str, list[str]]:
+    """Returns every arrangement the moves reach from the seat's holdings (ignoring A-16), with a
+    shortest way to each (its moves in notation)."""
+    start = current(state, 0)
+    ways = {start: []}
+    queue = deque([start])
+    while queue:
+        text = queue.popleft()
+        stacks_ = parse(state.deck, text)
+        assert stacks_ is not None
+        for move, after in moves(state.deck, stacks_):
+            if after not in ways:
+                ways[after] = [*ways[text], str(move)]
+                queue.append(after)
+    return ways
+
+
+def test_every_arrangement_reachable_at_the_start_is_still_reachable() -> None:
+    """A shortest way never repeats an arrangement: the rules let every one of them be played out."""
+    start = reorganising(WIDE)
+    ways = _reachable(start)
+    assert len(ways) > 20
+    for target, way in ways.items():
+        state = start.clone()
+        play(state, *way)
+        assert current(state, 0) == target
+        assert len(state.stack.top.data["seen"]) == len(way) + 1
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_reorganisation_that_keeps_moving_still_ends(seed: int) -> None:
+    """Moving while any move is offered (as the lowest-id policy does) ends: no arrangement twice,
+    and never stuck, even from a stack holding two corporations of one industry (ruling A-6)."""
+    state = reorganising(
+        {0: [["ST-A", "OI-AE", "ST-AB"], ["RR-ACDF"], ["AU-AC"]]}, turn_data={"must_reorganise": True}
+    )
+    bound = len(_reachable(state))
+    rng = random.Random(seed)
+    held = set()
+    for _ in range(bound + 1):
+        actions = state.legal_actions()
+        assert actions, "a reorganisation may never leave the player without a choice"
+        held.add(current(state, 0))
+        found = [a for a in actions if str(a) != "done"]
+        if not found:
+            break
+        state.apply(rng.choice(found))
+        assert current(state, 0) not in held
+    assert legal(state) == ["done"]
+    play(state, "done")
+    assert state.stack.top.kind == "turn"
+
+
+def test_the_arrangements_seen_round_trip_through_a_position() -> None:
+    state = reorganising(LOOP)
+    play(state, "move ST-DF alone")
+    loaded = GAME.load_position(json.dumps(state.to_position()))
+    assert loaded.stack.top.data["seen"] == state.stack.top.data["seen"]
+    assert legal(loaded) == legal(state)
+    assert "move ST-DF on OI-BCD" not in legal(loaded)
+
+
+def _spoiled(seen: object) -> dict[str, object]:
+    """Returns the position of LOOP after 'move ST-DF alone' with another record of arrangements."""
+    state = reorganising(LOOP)
+    play(state, "move ST-DF alone")
+    data = state.to_position()
+    data["decisions"][-1]["data"]["seen"] = seen
+    return data
+
+
+@pytest.mark.parametrize(
+    ("seen", "message"),
+    [
+        ("OI-BCD / RR-CD / ST-DF", "must be a list of arrangements"),
+        ([], "must be a list of arrangements"),
+        ([3], "must be a list of arrangements"),
+        (["OI-BCD / RR-CD / ST-DF", "OI-BCD / RR-CD / ST-DF"], "passed through once"),
+        (["OI-BCD ST-DF / RR-CD"], "must end with the holdings"),
+        (["OI-BCD RR-CD ST-DF", "OI-BCD / RR-CD / ST-DF"], "one move from the arrangement before"),
+        (["RR-CD ST-DF OI-BCD", "OI-BCD / RR-CD / ST-DF"], "one move from the arrangement before"),
+        (["OI-BCD / RR-CD / ST-DF / ST-A"], "exactly the corporations the player holds"),
+        (["OI-BCD / RR-CD"], "exactly the corporations the player holds"),
+        (["XX-Q / RR-CD / ST-DF"], "exactly the corporations the player holds"),
+        (["OI-BCD /  / RR-CD ST-DF"], "exactly the corporations the player holds"),
+    ],
+)
+def test_a_record_of_arrangements_legal_play_cannot_make_is_refused(seen: object, message: str) -> None:
+    with pytest.raises(PositionError, match=message) as err:
+        GAME.state_from_position(_spoiled(seen))
+    assert err.value.field.startswith("decisions[1].data.seen")
+
+
+def test_a_position_without_the_record_starts_it_afresh() -> None:
+    data = _spoiled(None)
+    del data["decisions"][-1]["data"]["seen"]
+    state = GAME.state_from_position(data)
+    assert state.stack.top.data["seen"] == ["OI-BCD / RR-CD / ST-DF"]
+    assert "move ST-DF on OI-BCD" in legal(state)
+    assert stacks(state, 0) == [["OI-BCD"], ["RR-CD"], ["ST-DF"]]

@@ -103,6 +103,10 @@ class Game(ABC):
     """The rules in short, shown by the terminal's ``help``."""
     playout_bot: str = "random"
     """The bot a search bot plays its playouts with (a game's own bot where random ones are hopeless)."""
+    max_actions: int = 10_000
+    """Actions after which a learning environment truncates an unfinished game (PettingZoo's
+    ``truncations``, OpenSpiel's ``max_game_length``): several times the game's longest random game,
+    so that no policy, however poor, keeps an episode going for ever (docs/environments.md)."""
     quick_options: Mapping[str, Any] = {}
     """Options that keep random playouts short (the conformance kit uses them on many seeds)."""
     content_sets: ContentSets = ContentSets()

@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.decisions import Seat
+from parlour.core.errors import NotationError
 from parlour.core.state import GameState
+
+MAX_NOTATION = 200
+"""The longest action text any game accepts (its longest legal action is under 40 characters)."""
 
 
 class ModularState(GameState):
@@ -47,7 +51,14 @@ class ModularState(GameState):
         return str(action)
 
     def parse_action(self, text: str) -> Any:
-        """Returns the action written ``text`` (see the game's notation module and docs/notation.md)."""
+        """Returns the action written ``text`` (see the game's notation module and docs/notation.md).
+
+        Text that is not a string, or longer than MAX_NOTATION, is refused before any game parser sees it.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"an action is written as text, not {type(text).__name__}")
+        if len(text) > MAX_NOTATION:
+            raise NotationError(f"an action is at most {MAX_NOTATION} characters, not {len(text):,}")
         return self.notation.parse_action(text)
 
     def observation(self, seat: Seat) -> dict[str, Any]:

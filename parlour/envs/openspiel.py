@@ -31,9 +31,6 @@ from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState, rank
 from parlour.envs.encoders import ADAPTERS, Adapter
 
-MAX_GAME_LENGTH = {"venture": 10_000, "im-the-boss": 20_000, "venus-needs-men": 10_000}
-"""Default ``max_game_length`` (player actions) by game: several times the longest random game."""
-
 
 def short_name(name: str) -> str:
     """Returns the OpenSpiel name of a Parlour game (``parlour_im_the_boss``)."""
@@ -43,7 +40,7 @@ def short_name(name: str) -> str:
 def _defaults(game: Game) -> dict[str, Any]:
     """Returns the game parameters and their defaults: players, max_game_length, and every option."""
     params: dict[str, Any] = {"players": min(4, game.max_players)}
-    params["max_game_length"] = MAX_GAME_LENGTH[game.name]
+    params["max_game_length"] = game.max_actions
     for spec in game.option_specs:
         params[spec.name] = spec.default
     return params
@@ -392,4 +389,4 @@ def _register(name: str) -> None:
 for _name in game_names():
     _register(_name)
 
-__all__ = ["MAX_GAME_LENGTH", "ParlourSpielGame", "ParlourSpielState", "short_name"]
+__all__ = ["ParlourSpielGame", "ParlourSpielState", "short_name"]

@@ -5,7 +5,7 @@ the rules define for open windows (I'm the Boss!'s negotiation: the Boss, then
 clockwise; Venus Needs Men!'s Zap windows: from the active seat clockwise).
 
 An episode is truncated after ``max_steps`` actions (default: the game's entry in
-``MAX_STEPS``, docs/environments.md), so no policy can keep a game going for ever.
+``Game.max_actions``, docs/environments.md), so no policy can keep a game going for ever.
 """
 
 from __future__ import annotations
@@ -20,13 +20,6 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
 from parlour.envs.encoders import ADAPTERS
-
-MAX_STEPS: dict[str, int] = {
-    "venture": 20_000,
-    "im-the-boss": 20_000,
-    "venus-needs-men": 10_000,
-}
-"""Each game's default step limit: several times its longest random game (docs/environments.md)."""
 
 
 class ParlourEnv(AECEnv):  # type: ignore[misc]
@@ -45,7 +38,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         self.game = load_game(game)
         self.game.check_players(players)
-        limit = MAX_STEPS[self.game.name] if max_steps is None else max_steps
+        limit = self.game.max_actions if max_steps is None else max_steps
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise ValueError(f"max_steps must be a positive whole number of actions, not {limit!r}")
         self.max_steps = limit

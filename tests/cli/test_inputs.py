@@ -67,16 +67,19 @@ def test_a_huge_seat_number_at_the_boss_prompt_is_refused(
     console = Console(file=out, width=200, color_system=None, force_terminal=False)
     game = load_game("im-the-boss")
     play = TerminalPlay(game, ["human", "greedy", "greedy"], 5, {}, str(tmp_path), console=console)
-    script = Script([f"tip @{NINES} 1", "quit"])
+    script = Script([f"tip @{NINES} 1", f"tip @{NINES[:150]} 1", "quit"])
     monkeypatch.setattr(console, "input", script)
     assert play.run() == 0
-    assert "is not a seat" in out.getvalue() and len(script.prompts) == 2
+    assert "at most 200 characters" in out.getvalue() and "is not a seat" in out.getvalue()
+    assert len(script.prompts) == 3
 
 
 def test_apply_with_a_huge_seat_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     position = tmp_path / "p.json"
     assert run(capsys, "new", "im-the-boss", "--players", "3", "--seed", "5", "--out", str(position))[0] == 0
     status, _, err = run(capsys, "apply", "im-the-boss", "--position", str(position), f"tip @{NINES} 1")
+    assert_one_line_error(status, err, "at most 200 characters")
+    status, _, err = run(capsys, "apply", "im-the-boss", "--position", str(position), f"tip @{NINES[:150]} 1")
     assert_one_line_error(status, err, "is not a seat")
     assert len(err) < 600
 

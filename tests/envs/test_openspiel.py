@@ -11,7 +11,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import parlour.envs.openspiel as registered
+import parlour.envs.openspiel  # noqa: F401 - registers the games with OpenSpiel
 
 SHORT: list[tuple[str, dict[str, Any]]] = [
     ("parlour_venture", {"players": 3, "max_turns": 12}),
@@ -267,7 +267,7 @@ def test_serialisation_round_trips_through_chance_nodes(name: str, params: dict[
 def test_the_lowest_id_policy_reaches_the_end_or_the_truncation(name: str) -> None:
     """Always the lowest legal id: every game stops (over, or truncated at max_game_length)."""
     game = pyspiel.load_game(name)
-    assert game.max_game_length() == registered.MAX_GAME_LENGTH[game.parlour.name]
+    assert game.max_game_length() == game.parlour.max_actions
     rng = random.Random(0)
     state = game.new_initial_state()
     decisions = 0

@@ -7,7 +7,6 @@ import pytest
 
 from parlour.core.registry import game_names
 from parlour.envs import make
-from parlour.envs.pettingzoo_env import MAX_STEPS
 
 
 def lowest_id_episode(env) -> tuple[int, bool, bool]:
@@ -29,7 +28,7 @@ def lowest_id_episode(env) -> tuple[int, bool, bool]:
 def test_the_lowest_id_policy_ends_every_game(name: str) -> None:
     """The policy that looped for ever in Venture's reorganisations (ruling A-16) now ends or is cut off."""
     env = make(name, players=4)
-    assert env.max_steps == MAX_STEPS[name]
+    assert env.max_steps == env.game.max_actions
     steps, terminated, truncated = lowest_id_episode(env)
     assert terminated != truncated
     assert steps <= env.max_steps

@@ -38,6 +38,7 @@ class BossGame(Game):
 
     name = "im-the-boss"
     title = "I'm the Boss!"
+    max_actions = 20_000  # learning environments truncate here (Game.max_actions)
     min_players = 3
     max_players = 6
     option_specs = OPTIONS

@@ -37,6 +37,7 @@ class VentureGame(Game):
 
     name = "venture"
     title = "Venture"
+    max_actions = 20_000  # learning environments truncate here (Game.max_actions)
     min_players = 2
     max_players = 6
     option_specs = OPTIONS

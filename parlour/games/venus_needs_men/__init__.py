@@ -38,6 +38,7 @@ class VenusGame(Game):
 
     name = "venus-needs-men"
     title = "Venus Needs Men!"
+    max_actions = 10_000  # learning environments truncate here (Game.max_actions)
     min_players = 2
     max_players = 6
     option_specs = OPTIONS

@@ -11,6 +11,7 @@ from typing import Any
 from parlour.core.chance import Forced, read_forced
 from parlour.core.errors import OptionError, ParlourError, PositionError, RecordError
 from parlour.core.game import Game
+from parlour.core.log import GameLog
 from parlour.core.state import GameState
 
 FORMAT = "parlour-record/1"
@@ -217,8 +218,16 @@ def _start(value: Any) -> dict[str, Any] | None:
     return value
 
 
-def replay(game: Game, record: GameRecord, options: Mapping[str, Any] | None = None) -> GameState:
-    """Replays a record from its seed and returns the final state; names the move that fails."""
+def replay(
+    game: Game,
+    record: GameRecord,
+    options: Mapping[str, Any] | None = None,
+    log: GameLog | None = None,
+) -> GameState:
+    """Replays a record from its seed and returns the final state; names the move that fails.
+
+    With ``log``, every move is logged there with its events (resumed games keep their whole story).
+    """
     if record.start is not None:
         state = game.state_from_position(record.start)
     else:
@@ -231,7 +240,11 @@ def replay(game: Game, record: GameRecord, options: Mapping[str, Any] | None = N
     for number, move in enumerate(record.moves, 1):
         state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
         try:
-            state.apply(state.parse_action(move.action), move.seat)
+            action = state.parse_action(move.action)
+            if log is None:
+                state.apply(action, move.seat)
+            else:
+                log.apply(state, action, move.seat)
         except ParlourError as err:
             raise RecordError(f"move {number} ({move.action!r} by seat {move.seat}): {err}") from None
     return state

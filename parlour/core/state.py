@@ -308,6 +308,37 @@ class GameState(ABC):
         """Returns advice lines for a human at ``seat`` (games may override)."""
         return []
 
+    # ----------------------------------------------------------------- for people (terminal, browser)
+    def seat_name(self, seat: Seat) -> str:
+        """Returns how the table calls ``seat`` (Venus Needs Men!: its planet); default ``seat N``."""
+        return f"seat {seat}"
+
+    def turn_player(self) -> Seat | None:
+        """Returns the seat whose turn it is (None before the first turn, after the end, or in games
+        without turns); the log groups actions by it."""
+        return None
+
+    def decision_summary(self) -> str:
+        """Returns one public line saying who is deciding what now (a banner); games may say more."""
+        deciders = self.deciders()
+        if not deciders:
+            return "The game is over."
+        names = ", ".join(self.seat_name(s) for s in deciders)
+        kind = self.stack.top.kind if len(self.stack) else "act"
+        return f"{names} to decide: {kind}"
+
+    def score_steps(self) -> list[ScoreStep]:
+        """Returns the final scoring step by step (games itemise it; default: each seat's score)."""
+        return [ScoreStep(seat, "score", score) for seat, score in enumerate(self.scores())]
+
+    def end_reason(self) -> str:
+        """Returns why the game ended, in one sentence ('' while it goes on or if a game says nothing)."""
+        return ""
+
+    def card_texts(self) -> dict[str, str]:
+        """Returns the text of every card this game's content set holds, by card name (for ``info``)."""
+        return {}
+
     # ----------------------------------------------------------------- results
     def ranking(self) -> list[int]:
         """Returns each seat's rank (1 is best; tied seats share a rank)."""
@@ -320,6 +351,18 @@ class GameState(ABC):
     def apply_notation(self, text: str, seat: Seat | None = None) -> list[Event]:
         """Parses and applies an action written in notation."""
         return self.apply(self.parse_action(text), seat)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreStep:
+    """One line of a final scoring: what ``seat`` (None: the whole table) got for what."""
+
+    seat: Seat | None
+    """The seat scored (None: a heading or a remark for everyone)."""
+    label: str
+    """What is scored ("Oil conglomerate OI-BCD", "Mars's planet", "total")."""
+    points: float | None = None
+    """Points for it (None: a line without a number)."""
 
 
 def _from_position(game_name: str, position: dict[str, Any]) -> GameState:

@@ -111,6 +111,10 @@ class Game(ABC):
     """Options that keep random playouts short (the conformance kit uses them on many seeds)."""
     content_sets: ContentSets = ContentSets()
     """The reader's own content sets (the command line hands them down; see ``with_content``)."""
+    text_colours: Mapping[str, str] = {}
+    """Words of the game's texts and the colour a front end shows them in (industries, clans,
+    planets): a colour-blind-safe colour name (rich's names; CSS takes the same words), always beside
+    the word itself, never instead of it."""
 
     def with_content(self, sets: ContentSets) -> Self:
         """Returns this game knowing the content sets ``sets`` besides the house ones."""

@@ -115,6 +115,11 @@ def cmd_replay(args: Any) -> int:
     """Replays a record to its end and prints the final scores (an unfinished game has none yet)."""
     record = files.load_record(args.record)
     game = _game(record.game, args)
+    if args.step or args.view is not None:
+        from parlour.cli.output import make_console
+        from parlour.cli.stepper import step_through
+
+        return step_through(game, record, make_console(), args.view)
     state = replay(game, record)
     if not state.is_over():
         # No seed, scores or ranks before the end: they would tell what the seats may not know yet.

@@ -126,8 +126,16 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--auto-pass", choices=("on", "off"), default="on", help="as for 'play'")
     _add_content(resume)
 
-    replay = sub.add_parser("replay", help="replay a record and print the final scores")
+    replay = sub.add_parser("replay", help="replay a record and print the final scores (or step through it)")
     replay.add_argument("record", metavar="RECORD")
+    replay.add_argument(
+        "--step", action="store_true", help="step through the game forwards and backwards, with its log"
+    )
+    replay.add_argument(
+        "--view",
+        metavar="SEAT|spectator|all",
+        help="with --step: whose view (default spectator; 'all' shows everything once the game is over)",
+    )
     _add_content(replay)
 
     options = sub.add_parser("options", help="list a game's options and bots")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,19 +16,43 @@ from parlour.bots.registry import make_bot
 from parlour.cli import files
 from parlour.cli.content import content_sets
 from parlour.cli.output import make_console, say, styled
+from parlour.cli.reader import LineReader
+from parlour.cli.screen import (
+    Menu,
+    action_menu,
+    banner,
+    capital,
+    colourise,
+    end_screen,
+    log_panel,
+    seat_label,
+    table_panel,
+)
 from parlour.core.agents import Agent
 from parlour.core.chance import DIE, Chance, Forced
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
+from parlour.core.log import GameLog
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
 
 HUMAN = "human"
 COMMANDS = (
-    "Type a number or an action in notation; 'help' for the rules, 'hint', 'quit'; "
+    "Type a number or an action in notation (Tab completes it); 'help' for the rules, 'hint', "
+    "'info CARD' (a card's text), 'log [N|all]' (what happened), 'list', 'quit'; "
     "'autopass on|off' (pass by itself when you may only pass)."
 )
+WORDS = ("help", "hint", "info ", "log", "log all", "list", "quit", "autopass on", "autopass off")
+"""The commands Tab completes beside the legal actions."""
+NEWS_MAX = 60
+"""At most this many actions of news before a prompt (the rest: 'log N')."""
+NEWS_ON_RESUME = 20
+"""A resumed game shows its last actions again as news."""
+LOG_DEFAULT = 20
+"""Actions 'log' shows without a number."""
+CLEAR_SCROLLBACK = "\x1b[3J"
+"""The terminal code that clears the scrollback too (a hot-seat hand-over hides the last hand)."""
 
 
 class TerminalPlay:
@@ -60,15 +83,20 @@ class TerminalPlay:
         ]
         # Auto-pass, a setting per seat: always on for bots, ``auto_pass`` for people.
         self.auto_pass = [auto_pass or a is not None for a in self.agents]
+        self.log = GameLog()
         if resumed is None:
             self.state: GameState = game.new_state(len(seats), seed, values)
             self.record = GameRecord(game.name, len(seats), seed, values, list(seats))
             self.path = files.record_path(self.record, records)
         else:
             self.record, self.path = resumed
-            self.state = replay(game, self.record)
-        self.log: deque[tuple[int | None, Any]] = deque(maxlen=12)
+            self.state = replay(game, self.record, log=self.log)
         self.last_human: int | None = None
+        self.reader = LineReader(self.console)
+        self.menu: Menu | None = None
+        # The log entries each person has seen (at a resumed game: the last few are news again).
+        start = max(0, len(self.log) - NEWS_ON_RESUME)
+        self.seen: dict[int, int] = {s: start for s, a in enumerate(self.agents) if a is None}
         self.rolled: list[int] = []
         self.resumed = resumed is not None
         if manual_dice:
@@ -109,23 +137,51 @@ class TerminalPlay:
         if self.resumed:
             say(self.console, f"Resuming {self.path} after {len(self.record.moves)} actions.", soft_wrap=True)
         self._save()
-        while not self.state.is_over():
-            seat = self.state.deciders()[0]
-            agent = self.agents[seat]
-            if self.auto_pass[seat] and self.state.only_pass(seat):
-                action = self._auto_pass(seat)
-            else:
-                action = agent.choose(self.state, seat) if agent else self._ask(seat)
-            if action is None:
-                say(
-                    self.console,
-                    f"Game saved to {self.path}; 'parlour resume {self.path}' continues it.",
-                    soft_wrap=True,
-                )
-                return 0
-            self._apply(seat, action)
+        try:
+            while not self.state.is_over():
+                seat = self._next_seat()
+                agent = self.agents[seat]
+                if self.auto_pass[seat] and self.state.only_pass(seat):
+                    action = self._auto_pass(seat)
+                else:
+                    action = self._think(seat, agent) if agent else self._ask(seat)
+                if action is None:
+                    self._saved_note()
+                    return 0
+                self._apply(seat, action)
+        except KeyboardInterrupt:
+            self._saved_note()
+            raise
         self._finish()
         return 0
+
+    def _saved_note(self) -> None:
+        """Says where the unfinished game is saved and how to go on with it."""
+        say(
+            self.console,
+            f"Game saved to {self.path}; 'parlour resume {self.path}' continues it.",
+            soft_wrap=True,
+        )
+
+    def _next_seat(self) -> int:
+        """Returns the seat to act: in an open window, bots first (so nobody waits on a person to
+        answer), then the person already at the screen (fewer hand-offs), else the first decider."""
+        deciders = self.state.deciders()
+        if len(deciders) > 1:
+            for seat in deciders:
+                if self.agents[seat] is not None:
+                    return seat
+            if self.last_human in deciders:
+                return self.last_human
+        return deciders[0]
+
+    def _think(self, seat: int, agent: Agent) -> Any:
+        """Returns the bot's choice, with a 'thinking' line while it searches if people are watching."""
+        if not any(a is None for a in self.agents):
+            return agent.choose(self.state, seat)
+        label = seat_label(self.state, self.seats, seat)
+        with self.console.status(Text(f"{label} is thinking..."), spinner="dots"):
+            return agent.choose(self.state, seat)
 
     def _save(self) -> None:
         """Saves the record: sealed while the game goes on, whole (with the scores) once it is over."""
@@ -135,14 +191,12 @@ class TerminalPlay:
         files.save_record(self.record, self.path, finished=over)
 
     def _apply(self, seat: int, action: Any) -> None:
-        """Applies an action, logs its events and saves the record."""
+        """Applies an action, logs it with its events and saves the record."""
         self.rolled = []
-        events = self.state.apply(action, seat)
+        self.log.apply(self.state, action, seat)
         # Manual die results go into the record as forced outcomes, so the replay is exact.
         forced = tuple(Forced(DIE, value) for value in self.rolled)
         self.record.add(seat, self.state.format_action(action), forced)
-        for event in events:
-            self.log.append((seat, event))
         self._save()
 
     def _auto_pass(self, seat: int) -> Any:
@@ -157,18 +211,23 @@ class TerminalPlay:
             if not self._hand_over(seat):
                 return None
             self.last_human = seat
-            told = f"Seat {seat} may only pass here: passed for you (auto-pass). Press Enter "
+            name = capital(self.state.seat_name(seat))
+            told = f"{name} may only pass here: passed for you (auto-pass). Press Enter "
             try:
-                self.console.input(told)
+                self.reader.read(told)
             except EOFError:
                 return None
         return self.state.legal_actions(seat)[0]
 
     def _hand_over(self, seat: int) -> bool:
-        """Clears the screen and waits for the next person (False: no more input)."""
+        """Clears the screen and its scrollback, then waits for the next person (False: no more input)."""
         self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write(CLEAR_SCROLLBACK)
+            self.console.file.flush()
+        name = seat_label(self.state, self.seats, seat)
         try:
-            self.console.input(styled((f"Pass the screen to seat {seat}", "bold"), " and press Enter "))
+            self.reader.read(styled((f"Pass the screen to {name}", "bold"), " and press Enter "))
         except EOFError:
             return False
         return True
@@ -177,9 +236,8 @@ class TerminalPlay:
         """Asks the table for a die result until a number from low to high is typed."""
         while True:
             try:
-                typed = self.console.input(
-                    styled(("Roll the die", "bold"), f" and type the result ({low}-{high}): ")
-                )
+                asked = styled(("Roll the die", "bold"), f" and type the result ({low}-{high}): ")
+                typed = self.reader.read(asked)
             except EOFError:
                 value = Chance(int.from_bytes(os.urandom(4), "big")).roll(high - low + 1, low)
                 say(self.console, f"No input: the program rolls {value}.")
@@ -200,17 +258,27 @@ class TerminalPlay:
         return self.last_human if self.last_human is not None else (humans[0] if humans else None)
 
     def _draw(self, seat: int) -> None:
-        """Draws the table, the recent events and the numbered legal actions."""
-        table = self.state.render(seat)
-        hints = self.state.hints(seat)
-        if hints:
-            table += "\n" + "\n".join(f"Hint: {line}" for line in hints)
-        self.console.print(Panel(Text(table), title=Text(f"Seat {seat} ({self.seats[seat]})")))
-        if self.log:
-            lines = [event.for_seat(seat) for _, event in self.log]
-            self.console.print(Panel(Text("\n".join(lines)), title=Text("Recent events")))
+        """Draws the banner, the table, what happened since the seat's last prompt and the menu."""
+        colours = self.game.text_colours
+        self.console.print(banner(self.state, colours))
+        title = seat_label(self.state, self.seats, seat)
+        self.console.print(table_panel(self.state, seat, title, colours))
+        self._show_news(seat)
         texts = [self.state.format_action(a) for a in self.state.legal_actions(seat)]
-        self.console.print(Columns(action_labels(texts), padding=(0, 3)))
+        self.menu = action_menu(texts)
+        self.console.print(Columns(self.menu.labels, padding=(0, 3)))
+
+    def _show_news(self, seat: int) -> None:
+        """Shows every log entry since the seat's last prompt, grouped by turn and player."""
+        entries = self.log.since(self.seen.get(seat, 0))
+        self.seen[seat] = len(self.log)
+        if not entries:
+            return
+        shown = entries[-NEWS_MAX:]
+        title = "Since your last turn"
+        if len(shown) < len(entries):
+            title += f" (the last {len(shown)} of {len(entries)} actions; 'log N' shows more)"
+        self.console.print(log_panel(self.state, self.seats, shown, seat, title, self.game.text_colours))
 
     def _ask(self, seat: int) -> Any:
         """Asks the human at ``seat`` until a legal action is chosen; None means quit."""
@@ -221,9 +289,10 @@ class TerminalPlay:
         self.last_human = seat
         self._draw(seat)
         legal = self.state.legal_actions(seat)
+        completions = [self.state.format_action(a) for a in legal] + list(WORDS)
         while True:
             try:
-                text = self.console.input(styled(f"seat {seat}> ")).strip()
+                text = self.reader.read(styled(f"{self.state.seat_name(seat)}> "), completions).strip()
             except EOFError:
                 return None
             if not text:
@@ -235,17 +304,21 @@ class TerminalPlay:
     def _interpret(self, text: str, seat: int, legal: Sequence[Any]) -> Any:
         """Returns the action (or 'quit') that ``text`` asks for, or None after a message."""
         word = text.lower()
+        words = word.split()
         if word in ("quit", "exit"):
             return "quit"
         if word in ("help", "?"):
-            self.console.print(
-                Panel(Text(self.game.rules_summary or "No summary."), title=Text("Rules in short"))
-            )
-            say(self.console, COMMANDS)
+            self._help()
             return None
-        if " ".join(word.split()) in ("autopass on", "autopass off"):
-            self.auto_pass[seat] = word.split()[1] == "on"
-            self.console.print(f"Auto-pass is {word.split()[1]} for seat {seat}.")
+        if words[0] == "info":
+            self._info(text.split(None, 1)[1] if len(words) > 1 else "")
+            return None
+        if words[0] == "log":
+            self._show_log(seat, words[1:])
+            return None
+        if " ".join(words) in ("autopass on", "autopass off"):
+            self.auto_pass[seat] = words[1] == "on"
+            self.console.print(f"Auto-pass is {words[1]} for {self.state.seat_name(seat)}.")
             return legal[0] if self.state.only_pass(seat) and self.auto_pass[seat] else None
         if word == "hint":
             say(self.console, "\n".join(self.state.hints(seat)) or "No hint here.")
@@ -254,11 +327,7 @@ class TerminalPlay:
             self._draw(seat)
             return None
         if word.isdecimal() and word.isascii():
-            number = int(word)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            say(self.console, (f"Choose a number from 1 to {len(legal)}.", "red"))
-            return None
+            return self._numbered(int(word), legal)
         try:
             action = self.state.parse_action(text)
         except ParlourError as err:
@@ -274,40 +343,82 @@ class TerminalPlay:
             return None
         return action
 
+    def _numbered(self, number: int, legal: Sequence[Any]) -> Any:
+        """Returns the menu's choice ``number`` (1..N), or None after a message."""
+        numbered = self.menu.numbered if self.menu is not None else list(range(len(legal)))
+        if 1 <= number <= len(numbered):
+            return legal[numbered[number - 1]]
+        say(self.console, (f"Choose a number from 1 to {len(numbered)}, or type the action.", "red"))
+        return None
+
+    def _help(self) -> None:
+        """Shows the rules in short, the commands and the cards 'info' explains."""
+        summary = Text(self.game.rules_summary or "No summary.")
+        self.console.print(Panel(summary, title=Text("Rules in short")))
+        say(self.console, COMMANDS)
+        names = sorted(self.state.card_texts())
+        if names:
+            say(self.console, "Cards ('info NAME' shows the text): ", ", ".join(names), soft_wrap=False)
+
+    def _info(self, name: str) -> None:
+        """Shows the text of the card named ``name`` (a unique beginning or part of the name will do)."""
+        texts = self.state.card_texts()
+        found = find_cards(name, texts)
+        if not name.strip():
+            say(self.console, "Type 'info' and a card's name; 'help' lists the cards.")
+        elif not found:
+            say(self.console, (f"No card is called {name!r}; 'help' lists the cards.", "red"))
+        elif len(found) > 1:
+            say(self.console, f"{len(found)} cards match {name!r}: ", ", ".join(found), ".")
+        else:
+            card = colourise(texts[found[0]], self.game.text_colours)
+            self.console.print(Panel(card, title=Text(found[0])))
+
+    def _show_log(self, seat: int, args: Sequence[str]) -> None:
+        """Shows the last N log entries (default 20; 'log all' the whole game) as the seat may see them."""
+        if args and args[0] == "all":
+            count = len(self.log)
+        elif args and args[0].isdecimal() and args[0].isascii() and len(args[0]) <= 7:
+            count = int(args[0])
+        elif args:
+            say(self.console, ("Type 'log', 'log N' (the last N actions) or 'log all'.", "red"))
+            return
+        else:
+            count = LOG_DEFAULT
+        entries = self.log.last(count)
+        if not entries:
+            say(self.console, "Nothing has happened yet.")
+            return
+        title = f"Log: the last {len(entries)} of {len(self.log)} actions"
+        self.console.print(log_panel(self.state, self.seats, entries, seat, title, self.game.text_colours))
+
     def _finish(self) -> None:
-        """Shows the final table and scores (the finished record was saved with the last action)."""
+        """Shows the final table, the last news, the scoring step by step and where the record is."""
         viewer = self._viewer()
-        self.console.print(Panel(Text(self.state.render(viewer)), title=Text("Game over")))
-        for seat, (score, rank) in enumerate(zip(self.state.scores(), self.state.ranking(), strict=True)):
-            say(self.console, f"seat {seat} ({self.seats[seat]}): {score:g}, rank {rank}")
-        say(self.console, f"Seed {self.record.seed}. Record saved to {self.path}", soft_wrap=True)
+        colours = self.game.text_colours
+        self.console.print(table_panel(self.state, viewer, "The table at the end", colours))
+        if viewer is not None:
+            self._show_news(viewer)
+        self.console.print(end_screen(self.state, self.seats, str(self.path), colours))
+        say(self.console, f"Seed {self.record.seed}.")
 
 
-def action_labels(texts: Sequence[str]) -> list[Text]:
-    """Returns the numbered choices; a long run of amounts (offer R 0 … offer R 30) is one line to type."""
-    runs: dict[str, list[int]] = {}
-    for text in texts:
-        head, _, tail = text.rpartition(" ")
-        if head and tail.isdecimal():
-            runs.setdefault(head, []).append(int(tail))
-    collapsed = {
-        head
-        for head, numbers in runs.items()
-        if len(numbers) >= 6 and max(numbers) - min(numbers) < len(numbers) + 1
-    }
-    labels: list[Text] = []
-    said = set()
-    for number, action in enumerate(texts, 1):
-        head, _, tail = action.rpartition(" ")
-        if head in collapsed and tail.isdecimal():
-            if head not in said:
-                said.add(head)
-                labels.append(
-                    styled(f"{head} N ", (f"(type it; N = {min(runs[head])}–{max(runs[head])})", "dim"))
-                )
-            continue
-        labels.append(styled((str(number), "cyan"), f" {action}"))
-    return labels
+def find_cards(name: str, texts: Mapping[str, str]) -> list[str]:
+    """Returns the card names ``name`` means: an exact name (case ignored), else those beginning with
+    it, else those containing it."""
+    wanted = " ".join(name.lower().split())
+    if not wanted:
+        return []
+    names = sorted(texts)
+    for test in (
+        lambda n: n.lower() == wanted,
+        lambda n: n.lower().startswith(wanted),
+        lambda n: wanted in n.lower(),
+    ):
+        found = [n for n in names if test(n)]
+        if found:
+            return found
+    return []
 
 
 def play_in_terminal(

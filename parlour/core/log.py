@@ -30,6 +30,10 @@ class LogEntry:
         """Returns the entry's event texts as ``viewer`` (None: a spectator) may see them."""
         return [event.for_seat(viewer) for event in self.events]
 
+    def revealed(self) -> list[str]:
+        """Returns the entry's event texts with every secret shown (only for a game that is over)."""
+        return [event.for_seat(event.seat) for event in self.events]
+
 
 @dataclass(frozen=True, slots=True)
 class TurnGroup:

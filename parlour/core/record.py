@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -228,15 +228,27 @@ def replay(
 
     With ``log``, every move is logged there with its events (resumed games keep their whole story).
     """
+    state = start_state(game, record, options)
+    for _ in replay_steps(state, record, log):
+        pass
+    return state
+
+
+def start_state(game: Game, record: GameRecord, options: Mapping[str, Any] | None = None) -> GameState:
+    """Returns the state a record starts from (its starting position, or a new game from its seed)."""
     if record.start is not None:
-        state = game.state_from_position(record.start)
-    else:
-        try:
-            # A record's own options name content sets with their digests (docs/positions.md).
-            values = game.options(options or record.options, stored=not options)
-        except OptionError as err:
-            raise RecordError(f"options: {err}") from None
-        state = game.new_state(record.players, record.seed, values)
+        return game.state_from_position(record.start)
+    try:
+        # A record's own options name content sets with their digests (docs/positions.md).
+        values = game.options(options or record.options, stored=not options)
+    except OptionError as err:
+        raise RecordError(f"options: {err}") from None
+    return game.new_state(record.players, record.seed, values)
+
+
+def replay_steps(state: GameState, record: GameRecord, log: GameLog | None = None) -> Iterator[int]:
+    """Applies the record's moves to ``state`` one by one, yielding each move's number after it;
+    with ``log``, logs each move with its events. A move that fails is named in a RecordError."""
     for number, move in enumerate(record.moves, 1):
         state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
         try:
@@ -247,4 +259,4 @@ def replay(
                 log.apply(state, action, move.seat)
         except ParlourError as err:
             raise RecordError(f"move {number} ({move.action!r} by seat {move.seat}): {err}") from None
-    return state
+        yield number

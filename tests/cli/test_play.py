@@ -88,7 +88,7 @@ def test_bad_input_prints_a_message_and_asks_again(tmp_path: Path, monkeypatch: 
     assert play.run() == 0
     text = out.getvalue()
     assert "cannot read 'xyzzy'" in text
-    assert f"Choose a number from 1 to {len(legal)}." in text
+    assert f"Choose a number from 1 to {len(legal)}, or type the action." in text
     assert "'end' is not legal now:" in text
     assert "'take ZZ-A' is not legal now:" in text
     assert "cannot read '-1'" in text
@@ -215,9 +215,9 @@ def test_two_humans_pass_the_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     )
     assert play.run() == 0
     assert script.prompts == [
-        f"Pass the screen to seat {first} and press Enter ",
+        f"Pass the screen to Seat {first} (human) and press Enter ",
         f"seat {first}> ",
-        f"Pass the screen to seat {1 - first} and press Enter ",
+        f"Pass the screen to Seat {1 - first} (human) and press Enter ",
         f"seat {1 - first}> ",
     ]
     assert saved(play).moves == [Move(first, discard)]
@@ -242,7 +242,7 @@ def test_full_game_with_bots_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert "Game over" in text
     ranks = play.state.ranking()
     for seat, score in enumerate(play.state.scores()):
-        assert f"seat {seat} ({play.seats[seat]}): {score:g}, rank {ranks[seat]}" in text
+        assert f"{ranks[seat]}. Seat {seat} ({play.seats[seat]}): {score:g}" in text
     assert f"Record saved to {play.path}" in text.replace("\n", "")
 
 

@@ -165,8 +165,8 @@ def test_people_sharing_the_screen_see_the_same_hand_over_either_way(
     play, script = table(tmp_path, monkeypatch, ["human", "human", "greedy"], ["", "pass", "", ""])
     assert play.run() == 0
     assert moves(play)[:2] == ["0: pass", "1: pass"]
-    assert "Pass the screen to seat 0" in script.prompts[0] and script.prompts[1] == "seat 0> "
-    assert "Pass the screen to seat 1" in script.prompts[2]
+    assert "Pass the screen to Seat 0" in script.prompts[0] and script.prompts[1] == "seat 0> "
+    assert "Pass the screen to Seat 1" in script.prompts[2]
     assert "Seat 1 may only pass here: passed for you (auto-pass)" in script.prompts[3]
 
 

@@ -126,6 +126,10 @@ class IsmctsBot:
         self.adviser = adviser or policy
         self.name = f"ismcts:{self.budget.describe()}"
         self.iterations_done = 0
+        self.steady = False
+        """Whether to spend the whole budget in a reaction window even with nothing but a pass to play,
+        so that how long the bot takes never tells people whether it held a playable card (front ends
+        with people at the table set it; simulations leave it off)."""
         self.prior = ""
         self.last_root: Node | None = None
         """The tree of the last search (for inspection)."""
@@ -133,7 +137,7 @@ class IsmctsBot:
     def choose(self, state: GameState, seat: int) -> Any:
         """Returns the action with the most visits after the search."""
         legal = state.legal_actions(seat)
-        if len(legal) == 1:
+        if len(legal) == 1 and not (self.steady and state.passing_window()):
             return legal[0]
         if state.routine_decision() and self.adviser is not None:
             # Bookkeeping (paying, placing) is the adviser's: search spends its time on choices.

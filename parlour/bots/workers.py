@@ -60,7 +60,7 @@ def run_jobs(
         for job in jobs:
             yield work(job)
         return
-    pool = multiprocessing.Pool(processes, initializer=_start_worker, initargs=(os.getpid(),))
+    pool = multiprocessing.Pool(processes, initializer=start_worker, initargs=(os.getpid(),))
     try:
         yield from pool.imap(work, jobs, chunksize=1)
         pool.close()
@@ -71,7 +71,7 @@ def run_jobs(
         pool.join()
 
 
-def _start_worker(parent: int) -> None:
+def start_worker(parent: int) -> None:
     """Sets a worker up: Ctrl-C is the parent's to handle, and the worker dies with its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

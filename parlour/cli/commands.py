@@ -45,6 +45,13 @@ def cmd_resume(args: Any) -> int:
     return resume_in_terminal(args.record, args.dice == "manual", args.auto_pass == "on", args.content_dir)
 
 
+def cmd_serve(args: Any) -> int:
+    """Serves the browser tables until interrupted."""
+    from parlour.cli.serve import serve
+
+    return serve(args.host, args.port, args.db, args.database_url, args.bot_workers)
+
+
 def cmd_new(args: Any) -> int:
     """Writes a starting position."""
     game = _game(args.game, args)

@@ -38,8 +38,10 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def _seed(value: int | None) -> int:
-    """Returns the seed given, or a fresh random one."""
-    return value if value is not None else int.from_bytes(os.urandom(4), "big")
+    """Returns the seed given (refusing one out of range), or a fresh random one."""
+    from parlour.core.record import check_seed
+
+    return check_seed(value) if value is not None else int.from_bytes(os.urandom(4), "big")
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
@@ -91,6 +93,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="'on' passes for a person who may only pass in a Zap or Stop window ('autopass on|off' "
         "at the prompt changes it for that seat)",
     )
+
+    serve = sub.add_parser("serve", help="serve Parlour's tables in the browser (lobby, live tables, bots)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument(
+        "--db", metavar="FILE", help="the SQLite database file (default ~/.parlour/server/parlour.db)"
+    )
+    serve.add_argument("--database-url", metavar="URL", help="a SQLAlchemy URL instead of --db")
+    serve.add_argument("--bot-workers", type=int, default=2, help="processes bots think in (0: threads)")
 
     new = sub.add_parser("new", help="write a starting position")
     _add_game(new)

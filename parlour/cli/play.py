@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,8 @@ NEWS_ON_RESUME = 20
 """A resumed game shows its last actions again as news."""
 LOG_DEFAULT = 20
 """Actions 'log' shows without a number."""
+WINDOW_PACE = 0.4
+"""The least time a bot takes in a reaction window when people watch (seconds), pass or play."""
 CLEAR_SCROLLBACK = "\x1b[3J"
 """The terminal code that clears the scrollback too (a hot-seat hand-over hides the last hand)."""
 
@@ -62,6 +65,9 @@ class TerminalPlay:
     player types or a file holds is never read as markup.  The record is saved
     after every action: sealed (its secrets in a key file) until the game is over.
     """
+
+    window_pace = WINDOW_PACE
+    """The least time a bot takes in a reaction window while people watch (tests set 0)."""
 
     def __init__(
         self,
@@ -141,10 +147,12 @@ class TerminalPlay:
             while not self.state.is_over():
                 seat = self._next_seat()
                 agent = self.agents[seat]
-                if self.auto_pass[seat] and self.state.only_pass(seat):
+                if agent is not None:
+                    action = self._think(seat, agent)
+                elif self.auto_pass[seat] and self.state.only_pass(seat):
                     action = self._auto_pass(seat)
                 else:
-                    action = self._think(seat, agent) if agent else self._ask(seat)
+                    action = self._ask(seat)
                 if action is None:
                     self._saved_note()
                     return 0
@@ -176,12 +184,23 @@ class TerminalPlay:
         return deciders[0]
 
     def _think(self, seat: int, agent: Agent) -> Any:
-        """Returns the bot's choice, with a 'thinking' line while it searches if people are watching."""
+        """Returns the bot's choice, with a 'thinking' line while it searches if people are watching.
+
+        In a reaction window a bot takes at least WINDOW_PACE, and a search bot its whole budget, whether
+        or not it holds a playable card: how long it takes must not tell the table (docs/security.md).
+        """
         if not any(a is None for a in self.agents):
             return agent.choose(self.state, seat)
+        window = self.state.passing_window()
+        if hasattr(agent, "steady"):
+            agent.steady = True
         label = seat_label(self.state, self.seats, seat)
+        started = time.monotonic()
         with self.console.status(Text(f"{label} is thinking..."), spinner="dots"):
-            return agent.choose(self.state, seat)
+            action = agent.choose(self.state, seat)
+            if window:
+                time.sleep(max(0.0, started + self.window_pace - time.monotonic()))
+        return action
 
     def _save(self) -> None:
         """Saves the record: sealed while the game goes on, whole (with the scores) once it is over."""

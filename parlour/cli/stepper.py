@@ -1,7 +1,8 @@
 """``parlour replay RECORD --step``: step through a game forwards and backwards, with the log beside it.
 
-The view is a seat's (what it saw then), the spectator's, or, once the game is over, ``all``: the
-spectator's table with every secret of the log shown (cards drawn, hands dealt).
+The view is the spectator's, or, once the game is over, a seat's (what it saw then) or ``all``: the
+spectator's table with every secret of the log shown (cards drawn, hands dealt). A game still going on
+is shown only as a spectator sees it: its hands belong to its own table.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ class ReplayStepper:
                 return "the whole game is shown ('all') only once it is over"
             self.view = ALL
         elif word.isdecimal() and word.isascii() and len(word) <= 2 and int(word) < self.record.players:
+            if not self.over:
+                # A seat's view shows its hand: of a game still going on, only its own table does.
+                return "a seat's view of an unfinished game is shown only at its table ('parlour resume')"
             self.view = int(word)
         else:
             return f"there is no seat {text.strip()!r} (seats are 0..{self.record.players - 1})"

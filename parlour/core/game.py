@@ -31,6 +31,8 @@ class OptionSpec:
     """The allowed values for a choice option; empty for an integer option."""
     minimum: int = 0
     """The smallest value of an integer option."""
+    maximum: int = 10**9
+    """The largest value of an integer option (far beyond any game's use; keeps positions small)."""
     items: tuple[str, ...] = ()
     """For a list option: the names a comma-separated value may list (besides the ``choices``)."""
     content: HouseFile | None = None
@@ -64,6 +66,8 @@ class OptionSpec:
             raise OptionError(f"option {self.name} must be an integer, not {short_repr(text)}") from None
         if number < self.minimum:
             raise OptionError(f"option {self.name} must be at least {self.minimum}, not {number}")
+        if number > self.maximum:
+            raise OptionError(f"option {self.name} must be at most {self.maximum:,}, not {str(number)[:30]}")
         return number
 
     def _parse_list(self, text: Any) -> str:

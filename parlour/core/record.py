@@ -140,7 +140,7 @@ class GameRecord:
             return cls(
                 game=str(data["game"]),
                 players=int(data["players"]),
-                seed=int(data["seed"]),
+                seed=check_seed(data["seed"]),
                 options=dict(data.get("options", {})),
                 seats=[str(s) for s in data.get("seats", [])],
                 moves=moves,
@@ -152,6 +152,17 @@ class GameRecord:
             raise RecordError(f"record field missing or malformed: {err}") from None
         except PositionError as err:
             raise RecordError(f"record field malformed: {err}") from None
+
+
+MAX_SEED = 2**63 - 1
+"""The largest seed (a seed is a whole number from 0, as positions store it)."""
+
+
+def check_seed(value: Any) -> int:
+    """Returns a seed, refusing anything but a whole number from 0 to MAX_SEED."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise ValueError(f"a seed is a whole number from 0 to 2^63 - 1, not {str(value)[:30]}")
+    return value
 
 
 def parse_json(text: str, what: str = "record") -> Any:

@@ -288,3 +288,20 @@ def test_files_are_private_by_default(tmp_path: Path, capsys: pytest.CaptureFixt
     position = tmp_path / "p.json"
     assert run(capsys, "new", "venture", "--players", "3", "--out", str(position))[0] == 0
     assert os.stat(position).st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["new", "venture", "--players", "3", "--seed", "9" * 40, "--out", "{out}"],
+        ["new", "venture", "--players", "3", "--seed", "-1", "--out", "{out}"],
+        ["new", "venture", "--players", "3", "--option", "max_turns=" + "1" * 27, "--out", "{out}"],
+    ],
+)
+def test_new_never_writes_a_position_its_own_tools_refuse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    out = tmp_path / "big.json"
+    assert main([a.replace("{out}", str(out)) for a in args]) == 2
+    assert not out.exists()
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

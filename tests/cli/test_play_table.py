@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import time
 from collections.abc import Iterable
 from contextlib import contextmanager
 from pathlib import Path
@@ -229,6 +230,11 @@ def test_replay_views_a_seat_and_everything_only_once_over() -> None:
     unfinished.moves = record.moves[:10]
     with pytest.raises(OptionError, match="only once it is over"):
         stepper(unfinished, [], view="all")
+    with pytest.raises(OptionError, match="shown only at its table"):
+        stepper(unfinished, [], view="1")
+    step, out = stepper(unfinished, ["seat 0", "end", "q"])
+    step.run()
+    assert "view: seat" not in out.getvalue() and "Your hand" not in out.getvalue()
     assert state.is_over()
 
 
@@ -242,3 +248,48 @@ def test_replay_step_from_the_command_line(
     assert "Action 1 of" in capsys.readouterr().out
     assert main(["replay", str(path), "--view", "7"]) == 2
     assert load_record(str(path)).moves
+
+
+def window_state(only_pass: bool) -> tuple[Any, int]:
+    """Returns a Venus Needs Men! state with a bot seat asked in a Zap window, holding a playable card or
+    not, and that seat."""
+    game = load_game("venus-needs-men")
+    for seed in range(200):
+        state = game.new_state(3, seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if state.is_over():
+                break
+            seat = state.deciders()[0]
+            if seat != 0 and state.passing_window() and state.only_pass(seat) == only_pass:
+                return state, seat
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    raise AssertionError("no such window found")
+
+
+@pytest.mark.parametrize("only_pass", [True, False])
+def test_a_bot_in_a_window_takes_the_same_time_whether_or_not_it_could_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, only_pass: bool
+) -> None:
+    """A bot that may only pass is not passed for at once: like one that could play, it thinks (the
+    thinking line) for at least the window's pace, and a search bot spends its whole budget."""
+    game = load_game("venus-needs-men")
+    state, seat = window_state(only_pass)
+    seats = ["human", "ismcts:150ms", "ismcts:150ms"]
+    play, _, _ = start(tmp_path, monkeypatch, [], seats, game=game)
+    monkeypatch.setattr(TerminalPlay, "window_pace", 0.3)
+    play.state = state
+    shown: list[str] = []
+
+    @contextmanager
+    def status(text: Any, **_: Any) -> Any:
+        shown.append(str(text))
+        yield
+
+    monkeypatch.setattr(play.console, "status", status)
+    agent = play.agents[seat]
+    assert agent is not None
+    began = time.monotonic()
+    play._think(seat, agent)
+    assert time.monotonic() - began >= 0.3
+    assert shown == [f"Seat {seat} (ismcts:150ms) is thinking..."] and agent.steady  # type: ignore[attr-defined]

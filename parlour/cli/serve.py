@@ -1,0 +1,37 @@
+"""``parlour serve``: the table server under uvicorn, with its database where the user says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from parlour.core.errors import OptionError
+
+DEFAULT_DB = Path("~/.parlour/server/parlour.db")
+
+
+def database_url(db: str | None, url: str | None) -> str:
+    """Returns the database URL: ``url`` as given, else the SQLite file ``db`` (default under ~/.parlour)."""
+    from parlour.server.storage import sqlite_url
+
+    if url is not None and db is not None:
+        raise OptionError("give --db or --database-url, not both")
+    if url is not None:
+        return url
+    return sqlite_url((Path(db) if db is not None else DEFAULT_DB).expanduser().resolve())
+
+
+def serve(host: str, port: int, db: str | None, url: str | None, bot_workers: int) -> int:
+    """Runs the server until Ctrl-C or SIGTERM."""
+    import uvicorn
+
+    from parlour.server.app import Settings, create_app
+
+    if not 0 < port < 65536:
+        raise OptionError("--port must be 1 to 65535")
+    if not 0 <= bot_workers <= 64:
+        raise OptionError("--bot-workers must be 0 to 64")
+    found = database_url(db, url)
+    print(f"Parlour at http://{host}:{port}/ (database {found})", flush=True)
+    app = create_app(Settings(found, bot_workers))
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024)
+    return 0

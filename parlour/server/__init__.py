@@ -1,0 +1,1 @@
+"""The table server: lobby, live tables over WebSockets, bots, clocks, saved games and replays."""

@@ -1,0 +1,397 @@
+"""The ASGI application (Starlette): the lobby and table pages, the JSON API and the tables' WebSockets.
+
+Every request is hostile input: bodies and messages are size-limited JSON, tokens travel in the
+``Authorization`` header or the WebSocket's first message (never in a URL a server log keeps), and each
+refusal is one JSON line with its status (docs/server.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import multiprocessing
+import os
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from parlour.bots.registry import bot_names
+from parlour.bots.workers import start_worker
+from parlour.core.registry import game_names, load_game
+from parlour.server.hall import Hall
+from parlour.server.storage import Store
+from parlour.server.tables import Listener, LiveTable, Refusal, Timing
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+"""The largest request body or WebSocket message accepted (bytes)."""
+RATE = 20.0
+"""Messages a second a connection may send on average (bursts up to BURST)."""
+BURST = 40.0
+MAX_CHAT = 300
+"""The longest chat line (characters)."""
+
+
+@dataclass
+class Settings:
+    """How the server runs: where its database is, how bots think, how automatic moves are paced."""
+
+    database_url: str
+    bot_workers: int = 2
+    """Processes bots think in (0: threads in this process, for tests)."""
+    timing: Timing | None = None
+
+
+def make_pool(workers: int) -> Executor:
+    """Returns the pool bots think in: processes that die with the server, or threads (0)."""
+    if workers <= 0:
+        return ThreadPoolExecutor(max_workers=2, thread_name_prefix="parlour-bot")
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),))
+
+
+def create_app(settings: Settings) -> Starlette:
+    """Returns the application; the database is opened (and migrated) and tables resumed at start-up."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(settings.database_url)
+        pool = make_pool(settings.bot_workers)
+        hall = Hall(store, pool, settings.timing)
+        state["hall"] = app.state.hall = hall
+        hall.resume_all()
+        try:
+            yield
+        finally:
+            hall.close()
+            pool.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    def hall() -> Hall:
+        found: Hall = state["hall"]
+        return found
+
+    async def front(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def table_page(request: Request) -> Response:
+        return FileResponse(STATIC / "table.html")
+
+    async def games(request: Request) -> Response:
+        return JSONResponse([_game_json(name) for name in game_names()])
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse(hall().lobby())
+
+    async def create(request: Request) -> Response:
+        spec = await _json_body(request)
+        made = hall().create(spec)
+        base = f"/t/{made.table}"
+        return JSONResponse(
+            {
+                "table": made.table,
+                "seats": {str(seat): f"{base}#k={token}" for seat, token in made.tokens.items()},
+                "spectator": f"{base}#k={made.spectator}",
+            },
+            status_code=201,
+        )
+
+    async def view(request: Request) -> Response:
+        table, seat = _open(hall(), request)
+        return JSONResponse(table.view(seat))
+
+    async def act(request: Request) -> Response:
+        table, seat = _open(hall(), request)
+        body = await _json_body(request)
+        if seat is None:
+            raise Refusal(403, "a spectator cannot act")
+        if not isinstance(body, dict):
+            raise Refusal(400, 'an action is sent as {"action": TEXT, "version": N}')
+        version = await table.act(seat, body.get("action"), body.get("version"))
+        return JSONResponse({"version": version})
+
+    async def record(request: Request) -> Response:
+        table = hall().get(request.path_params["table"])
+        if not table.state.is_over():
+            raise Refusal(409, "the record is ready once the game is over")
+        return JSONResponse(_record_json(table))
+
+    async def replay(request: Request) -> Response:
+        table = hall().get(request.path_params["table"])
+        if not table.state.is_over():
+            raise Refusal(409, "the replay is ready once the game is over")
+        return JSONResponse(
+            _replay_json(table, request.query_params.get("at"), request.query_params.get("seat"))
+        )
+
+    routes = [
+        Route("/", front),
+        Route("/t/{table}", table_page),
+        Route("/api/games", games),
+        Route("/api/tables", lobby, methods=["GET"]),
+        Route("/api/tables", create, methods=["POST"]),
+        Route("/api/tables/{table}", view),
+        Route("/api/tables/{table}/actions", act, methods=["POST"]),
+        Route("/api/tables/{table}/record", record),
+        Route("/api/tables/{table}/replay", replay),
+        WebSocketRoute("/ws/{table}", lambda ws: _socket(hall(), ws)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={Refusal: _refused, 404: _not_found, 405: _not_allowed},  # type: ignore[dict-item]
+    )
+
+
+# --------------------------------------------------------------------- HTTP helpers
+async def _refused(request: Request, refusal: Refusal) -> Response:
+    return JSONResponse(refusal.to_json(), status_code=refusal.status)
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"type": "error", "status": 404, "error": "no such page"}, status_code=404)
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"type": "error", "status": 405, "error": "method not allowed here"}, status_code=405)
+
+
+async def _json_body(request: Request) -> Any:
+    """Returns a request's JSON body, refusing one over MAX_BODY bytes or not JSON."""
+    size = 0
+    chunks = []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refusal(413, f"a request body is at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return _parse(b"".join(chunks))
+
+
+def _parse(data: bytes | str) -> Any:
+    """Returns JSON data, refusing anything else with 400."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise Refusal(400, "the body is not JSON") from None
+
+
+def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:
+    """Returns the table of the URL and the seat the bearer token opens."""
+    table = hall.get(request.path_params["table"])
+    header = request.headers.get("authorization", "")
+    token = header[7:] if header.lower().startswith("bearer ") else ""
+    return table, hall.seat_of(table, token)
+
+
+def _game_json(name: str) -> dict[str, Any]:
+    """Returns what the front page needs to offer a game: players, options and bots."""
+    game = load_game(name)
+    return {
+        "name": game.name,
+        "title": game.title,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "options": [
+            {
+                "name": s.name,
+                "default": s.default if s.content is None else "house",
+                "values": s.values_text(),
+                "doc": s.doc,
+            }
+            for s in game.option_specs
+        ],
+        "bots": bot_names(game),
+    }
+
+
+def _record_json(table: LiveTable) -> dict[str, Any]:
+    """Returns a finished table's record in Parlour's record format (parlour replay reads it)."""
+    record = table.record
+    return {
+        "format": "parlour-record/1",
+        "game": record.game,
+        "players": record.players,
+        "options": record.options,
+        "seats": [s.bot or "human" for s in record.seats],
+        "seed": record.seed,
+        "moves": [{"seat": m.seat, "action": m.action} for m in record.moves],
+        "scores": record.scores,
+    }
+
+
+def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> dict[str, Any]:
+    """Returns a finished game's table at action ``at`` from a seat's view (or everything revealed)."""
+    from parlour.core.log import GameLog
+    from parlour.core.record import replay_steps, start_state
+    from parlour.server.views import log_json, seat_view
+
+    moves = len(table.record.moves)
+    step = _small_int(at, 0, moves, "at") if at is not None else moves
+    viewer = None if seat in (None, "", "all") else _small_int(seat, 0, table.record.players - 1, "seat")
+    game = table.game
+    record = _as_game_record(table)
+    state = start_state(game, record)
+    log = GameLog()
+    for _ in itertools.islice(replay_steps(state, record, log), step):
+        pass
+    view = seat_view(state, log, viewer, step, table.seats_json())
+    view["type"] = "replay"
+    view["moves"] = moves
+    view["log"] = log_json(log.entries, viewer, reveal=viewer is None)
+    return view
+
+
+def _as_game_record(table: LiveTable) -> Any:
+    """Returns a table's moves as a core GameRecord."""
+    from parlour.core.record import GameRecord
+
+    r = table.record
+    record = GameRecord(r.game, r.players, r.seed, r.options, [s.bot or "human" for s in r.seats])
+    for move in r.moves:
+        record.add(move.seat, move.action)
+    return record
+
+
+def _small_int(text: str, low: int, high: int, name: str) -> int:
+    """Returns a query parameter as a whole number from low to high, refusing anything else."""
+    if not text.isdecimal() or not text.isascii() or len(text) > 9 or not low <= int(text) <= high:
+        raise Refusal(400, f"{name} must be a whole number from {low} to {high}")
+    return int(text)
+
+
+# --------------------------------------------------------------------- WebSockets
+class Bucket:
+    """A token bucket: a connection's message rate limit."""
+
+    def __init__(self) -> None:
+        self.tokens, self.at = BURST, time.monotonic()
+
+    def take(self) -> bool:
+        """Returns whether one more message is allowed now."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def _socket(hall: Hall, ws: WebSocket) -> None:
+    """Serves one connection: a hello with the token, then the table's updates and the client's moves."""
+    await ws.accept()
+    try:
+        table = hall.get(ws.path_params["table"])
+        hello = _message(await asyncio.wait_for(ws.receive_text(), timeout=10))
+        if hello.get("type") != "hello":
+            raise Refusal(400, 'the first message is {"type": "hello", "token": TOKEN}')
+        seat = hall.seat_of(table, hello.get("token"))
+    except Refusal as refusal:
+        await _send(ws, refusal.to_json())
+        await ws.close(code=4000 + refusal.status)
+        return
+    except (WebSocketDisconnect, TimeoutError):
+        with contextlib.suppress(Exception):
+            await ws.close(code=4408)
+        return
+    listener = Listener(seat)
+    table.listeners.add(listener)
+    await _send(ws, table.view(seat))
+    listener.seen = len(table.log)
+    await table.broadcast(skip=listener)  # the others see this seat connected
+    sender = asyncio.create_task(_pump(ws, listener))
+    try:
+        await _receive(hall, table, ws, listener)
+    finally:
+        sender.cancel()
+        table.listeners.discard(listener)
+        with contextlib.suppress(Exception):
+            await table.broadcast()
+
+
+async def _pump(ws: WebSocket, listener: Listener) -> None:
+    """Sends the listener's outbox to its socket as messages arrive."""
+    with contextlib.suppress(Exception):
+        while True:
+            await _send(ws, await listener.outbox.get())
+
+
+async def _receive(hall: Hall, table: LiveTable, ws: WebSocket, listener: Listener) -> None:
+    """Reads the client's messages until it goes: moves, chat and settings, each refused or done."""
+    bucket = Bucket()
+    while True:
+        try:
+            text = await ws.receive_text()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if not bucket.take():
+            await _send(ws, Refusal(429, "too many messages: slow down").to_json())
+            continue
+        try:
+            await _handle(table, listener, _message(text))
+        except Refusal as refusal:
+            await _send(ws, refusal.to_json())
+
+
+def _message(text: Any) -> dict[str, Any]:
+    """Returns a client message: a JSON object of at most MAX_BODY characters with a 'type'."""
+    if not isinstance(text, str) or len(text) > MAX_BODY:
+        raise Refusal(413, f"a message is at most {MAX_BODY} characters")
+    found = _parse(text)
+    if not isinstance(found, dict) or not isinstance(found.get("type"), str):
+        raise Refusal(400, "a message is a JSON object with a 'type'")
+    return found
+
+
+async def _handle(table: LiveTable, listener: Listener, message: dict[str, Any]) -> None:
+    """Carries out one client message."""
+    kind, seat = message["type"], listener.seat
+    if kind == "ping":
+        listener.outbox.put_nowait({"type": "pong"})
+        return
+    if kind == "chat":
+        await _chat(table, seat, message.get("text"))
+        return
+    if seat is None:
+        raise Refusal(403, f"a spectator cannot send {kind!r}")
+    if kind == "act":
+        version = await table.act(seat, message.get("action"), message.get("version"))
+        listener.outbox.put_nowait({"type": "accepted", "version": version})
+    elif kind == "auto_pass":
+        await table.set_auto_pass(seat, message.get("on"))
+    elif kind == "stand_in":
+        await table.set_stand_in(seat, message.get("seat"), message.get("bot"))
+    else:
+        raise Refusal(400, f"unknown message type {kind[:40]!r}")
+
+
+async def _chat(table: LiveTable, seat: int | None, text: Any) -> None:
+    """Stores a chat line and sends it to everyone at the table."""
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT:
+        raise Refusal(400, f"a chat line is 1 to {MAX_CHAT} characters")
+    clean = "".join(c for c in text if c.isprintable())
+    at = await asyncio.to_thread(table.store.add_chat, table.record.id, seat, clean)
+    line = {"type": "chat", "seat": seat, "text": clean, "at": at}
+    for listener in list(table.listeners):
+        with contextlib.suppress(asyncio.QueueFull):
+            listener.outbox.put_nowait(line)
+
+
+async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
+    """Sends one JSON message."""
+    await ws.send_text(json.dumps(message, separators=(",", ":")))

@@ -1,0 +1,175 @@
+"""The hall: creates tables from a request, finds them, checks tokens, and resumes them after a restart."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.bots.registry import make_bot
+from parlour.core.errors import ParlourError
+from parlour.core.registry import game_names, load_game
+from parlour.server.storage import SeatRecord, Store, TableRecord
+from parlour.server.tables import LiveTable, Refusal, Timing, hash_token, new_token
+
+MAX_SECONDS = 86_400.0
+"""The longest clock a table may set (a day), per decision or per game."""
+TABLE_ID_BYTES = 9
+
+
+@dataclass
+class Created:
+    """A new table: its id, each human seat's token and the spectators' token (shown once, never stored)."""
+
+    table: str
+    tokens: dict[int, str]
+    spectator: str
+
+
+class Hall:
+    """Every table the server knows, in memory once touched; storage holds the truth."""
+
+    def __init__(self, store: Store, pool: Executor, timing: Timing | None = None) -> None:
+        self.store, self.pool, self.timing = store, pool, timing or Timing()
+        self.tables: dict[str, LiveTable] = {}
+
+    def resume_all(self) -> int:
+        """Loads every unfinished table and plans its next automatic move (after a restart)."""
+        count = 0
+        for stored in self.store.tables(status="playing", limit=10_000):
+            table = self.get(stored.id)
+            table.schedule()
+            count += 1
+        return count
+
+    def get(self, table_id: Any) -> LiveTable:
+        """Returns the table with this id; refuses with 404 if there is none."""
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+            raise Refusal(404, "there is no such table")
+        table = self.tables.get(table_id)
+        if table is None:
+            record = self.store.load(table_id)
+            if record is None:
+                raise Refusal(404, f"there is no table {table_id!r}")
+            table = self.tables[table_id] = LiveTable(record, self.store, self.pool, self.timing)
+        return table
+
+    def seat_of(self, table: LiveTable, token: Any) -> int | None:
+        """Returns the seat a token opens (None: the spectators' token); refuses a wrong or missing one."""
+        if not isinstance(token, str) or not token or len(token) > 100:
+            raise Refusal(403, "a seat or spectator token is needed")
+        digest = hash_token(token)
+        if hmac.compare_digest(digest, table.record.spectator_hash):
+            return None
+        for seat in table.record.seats:
+            if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
+                return seat.seat
+        raise Refusal(403, "that token opens no seat at this table")
+
+    def create(self, spec: Any) -> Created:
+        """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
+        if not isinstance(spec, dict):
+            raise Refusal(400, "a table is described by a JSON object")
+        unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds"}
+        if unknown:
+            raise Refusal(400, f"unknown field {sorted(unknown)[0]!r}")
+        name = spec.get("game")
+        if name not in game_names():
+            raise Refusal(400, f"game must be one of {', '.join(game_names())}")
+        game = load_game(name)
+        seats, tokens = self._seats(game, spec.get("seats"))
+        options = spec.get("options", {})
+        if not isinstance(options, dict) or len(options) > 32:
+            raise Refusal(400, "options must be an object of at most 32 names")
+        try:
+            values = game.options({str(k): v for k, v in options.items()})
+            game.new_state(len(seats), 1, values)
+        except (ParlourError, TypeError, ValueError) as err:
+            raise Refusal(400, f"options: {err}") from None
+        move_seconds = _seconds(spec.get("move_seconds"), "move_seconds")
+        game_seconds = _seconds(spec.get("game_seconds"), "game_seconds")
+        for seat in seats:
+            if seat.kind == "human":
+                seat.time_left = game_seconds
+        spectator = new_token()
+        record = TableRecord(
+            id=secrets.token_urlsafe(TABLE_ID_BYTES),
+            game=game.name,
+            players=len(seats),
+            options=dict(values),
+            seed=secrets.randbits(62),
+            spectator_hash=hash_token(spectator),
+            seats=seats,
+            created=time.time(),
+            move_seconds=move_seconds,
+            game_seconds=game_seconds,
+        )
+        self.store.create(record)
+        table = self.get(record.id)
+        table.record.deadline = table._deadline(table.state, record.created)
+        if table.record.deadline is not None:
+            self.store.update(table.record)
+        table.schedule()
+        return Created(record.id, tokens, spectator)
+
+    def _seats(self, game: Any, given: Any) -> tuple[list[SeatRecord], dict[int, str]]:
+        """Returns the seats of a request (humans get tokens, bots are checked by name)."""
+        if not isinstance(given, list) or not game.min_players <= len(given) <= game.max_players:
+            raise Refusal(400, f"seats must be a list of {game.min_players} to {game.max_players} seats")
+        seats: list[SeatRecord] = []
+        tokens: dict[int, str] = {}
+        for number, seat in enumerate(given):
+            if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
+                raise Refusal(400, f"seat {number}: kind must be 'human' or 'bot'")
+            if seat["kind"] == "bot":
+                bot = seat.get("bot")
+                if not isinstance(bot, str) or not 1 <= len(bot) <= 64:
+                    raise Refusal(400, f"seat {number}: a bot needs a name such as 'greedy'")
+                try:
+                    make_bot(game, bot, 0)
+                except ParlourError as err:
+                    raise Refusal(400, f"seat {number}: {err}") from None
+                seats.append(SeatRecord(number, "bot", bot=bot))
+            else:
+                auto = seat.get("auto_pass", True)
+                if not isinstance(auto, bool):
+                    raise Refusal(400, f"seat {number}: auto_pass must be true or false")
+                token = new_token()
+                tokens[number] = token
+                seats.append(SeatRecord(number, "human", token_hash=hash_token(token), auto_pass=auto))
+        return seats, tokens
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Returns the tables for the front page: open and in progress first, then finished ones."""
+        listed = []
+        for record in self.store.tables(limit=100):
+            live = self.tables.get(record.id)
+            listed.append(
+                {
+                    "table": record.id,
+                    "game": record.game,
+                    "players": record.players,
+                    "status": record.status,
+                    "version": live.record.version if live else record.version,
+                    "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in record.seats],
+                    "created": record.created,
+                }
+            )
+        return listed
+
+    def close(self) -> None:
+        """Stops every table's planned automatic moves."""
+        for table in self.tables.values():
+            table.close()
+
+
+def _seconds(value: Any, name: str) -> float | None:
+    """Returns a clock setting in seconds (None: no clock); refuses anything else."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 1 <= value <= MAX_SECONDS:
+        raise Refusal(400, f"{name} must be a number of seconds from 1 to {MAX_SECONDS:g}, or null")
+    return float(value)

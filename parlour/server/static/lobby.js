@@ -1,0 +1,98 @@
+// The front page: create a table (game, seats, options, clocks) and list the tables.
+"use strict";
+let games = [];
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function chosenGame() { return games.find(g => g.name === document.getElementById("game").value); }
+
+function drawSeats() {
+  const game = chosenGame();
+  const count = Number(document.getElementById("players").value);
+  const box = document.getElementById("seats");
+  box.replaceChildren();
+  for (let s = 0; s < count; s++) {
+    const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
+    select.append(el("option", { value: "human" }, "human"));
+    for (const bot of game.bots) select.append(el("option", { value: bot }, `bot: ${bot}`));
+    if (s > 0) select.value = game.bots.includes("greedy") ? "greedy" : game.bots[0];
+    box.append(el("div", {}, `Seat ${s} `, select));
+  }
+}
+
+function drawGame() {
+  const game = chosenGame();
+  const players = document.getElementById("players");
+  players.replaceChildren();
+  for (let n = game.min_players; n <= game.max_players; n++) players.append(el("option", { value: n }, String(n)));
+  players.value = String(Math.min(Math.max(4, game.min_players), game.max_players));
+  const options = document.getElementById("options");
+  options.replaceChildren();
+  for (const o of game.options) {
+    const input = el("input", { id: `option-${o.name}`, placeholder: String(o.default), title: o.doc });
+    options.append(el("div", {}, el("label", {}, `${o.name} (${o.values}) `, input)));
+  }
+  drawSeats();
+}
+
+async function create(event) {
+  event.preventDefault();
+  const game = chosenGame();
+  const count = Number(document.getElementById("players").value);
+  const seats = [];
+  for (let s = 0; s < count; s++) {
+    const v = document.getElementById(`seat-${s}`).value;
+    seats.push(v === "human" ? { kind: "human" } : { kind: "bot", bot: v });
+  }
+  const options = {};
+  for (const o of game.options) {
+    const v = document.getElementById(`option-${o.name}`).value.trim();
+    if (v) options[o.name] = v;
+  }
+  const body = { game: game.name, seats, options };
+  for (const k of ["move_seconds", "game_seconds"]) {
+    const v = document.getElementById(k).value;
+    if (v) body[k] = Number(v);
+  }
+  const reply = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body),
+                                             headers: { "content-type": "application/json" } });
+  const data = await reply.json();
+  const links = document.getElementById("links");
+  links.replaceChildren();
+  if (!reply.ok) { links.append(el("p", { class: "error" }, data.error)); return; }
+  links.append(el("p", {}, "Send each person their own link (it is their seat's key):"));
+  const list = el("ul");
+  for (const [seat, url] of Object.entries(data.seats)) {
+    list.append(el("li", {}, el("a", { href: url, class: "seat-link", "data-seat": seat }, `Seat ${seat}`)));
+  }
+  list.append(el("li", {}, el("a", { href: data.spectator, class: "spectator-link" }, "Spectators")));
+  links.append(list);
+  listTables();
+}
+
+async function listTables() {
+  const tables = await (await fetch("/api/tables")).json();
+  const list = document.getElementById("tables");
+  list.replaceChildren();
+  for (const t of tables) {
+    const who = t.seats.map(s => s.kind === "bot" ? s.bot : "human").join(", ");
+    list.append(el("li", {}, `${t.game}, ${t.players} players (${who}): ${t.status}, ${t.version} moves`));
+  }
+}
+
+async function start() {
+  games = await (await fetch("/api/games")).json();
+  const select = document.getElementById("game");
+  for (const g of games) select.append(el("option", { value: g.name }, g.title));
+  select.addEventListener("change", drawGame);
+  document.getElementById("players").addEventListener("change", drawSeats);
+  document.getElementById("create").addEventListener("submit", create);
+  drawGame();
+  listTables();
+}
+start();

@@ -1,0 +1,181 @@
+// A table: the seat's view from the server, its legal actions as buttons, the log, chat and clocks.
+// No rule lives here: the server says what is legal, and this page only shows and asks.
+"use strict";
+const tableId = location.pathname.split("/").pop();
+const token = new URLSearchParams(location.hash.slice(1)).get("k") || "";
+let view = null, log = [], socket = null, retry = 500, clockOffset = 0, confirmed = false;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function show(id, ...nodes) { document.getElementById(id).replaceChildren(...nodes); }
+
+// The observation as readable HTML: objects as definition lists, lists of objects as tables.
+function render(value) {
+  if (value === null || value === undefined) return document.createTextNode("–");
+  if (Array.isArray(value)) {
+    if (value.length && value.every(v => v && typeof v === "object" && !Array.isArray(v))) {
+      const keys = [...new Set(value.flatMap(Object.keys))];
+      const head = el("tr", {}, ...keys.map(k => el("th", {}, k.replaceAll("_", " "))));
+      const rows = value.map(v => el("tr", {}, ...keys.map(k => el("td", {}, render(v[k])))));
+      return el("table", { class: "obs" }, head, ...rows);
+    }
+    const items = value.map(v => (v && typeof v === "object") ? render(v) : document.createTextNode(String(v)));
+    const span = el("span");
+    items.forEach((item, i) => { if (i) span.append(", "); span.append(item); });
+    if (!items.length) span.append("none");
+    return span;
+  }
+  if (typeof value === "object") {
+    const dl = el("dl", { class: "obs" });
+    for (const [k, v] of Object.entries(value)) dl.append(el("dt", {}, k.replaceAll("_", " ")), el("dd", {}, render(v)));
+    return dl;
+  }
+  return document.createTextNode(String(value));
+}
+
+function act(text) {
+  if (!socket || !view) return;
+  socket.send(JSON.stringify({ type: "act", action: text, version: view.version }));
+}
+
+function drawActions() {
+  const groups = new Map();
+  for (const text of view.legal) {
+    const verb = text.split(" ")[0];
+    if (!groups.has(verb)) groups.set(verb, []);
+    groups.get(verb).push(text);
+  }
+  const rows = [];
+  for (const [verb, texts] of groups) {
+    const buttons = texts.slice(0, 40).map(t => {
+      const b = el("button", { type: "button", "data-action": t }, t);
+      b.addEventListener("click", () => act(t));
+      return b;
+    });
+    const more = texts.length > 40 ? [el("span", { class: "muted" }, ` … ${texts.length - 40} more: type them`)] : [];
+    rows.push(el("div", { class: "verb" }, el("span", {}, verb), ...buttons, ...more));
+  }
+  show("actions", ...(rows.length ? rows : [el("p", { class: "muted" }, view.over ? "The game is over." : "Nothing to decide now.")]));
+  show("legal-list", ...view.legal.map(t => el("option", { value: t })));
+}
+
+function drawLog() {
+  const box = document.getElementById("log");
+  box.replaceChildren();
+  let heading = null;
+  for (const entry of log) {
+    const name = entry.turn_player === null ? "" : ` · ${view.names[entry.turn_player]}`;
+    const h = `Turn ${entry.turn}${name}`;
+    if (h !== heading) { box.append(el("div", { class: "turn" }, h)); heading = h; }
+    const lines = entry.lines.length ? entry.lines : [`${view.names[entry.seat]}: ${entry.action}`];
+    for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, line));
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+function drawSeats() {
+  show("seats", ...view.seats.map(s => {
+    const who = s.kind === "bot" ? `bot ${s.bot}` : s.stand_in ? `bot ${s.stand_in} standing in` : "person";
+    const status = s.connected ? "here" : "away";
+    const clock = s.time_left === null ? "" : `, ${Math.round(s.time_left)} s left`;
+    const mine = s.seat === view.seat ? " (you)" : "";
+    const item = el("li", {}, `${view.names[s.seat]}${mine}: ${who}, ${status}${clock}`);
+    if (s.kind === "human" && !s.connected && view.seat !== null && s.seat !== view.seat && !s.stand_in) {
+      const b = el("button", { type: "button" }, "let a bot play it");
+      b.addEventListener("click", () => socket.send(JSON.stringify({ type: "stand_in", seat: s.seat, bot: "greedy" })));
+      item.append(" ", b);
+    }
+    if (s.seat === view.seat && s.stand_in) {
+      const b = el("button", { type: "button" }, "take my seat back");
+      b.addEventListener("click", () => socket.send(JSON.stringify({ type: "stand_in", seat: s.seat, bot: null })));
+      item.append(" ", b);
+    }
+    return item;
+  }));
+}
+
+function drawResults() {
+  const box = document.getElementById("results-box");
+  box.hidden = !view.over;
+  if (!view.over) return;
+  const r = view.results;
+  const steps = r.steps.map(s => el("li", {}, `${s.seat === null ? "" : view.names[s.seat] + ": "}${s.label}${s.points === null ? "" : " " + s.points}`));
+  const winners = r.winners.map(w => view.names[w]).join(", ");
+  const download = el("a", { href: `/api/tables/${tableId}/record`, download: `parlour-${tableId}.json` }, "Download the record");
+  show("results", el("p", {}, r.end_reason || ""), el("ul", {}, ...steps),
+       el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`), download);
+}
+
+function draw() {
+  document.getElementById("title").textContent = `${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
+  const banner = document.getElementById("banner");
+  banner.textContent = (view.turn ? `Turn ${view.turn} · ` : "") + view.summary;
+  banner.className = view.asked ? "asked" : "";
+  document.getElementById("autopass").checked = view.seat !== null && view.auto_pass !== false;
+  drawActions();
+  show("observation", render(view.observation));
+  document.getElementById("text").textContent = view.text;
+  drawLog();
+  drawSeats();
+  drawResults();
+}
+
+function receive(message) {
+  if (message.type === "table") {
+    if (message.log_since === 0) log = [];
+    log = log.filter(e => e.number <= message.log_since).concat(message.log);
+    view = message;
+    clockOffset = message.clock.now * 1000 - Date.now();
+    document.getElementById("error").textContent = "";
+    draw();
+  } else if (message.type === "error") {
+    document.getElementById("error").textContent = message.error;
+  } else if (message.type === "chat") {
+    const who = message.seat === null ? "spectator" : (view ? view.names[message.seat] : `seat ${message.seat}`);
+    const box = document.getElementById("chatlines");
+    box.append(el("div", {}, `${who}: ${message.text}`));
+    box.scrollTop = box.scrollHeight;
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}`);
+  socket.addEventListener("open", () => { retry = 500; socket.send(JSON.stringify({ type: "hello", token })); });
+  socket.addEventListener("message", event => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", event => {
+    if (event.code === 4403 || event.code === 4404) return;  // a wrong link: do not knock again
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function tick() {
+  const box = document.getElementById("clock");
+  if (!view || !view.clock.deadline || view.over) { box.textContent = ""; return; }
+  const left = Math.max(0, Math.round(view.clock.deadline - (Date.now() + clockOffset) / 1000));
+  box.textContent = `clock: ${left} s for ${view.deciders.map(d => view.names[d]).join(", ")}`;
+}
+
+document.getElementById("notation").addEventListener("submit", event => {
+  event.preventDefault();
+  const input = document.getElementById("notation-input");
+  if (input.value.trim()) act(input.value.trim());
+  input.value = "";
+});
+document.getElementById("chat").addEventListener("submit", event => {
+  event.preventDefault();
+  const input = document.getElementById("chat-input");
+  if (input.value.trim() && socket) socket.send(JSON.stringify({ type: "chat", text: input.value }));
+  input.value = "";
+});
+document.getElementById("autopass").addEventListener("change", event => {
+  socket.send(JSON.stringify({ type: "auto_pass", on: event.target.checked }));
+});
+setInterval(tick, 250);
+connect();

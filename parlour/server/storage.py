@@ -1,0 +1,320 @@
+"""Storage behind a small interface: tables, seats, accepted moves and chat, in SQL (SQLite by default).
+
+Every accepted action is committed before anyone hears of it, so a server killed at any moment loses
+no accepted action and a restart replays every table from its seed and moves. The schema is created
+and upgraded by Alembic (``migrations/``); the database URL is a setting (PostgreSQL can replace SQLite).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Engine, Float, ForeignKey, Integer, String, create_engine, event, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The tables' common base."""
+
+
+class TableRow(Base):
+    """A table: its game, options, seed (secret until the end), version and clock."""
+
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    created: Mapped[float] = mapped_column(Float)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    game_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    scores: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    spectator_hash: Mapped[str] = mapped_column(String(64))
+
+
+class SeatRow(Base):
+    """A seat: a person (with a hashed token) or a bot; a person's seat may be taken over by a bot."""
+
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    auto_pass: Mapped[bool] = mapped_column(Boolean, default=True)
+    stand_in: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    time_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class MoveRow(Base):
+    """An accepted move, in the order accepted: enough, with the seed, to replay the table exactly."""
+
+    __tablename__ = "moves"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    forced: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    at: Mapped[float] = mapped_column(Float)
+    note: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class ChatRow(Base):
+    """A line of table chat."""
+
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(String(500))
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass
+class SeatRecord:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    bot: str | None = None
+    token_hash: str | None = None
+    auto_pass: bool = True
+    stand_in: str | None = None
+    time_left: float | None = None
+
+
+@dataclass
+class MoveRecord:
+    """A move as stored."""
+
+    number: int
+    seat: int
+    action: str
+    forced: list[Any] = field(default_factory=list)
+    at: float = 0.0
+    note: str | None = None
+
+
+@dataclass
+class TableRecord:
+    """A table as stored, with its seats and moves."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    spectator_hash: str
+    seats: list[SeatRecord]
+    moves: list[MoveRecord] = field(default_factory=list)
+    status: str = "playing"
+    created: float = 0.0
+    version: int = 0
+    move_seconds: float | None = None
+    game_seconds: float | None = None
+    deadline: float | None = None
+    scores: list[float] | None = None
+
+
+class Store:
+    """The server's storage: a SQLAlchemy engine on the configured URL, migrated on open."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url, json_serializer=_dumps)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        migrate(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """Yields a session committed at the end (rolled back on an error)."""
+        with Session(self.engine) as session, session.begin():
+            yield session
+
+    def create(self, table: TableRecord) -> None:
+        """Stores a new table with its seats."""
+        with self.session() as s:
+            s.add(_table_row(table))
+            s.flush()  # the table row first: the seats refer to it
+            s.add_all(_seat_row(table.id, seat) for seat in table.seats)
+
+    def add_move(self, table: TableRecord, move: MoveRecord) -> None:
+        """Stores an accepted move and the table's new version, status and clocks, in one transaction."""
+        with self.session() as s:
+            s.add(MoveRow(table_id=table.id, **_fields(move)))
+            _update_table(s, table)
+            for seat in table.seats:
+                row = s.get(SeatRow, (table.id, seat.seat))
+                if row is not None:
+                    row.time_left = seat.time_left
+
+    def update(self, table: TableRecord) -> None:
+        """Stores a table's status, clocks and seats (a stand-in bot, auto-pass) without a move."""
+        with self.session() as s:
+            _update_table(s, table)
+            for seat in table.seats:
+                s.merge(_seat_row(table.id, seat))
+
+    def add_chat(self, table_id: str, seat: int | None, text: str) -> float:
+        """Stores a chat line; returns its time."""
+        at = time.time()
+        with self.session() as s:
+            s.add(ChatRow(table_id=table_id, seat=seat, text=text, at=at))
+        return at
+
+    def chat(self, table_id: str, last: int = 100) -> list[tuple[int | None, str, float]]:
+        """Returns the table's last chat lines (seat, text, time), oldest first."""
+        with Session(self.engine) as s:
+            rows = s.scalars(
+                select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(last)
+            ).all()
+            return [(r.seat, r.text, r.at) for r in reversed(rows)]
+
+    def load(self, table_id: str) -> TableRecord | None:
+        """Returns a stored table with its seats and moves, or None."""
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            return _record(s, row)
+
+    def tables(self, status: str | None = None, limit: int = 200) -> list[TableRecord]:
+        """Returns stored tables (newest first), without their moves."""
+        with Session(self.engine) as s:
+            query = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
+            if status is not None:
+                query = query.where(TableRow.status == status)
+            return [_record(s, row, moves=False) for row in s.scalars(query).all()]
+
+    def close(self) -> None:
+        """Closes the database connections."""
+        self.engine.dispose()
+
+
+def migrate(engine: Engine) -> None:
+    """Creates or upgrades the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def sqlite_url(path: Path) -> str:
+    """Returns the URL of a SQLite file (its folder created, private to the user)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return f"sqlite:///{path}"
+
+
+def _sqlite_pragmas(connection: Any, _: Any) -> None:
+    """WAL journal: a commit survives the process being killed at once; readers never block."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _dumps(value: Any) -> str:
+    """JSON for the database: compact, no NaN."""
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _fields(move: MoveRecord) -> dict[str, Any]:
+    """Returns a move's columns."""
+    return {
+        "number": move.number,
+        "seat": move.seat,
+        "action": move.action,
+        "forced": move.forced,
+        "at": move.at,
+        "note": move.note,
+    }
+
+
+def _table_row(table: TableRecord) -> TableRow:
+    """Returns the row of a new table."""
+    return TableRow(
+        id=table.id,
+        game=table.game,
+        players=table.players,
+        options=table.options,
+        seed=table.seed,
+        status=table.status,
+        created=table.created,
+        version=table.version,
+        move_seconds=table.move_seconds,
+        game_seconds=table.game_seconds,
+        deadline=table.deadline,
+        scores=table.scores,
+        spectator_hash=table.spectator_hash,
+    )
+
+
+def _seat_row(table_id: str, seat: SeatRecord) -> SeatRow:
+    """Returns a seat's row."""
+    return SeatRow(
+        table_id=table_id,
+        seat=seat.seat,
+        kind=seat.kind,
+        bot=seat.bot,
+        token_hash=seat.token_hash,
+        auto_pass=seat.auto_pass,
+        stand_in=seat.stand_in,
+        time_left=seat.time_left,
+    )
+
+
+def _update_table(s: Session, table: TableRecord) -> None:
+    """Copies a table's changing fields to its row."""
+    row = s.get(TableRow, table.id)
+    if row is None:
+        raise LookupError(f"no table {table.id}")
+    row.status, row.version, row.deadline, row.scores = (
+        table.status,
+        table.version,
+        table.deadline,
+        table.scores,
+    )
+
+
+def _record(s: Session, row: TableRow, moves: bool = True) -> TableRecord:
+    """Returns a table's record from its rows."""
+    seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
+    found: Sequence[MoveRow] = ()
+    if moves:
+        found = s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.number)).all()
+    return TableRecord(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        options=dict(row.options),
+        seed=row.seed,
+        spectator_hash=row.spectator_hash,
+        seats=[
+            SeatRecord(r.seat, r.kind, r.bot, r.token_hash, r.auto_pass, r.stand_in, r.time_left)
+            for r in seats
+        ],
+        moves=[MoveRecord(m.number, m.seat, m.action, list(m.forced), m.at, m.note) for m in found],
+        status=row.status,
+        created=row.created,
+        version=row.version,
+        move_seconds=row.move_seconds,
+        game_seconds=row.game_seconds,
+        deadline=row.deadline,
+        scores=row.scores,
+    )

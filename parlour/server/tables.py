@@ -1,0 +1,365 @@
+"""Live tables: the engine's state of each game in play, who is listening, bots and clocks.
+
+A move is checked by the engine, applied to a copy, committed to storage, and only then becomes the
+table's state and is broadcast: a server killed at any moment has lost nothing it accepted. Bots think
+in a worker pool off the event loop; the auto policy (auto-pass, a stand-in bot, a clock running out)
+acts through the same door as a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.bots.registry import make_bot
+from parlour.core.errors import ParlourError
+from parlour.core.game import Game
+from parlour.core.log import GameLog
+from parlour.core.registry import load_game
+from parlour.core.state import PASS_TEXT, GameState
+from parlour.server.storage import MoveRecord, Store, TableRecord
+from parlour.server.views import seat_view
+
+LOG = logging.getLogger("parlour.server")
+
+
+class Refusal(Exception):
+    """A request refused: the HTTP status, a one-line reason, and the table's version where it matters."""
+
+    def __init__(self, status: int, message: str, version: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.version = status, message, version
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the error message sent to the client."""
+        body: dict[str, Any] = {"type": "error", "status": self.status, "error": self.message}
+        if self.version is not None:
+            body["version"] = self.version
+        return body
+
+
+@dataclass
+class Timing:
+    """How the table paces automatic moves (seconds)."""
+
+    think: float = 0.6
+    """A bot's move lands no sooner than this after the decision opened (people can follow)."""
+    pass_delay: float = 0.8
+    """Every pass in a reaction window, typed or automatic, lands no sooner than this after the seat
+    was asked, so the timing never tells whether a seat could have played."""
+    clock_bot: str = "random"
+    """The bot that moves for a person whose clock ran out where passing is not legal."""
+
+
+def hash_token(token: str) -> str:
+    """Returns the stored form of a seat's token (only hashes are stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def choose_in_worker(game_name: str, position: dict[str, Any], bot: str, seed: int, seat: int) -> str:
+    """Returns a bot's move in notation, computed in a worker from the table's position."""
+    game = load_game(game_name)
+    state = game.state_from_position(position)
+    agent = make_bot(game, bot, seed)
+    if hasattr(agent, "steady"):
+        agent.steady = True  # a search spends its budget in a window even with only a pass to play
+    return state.format_action(agent.choose(state, seat))
+
+
+@dataclass(eq=False)
+class Listener:
+    """One connection watching a table: the seat it speaks for (None: a spectator) and its outbox."""
+
+    seat: int | None
+    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+    seen: int = 0
+    """The log entries this connection already has."""
+
+
+class LiveTable:
+    """One table in play (or finished) in memory, rebuilt from storage by replaying its moves."""
+
+    def __init__(self, record: TableRecord, store: Store, pool: Executor, timing: Timing) -> None:
+        self.record, self.store, self.pool, self.timing = record, store, pool, timing
+        self.game: Game = load_game(record.game)
+        self.log = GameLog()
+        self.state = self._rebuild()
+        self.lock = asyncio.Lock()
+        self.listeners: set[Listener] = set()
+        self.opened = record.moves[-1].at if record.moves else record.created
+        """When the decision now open began (the last accepted move)."""
+        self._generation = 0
+        self._task: asyncio.Task[None] | None = None
+
+    def _rebuild(self) -> GameState:
+        """Returns the state after every stored move, filling the log on the way."""
+        values = self.game.options(self.record.options, stored=True)
+        state = self.game.new_state(self.record.players, self.record.seed, values)
+        for move in self.record.moves:
+            self.log.apply(state, state.parse_action(move.action), move.seat)
+        return state
+
+    # ----------------------------------------------------------------- what is sent
+    def seats_json(self) -> list[dict[str, Any]]:
+        """Returns the public description of every seat (who plays it, whether connected, clocks)."""
+        connected = {listener.seat for listener in self.listeners}
+        return [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "stand_in": s.stand_in,
+                "connected": s.kind == "bot" or s.seat in connected,
+                "time_left": s.time_left,
+            }
+            for s in self.record.seats
+        ]
+
+    def view(self, seat: int | None, since: int = 0) -> dict[str, Any]:
+        """Returns the table as ``seat`` may see it, with the log from entry ``since``."""
+        view = seat_view(self.state, self.log, seat, self.record.version, self.seats_json(), since)
+        view["table"] = self.record.id
+        view["clock"] = {
+            "move_seconds": self.record.move_seconds,
+            "game_seconds": self.record.game_seconds,
+            "deadline": self.record.deadline,
+            "now": time.time(),
+        }
+        if seat is not None:
+            view["auto_pass"] = self.record.seats[seat].auto_pass
+        if self.state.is_over():
+            view["results"]["seed"] = self.record.seed
+        return view
+
+    async def broadcast(self, skip: Listener | None = None) -> None:
+        """Sends every listener (but ``skip``) its own view (only the log entries it does not have yet)."""
+        for listener in list(self.listeners):
+            if listener is skip:
+                continue
+            message = self.view(listener.seat, listener.seen)
+            listener.seen = len(self.log)
+            try:
+                listener.outbox.put_nowait(message)
+            except asyncio.QueueFull:
+                self.listeners.discard(listener)  # a client that reads nothing is dropped, not waited for
+
+    # ----------------------------------------------------------------- moves
+    async def act(
+        self, seat: int, text: Any, version: Any = None, note: str | None = None, automatic: bool = False
+    ) -> int:
+        """Applies a move for ``seat`` if it is legal now; returns the new version; refuses with a reason."""
+        if not isinstance(text, str) or not text or len(text) > 200:
+            raise Refusal(400, "an action is a text of 1 to 200 characters")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise Refusal(400, "version must be a whole number")
+        if not automatic and text.strip() == PASS_TEXT:
+            await self._pace_pass()
+        async with self.lock:
+            new_version = await self._accept(seat, text, version, note)
+        await self.broadcast()
+        self.schedule()
+        return new_version
+
+    async def _pace_pass(self) -> None:
+        """Holds a typed pass until the pass delay since the decision opened (as an automatic one)."""
+        if self.state.passing_window():
+            wait = self.opened + self.timing.pass_delay - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+
+    async def _accept(self, seat: int, text: str, version: int | None, note: str | None) -> int:
+        """Checks, applies to a copy, commits, then adopts the move (the caller holds the lock)."""
+        record = self.record
+        if version is not None and version != record.version:
+            raise Refusal(409, f"the table has moved on: it is at version {record.version}", record.version)
+        if self.state.is_over():
+            raise Refusal(422, "the game is over")
+        try:
+            action = self.state.parse_action(text)
+        except ParlourError as err:
+            raise Refusal(422, str(err)) from None
+        if not self.state.is_legal(action, seat):
+            raise Refusal(422, f"{text} is not legal now: {self.state.why_illegal(action, seat)}")
+        trial = self.state.clone()
+        turn, turn_player = trial.turns_played(), trial.turn_player()
+        events = trial.apply(action, seat)
+        now = time.time()
+        move = MoveRecord(record.version + 1, seat, trial.format_action(action), [], now, note)
+        before = (record.version, record.status, record.scores, record.deadline, self._times())
+        self._charge_clock(seat, now)
+        record.version += 1
+        if trial.is_over():
+            record.status, record.scores = "over", list(trial.scores())
+        record.deadline = self._deadline(trial, now)
+        try:
+            await asyncio.to_thread(self.store.add_move, record, move)
+        except Exception:
+            record.version, record.status, record.scores, record.deadline, times = before
+            self._restore_times(times)
+            LOG.exception("could not store a move of table %s", record.id)
+            raise Refusal(503, "the move could not be saved; try again") from None
+        self.state, self.opened = trial, now
+        self.log.add(seat, move.action, events, turn, turn_player)
+        record.moves.append(move)
+        return record.version
+
+    # ----------------------------------------------------------------- clocks
+    def _times(self) -> list[float | None]:
+        return [s.time_left for s in self.record.seats]
+
+    def _restore_times(self, times: list[float | None]) -> None:
+        for seat, left in zip(self.record.seats, times, strict=True):
+            seat.time_left = left
+
+    def _charge_clock(self, seat: int, now: float) -> None:
+        """Takes the time a person spent on this decision off their game clock."""
+        stored = self.record.seats[seat]
+        if stored.kind == "human" and stored.time_left is not None:
+            stored.time_left = max(0.0, stored.time_left - (now - self.opened))
+
+    def _deadline(self, state: GameState, now: float) -> float | None:
+        """Returns when the clock of the person now asked runs out (None: no clock, or nobody asked)."""
+        if state.is_over():
+            return None
+        humans = [s for s in state.deciders() if self._is_person(s)]
+        if not humans:
+            return None
+        limits = []
+        if self.record.move_seconds is not None:
+            limits.append(self.record.move_seconds)
+        left = self.record.seats[humans[0]].time_left
+        if left is not None:
+            limits.append(left)
+        return now + min(limits) if limits else None
+
+    def _is_person(self, seat: int) -> bool:
+        """Returns whether a person (not a bot, not a stand-in) plays the seat now."""
+        stored = self.record.seats[seat]
+        return stored.kind == "human" and stored.stand_in is None
+
+    # ----------------------------------------------------------------- the auto policy
+    def schedule(self) -> None:
+        """Plans the next automatic move: a bot's, an auto-pass, or the clock's (replacing any plan)."""
+        self._generation += 1
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        if self.state.is_over():
+            return
+        plan = self._plan()
+        if plan is not None:
+            self._task = asyncio.get_running_loop().create_task(self._run(self._generation, *plan))
+
+    def _plan(self) -> tuple[float, int, Callable[[], Any], str | None] | None:
+        """Returns (when, seat, how to choose, note) of the next automatic move, if any."""
+        for seat in self.state.deciders():
+            stored = self.record.seats[seat]
+            bot = stored.bot if stored.kind == "bot" else stored.stand_in
+            if bot is not None:
+                return self.opened + self.timing.think, seat, self._bot_choice(seat, bot), None
+            if stored.auto_pass and self.state.only_pass(seat):
+                return self.opened + self.timing.pass_delay, seat, lambda: PASS_TEXT, None
+        if self.record.deadline is not None:
+            seat = next(s for s in self.state.deciders() if self._is_person(s))
+            return self.record.deadline, seat, self._clock_choice(seat), "the clock ran out"
+        return None
+
+    def _bot_choice(self, seat: int, bot: str) -> Callable[[], Any]:
+        """Returns an awaitable-making callable: the bot's move, computed in the worker pool."""
+        position = self.state.to_position()
+        seed = int.from_bytes(hashlib.sha256(f"{self.record.id}:{self.record.version}".encode()).digest()[:4])
+
+        def choose() -> Any:
+            loop = asyncio.get_running_loop()
+            return loop.run_in_executor(
+                self.pool, choose_in_worker, self.record.game, position, bot, seed, seat
+            )
+
+        return choose
+
+    def _clock_choice(self, seat: int) -> Callable[[], Any]:
+        """Returns the move made for a person whose clock ran out: a pass where legal, else the clock bot."""
+        legal = [self.state.format_action(a) for a in self.state.legal_actions(seat)]
+        if PASS_TEXT in legal:
+            return lambda: PASS_TEXT
+        return self._bot_choice(seat, self.timing.clock_bot)
+
+    async def _run(
+        self, generation: int, when: float, seat: int, choose: Callable[[], Any], note: str | None
+    ) -> None:
+        """Waits until ``when``, makes the automatic move and applies it, unless the table moved on."""
+        try:
+            # The choice first, then the wait: a move lands at ``when`` however long the bot took.
+            text = choose()
+            if asyncio.isfuture(text) or asyncio.iscoroutine(text):
+                text = await text
+            wait = when - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if generation != self._generation:
+                return
+            version = self.record.version
+            self._task = None  # this move's own schedule() must not cancel the task making it
+            await self.act(seat, text, version, note=note, automatic=True)
+        except asyncio.CancelledError:
+            raise
+        except Refusal as refusal:
+            LOG.info("automatic move at table %s dropped: %s", self.record.id, refusal.message)
+        except Exception:
+            LOG.exception("automatic move at table %s failed", self.record.id)
+
+    # ----------------------------------------------------------------- seat settings
+    async def set_auto_pass(self, seat: int, on: Any) -> None:
+        """Turns auto-pass on or off for a person's seat (passing for it where it may only pass)."""
+        if not isinstance(on, bool):
+            raise Refusal(400, 'auto_pass needs "on": true or false')
+        async with self.lock:
+            self.record.seats[seat].auto_pass = on
+            await asyncio.to_thread(self.store.update, self.record)
+        await self.broadcast()
+        self.schedule()
+
+    async def set_stand_in(self, by: int, seat: Any, bot: Any) -> None:
+        """Puts a bot in for a person who left (any person at the table may), or gives the seat back
+        to its person (only that person: ``bot`` null)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.record.players:
+            raise Refusal(400, f"seat must be 0 to {self.record.players - 1}")
+        stored = self.record.seats[seat]
+        if stored.kind != "human":
+            raise Refusal(422, f"seat {seat} is a bot's")
+        if bot is None:
+            if by != seat:
+                raise Refusal(403, "only the seat's own person takes it back")
+        else:
+            if not isinstance(bot, str) or len(bot) > 64:
+                raise Refusal(400, "bot must be a bot's name")
+            if by != seat and seat in {listener.seat for listener in self.listeners}:
+                raise Refusal(422, f"seat {seat} is connected: only its person may hand it to a bot")
+            try:
+                make_bot(self.game, bot, 0)
+            except ParlourError as err:
+                raise Refusal(400, str(err)) from None
+        async with self.lock:
+            stored.stand_in = bot
+            self.record.deadline = self._deadline(self.state, self.opened)
+            await asyncio.to_thread(self.store.update, self.record)
+        await self.broadcast()
+        self.schedule()
+
+    def close(self) -> None:
+        """Stops the table's planned automatic move."""
+        self._generation += 1
+        if self._task is not None:
+            self._task.cancel()
+
+
+def new_token() -> str:
+    """Returns an unguessable token for a seat link."""
+    return secrets.token_urlsafe(24)

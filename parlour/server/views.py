@@ -1,0 +1,87 @@
+"""What the server sends each seat: computed only from what that seat may know.
+
+A seat gets its own observation, its legal actions (only while it is asked), its redacted log, the
+public clock and chat; a spectator the public observation and public log. The seed, the moves' forced
+outcomes and unseen cards never appear before the game is over; afterwards the results carry the final
+scoring step by step (and the seed, so anyone can replay the record).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.core.log import GameLog, LogEntry
+from parlour.core.state import GameState
+
+PROTOCOL = 1
+"""The protocol version every message carries (docs/server.md)."""
+
+
+def log_json(entries: list[LogEntry], viewer: int | None, reveal: bool = False) -> list[dict[str, Any]]:
+    """Returns log entries as ``viewer`` may see them (``reveal``: every secret, once the game is over)."""
+    return [
+        {
+            "number": e.number,
+            "turn": e.turn,
+            "turn_player": e.turn_player,
+            "seat": e.seat,
+            "action": e.action,
+            "lines": e.revealed() if reveal else e.lines(viewer),
+        }
+        for e in entries
+    ]
+
+
+def seat_view(
+    state: GameState,
+    log: GameLog,
+    viewer: int | None,
+    version: int,
+    seats: list[dict[str, Any]],
+    log_since: int = 0,
+) -> dict[str, Any]:
+    """Returns the whole table as ``viewer`` (None: a spectator) may see it, at ``version``; the log
+    from entry ``log_since`` on (a client that has the earlier entries keeps them)."""
+    over = state.is_over()
+    deciders = list(state.deciders())
+    asked = viewer is not None and viewer in deciders
+    legal = (
+        [state.format_action(a) for a in state.legal_actions(viewer)] if asked and viewer is not None else []
+    )
+    view: dict[str, Any] = {
+        "type": "table",
+        "protocol": PROTOCOL,
+        "version": version,
+        "game": state.game_name,
+        "players": state.players,
+        "seat": viewer,
+        "seats": seats,
+        "names": [state.seat_name(s) for s in range(state.players)],
+        "turn": state.turns_played(),
+        "turn_player": state.turn_player(),
+        "summary": state.decision_summary(),
+        "deciders": deciders,
+        "asked": asked,
+        "legal": legal,
+        "only_pass": bool(asked and viewer is not None and state.only_pass(viewer)),
+        "passing_window": state.passing_window() if not over else False,
+        "observation": state.observation(viewer) if viewer is not None else state.public_observation(),
+        "text": state.render(viewer),
+        "log_since": log_since,
+        "log": log_json(log.since(log_since), viewer),
+        "over": over,
+    }
+    if over:
+        view["results"] = results(state)
+    return view
+
+
+def results(state: GameState) -> dict[str, Any]:
+    """Returns a finished game's results: scores, ranks, winners, the scoring step by step, why it ended."""
+    return {
+        "scores": state.scores(),
+        "ranking": state.ranking(),
+        "winners": state.winners(),
+        "end_reason": state.end_reason(),
+        "steps": [{"seat": s.seat, "label": s.label, "points": s.points} for s in state.score_steps()],
+    }

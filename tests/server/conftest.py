@@ -1,0 +1,53 @@
+"""A server on a fresh SQLite file per test, bots in threads, automatic moves without delay."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from parlour.server.app import Settings, create_app
+from parlour.server.tables import Timing
+
+FAST = Timing(think=0.0, pass_delay=0.0)
+
+
+def make_client(path: Path, timing: Timing = FAST) -> TestClient:
+    """Returns a test client of a server whose database is the file at ``path``."""
+    return TestClient(create_app(Settings(f"sqlite:///{path}", bot_workers=0, timing=timing)))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "parlour.db"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with make_client(db) as found:
+        yield found
+
+
+def create(
+    client: TestClient, game: str, seats: list[str], auto_pass: bool = True, **extra: Any
+) -> dict[str, Any]:
+    """Creates a table (``human`` or bot names per seat); returns the reply with tokens by seat."""
+    people = {"kind": "human", "auto_pass": auto_pass}
+    spec = {"game": game, "seats": [people if s == "human" else {"kind": "bot", "bot": s} for s in seats]}
+    reply = client.post("/api/tables", json={**spec, **extra})
+    assert reply.status_code == 201, reply.text
+    data: dict[str, Any] = reply.json()
+    data["tokens"] = {int(seat): url.split("#k=")[1] for seat, url in data["seats"].items()}
+    data["spectator_token"] = data["spectator"].split("#k=")[1]
+    return data
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}

@@ -2,8 +2,11 @@
 
 The negotiation is an open window (docs/negotiation.md): every seat may act,
 first come first served; the deterministic order is the Boss, then clockwise.
-A seat that passes is not asked again until somebody acts; when every seat has
-passed, or the action limit is reached, only the Boss acts: call or fail.
+A seat that passes is not asked again until somebody acts.  When every seat has
+passed ("quiet"), only the Boss is asked, and it may not pass: it calls, fails,
+or (while it has actions left) shapes the terms again, which asks everyone anew
+(ruling B-2: every such action uses one of the Boss's actions, so quiet spells
+cannot repeat for ever).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ def nego_of(state: BossState) -> Negotiation:
 
 
 def quiet(state: BossState) -> bool:
-    """Returns whether every seat has passed: only closing or failing remains."""
+    """Returns whether every seat has passed: only the Boss is asked, and it may not pass (B-2)."""
     return bool(state.stack[0].data.get("quiet"))
 
 
@@ -69,13 +72,14 @@ def actions(state: BossState, seat: int) -> list[Action]:
     """Returns what ``seat`` may do in the negotiation window."""
     nego = nego_of(state)
     closing = [CALL, FAIL] if stands(state) else [FAIL]
-    if quiet(state):
+    if quiet(state) and spent(state, seat):
         return closing
     if spent(state, seat):
         # Out of actions: pass, answer the terms, or (the Boss) close or fail.
         answers = [AGREE, REFUSE] if nego.unagreed(seat) else []
         return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
-    found: list[Action] = [PASS]
+    # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
+    found: list[Action] = [] if quiet(state) else [PASS]
     found += [act("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")]
     found += plays.card_plays(state, seat)
     if seat == nego.boss:

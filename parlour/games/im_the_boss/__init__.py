@@ -8,9 +8,11 @@ from typing import Any
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.game import Game
+from parlour.core.state import GameState
 from parlour.games.im_the_boss.actions import Action, format_action, parse_action
 from parlour.games.im_the_boss.content import Content, content_of
-from parlour.games.im_the_boss.options import OPTIONS, QUICK_OPTIONS
+from parlour.games.im_the_boss.options import HOUSE_CONTENT, OPTIONS, QUICK_OPTIONS
+from parlour.games.im_the_boss.people import text_colours as clan_colours
 from parlour.games.im_the_boss.state import BossState
 
 RULES_SUMMARY = """\
@@ -45,6 +47,17 @@ class BossGame(Game):
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
     playout_bot = "greedy"
+    text_colours = clan_colours(content_of(HOUSE_CONTENT.load()))
+    """The clans (letter, colour name, surname) in Okabe-Ito colours, always beside the word."""
+
+    def board_svg(self, state: GameState | None = None) -> str:
+        """Returns the board as SVG: the spaces, covered deals, the marker, the open deal, the placards."""
+        from parlour.games.im_the_boss.drawing import board_svg
+
+        if state is None:
+            return board_svg(self.new_state(self.min_players, 0))
+        assert isinstance(state, BossState)
+        return board_svg(state)
 
     def content(self, options: Mapping[str, Any]) -> Content:
         """Returns the components of the content set the ``content`` option names (never a file)."""

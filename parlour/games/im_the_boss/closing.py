@@ -101,6 +101,7 @@ def _game_ends(state: BossState, boss: int, number: int) -> bool:
     ends = state.content.deal_cards[number - 1].ends
     if ends:
         pips = state.chance.roll(state.content.die)
+        state.deals[-1]["roll"] = pips  # the public record keeps the end roll (end_reason tells it)
         hit = pips in ends
         state.emit(
             f"Seat {boss} rolls {pips} against deal card {number} ({', '.join(map(str, ends))}): "

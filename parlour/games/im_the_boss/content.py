@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -80,6 +80,12 @@ class Content:
     cards: tuple[str, ...]
     """Each Influence card's name by id: ``clan:R``, ``travel:R``, ``travel:any``, ``recruit``..."""
     die: int
+    kind_texts: dict[str, str] = field(default_factory=dict)
+    """Each card kind's text (``clan``, ``travel``, ``travel:any``...), ``{colour}`` etc. to fill in."""
+    deal_text: str = ""
+    """The deal cards' text, ``{number}``, ``{value}`` and ``{ends}`` to fill in."""
+    deal_source: str = ""
+    """Where the deal cards' values come from (``house: ...`` when they are Parlour's design)."""
 
     @property
     def colours(self) -> str:
@@ -162,6 +168,22 @@ def _deck(data: Any, known: str) -> list[str]:
     return names
 
 
+def _texts(data: Any) -> tuple[dict[str, str], str]:
+    """Reads the optional card texts: each kind's text and the deal cards' (a set may have none)."""
+    if data is None:
+        return {}, ""
+    kinds = data.get("kinds", {})
+    if not isinstance(kinds, dict) or not all(isinstance(v, str) for v in kinds.values()):
+        raise _fail("card_texts.kinds", "must map card kinds to texts")
+    unknown = sorted(set(kinds) - {*SOURCED_DECK, f"{TRAVEL}:{ANY}"})
+    if unknown:
+        raise _fail("card_texts.kinds", f"unknown card kind {unknown[0]!r}")
+    deal = data.get("deal_card", "")
+    if not isinstance(deal, str):
+        raise _fail("card_texts.deal_card", "must be a text")
+    return dict(kinds), deal
+
+
 def parse_content(data: Any) -> Content:
     """Returns the content described by parsed JSON, refusing one that breaks a sourced fact."""
     try:
@@ -173,6 +195,8 @@ def parse_content(data: Any) -> Content:
         spaces = _spaces(data["board"]["spaces"], known)
         deal_cards = _deal_cards(data["deal_cards"]["cards"], sides)
         cards = _deck(data["deck"]["cards"], known)
+        kind_texts, deal_text = _texts(data.get("card_texts"))
+        deal_source = str(data["deal_cards"].get("source", ""))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ContentError(f"content file is malformed: missing or bad {err}") from None
     return Content(
@@ -182,6 +206,9 @@ def parse_content(data: Any) -> Content:
         tuple(deal_cards),
         tuple(cards),
         sides,
+        kind_texts,
+        deal_text,
+        deal_source,
     )
 
 

@@ -16,19 +16,23 @@ from parlour.games.im_the_boss.people import text_colours as clan_colours
 from parlour.games.im_the_boss.state import BossState
 
 RULES_SUMMARY = """\
+First the player right of the first player places the marker: 'marker N'.
 A turn: 'deal' (try the deal where the marker stands) or 'roll' (move the
 marker, skipping covered spaces), then 'deal' or 'draw' (three cards; over
 12: 'discard CARD' or 'recruit C').  In a negotiation anyone may act; 'pass'
-waits until somebody acts again.
+waits until somebody acts again.  C is a clan's letter (R M O G B Y), S a
+seat's number, N millions.
   lay C             lay a Clan card of colour C face up
   offer C N         offer your C investor for N million; 'withdraw C'
-  travel C [@S]     Travel card on the C placard (or seat S's laid C card)
+  travel C          Travel card on the C placard
+  travel C @S       Travel card on seat S's laid C Clan card
   recruit C         Recruitment triple: take the C placard (spares first)
   boss              Boss card: you become the Boss
-  stop              in a Stop window: cancel the Travel/Boss/triple just played
+  stop              in a Stop window: cancel the Travel, Boss card or triple
 Boss only: 'accept C @S' (an offer at its ask), 'include C @S N' (propose),
 'use C' (your own investor), 'drop C', 'tip @S N' (pay a seat for nothing),
-'call' once the terms cover the space and are agreed, 'fail'.
+'call' once the agreed terms cover the space, 'fail'.  When everyone has
+passed, only the Boss is asked: it calls, fails or bargains on.
 Others: 'agree' / 'refuse' the lines of the terms that name you.
 After 'call', each other seat may still play cards or pass; then the bank
 pays dividends × the deal value to the Boss, who pays the terms.

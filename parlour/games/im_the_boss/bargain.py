@@ -165,8 +165,15 @@ def apply(state: BossState, seat: int, action: Action) -> None:
         nego.counted[seat] += 1
     if verb == "call":
         nego.called = True
+        struck = [f"{c} (seat {t.seat})" for c, t in sorted(nego.items.items()) if not t.agreed]
+        struck += [f"the payment to seat {s}" for s, t in sorted(nego.tips.items()) if not t.agreed]
         strike_unagreed(state)
-        state.emit(f'Seat {seat}, the Boss, calls the deal: "Going once, going twice..."')
+        if struck:
+            state.emit(f"Lines not agreed are struck (ruling B-4): {', '.join(struck)}.")
+        state.emit(
+            f"Seat {seat}, the Boss, calls the deal on these terms: {describe_terms(nego)}. "
+            '"Going once, going twice..."'
+        )
         state.stack.push(Decision(CLOSING, others_from_left(seat, state.players)))
         return
     if verb in ("travel", "boss", "recruit"):
@@ -182,7 +189,9 @@ def _pass(state: BossState, seat: int) -> None:
     window.pass_seat(seat)
     if window.is_settled:
         window.data["quiet"] = True
-        window.reopen([nego_of(state).boss])
+        boss = nego_of(state).boss
+        window.reopen([boss])
+        state.emit(f"Everyone has passed: only the Boss, seat {boss}, is asked (call, fail or bargain on).")
 
 
 def _lay(state: BossState, seat: int, action: Action) -> None:
@@ -190,7 +199,7 @@ def _lay(state: BossState, seat: int, action: Action) -> None:
     card = state.holding(seat, f"clan:{action.colour}")[0]
     state.hands[seat].remove(card)
     nego_of(state).laid[seat].append(card)
-    state.emit(f"Seat {seat} lays a {action.colour} Clan card.")
+    state.emit(f"Seat {seat} lays {article(action.colour)} {action.colour} Clan card.")
 
 
 def _offer(state: BossState, seat: int, action: Action) -> None:
@@ -258,11 +267,30 @@ def _agree(state: BossState, seat: int, action: Action) -> None:
 def _refuse(state: BossState, seat: int, action: Action) -> None:
     """The seat refuses: the lines naming it that it had not agreed to are struck."""
     nego = nego_of(state)
-    for colour in [c for c, t in nego.items.items() if t.seat == seat and not t.agreed]:
+    struck = [c for c, t in sorted(nego.items.items()) if t.seat == seat and not t.agreed]
+    for colour in struck:
         del nego.items[colour]
     if seat in nego.tips and not nego.tips[seat].agreed:
         del nego.tips[seat]
-    state.emit(f"Seat {seat} refuses the terms offered to it.")
+        struck.append("its payment for no investor")
+    state.emit(f"Seat {seat} refuses the terms offered to it: {' and '.join(struck)} struck.")
+
+
+def article(colour: str) -> str:
+    """Returns "an" before a letter whose name begins with a vowel sound (an R, an M, an O), else "a"."""
+    return "an" if colour in "AEFHILMNORSX" else "a"
+
+
+def describe_terms(nego: Negotiation) -> str:
+    """Returns the terms in words: each investor line, each payment for no investor, what the Boss keeps."""
+    lines = [
+        f"{c} from seat {t.seat}"
+        + (" (the Boss's own)" if t.seat == nego.boss else f" for {t.amount} million")
+        for c, t in sorted(nego.items.items())
+    ]
+    lines += [f"{t.amount} million to seat {s} for no investor" for s, t in sorted(nego.tips.items())]
+    kept = nego.proceeds - nego.committed()
+    return (", ".join(lines) or "no lines") + f"; the Boss keeps {kept} million"
 
 
 TERMS = {

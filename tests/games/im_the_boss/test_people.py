@@ -12,8 +12,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from parlour.bots.registry import make_bot
+from parlour.core.log import GameLog
 from parlour.core.match import play_match
+from parlour.core.state import Event
 from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss.catalogue import action_catalogue
 from parlour.games.im_the_boss.content import parse_content
 from parlour.games.im_the_boss.people import card_texts
 from parlour.testing import kit
@@ -240,3 +243,87 @@ def test_the_board_never_shows_a_hand(players: int) -> None:
     state = GAME.new_state(players, 2)
     svg = GAME.board_svg(state)
     assert "clan:" not in svg and "travel:" not in svg and "recruit" not in svg.lower()
+
+
+def test_the_rules_summary_names_every_verb_and_reads_as_plain_text() -> None:
+    """'help' shows every verb of the notation, with no bracket a markup reader could take for a tag."""
+    summary = GAME.rules_summary
+    verbs = {text.split()[0] for text in action_catalogue(CONTENT, 3)}
+    assert not [v for v in sorted(verbs) if f"'{v}" not in summary and f"  {v}" not in summary]
+    assert "[" not in summary and "travel C @S" in summary
+    assert all(len(line) <= 78 for line in summary.splitlines())
+
+
+# ------------------------------------------------------------------ the story the events tell
+
+
+def story(state: BossState, *lines: str, viewer: int | None = None) -> list[str]:
+    """Applies actions in notation through a GameLog; returns every event line as ``viewer`` sees it."""
+    log = GameLog()
+    for line in lines:
+        seat, _, text = line.partition(":")
+        log.apply(state, state.parse_action(text.strip()), int(seat))
+    return [text for entry in log for text in entry.lines(viewer)]
+
+
+def test_the_events_tell_the_whole_negotiation() -> None:
+    """Offers, proposals, refusals, a Travel and its Stop, the quiet Boss, the call with its terms, the
+    closing with the investors used, the payments and who moves next: all in the events."""
+    state = negotiation(hands=[[], ["stop", "clan:O"], ["travel:O"]])
+    told = story(
+        state,
+        "1: lay O", "1: offer O 3", "0: include O @1 1", "1: refuse", "2: travel O", "0: pass", "1: stop",
+        "0: pass", "1: pass", "2: pass", "0: include O @1 2", "1: agree", "0: call", "1: pass", "2: pass",
+    )
+    expected = [
+        "Seat 1 lays an O Clan card.",
+        "Seat 1 offers O for 3 million.",
+        "The Boss proposes 1 million to seat 1 for O.",
+        "Seat 1 refuses the terms offered to it: O struck.",
+        "Seat 2 plays a Travel on the O placard.",
+        "Seat 1 plays STOP: seat 2's Travel on the O placard is cancelled.",
+        "Everyone has passed: only the Boss, seat 0, is asked (call, fail or bargain on).",
+        "The Boss proposes 2 million to seat 1 for O.",
+        "Seat 1 agrees to the terms (2 million).",
+        "Seat 0, the Boss, calls the deal on these terms: O from seat 1 for 2 million, R from seat 0 (the "
+        "Boss's own); the Boss keeps 4 million. \"Going once, going twice...\"",
+        "The deal on space 4 is closed! Investors: O: seat 1's placard; R: seat 0's placard. The bank pays "
+        "seat 0 6 million; the Boss pays seat 1 2 million. Deal card 1 covers the space.",
+        "Unused Clan cards go back to their hands: seat 1 O.",
+        "The marker moves on to space 5.",
+        "Seat 1, left of the final Boss, moves next.",
+    ]
+    assert told == expected
+
+
+def test_a_call_tells_which_lines_it_strikes_and_a_stop_window_that_nobody_uses() -> None:
+    """Ruling B-4's struck lines are told; a play nobody stops is told before its effect."""
+    state = negotiation(hands=[[], [], ["travel:any"]])
+    told = story(state, "1: offer O 2", "0: accept O @1", "0: tip @2 1", "0: call")
+    assert "Lines not agreed are struck (ruling B-4): the payment to seat 2." in told
+    state = negotiation(hands=[[], [], ["travel:any"]])
+    told = story(state, "2: travel R", "0: pass", "1: pass")
+    assert told[-3:] == [
+        "Nobody stops seat 2's Travel on the R placard.",
+        "The R placard goes travelling.",
+        "The R investor drops out of the terms.",
+    ]
+
+
+def test_drawn_cards_are_told_only_to_their_seat_and_no_text_holds_a_python_list() -> None:
+    """A draw's cards are its seat's secret; across whole games no event has brackets or braces."""
+    state = load(marker=4, draw=["boss", "stop", "clan:R"])
+    assert story(state, "0: roll", "0: draw", viewer=1)[-1] == "Seat 0 draws 3 cards."
+    state = load(marker=4, draw=["boss", "stop", "clan:R"])
+    mine = story(state, "0: roll", "0: draw", viewer=0)[-1]
+    assert mine == "Seat 0 draws 3 cards. (you drew boss, stop, clan:R)"
+    texts: list[str] = []
+
+    def collect(state: object, events: list[Event]) -> None:
+        texts.extend(e.for_seat(0) for e in events)
+
+    for seed in range(6):
+        agents = [make_bot(GAME, "greedy", seed * 8 + s) for s in range(3 + seed % 4)]
+        texts.clear()
+        play_match(GAME, agents, seed, on_events=collect)
+        assert texts and not [t for t in texts if re.search(r"[\[\]{}]", t)]

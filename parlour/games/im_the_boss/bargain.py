@@ -90,6 +90,29 @@ def actions(state: BossState, seat: int) -> list[Action]:
     return found
 
 
+def public_only_pass(state: BossState, seat: int) -> bool:
+    """Returns whether everyone can tell, from public information alone, that ``seat`` may only pass now.
+
+    Sound for every hand of the seat's size: a Stop window or the closing round asks for cards, so an empty
+    hand can only pass; in the bargaining a seat that is not the Boss needs cards in hand, a placard at
+    home or a laid Clan card of the deal, an offer to withdraw, or lines to answer. A hot-seat front end may
+    skip handing the screen to such a seat: no secret is in the decision (docs/negotiation.md).
+    """
+    if seat not in state.deciders() or not state.passing_window():
+        return False
+    nego = nego_of(state)
+    kind = state.stack.top.kind
+    if kind != BARGAIN:
+        return not state.hands[seat]
+    if seat == nego.boss or quiet(state) or nego.unagreed(seat):
+        return False
+    if spent(state, seat):
+        return True
+    if state.hands[seat] or any(s == seat for _, s in nego.offers):
+        return False
+    return not any(can_supply(state, seat, c) for c in state.space(nego.space).colours)
+
+
 def investor_actions(state: BossState, seat: int) -> list[Action]:
     """Returns a non-Boss seat's offers, withdrawals and answers to the terms."""
     nego = nego_of(state)

@@ -123,6 +123,12 @@ class BossState(ModularState):
         """Returns the text of every card kind and deal card of the content set, by name."""
         return people.card_texts(self.content)
 
+    def public_only_pass(self, seat: Seat) -> bool:
+        """Returns whether public information alone shows that ``seat`` may only pass (no hand-off needed)."""
+        from parlour.games.im_the_boss.bargain import public_only_pass
+
+        return public_only_pass(self, seat)
+
     def passing_window(self) -> bool:
         """Returns whether a Stop window, the closing round or the bargaining is on top (all may pass)."""
         return bool(len(self.stack)) and self.stack.top.kind in (RESPOND, CLOSING, BARGAIN)

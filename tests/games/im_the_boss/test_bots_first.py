@@ -7,6 +7,7 @@ Run as a script to print the figures: ``python tests/games/im_the_boss/test_bots
 
 from __future__ import annotations
 
+import random
 import statistics
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from parlour.games.im_the_boss import GAME, BossState
 from parlour.games.im_the_boss.bots import GreedyBot
 
 from .scenario import negotiation, play
+from .test_properties import dealmaking_playout
 
 LIMIT = GAME.options({})["negotiation_limit"]
 
@@ -110,6 +112,28 @@ def test_a_bot_asked_again_with_nothing_new_passes() -> None:
     state.apply(first, 1)
     assert str(bot.choose(state, 1)) == "pass"
     assert str(bot.choose(state, 2)) == "pass"  # seat 2 holds nothing this deal needs
+
+
+def test_public_only_pass_is_sound_and_public() -> None:
+    """A seat publicly seen to have only 'pass' has only 'pass' in every determinisation, and every seat's
+    determinisations agree on it (it reads no hidden card); it does happen."""
+    rng = random.Random(3)
+    found = 0
+
+    def check(state: BossState, step: int) -> None:
+        nonlocal found
+        for seat in state.deciders():
+            idle = state.public_only_pass(seat)
+            for other in range(state.players):
+                copy = state.determinize(other, rng)
+                assert copy.public_only_pass(seat) == idle
+                if idle:
+                    assert [str(a) for a in copy.legal_actions(seat)] == ["pass"]
+            found += idle
+
+    for seed in range(4):
+        dealmaking_playout(3 + seed, seed, check)
+    assert found > 10
 
 
 def figures() -> None:

@@ -188,15 +188,17 @@ def apply(state: BossState, seat: int, action: Action) -> None:
         nego.counted[seat] += 1
     if verb == "call":
         nego.called = True
-        struck = [f"{c} (seat {t.seat})" for c, t in sorted(nego.items.items()) if not t.agreed]
-        struck += [f"the payment to seat {s}" for s, t in sorted(nego.tips.items()) if not t.agreed]
+        if state.logging:
+            struck = [f"{c} (seat {t.seat})" for c, t in sorted(nego.items.items()) if not t.agreed]
+            struck += [f"the payment to seat {s}" for s, t in sorted(nego.tips.items()) if not t.agreed]
+            if struck:
+                state.emit(f"Lines not agreed are struck (ruling B-4): {', '.join(struck)}.")
         strike_unagreed(state)
-        if struck:
-            state.emit(f"Lines not agreed are struck (ruling B-4): {', '.join(struck)}.")
-        state.emit(
-            f"Seat {seat}, the Boss, calls the deal on these terms: {describe_terms(nego)}. "
-            '"Going once, going twice..."'
-        )
+        if state.logging:
+            state.emit(
+                f"Seat {seat}, the Boss, calls the deal on these terms: {describe_terms(nego)}. "
+                '"Going once, going twice..."'
+            )
         state.stack.push(Decision(CLOSING, others_from_left(seat, state.players)))
         return
     if verb in ("travel", "boss", "recruit"):

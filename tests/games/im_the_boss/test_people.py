@@ -327,3 +327,12 @@ def test_drawn_cards_are_told_only_to_their_seat_and_no_text_holds_a_python_list
         texts.clear()
         play_match(GAME, agents, seed, on_events=collect)
         assert texts and not [t for t in texts if re.search(r"[\[\]{}]", t)]
+
+
+def test_the_bosss_hint_says_what_the_agreed_lines_still_lack() -> None:
+    """Space 9 (M O G + 2 of R B Y): with M O Y agreed the Boss still needs G and one of R B."""
+    state = negotiation(space=9, placards={"R": 2, "M": 2, "O": 0, "G": 1, "B": 1, "Y": 0})
+    play(state, "2: offer M 3", "0: accept M @2")
+    assert state.hints(0)[-1] == "Not covered yet; still needed (agreed lines): G + 1 of R B."
+    play(state, "1: offer G 2", "0: accept G @1", "1: offer B 1", "0: accept B @1")
+    assert state.hints(0)[-1] == "The agreed terms cover the space: you may 'call'."

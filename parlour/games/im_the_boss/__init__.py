@@ -59,7 +59,7 @@ class BossGame(Game):
         from parlour.games.im_the_boss.drawing import board_svg
 
         if state is None:
-            return board_svg(self.new_state(self.min_players, 0))
+            return board_svg(self.new_state(self.min_players, 0), pieces=False)
         assert isinstance(state, BossState)
         return board_svg(state)
 

@@ -97,7 +97,7 @@ def _space(state: BossState, index: int, space: Space, column: int, row: int) ->
     return parts
 
 
-def _middle(state: BossState) -> list[str]:
+def _middle(state: BossState, pieces: bool) -> list[str]:
     """Returns the middle of the board: the deal stack, the placards (left) and the open deal (right)."""
     x, y = MARGIN + CELL_W + 20, MARGIN + CELL_H + 30
     top = state.top_card()
@@ -113,7 +113,7 @@ def _middle(state: BossState) -> list[str]:
     for i, investor in enumerate(state.content.investors):
         row_y = y + 66 + 22 * i
         holder = state.owners[investor.colour]
-        who = "spare" if holder is None else f"seat {holder}"
+        who = ("spare" if holder is None else f"seat {holder}") if pieces else investor.investor
         away = ", travelling" if investor.colour in travelling else ""
         parts.append(f'<g class="placard" id="placard-{investor.colour}">')
         parts += _box(x, row_y, investor.colour, 18)
@@ -150,16 +150,17 @@ def _negotiation(state: BossState, x: float, y: float) -> list[str]:
     return parts
 
 
-def board_svg(state: BossState) -> str:
-    """Returns the board with the state's public pieces as SVG text."""
+def board_svg(state: BossState, pieces: bool = True) -> str:
+    """Returns the board with the state's public pieces as SVG text (``pieces=False``: the bare board)."""
+    title = state.decision_summary() if pieces else "I'm the Boss!"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}">',
-        f"<title>{escape(state.decision_summary())}</title>",
+        f"<title>{escape(title)}</title>",
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{BACKGROUND}"/>',
     ]
     for index, (column, row) in enumerate(cell_positions()[: len(state.content.spaces)]):
         parts += _space(state, index, state.space(index), column, row)
-    parts += _middle(state)
+    parts += _middle(state, pieces)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -234,7 +234,9 @@ def test_the_board_svg_parses_and_shows_every_space_the_marker_and_the_placards(
     assert "Red: seat 0" in words and "Blue: seat 2" in words
     marker = [g for g in root.iter(f"{SVG}g") if g.find(f"{SVG}circle") is not None]
     assert [g.get("id") for g in marker] == ["space-8"]
-    assert ET.fromstring(GAME.board_svg()).tag == f"{SVG}svg"
+    bare = ET.fromstring(GAME.board_svg())
+    words = " ".join(t.text or "" for t in bare.iter(f"{SVG}text"))
+    assert "Red: Cashman" in words and "seat" not in words and "Space 16" in words
 
 
 @pytest.mark.parametrize("players", [3, 6])

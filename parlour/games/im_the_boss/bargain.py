@@ -60,6 +60,14 @@ def spent(state: BossState, seat: int) -> bool:
     return bool(nego_of(state).counted[seat] >= state.options["negotiation_limit"])
 
 
+def quiet_choices(state: BossState) -> str:
+    """Returns what the quiet Boss may do, in words: "call, fail or bargain on", "fail"..."""
+    choices = (["call"] if stands(state) else []) + ["fail"]
+    if not spent(state, nego_of(state).boss):
+        choices.append("bargain on")
+    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
+
+
 def reopen(state: BossState) -> None:
     """Asks every seat again, from the Boss, after an action."""
     window = state.stack[0]
@@ -209,14 +217,14 @@ def apply(state: BossState, seat: int, action: Action) -> None:
 
 
 def _pass(state: BossState, seat: int) -> None:
-    """The seat waits; when every seat has waited, only the Boss acts (call or fail)."""
+    """The seat waits; when every seat has waited, only the Boss is asked (it may not pass: ruling B-2)."""
     window = state.stack.top
     window.pass_seat(seat)
     if window.is_settled:
         window.data["quiet"] = True
         boss = nego_of(state).boss
         window.reopen([boss])
-        state.emit(f"Everyone has passed: only the Boss, seat {boss}, is asked (call, fail or bargain on).")
+        state.emit(f"Everyone has passed: only the Boss, seat {boss}, is asked ({quiet_choices(state)}).")
 
 
 def _lay(state: BossState, seat: int, action: Action) -> None:

@@ -78,7 +78,7 @@ def decision_summary(state: BossState) -> str:
 
 def _negotiation_summary(state: BossState, kind: str, deciders: tuple[int, ...]) -> str:
     """Returns the banner of a negotiation's bargaining, Stop window or closing round."""
-    from parlour.games.im_the_boss.bargain import quiet, spent
+    from parlour.games.im_the_boss.bargain import quiet, quiet_choices
 
     nego = state.nego
     assert nego is not None
@@ -91,11 +91,7 @@ def _negotiation_summary(state: BossState, kind: str, deciders: tuple[int, ...])
         return f"closing round of {deal}, called by {boss}: {seats(deciders[:1])} may play a card or pass"
     assert kind == BARGAIN
     if quiet(state):
-        choices = (["call"] if stands(state) else []) + ["fail"]
-        if not spent(state, nego.boss):
-            choices.append("bargain on")
-        said = " or ".join(choices) if len(choices) < 3 else f"{choices[0]}, {choices[1]} or {choices[2]}"
-        return f"negotiation for {deal}: everyone has passed; {boss}, may {said}"
+        return f"negotiation for {deal}: everyone has passed; {boss}, may {quiet_choices(state)}"
     who = "everyone" if len(deciders) == state.players else seats(deciders)
     if nego.boss not in deciders:
         return f"negotiation for {deal}: {who} may bargain; {boss}, has passed"

@@ -137,6 +137,15 @@ def test_the_banner_of_a_negotiation_says_who_may_bargain_and_call() -> None:
     )
 
 
+def test_the_quiet_bosss_choices_are_told_as_they_are() -> None:
+    """A quiet Boss out of actions with terms that do not stand may only fail: banner and event say so."""
+    state = negotiation(options={"negotiation_limit": 1})
+    play(state, "0: tip @1 1")
+    told = story(state, "0: pass", "1: pass", "2: pass")
+    assert told == ["Everyone has passed: only the Boss, seat 0, is asked (fail)."]
+    assert state.decision_summary().endswith("everyone has passed; the Boss, seat 0, may fail")
+
+
 def test_the_banner_of_a_stop_window_names_the_play() -> None:
     """'Stop window: seats 2, 0 may stop seat 1's Travel on the R placard'."""
     state = negotiation(hands=[[], ["travel:R"], []])
@@ -284,7 +293,7 @@ def test_the_events_tell_the_whole_negotiation() -> None:
         "Seat 1 refuses the terms offered to it: O struck.",
         "Seat 2 plays a Travel on the O placard.",
         "Seat 1 plays STOP: seat 2's Travel on the O placard is cancelled.",
-        "Everyone has passed: only the Boss, seat 0, is asked (call, fail or bargain on).",
+        "Everyone has passed: only the Boss, seat 0, is asked (fail or bargain on).",
         "The Boss proposes 2 million to seat 1 for O.",
         "Seat 1 agrees to the terms (2 million).",
         "Seat 0, the Boss, calls the deal on these terms: O from seat 1 for 2 million, R from seat 0 (the "

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from parlour.core.content import ContentSet
+from parlour.core.content import ContentSet, read_house_json
 from parlour.core.errors import ContentError
 from parlour.games.im_the_boss.options import HOUSE_CONTENT
 
@@ -168,20 +168,28 @@ def _deck(data: Any, known: str) -> list[str]:
     return names
 
 
-def _texts(data: Any) -> tuple[dict[str, str], str]:
-    """Reads the optional card texts: each kind's text and the deal cards' (a set may have none)."""
+def card_texts_of(data: Any, where: str) -> tuple[dict[str, str], str]:
+    """Reads card texts (a set's optional ``card_texts``, or the house texts file): each kind's text and
+    the deal cards' text; None gives none."""
     if data is None:
         return {}, ""
-    kinds = data.get("kinds", {})
+    kinds = data.get("kinds", {}) if isinstance(data, dict) else None
     if not isinstance(kinds, dict) or not all(isinstance(v, str) for v in kinds.values()):
-        raise _fail("card_texts.kinds", "must map card kinds to texts")
+        raise _fail(f"{where}.kinds", "must map card kinds to texts")
     unknown = sorted(set(kinds) - {*SOURCED_DECK, f"{TRAVEL}:{ANY}"})
     if unknown:
-        raise _fail("card_texts.kinds", f"unknown card kind {unknown[0]!r}")
+        raise _fail(f"{where}.kinds", f"unknown card kind {unknown[0]!r}")
     deal = data.get("deal_card", "")
     if not isinstance(deal, str):
-        raise _fail("card_texts.deal_card", "must be a text")
+        raise _fail(f"{where}.deal_card", "must be a text")
     return dict(kinds), deal
+
+
+@cache
+def house_card_texts() -> tuple[dict[str, str], str]:
+    """Returns the house card texts (data/card_texts.json: the rulebook's sentences), read once."""
+    data = read_house_json("parlour.games.im_the_boss", "data/card_texts.json", "house card texts")
+    return card_texts_of(data, "card_texts.json")
 
 
 def parse_content(data: Any) -> Content:
@@ -195,7 +203,7 @@ def parse_content(data: Any) -> Content:
         spaces = _spaces(data["board"]["spaces"], known)
         deal_cards = _deal_cards(data["deal_cards"]["cards"], sides)
         cards = _deck(data["deck"]["cards"], known)
-        kind_texts, deal_text = _texts(data.get("card_texts"))
+        kind_texts, deal_text = card_texts_of(data.get("card_texts"), "card_texts")
         deal_source = str(data["deal_cards"].get("source", ""))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ContentError(f"content file is malformed: missing or bad {err}") from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.core.state import ScoreStep
-from parlour.games.im_the_boss.content import ANY, Content
+from parlour.games.im_the_boss.content import ANY, Content, house_card_texts
 from parlour.games.im_the_boss.phases import ARRIVE, BARGAIN, CLOSING, LIMIT, MARKER, RESPOND, TURN
 from parlour.games.im_the_boss.supply import stands
 
@@ -154,13 +154,16 @@ def _seat_steps(state: BossState, seat: int) -> list[ScoreStep]:
 
 
 # ------------------------------------------------------------------ the cards
-def card_texts(content: Content) -> dict[str, str]:
-    """Returns the text of every card kind in the deck and of every deal card, from the content set."""
+def card_texts(content: Content, house: tuple[dict[str, str], str] | None = None) -> dict[str, str]:
+    """Returns the text of every card kind in the deck and of every deal card: the content set's own
+    texts, else the house ones (``house``, default data/card_texts.json: the rulebook's sentences)."""
+    house_kinds, house_deal = house_card_texts() if house is None else house
+    kinds = {**house_kinds, **content.kind_texts}
     texts: dict[str, str] = {}
     for name in sorted(set(content.cards)):
         kind, _, colour = name.partition(":")
         count = content.cards.count(name)
-        template = content.kind_texts.get(name) or content.kind_texts.get(kind)
+        template = kinds.get(name) or kinds.get(kind)
         if template is None:
             texts[name] = f"{name}: this content set gives no text for this card ({count} in the deck)."
             continue
@@ -170,11 +173,11 @@ def card_texts(content: Content) -> dict[str, str]:
                 template = template.replace("{" + key + "}", value)
         texts[name] = f"{template} {count} in the deck."
     for card in content.deal_cards:
-        texts[f"deal card {card.number}"] = _deal_text(content, card.number)
+        texts[f"deal card {card.number}"] = _deal_text(content, card.number, content.deal_text or house_deal)
     return texts
 
 
-def _deal_text(content: Content, number: int) -> str:
+def _deal_text(content: Content, number: int, template: str) -> str:
     """Returns one deal card's text: its value, the numbers on its back, and whether they are house."""
     card = content.deal_cards[number - 1]
     if card.ends:
@@ -186,7 +189,7 @@ def _deal_text(content: Content, number: int) -> str:
         ends = "No numbers on its back."
     if number == len(content.deal_cards):
         ends += " The last deal card: the game ends after its deal."
-    template = content.deal_text or (
+    template = template or (
         "Deal card {number}: {value} million a dividend while on top (this content set gives no text). {ends}"
     )
     text = template.replace("{number}", str(number)).replace("{value}", str(card.value))

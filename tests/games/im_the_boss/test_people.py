@@ -211,13 +211,21 @@ def test_card_texts_cover_every_card_and_deal_card_from_the_content() -> None:
     assert "the game ends after its deal" in texts["deal card 15"]
 
 
-def test_a_content_set_without_texts_says_so() -> None:
-    """Never a text invented silently: a set without card texts says it gives none."""
+def test_a_content_set_may_give_its_own_texts_and_none_is_ever_invented() -> None:
+    """A set's own card_texts win over the house ones; where neither has a text, the text says so."""
     data = GAME.content_set("content", GAME.options({})).data()
-    del data["card_texts"]
-    texts = card_texts(parse_content(data))
-    assert texts["boss"] == "boss: this content set gives no text for this card (10 in the deck)."
-    assert "this content set gives no text" in texts["deal card 3"]
+    data["card_texts"] = {"kinds": {"boss": "My edition's Boss card."}, "deal_card": "Card {number}: {value}"}
+    own = card_texts(parse_content(data))
+    assert own["boss"] == "My edition's Boss card. 10 in the deck."
+    assert own["deal card 3"].startswith("Card 3: 2") and "Stop card" in own["stop"]
+    bare = card_texts(parse_content(GAME.content_set("content", GAME.options({})).data()), ({}, ""))
+    assert bare["boss"] == "boss: this content set gives no text for this card (10 in the deck)."
+    assert "this content set gives no text" in bare["deal card 3"]
+
+
+def test_the_house_texts_leave_the_house_content_digest_alone() -> None:
+    """Texts live in their own file: records naming the house content set by digest keep loading."""
+    assert "card_texts" not in GAME.content_set("content", GAME.options({})).data()
 
 
 def test_text_colours_give_each_clan_a_distinct_colour() -> None:

@@ -138,6 +138,8 @@ def _negotiation_lines(state: BossState) -> list[str]:
     terms += [f"@{s} {t.amount}{'' if t.agreed else '?'} (no investor)" for s, t in sorted(nego.tips.items())]
     left = nego.proceeds - nego.committed()
     lines.append(f"  terms       {'  '.join(terms) or '-'}  (Boss keeps {left}; ? = not yet agreed)")
+    agreed = {c for c, t in nego.items.items() if t.agreed}
+    lines.append(f"  still needs {still_needed(space, agreed)} (in agreed lines)")
     if nego.pending is not None:
         lines.append(f"  pending     {nego.pending.describe()}: a Stop may cancel it")
     return lines

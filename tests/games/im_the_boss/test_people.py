@@ -355,3 +355,9 @@ def test_the_bosss_hint_says_what_the_agreed_lines_still_lack() -> None:
     assert state.hints(0)[-1] == "Not covered yet; still needed (agreed lines): G + 1 of R B."
     play(state, "1: offer G 2", "0: accept G @1", "1: offer B 1", "0: accept B @1")
     assert state.hints(0)[-1] == "The agreed terms cover the space: you may 'call'."
+
+
+def test_the_table_says_what_the_deal_still_needs() -> None:
+    """The negotiation on the table shows, for everyone, what the agreed lines still lack."""
+    state = negotiation(space=9, placards={"R": 2, "M": 2, "O": 0, "G": 1, "B": 1, "Y": 0})
+    assert "  still needs M G + 1 of R B (in agreed lines)" in state.render(None).splitlines()  # Y is the Boss's

@@ -358,6 +358,6 @@ def test_the_bosss_hint_says_what_the_agreed_lines_still_lack() -> None:
 
 
 def test_the_table_says_what_the_deal_still_needs() -> None:
-    """The negotiation on the table shows, for everyone, what the agreed lines still lack."""
+    """The table shows everyone what the agreed lines still lack (the Boss's O and Y are in)."""
     state = negotiation(space=9, placards={"R": 2, "M": 2, "O": 0, "G": 1, "B": 1, "Y": 0})
-    assert "  still needs M G + 1 of R B (in agreed lines)" in state.render(None).splitlines()  # Y is the Boss's
+    assert "  still needs M G + 1 of R B (in agreed lines)" in state.render(None).splitlines()

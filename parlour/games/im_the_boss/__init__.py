@@ -8,25 +8,31 @@ from typing import Any
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.game import Game
+from parlour.core.state import GameState
 from parlour.games.im_the_boss.actions import Action, format_action, parse_action
 from parlour.games.im_the_boss.content import Content, content_of
-from parlour.games.im_the_boss.options import OPTIONS, QUICK_OPTIONS
+from parlour.games.im_the_boss.options import HOUSE_CONTENT, OPTIONS, QUICK_OPTIONS
+from parlour.games.im_the_boss.people import text_colours as clan_colours
 from parlour.games.im_the_boss.state import BossState
 
 RULES_SUMMARY = """\
+First the player right of the first player places the marker: 'marker N'.
 A turn: 'deal' (try the deal where the marker stands) or 'roll' (move the
 marker, skipping covered spaces), then 'deal' or 'draw' (three cards; over
 12: 'discard CARD' or 'recruit C').  In a negotiation anyone may act; 'pass'
-waits until somebody acts again.
+waits until somebody acts again.  C is a clan's letter (R M O G B Y), S a
+seat's number, N millions.
   lay C             lay a Clan card of colour C face up
   offer C N         offer your C investor for N million; 'withdraw C'
-  travel C [@S]     Travel card on the C placard (or seat S's laid C card)
+  travel C          Travel card on the C placard
+  travel C @S       Travel card on seat S's laid C Clan card
   recruit C         Recruitment triple: take the C placard (spares first)
   boss              Boss card: you become the Boss
-  stop              in a Stop window: cancel the Travel/Boss/triple just played
+  stop              in a Stop window: cancel the Travel, Boss card or triple
 Boss only: 'accept C @S' (an offer at its ask), 'include C @S N' (propose),
 'use C' (your own investor), 'drop C', 'tip @S N' (pay a seat for nothing),
-'call' once the terms cover the space and are agreed, 'fail'.
+'call' once the agreed terms cover the space, 'fail'.  When everyone has
+passed, only the Boss is asked: it calls, fails or bargains on.
 Others: 'agree' / 'refuse' the lines of the terms that name you.
 After 'call', each other seat may still play cards or pass; then the bank
 pays dividends × the deal value to the Boss, who pays the terms.
@@ -45,6 +51,17 @@ class BossGame(Game):
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
     playout_bot = "greedy"
+    text_colours = clan_colours(content_of(HOUSE_CONTENT.load()))
+    """The clans (letter, colour name, surname) in Okabe-Ito colours, always beside the word."""
+
+    def board_svg(self, state: GameState | None = None) -> str:
+        """Returns the board as SVG: the spaces, covered deals, the marker, the open deal, the placards."""
+        from parlour.games.im_the_boss.drawing import board_svg
+
+        if state is None:
+            return board_svg(self.new_state(self.min_players, 0), pieces=False)
+        assert isinstance(state, BossState)
+        return board_svg(state)
 
     def content(self, options: Mapping[str, Any]) -> Content:
         """Returns the components of the content set the ``content`` option names (never a file)."""

@@ -2,8 +2,11 @@
 
 The negotiation is an open window (docs/negotiation.md): every seat may act,
 first come first served; the deterministic order is the Boss, then clockwise.
-A seat that passes is not asked again until somebody acts; when every seat has
-passed, or the action limit is reached, only the Boss acts: call or fail.
+A seat that passes is not asked again until somebody acts.  When every seat has
+passed ("quiet"), only the Boss is asked, and it may not pass: it calls, fails,
+or (while it has actions left) shapes the terms again, which asks everyone anew
+(ruling B-2: every such action uses one of the Boss's actions, so quiet spells
+cannot repeat for ever).
 """
 
 from __future__ import annotations
@@ -48,13 +51,21 @@ def nego_of(state: BossState) -> Negotiation:
 
 
 def quiet(state: BossState) -> bool:
-    """Returns whether every seat has passed: only closing or failing remains."""
+    """Returns whether every seat has passed: only the Boss is asked, and it may not pass (B-2)."""
     return bool(state.stack[0].data.get("quiet"))
 
 
 def spent(state: BossState, seat: int) -> bool:
     """Returns whether ``seat`` has used up its actions in this negotiation (ruling B-2)."""
     return bool(nego_of(state).counted[seat] >= state.options["negotiation_limit"])
+
+
+def quiet_choices(state: BossState) -> str:
+    """Returns what the quiet Boss may do, in words: "call, fail or bargain on", "fail"..."""
+    choices = (["call"] if stands(state) else []) + ["fail"]
+    if not spent(state, nego_of(state).boss):
+        choices.append("bargain on")
+    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
 
 
 def reopen(state: BossState) -> None:
@@ -69,13 +80,14 @@ def actions(state: BossState, seat: int) -> list[Action]:
     """Returns what ``seat`` may do in the negotiation window."""
     nego = nego_of(state)
     closing = [CALL, FAIL] if stands(state) else [FAIL]
-    if quiet(state):
+    if quiet(state) and spent(state, seat):
         return closing
     if spent(state, seat):
         # Out of actions: pass, answer the terms, or (the Boss) close or fail.
         answers = [AGREE, REFUSE] if nego.unagreed(seat) else []
         return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
-    found: list[Action] = [PASS]
+    # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
+    found: list[Action] = [] if quiet(state) else [PASS]
     found += [act("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")]
     found += plays.card_plays(state, seat)
     if seat == nego.boss:
@@ -84,6 +96,29 @@ def actions(state: BossState, seat: int) -> list[Action]:
     else:
         found += investor_actions(state, seat)
     return found
+
+
+def public_only_pass(state: BossState, seat: int) -> bool:
+    """Returns whether everyone can tell, from public information alone, that ``seat`` may only pass now.
+
+    Sound for every hand of the seat's size: a Stop window or the closing round asks for cards, so an empty
+    hand can only pass; in the bargaining a seat that is not the Boss needs cards in hand, a placard at
+    home or a laid Clan card of the deal, an offer to withdraw, or lines to answer. A hot-seat front end may
+    skip handing the screen to such a seat: no secret is in the decision (docs/negotiation.md).
+    """
+    if seat not in state.deciders() or not state.passing_window():
+        return False
+    nego = nego_of(state)
+    kind = state.stack.top.kind
+    if kind != BARGAIN:
+        return not state.hands[seat]
+    if seat == nego.boss or quiet(state) or nego.unagreed(seat):
+        return False
+    if spent(state, seat):
+        return True
+    if state.hands[seat] or any(s == seat for _, s in nego.offers):
+        return False
+    return not any(can_supply(state, seat, c) for c in state.space(nego.space).colours)
 
 
 def investor_actions(state: BossState, seat: int) -> list[Action]:
@@ -161,8 +196,17 @@ def apply(state: BossState, seat: int, action: Action) -> None:
         nego.counted[seat] += 1
     if verb == "call":
         nego.called = True
+        if state.logging:
+            struck = [f"{c} (seat {t.seat})" for c, t in sorted(nego.items.items()) if not t.agreed]
+            struck += [f"the payment to seat {s}" for s, t in sorted(nego.tips.items()) if not t.agreed]
+            if struck:
+                state.emit(f"Lines not agreed are struck (ruling B-4): {', '.join(struck)}.")
         strike_unagreed(state)
-        state.emit(f'Seat {seat}, the Boss, calls the deal: "Going once, going twice..."')
+        if state.logging:
+            state.emit(
+                f"Seat {seat}, the Boss, calls the deal on these terms: {describe_terms(nego)}. "
+                '"Going once, going twice..."'
+            )
         state.stack.push(Decision(CLOSING, others_from_left(seat, state.players)))
         return
     if verb in ("travel", "boss", "recruit"):
@@ -173,12 +217,14 @@ def apply(state: BossState, seat: int, action: Action) -> None:
 
 
 def _pass(state: BossState, seat: int) -> None:
-    """The seat waits; when every seat has waited, only the Boss acts (call or fail)."""
+    """The seat waits; when every seat has waited, only the Boss is asked (it may not pass: ruling B-2)."""
     window = state.stack.top
     window.pass_seat(seat)
     if window.is_settled:
         window.data["quiet"] = True
-        window.reopen([nego_of(state).boss])
+        boss = nego_of(state).boss
+        window.reopen([boss])
+        state.emit(f"Everyone has passed: only the Boss, seat {boss}, is asked ({quiet_choices(state)}).")
 
 
 def _lay(state: BossState, seat: int, action: Action) -> None:
@@ -186,7 +232,7 @@ def _lay(state: BossState, seat: int, action: Action) -> None:
     card = state.holding(seat, f"clan:{action.colour}")[0]
     state.hands[seat].remove(card)
     nego_of(state).laid[seat].append(card)
-    state.emit(f"Seat {seat} lays a {action.colour} Clan card.")
+    state.emit(f"Seat {seat} lays {article(action.colour)} {action.colour} Clan card.")
 
 
 def _offer(state: BossState, seat: int, action: Action) -> None:
@@ -254,11 +300,30 @@ def _agree(state: BossState, seat: int, action: Action) -> None:
 def _refuse(state: BossState, seat: int, action: Action) -> None:
     """The seat refuses: the lines naming it that it had not agreed to are struck."""
     nego = nego_of(state)
-    for colour in [c for c, t in nego.items.items() if t.seat == seat and not t.agreed]:
+    struck = [c for c, t in sorted(nego.items.items()) if t.seat == seat and not t.agreed]
+    for colour in struck:
         del nego.items[colour]
     if seat in nego.tips and not nego.tips[seat].agreed:
         del nego.tips[seat]
-    state.emit(f"Seat {seat} refuses the terms offered to it.")
+        struck.append("its payment for no investor")
+    state.emit(f"Seat {seat} refuses the terms offered to it: {' and '.join(struck)} struck.")
+
+
+def article(colour: str) -> str:
+    """Returns "an" before a letter whose name begins with a vowel sound (an R, an M, an O), else "a"."""
+    return "an" if colour in "AEFHILMNORSX" else "a"
+
+
+def describe_terms(nego: Negotiation) -> str:
+    """Returns the terms in words: each investor line, each payment for no investor, what the Boss keeps."""
+    lines = [
+        f"{c} from seat {t.seat}"
+        + (" (the Boss's own)" if t.seat == nego.boss else f" for {t.amount} million")
+        for c, t in sorted(nego.items.items())
+    ]
+    lines += [f"{t.amount} million to seat {s} for no investor" for s, t in sorted(nego.tips.items())]
+    kept = nego.proceeds - nego.committed()
+    return (", ".join(lines) or "no lines") + f"; the Boss keeps {kept} million"
 
 
 TERMS = {

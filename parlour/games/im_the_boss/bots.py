@@ -12,6 +12,7 @@ from typing import Any
 
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.actions import Action
+from parlour.games.im_the_boss.bargain import quiet
 from parlour.games.im_the_boss.content import ANY, BOSS, STOP, Space
 from parlour.games.im_the_boss.phases import ARRIVE, CLOSING, LIMIT, MARKER, RESPOND, TURN
 from parlour.games.im_the_boss.state import BossState
@@ -226,7 +227,7 @@ class GreedyBot:
         offers = sorted((a, s) for (c, s), a in nego.offers.items() if c == colour)
         if offers and offers[0][0] <= min(room, term.amount if term is not None else room):
             return [Action("accept", colour=colour, seat=offers[0][1])]
-        if term is not None:
+        if term is not None and not quiet(state):
             return []  # waiting for the answer to a proposal
         others = [s for s in suppliers(state, colour) if s != seat]
         if not others:
@@ -235,9 +236,17 @@ class GreedyBot:
         tries = self.refusals.get(key, 0)
         self.refusals[key] = tries + 1
         price = min(room, fair_price(space, nego.proceeds) + 2 * tries)
-        if price < 0 or tries > 4:
+        supplier = others[0]
+        if term is not None:
+            # Everyone passed and the proposal is unanswered: silence is a no. Ask another supplier,
+            # or the same one for more; silence counts as two refusals, so the bot soon gives up.
+            self.refusals[key] = tries + 2
+            supplier = next((s for s in others if s != term.seat), term.seat)
+            if supplier == term.seat:
+                price = max(price, term.amount + 1)
+        if price < 0 or price > room or tries > 4:
             return [FAIL]
-        return [Action("include", colour=colour, seat=others[0], number=price)]
+        return [Action("include", colour=colour, seat=supplier, number=price)]
 
     def _recruit_for(self, state: BossState, seat: int, space: Space) -> list[Action]:
         """Plays a triple on a placard the deal needs and nobody can supply."""

@@ -39,12 +39,16 @@ def close_deal(state: BossState) -> None:
     assert nego is not None
     boss, space = nego.boss, state.space(nego.space)
     # Investors used: a seat's placard if at home, else one of its laid Clan cards (discarded).
+    used = []
     for colour, term in sorted(nego.items.items()):
         if state.owners[colour] != term.seat or colour in nego.travelling:
             laid = nego.laid[term.seat]
             card = next(c for c in laid if state.name(c) == f"clan:{colour}")
             laid.remove(card)
             state.discard.append(card)
+            used.append(f"{colour}: seat {term.seat}'s Clan card (discarded)")
+        else:
+            used.append(f"{colour}: seat {term.seat}'s placard")
     state.money[boss] += nego.proceeds
     paid = {s: a for s, a in nego.payments().items() if s != boss and a > 0}
     for seat, amount in paid.items():
@@ -63,8 +67,8 @@ def close_deal(state: BossState) -> None:
     )
     payments = ", ".join(f"seat {s} {a} million" for s, a in sorted(paid.items())) or "nobody"
     state.emit(
-        f"The deal on space {space.number} is closed! The bank pays seat {boss} {nego.proceeds} "
-        f"million; the Boss pays {payments}. Deal card {number} covers the space."
+        f"The deal on space {space.number} is closed! Investors: {'; '.join(used)}. The bank pays seat "
+        f"{boss} {nego.proceeds} million; the Boss pays {payments}. Deal card {number} covers the space."
     )
     _wrap_up(state)
     if _game_ends(state, boss, number):
@@ -72,6 +76,7 @@ def close_deal(state: BossState) -> None:
         state.emit("The game is over: most money wins.")
         return
     state.marker = advance(state, nego.space, 1)
+    state.emit(f"The marker moves on to space {state.marker + 1}.")
     _next(state, nego.boss, nego.opener)
 
 
@@ -79,7 +84,10 @@ def fail_deal(state: BossState) -> None:
     """The Boss announces failure: Clan cards go home, the rest is discarded, the marker stays."""
     nego = state.nego
     assert nego is not None
-    state.emit(f"Seat {nego.boss}, the Boss, announces that the negotiations have failed.")
+    state.emit(
+        f"Seat {nego.boss}, the Boss, announces that the negotiations have failed; the marker stays on "
+        f"space {nego.space + 1}."
+    )
     _wrap_up(state)
     _next(state, nego.boss, nego.opener)
 
@@ -88,6 +96,11 @@ def _wrap_up(state: BossState) -> None:
     """Returns unused laid Clan cards to their hands, discards the Travel cards, clears the table."""
     nego = state.nego
     assert nego is not None
+    if state.logging and any(nego.laid):
+        back = [
+            f"seat {s} {' '.join(sorted(state.name(c)[-1] for c in x))}" for s, x in enumerate(nego.laid) if x
+        ]
+        state.emit(f"Unused Clan cards go back to their hands: {', '.join(back)}.")
     for seat, laid in enumerate(nego.laid):
         state.hands[seat] += laid
     state.discard += [nego.travelling[c] for c in sorted(nego.travelling)]
@@ -101,10 +114,11 @@ def _game_ends(state: BossState, boss: int, number: int) -> bool:
     ends = state.content.deal_cards[number - 1].ends
     if ends:
         pips = state.chance.roll(state.content.die)
+        state.deals[-1]["roll"] = pips  # the public record keeps the end roll (end_reason tells it)
         hit = pips in ends
         state.emit(
-            f"Seat {boss} rolls {pips} against deal card {number} ({', '.join(map(str, ends))}): "
-            + ("the game ends." if hit else "play continues.")
+            f"Seat {boss} rolls {pips} against deal card {number} (it ends the game on "
+            f"{', '.join(map(str, ends))}): " + ("the game ends." if hit else "play continues.")
         )
         if hit:
             return True
@@ -113,4 +127,7 @@ def _game_ends(state: BossState, boss: int, number: int) -> bool:
 
 def _next(state: BossState, boss: int, opener: int) -> None:
     """The player to the left of the final Boss moves next (option turn_order: of the opener)."""
-    next_turn(state, boss if state.options["turn_order"] == "boss" else opener)
+    left_of = boss if state.options["turn_order"] == "boss" else opener
+    who = "the final Boss" if left_of == boss else "the opener (turn_order=opener)"
+    state.emit(f"Seat {(left_of + 1) % state.players}, left of {who}, moves next.")
+    next_turn(state, left_of)

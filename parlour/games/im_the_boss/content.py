@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from parlour.core.content import ContentSet
+from parlour.core.content import ContentSet, read_house_json
 from parlour.core.errors import ContentError
 from parlour.games.im_the_boss.options import HOUSE_CONTENT
 
@@ -80,6 +80,12 @@ class Content:
     cards: tuple[str, ...]
     """Each Influence card's name by id: ``clan:R``, ``travel:R``, ``travel:any``, ``recruit``..."""
     die: int
+    kind_texts: dict[str, str] = field(default_factory=dict)
+    """Each card kind's text (``clan``, ``travel``, ``travel:any``...), ``{colour}`` etc. to fill in."""
+    deal_text: str = ""
+    """The deal cards' text, ``{number}``, ``{value}`` and ``{ends}`` to fill in."""
+    deal_source: str = ""
+    """Where the deal cards' values come from (``house: ...`` when they are Parlour's design)."""
 
     @property
     def colours(self) -> str:
@@ -162,6 +168,30 @@ def _deck(data: Any, known: str) -> list[str]:
     return names
 
 
+def card_texts_of(data: Any, where: str) -> tuple[dict[str, str], str]:
+    """Reads card texts (a set's optional ``card_texts``, or the house texts file): each kind's text and
+    the deal cards' text; None gives none."""
+    if data is None:
+        return {}, ""
+    kinds = data.get("kinds", {}) if isinstance(data, dict) else None
+    if not isinstance(kinds, dict) or not all(isinstance(v, str) for v in kinds.values()):
+        raise _fail(f"{where}.kinds", "must map card kinds to texts")
+    unknown = sorted(set(kinds) - {*SOURCED_DECK, f"{TRAVEL}:{ANY}"})
+    if unknown:
+        raise _fail(f"{where}.kinds", f"unknown card kind {unknown[0]!r}")
+    deal = data.get("deal_card", "")
+    if not isinstance(deal, str):
+        raise _fail(f"{where}.deal_card", "must be a text")
+    return dict(kinds), deal
+
+
+@cache
+def house_card_texts() -> tuple[dict[str, str], str]:
+    """Returns the house card texts (data/card_texts.json: the rulebook's sentences), read once."""
+    data = read_house_json("parlour.games.im_the_boss", "data/card_texts.json", "house card texts")
+    return card_texts_of(data, "card_texts.json")
+
+
 def parse_content(data: Any) -> Content:
     """Returns the content described by parsed JSON, refusing one that breaks a sourced fact."""
     try:
@@ -173,6 +203,8 @@ def parse_content(data: Any) -> Content:
         spaces = _spaces(data["board"]["spaces"], known)
         deal_cards = _deal_cards(data["deal_cards"]["cards"], sides)
         cards = _deck(data["deck"]["cards"], known)
+        kind_texts, deal_text = card_texts_of(data.get("card_texts"), "card_texts")
+        deal_source = str(data["deal_cards"].get("source", ""))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ContentError(f"content file is malformed: missing or bad {err}") from None
     return Content(
@@ -182,6 +214,9 @@ def parse_content(data: Any) -> Content:
         tuple(deal_cards),
         tuple(cards),
         sides,
+        kind_texts,
+        deal_text,
+        deal_source,
     )
 
 

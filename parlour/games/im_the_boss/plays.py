@@ -95,6 +95,7 @@ def respond(state: BossState, seat: int, action: Action) -> None:
     if window.is_settled:
         state.stack.pop()
         nego.pending = None
+        state.emit(f"Nobody stops {pending.describe()}.")
         resolve(state, pending)
         resume(state, keep_call=pending.verb != "boss")
 

@@ -364,11 +364,13 @@ def _check_deal_cards(state: BossState) -> None:
 
 def _check_deal_record(state: BossState, deal: dict[str, Any], path: str) -> None:
     """Refuses a malformed entry of the public record of deals."""
-    f = Fields(deal, path, {"card", "space", "boss", "proceeds", "payments"})
+    f = Fields(deal, path, {"card", "space", "boss", "proceeds", "payments", "roll"})
     space = f.integer("space", 1, len(state.content.spaces))
     if state.covered[space - 1] != f.integer("card", 1):
         raise PositionError(f.where("card"), "must be the deal card covering that space")
     f.integer("boss", 0, state.players - 1)
+    if "roll" in deal:
+        f.integer("roll", 1, state.content.die)
     proceeds = f.integer("proceeds", 0)
     payments = f.get("payments")
     if not isinstance(payments, dict) or any(

@@ -8,8 +8,8 @@ from typing import Any
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
-from parlour.core.state import GameState
-from parlour.games.im_the_boss import actions, rules, views
+from parlour.core.state import GameState, ScoreStep
+from parlour.games.im_the_boss import actions, people, rules, views
 from parlour.games.im_the_boss.content import Content, DealCard, Space
 from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.phases import BARGAIN, CLOSING, RESPOND
@@ -102,6 +102,32 @@ class BossState(ModularState):
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice for a human: what the deal needs and who can supply it."""
         return views.hints(self, seat)
+
+    def turn_player(self) -> Seat | None:
+        """Returns the seat whose turn it is (None while the marker is placed and after the end)."""
+        return None if self.over or self.turn == 0 else self.current
+
+    def decision_summary(self) -> str:
+        """Returns who is deciding what now, in one public line (people.decision_summary)."""
+        return people.decision_summary(self)
+
+    def end_reason(self) -> str:
+        """Returns why the game ended: the end roll, the last deal card or the turn limit."""
+        return people.end_reason(self)
+
+    def score_steps(self) -> list[ScoreStep]:
+        """Returns each seat's money deal by deal, adding up to scores()."""
+        return people.score_steps(self)
+
+    def card_texts(self) -> dict[str, str]:
+        """Returns the text of every card kind and deal card of the content set, by name."""
+        return people.card_texts(self.content)
+
+    def public_only_pass(self, seat: Seat) -> bool:
+        """Returns whether public information alone shows that ``seat`` may only pass (no hand-off needed)."""
+        from parlour.games.im_the_boss.bargain import public_only_pass
+
+        return public_only_pass(self, seat)
 
     def passing_window(self) -> bool:
         """Returns whether a Stop window, the closing round or the bargaining is on top (all may pass)."""

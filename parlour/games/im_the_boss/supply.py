@@ -79,4 +79,5 @@ def auto_use(state: BossState, only: str = "") -> None:
             nego.items[colour] = Term(nego.boss, 0, True)
             added.append(colour)
     if added and state.logging:
-        state.emit(f"The Boss's own {' '.join(added)} take part automatically.")
+        verb = "takes" if len(added) == 1 else "take"
+        state.emit(f"The Boss's own {' '.join(added)} {verb} part automatically.")

@@ -94,7 +94,7 @@ def draw_three(state: BossState, seat: int) -> None:
     drawn = draw_cards(state, seat, DRAW)
     if state.logging:
         names = ", ".join(state.name(c) for c in drawn)
-        state.emit(f"Seat {seat} draws {len(drawn)} cards.", seat, names)
+        state.emit(f"Seat {seat} draws {len(drawn)} cards.", seat, f"you drew {names}")
     state.stack.pop()
     if len(state.hands[seat]) > HAND_LIMIT:
         state.stack.push(Decision(LIMIT, [seat]))
@@ -142,6 +142,7 @@ def limit_apply(state: BossState, seat: int, action: Action) -> None:
         state.emit(f"Seat {seat} discards {action.card} (hand limit).")
     else:
         state.discard += spend_triple(state, seat)
+        state.emit(f"Seat {seat} plays a Recruitment triple instead of discarding (hand limit).")
         take_placard(state, seat, action.colour)
     if len(state.hands[seat]) <= HAND_LIMIT:
         state.stack.pop()

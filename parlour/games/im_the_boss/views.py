@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.games.im_the_boss.supply import suppliers
 
 if TYPE_CHECKING:
+    from parlour.games.im_the_boss.content import Space
     from parlour.games.im_the_boss.state import BossState
 
 
@@ -137,9 +138,21 @@ def _negotiation_lines(state: BossState) -> list[str]:
     terms += [f"@{s} {t.amount}{'' if t.agreed else '?'} (no investor)" for s, t in sorted(nego.tips.items())]
     left = nego.proceeds - nego.committed()
     lines.append(f"  terms       {'  '.join(terms) or '-'}  (Boss keeps {left}; ? = not yet agreed)")
+    agreed = {c for c, t in nego.items.items() if t.agreed}
+    lines.append(f"  still needs {still_needed(space, agreed)} (in agreed lines)")
     if nego.pending is not None:
         lines.append(f"  pending     {nego.pending.describe()}: a Stop may cancel it")
     return lines
+
+
+def still_needed(space: Space, agreed: set[str]) -> str:
+    """Returns what the agreed colours still lack, e.g. ``G + 1 of R B`` (the space's own notation)."""
+    parts = [" ".join(c for c in space.required if c not in agreed)] if set(space.required) - agreed else []
+    for group in space.groups:
+        short = group.count - len(agreed & set(group.colours))
+        if short > 0:
+            parts.append(f"{short} of {' '.join(c for c in group.colours if c not in agreed)}")
+    return " + ".join(parts) or "nothing"
 
 
 def hints(state: BossState, seat: int) -> list[str]:
@@ -159,11 +172,10 @@ def hints(state: BossState, seat: int) -> list[str]:
     lines = [f"Space {space.number} needs {space.text()}; you can bring {mine} yourself."]
     if nego is not None and seat == nego.boss:
         agreed = {c for c, t in nego.items.items() if t.agreed}
-        missing = [c for c in space.colours if c not in agreed]
         lines.append(
             "The agreed terms cover the space: you may 'call'."
             if stands(state)
-            else f"Not covered yet; colours without an agreed line: {' '.join(missing)}."
+            else f"Not covered yet; still needed (agreed lines): {still_needed(space, agreed)}."
         )
     elif nego is not None and nego.unagreed(seat):
         lines.append("The terms name you: 'agree' or 'refuse'.")

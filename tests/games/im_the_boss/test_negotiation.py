@@ -76,19 +76,39 @@ def test_a_pass_waits_until_someone_acts() -> None:
     assert state.deciders() == (0, 1, 2)
 
 
-def test_when_everyone_has_passed_only_the_boss_may_call_or_fail() -> None:
-    """Ruling B-2: once every seat has passed, only the Boss acts: 'call' (if the deal stands) or 'fail'."""
+def test_when_everyone_has_passed_only_the_boss_is_asked_and_may_not_pass() -> None:
+    """Ruling B-2: once every seat has passed, only the Boss is asked; it keeps its actions but 'pass'."""
     state = negotiation()
     assert terms(state) == {"R": (0, 0, True)}
     everyone_passes(state)
     assert state.deciders() == (0,)
-    assert legal(state, 0) == ["fail"]
-    refused(state, "0: include O @1 2")
+    assert "pass" not in legal(state, 0) and "call" not in legal(state, 0)
+    assert {"include O @1 2", "tip @1 1", "drop R", "fail"} <= set(legal(state, 0))
+    refused(state, "0: pass", "seat 0 may")
+    refused(state, "1: offer O 2", "may not act now")
 
 
-def test_a_quiet_negotiation_whose_terms_stand_may_be_called() -> None:
-    """After everyone passes with the terms standing, the Boss chooses between call and fail."""
+def test_a_quiet_bosss_proposal_asks_everyone_again() -> None:
+    """Ruling B-2: a Boss that proposes, passes to let the others answer and meets a refusal keeps
+    bargaining once everyone has passed: a better proposal reopens the window and the deal closes."""
     state = negotiation()
+    play(state, "0: include O @1 1", "0: pass", "1: refuse")
+    assert terms(state) == {"R": (0, 0, True)} and state.deciders() == (0, 1, 2)
+    everyone_passes(state)
+    assert state.deciders() == (0,) and "include O @1 3" in legal(state, 0)
+    play(state, "0: include O @1 3")
+    assert state.deciders() == (0, 1, 2) and state.nego.counted == [2, 0, 0]
+    play(state, "1: agree")
+    everyone_passes(state)
+    assert state.deciders() == (0,) and "call" in legal(state, 0)
+    play(state, "0: call")
+    everyone_passes(state)
+    assert state.money == [3, 3, 0]
+
+
+def test_a_quiet_boss_out_of_actions_may_only_call_or_fail() -> None:
+    """Ruling B-2: a quiet Boss that has used its actions may only call (if the deal stands) or fail."""
+    state = negotiation(options={"negotiation_limit": 1})
     play(state, "1: offer O 2", "0: accept O @1")
     everyone_passes(state)
     assert legal(state, 0) == ["call", "fail"]

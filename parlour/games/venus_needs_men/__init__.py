@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
@@ -45,6 +46,19 @@ class VenusGame(Game):
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
     playout_bot = "greedy"
+    text_colours: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            "Venus": "pink3",
+            "Earth": "dark_cyan",
+            "Mars": "dark_orange3",
+            "Ganymede": "sky_blue3",
+            "Titan": "khaki3",
+            "Pluto": "grey58",
+        }
+    )
+    """Each planet's name near its ship colour (rulebook, 'Setup': purple, green, red, blue, yellow,
+    black) in the Okabe-Ito colour-blind-safe palette (reddish purple, bluish green, vermillion, sky
+    blue, yellow, grey for black on a dark screen); always beside the name, never instead of it."""
 
     def zap(self, options: Mapping[str, Any]) -> ZapDeck:
         """Returns the Zap deck of the set the ``zap`` option names (never a file: docs/positions.md)."""

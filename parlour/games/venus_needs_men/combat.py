@@ -184,16 +184,44 @@ def destroy(state: VenusState, ship: str) -> None:
             state.stack.push(Decision(SCAVENGE, [state.seat_of[EARTH]]))
 
 
-def release(state: VenusState) -> None:
-    """End of any turn: controlled ships beyond their controller's own ships in an area go free."""
+def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:
+    """Returns (area, planet, ships held there, own ships there) wherever a planet holds more ships
+    by Mind Control than it has of its own in the area (ruling A-10(v): counted per area)."""
+    found = []
     for area in sorted({w for w in state.ships.values() if w is not None}):
         for planet in sorted(set(state.controlled.values())):
-            own = [
-                s
+            own = sum(
+                1
                 for s, w in state.ships.items()
                 if w == area and state.owner(s) == planet and s not in state.controlled
-            ]
+            )
             held = sorted(s for s, p in state.controlled.items() if p == planet and state.ships[s] == area)
-            for ship in held[len(own) :]:
-                del state.controlled[ship]
-                state.emit(f"{ship} is released from Mind Control.")
+            if len(held) > own:
+                found.append((area, planet, held, own))
+    return found
+
+
+def release_ship(state: VenusState, ship: str, chosen: bool = False) -> None:
+    """Gives a controlled ship back to its owner."""
+    planet = state.controlled.pop(ship)
+    how = f" ({state.planet(planet).name}'s choice)" if chosen else ""
+    state.emit(
+        f"{ship} is released from Mind Control and returns to {state.planet(state.owner(ship)).name}{how}."
+    )
+
+
+def release(state: VenusState) -> str | None:
+    """End of any turn: where a planet holds no ship of its own, every ship it controls there goes free;
+    where it has fewer of its own than it holds, it must choose which to release ("you must release
+    controlled spaceships of your choice"): returns the first such planet (None if nothing is left)."""
+    for _area, _planet, held, own in _excess(state):
+        if own == 0:
+            for ship in held:
+                release_ship(state, ship)
+    excess = _excess(state)
+    return excess[0][1] if excess else None
+
+
+def release_choices(state: VenusState, planet: str) -> list[str]:
+    """Returns the ships ``planet`` may release now: those it holds where it holds too many."""
+    return sorted(s for _area, p, held, _own in _excess(state) if p == planet for s in held)

@@ -29,6 +29,7 @@ from parlour.games.venus_needs_men.phases import (
     IMMEDIATE,
     MOVING,
     PHASE_OF,
+    RELEASE,
     ROLL,
     SAVE,
     START,
@@ -46,10 +47,10 @@ IMMEDIATE_ACTIONS = tuple(e.split("-", 1)[1] for e in EFFECTS if e.startswith("i
 PHASES = (MOVING, ATTACKING, COLLECTING)
 OWN_TURN = (ACT, *PHASES, EXTEND, EXTRA)
 """Decisions that ask the active seat alone."""
-TOP_ONLY = (EXTRA, IMMEDIATE, SCAVENGE)
+TOP_ONLY = (EXTRA, IMMEDIATE, SCAVENGE, RELEASE)
 """Decisions whose step pops them first: nothing is ever pushed on them."""
-INTERRUPTS = (IMMEDIATE, SCAVENGE)
-"""Decisions pushed in the middle of a turn (besides the roll and save windows)."""
+INTERRUPTS = (IMMEDIATE, SCAVENGE, RELEASE)
+"""Decisions pushed in the middle of a turn (besides the Zap windows); a release ends one."""
 MAX_DICE = 6
 """More dice than any weapon rolls."""
 MAX_NUMBER = 100
@@ -133,6 +134,15 @@ def _immediate(state: VenusState, value: Any, path: str) -> str:
     return str(value)
 
 
+def _mind_controller(state: VenusState, value: Any, path: str) -> str:
+    """Reads the planet choosing which ships to release: one in play with Mind Control (A-10)."""
+    from parlour.games.venus_needs_men.enhanced import has_special
+
+    if not isinstance(value, str) or not has_special(state, value, "mindcontrol"):
+        raise PositionError(path, "must be a planet in play with Mind Control (Enhanced: Mars)")
+    return value
+
+
 # ------------------------------------------------------------------ data by kind
 WINDOW: dict[str, Reader | None] = {"moment": None, "open": _boolean}
 """Every Zap window's data; its moment says what else it holds."""
@@ -169,6 +179,7 @@ DATA: dict[str, dict[str, Reader | None]] = {
     SCAVENGE: {},
     EXTRA: {"action": _action},
     IMMEDIATE: {"action": _immediate},
+    RELEASE: {"planet": _mind_controller},
 }
 
 
@@ -207,6 +218,8 @@ def read_seats(state: VenusState, decision: Decision, path: str) -> None:
         raise PositionError(f"{path}.seats", "an immediate action asks the seat that played the card")
     if kind == SCAVENGE and ("earth" not in state.seat_of or seats != [state.seat_of["earth"]]):
         raise PositionError(f"{path}.seats", "only Earth scavenges a wreck")
+    if kind == RELEASE and seats != [state.seat_of[str(decision.data["planet"])]]:
+        raise PositionError(f"{path}.seats", "the planet with Mind Control chooses which ships to release")
     if kind == ZAP and not decision.data["open"] and seats:
         raise PositionError(f"{path}.seats", "a Zap window that has not opened asks nobody yet")
 
@@ -237,6 +250,8 @@ def _may_sit_on(upper: Decision, lower: Decision) -> bool:
     """Returns whether legal play can push ``upper`` directly on ``lower``."""
     if upper.kind == ZAP and _moment(upper) == START:
         return lower.kind == ACT
+    if upper.kind == RELEASE:
+        return lower.kind == FINISH  # Ships are released at the end of a turn.
     if upper.kind == IMMEDIATE:
         # An immediate-action card is played from a window (never a save window).
         return lower.kind == ZAP and _moment(lower) != SAVE

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.core.decisions import Decision
 from parlour.games.venus_needs_men import combat, population, research, steps, turns, zapping
 from parlour.games.venus_needs_men import enhanced as tech
-from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.actions import INFECTED, Action, act
 from parlour.games.venus_needs_men.combat import SCAVENGE
 from parlour.games.venus_needs_men.phases import (
     ACT,
@@ -18,6 +18,7 @@ from parlour.games.venus_needs_men.phases import (
     IMMEDIATE,
     MOVING,
     PHASE_OF,
+    RELEASE,
     ZAP,
 )
 
@@ -35,6 +36,7 @@ PHASE_NAMES = {
     EXTRA: "the extra step",
     IMMEDIATE: "an immediate action",
     SCAVENGE: "Earth scavenging a wreck",
+    RELEASE: "releasing ships from Mind Control",
 }
 STEP_VERBS = {
     "build": "build",
@@ -83,6 +85,8 @@ def legal_actions(state: VenusState, seat: int) -> list[Any]:
         return steps.steps(state, top.data["action"], planet, state.fleet(planet), steps.EXTRA)
     if top.kind == SCAVENGE:
         return [PASS, *steps.research_steps(state, "earth")]
+    if top.kind == RELEASE:
+        return [act("release", ship=s) for s in combat.release_choices(state, top.data["planet"])]
     # An immediate action: any of the card player's planets, any of its ships.
     found = [PASS]
     for side in state.sides(seat):
@@ -97,12 +101,16 @@ def apply(state: VenusState, seat: int, action: Action) -> None:
         zapping.window_apply(state, seat, action)
     elif top.kind == EXTEND:
         _extend(state, seat, action)
+    elif action.verb == "release":
+        combat.release_ship(state, action.ship, chosen=True)
     elif action.verb == "cycle":
         research.cycle(state, action.area)
     elif action.verb in ("pass", "done"):
         if top.kind == ACT and action.verb == "pass":
             state.action = "move"  # Ruling A-15: passing is a move in which no ship moves.
             state.emit(f"{state.planet(state.active).name} does nothing.")
+        elif top.kind in (IMMEDIATE, SCAVENGE):
+            state.emit(f"{state.seat_name(seat)} declines the {PHASE_NAMES[top.kind]}.")
         state.stack.pop()
     else:
         _step(state, seat, top, action)
@@ -140,7 +148,8 @@ def _carry_out(state: VenusState, planet: str, action: Action, mode: str) -> Non
         combat.control(state, action.ship, action.target)
     elif verb == "collect":
         area = action.area or state.ships[action.ship] or ""
-        population.collect(state, planet, action.ship, area, cards and mode == steps.MAIN)
+        infected = action.target == INFECTED
+        population.collect(state, planet, action.ship, area, cards and mode == steps.MAIN, infected)
     elif verb == "infect":
         population.infect(state, action.ship)
     elif verb == "purge":
@@ -173,7 +182,11 @@ def _extend(state: VenusState, seat: int, action: Action) -> None:
     state.hands[seat].remove(action.number)
     state.discards[seat].append(action.number)
     state.extended += 1
-    state.emit(f"Seat {seat} discards Zap card {action.number} to extend the {state.action} action.")
+    card = state.card(action.number)
+    state.emit(
+        f"{state.seat_name(seat)} discards Zap card {card.number}, {card.name}, "
+        f"to extend the {state.action} action (extension {state.extended} of 3)."
+    )
     state.stack.push(Decision(EXTRA, [seat], {"action": state.action}))
 
 
@@ -184,7 +197,7 @@ def why_illegal(state: VenusState, seat: int, action: Any) -> str:
         return f"it is not a Venus Needs Men! action (during {phase})"
     verbs = sorted({a.verb for a in state.legal_actions(seat)})
     if action.verb not in verbs:
-        return f"during {phase} seat {seat} may: {', '.join(verbs)}"
+        return f"during {phase} {state.seat_name(seat)} may: {', '.join(verbs)}"
     if action.ship and action.ship not in state.ships:
         return f"there is no spaceship {action.ship} in this game"
     if action.verb == "zap" and action.number not in state.hands[seat]:

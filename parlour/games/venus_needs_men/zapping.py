@@ -128,36 +128,54 @@ def window_apply(state: VenusState, seat: int, action: Action) -> None:
     card = state.card(action.number)
     state.hands[seat].remove(card.number)
     state.discards[seat].append(card.number)
-    target = action.target or action.area
-    state.emit(
-        f"Seat {seat} plays Zap card {card.number}, {card.name}" + (f" on {target}" if target else "") + "."
-    )
+    state.emit(f"{state.seat_name(seat)} plays Zap card {card.number}, {card.name}{_aim(state, action)}.")
     effect(state, seat, card, action, window)
     # The window restarts once the card's effect is done: the seats to ask are counted afresh then.
     window.data["open"] = False
     window.seats = []
 
 
+def _aim(state: VenusState, action: Action) -> str:
+    """Returns " on TARGET" for a card's target, in words (a planet or area by name, a ship by its name)."""
+    if action.target:
+        return f" on {action.target}"
+    if action.area:
+        return (
+            f" on {state.board.area(action.area).name}"
+            if state.board.has(action.area)
+            else f" on {action.area}"
+        )
+    return ""
+
+
 def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: Decision) -> None:
-    """Carries out a card's effect (pushing a decision when it needs one)."""
+    """Carries out a card's effect (pushing a decision when it needs one), telling the table what it does."""
     planet = for_planet(state, seat)
+    name = state.planet(planet).name
     kind = card.effect
     if kind in ("each-receives", "plague"):
         _everyone_receives(state, seat, action.area if kind == "each-receives" else _most_populous(state))
     elif kind == "extra-turn":
         state.extra_turns[planet] = state.extra_turns.get(planet, 0) + 1
+        state.emit(f"{name} will take another turn after this one.")
     elif kind == "skip-turn":
         state.skips[action.area] = state.skips.get(action.area, 0) + 1
+        state.emit(f"{state.planet(action.area).name} will skip its next turn.")
     elif kind == "destroy":
         combat.threaten(state, action.target, card.number)
     elif kind == "save":
         window.data["saved_by"] = max(window.data["saved_by"], card.number)
+        state.emit(f"{window.data['ship']} is shielded (a higher-numbered Sabotage would still destroy it).")
     elif kind in ("miss", "hit"):
         window.data["plays"].append([card.number, kind])
+        state.emit(f"The attack will {kind} (unless a higher-numbered card answers).")
     elif kind == "jam":
         window.data["jam"] += 2
+        state.emit("Each die of the roll counts 2 less.")
     else:
-        state.stack.push(Decision(IMMEDIATE, [seat], {"action": kind.split("-", 1)[1]}))
+        step = kind.split("-", 1)[1]
+        state.emit(f"{state.seat_name(seat)} takes an immediate {step} step (or declines it).")
+        state.stack.push(Decision(IMMEDIATE, [seat], {"action": step}))
 
 
 def _most_populous(state: VenusState) -> str:

@@ -26,6 +26,9 @@ EVERY_VERB = [
     ("cycle gatling", Action("cycle", area="gatling")),
     ("collect P3", Action("collect", ship="P3")),
     ("collect G1 india", Action("collect", ship="G1", area="india")),
+    ("collect M1 infected", Action("collect", ship="M1", target="infected")),
+    ("collect G1 india infected", Action("collect", ship="G1", area="india", target="infected")),
+    ("release V2", Action("release", ship="V2")),
     ("pass", Action("pass")),
     ("done", Action("done")),
     ("extend 9", Action("extend", number=9)),
@@ -164,7 +167,7 @@ def test_well_formed_but_unknown_names_are_refused_at_the_table() -> None:
         state.apply_notation("move V1 atlantis", 0)
     with pytest.raises(IllegalActionError, match="not with these arguments"):
         state.apply_notation("move V1 china", 0)
-    with pytest.raises(IllegalActionError, match="seat 0 may: build, move, pass"):
+    with pytest.raises(IllegalActionError, match="Venus may: build, move, pass"):
         state.apply_notation("extend 3", 0)
     assert snapshot(state) == before
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
@@ -46,7 +46,7 @@ class VenusGame(Game):
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
     playout_bot = "greedy"
-    text_colours: ClassVar[Mapping[str, str]] = MappingProxyType(
+    text_colours: Mapping[str, str] = MappingProxyType(
         {
             "Venus": "pink3",
             "Earth": "dark_cyan",

@@ -17,6 +17,7 @@ from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
     COLLECTING,
+    DECLARE,
     END,
     EXTEND,
     EXTRA,
@@ -211,6 +212,12 @@ class GreedyBot:
                 wishes.append(action)
             elif moment == ROLL:
                 wishes += self._roll_card(state, seat, window.data, action, effect)
+            elif moment == DECLARE:
+                # One of its ships is attacked: Sabotage the attacker before it rolls.
+                target = window.data["target"]
+                mine = target != "refuge" and state.seat_of[state.controller(target)] == seat
+                if mine and effect == "destroy" and action.target == window.data["attacker"]:
+                    wishes.append(action)
             elif moment in (START, END):
                 wishes += self._any_card(state, seat, action, effect)
         return [*wishes, PASS]

@@ -22,6 +22,7 @@ from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
     COLLECTING,
+    DECLARE,
     END,
     EXTEND,
     EXTRA,
@@ -105,6 +106,17 @@ def _card_of(effects: tuple[str, ...], zero: bool) -> Reader:
     return read
 
 
+def _weapon(state: VenusState, value: Any, path: str) -> str:
+    """Reads the weapon a declared attack names: none, or a weapon Upgrade (a Q-Ray owner's Gatling)."""
+    if value == "" or (
+        isinstance(value, str)
+        and value in state.tech.upgrades
+        and state.tech.upgrades[value].slot == "weapon"
+    ):
+        return str(value)
+    raise PositionError(path, "must be '' or a weapon Upgrade (e.g. gatling)")
+
+
 def _plays(state: VenusState, value: Any, path: str) -> list[list[Any]]:
     """Reads the hit and miss cards played on a roll: ``[[number, "hit"|"miss"], ...]``."""
     if not isinstance(value, list):
@@ -160,6 +172,14 @@ WINDOW_DATA: dict[str, dict[str, Reader | None]] = {
         "bonus": _number,
         "qray": _boolean,
         "cards": _boolean,
+    },
+    DECLARE: {
+        **WINDOW,
+        "attacker": _ship,
+        "target": _target,
+        "weapon": _weapon,
+        "cards": _boolean,
+        "main": _boolean,
     },
     SAVE: {
         **WINDOW,
@@ -255,7 +275,7 @@ def _may_sit_on(upper: Decision, lower: Decision) -> bool:
     if upper.kind == IMMEDIATE:
         # An immediate-action card is played from a window (never a save window).
         return lower.kind == ZAP and _moment(lower) != SAVE
-    if upper.kind == ZAP and _moment(upper) == ROLL:
+    if upper.kind == ZAP and _moment(upper) in (DECLARE, ROLL):
         # An attack step: the attack action's phase, an extension's step, an immediate card's step.
         return lower.kind in (ATTACKING, EXTEND) or (lower.kind == ZAP and _moment(lower) != SAVE)
     # A save window and Earth's scavenging follow a hit, a Zap card or a wreck wherever those happen.

@@ -143,7 +143,7 @@ def _carry_out(state: VenusState, planet: str, action: Action, mode: str) -> Non
     elif verb == "move":
         steps.move(state, action)
     elif verb == "attack":
-        combat.attack(state, action.ship, action.target, action.area, cards)
+        combat.declare(state, action.ship, action.target, action.area, cards, mode == steps.MAIN)
     elif verb == "control":
         combat.control(state, action.ship, action.target)
     elif verb == "collect":

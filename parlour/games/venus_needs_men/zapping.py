@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from parlour.core.decisions import Decision
 from parlour.games.venus_needs_men import combat, population
 from parlour.games.venus_needs_men.actions import Action, act
-from parlour.games.venus_needs_men.phases import END, IMMEDIATE, ROLL, SAVE, START, ZAP
+from parlour.games.venus_needs_men.phases import DECLARE, END, IMMEDIATE, ROLL, SAVE, START, ZAP
 from parlour.games.venus_needs_men.steps import is_enemy
 from parlour.games.venus_needs_men.zapdeck import TARGETS, ZapCard
 
@@ -40,7 +40,9 @@ def playable(state: VenusState, seat: int, card: ZapCard, window: Decision) -> b
     if moment == SAVE:
         return card.timing == "saving" and state.seat_of[state.controller(str(window.data["ship"]))] == seat
     if card.timing == "any":
-        return bool(moment != SAVE)
+        # "At any time": at the turn's start and end, and when an attack is declared (before its roll:
+        # the moment an attack can still be answered). After the roll only the roll cards matter (B-3).
+        return moment in (START, DECLARE, END)
     if card.timing == "own-end":
         return moment == END and seat == state.active_seat
     if card.timing == "roll" and moment == ROLL:
@@ -200,7 +202,9 @@ def open_window(state: VenusState, moment: str, **data: object) -> None:
 def close_window(state: VenusState) -> None:
     """Pops the window on top and carries out what its moment resolves."""
     window = state.stack.pop()
-    if window.data["moment"] == ROLL:
+    if window.data["moment"] == DECLARE:
+        combat.roll_declared(state, window.data)
+    elif window.data["moment"] == ROLL:
         combat.resolve_roll(state, window.data)
     elif window.data["moment"] == SAVE:
         combat.resolve_save(state, window.data)

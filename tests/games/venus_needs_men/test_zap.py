@@ -58,6 +58,9 @@ def roll_window(dice: tuple[int, int], **hands: list[int]) -> VenusState:
         forced=dice,
     )
     play(state, "attack V1 M1")
+    if top(state) == ("zap", "declare"):
+        everyone_passes(state)  # The declaration's window (B-3): nobody answers before the roll.
+        auto_pass(state)
     return state
 
 
@@ -479,22 +482,38 @@ def test_jamming_does_not_stop_a_targeting_computer() -> None:
 
 
 def test_roll_cards_go_to_the_right_side() -> None:
-    """Evasive and Jamming go to the target's owner, Targeting Computer to the attacker's, nobody else."""
+    """Evasive and Jamming go to the target's owner, Targeting Computer to the attacker's; a third seat
+    is not asked after the roll (B-3: only the roll cards matter there)."""
     state = roll_window((5, 5), s0=[11, 13, 12], s1=[24, 26, 25], s2=[34, 35, 36])
-    assert window_seats(state) == [0, 1, 2]
+    assert window_seats(state) == [0, 1]
     assert zaps(state, 0) == ["zap 12"]
     play(state, "0: pass")
     assert zaps(state, 1) == ["zap 24", "zap 26"]
     state.apply_notation("pass", 1)
-    assert window_seats(state) == [2] and legal(state, 2) == ["pass"]
+    assert top(state) != ("zap", "roll") and state.hands[2] == [34, 35, 36]
 
 
-def test_any_time_cards_are_offered_after_a_roll() -> None:
-    """After a roll, cards playable at any time are offered too (a Sabotage by a third player)."""
+def test_any_time_cards_answer_an_attack_when_it_is_declared() -> None:
+    """B-3, moment 'declare': after "attack V1 M1" and before the roll a third player may Sabotage the
+    attacker; the attack is then called off and no die is rolled. After the roll nobody else is asked."""
+    state = load(ships={"V1": "orbit", "M1": "orbit", "V2": "sunward"}, active="venus", hands={2: [9]})
+    play(state, "attack V1 M1")
+    assert top(state) == ("zap", "declare") and window_seats(state) == [2]
+    events = state.apply_notation("zap 9 V1", 2)
+    auto_pass(state)
+    assert state.ships["V1"] is None and state.ships["M1"] == "orbit"
+    assert state.chance.events == 0 or not any("rolls" in e.text for e in events)
     state = roll_window((1, 1), s2=[9])
-    assert window_seats(state) == [2]
-    play(state, "2: zap 9 V1")
-    assert state.ships["V1"] is None
+    assert top(state) == ("zap", "end") and state.hands[2] == [9]  # asked before the roll, not after
+
+
+def test_a_target_that_moves_away_calls_the_attack_off_and_the_ship_may_attack_again() -> None:
+    """A Hyperspace Jump answering the declaration takes M1 out of V2's reach: the attack is called off,
+    and V2 may declare another (A-21: the target may be changed until the dice are rolled)."""
+    state = load(ships={"V2": "sunward", "M1": "sunward", "M2": "sunward"}, active="venus", hands={1: [4]})
+    play(state, "attack V2 M1", "1: zap 4", "1: move M1 orbit")
+    assert state.ships["M1"] == "orbit"
+    assert "attack V2 M2" in legal(state) and "attack V2 M1" not in legal(state)
 
 
 # ------------------------------------------------------------------ priority
@@ -595,7 +614,8 @@ def test_an_immediate_action_resumes_the_interrupted_turn() -> None:
 
 
 def test_an_immediate_action_during_an_attack_resumes_the_attack() -> None:
-    """A Surprise Attack after a roll is resolved first, then the roll, then the attacker's next ship."""
+    """A Surprise Attack answering a declaration is resolved first (M2 destroys V1), then the declared
+    attack (called off: V1 is gone), then the attacker's next ship."""
     state = load(
         ships={"V1": "orbit", "V2": "orbit", "M1": "orbit", "M2": "orbit"},
         active="venus",
@@ -603,11 +623,11 @@ def test_an_immediate_action_during_an_attack_resumes_the_attack() -> None:
         forced=[9, 1, 10, 1],
     )
     play(state, "attack V1 M1")
-    assert top(state) == ("zap", "roll") and window_seats(state) == [1]
+    assert top(state) == ("zap", "declare") and window_seats(state) == [1]
     play(state, "1: zap 28", "1: attack M2 V1")
-    assert state.ships["V1"] is None and state.ships["M1"] is None
+    assert state.ships["V1"] is None and state.ships["M1"] == "orbit"
     assert top(state) == ("attacking", None) and state.active == "venus"
-    assert legal(state) == ["done", "attack V2 M2"]
+    assert legal(state) == ["done", "attack V2 M1", "attack V2 M2"]
 
 
 def test_an_immediate_action_may_be_declined() -> None:

@@ -26,6 +26,8 @@ def figures(bot: str, games: int, players: int, options: dict[str, str]) -> dict
             action = agents[seat].choose(state, seat)
             if state.passing_window() and str(action) == "pass":
                 totals["passes"] += 1
+                moment = "passes at " + str(state.stack.top.data["moment"])
+                totals[moment] = totals.get(moment, 0.0) + 1
             state.apply_legal(action, seat)
             totals["actions"] += 1
         totals["turns"] += state.turns_played()
@@ -39,9 +41,10 @@ def main() -> None:
     for options in ({"game": "basic"}, {"game": "enhanced"}):
         for bot in ("greedy", "random"):
             f = figures(bot, games, players, options)
+            moments = ", ".join(f"{k[10:]} {v:.1f}" for k, v in sorted(f.items()) if k.startswith("passes at"))
             print(
                 f"{options['game']:8} {bot:6} games {games}: actions {f['actions']:.1f}, "
-                f"passes {f['passes']:.1f}, turns {f['turns']:.1f} per game"
+                f"passes {f['passes']:.1f} ({moments}), turns {f['turns']:.1f} per game"
             )
 
 

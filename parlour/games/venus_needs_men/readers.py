@@ -159,7 +159,7 @@ def _mind_controller(state: VenusState, value: Any, path: str) -> str:
 WINDOW: dict[str, Reader | None] = {"moment": None, "open": _boolean}
 """Every Zap window's data; its moment says what else it holds."""
 WINDOW_DATA: dict[str, dict[str, Reader | None]] = {
-    START: WINDOW,
+    START: {**WINDOW, "everyone": _boolean},
     END: WINDOW,
     ROLL: {
         **WINDOW,
@@ -210,6 +210,8 @@ def read_data(state: VenusState, decision: Decision, path: str) -> None:
         if not isinstance(moment, str) or moment not in WINDOW_DATA:
             raise PositionError(f"{path}.data.moment", f"must be one of {', '.join(WINDOW_DATA)}")
         fields = WINDOW_DATA[moment]
+        if moment == START:
+            decision.data.setdefault("everyone", True)  # Whom it asks (B-3); optional, as before.
     elif decision.kind in DATA:
         fields = DATA[decision.kind]
     else:

@@ -59,7 +59,11 @@ def start_turn(state: VenusState, index: int) -> None:
     zapping.open_window(state, END)
     state.stack.push(Decision(EXTEND, [seat]))
     state.stack.push(Decision(ACT, [seat]))
-    zapping.open_window(state, START)
+    # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
+    # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
+    # robot disabled now stays out of this whole turn).
+    robots = tech.has_special(state, state.active, "robotic")
+    zapping.open_window(state, START, everyone=state.turn == 1 or bool(repaired) or robots)
 
 
 def finish_turn(state: VenusState) -> None:

@@ -111,9 +111,15 @@ def may_hold_playable(state: VenusState, seat: int, window: Decision, cards: lis
 
 def asked(state: VenusState, window: Decision) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
-    card by public knowledge (ruling B-3), whatever they really hold."""
+    card by public knowledge (ruling B-3), whatever they really hold.  A turn's start window asks the
+    active seat alone (the others were asked at the end of the turn before, and only the active seat's
+    secret refill came between) unless it is open to ``everyone``: on the first turn, when robots were
+    repaired as the turn began, and once a card has been played in it."""
     cards = unseen(state)
-    return [s for s in order_from(state, state.active_seat) if may_hold_playable(state, s, window, cards)]
+    seats = order_from(state, state.active_seat)
+    if window.data["moment"] == START and not window.data.get("everyone", True):
+        seats = seats[:1]
+    return [s for s in seats if may_hold_playable(state, s, window, cards)]
 
 
 def window_actions(state: VenusState, seat: int) -> list[Action]:
@@ -133,6 +139,8 @@ def window_apply(state: VenusState, seat: int, action: Action) -> None:
     state.emit(f"{state.seat_name(seat)} plays Zap card {card.number}, {card.name}{_aim(state, action)}.")
     effect(state, seat, card, action, window)
     # The window restarts once the card's effect is done: the seats to ask are counted afresh then.
+    if window.data["moment"] == START:
+        window.data["everyone"] = True  # Now everyone may answer the card.
     window.data["open"] = False
     window.seats = []
 

@@ -98,6 +98,29 @@ def test_a_window_asks_every_seat_that_could_hold_a_playable_card() -> None:
     assert state.deciders() == (3,) and legal(state, 3) == ["pass", "zap 6"] and not state.only_pass(3)
 
 
+def test_a_turns_start_window_asks_the_active_seat_alone_until_it_plays() -> None:
+    """B-3: the end window of Venus's turn asks everyone; the start window of Mars's turn just after it
+    asks only Mars (nothing public changed in between); once Mars plays a card, everyone may answer."""
+    state = load(
+        ships={"V1": "orbit", "M1": "orbit"},
+        active="venus",
+        turn=3,
+        hands={0: [13], 1: [6, 11], 2: [9], 3: [24]},
+    )
+    play(state, "pass", "end")  # Venus (seat 0) holds only Jamming: passed for it.
+    assert top(state) == ("zap", "end") and window_seats(state) == [1, 2, 3]
+    everyone_passes(state)
+    assert state.active == "mars" and top(state) == ("zap", "start") and window_seats(state) == [1]
+    play(state, "1: zap 6", "1: build mars")  # Seat 1 then holds only Evasive Maneuvers: passed for it.
+    assert top(state) == ("zap", "start") and window_seats(state) == [2, 3, 0]
+
+
+def test_the_first_turns_start_window_asks_everyone() -> None:
+    """B-3: no end window comes before the first turn, so its start window asks every seat."""
+    state = GAME.new_state(4, 0)
+    assert state.turn == 1 and top(state) == ("zap", "start") and window_seats(state) == [3, 0, 1, 2]
+
+
 def test_who_is_asked_does_not_depend_on_the_cards_held() -> None:
     """Swapping hands between seats (hidden cards) never changes who is asked; hand sizes do: a seat
     with no Zap card is not asked."""

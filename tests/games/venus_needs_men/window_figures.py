@@ -41,7 +41,9 @@ def main() -> None:
     for options in ({"game": "basic"}, {"game": "enhanced"}):
         for bot in ("greedy", "random"):
             f = figures(bot, games, players, options)
-            moments = ", ".join(f"{k[10:]} {v:.1f}" for k, v in sorted(f.items()) if k.startswith("passes at"))
+            moments = ", ".join(
+                f"{k[10:]} {v:.1f}" for k, v in sorted(f.items()) if k.startswith("passes at")
+            )
             print(
                 f"{options['game']:8} {bot:6} games {games}: actions {f['actions']:.1f}, "
                 f"passes {f['passes']:.1f} ({moments}), turns {f['turns']:.1f} per game"

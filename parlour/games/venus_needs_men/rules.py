@@ -195,6 +195,11 @@ def why_illegal(state: VenusState, seat: int, action: Any) -> str:
     phase = PHASE_NAMES.get(state.stack.top.kind, state.stack.top.kind)
     if not isinstance(action, Action):
         return f"it is not a Venus Needs Men! action (during {phase})"
+    top = state.stack.top
+    researching = top.kind in (ACT, SCAVENGE) or (top.kind == EXTRA and top.data["action"] == "research")
+    if action.verb in ("research", "cycle") and tech.is_enhanced(state) and researching:
+        planet = "earth" if top.kind == SCAVENGE else state.active
+        return _why_not_research(state, action, planet, top.kind == ACT)
     verbs = sorted({a.verb for a in state.legal_actions(seat)})
     if action.verb not in verbs:
         return f"during {phase} {state.seat_name(seat)} may: {', '.join(verbs)}"
@@ -202,4 +207,23 @@ def why_illegal(state: VenusState, seat: int, action: Any) -> str:
         return f"there is no spaceship {action.ship} in this game"
     if action.verb == "zap" and action.number not in state.hands[seat]:
         return f"you do not hold Zap card {action.number}"
+
     return f"{action.verb} is possible now, but not with these arguments (type 'list' to see them)"
+
+
+def _why_not_research(state: VenusState, action: Action, planet: str, may_cycle: bool) -> str:
+    """Returns why ``research ID`` or ``cycle ID`` is refused: no such Upgrade, not face up, or (research)
+    a duplicate of, or obsoleted by, a card the player has (rulebook, "Research Action")."""
+    upgrades = state.tech.upgrades
+    face_up = ", ".join(f"{u} ({upgrades[u].name})" for u in sorted(set(state.face_up))) or "none"
+    if action.area not in upgrades:
+        return f"there is no Upgrade {action.area!r} (face up: {face_up})"
+    card = upgrades[action.area]
+    if action.area not in state.face_up:
+        return f"{card.name} is not face up (face up: {face_up})"
+    if action.verb == "cycle":
+        if may_cycle and not state.cycled:
+            return f"{card.name} may be discarded now"
+        return "a face-up Upgrade may be discarded once a turn, before the action"
+    reason = tech.why_not_researchable(state, planet, action.area)
+    return reason or f"{card.name} cannot be researched now"

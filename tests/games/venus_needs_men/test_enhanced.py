@@ -1047,3 +1047,29 @@ def test_random_enhanced_playouts_keep_upgrades_and_ships_in_place(
     assert end.is_over()
     busy = busy_enhanced_playout(players, seed, options)
     assert busy.is_over() and busy.invariant_errors() == []
+
+
+# ------------------------------------------------------------------ why research is refused
+
+
+def test_researching_a_duplicate_says_what_it_duplicates() -> None:
+    """ "You may not attempt to acquire an upgrade which duplicates or is obsoleted by a card you already
+    have": 'research yttrium' for Venus is refused because it duplicates Baryonite Armor, and says so."""
+    state = load_enhanced(active="venus", face_up=["yttrium", "gatling", "adaptive"])
+    assert "research yttrium" not in legal(state)
+    why = state.why_illegal(state.parse_action("research yttrium"), 0)
+    assert why == "Yttrium Alloys duplicates Venus's Baryonite Armor"
+    with pytest.raises(IllegalActionError, match="duplicates Venus's Baryonite Armor"):
+        state.apply_notation("research yttrium", 0)
+
+
+def test_research_refusals_name_the_reason() -> None:
+    """Obsoleted, already held, not face up, unknown: each refusal says which."""
+    state = load_enhanced(
+        active="mars", face_up=["gatling", "adaptive", "quality"], upgrades={"mars": ["quality"]}
+    )
+    why = lambda text: state.why_illegal(state.parse_action(text), 1)  # noqa: E731
+    assert why("research gatling") == "Gatling Lasers is obsoleted by Mars's Magneto-Blasters"
+    assert why("research quality") == "Mars already has Quality Control"
+    assert why("research yttrium").startswith("Yttrium Alloys is not face up (face up: adaptive")
+    assert why("research warp").startswith("there is no Upgrade 'warp'")

@@ -87,18 +87,24 @@ class VenusGame(Game):
         return from_position(load_board(), load_factions(), self.zap(values), data, values)
 
     def board_svg(self, state: GameState | None = None) -> str:
-        """Returns the map as SVG: areas, neighbour lines, population and (with a state) ships."""
-        from parlour.games.venus_needs_men.drawing import render_svg
+        """Returns the map as SVG: areas, neighbour lines, population (left on land, collected on home
+        worlds and in the Refuge), every ship by name (controlled and disabled ones marked) and a legend."""
+        from parlour.games.venus_needs_men.drawing import Piece, render_svg
 
         if state is None:
             return render_svg(load_board())
         assert isinstance(state, VenusState)
-        ships: dict[str, dict[str, int]] = {}
-        for ship, where in state.ships.items():
+        ships: dict[str, list[Piece]] = {}
+        for ship, where in sorted(state.ships.items()):
             if where is not None:
-                counts = ships.setdefault(where, {})
-                counts[state.owner(ship)] = counts.get(state.owner(ship), 0) + 1
-        return render_svg(state.board, ships, state.population, state.options["length"])
+                piece = Piece(ship, state.owner(ship), state.controlled.get(ship, ""), ship in state.disabled)
+                ships.setdefault(where, []).append(piece)
+        population = dict(state.population)
+        for planet, count in state.collected.items():
+            population[state.board.refuge if planet == "earth" else state.board.home(planet)] = count
+        return render_svg(
+            state.board, ships, population, state.options["length"], state.infected, list(state.planets)
+        )
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns Venus Needs Men!'s own bots: ``greedy``."""

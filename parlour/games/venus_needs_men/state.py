@@ -169,6 +169,10 @@ class VenusState(ModularState):
 
         lines = [f"Zap {n} {self.card(n).name}: {self.card(n).text}" for n in sorted(self.hands[seat])]
         lines.append(f"You have {self.seat_population(seat)} population; {needed(self)} wins.")
+        lines.append(
+            "The board lists only areas with ships; every area and neighbour line: "
+            "parlour board venus-needs-men --svg map.svg"
+        )
         return lines
 
     # ------------------------------------------------------------ for people

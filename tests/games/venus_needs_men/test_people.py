@@ -130,3 +130,28 @@ def test_events_name_players_by_planet() -> None:
             seat = state.deciders()[0]
             for event in state.apply(bots[seat].choose(state, seat), seat):
                 assert not re.search(r"\bseat \d|\[\d|\['", event.text), event.text
+
+
+STORY_VERBS = {"build", "move", "attack", "control", "collect", "infect", "purge", "research", "cycle"}
+STORY_VERBS |= {"release", "zap", "extend"}
+
+
+@pytest.mark.parametrize("options", [{}, {"game": "enhanced", "planets": "venus,earth,mars,titan,pluto"}])
+def test_every_step_tells_the_table_what_happened(options: dict[str, str]) -> None:
+    """The whole story: every step that changes the table (build, move, attack, collect, a Zap card,
+    an extension, a release...) has a public event, so a log shows a bot's whole turn; the cards a
+    seat draws are only in its own Event.secret."""
+    players = 5 if options else 4
+    for seed in range(3):
+        state = GAME.new_state(players, seed, options)
+        bots = [make_bot(GAME, "greedy", seed * 8 + s) for s in range(players)]
+        while not state.is_over():
+            seat = state.deciders()[0]
+            action = bots[seat].choose(state, seat)
+            events = state.apply(action, seat)
+            if action.verb in STORY_VERBS:
+                assert events and all(e.text for e in events), action
+            for event in events:
+                if "draws" in event.text:
+                    assert event.seat is not None and event.secret and event.secret.startswith("drew ")
+                    assert "drew" not in event.for_seat(None)

@@ -28,10 +28,15 @@ step chooses it):
 Enhanced game: Weapon dice against the target's Defense for its terrain,
 Movement cards, 'research ID' (a face-up Upgrade: roll its number or more;
 'cycle ID' first swaps one), 'control SHIP TARGET' (Mars), 'infect SHIP'
-(Titan), 'purge SHIP' (Pluto), 'attack SHIP refuge' (from Orbit).
+(Titan), 'purge SHIP' (Pluto), 'attack SHIP refuge' (from Orbit),
+'collect SHIP infected' (an infected unit), 'release SHIP' (Mars, at a
+turn's end, holding more ships than it has in an area).
 After the action: 'extend N' discards Zap card N for one extra step (up to
-three), 'end' finishes.  In a Zap window: 'zap N [TARGET]' or 'pass'.
-First to the population needed wins (shared if together)."""
+three), 'end' finishes.  In a Zap window (a turn's start and end, when an
+attack is declared, after its roll, before a ship is destroyed):
+'zap N [TARGET]' or 'pass'.
+First to the population needed wins (shared if together); when nobody can
+collect any more, the leaders share the win."""
 
 
 class VenusGame(Game):

@@ -243,7 +243,9 @@ def render_text(state: VenusState, seat: int | None) -> str:
     for ship, where in sorted(state.ships.items()):
         if where is not None:
             by_area.setdefault(where, []).append(ship_label(state, ship))
-    lines.append("Ships (area: ships -> moves on from there; Earth areas: -> attack neighbours):")
+    lines.append(
+        "Ships by area (-> where they move on to; from Earth areas, the neighbours they also attack):"
+    )
     for area in board.areas:
         if area.id in by_area:
             lines.append(f"  {area.id}: {' '.join(by_area[area.id])}{_reach(state, area.id)}")

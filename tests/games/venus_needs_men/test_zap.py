@@ -704,3 +704,18 @@ def test_a_team_card_played_in_ones_own_turn_is_for_the_active_planet() -> None:
     state = load(2, ships={"G1": "orbit"}, active="ganymede", hands={0: [3]})
     play(state, "pass", "end", "0: zap 3")
     assert state.active == "ganymede" and state.turn == 2
+
+
+def test_a_declare_window_asks_nobody_once_every_any_time_card_is_face_up() -> None:
+    """B-3: when every card playable 'at any time' is in a discard pile, no hand can hold one, so the
+    declaration's window asks nobody and the roll follows at once (its window asks the two sides)."""
+    any_time = [n for n in sorted(ZAP.cards) if ZAP.cards[n].timing == "any"]
+    state = load(
+        ships={"V1": "orbit", "M1": "orbit"},
+        active="venus",
+        hands={0: [12], 1: [11], 2: [13]},
+        discards={3: any_time},
+        forced=[3, 3],
+    )
+    play(state, "attack V1 M1")
+    assert top(state) == ("zap", "roll") and window_seats(state) == [0, 1]

@@ -233,6 +233,7 @@ def render_text(state: VenusState, seat: int | None) -> str:
         "Collected: "
         + " · ".join(f"{state.planet(p).name} {state.collected[p]}" for p in state.planets)
         + f"   ({needed(state)} wins)"
+        + _team_totals(state)
     )
     land = []
     for land_id in board.land_areas():
@@ -280,6 +281,15 @@ def _wrap(line: str) -> list[str]:
     if len(line) <= WIDTH:
         return [line]
     return textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
+
+
+def _team_totals(state: VenusState) -> str:
+    """Returns each team's total in the two-player team game ('' otherwise)."""
+    if len(state.planets) == state.players:
+        return ""
+    return "; teams: " + ", ".join(
+        f"{state.seat_name(s)} {state.seat_population(s)}" for s in range(state.players)
+    )
 
 
 def _reach(state: VenusState, area_id: str) -> str:

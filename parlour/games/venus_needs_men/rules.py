@@ -207,8 +207,33 @@ def why_illegal(state: VenusState, seat: int, action: Any) -> str:
         return f"there is no spaceship {action.ship} in this game"
     if action.verb == "zap" and action.number not in state.hands[seat]:
         return f"you do not hold Zap card {action.number}"
-
+    legal = [a for a in state.legal_actions(seat) if a.verb == action.verb]
+    if action.ship and action.verb in ("move", "attack", "control", "collect"):
+        mine = [a for a in legal if a.ship == action.ship]
+        if not mine:
+            return _why_not_this_ship(state, seat, action.ship)
+        if action.verb == "move":
+            where = ", ".join(a.area for a in mine)
+            return f"{action.ship} cannot move to {action.area or 'there'} now; it may move to: {where}"
+        if action.verb in ("attack", "control"):
+            return f"{action.ship} may {action.verb} only: {', '.join(sorted({a.target for a in mine}))}"
     return f"{action.verb} is possible now, but not with these arguments (type 'list' to see them)"
+
+
+def _why_not_this_ship(state: VenusState, seat: int, ship: str) -> str:
+    """Returns why a ship may take no such step now: whose it is, on the board, already acted, disabled."""
+    if state.ships.get(ship) is None:
+        return f"{ship} is not on the board"
+    commander = state.controller(ship)
+    if state.seat_of.get(commander) != seat:
+        return f"{ship} is commanded by {state.planet(commander).name}"
+    if ship in state.disabled:
+        return f"{ship} is disabled (Robotic) until Pluto's next turn"
+    if ship in state.seized:
+        return f"{ship} was taken over this turn: it acts from Mars's next turn"
+    if ship in state.acted:
+        return f"{ship} has already taken its step in this action"
+    return f"{ship} cannot do that from {state.board.area(state.ships[ship] or '').name}"
 
 
 def _why_not_research(state: VenusState, action: Action, planet: str, may_cycle: bool) -> str:

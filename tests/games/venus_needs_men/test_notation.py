@@ -199,3 +199,18 @@ def test_refusals_of_a_ship_step_say_why() -> None:
     assert why("move V3 orbit") == "V3 is not on the board"
     play(state, "move V1 orbit")
     assert why("move V1 china") == "V1 has already taken its step in this action"
+
+
+def test_the_learning_catalogue_lists_the_newer_verbs() -> None:
+    """The environments' action catalogue (ids) holds infected collections and releases, at its end."""
+    from parlour.games.venus_needs_men.board import load_board
+    from parlour.games.venus_needs_men.catalogue import action_catalogue
+    from parlour.games.venus_needs_men.factions import load_factions
+    from parlour.games.venus_needs_men.tech import load_tech
+
+    ids = action_catalogue(load_board(), load_factions(), GAME.zap({}), load_tech())
+    assert len(set(ids)) == len(ids)
+    for text in ("collect M1 infected", "collect G1 india infected", "release V2", "release G6"):
+        assert text in ids
+    assert ids.index("release V2") > ids.index("zap 36 E4")
+    assert {text.split()[0] for text, _ in EVERY_VERB} <= {text.split()[0] for text in ids}

@@ -40,11 +40,12 @@ def take(state: VenusState, planet: str, area: str, infected: bool = False, ship
     else:
         state.population[area] -= 1
     state.collected[planet] += 1
-    who = f"{ship} collects" if ship else f"{state.planet(planet).name} receives"
-    state.emit(
-        f"{who} one {'infected ' if sick else ''}population unit from {state.board.area(area).name} "
-        f"for {state.planet(planet).name} ({state.collected[planet]} in all)."
-    )
+    name, unit = state.planet(planet).name, f"one {'infected ' if sick else ''}population unit"
+    where = state.board.area(area).name
+    if ship:
+        state.emit(f"{ship} collects {unit} from {where} for {name} ({state.collected[planet]} in all).")
+    else:
+        state.emit(f"{name} receives {unit} from {where} ({state.collected[planet]} in all).")
 
 
 def open_earth(state: VenusState, planet: str, why: str) -> None:
@@ -90,7 +91,10 @@ def raid(state: VenusState, planet: str) -> None:
         return
     state.collected[EARTH] -= 1
     state.collected[planet] += 1
-    state.emit(f"{state.planet(planet).name} takes one unit from the Secret Underground Refuge.")
+    state.emit(
+        f"{state.planet(planet).name} takes one unit from the Secret Underground Refuge "
+        f"({state.collected[planet]} in all; {state.collected[EARTH]} left there)."
+    )
     check_win(state)
 
 

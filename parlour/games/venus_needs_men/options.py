@@ -65,7 +65,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "max_turns",
         300,
-        "turns after which the game ends and the most population wins (ruling B-7)",
+        "turns after which the game ends and the most population wins (ruling B-7; it also ends "
+        "as soon as nobody can collect any more)",
         minimum=0,
     ),
     OptionSpec(

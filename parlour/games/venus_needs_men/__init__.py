@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from parlour.core.agents import Agent
@@ -27,10 +28,15 @@ step chooses it):
 Enhanced game: Weapon dice against the target's Defense for its terrain,
 Movement cards, 'research ID' (a face-up Upgrade: roll its number or more;
 'cycle ID' first swaps one), 'control SHIP TARGET' (Mars), 'infect SHIP'
-(Titan), 'purge SHIP' (Pluto), 'attack SHIP refuge' (from Orbit).
+(Titan), 'purge SHIP' (Pluto), 'attack SHIP refuge' (from Orbit),
+'collect SHIP infected' (an infected unit), 'release SHIP' (Mars, at a
+turn's end, holding more ships than it has in an area).
 After the action: 'extend N' discards Zap card N for one extra step (up to
-three), 'end' finishes.  In a Zap window: 'zap N [TARGET]' or 'pass'.
-First to the population needed wins (shared if together)."""
+three), 'end' finishes.  In a Zap window (a turn's start and end, when an
+attack is declared, after its roll, before a ship is destroyed):
+'zap N [TARGET]' or 'pass'.
+First to the population needed wins (shared if together); when nobody can
+collect any more, the leaders share the win."""
 
 
 class VenusGame(Game):
@@ -45,6 +51,19 @@ class VenusGame(Game):
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
     playout_bot = "greedy"
+    text_colours: Mapping[str, str] = MappingProxyType(
+        {
+            "Venus": "pink3",
+            "Earth": "dark_cyan",
+            "Mars": "dark_orange3",
+            "Ganymede": "sky_blue3",
+            "Titan": "khaki3",
+            "Pluto": "grey58",
+        }
+    )
+    """Each planet's name near its ship colour (rulebook, 'Setup': purple, green, red, blue, yellow,
+    black) in the Okabe-Ito colour-blind-safe palette (reddish purple, bluish green, vermillion, sky
+    blue, yellow, grey for black on a dark screen); always beside the name, never instead of it."""
 
     def zap(self, options: Mapping[str, Any]) -> ZapDeck:
         """Returns the Zap deck of the set the ``zap`` option names (never a file: docs/positions.md)."""
@@ -73,18 +92,24 @@ class VenusGame(Game):
         return from_position(load_board(), load_factions(), self.zap(values), data, values)
 
     def board_svg(self, state: GameState | None = None) -> str:
-        """Returns the map as SVG: areas, neighbour lines, population and (with a state) ships."""
-        from parlour.games.venus_needs_men.drawing import render_svg
+        """Returns the map as SVG: areas, neighbour lines, population (left on land, collected on home
+        worlds and in the Refuge), every ship by name (controlled and disabled ones marked) and a legend."""
+        from parlour.games.venus_needs_men.drawing import Piece, render_svg
 
         if state is None:
             return render_svg(load_board())
         assert isinstance(state, VenusState)
-        ships: dict[str, dict[str, int]] = {}
-        for ship, where in state.ships.items():
+        ships: dict[str, list[Piece]] = {}
+        for ship, where in sorted(state.ships.items()):
             if where is not None:
-                counts = ships.setdefault(where, {})
-                counts[state.owner(ship)] = counts.get(state.owner(ship), 0) + 1
-        return render_svg(state.board, ships, state.population, state.options["length"])
+                piece = Piece(ship, state.owner(ship), state.controlled.get(ship, ""), ship in state.disabled)
+                ships.setdefault(where, []).append(piece)
+        population = dict(state.population)
+        for planet, count in state.collected.items():
+            population[state.board.refuge if planet == "earth" else state.board.home(planet)] = count
+        return render_svg(
+            state.board, ships, population, state.options["length"], state.infected, list(state.planets)
+        )
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns Venus Needs Men!'s own bots: ``greedy``."""

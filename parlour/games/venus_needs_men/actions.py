@@ -4,6 +4,8 @@
 'attack V1 M2'
 >>> str(parse_action("zap 17 china"))
 'zap 17 china'
+>>> str(parse_action("collect g1 India INFECTED"))
+'collect G1 india infected'
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ SIGNATURES = {
     "extend": "n",
     "end": "",
     "zap": "nw?",
+    "release": "s",
 }
-"""Each verb's arguments: s ship, t target ship, a area, n number, w a target word; ``?`` optional."""
+"""Each verb's arguments: s ship, t target ship, a area, n number, w a target word; ``?`` optional
+(``collect`` may end with ``infected``)."""
+INFECTED = "infected"
+"""The last word of ``collect SHIP [AREA] infected``: an infected unit (ruling A-23)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +50,8 @@ class Action:
 
     def __str__(self) -> str:
         parts = [self.verb, self.ship, self.target, self.area]
+        if self.verb == "collect":
+            parts = [self.verb, self.ship, self.area, self.target]  # collect G1 india infected
         if self.number >= 0:
             parts.insert(1, str(self.number))
         return " ".join(p for p in parts if p)
@@ -66,11 +74,13 @@ def parse_action(text: str) -> Action:
     if verb not in SIGNATURES:
         raise NotationError(f"unknown verb {words[0]!r} (verbs: {', '.join(SIGNATURES)})")
     signature = SIGNATURES[verb]
+    fields: dict[str, object] = {}
+    if verb == "collect" and len(args) > 1 and args[-1].lower() == INFECTED:
+        fields["target"], args = INFECTED, args[:-1]  # Ruling A-23: the collector takes an infected unit.
     codes = signature.replace("?", "")
     optional = signature.count("?")
     if not len(codes) - optional <= len(args) <= len(codes):
         raise NotationError(f"{verb!r} takes {_describe(signature)}, not {len(args)} argument(s)")
-    fields: dict[str, object] = {}
     for code, word in zip(codes, args, strict=False):
         if code == "t" and word.lower() == "refuge":
             fields["target"] = "refuge"

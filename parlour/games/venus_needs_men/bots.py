@@ -17,6 +17,7 @@ from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
     COLLECTING,
+    DECLARE,
     END,
     EXTEND,
     EXTRA,
@@ -68,6 +69,11 @@ class GreedyBot:
             return self._extend(state, seat, legal)
         if kind == "scavenge":
             return self._rank_research(state, [a for a in legal if a.verb == "research"])
+        if kind == "release":
+            # Keep the ships of the strongest rivals: release the weakest owner's ship first.
+            return sorted(
+                legal, key=lambda a: (state.seat_population(state.seat_of[state.owner(a.ship)]), a.ship)
+            )
         return []
 
     # ------------------------------------------------------------ the action
@@ -119,8 +125,17 @@ class GreedyBot:
 
     # ------------------------------------------------------------ ranking steps
     def _rank_collects(self, state: VenusState, collects: list[Action]) -> list[Action]:
-        """Collects from the most populated areas first."""
-        return sorted(collects, key=lambda a: -state.population.get(state.ships[a.ship] or "", 0))
+        """Collects from the most populated areas first; an infected unit when Titan is a rival (Titan's
+        parasites would bring it home)."""
+        seat = state.active_seat
+        rival = "titan" in state.seat_of and state.seat_of["titan"] != seat
+        return sorted(
+            collects,
+            key=lambda a: (
+                -state.population.get(state.ships[a.ship] or "", 0),
+                (a.target == "infected") != rival,
+            ),
+        )
 
     def _moves_help(self, state: VenusState, planet: str, legal: list[Action]) -> bool:
         """Returns whether some ship could improve its place by moving."""
@@ -197,6 +212,12 @@ class GreedyBot:
                 wishes.append(action)
             elif moment == ROLL:
                 wishes += self._roll_card(state, seat, window.data, action, effect)
+            elif moment == DECLARE:
+                # One of its ships is attacked: Sabotage the attacker before it rolls.
+                target = window.data["target"]
+                mine = target != "refuge" and state.seat_of[state.controller(target)] == seat
+                if mine and effect == "destroy" and action.target == window.data["attacker"]:
+                    wishes.append(action)
             elif moment in (START, END):
                 wishes += self._any_card(state, seat, action, effect)
         return [*wishes, PASS]

@@ -13,7 +13,7 @@ from parlour.core.decisions import Decision
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men import population
 from parlour.games.venus_needs_men.options import DIE
-from parlour.games.venus_needs_men.phases import ROLL, SAVE, ZAP
+from parlour.games.venus_needs_men.phases import DECLARE, ROLL, SAVE, ZAP
 
 if TYPE_CHECKING:
     from parlour.games.venus_needs_men.state import VenusState
@@ -22,6 +22,60 @@ EARTH, REFUGE = "earth", "refuge"
 REFUGE_DEFENSE = 10
 SCAVENGE = "scavenge"
 """Earth's free research roll after an alien wreck on Earth (Underground Resistance)."""
+
+
+def declare(state: VenusState, ship: str, target: str, weapon_id: str, cards: bool, main: bool) -> None:
+    """Declares an attack: "You must declare which enemy spaceship you are attacking before you roll the
+    dice." A Zap window opens between the declaration and the roll (ruling B-3, moment ``declare``)."""
+    where = "the Secret Underground Refuge" if target == REFUGE else target
+    state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
+    state.stack.push(
+        Decision(
+            ZAP,
+            [],
+            {
+                "moment": DECLARE,
+                "open": False,
+                "attacker": ship,
+                "target": target,
+                "weapon": weapon_id,
+                "cards": cards,
+                "main": main,
+            },
+        )
+    )
+
+
+def still_possible(state: VenusState, data: dict[str, Any]) -> bool:
+    """Returns whether a declared attack can still be rolled: both ships on the board, the target
+    still an enemy in range (a card may have moved or destroyed one of them meanwhile)."""
+    from parlour.games.venus_needs_men.steps import in_range, is_enemy
+
+    ship, target = str(data["attacker"]), str(data["target"])
+    if state.ships.get(ship) is None or ship in state.disabled:
+        return False
+    planet = state.controller(ship)
+    if target == REFUGE:
+        return state.ships[ship] == state.board.orbit and state.collected.get(EARTH, 0) > 0
+    where = state.ships.get(target)
+    return (
+        where is not None
+        and is_enemy(state, planet, target)
+        and where in in_range(state, ship, data["cards"])
+    )
+
+
+def roll_declared(state: VenusState, data: dict[str, Any]) -> None:
+    """After the declaration's window: the attack is rolled, or called off if it no longer can be (in
+    the action itself the ship may then attack again: the target may be re-declared until the dice are
+    rolled, ruling A-21)."""
+    ship, target = str(data["attacker"]), str(data["target"])
+    if not still_possible(state, data):
+        if data["main"] and ship in state.acted and state.ships.get(ship) is not None:
+            state.acted.remove(ship)
+        state.emit(f"{ship}'s attack on {target} is called off.")
+        return
+    attack(state, ship, target, str(data["weapon"]), bool(data["cards"]))
 
 
 def attack(state: VenusState, ship: str, target: str, weapon_id: str, cards: bool) -> None:
@@ -184,16 +238,44 @@ def destroy(state: VenusState, ship: str) -> None:
             state.stack.push(Decision(SCAVENGE, [state.seat_of[EARTH]]))
 
 
-def release(state: VenusState) -> None:
-    """End of any turn: controlled ships beyond their controller's own ships in an area go free."""
+def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:
+    """Returns (area, planet, ships held there, own ships there) wherever a planet holds more ships
+    by Mind Control than it has of its own in the area (ruling A-10(v): counted per area)."""
+    found = []
     for area in sorted({w for w in state.ships.values() if w is not None}):
         for planet in sorted(set(state.controlled.values())):
-            own = [
-                s
+            own = sum(
+                1
                 for s, w in state.ships.items()
                 if w == area and state.owner(s) == planet and s not in state.controlled
-            ]
+            )
             held = sorted(s for s, p in state.controlled.items() if p == planet and state.ships[s] == area)
-            for ship in held[len(own) :]:
-                del state.controlled[ship]
-                state.emit(f"{ship} is released from Mind Control.")
+            if len(held) > own:
+                found.append((area, planet, held, own))
+    return found
+
+
+def release_ship(state: VenusState, ship: str, chosen: bool = False) -> None:
+    """Gives a controlled ship back to its owner."""
+    planet = state.controlled.pop(ship)
+    how = f" ({state.planet(planet).name}'s choice)" if chosen else ""
+    state.emit(
+        f"{ship} is released from Mind Control and returns to {state.planet(state.owner(ship)).name}{how}."
+    )
+
+
+def release(state: VenusState) -> str | None:
+    """End of any turn: where a planet holds no ship of its own, every ship it controls there goes free;
+    where it has fewer of its own than it holds, it must choose which to release ("you must release
+    controlled spaceships of your choice"): returns the first such planet (None if nothing is left)."""
+    for _area, _planet, held, own in _excess(state):
+        if own == 0:
+            for ship in held:
+                release_ship(state, ship)
+    excess = _excess(state)
+    return excess[0][1] if excess else None
+
+
+def release_choices(state: VenusState, planet: str) -> list[str]:
+    """Returns the ships ``planet`` may release now: those it holds where it holds too many."""
+    return sorted(s for _area, p, held, _own in _excess(state) if p == planet for s in held)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from parlour.games.venus_needs_men.board import (
@@ -37,7 +38,9 @@ RADII = {HOME: 44, SPACE: 30, LAND: 24, OCEAN: 24}
 """Drawn size of each kind of area."""
 LINE = "#a8b0d8"
 TEXT = "#e8ecf8"
-REFUGE_SIZE = (190, 50)
+REFUGE_SIZE = (200, 50)
+LEGEND = 130
+"""Height of the legend strip below the map."""
 SHIP_RADIUS = 9
 SHIP_STEP = 21
 
@@ -85,7 +88,7 @@ def _shape(area: Area, ring: float) -> list[str]:
         return [
             f'<rect {attr} x="{_n(x - w / 2)}" y="{_n(y - h / 2)}" width="{w}" height="{h}" rx="8" '
             f'fill="{fill}" stroke="{PLANET_COLOURS["earth"]}" stroke-width="2"/>',
-            _text(x, y, area.name, 12, TEXT, "bold"),
+            _text(x, y, area.name, 11 if len(area.name) > 20 else 12, TEXT, "bold"),
         ]
     r = RADII[area.kind]
     if area.kind == OCEAN:
@@ -97,7 +100,7 @@ def _shape(area: Area, ring: float) -> list[str]:
         shape = f'<circle {attr} cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
     out = [shape]
     if area.kind == HOME:
-        out.append(_text(x, y, area.name, 14, _ink(fill), "bold"))
+        out.append(_text(x, y, area.name, 14 if len(area.name) <= 6 else 12, _ink(fill), "bold"))
     else:
         out.append(_text(x, y + r + 11, area.name, 11 if area.is_earth else 12))
     if area.teleport is not None:
@@ -124,49 +127,161 @@ def _marker_row(area: Area, ring: float) -> tuple[float, float]:
     return area.x, area.y - RADII[area.kind] - SHIP_RADIUS - 4
 
 
-def _ships(area: Area, fleet: Mapping[str, int], ring: float) -> list[str]:
-    """Returns one coloured marker with its count for each planet that has ships in the area."""
-    known = [p for p in PLANET_COLOURS if fleet.get(p, 0) > 0]
-    rest = sorted(p for p in fleet if p not in PLANET_COLOURS and fleet[p] > 0)
-    planets = known + rest
-    cx, cy = _marker_row(area, ring)
-    out = []
-    for k, planet in enumerate(planets):
-        x = cx + (k - (len(planets) - 1) / 2) * SHIP_STEP
-        colour = PLANET_COLOURS.get(planet, OTHER_COLOUR)
-        title = escape(f"{planet}: {fleet[planet]} in {area.name}")
-        out.append(
-            f'<g class="ships" data-area={quoteattr(area.id)} data-planet={quoteattr(planet)} '
-            f'data-count="{fleet[planet]}"><title>{title}</title>'
-            f'<circle cx="{_n(x)}" cy="{_n(cy)}" r="{SHIP_RADIUS}" fill="{colour}" stroke="#ffffff"/>'
-            + _text(x, cy, str(fleet[planet]), 11, _ink(colour), "bold")
-            + "</g>"
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A spaceship as drawn: its name, its owner's planet, who commands it (Mind Control) and whether it
+    is a disabled robot."""
+
+    name: str
+    planet: str
+    controller: str = ""
+    """The planet controlling it by Mind Control ('' when its owner commands it)."""
+    disabled: bool = False
+
+
+PIECE_SIZE = (26, 15)
+PIECES_A_ROW = 4
+
+
+def _piece(piece: Piece, x: float, y: float, area: Area) -> str:
+    """Returns one ship: a chip in its owner's colour with its name; a dashed outline in the controller's
+    colour under Mind Control; faded when disabled."""
+    w, h = PIECE_SIZE
+    colour = PLANET_COLOURS.get(piece.planet, OTHER_COLOUR)
+    stroke, dash, width = "#ffffff", "", "1"
+    if piece.controller:
+        stroke, dash, width = (
+            PLANET_COLOURS.get(piece.controller, OTHER_COLOUR),
+            ' stroke-dasharray="3 2"',
+            "3",
         )
+    notes = [f"{piece.name} ({piece.planet}) in {area.name}"]
+    if piece.controller:
+        notes.append(f"controlled by {piece.controller} (Mind Control)")
+    if piece.disabled:
+        notes.append("disabled")
+    attrs = (
+        f'class="ship" data-ship={quoteattr(piece.name)} data-area={quoteattr(area.id)} '
+        f"data-planet={quoteattr(piece.planet)}"
+        + (f" data-controller={quoteattr(piece.controller)}" if piece.controller else "")
+        + (' data-disabled="true" opacity="0.55"' if piece.disabled else "")
+    )
+    return (
+        f"<g {attrs}><title>{escape(', '.join(notes))}</title>"
+        f'<rect x="{_n(x - w / 2)}" y="{_n(y - h / 2)}" width="{w}" height="{h}" rx="4" fill="{colour}" '
+        f'stroke="{stroke}" stroke-width="{width}"{dash}/>'
+        + _text(x, y, piece.name + ("*" if piece.controller else ""), 9, _ink(colour), "bold")
+        + "</g>"
+    )
+
+
+def _ships(area: Area, pieces: list[Piece], ring: float) -> list[str]:
+    """Returns every ship in an area by name, in rows of four beside the area (away from its centre)."""
+    cx, cy = _marker_row(area, ring)
+    w, h = PIECE_SIZE
+    upward = area.kind in (LAND, OCEAN, SPACE)
+    out = []
+    for k, piece in enumerate(sorted(pieces, key=lambda p: p.name)):
+        row, col = divmod(k, PIECES_A_ROW)
+        in_row = min(PIECES_A_ROW, len(pieces) - row * PIECES_A_ROW)
+        x = cx + (col - (in_row - 1) / 2) * (w + 2)
+        y = cy + (-1 if upward else 1) * row * (h + 2)
+        out.append(_piece(piece, x, y, area))
     return out
 
 
-def _check(board: Board, ships: Mapping[str, Mapping[str, int]], population: Mapping[str, int]) -> None:
+def _check(board: Board, ships: Mapping[str, Sequence[Piece]], population: Mapping[str, int]) -> None:
     """Refuses ships or population given for unknown areas, or negative counts."""
-    for area_id, fleet in ships.items():
+    for area_id in ships:
         board.area(area_id)
-        for planet, count in fleet.items():
-            if count < 0:
-                raise ValueError(f"{planet} cannot have {count} ships in {area_id}")
     for area_id, count in population.items():
         board.area(area_id)
         if count < 0:
             raise ValueError(f"{area_id} cannot hold {count} population")
 
 
+def _legend(planets: Sequence[str], names: Mapping[str, str]) -> list[str]:
+    """Returns the legend below the map: the planets' colours, what a ship chip and its marks mean,
+    the kinds of area and the numbers."""
+    top = CANVAS + 8
+    out = [f'<g class="legend"><rect x="0" y="{CANVAS}" width="{CANVAS}" height="{LEGEND}" fill="#11112a"/>']
+    x = 20.0
+    for planet in planets:
+        colour = PLANET_COLOURS.get(planet, OTHER_COLOUR)
+        label = names.get(planet, planet)
+        out.append(_swatch(x, top + 6, 16, 12, colour, "#ffffff"))
+        out.append(_left(x + 22, top + 12, label, 13))
+        x += 40 + 8 * len(label)
+    w, h = PIECE_SIZE
+    row = top + 40
+    samples = [
+        (PLANET_COLOURS["venus"], "#ffffff", "1", "", "V1", "a ship, by name, in its planet's colour", ""),
+        (
+            PLANET_COLOURS["venus"],
+            PLANET_COLOURS["mars"],
+            "3",
+            ' stroke-dasharray="3 2"',
+            "V1*",
+            "controlled by the outline's planet (Mind Control)",
+            "",
+        ),
+        (PLANET_COLOURS["pluto"], "#ffffff", "1", "", "P1", "faded: a disabled robot", ' opacity="0.55"'),
+    ]
+    x = 20.0
+    for fill, stroke, width, dash, name, text, extra in samples:
+        out.append(
+            f"<g{extra}>"
+            + _swatch(x, row - h / 2, w, h, fill, stroke, f' stroke-width="{width}"{dash}')
+            + _text(x + w / 2, row, name, 9, _ink(fill), "bold")
+            + "</g>"
+        )
+        out.append(_left(x + w + 6, row, text, 12))
+        x += w + 20 + 6.6 * len(text)
+    row += 28
+    kinds = [
+        (FILLS[LAND], "land: its number is the population left"),
+        (FILLS[OCEAN], "ocean"),
+        (FILLS[SPACE], "space: its number is its teleport roll"),
+        (FILLS[REFUGE], "pop N: population collected"),
+    ]
+    x = 20.0
+    for fill, text in kinds:
+        out.append(_swatch(x, row - 7, 16, 14, fill, LINE))
+        out.append(_left(x + 22, row, text, 12))
+        x += 40 + 6.6 * len(text)
+    out.append(
+        _left(20, row + 24, "dashed lines join neighbouring areas; Orbit reaches every Earth area", 12)
+    )
+    out.append("</g>")
+    return out
+
+
+def _swatch(x: float, y: float, w: float, h: float, fill: str, stroke: str, extra: str = "") -> str:
+    """Returns a small rounded rectangle of the legend."""
+    return (
+        f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="3" fill="{fill}" '
+        f'stroke="{stroke}"{extra}/>'
+    )
+
+
+def _left(x: float, y: float, text: str, size: int) -> str:
+    """Returns a left-aligned text element."""
+    return f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" fill="{TEXT}" dy=".35em">{escape(text)}</text>'
+
+
 def render_svg(
     board: Board,
-    ships: Mapping[str, Mapping[str, int]] | None = None,
+    ships: Mapping[str, Sequence[Piece]] | None = None,
     population: Mapping[str, int] | None = None,
     length: str = "normal",
+    infected: Mapping[str, int] | None = None,
+    planets: Sequence[str] = (),
 ) -> str:
-    """Returns the board as SVG text: areas by kind, dashed neighbour lines, population and ship markers.
+    """Returns the board as SVG text: areas by kind, dashed neighbour lines, population, every ship by
+    name, and a legend below the map.
 
-    ``ships[area][planet]`` counts ships; ``population[area]`` overrides the starting population of the
+    ``ships[area]`` lists the ships there; ``infected[area]`` infected units on land; ``planets`` the
+    planets of the legend (default all); ``population[area]`` overrides the starting population of the
     game ``length`` (land areas without an entry then show 0; other areas show a number only if listed,
     e.g. what a home world or the Refuge has collected).
     """
@@ -177,9 +292,10 @@ def render_svg(
         shown = {a.id: shown.get(a.id, 0) for a in board.areas if a.kind == LAND} | shown
     orbit = board.area(board.orbit)
     ring = _orbit_radius(board, orbit)
+    height = CANVAS + LEGEND
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{CANVAS}" height="{CANVAS}" '
-        f'viewBox="0 0 {CANVAS} {CANVAS}" font-family="sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{CANVAS}" height="{height}" '
+        f'viewBox="0 0 {CANVAS} {height}" font-family="sans-serif">',
         f"<title>{escape(f'Venus Needs Men! {board.name}')}</title>",
         f'<rect x="0" y="0" width="{CANVAS}" height="{CANVAS}" fill="{BACKGROUND}"/>',
         f'<circle data-area={quoteattr(orbit.id)} cx="{orbit.x}" cy="{orbit.y}" r="{_n(ring)}" '
@@ -202,6 +318,11 @@ def render_svg(
             value = str(shown[a.id])
             if a.kind == LAND:
                 out.append(_text(a.x, a.y, value, 15, "#ffffff", "bold"))
+                sick = (infected or {}).get(a.id, 0)
+                if sick:
+                    out.append(
+                        _text(a.x + RADII[LAND] + 4, a.y, f"+{sick}", 11, PLANET_COLOURS["titan"], "bold")
+                    )
             else:
                 x, y = float(a.x), float(a.y + RADII.get(a.kind, 0) + 26)
                 if a.kind == HOME:
@@ -210,6 +331,15 @@ def render_svg(
                     y = _marker_row(a, ring)[1] + SHIP_RADIUS + 10
                 out.append(_text(x, y, f"pop {value}", 11, TEXT, "bold"))
     for a in board.areas:
-        out += _ships(a, ships.get(a.id, {}), ring)
+        out += _ships(a, list(ships.get(a.id, ())), ring)
+    names = {
+        "venus": "Venus",
+        "earth": "Earth",
+        "mars": "Mars",
+        "ganymede": "Ganymede",
+        "titan": "Titan",
+        "pluto": "Pluto",
+    }
+    out += _legend(list(planets) or list(PLANET_COLOURS), names)
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -99,6 +99,27 @@ def researchable(state: VenusState, planet: str, upgrade: str) -> bool:
     return not have & blockers
 
 
+def why_not_researchable(state: VenusState, planet: str, upgrade: str) -> str:
+    """Returns why the planet may not try for an Upgrade ('' if it may): "You may not attempt to acquire
+    an upgrade which duplicates or is obsoleted by a card you already have"."""
+    card = state.tech.upgrades[upgrade]
+    held = [c for slot in ("weapon", "defense", "movement", "build") for c in cards_of(state, planet, slot)]
+    held += [state.tech.upgrades[u] for u in state.pending_upgrades.get(planet, [])]
+    name = state.planet(planet).name
+    if any(c.id == upgrade for c in held):
+        return f"{name} already has {card.name}"
+    dupes = [c.name for c in held if c.id in card.duplicates]
+    if dupes:
+        return f"{card.name} duplicates {name}'s {', '.join(dupes)}"
+    blockers = set(card.obsoleted_by)
+    if card.id == "gatling" and any(c.qray for c in weapons_of_planet(state, planet)):
+        blockers -= {"autofire", "amplifier"}
+    obsolete = [c.name for c in held if c.id in blockers]
+    if obsolete:
+        return f"{card.name} is obsoleted by {name}'s {', '.join(obsolete)}"
+    return ""
+
+
 def weapons_of_planet(state: VenusState, planet: str) -> list[TechCard]:
     """Returns a planet's weapons."""
     return cards_of(state, planet, "weapon")

@@ -56,9 +56,17 @@ OPTIONS: tuple[OptionSpec, ...] = (
         choices=("rulebook", "errata"),
     ),
     OptionSpec(
+        "infected",
+        "choose",
+        "collecting where healthy and infected units share an area: 'choose' (the collector says "
+        "which, ruling A-23) or 'healthy' (healthy units first)",
+        choices=("choose", "healthy"),
+    ),
+    OptionSpec(
         "max_turns",
         300,
-        "turns after which the game ends and the most population wins (ruling B-7)",
+        "turns after which the game ends and the most population wins (ruling B-7; it also ends "
+        "as soon as nobody can collect any more)",
         minimum=0,
     ),
     OptionSpec(

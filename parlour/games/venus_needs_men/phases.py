@@ -23,10 +23,12 @@ IMMEDIATE = "immediate"
 """An immediate-action card's step, taken by the card's player in the middle of a turn."""
 FINISH = "finish"
 """The end of the turn (runs by itself)."""
+RELEASE = "release"
+"""Mind Control at the end of a turn: Mars chooses which controlled ships to release (ruling A-10(v))."""
 
-START, ROLL, SAVE, END = "start", "roll", "save", "end"
-"""Zap-window moments: before the action, after an attack roll, when a ship is about to be destroyed,
-after the action."""
+START, DECLARE, ROLL, SAVE, END = "start", "declare", "roll", "save", "end"
+"""Zap-window moments: before the action, when an attack's target is declared (before its roll), after
+an attack roll, when a ship is about to be destroyed, after the action (ruling B-3)."""
 
 PHASE_OF = {"move": MOVING, "attack": ATTACKING, "collect": COLLECTING}
 """The phase that continues each action (build and research are one step)."""

@@ -298,7 +298,8 @@ def _check_windows(state: VenusState) -> None:
         if could[len(could) - len(decision.seats) :] != decision.seats:
             raise PositionError(
                 f"decisions[{i}].seats",
-                f"must be the seats still to answer, in order: the end of {could}",
+                "must be the seats still to answer, in order: the end of "
+                + (", ".join(map(str, could)) or "none"),
             )
 
 

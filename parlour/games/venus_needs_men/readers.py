@@ -22,6 +22,7 @@ from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
     COLLECTING,
+    DECLARE,
     END,
     EXTEND,
     EXTRA,
@@ -29,6 +30,7 @@ from parlour.games.venus_needs_men.phases import (
     IMMEDIATE,
     MOVING,
     PHASE_OF,
+    RELEASE,
     ROLL,
     SAVE,
     START,
@@ -46,10 +48,10 @@ IMMEDIATE_ACTIONS = tuple(e.split("-", 1)[1] for e in EFFECTS if e.startswith("i
 PHASES = (MOVING, ATTACKING, COLLECTING)
 OWN_TURN = (ACT, *PHASES, EXTEND, EXTRA)
 """Decisions that ask the active seat alone."""
-TOP_ONLY = (EXTRA, IMMEDIATE, SCAVENGE)
+TOP_ONLY = (EXTRA, IMMEDIATE, SCAVENGE, RELEASE)
 """Decisions whose step pops them first: nothing is ever pushed on them."""
-INTERRUPTS = (IMMEDIATE, SCAVENGE)
-"""Decisions pushed in the middle of a turn (besides the roll and save windows)."""
+INTERRUPTS = (IMMEDIATE, SCAVENGE, RELEASE)
+"""Decisions pushed in the middle of a turn (besides the Zap windows); a release ends one."""
 MAX_DICE = 6
 """More dice than any weapon rolls."""
 MAX_NUMBER = 100
@@ -104,6 +106,17 @@ def _card_of(effects: tuple[str, ...], zero: bool) -> Reader:
     return read
 
 
+def _weapon(state: VenusState, value: Any, path: str) -> str:
+    """Reads the weapon a declared attack names: none, or a weapon Upgrade (a Q-Ray owner's Gatling)."""
+    if value == "" or (
+        isinstance(value, str)
+        and value in state.tech.upgrades
+        and state.tech.upgrades[value].slot == "weapon"
+    ):
+        return str(value)
+    raise PositionError(path, "must be '' or a weapon Upgrade (e.g. gatling)")
+
+
 def _plays(state: VenusState, value: Any, path: str) -> list[list[Any]]:
     """Reads the hit and miss cards played on a roll: ``[[number, "hit"|"miss"], ...]``."""
     if not isinstance(value, list):
@@ -133,11 +146,20 @@ def _immediate(state: VenusState, value: Any, path: str) -> str:
     return str(value)
 
 
+def _mind_controller(state: VenusState, value: Any, path: str) -> str:
+    """Reads the planet choosing which ships to release: one in play with Mind Control (A-10)."""
+    from parlour.games.venus_needs_men.enhanced import has_special
+
+    if not isinstance(value, str) or not has_special(state, value, "mindcontrol"):
+        raise PositionError(path, "must be a planet in play with Mind Control (Enhanced: Mars)")
+    return value
+
+
 # ------------------------------------------------------------------ data by kind
 WINDOW: dict[str, Reader | None] = {"moment": None, "open": _boolean}
 """Every Zap window's data; its moment says what else it holds."""
 WINDOW_DATA: dict[str, dict[str, Reader | None]] = {
-    START: WINDOW,
+    START: {**WINDOW, "everyone": _boolean},
     END: WINDOW,
     ROLL: {
         **WINDOW,
@@ -150,6 +172,14 @@ WINDOW_DATA: dict[str, dict[str, Reader | None]] = {
         "bonus": _number,
         "qray": _boolean,
         "cards": _boolean,
+    },
+    DECLARE: {
+        **WINDOW,
+        "attacker": _ship,
+        "target": _target,
+        "weapon": _weapon,
+        "cards": _boolean,
+        "main": _boolean,
     },
     SAVE: {
         **WINDOW,
@@ -169,6 +199,7 @@ DATA: dict[str, dict[str, Reader | None]] = {
     SCAVENGE: {},
     EXTRA: {"action": _action},
     IMMEDIATE: {"action": _immediate},
+    RELEASE: {"planet": _mind_controller},
 }
 
 
@@ -179,6 +210,8 @@ def read_data(state: VenusState, decision: Decision, path: str) -> None:
         if not isinstance(moment, str) or moment not in WINDOW_DATA:
             raise PositionError(f"{path}.data.moment", f"must be one of {', '.join(WINDOW_DATA)}")
         fields = WINDOW_DATA[moment]
+        if moment == START:
+            decision.data.setdefault("everyone", True)  # Whom it asks (B-3); optional, as before.
     elif decision.kind in DATA:
         fields = DATA[decision.kind]
     else:
@@ -207,6 +240,8 @@ def read_seats(state: VenusState, decision: Decision, path: str) -> None:
         raise PositionError(f"{path}.seats", "an immediate action asks the seat that played the card")
     if kind == SCAVENGE and ("earth" not in state.seat_of or seats != [state.seat_of["earth"]]):
         raise PositionError(f"{path}.seats", "only Earth scavenges a wreck")
+    if kind == RELEASE and seats != [state.seat_of[str(decision.data["planet"])]]:
+        raise PositionError(f"{path}.seats", "the planet with Mind Control chooses which ships to release")
     if kind == ZAP and not decision.data["open"] and seats:
         raise PositionError(f"{path}.seats", "a Zap window that has not opened asks nobody yet")
 
@@ -237,10 +272,12 @@ def _may_sit_on(upper: Decision, lower: Decision) -> bool:
     """Returns whether legal play can push ``upper`` directly on ``lower``."""
     if upper.kind == ZAP and _moment(upper) == START:
         return lower.kind == ACT
+    if upper.kind == RELEASE:
+        return lower.kind == FINISH  # Ships are released at the end of a turn.
     if upper.kind == IMMEDIATE:
         # An immediate-action card is played from a window (never a save window).
         return lower.kind == ZAP and _moment(lower) != SAVE
-    if upper.kind == ZAP and _moment(upper) == ROLL:
+    if upper.kind == ZAP and _moment(upper) in (DECLARE, ROLL):
         # An attack step: the attack action's phase, an extension's step, an immediate card's step.
         return lower.kind in (ATTACKING, EXTEND) or (lower.kind == ZAP and _moment(lower) != SAVE)
     # A save window and Earth's scavenging follow a hit, a Zap card or a wreck wherever those happen.

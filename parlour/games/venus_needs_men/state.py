@@ -8,7 +8,7 @@ from typing import Any
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
-from parlour.core.state import GameState
+from parlour.core.state import GameState, ScoreStep
 from parlour.games.venus_needs_men import actions, rules, views
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
@@ -169,7 +169,37 @@ class VenusState(ModularState):
 
         lines = [f"Zap {n} {self.card(n).name}: {self.card(n).text}" for n in sorted(self.hands[seat])]
         lines.append(f"You have {self.seat_population(seat)} population; {needed(self)} wins.")
+        lines.append(
+            "The board lists only areas with ships; every area and neighbour line: "
+            "parlour board venus-needs-men --svg map.svg"
+        )
         return lines
+
+    # ------------------------------------------------------------ for people
+    def seat_name(self, seat: Seat) -> str:
+        """Returns the seat's planet (the team game: its two planets, "Titan & Ganymede")."""
+        sides = self.sides(seat) if isinstance(seat, int) and 0 <= seat < self.players else []
+        return " & ".join(self.planet(p).name for p in sides) or f"seat {seat}"
+
+    def turn_player(self) -> Seat | None:
+        """Returns the seat whose turn it is (None once the game is over)."""
+        return None if self.over or not self.planets else self.active_seat
+
+    def decision_summary(self) -> str:
+        """Returns one public line: who decides what now."""
+        return views.summary(self)
+
+    def score_steps(self) -> list[ScoreStep]:
+        """Returns the final scoring: each planet's population, then each seat's total (no points)."""
+        return views.score_steps(self)
+
+    def end_reason(self) -> str:
+        """Returns why the game ended ('' while it goes on)."""
+        return views.end_reason(self)
+
+    def card_texts(self) -> dict[str, str]:
+        """Returns the texts of the Zap cards and (Enhanced game) Technology, Upgrade and Special cards."""
+        return views.card_texts(self)
 
     def passing_window(self) -> bool:
         """Returns whether a Zap window is on top (every seat asked may pass)."""

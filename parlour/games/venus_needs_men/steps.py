@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.games.venus_needs_men import enhanced as tech
-from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.actions import INFECTED, Action, act
 
 if TYPE_CHECKING:
     from parlour.games.venus_needs_men.state import VenusState
@@ -205,13 +205,25 @@ def collect_steps(state: VenusState, planet: str, ships: list[str], mode: str = 
     for ship in ready(state, ships):
         where = state.ships[ship] or ""
         if planet != EARTH or state.earth_open:
-            sources = collect_sources(state, planet, ship, cards)
-            found += [act("collect", ship=ship, area="" if a == where else a) for a in sources]
+            for a in collect_sources(state, planet, ship, cards):
+                found.append(act("collect", ship=ship, area="" if a == where else a))
+                if _choice_of_units(state, a):
+                    found.append(act("collect", ship=ship, area="" if a == where else a, target=INFECTED))
         if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
             found.append(act("infect", ship=ship))
         if tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0:
             found.append(act("purge", ship=ship))
     return found
+
+
+def _choice_of_units(state: VenusState, area: str) -> bool:
+    """Returns whether a collector chooses between a healthy and an infected unit here (ruling A-23,
+    option ``infected``): both kinds are there."""
+    return (
+        state.options.get("infected", "choose") == "choose"
+        and state.population.get(area, 0) > 0
+        and state.infected.get(area, 0) > 0
+    )
 
 
 # ------------------------------------------------------------------ research

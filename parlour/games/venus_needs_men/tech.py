@@ -33,6 +33,8 @@ class TechCard:
     """Upgrades: the die roll needed to acquire it."""
     duplicates: tuple[str, ...] = ()
     obsoleted_by: tuple[str, ...] = ()
+    source: str = ""
+    """Where the card comes from (``sourced: ...`` or ``house ...``)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class Special:
     id: str
     name: str
     text: str
+    source: str = ""
+    """Where the card comes from (``sourced: ...`` or ``house ...``)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ def _card(entry: dict[str, Any]) -> TechCard:
         int(entry.get("roll", 0)),
         tuple(entry.get("duplicates", ())),
         tuple(entry.get("obsoleted_by", ())),
+        str(entry.get("source", "")),
     )
 
 
@@ -97,7 +102,8 @@ def parse_tech(data: Any) -> TechSet:
         upgrades = {u["id"]: _card(u) for u in data["upgrades"]}
         cards = tuple(u["id"] for u in data["upgrades"] for _ in range(int(u["count"])))
         specials = {
-            s["planet"]: Special(s["planet"], s["id"], s["name"], s["text"]) for s in data["specials"]
+            s["planet"]: Special(s["planet"], s["id"], s["name"], s["text"], str(s.get("source", "")))
+            for s in data["specials"]
         }
     except (KeyError, TypeError, ValueError) as err:
         raise ContentError(f"tech file is malformed: missing or bad {err}") from None

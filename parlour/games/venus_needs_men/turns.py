@@ -17,6 +17,7 @@ from parlour.games.venus_needs_men.phases import (
     EXTRA,
     FINISH,
     MOVING,
+    RELEASE,
     START,
     ZAP,
 )
@@ -31,9 +32,7 @@ def start_turn(state: VenusState, index: int) -> None:
     """Begins side ``index``'s turn: refill to three Zap cards, then the turn's program."""
     limit = state.options["max_turns"]
     if limit and state.turn >= limit:
-        best = max(state.seat_population(s) for s in range(state.players))
-        leaders = [s for s in range(state.players) if state.seat_population(s) == best]
-        population.end_game(state, leaders, f"lead after the turn limit ({limit})")
+        population.end_game(state, population.leaders(state), f"lead at the turn limit ({limit} turns)")
         return
     state.turn += 1
     state.current = index
@@ -43,14 +42,28 @@ def start_turn(state: VenusState, index: int) -> None:
     if repaired:
         state.disabled = [s for s in state.disabled if s not in repaired]
         state.emit(f"{' '.join(repaired)} repaired (Robotic).")
+    state.emit(f"Turn {state.turn}: {state.planet(state.active).name}.")
+    drawn = []
     while len(state.hands[seat]) < HAND and state.decks[seat]:
-        state.hands[seat].append(state.decks[seat].pop(0))
-    state.emit(f"Turn {state.turn}: {state.planet(state.active).name} (seat {seat}).")
+        drawn.append(state.decks[seat].pop(0))
+        state.hands[seat].append(drawn[-1])
+    if drawn:
+        # Which cards were drawn is the drawer's secret (Event.secret); how many is public.
+        state.emit(
+            f"{state.seat_name(seat)} draws {len(drawn)} Zap card{'s' if len(drawn) > 1 else ''} "
+            f"({len(state.decks[seat])} left in the deck).",
+            seat,
+            "drew " + ", ".join(f"{n} {state.card(n).name}" for n in drawn),
+        )
     state.stack.push(Decision(FINISH, []))
     zapping.open_window(state, END)
     state.stack.push(Decision(EXTEND, [seat]))
     state.stack.push(Decision(ACT, [seat]))
-    zapping.open_window(state, START)
+    # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
+    # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
+    # robot disabled now stays out of this whole turn).
+    robots = tech.has_special(state, state.active, "robotic")
+    zapping.open_window(state, START, everyone=state.turn == 1 or bool(repaired) or robots)
 
 
 def finish_turn(state: VenusState) -> None:
@@ -58,7 +71,6 @@ def finish_turn(state: VenusState) -> None:
     next turn (an extra one after Time Dilation, else the next side that is not skipping)."""
     planet = state.active
     research.take_effect(state)
-    combat.release(state)
     if planet == "titan" and tech.has_special(state, "titan", "parasites"):
         population.hive(state)
         if state.over:
@@ -121,8 +133,16 @@ def settle(state: VenusState) -> None:
             state.stack.pop()  # Only 'done' is left: the action ends by itself.
             continue
         if top.kind == FINISH:
+            chooser = combat.release(state)
+            if chooser is not None:
+                # Ruling A-10(v): Mars chooses which of its controlled ships go free.
+                state.stack.push(Decision(RELEASE, [state.seat_of[chooser]], {"planet": chooser}))
+                return
             state.stack.pop()
             finish_turn(state)
+            continue
+        if top.kind == RELEASE and not combat.release_choices(state, top.data["planet"]):
+            state.stack.pop()
             continue
         return
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from parlour.core.state import ScoreStep
     from parlour.games.venus_needs_men.state import VenusState
 
 
@@ -70,46 +72,241 @@ def _window(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "open"}
 
 
+MOMENTS = {
+    "start": "before the action",
+    "declare": "an attack is declared",
+    "roll": "after an attack roll",
+    "save": "a ship is about to be destroyed",
+    "end": "after the action",
+}
+"""Each Zap window's moment in words."""
+
+
+def summary(state: VenusState) -> str:
+    """Returns one public line for a banner: who decides what now (docs/core.md)."""
+    if state.over:
+        return f"The game is over: {end_reason(state)}"
+    if not len(state.stack) or not state.deciders():
+        return f"Turn {state.turn}: {state.planet(state.active).name}"
+    top = state.stack.top
+    who = state.seat_name(state.deciders()[0])
+    active = state.planet(state.active).name
+    turn = f"(turn {state.turn}, {active}'s)"
+    if top.kind == "zap":
+        return f"{who}: play a Zap card or pass; {_window_words(state, top.data)} {turn}"
+    if top.kind == "act":
+        verbs = (
+            "build, move, attack, collect, research"
+            if _is_enhanced(state)
+            else "build, move, attack, collect"
+        )
+        return f"{active}: {verbs} or pass {turn}"
+    if top.kind in ("moving", "attacking", "collecting"):
+        return f"{active}: the next step of the {state.action} action, or done {turn}"
+    if top.kind == "extend":
+        return f"{active}: discard a Zap card to extend the {state.action} action, or end {turn}"
+    if top.kind == "extra":
+        return f"{active}: the extra {top.data['action']} step of an extension {turn}"
+    if top.kind == "immediate":
+        return f"{who}: an immediate {top.data['action']} (Zap card), or pass {turn}"
+    if top.kind == "scavenge":
+        return f"{who}: a free research roll from an alien wreck (Underground Resistance), or pass {turn}"
+    if top.kind == "release":
+        return f"{who}: choose a controlled ship to release (Mind Control) {turn}"
+    return f"{who}: {top.kind} {turn}"
+
+
+def _window_words(state: VenusState, data: dict[str, Any]) -> str:
+    """Returns what a Zap window answers, in words."""
+    moment = data["moment"]
+    if moment in ("declare", "roll"):
+        target = "the Refuge" if data["target"] == "refuge" else str(data["target"])
+        rolled = f", rolled {' '.join(map(str, data['dice']))}" if moment == "roll" else ""
+        return f"{data['attacker']} attacks {target}{rolled}"
+    if moment == "save":
+        return f"{data['ship']} is about to be destroyed"
+    return MOMENTS.get(str(moment), str(moment))
+
+
+def end_reason(state: VenusState) -> str:
+    """Returns why the game ended, in one sentence ('' while it goes on)."""
+    from parlour.games.venus_needs_men import population
+
+    if not state.over:
+        return ""
+    target = population.needed(state)
+    winners = population.names(state, list(state.winners_))
+    if population.reached(state):
+        together = " together and share the win" if len(state.winners_) > 1 else ""
+        return f"{winners} reached {target} population, the number needed to win{together}."
+    lead = (
+        f"the leader {winners} wins" if len(state.winners_) == 1 else f"the leaders {winners} share the win"
+    )
+    if population.nothing_left(state):
+        return f"Nobody can collect any more population (ruling B-7): {lead}."
+    return f"The turn limit ({state.options['max_turns']} turns) was reached (ruling B-7): {lead}."
+
+
+def score_steps(state: VenusState) -> list[ScoreStep]:
+    """Returns the final scoring: each planet's collected population, each seat's total (no points:
+    the planets' lines add up to scores()), then why the game ended."""
+    from parlour.core.state import ScoreStep
+    from parlour.games.venus_needs_men.population import needed
+
+    steps = [ScoreStep(None, f"Population collected ({needed(state)} wins)")]
+    for seat in range(state.players):
+        sides = state.sides(seat)
+        for planet in sides:
+            where = "in the Secret Underground Refuge" if planet == "earth" else "on its home world"
+            steps.append(
+                ScoreStep(seat, f"{state.planet(planet).name}: population {where}", state.collected[planet])
+            )
+        won = " (winner)" if state.over and seat in state.winners_ else ""
+        steps.append(ScoreStep(seat, f"{state.seat_name(seat)}: total {state.seat_population(seat)}{won}"))
+    if state.over:
+        steps.append(ScoreStep(None, end_reason(state)))
+    return steps
+
+
+def card_texts(state: VenusState) -> dict[str, str]:
+    """Returns every card's text by name: the Zap deck of the content set, then the Enhanced game's
+    Technology, Upgrade and Special cards, each marked with where it comes from."""
+    texts: dict[str, str] = {}
+    by_name: dict[str, list[int]] = {}
+    for number in sorted(state.zap.cards):
+        by_name.setdefault(state.card(number).name, []).append(number)
+    for name, numbers in by_name.items():
+        card = state.card(numbers[0])
+        word = "card" if len(numbers) == 1 else "cards"
+        texts[name] = f"Zap {word} {', '.join(map(str, numbers))}{_origin(card.source)}: {card.text}"
+    tech = state.tech
+    for planet, slots in tech.technology.items():
+        for slot, tech_card in slots.items():
+            owner = state.factions.planets[planet].name
+            texts[tech_card.name] = (
+                f"{owner}'s {slot.capitalize()} Technology{_origin(tech_card.source)}: {tech_card.text}"
+            )
+    for upgrade in tech.upgrades.values():
+        count = tech.upgrade_cards.count(upgrade.id)
+        texts[upgrade.name] = (
+            f"Technology Upgrade ({count} {'copy' if count == 1 else 'copies'}, roll {upgrade.roll}+)"
+            f"{_origin(upgrade.source)}: {upgrade.text}"
+        )
+    for special in tech.specials.values():
+        owner = state.factions.planets[special.planet].name
+        texts[special.name] = f"{owner}'s Special{_origin(special.source)}: {special.text}"
+    return texts
+
+
+def _origin(source: str) -> str:
+    """Returns where a card's text comes from, for its reader: the rulebook's card sheet or house design."""
+    if source.startswith("sourced"):
+        return " (text from the publisher's revised card sheet)"
+    if source.startswith(("house", "name sourced")):
+        return " (house text: the card's printed text is not in Parlour's sources)"
+    return " (from your content set)" if not source else f" ({source})"
+
+
+def _is_enhanced(state: VenusState) -> bool:
+    """Returns whether this is the Enhanced game."""
+    return bool(state.options["game"] == "enhanced")
+
+
+def ship_label(state: VenusState, ship: str) -> str:
+    """Returns a ship's name as the table shows it: ``V1(Mars)`` under Mind Control, ``P1(disabled)``."""
+    marks = []
+    if ship in state.controlled:
+        marks.append(state.planet(state.controlled[ship]).name)
+    if ship in state.disabled:
+        marks.append("disabled")
+    return ship + (f"({', '.join(marks)})" if marks else "")
+
+
 def render_text(state: VenusState, seat: int | None) -> str:
-    """Returns the map as a readable list, the scores and the seat's Zap hand."""
+    """Returns the table on one screen: the headline, population, every occupied area with its ships and
+    where they can go, supplies, Zap piles, the seat's hand and the Enhanced game's cards."""
     from parlour.games.venus_needs_men.population import needed
 
     board = state.board
     lines = [_headline(state)]
     lines.append(
-        "Population: "
-        + "  ".join(f"{state.planet(p).name} {state.collected[p]}" for p in state.planets)
-        + f"  (needed {needed(state)})"
+        "Collected: "
+        + " · ".join(f"{state.planet(p).name} {state.collected[p]}" for p in state.planets)
+        + f"   ({needed(state)} wins)"
+        + _team_totals(state)
     )
+    land = []
+    for land_id in board.land_areas():
+        sick = state.infected.get(land_id, 0)
+        land.append(f"{land_id} {state.population[land_id]}" + (f"+{sick} infected" if sick else ""))
+    lines.append("Population: " + "  ".join(land))
     by_area: dict[str, list[str]] = {}
     for ship, where in sorted(state.ships.items()):
         if where is not None:
-            by_area.setdefault(where, []).append(ship)
-    lines.append("Map (area: neighbours; population; ships):")
-    for area in board.areas:
-        if area.kind == "refuge":
-            continue
-        pop = f" pop {state.population[area.id]}" if area.kind == "land" else ""
-        ships = " ".join(by_area.get(area.id, []))
-        near = ", ".join(area.neighbours)
-        lines.append(f"  {area.id:10} {area.kind:6}{pop:8} [{ships}]  -> {near}")
-    supply = "  ".join(f"{state.planet(p).name}: {len(state.supply(p))}" for p in state.planets)
-    lines.append(f"Ships in supply: {supply}")
+            by_area.setdefault(where, []).append(ship_label(state, ship))
     lines.append(
-        "Zap cards: "
-        + "  ".join(f"seat {s} hand {len(h)} deck {len(state.decks[s])}" for s, h in enumerate(state.hands))
+        "Ships by area (-> where they move on to; from Earth areas, the neighbours they also attack):"
     )
+    for area in board.areas:
+        if area.id in by_area:
+            lines.append(f"  {area.id}: {' '.join(by_area[area.id])}{_reach(state, area.id)}")
+    if not by_area:
+        lines.append("  none on the board")
+    supply = " · ".join(f"{state.planet(p).name} {len(state.supply(p))}" for p in state.planets)
+    lines.append(f"In supply: {supply}")
+    lines.append(
+        "Zap hand/deck: "
+        + " · ".join(
+            f"{state.seat_name(s)} {len(h)}/{len(state.decks[s])}" for s, h in enumerate(state.hands)
+        )
+    )
+    shown = [f"{state.seat_name(s)} {' '.join(map(str, d))}" for s, d in enumerate(state.discards) if d]
+    if shown:
+        lines.append("Zap discards: " + " · ".join(shown))
     if seat is not None:
         hand = [f"{n} {state.card(n).name}" for n in sorted(state.hands[seat])]
-        lines.append("Your Zap hand: " + ("; ".join(hand) or "empty"))
+        lines.append("Your Zap hand: " + (" · ".join(hand) or "empty"))
     lines += _enhanced_lines(state)
     if not state.earth_open and "earth" in state.planets:
         lines.append("Earth may not collect yet (no alien has attacked an Earth ship or collected).")
-    return "\n".join(lines)
+    return "\n".join(wrapped for line in lines for wrapped in _wrap(line))
+
+
+WIDTH = 100
+"""The widest line of the text board; longer lines are wrapped, indented."""
+
+
+def _wrap(line: str) -> list[str]:
+    """Returns a line wrapped to WIDTH characters (continuations indented)."""
+    if len(line) <= WIDTH:
+        return [line]
+    return textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
+
+
+def _team_totals(state: VenusState) -> str:
+    """Returns each team's total in the two-player team game ('' otherwise)."""
+    if len(state.planets) == state.players:
+        return ""
+    return "; teams: " + ", ".join(
+        f"{state.seat_name(s)} {state.seat_population(s)}" for s in range(state.players)
+    )
+
+
+def _reach(state: VenusState, area_id: str) -> str:
+    """Returns where ships in an area move on to (space) or attack into (Earth areas, besides Orbit)."""
+    board = state.board
+    area = board.area(area_id)
+    if area.kind in ("land", "ocean"):
+        near = [n for n in area.neighbours if board.area(n).kind in ("land", "ocean")]
+        return f"  -> {' '.join(near)}" if near else ""
+    near = [n for n in area.neighbours if board.area(n).kind in ("space", "orbit")]
+    if area.kind == "orbit":
+        near.append("any Earth area")
+    return f"  -> {' '.join(near)}" if near else ""
 
 
 def _enhanced_lines(state: VenusState) -> list[str]:
-    """Returns the Enhanced game's cards and markers as text."""
+    """Returns the Enhanced game's cards and markers as text, one line a planet."""
     if state.options["game"] != "enhanced":
         return []
     tech = state.tech
@@ -118,42 +315,21 @@ def _enhanced_lines(state: VenusState) -> list[str]:
         cards = [c.name for c in tech.technology[planet].values()]
         cards += [tech.upgrades[u].name for u in state.upgrades.get(planet, [])]
         pending = [tech.upgrades[u].name for u in state.pending_upgrades.get(planet, [])]
-        extra = f" (from the end of this turn: {', '.join(pending)})" if pending else ""
-        lines.append(
-            f"{state.planet(planet).name}: {', '.join(cards)}; Special {tech.specials[planet].name}{extra}"
-        )
-    face_up = ", ".join(f"{u} ({tech.upgrades[u].name}, {tech.upgrades[u].roll}+)" for u in state.face_up)
+        extra = f"; from the turn's end {', '.join(pending)}" if pending else ""
+        lines.append(f"{state.planet(planet).name}: {', '.join(cards)}; {tech.specials[planet].name}{extra}")
+    face_up = ", ".join(f"{u} ({tech.upgrades[u].name} {tech.upgrades[u].roll}+)" for u in state.face_up)
     lines.append(f"Face-up Upgrades: {face_up or 'none'}; deck {len(state.upgrade_deck)}")
     if state.controlled:
-        lines.append("Mind Control: " + ", ".join(f"{s} by {p}" for s, p in sorted(state.controlled.items())))
-    if state.disabled:
-        lines.append("Disabled robots: " + " ".join(sorted(state.disabled)))
-    infected = {a: n for a, n in state.infected.items() if n}
-    if infected:
-        lines.append("Infected population: " + ", ".join(f"{a} {n}" for a, n in infected.items()))
+        lines.append(
+            "Mind Control: "
+            + ", ".join(
+                f"{s} ({state.planet(state.owner(s)).name}'s) held by {state.planet(p).name}"
+                for s, p in sorted(state.controlled.items())
+            )
+        )
     return lines
 
 
 def _headline(state: VenusState) -> str:
     """Returns the first line: whose turn, what is being decided."""
-    if state.over:
-        names = ", ".join(f"seat {s}" for s in state.winners_)
-        return f"Venus Needs Men! — game over after {state.turn} turns; winner(s): {names}."
-    from parlour.games.venus_needs_men.rules import PHASE_NAMES
-
-    top = state.stack.top
-    what = PHASE_NAMES.get(top.kind, top.kind)
-    if top.kind == "zap":
-        data = top.data
-        what = f"Zap window ({data['moment']})"
-        if data["moment"] == "roll":
-            what += (
-                f": {data['attacker']} attacks {data['target']}, rolled {' '.join(map(str, data['dice']))}"
-            )
-        elif data["moment"] == "save":
-            what += f": {data['ship']} is about to be destroyed"
-    return (
-        f"Venus Needs Men! — turn {state.turn}: {state.planet(state.active).name} "
-        f"(seat {state.active_seat}); "
-        f"{what}; waiting for seat(s) {', '.join(map(str, state.deciders()))}."
-    )
+    return summary(state)

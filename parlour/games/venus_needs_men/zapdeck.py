@@ -41,6 +41,8 @@ class ZapCard:
     timing: str
     effect: str
     text: str
+    source: str = ""
+    """Where the card comes from (the house deck marks each card ``house`` or what is sourced)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,12 @@ def parse_zap(data: Any) -> ZapDeck:
     try:
         cards = {
             int(c["number"]): ZapCard(
-                int(c["number"]), str(c["name"]), c["timing"], c["effect"], str(c["text"])
+                int(c["number"]),
+                str(c["name"]),
+                c["timing"],
+                c["effect"],
+                str(c["text"]),
+                str(c.get("source", "")),
             )
             for c in data["cards"]
         }

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from parlour.core.decisions import Decision
 from parlour.games.venus_needs_men import combat, population
 from parlour.games.venus_needs_men.actions import Action, act
-from parlour.games.venus_needs_men.phases import END, IMMEDIATE, ROLL, SAVE, START, ZAP
+from parlour.games.venus_needs_men.phases import DECLARE, END, IMMEDIATE, ROLL, SAVE, START, ZAP
 from parlour.games.venus_needs_men.steps import is_enemy
 from parlour.games.venus_needs_men.zapdeck import TARGETS, ZapCard
 
@@ -40,7 +40,9 @@ def playable(state: VenusState, seat: int, card: ZapCard, window: Decision) -> b
     if moment == SAVE:
         return card.timing == "saving" and state.seat_of[state.controller(str(window.data["ship"]))] == seat
     if card.timing == "any":
-        return bool(moment != SAVE)
+        # "At any time": at the turn's start and end, and when an attack is declared (before its roll:
+        # the moment an attack can still be answered). After the roll only the roll cards matter (B-3).
+        return moment in (START, DECLARE, END)
     if card.timing == "own-end":
         return moment == END and seat == state.active_seat
     if card.timing == "roll" and moment == ROLL:
@@ -109,9 +111,15 @@ def may_hold_playable(state: VenusState, seat: int, window: Decision, cards: lis
 
 def asked(state: VenusState, window: Decision) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
-    card by public knowledge (ruling B-3), whatever they really hold."""
+    card by public knowledge (ruling B-3), whatever they really hold.  A turn's start window asks the
+    active seat alone (the others were asked at the end of the turn before, and only the active seat's
+    secret refill came between) unless it is open to ``everyone``: on the first turn, when robots were
+    repaired as the turn began, and once a card has been played in it."""
     cards = unseen(state)
-    return [s for s in order_from(state, state.active_seat) if may_hold_playable(state, s, window, cards)]
+    seats = order_from(state, state.active_seat)
+    if window.data["moment"] == START and not window.data.get("everyone", True):
+        seats = seats[:1]
+    return [s for s in seats if may_hold_playable(state, s, window, cards)]
 
 
 def window_actions(state: VenusState, seat: int) -> list[Action]:
@@ -128,36 +136,56 @@ def window_apply(state: VenusState, seat: int, action: Action) -> None:
     card = state.card(action.number)
     state.hands[seat].remove(card.number)
     state.discards[seat].append(card.number)
-    target = action.target or action.area
-    state.emit(
-        f"Seat {seat} plays Zap card {card.number}, {card.name}" + (f" on {target}" if target else "") + "."
-    )
+    state.emit(f"{state.seat_name(seat)} plays Zap card {card.number}, {card.name}{_aim(state, action)}.")
     effect(state, seat, card, action, window)
     # The window restarts once the card's effect is done: the seats to ask are counted afresh then.
+    if window.data["moment"] == START:
+        window.data["everyone"] = True  # Now everyone may answer the card.
     window.data["open"] = False
     window.seats = []
 
 
+def _aim(state: VenusState, action: Action) -> str:
+    """Returns " on TARGET" for a card's target, in words (a planet or area by name, a ship by its name)."""
+    if action.target:
+        return f" on {action.target}"
+    if action.area:
+        return (
+            f" on {state.board.area(action.area).name}"
+            if state.board.has(action.area)
+            else f" on {action.area}"
+        )
+    return ""
+
+
 def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: Decision) -> None:
-    """Carries out a card's effect (pushing a decision when it needs one)."""
+    """Carries out a card's effect (pushing a decision when it needs one), telling the table what it does."""
     planet = for_planet(state, seat)
+    name = state.planet(planet).name
     kind = card.effect
     if kind in ("each-receives", "plague"):
         _everyone_receives(state, seat, action.area if kind == "each-receives" else _most_populous(state))
     elif kind == "extra-turn":
         state.extra_turns[planet] = state.extra_turns.get(planet, 0) + 1
+        state.emit(f"{name} will take another turn after this one.")
     elif kind == "skip-turn":
         state.skips[action.area] = state.skips.get(action.area, 0) + 1
+        state.emit(f"{state.planet(action.area).name} will skip its next turn.")
     elif kind == "destroy":
         combat.threaten(state, action.target, card.number)
     elif kind == "save":
         window.data["saved_by"] = max(window.data["saved_by"], card.number)
+        state.emit(f"{window.data['ship']} is shielded (a higher-numbered Sabotage would still destroy it).")
     elif kind in ("miss", "hit"):
         window.data["plays"].append([card.number, kind])
+        state.emit(f"The attack will {kind} (unless a higher-numbered card answers).")
     elif kind == "jam":
         window.data["jam"] += 2
+        state.emit("Each die of the roll counts 2 less.")
     else:
-        state.stack.push(Decision(IMMEDIATE, [seat], {"action": kind.split("-", 1)[1]}))
+        step = kind.split("-", 1)[1]
+        state.emit(f"{state.seat_name(seat)} takes an immediate {step} step (or declines it).")
+        state.stack.push(Decision(IMMEDIATE, [seat], {"action": step}))
 
 
 def _most_populous(state: VenusState) -> str:
@@ -182,7 +210,9 @@ def open_window(state: VenusState, moment: str, **data: object) -> None:
 def close_window(state: VenusState) -> None:
     """Pops the window on top and carries out what its moment resolves."""
     window = state.stack.pop()
-    if window.data["moment"] == ROLL:
+    if window.data["moment"] == DECLARE:
+        combat.roll_declared(state, window.data)
+    elif window.data["moment"] == ROLL:
         combat.resolve_roll(state, window.data)
     elif window.data["moment"] == SAVE:
         combat.resolve_save(state, window.data)

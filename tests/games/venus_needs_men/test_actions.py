@@ -637,6 +637,40 @@ def test_a_card_giving_everyone_population_may_give_one_winner() -> None:
     assert state.winners() == [1]
 
 
+EMPTY_EARTH = {a: 0 for a in BOARD.land_areas()}
+
+
+def test_the_game_ends_when_nobody_can_collect_any_more() -> None:
+    """B-7: the last unit on Earth collected, nobody could ever reach 26: the game ends at once and the
+    leaders (Venus and Mars, 11 each) share the win; it says why."""
+    state = load(
+        ships={"M1": "india", "M2": "india"},
+        active="mars",
+        population={**EMPTY_EARTH, "india": 1},
+        collected={"venus": 11, "mars": 10, "ganymede": 5, "titan": 3},
+    )
+    events = state.apply_notation("collect M1")
+    assert state.is_over() and state.winners() == [0, 1] and state.deciders() == ()
+    assert "Nobody can collect any more population" in state.end_reason()
+    assert "Venus and Mars" in state.end_reason()
+    assert any("nobody can collect any more population" in e.text for e in events)
+
+
+def test_the_game_goes_on_while_infected_units_are_left() -> None:
+    """B-7: an infected unit still on Earth can be collected, so the game goes on."""
+    from .scenario import load_enhanced
+
+    state = load_enhanced(
+        ships={"M1": "india"},
+        active="mars",
+        population={**EMPTY_EARTH, "india": 1},
+        infected={"china": 1},
+        collected={"venus": 11, "mars": 10},
+    )
+    state.apply_notation("collect M1")
+    assert not state.is_over() and state.end_reason() == ""
+
+
 def test_refused_actions_change_nothing() -> None:
     """An illegal action is refused with a reason and the state is unchanged."""
     state = load(ships={"V1": "orbit", "M1": "orbit"}, active="venus")

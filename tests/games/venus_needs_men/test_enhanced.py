@@ -453,19 +453,46 @@ def test_the_original_owner_may_attack_its_controlled_ship() -> None:
 
 
 def test_controlled_ships_beyond_mars_own_in_an_area_are_released_at_the_end_of_a_turn() -> None:
-    """Mind Control: at a turn's end controlled ships beyond Mars's own in an area go free (lowest kept)."""
+    """Mind Control: at a turn's end controlled ships beyond Mars's own in an area go free; where Mars
+    has no ship of its own left, all of them go without a choice."""
     ships = {"M1": "china", "V1": "china", "G1": "china"}
-    state = load_enhanced(ships=ships, controlled={"V1": "mars", "G1": "mars"}, active="venus")
-    run(state, "pass")
-    assert state.controlled == {"G1": "mars"} and state.active == "mars"
     state = load_enhanced(ships=ships, controlled={"V1": "mars"}, active="mars")
     run(state, "move M1 india")
     assert state.controlled == {"V1": "mars"}
     run(state, "done")
-    assert state.controlled == {} and state.fleet("venus") == ["V1"]
+    assert state.controlled == {} and state.fleet("venus") == ["V1"] and state.active == "ganymede"
     state = load_enhanced(ships=ships, controlled={"V1": "mars"}, active="mars")
     run(state, "move M1 india", "move V1 india", "done")
     assert state.controlled == {"V1": "mars"}
+
+
+@pytest.mark.parametrize("kept", ["V1", "G1"])
+def test_mars_chooses_which_controlled_ships_to_release(kept: str) -> None:
+    """Mind Control: "you must release controlled spaceships of your choice": one Mars ship holding two
+    at Venus's turn end, so Mars (seat 1) is asked 'release V1' or 'release G1', then Mars's turn begins."""
+    ships = {"M1": "china", "V1": "china", "G1": "china"}
+    state = load_enhanced(ships=ships, controlled={"V1": "mars", "G1": "mars"}, active="venus")
+    run(state, "pass")
+    assert kinds(state)[-1] == "release" and state.deciders() == (1,)
+    assert legal(state) == ["release G1", "release V1"]
+    assert state.decision_summary().startswith("Mars")
+    released = "G1" if kept == "V1" else "V1"
+    events = state.apply_notation(f"release {released}")
+    assert state.controlled == {kept: "mars"} and state.active == "mars"
+    assert any(f"{released} is released" in e.text and "Mars's choice" in e.text for e in events)
+
+
+def test_a_pending_release_survives_a_position_round_trip() -> None:
+    """The release decision is written and read back (positions, ruling B-10); a forged one is refused."""
+    ships = {"M1": "china", "V1": "china", "G1": "china"}
+    state = load_enhanced(ships=ships, controlled={"V1": "mars", "G1": "mars"}, active="venus")
+    run(state, "pass")
+    data = state.to_position()
+    again = GAME.state_from_position(data)
+    assert [str(a) for a in again.legal_actions(1)] == ["release G1", "release V1"]
+    data["decisions"][-1]["seats"] = [0]
+    with pytest.raises(Exception, match="Mind Control"):
+        GAME.state_from_position(data)
 
 
 def test_a_controlled_ship_stays_controlled_until_the_end_of_the_turn() -> None:
@@ -595,14 +622,45 @@ def test_titan_collects_one_infected_unit_per_area_at_the_end_of_its_turn() -> N
 
 
 def test_others_may_collect_infected_units() -> None:
-    """A-23: anyone may collect infected units, healthy ones first (India: one healthy, two yellow)."""
+    """A-23: anyone may collect infected units; with no choice to make (option infected=healthy, or one
+    kind left) a healthy unit goes first (India: one healthy, two yellow)."""
     state = load_enhanced(
-        ships={"M1": "india"}, population={"india": 1}, infected={"india": 2}, active="mars", hands={1: [10]}
+        ships={"M1": "india"},
+        population={"india": 1},
+        infected={"india": 2},
+        active="mars",
+        hands={1: [10]},
+        options={"infected": "healthy"},
     )
+    assert not any(a.endswith("infected") for a in legal(state))
     run(state, "collect M1", "done")
     assert state.population["india"] == 0 and state.infected["india"] == 2
     run(state, "extend 10", "collect M1")
     assert state.infected["india"] == 1 and state.collected["mars"] == 2
+
+
+@pytest.mark.parametrize("word", ["", " infected"])
+def test_the_collector_chooses_a_healthy_or_an_infected_unit(word: str) -> None:
+    """A-23: "Infected population ... may be collected by other players": where both kinds are, the
+    collector chooses ('collect M1' a healthy unit, 'collect M1 infected' an infected one)."""
+    state = load_enhanced(
+        ships={"M1": "india"}, population={"india": 1}, infected={"india": 2}, active="mars"
+    )
+    assert {"collect M1", "collect M1 infected"} <= set(legal(state))
+    events = state.apply_notation(f"collect M1{word}")
+    sick = bool(word)
+    assert state.infected["india"] == (1 if sick else 2) and state.population["india"] == (1 if sick else 0)
+    assert state.collected["mars"] == 1
+    assert any(("infected population unit" in e.text) == sick and "M1 collects" in e.text for e in events)
+
+
+def test_alluring_takes_the_chosen_kind_first_then_the_other() -> None:
+    """A-23 with Alluring: 'collect V1 infected' takes the infected unit, then a healthy one."""
+    state = load_enhanced(
+        ships={"V1": "india"}, population={"india": 3}, infected={"india": 1}, active="venus"
+    )
+    run(state, "collect V1 infected")
+    assert state.infected["india"] == 0 and state.population["india"] == 2 and state.collected["venus"] == 2
 
 
 def test_pluto_purges_infected_units_and_opens_earths_collection() -> None:
@@ -989,3 +1047,29 @@ def test_random_enhanced_playouts_keep_upgrades_and_ships_in_place(
     assert end.is_over()
     busy = busy_enhanced_playout(players, seed, options)
     assert busy.is_over() and busy.invariant_errors() == []
+
+
+# ------------------------------------------------------------------ why research is refused
+
+
+def test_researching_a_duplicate_says_what_it_duplicates() -> None:
+    """ "You may not attempt to acquire an upgrade which duplicates or is obsoleted by a card you already
+    have": 'research yttrium' for Venus is refused because it duplicates Baryonite Armor, and says so."""
+    state = load_enhanced(active="venus", face_up=["yttrium", "gatling", "adaptive"])
+    assert "research yttrium" not in legal(state)
+    why = state.why_illegal(state.parse_action("research yttrium"), 0)
+    assert why == "Yttrium Alloys duplicates Venus's Baryonite Armor"
+    with pytest.raises(IllegalActionError, match="duplicates Venus's Baryonite Armor"):
+        state.apply_notation("research yttrium", 0)
+
+
+def test_research_refusals_name_the_reason() -> None:
+    """Obsoleted, already held, not face up, unknown: each refusal says which."""
+    state = load_enhanced(
+        active="mars", face_up=["gatling", "adaptive", "quality"], upgrades={"mars": ["quality"]}
+    )
+    why = lambda text: state.why_illegal(state.parse_action(text), 1)  # noqa: E731
+    assert why("research gatling") == "Gatling Lasers is obsoleted by Mars's Magneto-Blasters"
+    assert why("research quality") == "Mars already has Quality Control"
+    assert why("research yttrium").startswith("Yttrium Alloys is not face up (face up: adaptive")
+    assert why("research warp").startswith("there is no Upgrade 'warp'")

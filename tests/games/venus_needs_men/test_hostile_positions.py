@@ -219,3 +219,66 @@ def test_mars_does_not_take_over_its_teammates_ships() -> None:
     ships = {"V1": "orbit", "M1": "orbit", "T1": "titan"}
     data = enhanced_position(2, ships=ships, active="titan", controlled={"V1": "mars"})
     assert refusal(data).field == "controlled.V1"
+
+
+# ------------------------------------------------------------------ a declared attack; a release (A-10(v))
+DECLARE = {
+    "moment": "declare",
+    "open": False,
+    "attacker": "V1",
+    "target": "M1",
+    "weapon": "",
+    "cards": False,
+    "main": True,
+}
+
+
+def test_a_declared_attack_loads_and_rolls_when_its_window_closes() -> None:
+    """A hand-written declare window opens (nobody holds a card: it closes) and the attack is rolled."""
+    data = attacking(DECLARE)
+    data["chance"]["forced"] = [{"kind": "die", "value": 9}, {"kind": "die", "value": 1}]
+    state = GAME.state_from_position(data)
+    assert state.ships["M1"] is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("weapon", "qray"), ("weapon", 3), ("attacker", "X9"), ("target", None), ("main", "yes"), ("cards", 1)],
+)
+def test_a_declare_window_with_a_bad_field(key: str, value: Any) -> None:
+    assert refusal(attacking({**DECLARE, key: value})).field == f"decisions[4].data.{key}"
+
+
+def test_a_declare_window_missing_a_field() -> None:
+    window = {k: v for k, v in DECLARE.items() if k != "weapon"}
+    assert refusal(attacking(window)).field == "decisions[4].data.weapon"
+
+
+def releasing(planet: Any, seats: list[int], under: str = "finish") -> dict[str, Any]:
+    """Returns Mars (seat 1) holding V1 and G1 with one ship of its own, asked to release one."""
+    ships = {"V1": "orbit", "M1": "orbit", "G1": "orbit"}
+    stack = [decision("finish", []), decision("release", seats, {"planet": planet})]
+    if under != "finish":
+        stack = [*turn_program(0), decision("release", seats, {"planet": planet})]
+    return enhanced_position(
+        ships=ships, active="venus", controlled={"V1": "mars", "G1": "mars"}, decisions=stack
+    )
+
+
+def test_a_release_decision_loads() -> None:
+    state = GAME.state_from_position(releasing("mars", [1]))
+    assert [str(a) for a in state.legal_actions(1)] == ["release G1", "release V1"]
+
+
+@pytest.mark.parametrize(
+    ("planet", "seats", "under", "field"),
+    [
+        ("venus", [0], "finish", "decisions[1].data.planet"),
+        ("mars", [0], "finish", "decisions[1].seats"),
+        ("mars", [1], "act", "decisions[4]"),
+    ],
+)
+def test_a_release_by_the_wrong_planet_seat_or_place_is_refused(
+    planet: str, seats: list[int], under: str, field: str
+) -> None:
+    assert refusal(releasing(planet, seats, under)).field == field

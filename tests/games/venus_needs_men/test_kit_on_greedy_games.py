@@ -21,6 +21,7 @@ def test_kit_checks_hold_along_greedy_games(players: int, seed: int, version: st
     assert states[-1].is_over() and states[-1].winners()
     kit.check_states(GAME, states, random.Random(seed))
 
+
 def test_greedy_wins_most_four_player_basic_games_against_random() -> None:
     """A short sample: greedy in seat 0 wins most games against three random bots."""
     from parlour.bots.simulation import simulate

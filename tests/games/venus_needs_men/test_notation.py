@@ -26,6 +26,9 @@ EVERY_VERB = [
     ("cycle gatling", Action("cycle", area="gatling")),
     ("collect P3", Action("collect", ship="P3")),
     ("collect G1 india", Action("collect", ship="G1", area="india")),
+    ("collect M1 infected", Action("collect", ship="M1", target="infected")),
+    ("collect G1 india infected", Action("collect", ship="G1", area="india", target="infected")),
+    ("release V2", Action("release", ship="V2")),
     ("pass", Action("pass")),
     ("done", Action("done")),
     ("extend 9", Action("extend", number=9)),
@@ -160,11 +163,11 @@ def test_well_formed_but_unknown_names_are_refused_at_the_table() -> None:
     before = snapshot(state)
     with pytest.raises(IllegalActionError, match="there is no spaceship V9"):
         state.apply_notation("move V9 orbit", 0)
-    with pytest.raises(IllegalActionError, match="not with these arguments"):
+    with pytest.raises(IllegalActionError, match="V1 cannot move to atlantis now; it may move to: orbit"):
         state.apply_notation("move V1 atlantis", 0)
-    with pytest.raises(IllegalActionError, match="not with these arguments"):
+    with pytest.raises(IllegalActionError, match="V1 cannot move to china now"):
         state.apply_notation("move V1 china", 0)
-    with pytest.raises(IllegalActionError, match="seat 0 may: build, move, pass"):
+    with pytest.raises(IllegalActionError, match="Venus may: build, move, pass"):
         state.apply_notation("extend 3", 0)
     assert snapshot(state) == before
 
@@ -185,3 +188,29 @@ def test_the_game_exports_the_notation() -> None:
     assert state.parse_action("move V1 sunward") == parse_action("move V1 sunward")
     assert state.format_action(parse_action("zap 1 china")) == "zap 1 china"
     assert "pass" in legal(state, state.deciders()[0])
+
+
+def test_refusals_of_a_ship_step_say_why() -> None:
+    """why_illegal names the reason a ship's step is refused: where it may move, whose it is, acted."""
+    state = load(ships={"V1": "sunward", "V2": "sunward", "M1": "sunward"}, active="venus")
+    why = lambda text: state.why_illegal(state.parse_action(text), 0)  # noqa: E731
+    assert why("move V1 china") == "V1 cannot move to china now; it may move to: orbit, lunar, comet"
+    assert why("move M1 orbit") == "M1 is commanded by Mars"
+    assert why("move V3 orbit") == "V3 is not on the board"
+    play(state, "move V1 orbit")
+    assert why("move V1 china") == "V1 has already taken its step in this action"
+
+
+def test_the_learning_catalogue_lists_the_newer_verbs() -> None:
+    """The environments' action catalogue (ids) holds infected collections and releases, at its end."""
+    from parlour.games.venus_needs_men.board import load_board
+    from parlour.games.venus_needs_men.catalogue import action_catalogue
+    from parlour.games.venus_needs_men.factions import load_factions
+    from parlour.games.venus_needs_men.tech import load_tech
+
+    ids = action_catalogue(load_board(), load_factions(), GAME.zap({}), load_tech())
+    assert len(set(ids)) == len(ids)
+    for text in ("collect M1 infected", "collect G1 india infected", "release V2", "release G6"):
+        assert text in ids
+    assert ids.index("release V2") > ids.index("zap 36 E4")
+    assert {text.split()[0] for text, _ in EVERY_VERB} <= {text.split()[0] for text in ids}

@@ -58,6 +58,9 @@ def roll_window(dice: tuple[int, int], **hands: list[int]) -> VenusState:
         forced=dice,
     )
     play(state, "attack V1 M1")
+    if top(state) == ("zap", "declare"):
+        everyone_passes(state)  # The declaration's window (B-3): nobody answers before the roll.
+        auto_pass(state)
     return state
 
 
@@ -93,6 +96,29 @@ def test_a_window_asks_every_seat_that_could_hold_a_playable_card() -> None:
         state.apply_notation("pass", 0)
     assert auto_pass(state) == 2
     assert state.deciders() == (3,) and legal(state, 3) == ["pass", "zap 6"] and not state.only_pass(3)
+
+
+def test_a_turns_start_window_asks_the_active_seat_alone_until_it_plays() -> None:
+    """B-3: the end window of Venus's turn asks everyone; the start window of Mars's turn just after it
+    asks only Mars (nothing public changed in between); once Mars plays a card, everyone may answer."""
+    state = load(
+        ships={"V1": "orbit", "M1": "orbit"},
+        active="venus",
+        turn=3,
+        hands={0: [13], 1: [6, 11], 2: [9], 3: [24]},
+    )
+    play(state, "pass", "end")  # Venus (seat 0) holds only Jamming: passed for it.
+    assert top(state) == ("zap", "end") and window_seats(state) == [1, 2, 3]
+    everyone_passes(state)
+    assert state.active == "mars" and top(state) == ("zap", "start") and window_seats(state) == [1]
+    play(state, "1: zap 6", "1: build mars")  # Seat 1 then holds only Evasive Maneuvers: passed for it.
+    assert top(state) == ("zap", "start") and window_seats(state) == [2, 3, 0]
+
+
+def test_the_first_turns_start_window_asks_everyone() -> None:
+    """B-3: no end window comes before the first turn, so its start window asks every seat."""
+    state = GAME.new_state(4, 0)
+    assert state.turn == 1 and top(state) == ("zap", "start") and window_seats(state) == [3, 0, 1, 2]
 
 
 def test_who_is_asked_does_not_depend_on_the_cards_held() -> None:
@@ -479,22 +505,38 @@ def test_jamming_does_not_stop_a_targeting_computer() -> None:
 
 
 def test_roll_cards_go_to_the_right_side() -> None:
-    """Evasive and Jamming go to the target's owner, Targeting Computer to the attacker's, nobody else."""
+    """Evasive and Jamming go to the target's owner, Targeting Computer to the attacker's; a third seat
+    is not asked after the roll (B-3: only the roll cards matter there)."""
     state = roll_window((5, 5), s0=[11, 13, 12], s1=[24, 26, 25], s2=[34, 35, 36])
-    assert window_seats(state) == [0, 1, 2]
+    assert window_seats(state) == [0, 1]
     assert zaps(state, 0) == ["zap 12"]
     play(state, "0: pass")
     assert zaps(state, 1) == ["zap 24", "zap 26"]
     state.apply_notation("pass", 1)
-    assert window_seats(state) == [2] and legal(state, 2) == ["pass"]
+    assert top(state) != ("zap", "roll") and state.hands[2] == [34, 35, 36]
 
 
-def test_any_time_cards_are_offered_after_a_roll() -> None:
-    """After a roll, cards playable at any time are offered too (a Sabotage by a third player)."""
+def test_any_time_cards_answer_an_attack_when_it_is_declared() -> None:
+    """B-3, moment 'declare': after "attack V1 M1" and before the roll a third player may Sabotage the
+    attacker; the attack is then called off and no die is rolled. After the roll nobody else is asked."""
+    state = load(ships={"V1": "orbit", "M1": "orbit", "V2": "sunward"}, active="venus", hands={2: [9]})
+    play(state, "attack V1 M1")
+    assert top(state) == ("zap", "declare") and window_seats(state) == [2]
+    events = state.apply_notation("zap 9 V1", 2)
+    auto_pass(state)
+    assert state.ships["V1"] is None and state.ships["M1"] == "orbit"
+    assert state.chance.events == 0 or not any("rolls" in e.text for e in events)
     state = roll_window((1, 1), s2=[9])
-    assert window_seats(state) == [2]
-    play(state, "2: zap 9 V1")
-    assert state.ships["V1"] is None
+    assert top(state) == ("zap", "end") and state.hands[2] == [9]  # asked before the roll, not after
+
+
+def test_a_target_that_moves_away_calls_the_attack_off_and_the_ship_may_attack_again() -> None:
+    """A Hyperspace Jump answering the declaration takes M1 out of V2's reach: the attack is called off,
+    and V2 may declare another (A-21: the target may be changed until the dice are rolled)."""
+    state = load(ships={"V2": "sunward", "M1": "sunward", "M2": "sunward"}, active="venus", hands={1: [4]})
+    play(state, "attack V2 M1", "1: zap 4", "1: move M1 orbit")
+    assert state.ships["M1"] == "orbit"
+    assert "attack V2 M2" in legal(state) and "attack V2 M1" not in legal(state)
 
 
 # ------------------------------------------------------------------ priority
@@ -595,7 +637,8 @@ def test_an_immediate_action_resumes_the_interrupted_turn() -> None:
 
 
 def test_an_immediate_action_during_an_attack_resumes_the_attack() -> None:
-    """A Surprise Attack after a roll is resolved first, then the roll, then the attacker's next ship."""
+    """A Surprise Attack answering a declaration is resolved first (M2 destroys V1), then the declared
+    attack (called off: V1 is gone), then the attacker's next ship."""
     state = load(
         ships={"V1": "orbit", "V2": "orbit", "M1": "orbit", "M2": "orbit"},
         active="venus",
@@ -603,11 +646,11 @@ def test_an_immediate_action_during_an_attack_resumes_the_attack() -> None:
         forced=[9, 1, 10, 1],
     )
     play(state, "attack V1 M1")
-    assert top(state) == ("zap", "roll") and window_seats(state) == [1]
+    assert top(state) == ("zap", "declare") and window_seats(state) == [1]
     play(state, "1: zap 28", "1: attack M2 V1")
-    assert state.ships["V1"] is None and state.ships["M1"] is None
+    assert state.ships["V1"] is None and state.ships["M1"] == "orbit"
     assert top(state) == ("attacking", None) and state.active == "venus"
-    assert legal(state) == ["done", "attack V2 M2"]
+    assert legal(state) == ["done", "attack V2 M1", "attack V2 M2"]
 
 
 def test_an_immediate_action_may_be_declined() -> None:
@@ -661,3 +704,18 @@ def test_a_team_card_played_in_ones_own_turn_is_for_the_active_planet() -> None:
     state = load(2, ships={"G1": "orbit"}, active="ganymede", hands={0: [3]})
     play(state, "pass", "end", "0: zap 3")
     assert state.active == "ganymede" and state.turn == 2
+
+
+def test_a_declare_window_asks_nobody_once_every_any_time_card_is_face_up() -> None:
+    """B-3: when every card playable 'at any time' is in a discard pile, no hand can hold one, so the
+    declaration's window asks nobody and the roll follows at once (its window asks the two sides)."""
+    any_time = [n for n in sorted(ZAP.cards) if ZAP.cards[n].timing == "any"]
+    state = load(
+        ships={"V1": "orbit", "M1": "orbit"},
+        active="venus",
+        hands={0: [12], 1: [11], 2: [13]},
+        discards={3: any_time},
+        forced=[3, 3],
+    )
+    play(state, "attack V1 M1")
+    assert top(state) == ("zap", "roll") and window_seats(state) == [0, 1]

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Decision, Seat
-from parlour.games.venture import drawing
+from parlour.games.venture import drawing, undo
 from parlour.games.venture.actions import (
+    Cancel,
     Discard,
     Done,
     End,
@@ -22,13 +23,15 @@ from parlour.games.venture.actions import (
     Place,
     Proxy,
     Reorganise,
+    ReorganiseBest,
     Take,
+    Undo,
 )
 from parlour.games.venture.arrangements import SEEN, current, moves
 from parlour.games.venture.conglomerates import StackSummary, fits, is_lawful, offending, summarise
 from parlour.games.venture.content import CAPITAL, PROXY
 from parlour.games.venture.payment import payment_value
-from parlour.games.venture.scoring import score_round
+from parlour.games.venture.scoring import holdings_profit, score_round
 
 if TYPE_CHECKING:
     from parlour.games.venture.state import VentureState
@@ -56,17 +59,23 @@ def proxy_cost(value: int, halves: int) -> int:
 
 # ---------------------------------------------------------------- legal actions
 def legal_actions(state: VentureState, seat: Seat) -> list[Any]:
-    """Returns the legal actions of the seat on the top decision."""
+    """Returns the legal actions of the seat on the top decision; undo and cancel come last (A-17)."""
     decision = state.stack.top
     if decision.kind == TURN:
-        return _turn_actions(state, seat, decision)
-    if decision.kind == PLACE:
+        actions = _turn_actions(state, seat, decision)
+    elif decision.kind == PLACE:
         corp = state.deck.corporation(decision.data["corp"])
         assert corp is not None
-        return [Place(top) for top in _fitting(state, seat, corp.id)] + [Place(None)]
-    if decision.kind == REORGANISE:
-        return _reorganise_actions(state, seat)
-    return _pay_actions(state, seat)
+        actions = [Place(top) for top in _fitting(state, seat, corp.id)] + [Place(None)]
+    elif decision.kind == REORGANISE:
+        actions = _reorganise_actions(state, seat)
+    else:
+        actions = _pay_actions(state, seat)
+    if undo.can_undo(state):
+        actions.append(Undo())
+    if undo.can_cancel(state):
+        actions.append(Cancel())
+    return actions
 
 
 def _turn_actions(state: VentureState, seat: Seat, decision: Decision) -> list[Any]:
@@ -74,7 +83,7 @@ def _turn_actions(state: VentureState, seat: Seat, decision: Decision) -> list[A
     held = state.corporations_held(seat)
     money = wealth(state, seat) - state.owed
     if decision.data.get("must_reorganise"):
-        return [Reorganise()]
+        return [Reorganise(), ReorganiseBest()] if held >= 2 else [Reorganise()]
     actions: list[Any] = [Take(state.corp(c).name) for c in state.center if state.corp(c).value <= money]
     proxies = sorted(
         {state.card(r).name: state.card(r) for r in state.hands[seat] if state.card(r).kind == PROXY}.items()
@@ -88,7 +97,7 @@ def _turn_actions(state: VentureState, seat: Seat, decision: Decision) -> list[A
                 if proxy_cost(top.value, card.halves) <= money:
                     actions.append(Proxy(name, top.name))
     if held >= 2 and held <= money:
-        actions.append(Reorganise())
+        actions += [Reorganise(), ReorganiseBest()]
     if state.transacted or not state.hands[seat]:
         actions.append(End())
     if not state.transacted:
@@ -173,7 +182,26 @@ def _why_transaction(state: VentureState, seat: Seat, action: Any) -> str:
 
 # ---------------------------------------------------------------- applying
 def apply(state: VentureState, seat: Seat, action: Any) -> None:
-    """Applies a legal action."""
+    """Applies a legal action, keeping what takes it back while that reveals nothing (ruling A-17)."""
+    if isinstance(action, Undo):
+        undo.take_back(state, seat)
+        return
+    if isinstance(action, Cancel):
+        undo.cancel(state, seat)
+        return
+    step = undo.record(state, seat, action) if undo.undoable(state, action) else None
+    turn = state.turn
+    _dispatch(state, seat, action)
+    if state.turn != turn:
+        return  # the turn is over: the next one started with an empty record
+    if step is None or state.over:
+        state.undo_log.clear()
+    else:
+        state.undo_log.append(step)
+
+
+def _dispatch(state: VentureState, seat: Seat, action: Any) -> None:
+    """Applies a legal action's effect."""
     if isinstance(action, Take):
         _take(state, seat, action)
     elif isinstance(action, Proxy):
@@ -182,6 +210,8 @@ def apply(state: VentureState, seat: Seat, action: Any) -> None:
         _place(state, seat, action)
     elif isinstance(action, Reorganise):
         _reorganise(state, seat)
+    elif isinstance(action, ReorganiseBest):
+        _reorganise_best(state, seat)
     elif isinstance(action, Move):
         _move(state, seat, action)
     elif isinstance(action, Done):
@@ -275,6 +305,41 @@ def _reorganise(state: VentureState, seat: Seat) -> None:
     state.emit(f"seat {seat} reorganises for {cost} (owes {state.owed})")
 
 
+def best_stacks(state: VentureState, seat: Seat) -> list[list[int]]:
+    """Returns the optimiser's best arrangement of the seat's corporations (ids, bottom first)."""
+    # Imported when first needed: the optimiser brings scipy (slow to load, large in memory).
+    from parlour.games.venture.optimiser import best_arrangement
+    from parlour.games.venture.views import OptimiserCard
+
+    corps = [state.corp(c) for s in state.holdings[seat] for c in s]
+    best = best_arrangement([OptimiserCard(c.name, c.industry, c.letters) for c in corps])
+    by_name = {c.name: c.id for c in corps}
+    return [[by_name[name] for name in stack] for stack in best.stacks]
+
+
+def _reorganise_best(state: VentureState, seat: Seat) -> None:
+    """Reorganises straight to the best arrangement in one action, fee included (ruling A-19)."""
+    cost = state.corporations_held(seat)
+    state.owed += cost
+    state.transacted = True
+    state.stack.top.data.pop("must_reorganise", None)
+    before = holdings_profit(state, seat)
+    state.holdings[seat] = best_stacks(state, seat)
+    if state.logging:
+        after = holdings_profit(state, seat)
+        state.emit(
+            f"seat {seat} reorganises for {cost} to its best arrangement, "
+            f"{_holdings_text(state, seat)}: it earns {after} a scoring instead of {before} "
+            f"(owes {state.owed})"
+        )
+    _transaction_done(state, seat)
+
+
+def _holdings_text(state: VentureState, seat: Seat) -> str:
+    """Returns a seat's stacks as text, each bottom to top in brackets."""
+    return " ".join("[" + " ".join(state.corp(c).name for c in s) + "]" for s in state.holdings[seat])
+
+
 def _move(state: VentureState, seat: Seat, action: Move) -> None:
     """Moves one corporation during a reorganisation."""
     corp = state.deck.corporation(action.corp)
@@ -358,6 +423,7 @@ def begin_turn(state: VentureState) -> None:
     """Starts the current player's turn, enforcing 'a word of caution' first."""
     seat = state.current
     state.owed, state.transacted = 0, False
+    state.undo_log, state.undos = [], 0
     state.stack.push(Decision(TURN, [seat]))
     if all(not offending([state.corp(c) for c in s]) for s in state.holdings[seat]):
         return

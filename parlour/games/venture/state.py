@@ -12,6 +12,7 @@ from parlour.core.state import GameState
 from parlour.games.venture import actions, rules, views
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
 from parlour.games.venture.scoring import holdings_profit
+from parlour.games.venture.undo import Step
 
 
 class VentureState(ModularState):
@@ -64,6 +65,10 @@ class VentureState(ModularState):
         """Whether the game has ended (final scoring done)."""
         self.profit_rounds = 0
         """How many Profit-card scorings have happened."""
+        self.undo_log: list[Step] = []
+        """The current turn's steps that can still be taken back, oldest first (ruling A-17)."""
+        self.undos = 0
+        """Steps taken back this turn (at most ``undo.UNDO_LIMIT``)."""
 
     # ------------------------------------------------------------ card lookup
     def corp(self, cid: int) -> Corporation:
@@ -155,6 +160,7 @@ class VentureState(ModularState):
         other.current, other.turn, other.owed = self.current, self.turn, self.owed
         other.transacted, other.over = self.transacted, self.over
         other.profit_rounds = self.profit_rounds
+        other.undo_log, other.undos = list(self.undo_log), self.undos  # steps are never changed
         other.actions_applied = self.actions_applied
         return other
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from parlour.core.errors import NotationError
 
-CORP = r"[A-Za-z]{2}-[A-Fa-f]{1,6}"
+CORP = r"[A-Za-z]{2}-[A-Za-z]{1,6}"
 CARD = r"\d{1,2}[tcsTCS]?|x1/2|x1|x3/2|profit"
 
 
@@ -180,6 +180,11 @@ EXPECTED = (
 def _corp(text: str) -> str:
     """Returns a corporation name in canonical form (upper case, letters sorted)."""
     code, letters = text.upper().split("-")
+    if set(letters) - set("ABCDEF"):
+        raise NotationError(
+            f"there is no corporation {text.upper()}: corporations are an industry code and letters A to F, "
+            "like ST-ABC"
+        )
     return f"{code}-{''.join(sorted(letters))}"
 
 

@@ -230,7 +230,7 @@ def _check_decision(state: VentureState, decision: Decision, path: str, alloc: _
     if kind not in (TURN, PLACE, REORGANISE, PAY):
         raise PositionError(f"{path}.kind", f"unknown decision {short_repr(kind)}")
     if decision.seats != [state.current]:
-        raise PositionError(f"{path}.seats", f"must be [{state.current}], the current player")
+        raise PositionError(f"{path}.seats", f"must list seat {state.current} alone, the current player")
     if decision.concurrent:
         raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
     if kind == PLACE:

@@ -88,11 +88,11 @@ def render_text(state: VentureState, seat: Seat | None) -> str:
         "Holdings (each stack bottom to top; =letters common to all; the last card can be proxied):",
     ]
     for s in range(state.players):
-        stacks = "  ".join(_stack_text(st) for st in view["holdings"][s]) or "(none)"
+        stacks = "  ".join(_stack_text(st) for st in view["holdings"][s]) or "none"
         who = " (you)" if s == seat else ""
         lines.append(
-            f"  seat {s}{who}: score {view['profits'][s]}, holdings earn {view['holdings_profit'][s]}, "
-            f"{view['hand_sizes'][s]} cards in hand: {stacks}"
+            f"  seat {s}{who}: score {view['profits'][s]}; {view['hand_sizes'][s]} cards in hand; "
+            f"holdings {stacks}, earning {view['holdings_profit'][s]} a scoring"
         )
     if "hand" in view:
         lines.append("Your hand: " + " ".join(view["hand"]))

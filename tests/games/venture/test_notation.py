@@ -85,7 +85,6 @@ def test_canonical_forms(text: str, canonical: str) -> None:
         "take ST",
         "take ST-",
         "take ST-ABCDEFA",
-        "take ST-GH",
         "take STEEL-A",
         "proxy x2 ST-A",
         "proxy x1/2",
@@ -154,3 +153,26 @@ def test_every_legal_action_of_random_games_round_trips() -> None:
         *("Take", "Proxy", "Place", "Reorganise", "ReorganiseBest", "Move", "Done", "End", "Pay"),
         *("Discard", "Undo", "Cancel"),
     }
+
+
+@pytest.mark.parametrize("text", ["take ST-GH", "proxy x1 zz-q", "move AU-DEG alone"])
+def test_a_corporation_with_letters_past_f_is_named_as_no_such_corporation(text: str) -> None:
+    """Letters beyond A–F name no corporation: the error says so rather than listing every form."""
+    with pytest.raises(NotationError, match="there is no corporation [A-Z]{2}-[A-Z]+: .*letters A to F"):
+        parse_action(text)
+
+
+def test_several_cards_in_one_pay_line_round_trip_in_their_order() -> None:
+    """``pay 14 12 3s 3s`` is one action laying the cards in the order written (ruling A-18)."""
+    action = parse_action("PAY 14  12 3S 3s")
+    assert action.cards == ("14", "12", "3s", "3s")  # type: ignore[union-attr]
+    assert str(action) == "pay 14 12 3s 3s"
+    assert parse_action(str(action)) == action
+    assert parse_action("pay 3c") == Pay("3c")
+
+
+def test_the_conveniences_have_their_notation() -> None:
+    """undo, cancel and reorganise best read and write as themselves."""
+    for text in ("undo", "cancel", "reorganise best"):
+        assert str(parse_action(text)) == text
+    assert str(parse_action("reorganize best")) == "reorganise best"

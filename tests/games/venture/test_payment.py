@@ -85,7 +85,7 @@ def test_a_proxy_card_cannot_be_paid() -> None:
     state = owing(["10", "x1"], "ST-A")
     with pytest.raises(IllegalActionError):
         play(state, "pay x1")
-    with pytest.raises(IllegalActionError, match="pay CARD, then done"):
+    with pytest.raises(IllegalActionError, match="pay CARD .or several: pay 10 3c., then done"):
         play(state, "take RE-A")
 
 

@@ -226,10 +226,10 @@ def _why_pay(state: VentureState, seat: Seat, action: Pay) -> str:
     held = [state.card(r).name for r in state.hands[seat]]
     for name in action.cards:
         if name not in held:
-            owned = action.cards.count(name) - 1
-            return f"you hold no {'more ' if owned else ''}{name} card" + (
-                f" (only {owned})" if owned else ""
-            )
+            owned = sum(1 for r in state.hands[seat] if state.card(r).name == name)
+            if not owned:
+                return f"you hold no {name} card"
+            return f"you hold only {owned} {name} card{'s' if owned > 1 else ''}"
         held.remove(name)
         card = next(c for c in state.deck.resources if c.name == name)
         if card.kind != CAPITAL:

@@ -158,7 +158,7 @@ def test_every_legal_action_of_random_games_round_trips() -> None:
 @pytest.mark.parametrize("text", ["take ST-GH", "proxy x1 zz-q", "move AU-DEG alone"])
 def test_a_corporation_with_letters_past_f_is_named_as_no_such_corporation(text: str) -> None:
     """Letters beyond A–F name no corporation: the error says so rather than listing every form."""
-    with pytest.raises(NotationError, match="there is no corporation [A-Z]{2}-[A-Z]+: .*letters A to F"):
+    with pytest.raises(NotationError, match=r"there is no corporation [A-Z]{2}-[A-Z]+: .*letters A to F"):
         parse_action(text)
 
 
@@ -176,3 +176,49 @@ def test_the_conveniences_have_their_notation() -> None:
     for text in ("undo", "cancel", "reorganise best"):
         assert str(parse_action(text)) == text
     assert str(parse_action("reorganize best")) == "reorganise best"
+
+
+def _why(text: str, **kwargs: object) -> str:
+    """Returns the reason seat 0 is refused ``text`` in a small turn."""
+    from .scenario import load
+
+    state = load(
+        hands=[["20", "10", "x1/2"], [], []],
+        holdings={0: [["ST-A"], ["OI-AE"]], 1: [["RE-DEF"]]},
+        center=["RR-F"],
+        **kwargs,  # type: ignore[arg-type]
+    )
+    return state.why_illegal(state.parse_action(text), 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("move ST-A on OI-AE", "you are not reorganising: reorganise first"),
+        ("take ZZ-A", "there is no corporation ZZ-A"),
+        ("take RR-CD", "RR-CD is not in the center (center: RR-F)"),
+        ("proxy x1 RE-DEF", "you hold no x1 proxy card"),
+        ("proxy x1/2 ST-A", "ST-A is yours"),
+        ("place alone", "there is no corporation to place"),
+        ("done", "nothing to finish"),
+        ("end", "ends by discarding a card"),
+        ("discard 14", "you hold no 14 card"),
+        ("undo", "nothing to take back"),
+        ("cancel", "none is"),
+    ],
+)
+def test_a_refusal_says_the_real_reason(text: str, reason: str) -> None:
+    """why_illegal names what is wrong and what to do instead."""
+    assert reason in _why(text)
+
+
+def test_no_text_shows_a_python_list() -> None:
+    """Events, views and hints along random games never show brackets of Python lists."""
+    state = GAME.new_state(4, 2, {"max_turns": 40})
+    rng = random.Random(2)
+    texts: list[str] = []
+    while not state.is_over():
+        texts += [e.text for e in state.apply(rng.choice(state.legal_actions()))]
+        texts += state.hints(state.current) if not state.is_over() else []
+    texts.append(state.render(None))
+    assert not [t for t in texts if "[" in t and ("', '" in t or ", " in t.split("[", 1)[1].split("]")[0])]

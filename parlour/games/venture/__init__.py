@@ -7,7 +7,9 @@ from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
+from parlour.core.errors import OptionError
 from parlour.core.game import Game
+from parlour.core.state import GameState
 from parlour.games.venture.actions import VentureAction, format_action, parse_action
 from parlour.games.venture.content import Deck, deck_of
 from parlour.games.venture.options import OPTIONS
@@ -43,6 +45,23 @@ class VentureGame(Game):
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
     playout_bot = "quick"
+
+    @property
+    def text_colours(self) -> Mapping[str, str]:  # type: ignore[override]
+        """Industry codes and names of the house deck and their colour-blind-safe colours."""
+        from parlour.games.venture.people import text_colours
+
+        return text_colours(self.deck(self.options()))
+
+    def board_svg(self, state: GameState | None = None) -> str:
+        """Returns the table as SVG from the public view: center, stock, every player's stacks, counts."""
+        from parlour.games.venture.board import board_svg
+
+        if state is None:
+            state = self.new_state(4, 0)
+        if not isinstance(state, VentureState):
+            raise OptionError("board_svg needs a Venture state")
+        return board_svg(state)
 
     def deck(self, options: Mapping[str, Any]) -> Deck:
         """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""

@@ -8,7 +8,7 @@ from typing import Any
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
-from parlour.core.state import GameState
+from parlour.core.state import GameState, ScoreStep
 from parlour.games.venture import actions, rules, views
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
 from parlour.games.venture.payment import payment_value
@@ -142,6 +142,35 @@ class VentureState(ModularState):
             return f"{text}: {stacks}."
         fee = self.corporations_held(seat)
         return f"{text}: {stacks} ('reorganise best' does it for {fee} million)."
+
+    # ------------------------------------------------------------ for people
+    def turn_player(self) -> Seat | None:
+        """Returns the seat whose turn it is (None once the game is over)."""
+        return None if self.over else self.current
+
+    def decision_summary(self) -> str:
+        """Returns one public line saying who decides what now."""
+        from parlour.games.venture.people import decision_summary
+
+        return decision_summary(self)
+
+    def score_steps(self) -> list[ScoreStep]:
+        """Returns the final scoring as the rulebook does it, step by step (adds up to scores())."""
+        from parlour.games.venture.people import score_steps
+
+        return score_steps(self)
+
+    def end_reason(self) -> str:
+        """Returns why the game ended ('' while it goes on)."""
+        from parlour.games.venture.people import end_reason
+
+        return end_reason(self)
+
+    def card_texts(self) -> dict[str, str]:
+        """Returns the text of every corporation and resources card of the deck in play."""
+        from parlour.games.venture.people import card_texts
+
+        return card_texts(self.deck)
 
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a position (docs/positions.md)."""

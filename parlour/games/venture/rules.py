@@ -475,7 +475,11 @@ def _done(state: VentureState, seat: Seat) -> None:
     """Finishes a reorganisation or a payment."""
     decision = state.stack.pop()
     if decision.kind == REORGANISE:
-        state.emit(f"seat {seat} finishes reorganising")
+        if state.logging:
+            state.emit(
+                f"seat {seat} finishes reorganising: {_holdings_text(state, seat)}, "
+                f"earning {holdings_profit(state, seat)} a scoring"
+            )
         _transaction_done(state, seat)
         return
     paid = [state.card(r).name for r in state.payment]

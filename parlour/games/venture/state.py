@@ -133,8 +133,8 @@ class VentureState(ModularState):
         now = holdings_profit(self, seat)
         profit = sum(stack_profit([self.corp(c) for c in s]) for s in best)
         if profit <= now:
-            return f"Your holdings earn {now} a scoring: no arrangement of them earns more."
-        text = f"Your holdings earn {now} a scoring now; their best arrangement would earn {profit}"
+            return f"Your holdings score {now} a scoring now; your best arrangement would score {profit} too."
+        text = f"Your holdings score {now} a scoring now; your best arrangement would score {profit}"
         if not show_best or seat != self.current:
             return text + "."
         stacks = " ".join("[" + " ".join(self.corp(c).name for c in s) + "]" for s in best)

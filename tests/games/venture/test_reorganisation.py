@@ -189,9 +189,9 @@ def test_the_hint_at_a_turns_start_gives_the_best_arrangement() -> None:
     """GameState.hints names the stacks of the best arrangement and the action that makes it."""
     state = load(hands=[["20", "10"], [], []], holdings=SPLIT)
     hint = next(h for h in state.hints(0) if "best arrangement" in h)
-    assert "earn 0 a scoring now; their best arrangement would earn 3" in hint
+    assert "score 0 a scoring now; your best arrangement would score 3" in hint
     assert "'reorganise best' does it for 4 million" in hint
     for corp in ("OI-BCD", "ST-DF", "RR-CD", "RE-DEF"):
         assert corp in hint
     best = load(hands=[["20"], [], []], holdings={0: [["OI-BCD", "ST-DF", "RR-CD"]]})
-    assert best.hints(0) == ["Your holdings earn 1 a scoring: no arrangement of them earns more."]
+    assert best.hints(0) == ["Your holdings score 1 a scoring now; your best arrangement would score 1 too."]

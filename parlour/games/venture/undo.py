@@ -127,7 +127,9 @@ def take_back(state: VentureState, seat: Seat) -> None:
     step = state.undo_log.pop()
     restore(state, seat, step)
     state.undos += 1
-    state.emit(f"seat {seat} takes back {step.action} ({UNDO_LIMIT - state.undos} more this turn)")
+    state.emit(
+        f"seat {seat} takes back '{step.action}' ({UNDO_LIMIT - state.undos} more take-backs this turn)"
+    )
 
 
 def cancel(state: VentureState, seat: Seat) -> None:

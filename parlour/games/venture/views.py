@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.core.decisions import Seat
 from parlour.games.venture.conglomerates import common_letters
 from parlour.games.venture.scoring import holdings_profit
+from parlour.games.venture.undo import UNDO_LIMIT
 
 if TYPE_CHECKING:
     from parlour.games.venture.state import VentureState
@@ -55,6 +56,7 @@ def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
         "discard": [state.card(r).name for r in state.discard],
         "payment": [state.card(r).name for r in state.payment],
         "owed": state.owed,
+        "undos_left": UNDO_LIMIT - state.undos,
         "hand_sizes": [len(h) for h in state.hands],
         "holdings": [stacks_view(state, s) for s in range(state.players)],
         "profits": list(state.profits),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from parlour.core.content import HouseFile
 from parlour.core.state import ScoreStep
 from parlour.games.venture.content import CAPITAL, LETTERS, PROFIT, PROXY, SYMBOLS, Deck
 from parlour.games.venture.scoring import earning_stacks, holdings_profit, stack_label
@@ -98,9 +99,23 @@ def end_reason(state: VentureState) -> str:
 
 
 # ---------------------------------------------------------------- card texts
+TEXTS_FILE = HouseFile("parlour.games.venture", "data/texts.json")
+"""The house card texts (rulebook wording), kept apart from the deck so the deck's digest stays."""
+
+
+def house_texts() -> dict[str, Any]:
+    """Returns the house card texts by kind of card (templates with {placeholders})."""
+    data = TEXTS_FILE.load().data()
+    return (
+        {k: v for k, v in data.items() if k not in ("format", "about", "source")}
+        if isinstance(data, dict)
+        else {}
+    )
+
+
 def card_texts(deck: Deck) -> dict[str, str]:
     """Returns the text of every corporation and every kind of resources card, from the deck's data."""
-    texts: dict[str, Any] = deck.texts
+    texts: dict[str, Any] = {**house_texts(), **deck.texts}
     missing = "(this deck file gives no text for this card)"
     result = {}
     for corp in deck.corporations:

@@ -101,15 +101,23 @@ def test_card_texts_cover_every_card_of_the_deck() -> None:
     assert all("gives no text" not in t for t in texts.values())
 
 
-def test_a_deck_file_without_texts_says_so() -> None:
-    """A user's deck file without texts: each card's text says that the file gives none."""
+def test_a_deck_files_own_texts_take_precedence_and_a_missing_one_is_said() -> None:
+    """A user's deck file may give texts; a kind no file gives says that it has none."""
+    from parlour.games.venture import people
     from parlour.games.venture.content import parse_deck
-    from parlour.games.venture.people import card_texts
 
-    house = GAME.deck(GAME.options())
-    bare = parse_deck({**_house_data(), "texts": {}})
-    assert bare.corporations == house.corporations
-    assert all(t.endswith("(this deck file gives no text for this card)") for t in card_texts(bare).values())
+    mine = parse_deck({**_house_data(), "texts": {"profit": "My copy's Profit card."}})
+    texts = people.card_texts(mine)
+    assert texts["profit"] == "My copy's Profit card."
+    assert texts["ST-ABC"].startswith("Steel corporation")
+    saved = people.house_texts
+    try:
+        people.house_texts = dict  # type: ignore[assignment]
+        bare = people.card_texts(mine)
+    finally:
+        people.house_texts = saved  # type: ignore[assignment]
+    assert bare["profit"] == "My copy's Profit card."
+    assert bare["10"].endswith("(this deck file gives no text for this card)")
 
 
 def _house_data() -> dict[str, object]:

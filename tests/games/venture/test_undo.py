@@ -252,3 +252,44 @@ def test_every_arrangement_stays_reachable_with_undo_and_cancel(seed: int) -> No
     assert state.stack.top.data["seen"] == start.stack.top.data["seen"]
     assert _directly_reachable(state) == everything
     assert state.owed == start.owed
+
+
+def test_spoiled_records_are_refused_or_undo_cleanly() -> None:
+    """Random damage to a record's steps: a one-line PositionError, or a state whose every undo keeps
+    each card in one place."""
+    rng = random.Random(0)
+    junk: list[Any] = [
+        None,
+        -1,
+        0,
+        999,
+        "x",
+        "pay 10",
+        "move ST-A alone",
+        "take ST-A",
+        [],
+        [["ST-A"]],
+        {},
+        True,
+    ]
+    tried = 0
+    for state in kit.states_along(GAME, 3, 1, every=5):
+        data = state.to_position()
+        if not data["undo"]:
+            continue
+        for _ in range(20):
+            spoiled = json.loads(json.dumps(data))
+            step = rng.choice(spoiled["undo"])
+            step[rng.choice([*step, "zzz"])] = rng.choice(junk)
+            if rng.random() < 0.3:
+                rng.shuffle(spoiled["undo"])
+            tried += 1
+            try:
+                loaded = GAME.state_from_position(spoiled)
+            except PositionError as err:
+                assert "\n" not in str(err)
+                continue
+            while "undo" in legal(loaded, conveniences=True):
+                play(loaded, "undo")
+                assert not loaded.invariant_errors()
+    assert tried > 100

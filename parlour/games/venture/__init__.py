@@ -25,9 +25,13 @@ then pay their total (no change given), then draw two cards.
   place on TOP|alone   a conglomerate: different industries, a letter common
                        to all, at most six
   reorganise           1 million per corporation held; then move CORP on TOP,
-                       move CORP alone, ..., done
+                       move CORP alone, ..., done (or cancel: fee back)
+  reorganise best      the fee, then the best arrangement at once (see hint)
   end, pay CARD, done  capital at face value; 2, 3 or 4 unlike 1/3/5/8 of one
-                       symbol make a set worth 16, 32 or 64
+                       symbol make a set worth 16, 32 or 64; pay 14 12 3s lays
+                       several cards in one line
+  undo                 take back the last step until you pay (not a proxy
+                       fight or a draw; 10 a turn)
   discard CARD         when you make no transaction
 Scoring: 3/4/5/6-card conglomerates earn 1/3/8/20 million times the number
 of letters common to all their cards. The game ends when the stock is empty

@@ -293,3 +293,21 @@ def test_spoiled_records_are_refused_or_undo_cleanly() -> None:
                 play(loaded, "undo")
                 assert not loaded.invariant_errors()
     assert tried > 100
+
+
+@pytest.mark.parametrize("prefer", ["undo", "move", "cancel"])
+def test_a_reorganisation_ends_whatever_is_preferred(prefer: str) -> None:
+    """Preferring a take-back, a move or a cancel at every step (else the first action): the turn
+    still reaches its payment, within the moves' bound times the take-backs allowed."""
+    state = load(hands=[["20", "10"], [], []], holdings=WIDE)
+    play(state, "reorganise")
+    bound = (len(_reachable_from_start(state)) + 3) * (UNDO_LIMIT + 1)
+    for _ in range(bound):
+        if state.stack.top.kind == "pay":
+            break
+        actions = state.legal_actions()
+        chosen = next((a for a in actions if str(a).startswith(prefer)), actions[0])
+        if str(chosen) == "done" and state.stack.top.kind == "turn":
+            chosen = next(a for a in actions if str(a) == "end")
+        state.apply(chosen)
+    assert state.stack.top.kind == "pay"

@@ -7,7 +7,9 @@ from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
+from parlour.core.errors import OptionError
 from parlour.core.game import Game
+from parlour.core.state import GameState
 from parlour.games.venture.actions import VentureAction, format_action, parse_action
 from parlour.games.venture.content import Deck, deck_of
 from parlour.games.venture.options import OPTIONS
@@ -23,9 +25,13 @@ then pay their total (no change given), then draw two cards.
   place on TOP|alone   a conglomerate: different industries, a letter common
                        to all, at most six
   reorganise           1 million per corporation held; then move CORP on TOP,
-                       move CORP alone, ..., done
+                       move CORP alone, ..., done (or cancel: fee back)
+  reorganise best      the fee, then the best arrangement at once (see hint)
   end, pay CARD, done  capital at face value; 2, 3 or 4 unlike 1/3/5/8 of one
-                       symbol make a set worth 16, 32 or 64
+                       symbol make a set worth 16, 32 or 64; pay 14 12 3s lays
+                       several cards in one line
+  undo                 take back the last step until you pay (not a proxy
+                       fight or a draw; 10 a turn)
   discard CARD         when you make no transaction
 Scoring: 3/4/5/6-card conglomerates earn 1/3/8/20 million times the number
 of letters common to all their cards. The game ends when the stock is empty
@@ -43,6 +49,23 @@ class VentureGame(Game):
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
     playout_bot = "quick"
+
+    @property
+    def text_colours(self) -> Mapping[str, str]:  # type: ignore[override]
+        """Industry codes and names of the house deck and their colour-blind-safe colours."""
+        from parlour.games.venture.people import text_colours
+
+        return text_colours(self.deck(self.options()))
+
+    def board_svg(self, state: GameState | None = None) -> str:
+        """Returns the table as SVG from the public view: center, stock, every player's stacks, counts."""
+        from parlour.games.venture.board import board_svg
+
+        if state is None:
+            state = self.new_state(4, 0)
+        if not isinstance(state, VentureState):
+            raise OptionError("board_svg needs a Venture state")
+        return board_svg(state)
 
     def deck(self, options: Mapping[str, Any]) -> Deck:
         """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.core.decisions import Seat
 from parlour.games.venture import rules
 from parlour.games.venture.actions import (
+    Cancel,
     Discard,
     Done,
     End,
@@ -16,7 +17,9 @@ from parlour.games.venture.actions import (
     Place,
     Proxy,
     Reorganise,
+    ReorganiseBest,
     Take,
+    Undo,
 )
 from parlour.games.venture.conglomerates import common_letters, fits, summarise
 from parlour.games.venture.content import CAPITAL, PROXY, Corporation, Resource
@@ -54,7 +57,8 @@ class GreedyBot:
         """Returns the action this bot prefers on the current decision."""
         assert isinstance(state, VentureState)
         kind = state.stack.top.kind
-        legal = state.legal_actions(seat)
+        # This bot never takes a step back, nor uses 'reorganise best' (ruling A-17, A-19).
+        legal = [a for a in state.legal_actions(seat) if not isinstance(a, Undo | Cancel | ReorganiseBest)]
         if kind == rules.PLACE:
             return self._place(state, seat, legal)
         if kind == rules.REORGANISE:

@@ -15,4 +15,6 @@ def action_catalogue(deck: Deck) -> list[str]:
     actions += ["reorganise", *(f"move {c} alone" for c in corps)]
     actions += [f"move {c} on {d}" for c in corps for d in corps if c != d]
     actions += ["end", "done", *(f"pay {n}" for n in cards), *(f"discard {n}" for n in cards)]
+    # Added later, at the end so earlier ids keep their meaning (rulings ).
+    actions += ["reorganise best", "undo", "cancel"]
     return actions

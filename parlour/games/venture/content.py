@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -67,6 +67,8 @@ class Deck:
     resources: tuple[Resource, ...]
     set_values: dict[int, int]
     """Value of a set by its size (2, 3, 4 cards)."""
+    texts: dict[str, Any] = field(default_factory=dict)
+    """The deck file's card texts (``texts``: templates per kind of card); empty if it gives none."""
 
     def corporation(self, name: str) -> Corporation | None:
         """Returns the corporation with this notation, or None."""
@@ -166,7 +168,11 @@ def parse_deck(data: Any) -> Deck:
     if set_values != SOURCED_SET_VALUES:
         raise _fail("set_values", "sets of 2, 3 and 4 cards are worth 16, 32 and 64 million")
     _check_counts(corps, cards)
-    return Deck(str(data.get("name", "deck")), industries, tuple(corps), tuple(cards), set_values)
+    texts = data.get("texts", {})
+    if not isinstance(texts, dict) or not all(isinstance(v, str | dict) for v in texts.values()):
+        raise _fail("texts", "card texts are text, by kind of card")
+    name = str(data.get("name", "deck"))
+    return Deck(name, industries, tuple(corps), tuple(cards), set_values, dict(texts))
 
 
 @cache

@@ -49,5 +49,12 @@ def draw_cards(state: VentureState, seat: Seat, count: int = DRAW_PER_TURN) -> N
 
 def refill_center(state: VentureState) -> None:
     """Replaces the corporations taken from the center with cards from the stock."""
+    added = []
     while len(state.center) < CENTER_SIZE and state.stock:
-        state.center.append(state.stock.pop(0))
+        added.append(state.stock.pop(0))
+        state.center.append(added[-1])
+    if added and state.logging:
+        names = ", ".join(state.corp(c).name for c in added)
+        state.emit(
+            f"the center is refilled from the stock with {names} ({len(state.stock)} left in the stock)"
+        )

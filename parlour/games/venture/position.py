@@ -9,6 +9,7 @@ from parlour.core.chance import Chance
 from parlour.core.decisions import Decision, DecisionStack
 from parlour.core.errors import PositionError
 from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
+from parlour.games.venture import undo
 from parlour.games.venture.arrangements import SEEN, arrangement, current, moves, parse
 from parlour.games.venture.conglomerates import common_letters, offending
 from parlour.games.venture.content import CAPITAL, PROFIT, Deck
@@ -40,6 +41,8 @@ FIELDS = {
     "aside",
     "holdings",
     "decisions",
+    "undo",
+    "undos",
 }
 RESOURCE_ZONES = ("draw", "discard", "payment")
 CORP_ZONES = ("center", "stock", "aside")
@@ -75,6 +78,8 @@ def to_position(state: VentureState) -> dict[str, Any]:
         "aside": [corp(c) for c in state.aside],
         "holdings": [[[corp(c) for c in s] for s in h] for h in state.holdings],
         "decisions": state.stack.to_json(),
+        "undo": undo.to_json(state),
+        "undos": state.undos,
     }
 
 
@@ -133,7 +138,37 @@ def from_position(deck: Deck, data: Any, options: dict[str, Any]) -> VentureStat
         _check_decision(state, decision, f"decisions[{i}]", alloc)
     alloc.check_complete()
     _check_consistency(state)
+    state.undos = fields.integer("undos", 0, undo.UNDO_LIMIT, default=0)
+    state.undo_log = undo.read(state, fields.get("undo", None), "undo")
+    if state.undo_log and (state.over or state.stack.top.data.get("must_reorganise")):
+        raise PositionError("undo", "nothing can be taken back here")
+    undo.check(state, _check_restored)
     return state
+
+
+def _check_restored(state: VentureState, path: str) -> None:
+    """Refuses a state that taking back a recorded step would give, if it is not a lawful position."""
+    try:
+        for i, decision in enumerate(state.stack):
+            _check_restored_decision(state, decision, f"decisions[{i}]")
+        _check_consistency(state)
+    except PositionError as err:
+        raise PositionError(path, f"taking it back gives a bad position ({err})") from None
+    problems = state.invariant_errors()
+    if problems:
+        raise PositionError(path, f"taking it back gives a bad position ({problems[0]})")
+
+
+def _check_restored_decision(state: VentureState, decision: Decision, path: str) -> None:
+    """Refuses a recorded decision of an unknown kind, for another seat, or with a bad corporation."""
+    if decision.kind not in (TURN, PLACE, REORGANISE, PAY) or decision.seats != [state.current]:
+        raise PositionError(path, "not a decision of the current player")
+    if decision.concurrent:
+        raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
+    if decision.kind == PLACE:
+        corp = decision.data.get("corp")
+        if not isinstance(corp, str) or state.deck.corporation(corp) is None:
+            raise PositionError(f"{path}.data.corp", f"no corporation is called {short_repr(corp)}")
 
 
 def _read_zones(state: VentureState, fields: Fields, alloc: _Allocator) -> None:
@@ -195,7 +230,7 @@ def _check_decision(state: VentureState, decision: Decision, path: str, alloc: _
     if kind not in (TURN, PLACE, REORGANISE, PAY):
         raise PositionError(f"{path}.kind", f"unknown decision {short_repr(kind)}")
     if decision.seats != [state.current]:
-        raise PositionError(f"{path}.seats", f"must be [{state.current}], the current player")
+        raise PositionError(f"{path}.seats", f"must list seat {state.current} alone, the current player")
     if decision.concurrent:
         raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
     if kind == PLACE:

@@ -37,5 +37,33 @@ def score_round(state: VentureState, reason: str) -> None:
     for seat, amount in enumerate(earned):
         state.profits[seat] += amount
     if state.logging:
-        listing = ", ".join(f"seat {s} +{a}" for s, a in enumerate(earned))
-        state.emit(f"{reason}: {listing} (totals {state.profits})")
+        listing = "; ".join(_seat_scoring(state, s, a) for s, a in enumerate(earned))
+        totals = ", ".join(str(p) for p in state.profits)
+        state.emit(f"{reason}: {listing} (totals {totals})")
+
+
+def earning_stacks(state: VentureState, seat: int) -> list[tuple[list[Corporation], int]]:
+    """Returns the seat's stacks that earn at a scoring, each with its profit."""
+    found = []
+    for stack in state.holdings[seat]:
+        corps = [state.corp(c) for c in stack]
+        profit = stack_profit(corps)
+        if profit:
+            found.append((corps, profit))
+    return found
+
+
+def stack_label(corps: Sequence[Corporation]) -> str:
+    """Returns a stack as text for the table: its cards bottom to top, size and common letters."""
+    common = "".join(sorted(common_letters(corps)))
+    names = " ".join(c.name for c in corps)
+    return f"[{names}] ({len(corps)} corporations, common {common})"
+
+
+def _seat_scoring(state: VentureState, seat: int, amount: int) -> str:
+    """Returns what one seat earned at a scoring, stack by stack."""
+    stacks = earning_stacks(state, seat)
+    if not stacks:
+        return f"seat {seat} +0"
+    detail = ", ".join(f"{stack_label(corps)} {profit}" for corps, profit in stacks)
+    return f"seat {seat} +{amount} from {detail}"

@@ -8,10 +8,12 @@ from typing import Any
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
-from parlour.core.state import GameState
+from parlour.core.state import GameState, ScoreStep
 from parlour.games.venture import actions, rules, views
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
-from parlour.games.venture.scoring import holdings_profit
+from parlour.games.venture.payment import payment_value
+from parlour.games.venture.scoring import holdings_profit, stack_profit
+from parlour.games.venture.undo import Step
 
 
 class VentureState(ModularState):
@@ -64,6 +66,10 @@ class VentureState(ModularState):
         """Whether the game has ended (final scoring done)."""
         self.profit_rounds = 0
         """How many Profit-card scorings have happened."""
+        self.undo_log: list[Step] = []
+        """The current turn's steps that can still be taken back, oldest first (ruling A-17)."""
+        self.undos = 0
+        """Steps taken back this turn (at most ``undo.UNDO_LIMIT``)."""
 
     # ------------------------------------------------------------ card lookup
     def corp(self, cid: int) -> Corporation:
@@ -83,6 +89,13 @@ class VentureState(ModularState):
         return sum(len(s) for s in self.holdings[seat])
 
     # ------------------------------------------------------------ protocol
+    def _is_listed(self, action: Any, seat: Seat) -> bool:
+        """Returns whether an action is legal: the listed ones, and a line laying several capital
+        cards whose cards, one after another, are each a listed ``pay`` (ruling A-18)."""
+        if isinstance(action, actions.Pay) and action.also:
+            return rules.several_payable(self, seat, action)
+        return super()._is_listed(action, seat)
+
     def scores(self) -> list[float]:
         """Returns each seat's running total of profits (final once the game is over)."""
         return [float(p) for p in self.profits]
@@ -98,22 +111,66 @@ class VentureState(ModularState):
         return not self.over and self.stack.top.kind != rules.TURN
 
     def hints(self, seat: Seat) -> list[str]:
-        """Returns advice: what the best arrangement would score, and how to pay cheaply."""
+        """Returns advice: the best arrangement of the holdings (and how to reach it), how to pay cheaply."""
         from parlour.games.venture.bots import cheapest_payment
-        from parlour.games.venture.optimiser import best_arrangement
 
         hints = []
-        corps = [self.corp(c) for s in self.holdings[seat] for c in s]
-        if len(corps) >= 3:
-            best = best_arrangement([views.OptimiserCard(c.name, c.industry, c.letters) for c in corps])
-            now = holdings_profit(self, seat)
-            hints.append(f"Your holdings score {now} now; your best arrangement would score {best.profit}.")
-            if self.stack.top.kind == rules.REORGANISE and best.profit > now:
-                hints.append("Best arrangement: " + "  ".join(f"[{' '.join(s)}]" for s in best.stacks))
-        if self.stack.top.kind == rules.PAY and seat == self.current:
-            cards = " ".join(cheapest_payment(self, seat))
-            hints.append(f"Paying {cards} covers the {self.owed} owed and keeps the most buying power.")
+        top = self.stack.top.kind if len(self.stack) else ""
+        if self.corporations_held(seat) >= 3:
+            hints.append(self._arrangement_hint(seat, top in (rules.TURN, rules.REORGANISE)))
+        if top == rules.PAY and seat == self.current:
+            laid = [self.card(r) for r in self.payment]
+            if payment_value(laid, self.deck.set_values) >= self.owed:
+                hints.append(f"The cards laid down cover the {self.owed} owed: done.")
+            else:
+                cards = " ".join(cheapest_payment(self, seat))
+                hints.append(f"pay {cards} covers the {self.owed} owed and keeps the most buying power.")
         return hints
+
+    def _arrangement_hint(self, seat: Seat, show_best: bool) -> str:
+        """Returns what the holdings earn and, if better, the best arrangement itself."""
+        best = rules.best_stacks(self, seat)
+        now = holdings_profit(self, seat)
+        profit = sum(stack_profit([self.corp(c) for c in s]) for s in best)
+        if profit <= now:
+            return f"Your holdings score {now} a scoring now; your best arrangement would score {profit} too."
+        text = f"Your holdings score {now} a scoring now; your best arrangement would score {profit}"
+        if not show_best or seat != self.current:
+            return text + "."
+        stacks = " ".join("[" + " ".join(self.corp(c).name for c in s) + "]" for s in best)
+        if self.stack.top.kind == rules.REORGANISE:
+            return f"{text}: {stacks}."
+        fee = self.corporations_held(seat)
+        return f"{text}: {stacks} ('reorganise best' does it for {fee} million)."
+
+    # ------------------------------------------------------------ for people
+    def turn_player(self) -> Seat | None:
+        """Returns the seat whose turn it is (None once the game is over)."""
+        return None if self.over else self.current
+
+    def decision_summary(self) -> str:
+        """Returns one public line saying who decides what now."""
+        from parlour.games.venture.people import decision_summary
+
+        return decision_summary(self)
+
+    def score_steps(self) -> list[ScoreStep]:
+        """Returns the final scoring as the rulebook does it, step by step (adds up to scores())."""
+        from parlour.games.venture.people import score_steps
+
+        return score_steps(self)
+
+    def end_reason(self) -> str:
+        """Returns why the game ended ('' while it goes on)."""
+        from parlour.games.venture.people import end_reason
+
+        return end_reason(self)
+
+    def card_texts(self) -> dict[str, str]:
+        """Returns the text of every corporation and resources card of the deck in play."""
+        from parlour.games.venture.people import card_texts
+
+        return card_texts(self.deck)
 
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a position (docs/positions.md)."""
@@ -155,6 +212,7 @@ class VentureState(ModularState):
         other.current, other.turn, other.owed = self.current, self.turn, self.owed
         other.transacted, other.over = self.transacted, self.over
         other.profit_rounds = self.profit_rounds
+        other.undo_log, other.undos = list(self.undo_log), self.undos  # steps are never changed
         other.actions_applied = self.actions_applied
         return other
 

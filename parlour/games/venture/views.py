@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.core.decisions import Seat
 from parlour.games.venture.conglomerates import common_letters
 from parlour.games.venture.scoring import holdings_profit
+from parlour.games.venture.undo import UNDO_LIMIT
 
 if TYPE_CHECKING:
     from parlour.games.venture.state import VentureState
@@ -55,6 +56,7 @@ def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
         "discard": [state.card(r).name for r in state.discard],
         "payment": [state.card(r).name for r in state.payment],
         "owed": state.owed,
+        "undos_left": UNDO_LIMIT - state.undos,
         "hand_sizes": [len(h) for h in state.hands],
         "holdings": [stacks_view(state, s) for s in range(state.players)],
         "profits": list(state.profits),
@@ -88,11 +90,11 @@ def render_text(state: VentureState, seat: Seat | None) -> str:
         "Holdings (each stack bottom to top; =letters common to all; the last card can be proxied):",
     ]
     for s in range(state.players):
-        stacks = "  ".join(_stack_text(st) for st in view["holdings"][s]) or "(none)"
+        stacks = "  ".join(_stack_text(st) for st in view["holdings"][s]) or "none"
         who = " (you)" if s == seat else ""
         lines.append(
-            f"  seat {s}{who}: score {view['profits'][s]}, holdings earn {view['holdings_profit'][s]}, "
-            f"{view['hand_sizes'][s]} cards in hand: {stacks}"
+            f"  seat {s}{who}: score {view['profits'][s]}; {view['hand_sizes'][s]} cards in hand; "
+            f"holdings {stacks}, earning {view['holdings_profit'][s]} a scoring"
         )
     if "hand" in view:
         lines.append("Your hand: " + " ".join(view["hand"]))

@@ -194,9 +194,15 @@ def play(state: VentureState, *lines: str) -> None:
         state.apply_notation(line)
 
 
-def legal(state: VentureState) -> list[str]:
-    """Returns the current decider's legal actions in notation."""
-    return [str(a) for a in state.legal_actions()]
+TAKE_BACKS = {"undo", "cancel", "reorganise best"}
+"""The conveniences of ruling A-17/A-19, left out of ``legal`` unless asked for."""
+
+
+def legal(state: VentureState, conveniences: bool = False) -> list[str]:
+    """Returns the current decider's legal actions in notation (without undo, cancel and
+    reorganise best unless ``conveniences``: the rules they test are about the other actions)."""
+    texts = [str(a) for a in state.legal_actions()]
+    return texts if conveniences else [t for t in texts if t not in TAKE_BACKS]
 
 
 def hand(state: VentureState, seat: int) -> list[str]:

@@ -85,7 +85,6 @@ def test_canonical_forms(text: str, canonical: str) -> None:
         "take ST",
         "take ST-",
         "take ST-ABCDEFA",
-        "take ST-GH",
         "take STEEL-A",
         "proxy x2 ST-A",
         "proxy x1/2",
@@ -150,4 +149,76 @@ def test_every_legal_action_of_random_games_round_trips() -> None:
                 assert state.parse_action(text.upper()) == action
                 kinds.add(type(action).__name__)
             state.apply(rng.choice(state.legal_actions()))
-    assert kinds == {"Take", "Proxy", "Place", "Reorganise", "Move", "Done", "End", "Pay", "Discard"}
+    assert kinds == {
+        *("Take", "Proxy", "Place", "Reorganise", "ReorganiseBest", "Move", "Done", "End", "Pay"),
+        *("Discard", "Undo", "Cancel"),
+    }
+
+
+@pytest.mark.parametrize("text", ["take ST-GH", "proxy x1 zz-q", "move AU-DEG alone"])
+def test_a_corporation_with_letters_past_f_is_named_as_no_such_corporation(text: str) -> None:
+    """Letters beyond A–F name no corporation: the error says so rather than listing every form."""
+    with pytest.raises(NotationError, match=r"there is no corporation [A-Z]{2}-[A-Z]+: .*letters A to F"):
+        parse_action(text)
+
+
+def test_several_cards_in_one_pay_line_round_trip_in_their_order() -> None:
+    """``pay 14 12 3s 3s`` is one action laying the cards in the order written (ruling A-18)."""
+    action = parse_action("PAY 14  12 3S 3s")
+    assert action.cards == ("14", "12", "3s", "3s")  # type: ignore[union-attr]
+    assert str(action) == "pay 14 12 3s 3s"
+    assert parse_action(str(action)) == action
+    assert parse_action("pay 3c") == Pay("3c")
+
+
+def test_the_conveniences_have_their_notation() -> None:
+    """undo, cancel and reorganise best read and write as themselves."""
+    for text in ("undo", "cancel", "reorganise best"):
+        assert str(parse_action(text)) == text
+    assert str(parse_action("reorganize best")) == "reorganise best"
+
+
+def _why(text: str, **kwargs: object) -> str:
+    """Returns the reason seat 0 is refused ``text`` in a small turn."""
+    from .scenario import load
+
+    state = load(
+        hands=[["20", "10", "x1/2"], [], []],
+        holdings={0: [["ST-A"], ["OI-AE"]], 1: [["RE-DEF"]]},
+        center=["RR-F"],
+        **kwargs,  # type: ignore[arg-type]
+    )
+    return state.why_illegal(state.parse_action(text), 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("move ST-A on OI-AE", "you are not reorganising: reorganise first"),
+        ("take ZZ-A", "there is no corporation ZZ-A"),
+        ("take RR-CD", "RR-CD is not in the center (center: RR-F)"),
+        ("proxy x1 RE-DEF", "you hold no x1 proxy card"),
+        ("proxy x1/2 ST-A", "ST-A is yours"),
+        ("place alone", "there is no corporation to place"),
+        ("done", "nothing to finish"),
+        ("end", "ends by discarding a card"),
+        ("discard 14", "you hold no 14 card"),
+        ("undo", "nothing to take back"),
+        ("cancel", "none is"),
+    ],
+)
+def test_a_refusal_says_the_real_reason(text: str, reason: str) -> None:
+    """why_illegal names what is wrong and what to do instead."""
+    assert reason in _why(text)
+
+
+def test_no_text_shows_a_python_list() -> None:
+    """Events, views and hints along random games never show brackets of Python lists."""
+    state = GAME.new_state(4, 2, {"max_turns": 40})
+    rng = random.Random(2)
+    texts: list[str] = []
+    while not state.is_over():
+        texts += [e.text for e in state.apply(rng.choice(state.legal_actions()))]
+        texts += state.hints(state.current) if not state.is_over() else []
+    texts.append(state.render(None))
+    assert not [t for t in texts if "[" in t and ("', '" in t or ", " in t.split("[", 1)[1].split("]")[0])]

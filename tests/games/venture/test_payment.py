@@ -7,6 +7,7 @@ import json
 import pytest
 
 from parlour.core.errors import IllegalActionError
+from parlour.games.venture import VentureState
 
 from .scenario import hand, legal, load, names, play, stacks
 
@@ -85,7 +86,7 @@ def test_a_proxy_card_cannot_be_paid() -> None:
     state = owing(["10", "x1"], "ST-A")
     with pytest.raises(IllegalActionError):
         play(state, "pay x1")
-    with pytest.raises(IllegalActionError, match="pay CARD, then done"):
+    with pytest.raises(IllegalActionError, match=r"pay CARD \(or several: pay 10 3c\), then done"):
         play(state, "take RE-A")
 
 
@@ -155,3 +156,58 @@ def test_refused_payment_leaves_the_state_unchanged() -> None:
         with pytest.raises(IllegalActionError):
             play(state, text)
     assert json.dumps(state.to_position(), sort_keys=True) == before
+
+
+def _paying() -> VentureState:
+    """Returns seat 0 paying the 24 owed for RR-CDE and ST-A."""
+    state = load(
+        hands=[["14", "12", "10", "3s", "3s", "3t", "x1"], [], []], center=["RR-CDE", "ST-A", "OI-E"]
+    )
+    play(state, "take RR-CDE", "take ST-A", "end")
+    return state
+
+
+def test_one_line_lays_several_cards_in_order() -> None:
+    """Ruling A-18: 'pay 14 12 10 3s 3s 3t' is the same as six pay lines, as one action."""
+    one, many = _paying(), _paying()
+    play(one, "pay 14 12 10 3s 3s 3t")
+    play(many, "pay 14", "pay 12", "pay 10", "pay 3s", "pay 3s", "pay 3t")
+    assert (
+        one.to_position()["payment"] == many.to_position()["payment"] == ["14", "12", "10", "3s", "3s", "3t"]
+    )
+    assert hand(one, 0) == hand(many, 0) == ["x1"]
+    assert "done" in legal(one)
+    play(one, "undo")  # one line, one step back
+    assert hand(one, 0) == sorted(["14", "12", "10", "3s", "3s", "3t", "x1"])
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("pay 14 14", "you hold only 1 14 card"),
+        ("pay 10 20", "you hold no 20 card"),
+        ("pay 10 x1", "x1 is not a capital card"),
+    ],
+)
+def test_a_line_with_a_card_not_in_hand_is_refused_whole_and_says_which(line: str, reason: str) -> None:
+    """Nothing is laid when one card of the line is missing; the reason names it."""
+    state = _paying()
+    before = state.to_position()
+    with pytest.raises(IllegalActionError, match=reason):
+        play(state, line)
+    assert state.to_position() == before
+
+
+def test_several_cards_outside_a_payment_are_refused() -> None:
+    """A pay line is only for paying: in the turn it says to end the transactions first."""
+    state = load(hands=[["14", "12"], [], []])
+    with pytest.raises(IllegalActionError, match="end the transactions first"):
+        play(state, "pay 14 12")
+
+
+def test_the_payment_hint_never_lists_nothing() -> None:
+    """Once the laid cards cover the debt the hint says done, not an empty list of cards."""
+    state = _paying()
+    assert any(h.startswith("pay ") and "covers the 24 owed" in h for h in state.hints(0))
+    play(state, "pay 14 12 10")
+    assert state.hints(0) == ["The cards laid down cover the 24 owed: done."]

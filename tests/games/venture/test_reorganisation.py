@@ -90,7 +90,7 @@ def test_a_reorganisation_that_keeps_moving_still_ends(seed: int) -> None:
         actions = state.legal_actions()
         assert actions, "a reorganisation may never leave the player without a choice"
         held.add(current(state, 0))
-        found = [a for a in actions if str(a) != "done"]
+        found = [a for a in actions if str(a).startswith("move")]
         if not found:
             break
         state.apply(rng.choice(found))
@@ -143,7 +143,55 @@ def test_a_record_of_arrangements_legal_play_cannot_make_is_refused(seen: object
 def test_a_position_without_the_record_starts_it_afresh() -> None:
     data = _spoiled(None)
     del data["decisions"][-1]["data"]["seen"]
+    del data["undo"], data["undos"]  # an older position has neither
     state = GAME.state_from_position(data)
     assert state.stack.top.data["seen"] == ["OI-BCD / RR-CD / ST-DF"]
     assert "move ST-DF on OI-BCD" in legal(state)
     assert stacks(state, 0) == [["OI-BCD"], ["RR-CD"], ["ST-DF"]]
+
+
+# Four corporations with D in common, split over two stacks: together they earn 3 a scoring.
+SPLIT = {0: [["OI-BCD", "ST-DF"], ["RR-CD", "RE-DEF"]]}
+
+
+def test_reorganise_best_reaches_the_best_arrangement_in_one_action_fee_included() -> None:
+    """Ruling A-19: the optimiser's arrangement, for the usual fee, as one transaction."""
+    state = load(hands=[["20", "10"], [], []], holdings=SPLIT)
+    events = state.apply_notation("reorganise best")
+    assert state.owed == 4 and state.stack.top.kind == "turn"
+    assert sorted(len(s) for s in stacks(state, 0)) == [4]
+    assert "earns 3 a scoring instead of 0" in events[0].text
+    play(state, "undo")
+    assert stacks(state, 0) == SPLIT[0] and state.owed == 0
+
+
+def test_reorganise_best_leaves_holdings_that_already_earn_the_most() -> None:
+    """No pair is broken up for nothing: the arrangement stays when none earns more."""
+    pair = {0: [["OI-BCD", "ST-DF"], ["RR-F"]]}  # no three share a letter: nothing earns
+    state = load(hands=[["20", "10"], [], []], holdings=pair)
+    play(state, "reorganise best")
+    assert stacks(state, 0) == pair[0] and state.owed == 3
+
+
+def test_reorganise_best_clears_a_word_of_caution() -> None:
+    """Two of one industry in a stack (ruling A-6): the best arrangement is lawful."""
+    state = load(
+        hands=[["20", "10"], [], []],
+        holdings={0: [["ST-A", "OI-AE", "ST-AB"]]},
+        turn_data={"must_reorganise": True},
+    )
+    assert legal(state, conveniences=True) == ["reorganise", "reorganise best"]
+    play(state, "reorganise best")
+    assert all(len({c[:2] for c in s}) == len(s) for s in stacks(state, 0))
+
+
+def test_the_hint_at_a_turns_start_gives_the_best_arrangement() -> None:
+    """GameState.hints names the stacks of the best arrangement and the action that makes it."""
+    state = load(hands=[["20", "10"], [], []], holdings=SPLIT)
+    hint = next(h for h in state.hints(0) if "best arrangement" in h)
+    assert "score 0 a scoring now; your best arrangement would score 3" in hint
+    assert "'reorganise best' does it for 4 million" in hint
+    for corp in ("OI-BCD", "ST-DF", "RR-CD", "RE-DEF"):
+        assert corp in hint
+    best = load(hands=[["20"], [], []], holdings={0: [["OI-BCD", "ST-DF", "RR-CD"]]})
+    assert best.hints(0) == ["Your holdings score 1 a scoring now; your best arrangement would score 1 too."]

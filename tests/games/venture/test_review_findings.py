@@ -57,7 +57,7 @@ def test_an_offending_stack_at_turn_start_needs_the_flag() -> None:
         holdings={0: [["ST-A", "OI-AE", "ST-AB"]]},
         turn_data={"must_reorganise": True},
     )
-    assert [str(a) for a in state.legal_actions()] == ["reorganise"]
+    assert [str(a) for a in state.legal_actions()] == ["reorganise", "reorganise best"]
 
 
 def test_the_flag_without_an_offending_stack_is_refused() -> None:

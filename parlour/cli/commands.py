@@ -159,11 +159,22 @@ def cmd_options(args: Any) -> int:
     return 0
 
 
+MAX_GAMES = 1_000_000
+"""The most games one ``simulate`` or ``tournament`` plays."""
+
+
+def check_games(games: int) -> None:
+    """Refuses more than MAX_GAMES games."""
+    if games > MAX_GAMES:
+        raise OptionError(f"-n is at most {MAX_GAMES:,} games, not {str(games)[:20]}")
+
+
 def cmd_simulate(args: Any) -> int:
     """Plays many games with bots and prints the summary."""
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     if args.games < 1 or args.workers < 1:
         raise OptionError("-n and --workers must be at least 1")
+    check_games(args.games)
     if "human" in seats:
         raise OptionError("simulate plays bots only; 'human' cannot sit at a simulated table")
     # Every refusal comes before the progress bar starts, so it is the one line printed.
@@ -201,6 +212,7 @@ def cmd_tournament(args: Any) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(bots) < 2 or args.games < 1 or args.workers < 1:
         raise OptionError("a tournament needs at least two bots, -n 1 or more and --workers 1 or more")
+    check_games(args.games)
     if "human" in bots:
         raise OptionError("a tournament plays bots only")
     check_workers(args.workers, args.workers_max)

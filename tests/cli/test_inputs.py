@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -305,3 +306,21 @@ def test_new_never_writes_a_position_its_own_tools_refuse(
     assert main([a.replace("{out}", str(out)) for a in args]) == 2
     assert not out.exists()
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "venture", "--bots", "random,random", "-n", "1000001"],
+        ["simulate", "venture", "--seats", "random,random", "-n", "1000001"],
+        ["play", "venture", "\n\n", "--seats", "human,random"],
+        ["show", "venture", "\x1b[2J", "--position", "p.json"],
+    ],
+)
+def test_more_games_than_the_cap_and_control_characters_get_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    with pytest.raises(SystemExit) if args[0] in ("play", "show") else contextlib.nullcontext():
+        assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "\x1b" not in err

@@ -292,4 +292,5 @@ def test_a_bot_in_a_window_takes_the_same_time_whether_or_not_it_could_play(
     began = time.monotonic()
     play._think(seat, agent)
     assert time.monotonic() - began >= 0.3
-    assert shown == [f"Seat {seat} (ismcts:150ms) is thinking..."] and agent.steady  # type: ignore[attr-defined]
+    name = play.state.seat_name(seat)
+    assert shown == [f"{name} (ismcts:150ms) is thinking..."] and agent.steady  # type: ignore[attr-defined]

@@ -77,10 +77,14 @@ def test_board_command_writes_an_svg_with_the_positions_ships(tmp_path: Path) ->
     assert root.tag.endswith("svg") and "Orbit" in svg.read_text(encoding="utf-8")
 
 
-def test_games_without_a_board_refuse_to_draw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Venture has no board: a one-line error, exit status 2, nothing written."""
-    assert main(["board", "venture", "--svg", str(tmp_path / "x.svg")]) == 2
-    assert "has no board" in capsys.readouterr().err and not (tmp_path / "x.svg").exists()
+@pytest.mark.parametrize("game", ["venture", "im-the-boss", "venus-needs-men"])
+def test_every_game_draws_its_board_from_a_position(tmp_path: Path, game: str) -> None:
+    """`parlour board GAME --svg FILE --position P` draws every game (an SVG that parses)."""
+    position = tmp_path / "p.json"
+    assert main(["new", game, "--players", "4", "--seed", "3", "--out", str(position)]) == 0
+    svg = tmp_path / "board.svg"
+    assert main(["board", game, "--svg", str(svg), "--position", str(position)]) == 0
+    assert ElementTree.fromstring(svg.read_text(encoding="utf-8")).tag.endswith("svg")
 
 
 # ---------------------------------------------------------------- auto-pass
@@ -165,9 +169,10 @@ def test_people_sharing_the_screen_see_the_same_hand_over_either_way(
     play, script = table(tmp_path, monkeypatch, ["human", "human", "greedy"], ["", "pass", "", ""])
     assert play.run() == 0
     assert moves(play)[:2] == ["0: pass", "1: pass"]
-    assert "Pass the screen to Seat 0" in script.prompts[0] and script.prompts[1] == "seat 0> "
-    assert "Pass the screen to Seat 1" in script.prompts[2]
-    assert "Seat 1 may only pass here: passed for you (auto-pass)" in script.prompts[3]
+    names = [play.state.seat_name(s) for s in range(3)]
+    assert f"Pass the screen to {names[0]}" in script.prompts[0] and script.prompts[1] == f"{names[0]}> "
+    assert f"Pass the screen to {names[1]}" in script.prompts[2]
+    assert f"{names[1]} may only pass here: passed for you (auto-pass)" in script.prompts[3]
 
 
 def test_play_command_takes_the_auto_pass_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -50,7 +50,7 @@ def test_tab_completes_a_legal_action_and_enter_plays_it(tmp_path: Path) -> None
     child.send("\t")
     assert "take SH-ABF" in settle(child)
     child.send("\r")
-    child.expect("takes over SH-ABF")
+    child.expect("takes over")
     child.sendcontrol("c")
     child.expect(pexpect.EOF)
 

@@ -81,7 +81,7 @@ def test_every_refusal_leaves_the_table_unchanged(client: TestClient) -> None:
         (
             client.post(url, json={"action": "take ZZ-Q", "version": 0}, headers=bearer(token)),
             422,
-            "take ZZ-Q",
+            "no corporation ZZ-Q",
         ),
         (
             client.post(url, json={"action": "fly", "version": 0}, headers=bearer(token)),

@@ -89,7 +89,7 @@ def test_two_people_see_each_others_moves_live(client: TestClient) -> None:
         views = {0: hello(a, made["tokens"][0]), 1: hello(b, made["tokens"][1])}
         mover = 0 if views[0]["asked"] else 1
         sockets = {0: a, 1: b}
-        json.loads(sockets[1 - mover].receive_text())  # the other connected
+        json.loads(a.receive_text())  # a hears that b connected
         action = views[mover]["legal"][0]
         sockets[mover].send_text(json.dumps({"type": "act", "action": action, "version": 0}))
         for seat in (0, 1):

@@ -9,6 +9,7 @@ and ending a turn that owes money pushes ``pay`` (one card at a time, then
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Decision, Seat
@@ -27,7 +28,7 @@ from parlour.games.venture.actions import (
     Take,
     Undo,
 )
-from parlour.games.venture.arrangements import SEEN, current, moves
+from parlour.games.venture.arrangements import SEEN, current, moves, parse
 from parlour.games.venture.conglomerates import StackSummary, fits, is_lawful, offending, summarise
 from parlour.games.venture.content import CAPITAL, PROXY
 from parlour.games.venture.payment import payment_value
@@ -120,15 +121,33 @@ def _fitting(state: VentureState, seat: Seat, cid: int) -> list[str]:
 
 def _reorganise_actions(state: VentureState, seat: Seat) -> list[Any]:
     """Returns every single move of one corporation to an arrangement not yet seen in this
-    reorganisation (ruling A-16), then done once all stacks are lawful."""
-    seen = set(state.stack.top.data[SEEN])
-    found = moves(state.deck, state.holdings[seat])
+    reorganisation (ruling A-16), then done once all stacks are lawful; after 2 moves per corporation
+    held, only moves that part a same-industry pair (ruling A-16, "at most")."""
+    seen_list = state.stack.top.data[SEEN]
+    seen = set(seen_list)
+    holdings = state.holdings[seat]
+    found = moves(state.deck, holdings)
+    summaries = zip(_summaries(state, seat), holdings, strict=True)
+    lawful = all(is_lawful(summary, len(stack)) for summary, stack in summaries)
+    if len(seen_list) - 1 >= move_cap(holdings):
+        pairs = _pairs(state, holdings)
+        found = (m for m in found if not lawful and _pairs(state, parse(state.deck, m[1]) or []) < pairs)
     actions: list[Any] = [move for move, after in found if after not in seen]
-    for summary, stack in zip(_summaries(state, seat), state.holdings[seat], strict=True):
-        if not is_lawful(summary, len(stack)):
-            return actions
-    actions.append(Done())
+    if lawful:
+        actions.append(Done())
     return actions
+
+
+def move_cap(holdings: Sequence[Sequence[int]]) -> int:
+    """Returns the moves a reorganisation allows: two per corporation held, enough to reach any
+    arrangement by a way that repeats none (ruling A-16)."""
+    return 2 * sum(len(stack) for stack in holdings)
+
+
+def _pairs(state: VentureState, stacks: Sequence[Sequence[int]]) -> int:
+    """Returns how many same-industry pairs the stacks hold (ruling A-6)."""
+    corps = state.deck.corporations
+    return sum(len(offending([corps[c] for c in stack])) for stack in stacks)
 
 
 def _pay_actions(state: VentureState, seat: Seat) -> list[Any]:

@@ -11,6 +11,7 @@ import pytest
 from parlour.core.errors import IllegalActionError, PositionError
 from parlour.games.venture import GAME, VentureState
 from parlour.games.venture.arrangements import arrangement, current, moves, parse
+from parlour.games.venture.rules import move_cap
 
 from .scenario import legal, load, play, stacks
 
@@ -69,6 +70,7 @@ def test_every_arrangement_reachable_at_the_start_is_still_reachable() -> None:
     start = reorganising(WIDE)
     ways = _reachable(start)
     assert len(ways) > 20
+    assert max(len(way) for way in ways.values()) <= move_cap(start.holdings[0]), "the cap forbids none"
     for target, way in ways.items():
         state = start.clone()
         play(state, *way)
@@ -98,6 +100,22 @@ def test_a_reorganisation_that_keeps_moving_still_ends(seed: int) -> None:
     assert legal(state) == ["done"]
     play(state, "done")
     assert state.stack.top.kind == "turn"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_reorganisation_allows_two_moves_per_corporation_held(seed: int) -> None:
+    """However a seat wanders, after 2 moves per corporation held only 'done' is left (ruling A-16):
+    a hostile seat cannot grow the reorganisation's record without end."""
+    state = reorganising(WIDE)
+    cap = move_cap(state.holdings[0])
+    rng = random.Random(seed)
+    made = 0
+    while found := [a for a in state.legal_actions() if str(a).startswith("move")]:
+        state.apply(rng.choice(found))
+        made += 1
+        assert made <= cap
+    assert legal(state) == ["done"]
+    assert len(state.stack.top.data["seen"]) <= cap + 1
 
 
 def test_the_arrangements_seen_round_trip_through_a_position() -> None:

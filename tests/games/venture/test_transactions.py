@@ -275,11 +275,13 @@ def test_reorganisation_moves_keep_every_stack_lawful() -> None:
     state = load(hands=[["20"], [], []], holdings=holdings)
     play(state, "reorganise")
     rng = random.Random(7)
-    for _ in range(300):
-        moves = [a for a in state.legal_actions() if str(a).startswith("move")]
+    made = 0
+    while moves := [a for a in state.legal_actions() if str(a).startswith("move")]:
         state.apply(rng.choice(moves))
+        made += 1
         assert _lawful(state, 0)
         assert "done" in legal(state)
+    assert made == 18, "every move up to the cap of two per corporation held (ruling A-16)"
     assert sorted(c for s in stacks(state, 0) for c in s) == sorted(c for s in holdings[0] for c in s)
 
 

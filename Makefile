@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: play test bench fuzz playthroughs clean
+.PHONY: play serve test bench fuzz playthroughs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,16 @@ $(BENCH_STAMP): $(STAMP)
 play: $(STAMP)
 	$(BIN)/parlour play venture --seats human,greedy,greedy,greedy
 
-test: $(STAMP)
+# The table server at http://127.0.0.1:8000 (its SQLite database in var/, made on first start).
+serve: $(STAMP)
+	$(BIN)/parlour serve --db var/parlour.db
+
+# Browser tests drive Debian's Chromium (Playwright's own download does not work here).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get install -y chromium || (apt-get update && apt-get install -y chromium)
+
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check parlour tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports

@@ -49,7 +49,7 @@ def cmd_serve(args: Any) -> int:
     """Serves the browser tables until interrupted."""
     from parlour.cli.serve import serve
 
-    return serve(args.host, args.port, args.db, args.database_url, args.bot_workers)
+    return serve(args.host, args.port, args.db, args.database_url, args.bot_workers, args.think)
 
 
 def cmd_new(args: Any) -> int:
@@ -217,6 +217,7 @@ def cmd_tournament(args: Any) -> int:
         raise OptionError("a tournament plays bots only")
     check_workers(args.workers, args.workers_max)
     game = _game(args.game, args)
+    game.check_players(args.players)  # every refusal before the first line of output
     for name in set(bots):
         make_bot(game, name, 0)  # refuses an unknown bot before any game is played
     # Never into the current folder by default: ~/.parlour/tournaments/GAME-TIME, said before playing.

@@ -103,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--database-url", metavar="URL", help="a SQLAlchemy URL instead of --db")
     serve.add_argument("--bot-workers", type=int, default=2, help="processes bots think in (0: threads)")
+    serve.add_argument(
+        "--think", type=float, default=0.6, help="the least time a bot's or an automatic move takes (seconds)"
+    )
 
     new = sub.add_parser("new", help="write a starting position")
     _add_game(new)

@@ -26,6 +26,7 @@ from parlour.cli.screen import (
     colourise,
     end_screen,
     log_panel,
+    record_note,
     seat_label,
     table_panel,
 )
@@ -352,7 +353,8 @@ class TerminalPlay:
         except ParlourError as err:
             say(self.console, (str(err), "red"))
             return None
-        if action not in legal:
+        # The engine's own check: some legal actions are not listed (Venture's several-card 'pay').
+        if not self.state.is_legal(action, seat):
             reason = self.state.why_illegal(action, seat)
             say(
                 self.console,
@@ -418,7 +420,8 @@ class TerminalPlay:
         self.console.print(table_panel(self.state, viewer, "The table at the end", colours))
         if viewer is not None:
             self._show_news(viewer)
-        self.console.print(end_screen(self.state, self.seats, str(self.path), colours))
+        self.console.print(end_screen(self.state, self.seats, colours))
+        say(self.console, record_note(str(self.path)), soft_wrap=True)
         say(self.console, f"Seed {self.record.seed}.")
 
 

@@ -133,10 +133,8 @@ def action_menu(texts: Sequence[str]) -> Menu:
     return Menu(labels, numbered)
 
 
-def end_screen(
-    state: GameState, seats: Sequence[str], record: str, colours: Mapping[str, str]
-) -> RenderableType:
-    """Returns the game-over screen: why it ended, the scoring step by step, the winners, the record."""
+def end_screen(state: GameState, seats: Sequence[str], colours: Mapping[str, str]) -> RenderableType:
+    """Returns the game-over screen: why it ended, the scoring step by step and the winners."""
     parts: list[RenderableType] = []
     reason = state.end_reason()
     if reason:
@@ -157,5 +155,9 @@ def end_screen(
     names = [seat_label(state, seats, s) for s in state.winners()]
     won = "Winner: " if len(names) == 1 else "Winners (a shared win): "
     parts.append(styled((won + ", ".join(names), "bold green")))
-    parts.append(Text(f"Record saved to {record}; 'parlour replay {record} --step' steps through it."))
     return Panel(Group(*parts), title=Text("Game over"))
+
+
+def record_note(record: str) -> str:
+    """Returns the line that says where a finished game's record is and how to step through it."""
+    return f"Record saved to {record}; 'parlour replay {record} --step' steps through it."

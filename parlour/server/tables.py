@@ -9,6 +9,7 @@ acts through the same door as a person.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import secrets
@@ -24,7 +25,7 @@ from parlour.core.game import Game
 from parlour.core.log import GameLog
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
-from parlour.server.storage import MoveRecord, Store, TableRecord
+from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
 from parlour.server.views import seat_view
 
 LOG = logging.getLogger("parlour.server")
@@ -192,40 +193,37 @@ class LiveTable:
         events = trial.apply(action, seat)
         now = time.time()
         move = MoveRecord(record.version + 1, seat, trial.format_action(action), [], now, note)
-        before = (record.version, record.status, record.scores, record.deadline, self._times())
-        self._charge_clock(seat, now)
-        record.version += 1
+        # The new table fields go to storage first; the live table adopts them only once committed,
+        # so no view ever shows a version whose move is not in the log.
+        pending = dataclasses.replace(record, seats=[dataclasses.replace(s) for s in record.seats], moves=[])
+        pending.version += 1
+        self._charge_clock(pending.seats[seat], now)
         if trial.is_over():
-            record.status, record.scores = "over", list(trial.scores())
-        record.deadline = self._deadline(trial, now)
+            pending.status, pending.scores = "over", list(trial.scores())
+        pending.deadline = self._deadline(trial, now, pending.seats)
         try:
-            await asyncio.to_thread(self.store.add_move, record, move)
+            await asyncio.to_thread(self.store.add_move, pending, move)
         except Exception:
-            record.version, record.status, record.scores, record.deadline, times = before
-            self._restore_times(times)
             LOG.exception("could not store a move of table %s", record.id)
             raise Refusal(503, "the move could not be saved; try again") from None
+        record.version, record.status, record.scores = pending.version, pending.status, pending.scores
+        record.deadline = pending.deadline
+        for live, stored in zip(record.seats, pending.seats, strict=True):
+            live.time_left = stored.time_left
         self.state, self.opened = trial, now
         self.log.add(seat, move.action, events, turn, turn_player)
         record.moves.append(move)
         return record.version
 
     # ----------------------------------------------------------------- clocks
-    def _times(self) -> list[float | None]:
-        return [s.time_left for s in self.record.seats]
-
-    def _restore_times(self, times: list[float | None]) -> None:
-        for seat, left in zip(self.record.seats, times, strict=True):
-            seat.time_left = left
-
-    def _charge_clock(self, seat: int, now: float) -> None:
+    def _charge_clock(self, stored: SeatRecord, now: float) -> None:
         """Takes the time a person spent on this decision off their game clock."""
-        stored = self.record.seats[seat]
         if stored.kind == "human" and stored.time_left is not None:
             stored.time_left = max(0.0, stored.time_left - (now - self.opened))
 
-    def _deadline(self, state: GameState, now: float) -> float | None:
+    def _deadline(self, state: GameState, now: float, seats: list[SeatRecord] | None = None) -> float | None:
         """Returns when the clock of the person now asked runs out (None: no clock, or nobody asked)."""
+        seats = seats if seats is not None else self.record.seats
         if state.is_over():
             return None
         humans = [s for s in state.deciders() if self._is_person(s)]
@@ -234,7 +232,7 @@ class LiveTable:
         limits = []
         if self.record.move_seconds is not None:
             limits.append(self.record.move_seconds)
-        left = self.record.seats[humans[0]].time_left
+        left = seats[humans[0]].time_left
         if left is not None:
             limits.append(left)
         return now + min(limits) if limits else None

@@ -312,6 +312,7 @@ def test_new_never_writes_a_position_its_own_tools_refuse(
     "args",
     [
         ["tournament", "venture", "--bots", "random,random", "-n", "1000001"],
+        ["tournament", "im-the-boss", "--bots", "random,random", "-n", "2", "--players", "0"],
         ["simulate", "venture", "--seats", "random,random", "-n", "1000001"],
         ["play", "venture", "\n\n", "--seats", "human,random"],
         ["show", "venture", "\x1b[2J", "--position", "p.json"],

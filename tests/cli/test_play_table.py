@@ -294,3 +294,24 @@ def test_a_bot_in_a_window_takes_the_same_time_whether_or_not_it_could_play(
     assert time.monotonic() - began >= 0.3
     name = play.state.seat_name(seat)
     assert shown == [f"{name} (ismcts:150ms) is thinking..."] and agent.steady  # type: ignore[attr-defined]
+
+
+def test_one_line_pays_with_several_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line such as `pay 14 3s 3s` is taken at the prompt (ruling A-18), not only by the engine: the
+    terminal asks the engine whether an action is legal, never its own list of them."""
+    seed = next(s for s in range(100) if VENTURE.new_state(3, s).deciders() == (0,))
+    state = VENTURE.new_state(3, seed)
+    take = max((str(a) for a in state.legal_actions() if str(a).startswith("take")), key=len)
+    typed: list[str] = []
+
+    def two_cards() -> str:
+        cards = sorted(str(a).split()[1] for a in play.state.legal_actions(0) if str(a).startswith("pay "))
+        typed.append(f"pay {cards[0]} {cards[1]}")
+        return typed[-1]
+
+    play, _, out = start(
+        tmp_path, monkeypatch, [take, "end", two_cards, "quit"], ["human", "greedy", "greedy"], seed=seed
+    )
+    play.run()
+    assert typed and typed[0] in [m.action for m in play.record.moves]
+    assert "not legal now" not in out.getvalue()

@@ -90,8 +90,13 @@ function drawSeats() {
       b.addEventListener("click", () => socket.send(JSON.stringify({ type: "stand_in", seat: s.seat, bot: "greedy" })));
       item.append(" ", b);
     }
+    if (s.seat === view.seat && !s.stand_in && s.kind === "human" && !view.over) {
+      const b = el("button", { type: "button", id: "hand-to-bot" }, "let a bot play for me");
+      b.addEventListener("click", () => socket.send(JSON.stringify({ type: "stand_in", seat: s.seat, bot: "greedy" })));
+      item.append(" ", b);
+    }
     if (s.seat === view.seat && s.stand_in) {
-      const b = el("button", { type: "button" }, "take my seat back");
+      const b = el("button", { type: "button", id: "take-back" }, "take my seat back");
       b.addEventListener("click", () => socket.send(JSON.stringify({ type: "stand_in", seat: s.seat, bot: null })));
       item.append(" ", b);
     }
@@ -102,16 +107,38 @@ function drawSeats() {
 function drawResults() {
   const box = document.getElementById("results-box");
   box.hidden = !view.over;
-  if (!view.over) return;
+  if (!view.over || document.getElementById("replay")) return;
   const r = view.results;
   const steps = r.steps.map(s => el("li", {}, `${s.seat === null ? "" : view.names[s.seat] + ": "}${s.label}${s.points === null ? "" : " " + s.points}`));
   const winners = r.winners.map(w => view.names[w]).join(", ");
   const download = el("a", { href: `/api/tables/${tableId}/record`, download: `parlour-${tableId}.json` }, "Download the record");
+  const replay = el("div", { id: "replay" });
+  for (const [label, step] of [["⏮ start", () => 0], ["◀ back", at => at - 1], ["next ▶", at => at + 1],
+                                ["end ⏭", () => view.version]]) {
+    const b = el("button", { type: "button", class: "replay-step", "data-label": label }, label);
+    b.addEventListener("click", () => showReplay(Math.max(0, Math.min(view.version, step(replayAt)))));
+    replay.append(b);
+  }
+  replay.append(el("div", { id: "replay-at" }), el("pre", { id: "replay-text" }));
   show("results", el("p", {}, r.end_reason || ""), el("ul", {}, ...steps),
-       el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`), download);
+       el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`), download,
+       el("h2", {}, "Replay (everything revealed)"), replay);
+}
+
+// The replay viewer: any action of a finished game, with everything revealed, asked of the server.
+let replayAt = 0;
+async function showReplay(at) {
+  const reply = await fetch(`/api/tables/${tableId}/replay?at=${at}&seat=all`);
+  const data = await reply.json();
+  if (!reply.ok) { document.getElementById("error").textContent = data.error; return; }
+  replayAt = at;
+  document.getElementById("replay-at").textContent = `Action ${at} of ${data.moves}: ${data.summary}`;
+  const lines = data.log.slice(-8).flatMap(e => e.lines.length ? e.lines : [`${data.names[e.seat]}: ${e.action}`]);
+  document.getElementById("replay-text").textContent = `${data.text}\n\n${lines.join("\n")}`;
 }
 
 function draw() {
+  document.body.dataset.version = String(view.version);
   document.getElementById("title").textContent = `${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
   const banner = document.getElementById("banner");
   banner.textContent = (view.turn ? `Turn ${view.turn} · ` : "") + view.summary;

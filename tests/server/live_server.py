@@ -1,0 +1,79 @@
+"""A real Parlour server in its own process (uvicorn), on a free port, with its own database."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """Starts ``parlour serve`` and talks to it over HTTP."""
+
+    def __init__(self, db: Path, think: float = 0.02) -> None:
+        self.db, self.think, self.port = db, think, free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
+        args += ["--bot-workers", "0", "--think", str(self.think)]
+        env = {**os.environ, "HOME": str(self.db.parent)}
+        self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        end = time.time() + 30
+        while time.time() < end:
+            try:
+                self.get("/api/games")
+                return self
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.1)
+        raise AssertionError("the server did not start")
+
+    def kill(self) -> None:
+        """Kills the server at once (SIGKILL): no clean shutdown."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        request = urllib.request.Request(self.url + path)
+        if token:
+            request.add_header("authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.load(reply)
+
+    def create(self, game: str, seats: list[str], **extra: Any) -> dict[str, Any]:
+        spec = {
+            "game": game,
+            "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats],
+        }
+        request = urllib.request.Request(
+            self.url + "/api/tables", data=json.dumps({**spec, **extra}).encode(), method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            made: dict[str, Any] = json.load(reply)
+        made["spectator_token"] = made["spectator"].split("#k=")[1]
+        return made

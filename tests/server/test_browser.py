@@ -1,0 +1,120 @@
+"""The browser tables in a real Chromium (Playwright): each game played through the page to its results
+and replay, two people at one table live, a reload that resumes, and a server killed mid-game."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .live_server import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+OPTIONS = {"venture": {}, "im-the-boss": {"length": "short"}, "venus-needs-men": {"length": "short"}}
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is installed by make test")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "parlour.db").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        found = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield found
+        found.close()
+
+
+@pytest.mark.parametrize("game", list(OPTIONS))
+def test_a_person_plays_turns_then_bots_finish_and_the_replay_steps_back(
+    server: LiveServer, browser: Any, game: str
+) -> None:
+    made = server.create(game, ["human", "greedy", "greedy"], options=OPTIONS[game])
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(server.url + made["seats"]["0"])
+    page.wait_for_selector("#banner:not(:empty)")
+    played = 0
+    for _ in range(3):
+        page.wait_for_selector("#actions button", timeout=30_000)
+        version = server.get(f"/api/tables/{made['table']}", made["spectator_token"])["version"]
+        page.click("#actions button >> nth=0")
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
+        played += 1
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{game}-table.png"))
+    page.click("#hand-to-bot")
+    page.wait_for_selector("#results-box:not([hidden])", timeout=180_000)
+    assert "Winner" in page.text_content("#results")
+    page.click("button.replay-step[data-label='⏮ start']")
+    page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('Action 0 of')")
+    page.click("button.replay-step[data-label='next ▶']")
+    page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('Action 1 of')")
+    page.screenshot(path=str(ARTIFACTS / f"{game}-results.png"))
+    assert played == 3
+
+
+def test_two_people_see_each_others_moves_live_and_a_reload_resumes(server: LiveServer, browser: Any) -> None:
+    made = server.create("venture", ["human", "human"])
+    pages = []
+    for seat in ("0", "1"):
+        page = browser.new_context().new_page()
+        page.goto(server.url + made["seats"][seat])
+        page.wait_for_selector("#banner:not(:empty)")
+        pages.append(page)
+    view = server.get(f"/api/tables/{made['table']}", made["spectator_token"])
+    mover = pages[view["deciders"][0]]
+    other = pages[1 - view["deciders"][0]]
+    first = mover.locator("#actions button").first.get_attribute("data-action")
+    started = time.monotonic()
+    mover.click("#actions button >> nth=0")
+    other.wait_for_selector("#log .entry[data-number='1']", timeout=5_000)
+    assert time.monotonic() - started < 5
+    assert first is not None and first.split()[-1] in other.text_content("#log")
+    other.reload()
+    other.wait_for_selector("#log .entry[data-number='1']")
+    assert "here" in other.text_content("#seats")
+
+
+def test_a_server_killed_mid_game_loses_no_accepted_move(tmp_path: Path) -> None:
+    db = tmp_path / "parlour.db"
+    live = LiveServer(db, think=0.01).start()
+    made = live.create("venture", ["greedy", "greedy", "greedy"])
+    path = f"/api/tables/{made['table']}"
+    while live.get(path, made["spectator_token"])["version"] < 20:
+        time.sleep(0.05)
+    seen = live.get(path, made["spectator_token"])
+    live.kill()
+    again = LiveServer(db, think=0.01)
+    again.port = live.port
+    again.start()
+    try:
+        after = again.get(path, made["spectator_token"])
+        assert after["version"] >= seen["version"]
+        assert [e["action"] for e in after["log"][: seen["version"]]] == [e["action"] for e in seen["log"]]
+        end = time.time() + 120
+        while not (final := again.get(path, made["spectator_token"]))["over"] and time.time() < end:
+            time.sleep(0.2)
+        assert final["over"], "play goes on after the restart, to the end"
+    finally:
+        again.stop()
+

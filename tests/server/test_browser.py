@@ -118,3 +118,33 @@ def test_a_server_killed_mid_game_loses_no_accepted_move(tmp_path: Path) -> None
     finally:
         again.stop()
 
+
+def test_hot_seat_at_one_screen_hides_each_hand_until_its_person_confirms(
+    server: LiveServer, browser: Any
+) -> None:
+    """Created from the front page with two people; the hot-seat link holds both seats; when the turn
+    passes to the other person a curtain hides the table until they say they are at the screen."""
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option[value='venture']", state="attached")
+    page.select_option("#game", "venture")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "human")
+    page.click("#create-button")
+    page.click("a.hot-seat-link")
+    page.wait_for_timeout(1000)
+    if curtain_up(page):  # the second person moves first: the screen goes to them first
+        page.click("#curtain-button")
+    page.wait_for_selector("#actions button")
+    first = page.text_content("#title")
+    page.click("#actions button[data-action^='discard'] >> nth=0")  # a turn's end: the other person's turn
+    page.wait_for_function("() => document.getElementById('curtain').className === 'shown'")
+    assert "Pass the screen to" in page.text_content("#curtain-text")
+    assert page.locator("main").is_hidden(), "the next hand is not on screen before its person confirms"
+    page.click("#curtain-button")
+    page.wait_for_selector("#actions button")
+    assert page.text_content("#title") != first
+
+
+def curtain_up(page: Any) -> bool:
+    return "shown" in (page.get_attribute("#curtain", "class") or "")

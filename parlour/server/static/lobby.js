@@ -70,6 +70,12 @@ async function create(event) {
   for (const [seat, url] of Object.entries(data.seats)) {
     list.append(el("li", {}, el("a", { href: url, class: "seat-link", "data-seat": seat }, `Seat ${seat}`)));
   }
+  const people = Object.values(data.seats);
+  if (people.length > 1) {
+    const all = people.map(url => url.split("#k=")[1]).join(",");
+    const link = `${people[0].split("#k=")[0]}#k=${all}`;
+    list.append(el("li", {}, el("a", { href: link, class: "hot-seat-link" }, "Everyone at this screen (hot-seat)")));
+  }
   list.append(el("li", {}, el("a", { href: data.spectator, class: "spectator-link" }, "Spectators")));
   links.append(list);
   listTables();

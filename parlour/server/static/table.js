@@ -2,8 +2,10 @@
 // No rule lives here: the server says what is legal, and this page only shows and asks.
 "use strict";
 const tableId = location.pathname.split("/").pop();
-const token = new URLSearchParams(location.hash.slice(1)).get("k") || "";
-let view = null, log = [], socket = null, retry = 500, clockOffset = 0, confirmed = false;
+// One browser may hold several seats (hot-seat): one token each, comma-separated, one socket each.
+const tokens = (new URLSearchParams(location.hash.slice(1)).get("k") || "").split(",").filter(Boolean).slice(0, 6);
+const mine = tokens.map(token => ({ token, socket: null, view: null, log: [], retry: 500 }));
+let view = null, log = [], socket = null, clockOffset = 0, shown = mine[0], curtainUp = false;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -152,17 +154,51 @@ function draw() {
   drawResults();
 }
 
-function receive(message) {
+// Shows one of this browser's seats (its hand, its choices).
+function display(seat) {
+  shown = seat;
+  view = seat.view; log = seat.log; socket = seat.socket;
+  if (view) draw();
+}
+
+// Hot-seat: the next person's hand stays hidden until they confirm they are at the screen.
+function raiseCurtain(seat) {
+  curtainUp = true;
+  document.querySelector("main").hidden = true;
+  document.getElementById("curtain-text").textContent = `Pass the screen to ${seat.view.names[seat.view.seat]}.`;
+  document.getElementById("curtain").className = "shown";
+  const button = document.getElementById("curtain-button");
+  button.onclick = () => {
+    curtainUp = false;
+    document.getElementById("curtain").className = "";
+    document.querySelector("main").hidden = false;
+    display(seat);
+  };
+  button.focus();
+}
+
+// Keeps the seat on screen while it is asked; otherwise hands the screen to another of this
+// browser's seats that is asked, behind the curtain.
+function chooseSeat() {
+  if (curtainUp) return;
+  if (mine.length > 1 && !(shown.view && shown.view.asked)) {
+    const next = mine.find(s => s !== shown && s.view && s.view.asked);
+    if (next) { raiseCurtain(next); return; }
+  }
+  display(shown);
+}
+
+function receive(seat, message) {
   if (message.type === "table") {
-    if (message.log_since === 0) log = [];
-    log = log.filter(e => e.number <= message.log_since).concat(message.log);
-    view = message;
+    if (message.log_since === 0) seat.log = [];
+    seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
+    seat.view = message;
     clockOffset = message.clock.now * 1000 - Date.now();
-    document.getElementById("error").textContent = "";
-    draw();
+    if (seat === shown) document.getElementById("error").textContent = "";
+    chooseSeat();
   } else if (message.type === "error") {
-    document.getElementById("error").textContent = message.error;
-  } else if (message.type === "chat") {
+    if (seat === shown) document.getElementById("error").textContent = message.error;
+  } else if (message.type === "chat" && seat === mine[0]) {
     const who = message.seat === null ? "spectator" : (view ? view.names[message.seat] : `seat ${message.seat}`);
     const box = document.getElementById("chatlines");
     box.append(el("div", {}, `${who}: ${message.text}`));
@@ -170,15 +206,17 @@ function receive(message) {
   }
 }
 
-function connect() {
+function connect(seat) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}`);
-  socket.addEventListener("open", () => { retry = 500; socket.send(JSON.stringify({ type: "hello", token })); });
-  socket.addEventListener("message", event => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", event => {
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${tableId}`);
+  seat.socket = ws;
+  if (seat === shown) socket = ws;
+  ws.addEventListener("open", () => { seat.retry = 500; ws.send(JSON.stringify({ type: "hello", token: seat.token })); });
+  ws.addEventListener("message", event => receive(seat, JSON.parse(event.data)));
+  ws.addEventListener("close", event => {
     if (event.code === 4403 || event.code === 4404) return;  // a wrong link: do not knock again
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+    setTimeout(() => connect(seat), seat.retry);
+    seat.retry = Math.min(seat.retry * 2, 8000);
   });
 }
 
@@ -205,4 +243,4 @@ document.getElementById("autopass").addEventListener("change", event => {
   socket.send(JSON.stringify({ type: "auto_pass", on: event.target.checked }));
 });
 setInterval(tick, 250);
-connect();
+mine.forEach(connect);

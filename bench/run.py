@@ -19,6 +19,7 @@ from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
 from playouts import random_playouts
 from search_bench import search_figures
+from server_bench import server_figures
 
 from parlour.bots.simulation import simulate
 from parlour.core.registry import load_game
@@ -110,6 +111,9 @@ def main() -> None:
     venus_figures(results)
     env_figures(results)
     search_figures(results, games=16, duel_games=4, seconds=1.0, duel=0.25)
+    print("Table server, 50 tables of random bots at once, a spectator socket on each (20 s):")
+    results["server"] = server_figures(50, 20.0)
+    print("  " + ", ".join(f"{k} {v}" for k, v in results["server"].items()))
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 

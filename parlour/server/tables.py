@@ -127,6 +127,7 @@ class LiveTable:
         """Returns the table as ``seat`` may see it, with the log from entry ``since``."""
         view = seat_view(self.state, self.log, seat, self.record.version, self.seats_json(), since)
         view["table"] = self.record.id
+        view["moved_at"] = self.record.moves[-1].at if self.record.moves else None
         view["clock"] = {
             "move_seconds": self.record.move_seconds,
             "game_seconds": self.record.game_seconds,

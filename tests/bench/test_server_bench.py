@@ -1,0 +1,16 @@
+"""The server bench's run: tables of bots play, their spectators hear every update, figures come out."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from server_bench import server_figures
+
+
+def test_a_short_server_bench_measures_latency_memory_and_moves() -> None:
+    figures = server_figures(tables=3, seconds=3.0)
+    assert figures["updates"] > 0 and figures["moves_stored_per_second"] > 0
+    assert 0 < figures["latency_ms_median"] <= figures["latency_ms_p99"]

@@ -29,10 +29,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
+from parlour.core.log import GameLog
+from parlour.core.record import replay_steps, start_state
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
 from parlour.server.storage import Store
 from parlour.server.tables import Listener, LiveTable, Refusal, Timing
+from parlour.server.views import log_json, seat_view
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -127,7 +130,7 @@ def create_app(settings: Settings) -> Starlette:
         table = hall().get(request.path_params["table"])
         if not table.state.is_over():
             raise Refusal(409, "the record is ready once the game is over")
-        return JSONResponse(_record_json(table))
+        return JSONResponse(table.game_record().to_json())
 
     async def replay(request: Request) -> Response:
         table = hall().get(request.path_params["table"])
@@ -219,33 +222,13 @@ def _game_json(name: str) -> dict[str, Any]:
     }
 
 
-def _record_json(table: LiveTable) -> dict[str, Any]:
-    """Returns a finished table's record in Parlour's record format (parlour replay reads it)."""
-    record = table.record
-    return {
-        "format": "parlour-record/1",
-        "game": record.game,
-        "players": record.players,
-        "options": record.options,
-        "seats": [s.bot or "human" for s in record.seats],
-        "seed": record.seed,
-        "moves": [{"seat": m.seat, "action": m.action} for m in record.moves],
-        "scores": record.scores,
-    }
-
-
 def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> dict[str, Any]:
     """Returns a finished game's table at action ``at`` from a seat's view (or everything revealed)."""
-    from parlour.core.log import GameLog
-    from parlour.core.record import replay_steps, start_state
-    from parlour.server.views import log_json, seat_view
-
     moves = len(table.record.moves)
     step = _small_int(at, 0, moves, "at") if at is not None else moves
     viewer = None if seat in (None, "", "all") else _small_int(seat, 0, table.record.players - 1, "seat")
-    game = table.game
-    record = _as_game_record(table)
-    state = start_state(game, record)
+    record = table.game_record()
+    state = start_state(table.game, record)
     log = GameLog()
     for _ in itertools.islice(replay_steps(state, record, log), step):
         pass
@@ -254,17 +237,6 @@ def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> dict[str
     view["moves"] = moves
     view["log"] = log_json(log.entries, viewer, reveal=viewer is None)
     return view
-
-
-def _as_game_record(table: LiveTable) -> Any:
-    """Returns a table's moves as a core GameRecord."""
-    from parlour.core.record import GameRecord
-
-    r = table.record
-    record = GameRecord(r.game, r.players, r.seed, r.options, [s.bot or "human" for s in r.seats])
-    for move in r.moves:
-        record.add(move.seat, move.action)
-    return record
 
 
 def _small_int(text: str, low: int, high: int, name: str) -> int:

@@ -234,49 +234,33 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
+TABLE_COLUMNS = (
+    "id", "game", "players", "options", "seed", "status", "created", "version",
+    "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash",
+)  # fmt: skip
+"""The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
+SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "auto_pass", "stand_in", "time_left")
+MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
+
+
+def _columns(record: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Returns the named fields of a record, as a row's columns."""
+    return {name: getattr(record, name) for name in names}
+
+
 def _fields(move: MoveRecord) -> dict[str, Any]:
     """Returns a move's columns."""
-    return {
-        "number": move.number,
-        "seat": move.seat,
-        "action": move.action,
-        "forced": move.forced,
-        "at": move.at,
-        "note": move.note,
-    }
+    return _columns(move, MOVE_COLUMNS)
 
 
 def _table_row(table: TableRecord) -> TableRow:
     """Returns the row of a new table."""
-    return TableRow(
-        id=table.id,
-        game=table.game,
-        players=table.players,
-        options=table.options,
-        seed=table.seed,
-        status=table.status,
-        created=table.created,
-        version=table.version,
-        move_seconds=table.move_seconds,
-        game_seconds=table.game_seconds,
-        deadline=table.deadline,
-        scores=table.scores,
-        spectator_hash=table.spectator_hash,
-    )
+    return TableRow(**_columns(table, TABLE_COLUMNS))
 
 
 def _seat_row(table_id: str, seat: SeatRecord) -> SeatRow:
     """Returns a seat's row."""
-    return SeatRow(
-        table_id=table_id,
-        seat=seat.seat,
-        kind=seat.kind,
-        bot=seat.bot,
-        token_hash=seat.token_hash,
-        auto_pass=seat.auto_pass,
-        stand_in=seat.stand_in,
-        time_left=seat.time_left,
-    )
+    return SeatRow(table_id=table_id, **_columns(seat, SEAT_COLUMNS))
 
 
 def _update_table(s: Session, table: TableRecord) -> None:
@@ -298,23 +282,10 @@ def _record(s: Session, row: TableRow, moves: bool = True) -> TableRecord:
     found: Sequence[MoveRow] = ()
     if moves:
         found = s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.number)).all()
+    table = _columns(row, TABLE_COLUMNS)
+    table["options"] = dict(row.options)
     return TableRecord(
-        id=row.id,
-        game=row.game,
-        players=row.players,
-        options=dict(row.options),
-        seed=row.seed,
-        spectator_hash=row.spectator_hash,
-        seats=[
-            SeatRecord(r.seat, r.kind, r.bot, r.token_hash, r.auto_pass, r.stand_in, r.time_left)
-            for r in seats
-        ],
-        moves=[MoveRecord(m.number, m.seat, m.action, list(m.forced), m.at, m.note) for m in found],
-        status=row.status,
-        created=row.created,
-        version=row.version,
-        move_seconds=row.move_seconds,
-        game_seconds=row.game_seconds,
-        deadline=row.deadline,
-        scores=row.scores,
+        **table,
+        seats=[SeatRecord(**_columns(r, SEAT_COLUMNS)) for r in seats],
+        moves=[MoveRecord(**{**_columns(m, MOVE_COLUMNS), "forced": list(m.forced)}) for m in found],
     )

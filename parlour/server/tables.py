@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.bots.registry import make_bot
-from parlour.core.errors import ParlourError
+from parlour.core.errors import IllegalActionError, ParlourError
 from parlour.core.game import Game
 from parlour.core.log import GameLog
+from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
@@ -101,11 +102,16 @@ class LiveTable:
 
     def _rebuild(self) -> GameState:
         """Returns the state after every stored move, filling the log on the way."""
-        values = self.game.options(self.record.options, stored=True)
-        state = self.game.new_state(self.record.players, self.record.seed, values)
-        for move in self.record.moves:
-            self.log.apply(state, state.parse_action(move.action), move.seat)
-        return state
+        return replay(self.game, self.game_record(), log=self.log)
+
+    def game_record(self) -> GameRecord:
+        """Returns the table's moves as a core game record (what ``parlour replay`` reads)."""
+        r = self.record
+        record = GameRecord(r.game, r.players, r.seed, r.options, [s.bot or "human" for s in r.seats])
+        for move in r.moves:
+            record.add(move.seat, move.action)
+        record.scores = r.scores
+        return record
 
     # ----------------------------------------------------------------- what is sent
     def seats_json(self) -> list[dict[str, Any]]:
@@ -187,11 +193,12 @@ class LiveTable:
             action = self.state.parse_action(text)
         except ParlourError as err:
             raise Refusal(422, str(err)) from None
-        if not self.state.is_legal(action, seat):
-            raise Refusal(422, f"{text} is not legal now: {self.state.why_illegal(action, seat)}")
         trial = self.state.clone()
         turn, turn_player = trial.turns_played(), trial.turn_player()
-        events = trial.apply(action, seat)
+        try:
+            events = trial.apply(action, seat)  # the engine's one legality check, on the copy
+        except IllegalActionError as err:
+            raise Refusal(422, str(err)) from None
         now = time.time()
         move = MoveRecord(record.version + 1, seat, trial.format_action(action), [], now, note)
         # The new table fields go to storage first; the live table adopts them only once committed,

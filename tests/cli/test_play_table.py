@@ -152,16 +152,22 @@ def test_bots_answer_first_in_an_open_window(tmp_path: Path, monkeypatch: pytest
     assert play._next_seat() == deciders[0]
 
 
-def test_a_bot_thinks_aloud_when_people_watch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    play, _, _ = start(tmp_path, monkeypatch, [], ["greedy", "human"])
-    said: list[str] = []
+def status_lines(monkeypatch: pytest.MonkeyPatch, console: Console) -> list[str]:
+    """Returns the list that will hold every status line ("... is thinking") the console shows."""
+    lines: list[str] = []
 
     @contextmanager
     def status(text: Any, **_: Any) -> Any:
-        said.append(str(text))
+        lines.append(str(text))
         yield
 
-    monkeypatch.setattr(play.console, "status", status)
+    monkeypatch.setattr(console, "status", status)
+    return lines
+
+
+def test_a_bot_thinks_aloud_when_people_watch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    play, _, _ = start(tmp_path, monkeypatch, [], ["greedy", "human"])
+    said = status_lines(monkeypatch, play.console)
     assert play.agents[0] is not None and play.state.deciders() == (0,)
     play._think(0, play.agents[0])
     assert said == ["Seat 0 (greedy) is thinking..."]
@@ -279,14 +285,7 @@ def test_a_bot_in_a_window_takes_the_same_time_whether_or_not_it_could_play(
     play, _, _ = start(tmp_path, monkeypatch, [], seats, game=game)
     monkeypatch.setattr(TerminalPlay, "window_pace", 0.3)
     play.state = state
-    shown: list[str] = []
-
-    @contextmanager
-    def status(text: Any, **_: Any) -> Any:
-        shown.append(str(text))
-        yield
-
-    monkeypatch.setattr(play.console, "status", status)
+    shown = status_lines(monkeypatch, play.console)
     agent = play.agents[seat]
     assert agent is not None
     began = time.monotonic()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from parlour.core.svg import svg_text
 from parlour.games.im_the_boss.content import Space
 from parlour.games.im_the_boss.people import CLAN_COLOURS
 
@@ -34,11 +35,8 @@ def cell_positions() -> list[tuple[int, int]]:
 def _text(
     x: float, y: float, text: str, size: int = 12, weight: str = "normal", anchor: str = "start"
 ) -> str:
-    """Returns a text element with its content escaped."""
-    return (
-        f'<text x="{x:g}" y="{y:g}" font-size="{size}" font-weight="{weight}" text-anchor="{anchor}" '
-        f'fill="{INK}" font-family="sans-serif">{escape(text)}</text>'
-    )
+    """Returns a text element in the board's ink (content escaped)."""
+    return svg_text(x, y, text, size, weight, anchor, INK)
 
 
 def _box(x: float, y: float, colour: str, size: int) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from parlour.core.svg import svg_text
 from parlour.games.venture.people import INDUSTRY_COLOURS, decision_summary
 
 if TYPE_CHECKING:
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 
 CARD_W, CARD_H, GAP = 104, 34, 8
 PANEL_PAD, LINE = 12, 20
-FONT = "font-family='sans-serif'"
 EMPTY_COLOUR = "#ffffff"
 
 
@@ -26,10 +26,7 @@ def _text(
     x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "start"
 ) -> str:
     """Returns an SVG text element (escaped)."""
-    return (
-        f"<text x='{x:.0f}' y='{y:.0f}' {FONT} font-size='{size}' font-weight='{weight}' "
-        f"text-anchor='{anchor}'>{escape(text)}</text>"
-    )
+    return svg_text(x, y, text, size, weight, anchor)
 
 
 def _card(x: float, y: float, name: str, industry: str, code: str, css: str = "card") -> str:

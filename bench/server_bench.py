@@ -1,8 +1,10 @@
 """The table server under load: many tables of bots at once, a spectator socket on each.
 
 Measures the time from an accepted move (its stored time) to its update reaching the connected client
-(median and 99th percentile), the server's memory per table, and moves stored per second. Run alone:
-``python bench/server_bench.py --tables 50 --seconds 20``.
+(median and 99th percentile), the server's memory per table, and moves stored per second. The tables
+play at the server's own pace (a bot's move lands 0.6 s after its turn opened, as people see it);
+``--think 0.05`` drives the server flat out instead (throughput, with queueing in the latencies).
+Run alone: ``python bench/server_bench.py --tables 50 --seconds 20 [--think 0.6] [--bot-workers 2]``.
 """
 
 from __future__ import annotations
@@ -47,10 +49,13 @@ async def watch(url: str, table: str, token: str, until: float, latencies: list[
                 latencies.append(time.time() - message["moved_at"])
 
 
-def server_figures(tables: int = 50, seconds: float = 20.0) -> dict[str, Any]:
-    """Runs ``tables`` tables of bots for ``seconds`` and returns the figures."""
+def server_figures(
+    tables: int = 50, seconds: float = 20.0, think: float = 0.6, bot_workers: int = 2
+) -> dict[str, Any]:
+    """Runs ``tables`` tables of bots for ``seconds`` (bots paced by ``think``, thinking in
+    ``bot_workers`` processes, 0: threads) and returns the figures."""
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
-        live = LiveServer(Path(folder) / "parlour.db", think=0.05).start()
+        live = LiveServer(Path(folder) / "parlour.db", think=think, bot_workers=bot_workers).start()
         try:
             assert live.process is not None
             before = rss_kib(live.process.pid)
@@ -77,6 +82,8 @@ def server_figures(tables: int = 50, seconds: float = 20.0) -> dict[str, Any]:
     ordered = sorted(latencies)
     return {
         "tables": tables,
+        "think_seconds": think,
+        "bot_workers": bot_workers,
         "seconds": round(elapsed, 1),
         "updates": len(ordered),
         "latency_ms_median": round(1000 * statistics.median(ordered), 2) if ordered else None,
@@ -91,8 +98,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--think", type=float, default=0.6)
+    parser.add_argument("--bot-workers", type=int, default=2)
     args = parser.parse_args()
-    print(json.dumps(server_figures(args.tables, args.seconds), indent=1))
+    print(json.dumps(server_figures(args.tables, args.seconds, args.think, args.bot_workers), indent=1))
 
 
 if __name__ == "__main__":

@@ -20,9 +20,7 @@ def database_url(db: str | None, url: str | None) -> str:
     return sqlite_url((Path(db) if db is not None else DEFAULT_DB).expanduser().resolve())
 
 
-def serve(
-    host: str, port: int, db: str | None, url: str | None, bot_workers: int, think: float = 0.6
-) -> int:
+def serve(host: str, port: int, db: str | None, url: str | None, bot_workers: int, think: float = 0.6) -> int:
     """Runs the server until Ctrl-C or SIGTERM."""
     import uvicorn
 

@@ -221,6 +221,11 @@ class Game(ABC):
         """Returns the game's own bots by name, each a factory taking a seed."""
         return {}
 
+    def warm_up(self) -> None:
+        """Loads what the rules load only when first needed (a long-running server calls this at start,
+        so no move ever waits for it)."""
+        return None
+
 
 def check_playable(state: GameState) -> None:
     """Refuses a state that is not over yet asks nobody, or asks a seat that has no legal action."""

@@ -13,7 +13,6 @@ import itertools
 import json
 import multiprocessing
 import os
-import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -33,6 +33,7 @@ from parlour.core.log import GameLog
 from parlour.core.record import replay_steps, start_state
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
+from parlour.server.limits import HTTP_BURST, HTTP_RATE, Bucket, HttpRateLimit
 from parlour.server.storage import Store
 from parlour.server.tables import Listener, LiveTable, Refusal, Timing
 from parlour.server.views import log_json, seat_view
@@ -40,9 +41,6 @@ from parlour.server.views import log_json, seat_view
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 """The largest request body or WebSocket message accepted (bytes)."""
-RATE = 20.0
-"""Messages a second a connection may send on average (bursts up to BURST)."""
-BURST = 40.0
 MAX_CHAT = 300
 """The longest chat line (characters)."""
 
@@ -55,14 +53,34 @@ class Settings:
     bot_workers: int = 2
     """Processes bots think in (0: threads in this process, for tests)."""
     timing: Timing | None = None
+    http_rate: float = HTTP_RATE
+    """HTTP requests a second per client address (bursts up to ``http_burst``)."""
+    http_burst: float = HTTP_BURST
 
 
 def make_pool(workers: int) -> Executor:
-    """Returns the pool bots think in: processes that die with the server, or threads (0)."""
+    """Returns the pool bots think in: processes that die with the server, or threads (0), warmed up."""
     if workers <= 0:
         return ThreadPoolExecutor(max_workers=2, thread_name_prefix="parlour-bot")
     context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_bot_worker, initargs=(os.getpid(),)
+    )
+    for _ in range(workers):
+        pool.submit(int)  # starts the workers now, not at the first bot's move
+    return pool
+
+
+def _start_bot_worker(parent: int) -> None:
+    """Sets a bot worker up (it dies with the server) and loads every game's rules before any move."""
+    start_worker(parent)
+    warm_up()
+
+
+def warm_up() -> None:
+    """Loads every game and what its rules load only when first needed."""
+    for name in game_names():
+        load_game(name).warm_up()
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -71,6 +89,7 @@ def create_app(settings: Settings) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        warm_up()  # no move waits for a module to load
         store = Store(settings.database_url)
         pool = make_pool(settings.bot_workers)
         hall = Hall(store, pool, settings.timing)
@@ -101,7 +120,7 @@ def create_app(settings: Settings) -> Starlette:
 
     async def create(request: Request) -> Response:
         spec = await _json_body(request)
-        made = hall().create(spec)
+        made = await hall().create(spec)
         base = f"/t/{made.table}"
         return JSONResponse(
             {
@@ -157,6 +176,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=routes,
         lifespan=lifespan,
         exception_handlers={Refusal: _refused, 404: _not_found, 405: _not_allowed},  # type: ignore[dict-item]
+        middleware=[Middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)],
     )
 
 
@@ -247,23 +267,6 @@ def _small_int(text: str, low: int, high: int, name: str) -> int:
 
 
 # --------------------------------------------------------------------- WebSockets
-class Bucket:
-    """A token bucket: a connection's message rate limit."""
-
-    def __init__(self) -> None:
-        self.tokens, self.at = BURST, time.monotonic()
-
-    def take(self) -> bool:
-        """Returns whether one more message is allowed now."""
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 async def _socket(hall: Hall, ws: WebSocket) -> None:
     """Serves one connection: a hello with the token, then the table's updates and the client's moves."""
     await ws.accept()
@@ -357,7 +360,7 @@ async def _chat(table: LiveTable, seat: int | None, text: Any) -> None:
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT:
         raise Refusal(400, f"a chat line is 1 to {MAX_CHAT} characters")
     clean = "".join(c for c in text if c.isprintable())
-    at = await asyncio.to_thread(table.store.add_chat, table.record.id, seat, clean)
+    at = await table.store.write(table.store.add_chat, table.record.id, seat, clean)
     line = {"type": "chat", "seat": seat, "text": clean, "at": at}
     for listener in list(table.listeners):
         with contextlib.suppress(asyncio.QueueFull):

@@ -69,7 +69,7 @@ class Hall:
                 return seat.seat
         raise Refusal(403, "that token opens no seat at this table")
 
-    def create(self, spec: Any) -> Created:
+    async def create(self, spec: Any) -> Created:
         """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
@@ -107,11 +107,11 @@ class Hall:
             move_seconds=move_seconds,
             game_seconds=game_seconds,
         )
-        self.store.create(record)
+        await self.store.write(self.store.create, record)
         table = self.get(record.id)
         table.record.deadline = table._deadline(table.state, record.created)
         if table.record.deadline is not None:
-            self.store.update(table.record)
+            await self.store.write(self.store.update, table.record)
         table.schedule()
         return Created(record.id, tokens, spectator)
 

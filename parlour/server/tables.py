@@ -27,7 +27,7 @@ from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
-from parlour.server.views import seat_view
+from parlour.server.views import score_timeline, seat_view
 
 LOG = logging.getLogger("parlour.server")
 
@@ -99,6 +99,8 @@ class LiveTable:
         """When the decision now open began (the last accepted move)."""
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
+        self._timeline: list[dict[str, Any]] | None = None
+        self._card_texts: dict[str, str] | None = None
 
     def _rebuild(self) -> GameState:
         """Returns the state after every stored move, filling the log on the way."""
@@ -129,8 +131,9 @@ class LiveTable:
             for s in self.record.seats
         ]
 
-    def view(self, seat: int | None, since: int = 0) -> dict[str, Any]:
-        """Returns the table as ``seat`` may see it, with the log from entry ``since``."""
+    def view(self, seat: int | None, since: int = 0, full: bool = True) -> dict[str, Any]:
+        """Returns the table as ``seat`` may see it, with the log from entry ``since``; a ``full`` view
+        (the first a connection gets) also carries what never changes, the card texts."""
         view = seat_view(self.state, self.log, seat, self.record.version, self.seats_json(), since)
         view["table"] = self.record.id
         view["moved_at"] = self.record.moves[-1].at if self.record.moves else None
@@ -140,18 +143,45 @@ class LiveTable:
             "deadline": self.record.deadline,
             "now": time.time(),
         }
+        view["window"] = self._window()
+        if full:
+            view["card_texts"] = self.card_texts()  # the content set's public texts, for hovering
         if seat is not None:
             view["auto_pass"] = self.record.seats[seat].auto_pass
         if self.state.is_over():
             view["results"]["seed"] = self.record.seed
+            view["results"]["timeline"] = self.timeline()
         return view
+
+    def _window(self) -> dict[str, Any] | None:
+        """Returns the open reaction window's public countdown: who is still asked, in order, and when
+        the first answer may land (every answer, typed or automatic, waits for the pass delay)."""
+        if self.state.is_over() or not self.state.passing_window():
+            return None
+        return {
+            "opened": self.opened,
+            "answer_at": self.opened + self.timing.pass_delay,
+            "waiting": list(self.state.deciders()),
+        }
+
+    def card_texts(self) -> dict[str, str]:
+        """Returns the text of every card of the table's content set (public), worked out once."""
+        if self._card_texts is None:
+            self._card_texts = self.state.card_texts()
+        return self._card_texts
+
+    def timeline(self) -> list[dict[str, Any]]:
+        """Returns a finished game's scores over time (worked out once)."""
+        if self._timeline is None:
+            self._timeline = score_timeline(self.game, self.game_record())
+        return self._timeline
 
     async def broadcast(self, skip: Listener | None = None) -> None:
         """Sends every listener (but ``skip``) its own view (only the log entries it does not have yet)."""
         for listener in list(self.listeners):
             if listener is skip:
                 continue
-            message = self.view(listener.seat, listener.seen)
+            message = self.view(listener.seat, listener.seen, full=False)
             listener.seen = len(self.log)
             try:
                 listener.outbox.put_nowait(message)
@@ -210,7 +240,7 @@ class LiveTable:
             pending.status, pending.scores = "over", list(trial.scores())
         pending.deadline = self._deadline(trial, now, pending.seats)
         try:
-            await asyncio.to_thread(self.store.add_move, pending, move)
+            await self.store.write(self.store.add_move, pending, move)
         except Exception:
             LOG.exception("could not store a move of table %s", record.id)
             raise Refusal(503, "the move could not be saved; try again") from None
@@ -328,7 +358,7 @@ class LiveTable:
             raise Refusal(400, 'auto_pass needs "on": true or false')
         async with self.lock:
             self.record.seats[seat].auto_pass = on
-            await asyncio.to_thread(self.store.update, self.record)
+            await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
 
@@ -355,7 +385,7 @@ class LiveTable:
         async with self.lock:
             stored.stand_in = bot
             self.record.deadline = self._deadline(self.state, self.opened)
-            await asyncio.to_thread(self.store.update, self.record)
+            await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlour.core.game import Game
 from parlour.core.log import GameLog, LogEntry
+from parlour.core.record import GameRecord, replay_steps, start_state
 from parlour.core.state import GameState
 
 PROTOCOL = 1
@@ -85,3 +87,14 @@ def results(state: GameState) -> dict[str, Any]:
         "end_reason": state.end_reason(),
         "steps": [{"seat": s.seat, "label": s.label, "points": s.points} for s in state.score_steps()],
     }
+
+
+def score_timeline(game: Game, record: GameRecord) -> list[dict[str, Any]]:
+    """Returns a finished game's scores over time: at the start, at each new turn and at the end
+    (each point names the turn and the number of moves made), for the results page's plot."""
+    state = start_state(game, record)
+    points = [{"turn": state.turns_played(), "move": 0, "scores": list(state.scores())}]
+    for number in replay_steps(state, record):
+        if state.turns_played() != points[-1]["turn"] or number == len(record.moves):
+            points.append({"turn": state.turns_played(), "move": number, "scores": list(state.scores())})
+    return points

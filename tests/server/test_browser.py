@@ -65,7 +65,9 @@ def test_a_person_plays_turns_then_bots_finish_and_the_replay_steps_back(
     page.click("#hand-to-bot")
     page.wait_for_selector("#results-box:not([hidden])", timeout=180_000)
     assert "Winner" in page.text_content("#results")
-    page.click("button.replay-step[data-label='⏮ start']")
+    assert page.locator("#score-plot polyline").count() == 3  # one line a seat
+    assert page.locator(".card[title]").count() > 0  # card texts on hover, in the log at least
+    page.click("button.replay-step[data-label='« start']")
     page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('Action 0 of')")
     page.click("button.replay-step[data-label='next ▶']")
     page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('Action 1 of')")

@@ -88,7 +88,13 @@ def _negotiation_summary(state: BossState, kind: str, deciders: tuple[int, ...])
         assert nego.pending is not None
         return f"Stop window: {seats(deciders)} may stop {nego.pending.describe()}"
     if kind == CLOSING:
-        return f"closing round of {deal}, called by {boss}: {seats(deciders[:1])} may play a card or pass"
+        # The rulebook's "Going once, going twice-the deal is closed!", seat by seat (docs/negotiation.md).
+        queue = state.stack.top.seats
+        then = f" (then {seats(queue[1:])})" if len(queue) > 1 else " (the last to answer)"
+        return (
+            f'"going once, going twice": closing round of {deal}, called by {boss}: '
+            f"{seats(deciders[:1])} may play a card or pass{then}"
+        )
     assert kind == BARGAIN
     if quiet(state):
         return f"negotiation for {deal}: everyone has passed; {boss}, may {quiet_choices(state)}"

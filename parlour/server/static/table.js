@@ -6,6 +6,9 @@ const tableId = location.pathname.split("/").pop();
 const tokens = (new URLSearchParams(location.hash.slice(1)).get("k") || "").split(",").filter(Boolean).slice(0, 6);
 const mine = tokens.map(token => ({ token, socket: null, view: null, log: [], retry: 500 }));
 let view = null, log = [], socket = null, clockOffset = 0, shown = mine[0], curtainUp = false;
+let cardTexts = {}, cardNames = [];
+// Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
+const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -15,6 +18,21 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function show(id, ...nodes) { document.getElementById(id).replaceChildren(...nodes); }
+
+// Card texts on hover: the texts of the card names a piece of text mentions (whole words only).
+function cardTitle(text) {
+  if (cardTexts[text]) return cardTexts[text];
+  const found = cardNames.filter(name => /[a-z]/i.test(name) && new RegExp(`(^|[^\\w:-])${escapeRegExp(name)}($|[^\\w:-])`).test(text));
+  return found.slice(0, 3).map(name => cardTexts[name]).join("\n\n");
+}
+
+function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+// A text node, or a span carrying the texts of the cards it names as its title.
+function textNode(text) {
+  const title = cardNames.length ? cardTitle(text) : "";
+  return title ? el("span", { class: "card", title }, text) : document.createTextNode(text);
+}
 
 // The observation as readable HTML: objects as definition lists, lists of objects as tables.
 function render(value) {
@@ -26,7 +44,7 @@ function render(value) {
       const rows = value.map(v => el("tr", {}, ...keys.map(k => el("td", {}, render(v[k])))));
       return el("table", { class: "obs" }, head, ...rows);
     }
-    const items = value.map(v => (v && typeof v === "object") ? render(v) : document.createTextNode(String(v)));
+    const items = value.map(v => (v && typeof v === "object") ? render(v) : textNode(String(v)));
     const span = el("span");
     items.forEach((item, i) => { if (i) span.append(", "); span.append(item); });
     if (!items.length) span.append("none");
@@ -37,7 +55,7 @@ function render(value) {
     for (const [k, v] of Object.entries(value)) dl.append(el("dt", {}, k.replaceAll("_", " ")), el("dd", {}, render(v)));
     return dl;
   }
-  return document.createTextNode(String(value));
+  return textNode(String(value));
 }
 
 function act(text) {
@@ -55,7 +73,8 @@ function drawActions() {
   const rows = [];
   for (const [verb, texts] of groups) {
     const buttons = texts.slice(0, 40).map(t => {
-      const b = el("button", { type: "button", "data-action": t }, t);
+      const title = cardNames.length ? cardTitle(t) : "";
+      const b = el("button", title ? { type: "button", "data-action": t, title } : { type: "button", "data-action": t }, t);
       b.addEventListener("click", () => act(t));
       return b;
     });
@@ -75,7 +94,7 @@ function drawLog() {
     const h = `Turn ${entry.turn}${name}`;
     if (h !== heading) { box.append(el("div", { class: "turn" }, h)); heading = h; }
     const lines = entry.lines.length ? entry.lines : [`${view.names[entry.seat]}: ${entry.action}`];
-    for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, line));
+    for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, textNode(line)));
   }
   box.scrollTop = box.scrollHeight;
 }
@@ -115,16 +134,58 @@ function drawResults() {
   const winners = r.winners.map(w => view.names[w]).join(", ");
   const download = el("a", { href: `/api/tables/${tableId}/record`, download: `parlour-${tableId}.json` }, "Download the record");
   const replay = el("div", { id: "replay" });
-  for (const [label, step] of [["⏮ start", () => 0], ["◀ back", at => at - 1], ["next ▶", at => at + 1],
-                                ["end ⏭", () => view.version]]) {
+  for (const [label, step] of [["« start", () => 0], ["◀ back", at => at - 1], ["next ▶", at => at + 1],
+                                ["end »", () => view.version]]) {
     const b = el("button", { type: "button", class: "replay-step", "data-label": label }, label);
     b.addEventListener("click", () => showReplay(Math.max(0, Math.min(view.version, step(replayAt)))));
     replay.append(b);
   }
   replay.append(el("div", { id: "replay-at" }), el("pre", { id: "replay-text" }));
   show("results", el("p", {}, r.end_reason || ""), el("ul", {}, ...steps),
-       el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`), download,
+       el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`),
+       el("h2", {}, "Scores over the game"), scorePlot(r.timeline), download,
        el("h2", {}, "Replay (everything revealed)"), replay);
+}
+
+// The score-over-time plot: one line per seat (colour and name), turns along, scores up.
+function scorePlot(timeline) {
+  const NS = "http://www.w3.org/2000/svg";
+  const make = (tag, attrs, text) => {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const W = 520, H = 220, L = 40, R = 110, T = 10, B = 30;
+  const points = timeline || [];
+  const last = points.length ? points[points.length - 1] : { move: 1, scores: [] };
+  const top = Math.max(1, ...points.flatMap(p => p.scores));
+  const bottom = Math.min(0, ...points.flatMap(p => p.scores));
+  const x = move => L + (W - L - R) * move / Math.max(1, last.move);
+  const y = score => T + (H - T - B) * (top - score) / (top - bottom || 1);
+  const svg = make("svg", { id: "score-plot", viewBox: `0 0 ${W} ${H}`, role: "img",
+                            "aria-label": "scores over the game, one line per seat" });
+  svg.append(make("line", { x1: L, y1: y(bottom), x2: W - R, y2: y(bottom), stroke: "#777" }),
+             make("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#777" }),
+             make("text", { x: L - 4, y: y(top) + 4, "text-anchor": "end", "font-size": 11 }, String(top)),
+             make("text", { x: L - 4, y: y(bottom) + 4, "text-anchor": "end", "font-size": 11 }, String(bottom)),
+             make("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", "font-size": 11 },
+                  `moves (turn ${points.length ? points[0].turn : 0} to ${last.turn})`));
+  view.names.forEach((name, seat) => {
+    const colour = PALETTE[seat % PALETTE.length];
+    const path = points.map(p => `${x(p.move).toFixed(1)},${y(p.scores[seat]).toFixed(1)}`).join(" ");
+    svg.append(make("polyline", { points: path, fill: "none", stroke: colour, "stroke-width": 2,
+                                  "stroke-dasharray": seat % 2 ? "5 3" : "none", "data-seat": seat }));
+  });
+  // Each line's name at its end, nudged apart so that no two labels overlap.
+  const labels = view.names.map((name, seat) => ({ seat, name, end: last.scores[seat] ?? 0 }))
+    .map(l => ({ ...l, at: y(l.end) + 4 })).sort((a, b) => a.at - b.at);
+  labels.forEach((l, i) => { if (i && l.at < labels[i - 1].at + 13) l.at = labels[i - 1].at + 13; });
+  for (const l of labels) {
+    svg.append(make("text", { x: W - R + 6, y: l.at, "font-size": 11, fill: PALETTE[l.seat % PALETTE.length] },
+                    `${l.name} ${l.end}`));
+  }
+  return svg;
 }
 
 // The replay viewer: any action of a finished game, with everything revealed, asked of the server.
@@ -193,6 +254,10 @@ function receive(seat, message) {
     if (message.log_since === 0) seat.log = [];
     seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
     seat.view = message;
+    if (message.card_texts) {
+      cardTexts = message.card_texts;
+      cardNames = Object.keys(cardTexts).sort((a, b) => b.length - a.length);
+    }
     clockOffset = message.clock.now * 1000 - Date.now();
     if (seat === shown) document.getElementById("error").textContent = "";
     chooseSeat();
@@ -221,10 +286,26 @@ function connect(seat) {
 }
 
 function tick() {
+  countdown();
   const box = document.getElementById("clock");
   if (!view || !view.clock.deadline || view.over) { box.textContent = ""; return; }
   const left = Math.max(0, Math.round(view.clock.deadline - (Date.now() + clockOffset) / 1000));
   box.textContent = `clock: ${left} s for ${view.deciders.map(d => view.names[d]).join(", ")}`;
+}
+
+// A reaction window's countdown, shown to everyone: who is still asked, in order, and when the first
+// answer lands (I'm the Boss!'s "going once, going twice" closing round is one such window).
+function countdown() {
+  const box = document.getElementById("countdown");
+  const w = view && view.window;
+  box.hidden = !w;
+  if (!w) return;
+  const left = Math.max(0, w.answer_at - (Date.now() + clockOffset) / 1000);
+  const span = Math.max(0.001, w.answer_at - w.opened);
+  const names = w.waiting.map(s => view.names[s]);
+  document.getElementById("countdown-text").textContent =
+    `Waiting for ${names.join(", then ")}` + (left >= 0.05 ? ` · answers from ${left.toFixed(1)} s` : "");
+  document.getElementById("countdown-bar").value = Math.min(1, 1 - left / span);
 }
 
 document.getElementById("notation").addEventListener("submit", event => {
@@ -242,5 +323,5 @@ document.getElementById("chat").addEventListener("submit", event => {
 document.getElementById("autopass").addEventListener("change", event => {
   socket.send(JSON.stringify({ type: "auto_pass", on: event.target.checked }));
 });
-setInterval(tick, 250);
+setInterval(tick, 100);
 mine.forEach(connect);

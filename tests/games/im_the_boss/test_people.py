@@ -163,8 +163,8 @@ def test_the_banner_of_turns_and_the_closing_round() -> None:
     state = negotiation()
     closing_space_4(state)
     assert state.decision_summary() == (
-        "closing round of the space 4 deal (R O, 6 million), called by the Boss, seat 0: "
-        "seat 1 may play a card or pass"
+        '"going once, going twice": closing round of the space 4 deal (R O, 6 million), called by the Boss, '
+        "seat 0: seat 1 may play a card or pass (then seat 2)"
     )
     fresh = GAME.new_state(4, 1)
     assert fresh.turn_player() is None

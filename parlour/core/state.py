@@ -339,6 +339,12 @@ class GameState(ABC):
         """Returns the text of every card this game's content set holds, by card name (for ``info``)."""
         return {}
 
+    def table_content(self) -> dict[str, Any]:
+        """Returns the public facts that never change during the game and that a drawn table needs
+        beside the observation (the map's areas and places, the board's spaces, card names by number),
+        read from the content data; JSON-ready. Nothing hidden: every seat and spectator gets it."""
+        return {}
+
     # ----------------------------------------------------------------- results
     def ranking(self) -> list[int]:
         """Returns each seat's rank (1 is best; tied seats share a rank)."""

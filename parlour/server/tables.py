@@ -101,6 +101,7 @@ class LiveTable:
         self._task: asyncio.Task[None] | None = None
         self._timeline: list[dict[str, Any]] | None = None
         self._card_texts: dict[str, str] | None = None
+        self._table_content: dict[str, Any] | None = None
 
     def _rebuild(self) -> GameState:
         """Returns the state after every stored move, filling the log on the way."""
@@ -146,6 +147,7 @@ class LiveTable:
         view["window"] = self._window()
         if full:
             view["card_texts"] = self.card_texts()  # the content set's public texts, for hovering
+            view["table_content"] = self.table_content()  # what a drawn table needs (public)
         if seat is not None:
             view["auto_pass"] = self.record.seats[seat].auto_pass
         if self.state.is_over():
@@ -169,6 +171,12 @@ class LiveTable:
         if self._card_texts is None:
             self._card_texts = self.state.card_texts()
         return self._card_texts
+
+    def table_content(self) -> dict[str, Any]:
+        """Returns the game's unchanging public facts for its drawn table, worked out once."""
+        if self._table_content is None:
+            self._table_content = self.state.table_content()
+        return self._table_content
 
     def timeline(self) -> list[dict[str, Any]]:
         """Returns a finished game's scores over time (worked out once)."""

@@ -16,6 +16,9 @@ with warnings.catch_warnings():
 from parlour.server.app import Settings, create_app
 from parlour.server.tables import Timing
 
+from .browsing import CHROMIUM, FLAGS
+from .live_server import LiveServer
+
 FAST = Timing(think=0.0, pass_delay=0.0)
 
 
@@ -51,3 +54,22 @@ def create(
 
 def bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A real server (uvicorn, its own process and database), bots in threads, quick automatic moves."""
+    live = LiveServer(tmp_path / "parlour.db").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Chromium from Debian, headless, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        found = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield found
+        found.close()

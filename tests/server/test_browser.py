@@ -4,45 +4,17 @@ and replay, two people at one table live, a reload that resumes, and a server ki
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .browsing import ARTIFACTS, needs_chromium
 from .live_server import LiveServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 OPTIONS = {"venture": {}, "im-the-boss": {"length": "short"}, "venus-needs-men": {"length": "short"}}
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is installed by make test")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "parlour.db").start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        found = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield found
-        found.close()
+pytestmark = needs_chromium
 
 
 @pytest.mark.parametrize("game", list(OPTIONS))

@@ -6,7 +6,7 @@ const tableId = location.pathname.split("/").pop();
 const tokens = (new URLSearchParams(location.hash.slice(1)).get("k") || "").split(",").filter(Boolean).slice(0, 6);
 const mine = tokens.map(token => ({ token, socket: null, view: null, log: [], retry: 500 }));
 let view = null, log = [], socket = null, clockOffset = 0, shown = mine[0], curtainUp = false;
-let cardTexts = {}, cardNames = [];
+let cardTexts = {}, cardNames = [], tableContent = {};
 // Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
 const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
 
@@ -200,6 +200,96 @@ async function showReplay(at) {
   document.getElementById("replay-text").textContent = `${data.text}\n\n${lines.join("\n")}`;
 }
 
+// ------------------------------------------------------------------ drawn tables
+// Each game may draw its own table: /static/games/GAME.js calls Parlour.register(GAME, {draw(root, api)}).
+// The drawing shows the seat's view and turns clicks into the legal actions the server listed: no rule
+// lives in it (docs/browser-tables.md).
+const Parlour = window.Parlour = {
+  tables: {},
+  register(name, table) { this.tables[name] = table; if (view && view.game === name) draw(); },
+};
+let loading = null, boardMemory = {};
+
+function loadTable(game) {
+  if (loading === game) return;
+  loading = game;
+  document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${game}.css` }));
+  const script = el("script", { src: `/static/games/${game}.js` });
+  script.addEventListener("error", () => {});  // no drawn table: the page shows the observation
+  document.head.append(script);
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+// Makes a drawn component a button for the mouse and the keyboard (Enter or Space), with a label.
+function clickable(node, label, handler) {
+  node.classList.add("hot");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", event => { event.stopPropagation(); handler(event); });
+  node.addEventListener("keydown", event => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); handler(event); }
+  });
+  return node;
+}
+
+// The legal actions that are ``prefix`` or continue it with more words.
+function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
+
+// A small menu of choices (each {label, action} or an action text): one click plays it; Escape closes.
+function menu(title, choices) {
+  const box = document.getElementById("board-menu");
+  const close = () => { box.hidden = true; box.replaceChildren(); };
+  const buttons = choices.map(c => {
+    const choice = typeof c === "string" ? { label: c, action: c } : c;
+    const b = el("button", { type: "button", "data-action": choice.action }, choice.label);
+    b.addEventListener("click", () => { close(); act(choice.action); });
+    return b;
+  });
+  const cancel = el("button", { type: "button", class: "menu-close" }, "close");
+  cancel.addEventListener("click", close);
+  box.replaceChildren(el("h3", { id: "board-menu-title" }, title), ...buttons, cancel);
+  box.onkeydown = event => { if (event.key === "Escape") close(); };
+  box.hidden = false;
+  (buttons[0] || cancel).focus();
+  return close;
+}
+
+function boardApi() {
+  return {
+    view, legal: view.legal, seat: view.seat, names: view.names, observation: view.observation,
+    content: tableContent, cardTexts, palette: PALETTE, memory: boardMemory,
+    before: shown.mark || null, previous: shown.previous || null,
+    act, el, svg, clickable, matching, menu, cardTitle, redraw: () => draw(),
+  };
+}
+
+function drawBoard() {
+  const table = Parlour.tables[view.game];
+  const box = document.getElementById("board-box");
+  if (!table) { loadTable(view.game); box.hidden = true; return; }
+  if (document.body.dataset.drawn !== view.game) {
+    // The drawing takes the place of the buttons and the data (both stay a click away).
+    document.getElementById("actions-box").open = false;
+    document.getElementById("observation-box").open = false;
+    document.body.dataset.drawn = view.game;
+  }
+  box.hidden = false;
+  const root = document.getElementById("board");
+  try {
+    table.draw(root, boardApi());
+  } catch (err) {
+    console.error(err);
+    document.getElementById("error").textContent = `the drawn table failed: ${err.message}`;
+  }
+}
+
 function draw() {
   document.body.dataset.version = String(view.version);
   document.getElementById("title").textContent = `${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
@@ -208,6 +298,7 @@ function draw() {
   banner.className = view.asked ? "asked" : "";
   document.getElementById("autopass").checked = view.seat !== null && view.auto_pass !== false;
   drawActions();
+  drawBoard();
   show("observation", render(view.observation));
   document.getElementById("text").textContent = view.text;
   drawLog();
@@ -253,7 +344,11 @@ function receive(seat, message) {
   if (message.type === "table") {
     if (message.log_since === 0) seat.log = [];
     seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
+    // What changed since this seat's last move: the table as it stood just after that move.
+    if (!seat.mark || (seat.view && seat.view.asked && !message.asked)) seat.mark = message.observation;
+    seat.previous = seat.view ? seat.view.observation : null;
     seat.view = message;
+    if (message.table_content) tableContent = message.table_content;
     if (message.card_texts) {
       cardTexts = message.card_texts;
       cardNames = Object.keys(cardTexts).sort((a, b) => b.length - a.length);

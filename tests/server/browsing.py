@@ -1,0 +1,60 @@
+"""What the real-browser tests share: Chromium from Debian, where screenshots go, and page helpers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts"
+"""Screenshots of the tables (test artifacts; var/ is not in git)."""
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is installed by make test")
+
+
+def open_seat(browser: Any, url: str, viewport: dict[str, int] | None = None) -> Any:
+    """Opens a seat's (or a spectator's) link in a new page and waits for the first view."""
+    page = browser.new_page(viewport=viewport or LAPTOP)
+    page.goto(url)
+    page.wait_for_selector("#banner:not(:empty)")
+    return page
+
+
+def version(page: Any) -> int:
+    """Returns the table version the page shows."""
+    return int(page.evaluate("() => Number(document.body.dataset.version)"))
+
+
+def wait_past(page: Any, seen: int, timeout: float = 30_000) -> None:
+    """Waits until the page shows a version after ``seen``."""
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=seen, timeout=timeout)
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Saves a screenshot of the page as var/artifacts/NAME.png and returns its path."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def board_fits(page: Any) -> bool:
+    """Returns whether the drawn table lies wholly inside the window (no scrolling needed to see it)."""
+    found: bool = page.evaluate(
+        """() => { const r = document.getElementById('board-box').getBoundingClientRect();
+                   return r.width > 0 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1; }"""
+    )
+    return found

@@ -36,7 +36,7 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest -n 2
 
 bench: $(BENCH_STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(if $(ONLY),--only $(ONLY))
 
 # A long fuzzing run over positions, records, action texts and command lines (INPUTS per surface and game).
 INPUTS ?= 20000

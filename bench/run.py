@@ -5,6 +5,7 @@ Prints the figures and writes them to bench/results.json.
 
 from __future__ import annotations
 
+import argparse
 import json
 import platform
 import random
@@ -75,8 +76,18 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement, prints it and writes bench/results.json."""
-    results: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine()}
+    """Runs every measurement (or, with ``--only server``, the server's alone, keeping the other
+    figures of bench/results.json), prints it and writes bench/results.json."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--only", choices=["server"], help="measure only this part")
+    results: dict[str, Any]
+    if parser.parse_args().only == "server":
+        results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
+        server_bench(results)
+        RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {RESULTS}")
+        return
+    results = {"python": platform.python_version(), "machine": platform.machine()}
     print(f"Random playouts, {SECONDS:g} s each, one core:")
     results["venture_playout"] = random_playouts("venture", 4, SECONDS, checked=False)
     results["venture_playout_checked"] = random_playouts("venture", 4, SECONDS, checked=True)
@@ -119,8 +130,8 @@ def main() -> None:
 def server_bench(results: dict[str, Any]) -> None:
     """Measures the table server at its own pace (the latency goal) and flat out (throughput)."""
     print("Table server, 50 tables of random bots at once, a spectator socket on each (20 s):")
-    for key, think in (("server", 0.6), ("server_flat_out", 0.05)):
-        results[key] = server_figures(50, 20.0, think=think)
+    for key, think, pass_delay in (("server", 0.6, 1.5), ("server_flat_out", 0.05, 0.05)):
+        results[key] = server_figures(50, 20.0, think=think, pass_delay=pass_delay)
         print(f"  {key}: " + ", ".join(f"{k} {v}" for k, v in results[key].items()))
 
 

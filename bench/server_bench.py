@@ -3,7 +3,8 @@
 Measures the time from an accepted move (its stored time) to its update reaching the connected client
 (median and 99th percentile), the server's memory per table, and moves stored per second. The tables
 play at the server's own pace (a bot's move lands 0.6 s after its turn opened, as people see it);
-``--think 0.05`` drives the server flat out instead (throughput, with queueing in the latencies).
+``--think 0.05 --pass-delay 0.05`` drives the server flat out instead (throughput, with queueing in
+the latencies).
 Run alone: ``python bench/server_bench.py --tables 50 --seconds 20 [--think 0.6] [--bot-workers 2]``.
 """
 
@@ -50,12 +51,12 @@ async def watch(url: str, table: str, token: str, until: float, latencies: list[
 
 
 def server_figures(
-    tables: int = 50, seconds: float = 20.0, think: float = 0.6, bot_workers: int = 2
+    tables: int = 50, seconds: float = 20.0, think: float = 0.6, bot_workers: int = 2, pass_delay: float = 1.5
 ) -> dict[str, Any]:
     """Runs ``tables`` tables of bots for ``seconds`` (bots paced by ``think``, thinking in
-    ``bot_workers`` processes, 0: threads) and returns the figures."""
+    ``bot_workers`` processes, 0: threads; passes in windows by ``pass_delay``) and returns the figures."""
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
-        live = LiveServer(Path(folder) / "parlour.db", think=think, bot_workers=bot_workers).start()
+        live = LiveServer(Path(folder) / "parlour.db", think, bot_workers, pass_delay).start()
         try:
             assert live.process is not None
             before = rss_kib(live.process.pid)
@@ -100,8 +101,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=0.6)
     parser.add_argument("--bot-workers", type=int, default=2)
+    parser.add_argument("--pass-delay", type=float, default=1.5)
     args = parser.parse_args()
-    print(json.dumps(server_figures(args.tables, args.seconds, args.think, args.bot_workers), indent=1))
+    figures = server_figures(args.tables, args.seconds, args.think, args.bot_workers, args.pass_delay)
+    print(json.dumps(figures, indent=1))
 
 
 if __name__ == "__main__":

@@ -49,7 +49,9 @@ def cmd_serve(args: Any) -> int:
     """Serves the browser tables until interrupted."""
     from parlour.cli.serve import serve
 
-    return serve(args.host, args.port, args.db, args.database_url, args.bot_workers, args.think)
+    return serve(
+        args.host, args.port, args.db, args.database_url, args.bot_workers, args.think, args.pass_delay
+    )
 
 
 def cmd_new(args: Any) -> int:

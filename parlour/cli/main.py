@@ -106,6 +106,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--think", type=float, default=0.6, help="the least time a bot's or an automatic move takes (seconds)"
     )
+    serve.add_argument(
+        "--pass-delay",
+        type=float,
+        default=1.5,
+        help="every pass in a reaction window lands this long after the seat was asked (seconds; longer "
+        "hides better whether a person hesitated over a card, docs/security.md)",
+    )
 
     new = sub.add_parser("new", help="write a starting position")
     _add_game(new)

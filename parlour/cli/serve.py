@@ -20,7 +20,15 @@ def database_url(db: str | None, url: str | None) -> str:
     return sqlite_url((Path(db) if db is not None else DEFAULT_DB).expanduser().resolve())
 
 
-def serve(host: str, port: int, db: str | None, url: str | None, bot_workers: int, think: float = 0.6) -> int:
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    url: str | None,
+    bot_workers: int,
+    think: float = 0.6,
+    pass_delay: float = 1.5,
+) -> int:
     """Runs the server until Ctrl-C or SIGTERM."""
     import uvicorn
 
@@ -29,12 +37,15 @@ def serve(host: str, port: int, db: str | None, url: str | None, bot_workers: in
 
     if not 0 <= think <= 60:
         raise OptionError("--think must be 0 to 60 seconds")
+    if not 0 <= pass_delay <= 60:
+        raise OptionError("--pass-delay must be 0 to 60 seconds")
     if not 0 < port < 65536:
         raise OptionError("--port must be 1 to 65535")
     if not 0 <= bot_workers <= 64:
         raise OptionError("--bot-workers must be 0 to 64")
     found = database_url(db, url)
     print(f"Parlour at http://{host}:{port}/ (database {found})", flush=True)
-    app = create_app(Settings(found, bot_workers, Timing(think=think, pass_delay=max(think, 0.0))))
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024)
+    app = create_app(Settings(found, bot_workers, Timing(think=think, pass_delay=pass_delay)))
+    # Frames up to 64 KiB reach the app, which answers anything over MAX_BODY with its own 413.
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
     return 0

@@ -84,6 +84,13 @@ class GameState(ABC):
             self._deciders = found
         return found
 
+    def waiting(self) -> tuple[Seat, ...]:
+        """Returns every seat the open decision will still ask, in order: the deciders first, then (in a
+        decision that asks one seat at a time) the seats after them. Public, as who is asked is."""
+        if self.is_over() or not len(self.stack):
+            return ()
+        return tuple(self.stack.top.seats)
+
     def legal_actions(self, seat: Seat | None = None) -> list[Any]:
         """Returns the legal actions of ``seat`` (default: the only decider) in a stable order."""
         seat = self._resolve_seat(seat, strict=False)

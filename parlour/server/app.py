@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import multiprocessing
 import os
@@ -29,18 +28,20 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
-from parlour.core.log import GameLog
-from parlour.core.record import replay_steps, start_state
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
 from parlour.server.limits import HTTP_BURST, HTTP_RATE, Bucket, HttpRateLimit
+from parlour.server.replays import Replayer
 from parlour.server.storage import Store
-from parlour.server.tables import Listener, LiveTable, Refusal, Timing
-from parlour.server.views import log_json, seat_view
+from parlour.server.tables import Listener, LiveTable, Refusal, Timing, encode
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 """The largest request body or WebSocket message accepted (bytes)."""
+MAX_LISTENERS = 100
+"""WebSocket connections one table takes at once (its seats and spectators)."""
+CHAT_HISTORY = 100
+"""Chat lines a connection gets when it joins (a reload keeps the conversation)."""
 MAX_CHAT = 300
 """The longest chat line (characters)."""
 
@@ -156,7 +157,7 @@ def create_app(settings: Settings) -> Starlette:
         if not table.state.is_over():
             raise Refusal(409, "the replay is ready once the game is over")
         return JSONResponse(
-            _replay_json(table, request.query_params.get("at"), request.query_params.get("seat"))
+            await _replay_json(table, request.query_params.get("at"), request.query_params.get("seat"))
         )
 
     routes = [
@@ -242,21 +243,16 @@ def _game_json(name: str) -> dict[str, Any]:
     }
 
 
-def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> dict[str, Any]:
-    """Returns a finished game's table at action ``at`` from a seat's view (or everything revealed)."""
+async def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> dict[str, Any]:
+    """Returns a finished game's table at action ``at`` from a seat's view (or everything revealed);
+    the work runs off the event loop, one request of a table at a time."""
     moves = len(table.record.moves)
     step = _small_int(at, 0, moves, "at") if at is not None else moves
     viewer = None if seat in (None, "", "all") else _small_int(seat, 0, table.record.players - 1, "seat")
-    record = table.game_record()
-    state = start_state(table.game, record)
-    log = GameLog()
-    for _ in itertools.islice(replay_steps(state, record, log), step):
-        pass
-    view = seat_view(state, log, viewer, step, table.seats_json())
-    view["type"] = "replay"
-    view["moves"] = moves
-    view["log"] = log_json(log.entries, viewer, reveal=viewer is None)
-    return view
+    async with table.replay_lock:
+        if table.replayer is None:
+            table.replayer = await asyncio.to_thread(Replayer, table.game, table.game_record())
+        return await asyncio.to_thread(table.replayer.view, step, viewer, table.seats_json())
 
 
 def _small_int(text: str, low: int, high: int, name: str) -> int:
@@ -284,26 +280,39 @@ async def _socket(hall: Hall, ws: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await ws.close(code=4408)
         return
+    if len(table.listeners) >= MAX_LISTENERS:
+        await _send(ws, Refusal(503, f"this table has {MAX_LISTENERS} connections already").to_json())
+        await ws.close(code=4503)
+        return
     listener = Listener(seat)
     table.listeners.add(listener)
-    await _send(ws, table.view(seat))
+    chat = await asyncio.to_thread(table.store.chat, table.record.id, CHAT_HISTORY)
+    first = table.view(seat)
+    first["chat"] = [{"seat": s, "text": t, "at": a} for s, t, a in chat]  # a reload keeps the conversation
+    await _send(ws, first)
     listener.seen = len(table.log)
     await table.broadcast(skip=listener)  # the others see this seat connected
     sender = asyncio.create_task(_pump(ws, listener))
+    receiver = asyncio.create_task(_receive(hall, table, ws, listener))
+    dropped = asyncio.create_task(listener.gone.wait())
     try:
-        await _receive(hall, table, ws, listener)
+        await asyncio.wait({receiver, dropped}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        sender.cancel()
-        table.listeners.discard(listener)
+        for task in (sender, receiver, dropped):
+            task.cancel()
+        table.leave(listener)
+        if listener.gone.is_set():  # it read nothing for too long: closed, so that it reconnects
+            with contextlib.suppress(Exception):
+                await ws.close(code=4429)
         with contextlib.suppress(Exception):
             await table.broadcast()
 
 
 async def _pump(ws: WebSocket, listener: Listener) -> None:
-    """Sends the listener's outbox to its socket as messages arrive."""
+    """Sends the listener's outbox (JSON texts) to its socket as messages arrive."""
     with contextlib.suppress(Exception):
         while True:
-            await _send(ws, await listener.outbox.get())
+            await ws.send_text(await listener.outbox.get())
 
 
 async def _receive(hall: Hall, table: LiveTable, ws: WebSocket, listener: Listener) -> None:
@@ -337,7 +346,7 @@ async def _handle(table: LiveTable, listener: Listener, message: dict[str, Any])
     """Carries out one client message."""
     kind, seat = message["type"], listener.seat
     if kind == "ping":
-        listener.outbox.put_nowait({"type": "pong"})
+        listener.send({"type": "pong"})
         return
     if kind == "chat":
         await _chat(table, seat, message.get("text"))
@@ -346,7 +355,7 @@ async def _handle(table: LiveTable, listener: Listener, message: dict[str, Any])
         raise Refusal(403, f"a spectator cannot send {kind!r}")
     if kind == "act":
         version = await table.act(seat, message.get("action"), message.get("version"))
-        listener.outbox.put_nowait({"type": "accepted", "version": version})
+        listener.send({"type": "accepted", "version": version})
     elif kind == "auto_pass":
         await table.set_auto_pass(seat, message.get("on"))
     elif kind == "stand_in":
@@ -359,14 +368,15 @@ async def _chat(table: LiveTable, seat: int | None, text: Any) -> None:
     """Stores a chat line and sends it to everyone at the table."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT:
         raise Refusal(400, f"a chat line is 1 to {MAX_CHAT} characters")
-    clean = "".join(c for c in text if c.isprintable())
+    clean = "".join(c for c in text if c.isprintable()).strip()
+    if not clean:
+        raise Refusal(400, "a chat line needs printable characters")
     at = await table.store.write(table.store.add_chat, table.record.id, seat, clean)
-    line = {"type": "chat", "seat": seat, "text": clean, "at": at}
+    line = encode({"type": "chat", "seat": seat, "text": clean, "at": at})
     for listener in list(table.listeners):
-        with contextlib.suppress(asyncio.QueueFull):
-            listener.outbox.put_nowait(line)
+        listener.put(line)
 
 
 async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
     """Sends one JSON message."""
-    await ws.send_text(json.dumps(message, separators=(",", ":")))
+    await ws.send_text(encode(message))

@@ -9,12 +9,15 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots.registry import make_bot
 from parlour.core.errors import ParlourError
 from parlour.core.registry import game_names, load_game
 from parlour.server.storage import SeatRecord, Store, TableRecord
-from parlour.server.tables import LiveTable, Refusal, Timing, hash_token, new_token
+from parlour.server.tables import LiveTable, Refusal, Timing, check_bot, hash_token, new_token
 
+MAX_PLAYING = 2000
+"""Games in play at once (one server's memory and bot pool); a new table beyond it is refused (503)."""
+KEPT_FINISHED = 200
+"""Finished tables nobody watches kept in memory (others are read back from storage when asked)."""
 MAX_SECONDS = 86_400.0
 """The longest clock a table may set (a day), per decision or per game."""
 TABLE_ID_BYTES = 9
@@ -39,9 +42,10 @@ class Hall:
     def resume_all(self) -> int:
         """Loads every unfinished table and plans its next automatic move (after a restart)."""
         count = 0
-        for stored in self.store.tables(status="playing", limit=10_000):
+        for stored in self.store.tables(status="playing", limit=MAX_PLAYING):
             table = self.get(stored.id)
-            table.schedule()
+            table.resume()
+            self.store.update(table.record)
             count += 1
         return count
 
@@ -55,10 +59,20 @@ class Hall:
             if record is None:
                 raise Refusal(404, f"there is no table {table_id!r}")
             table = self.tables[table_id] = LiveTable(record, self.store, self.pool, self.timing)
+            self._forget_finished()
         return table
+
+    def _forget_finished(self) -> None:
+        """Keeps at most KEPT_FINISHED finished tables nobody watches in memory (storage keeps them)."""
+        idle = [t for t in self.tables.values() if t.state.is_over() and not t.listeners]
+        for table in idle[: max(0, len(idle) - KEPT_FINISHED)]:
+            table.close()
+            del self.tables[table.record.id]
 
     def seat_of(self, table: LiveTable, token: Any) -> int | None:
         """Returns the seat a token opens (None: the spectators' token); refuses a wrong or missing one."""
+        if token == "" and table.state.is_over():
+            return None  # a finished game is open to everyone, as a spectator
         if not isinstance(token, str) or not token or len(token) > 100:
             raise Refusal(403, "a seat or spectator token is needed")
         digest = hash_token(token)
@@ -73,6 +87,8 @@ class Hall:
         """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
+        if sum(not t.state.is_over() for t in self.tables.values()) >= MAX_PLAYING:
+            raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
         unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds"}
         if unknown:
             raise Refusal(400, f"unknown field {sorted(unknown)[0]!r}")
@@ -124,14 +140,15 @@ class Hall:
         for number, seat in enumerate(given):
             if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
                 raise Refusal(400, f"seat {number}: kind must be 'human' or 'bot'")
+            unknown = set(seat) - {"kind", "bot", "auto_pass"}
+            if unknown:
+                raise Refusal(400, f"seat {number}: unknown field {sorted(unknown)[0][:40]!r}")
             if seat["kind"] == "bot":
                 bot = seat.get("bot")
-                if not isinstance(bot, str) or not 1 <= len(bot) <= 64:
-                    raise Refusal(400, f"seat {number}: a bot needs a name such as 'greedy'")
                 try:
-                    make_bot(game, bot, 0)
-                except ParlourError as err:
-                    raise Refusal(400, f"seat {number}: {err}") from None
+                    check_bot(game, bot)
+                except Refusal as refusal:
+                    raise Refusal(400, f"seat {number}: {refusal.message}") from None
                 seats.append(SeatRecord(number, "bot", bot=bot))
             else:
                 auto = seat.get("auto_pass", True)

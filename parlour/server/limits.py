@@ -39,17 +39,20 @@ class Bucket:
 
 
 class HttpRateLimit:
-    """ASGI middleware: refuses an address's HTTP requests beyond its rate with 429 and a JSON error
-    (WebSocket connections have their own per-connection limit)."""
+    """ASGI middleware: refuses an address's HTTP requests and WebSocket connects beyond its rate
+    with 429 and a JSON error (a connection's messages have their own per-connection limit)."""
 
     def __init__(self, app: ASGIApp, rate: float = HTTP_RATE, burst: float = HTTP_BURST) -> None:
         self.app, self.rate, self.burst = app, rate, burst
         self.buckets: OrderedDict[str, Bucket] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Passes the request on, or answers 429."""
-        if scope["type"] != "http" or self._allowed(scope):
+        """Passes the request on, or answers 429 (a WebSocket connect beyond the rate: closed, 4429)."""
+        if scope["type"] not in ("http", "websocket") or self._allowed(scope):
             await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 4429})
             return
         body = json.dumps({"type": "error", "status": 429, "error": "too many requests: slow down"}).encode()
         headers: list[Any] = [(b"content-type", b"application/json"), (b"retry-after", b"1")]

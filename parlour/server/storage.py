@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Connection,
     Engine,
@@ -50,7 +51,7 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(40))
     players: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="playing")
     created: Mapped[float] = mapped_column(Float)
     version: Mapped[int] = mapped_column(Integer, default=0)

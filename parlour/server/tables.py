@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import hmac
+import json
 import logging
 import secrets
 import time
@@ -19,13 +21,16 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour.bots.ismcts import IsmctsBot
 from parlour.bots.registry import make_bot
+from parlour.core.agents import Agent
 from parlour.core.errors import IllegalActionError, ParlourError
 from parlour.core.game import Game
 from parlour.core.log import GameLog
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
+from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
 from parlour.server.views import score_timeline, seat_view
 
@@ -53,11 +58,36 @@ class Timing:
 
     think: float = 0.6
     """A bot's move lands no sooner than this after the decision opened (people can follow)."""
-    pass_delay: float = 0.8
+    pass_delay: float = 1.5
     """Every pass in a reaction window, typed or automatic, lands no sooner than this after the seat
-    was asked, so the timing never tells whether a seat could have played."""
+    was asked: an auto-pass and a person's quick pass look alike, and a person holding a card who
+    answers within it shows nothing by their timing (one who takes longer shows it, as at a table)."""
     clock_bot: str = "random"
     """The bot that moves for a person whose clock ran out where passing is not legal."""
+
+
+GRACE_SECONDS = 15.0
+"""How long a person's seat must have been left before others may put a bot in (a reload is quick)."""
+MAX_BOT_MILLISECONDS = 2000
+"""The longest search a server bot may make for one move (a table's bots are chosen by strangers)."""
+
+
+def check_bot(game: Game, name: Any) -> Agent:
+    """Returns the bot a table asks for, refusing unknown names and searches the server will not run."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 64:
+        raise Refusal(400, "a bot needs a name such as 'greedy'")
+    try:
+        agent = make_bot(game, name, 0)
+    except ParlourError as err:
+        raise Refusal(400, str(err)) from None
+    if isinstance(agent, IsmctsBot):
+        budget = agent.budget
+        if budget.iterations or not 0 < budget.milliseconds <= MAX_BOT_MILLISECONDS:
+            raise Refusal(
+                400,
+                f"a search bot here thinks for a time of at most {MAX_BOT_MILLISECONDS} ms, like ismcts:1s",
+            )
+    return agent
 
 
 def hash_token(token: str) -> str:
@@ -77,12 +107,30 @@ def choose_in_worker(game_name: str, position: dict[str, Any], bot: str, seed: i
 
 @dataclass(eq=False)
 class Listener:
-    """One connection watching a table: the seat it speaks for (None: a spectator) and its outbox."""
+    """One connection watching a table: the seat it speaks for (None: a spectator) and its outbox of
+    JSON texts; ``gone`` is set when the table drops a connection that reads nothing."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+    outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
     seen: int = 0
     """The log entries this connection already has."""
+    gone: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queues a message; a connection whose outbox is full is marked gone (it will be closed)."""
+        self.put(encode(message))
+
+    def put(self, text: str) -> None:
+        """Queues an encoded message (see ``send``)."""
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.gone.set()
+
+
+def encode(message: dict[str, Any]) -> str:
+    """Returns a message as compact JSON text."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 class LiveTable:
@@ -96,10 +144,18 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.opened = record.moves[-1].at if record.moves else record.created
-        """When the decision now open began (the last accepted move)."""
+        """When the decision now open began (the last accepted move, or the server's start)."""
+        self.left: dict[int, float] = {}
+        """When each person's seat last lost its last connection (for the stand-in grace period)."""
+        self.notes = {m.number: m.note for m in record.moves if m.note}
+        """What the server said about an automatic move, by move number ("the clock ran out")."""
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
         self._timeline: list[dict[str, Any]] | None = None
+        self._planned: tuple[Any, ...] | None = None
+        self.replayer: Replayer | None = None
+        """The replay viewer's checkpoints, made at the first replay request."""
+        self.replay_lock = asyncio.Lock()
         self._card_texts: dict[str, str] | None = None
         self._table_content: dict[str, Any] | None = None
 
@@ -135,7 +191,9 @@ class LiveTable:
     def view(self, seat: int | None, since: int = 0, full: bool = True) -> dict[str, Any]:
         """Returns the table as ``seat`` may see it, with the log from entry ``since``; a ``full`` view
         (the first a connection gets) also carries what never changes, the card texts."""
-        view = seat_view(self.state, self.log, seat, self.record.version, self.seats_json(), since)
+        view = seat_view(
+            self.state, self.log, seat, self.record.version, self.seats_json(), since, self.notes
+        )
         view["table"] = self.record.id
         view["moved_at"] = self.record.moves[-1].at if self.record.moves else None
         view["clock"] = {
@@ -163,7 +221,7 @@ class LiveTable:
         return {
             "opened": self.opened,
             "answer_at": self.opened + self.timing.pass_delay,
-            "waiting": list(self.state.deciders()),
+            "waiting": list(self.state.waiting()),
         }
 
     def card_texts(self) -> dict[str, str]:
@@ -185,15 +243,18 @@ class LiveTable:
         return self._timeline
 
     async def broadcast(self, skip: Listener | None = None) -> None:
-        """Sends every listener (but ``skip``) its own view (only the log entries it does not have yet)."""
+        """Sends every listener (but ``skip``) its own view (only the log entries it does not have yet);
+        each view is built and encoded once for all the listeners of one seat that have the same log."""
+        made: dict[tuple[int | None, int], str] = {}
         for listener in list(self.listeners):
             if listener is skip:
                 continue
-            message = self.view(listener.seat, listener.seen, full=False)
+            key = (listener.seat, listener.seen)
+            if key not in made:
+                made[key] = encode(self.view(listener.seat, listener.seen, full=False))
             listener.seen = len(self.log)
-            try:
-                listener.outbox.put_nowait(message)
-            except asyncio.QueueFull:
+            listener.put(made[key])
+            if listener.gone.is_set():
                 self.listeners.discard(listener)  # a client that reads nothing is dropped, not waited for
 
     # ----------------------------------------------------------------- moves
@@ -208,7 +269,7 @@ class LiveTable:
         if not automatic and text.strip() == PASS_TEXT:
             await self._pace_pass()
         async with self.lock:
-            new_version = await self._accept(seat, text, version, note)
+            new_version = await self._accept(seat, text, version, note, automatic)
         await self.broadcast()
         self.schedule()
         return new_version
@@ -220,7 +281,9 @@ class LiveTable:
             if wait > 0:
                 await asyncio.sleep(wait)
 
-    async def _accept(self, seat: int, text: str, version: int | None, note: str | None) -> int:
+    async def _accept(
+        self, seat: int, text: str, version: int | None, note: str | None, automatic: bool
+    ) -> int:
         """Checks, applies to a copy, commits, then adopts the move (the caller holds the lock)."""
         record = self.record
         if version is not None and version != record.version:
@@ -243,7 +306,8 @@ class LiveTable:
         # so no view ever shows a version whose move is not in the log.
         pending = dataclasses.replace(record, seats=[dataclasses.replace(s) for s in record.seats], moves=[])
         pending.version += 1
-        self._charge_clock(pending.seats[seat], now)
+        if not automatic or note is not None:
+            self._charge_clock(pending.seats[seat], now)  # a person's own time, or the clock running out
         if trial.is_over():
             pending.status, pending.scores = "over", list(trial.scores())
         pending.deadline = self._deadline(trial, now, pending.seats)
@@ -259,12 +323,14 @@ class LiveTable:
         self.state, self.opened = trial, now
         self.log.add(seat, move.action, events, turn, turn_player)
         record.moves.append(move)
+        if note:
+            self.notes[move.number] = note
         return record.version
 
     # ----------------------------------------------------------------- clocks
     def _charge_clock(self, stored: SeatRecord, now: float) -> None:
-        """Takes the time a person spent on this decision off their game clock."""
-        if stored.kind == "human" and stored.time_left is not None:
+        """Takes the time a person spent on this decision off their game clock (not a stand-in's)."""
+        if stored.kind == "human" and stored.stand_in is None and stored.time_left is not None:
             stored.time_left = max(0.0, stored.time_left - (now - self.opened))
 
     def _deadline(self, state: GameState, now: float, seats: list[SeatRecord] | None = None) -> float | None:
@@ -290,35 +356,50 @@ class LiveTable:
 
     # ----------------------------------------------------------------- the auto policy
     def schedule(self) -> None:
-        """Plans the next automatic move: a bot's, an auto-pass, or the clock's (replacing any plan)."""
+        """Plans the next automatic move: a bot's, an auto-pass, or the clock's. A plan already under
+        way for the same move (same version, seat, mover and time) is kept, so a setting changed back
+        and forth never starts a bot's search again."""
+        plan = None if self.state.is_over() else self._plan()
+        key = None if plan is None else (self.record.version, plan[1], plan[3], plan[4], plan[0])
+        if key is not None and key == self._planned and self._task is not None and not self._task.done():
+            return
         self._generation += 1
         if self._task is not None and not self._task.done():
             self._task.cancel()
-        self._task = None
-        if self.state.is_over():
-            return
-        plan = self._plan()
+        self._task, self._planned = None, key
         if plan is not None:
-            self._task = asyncio.get_running_loop().create_task(self._run(self._generation, *plan))
+            when, seat, choose, note, _ = plan
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(self._generation, when, seat, choose, note)
+            )
 
-    def _plan(self) -> tuple[float, int, Callable[[], Any], str | None] | None:
-        """Returns (when, seat, how to choose, note) of the next automatic move, if any."""
+    def resume(self) -> None:
+        """After a restart: the decision open now begins afresh (the downtime is nobody's thinking
+        time), with its clock planned again."""
+        self.opened = time.time()
+        self.record.deadline = self._deadline(self.state, self.opened)
+        self.schedule()
+
+    def _plan(self) -> tuple[float, int, Callable[[], Any], str | None, str] | None:
+        """Returns (when, seat, how to choose, note, who moves) of the next automatic move, if any."""
         for seat in self.state.deciders():
             stored = self.record.seats[seat]
             bot = stored.bot if stored.kind == "bot" else stored.stand_in
             if bot is not None:
-                return self.opened + self.timing.think, seat, self._bot_choice(seat, bot), None
+                return self.opened + self.timing.think, seat, self._bot_choice(seat, bot), None, bot
             if stored.auto_pass and self.state.only_pass(seat):
-                return self.opened + self.timing.pass_delay, seat, lambda: PASS_TEXT, None
+                return self.opened + self.timing.pass_delay, seat, lambda: PASS_TEXT, None, "auto-pass"
         if self.record.deadline is not None:
             seat = next(s for s in self.state.deciders() if self._is_person(s))
-            return self.record.deadline, seat, self._clock_choice(seat), "the clock ran out"
+            return self.record.deadline, seat, self._clock_choice(seat), "the clock ran out", "clock"
         return None
 
     def _bot_choice(self, seat: int, bot: str) -> Callable[[], Any]:
         """Returns an awaitable-making callable: the bot's move, computed in the worker pool."""
         position = self.state.to_position()
-        seed = int.from_bytes(hashlib.sha256(f"{self.record.id}:{self.record.version}".encode()).digest()[:4])
+        # From the table's secret seed: nobody can foresee a bot's choices from the public table id.
+        key = str(self.record.seed).encode()
+        seed = int.from_bytes(hmac.digest(key, f"bot:{self.record.version}".encode(), "sha256")[:4])
 
         def choose() -> Any:
             loop = asyncio.get_running_loop()
@@ -382,20 +463,26 @@ class LiveTable:
             if by != seat:
                 raise Refusal(403, "only the seat's own person takes it back")
         else:
-            if not isinstance(bot, str) or len(bot) > 64:
-                raise Refusal(400, "bot must be a bot's name")
+            check_bot(self.game, bot)
             if by != seat and seat in {listener.seat for listener in self.listeners}:
                 raise Refusal(422, f"seat {seat} is connected: only its person may hand it to a bot")
-            try:
-                make_bot(self.game, bot, 0)
-            except ParlourError as err:
-                raise Refusal(400, str(err)) from None
+            away = time.time() - self.left.get(seat, 0.0)
+            if by != seat and away < GRACE_SECONDS:
+                raise Refusal(
+                    422, f"seat {seat} left {away:.0f} s ago: wait {GRACE_SECONDS:.0f} s, it may be reloading"
+                )
         async with self.lock:
             stored.stand_in = bot
             self.record.deadline = self._deadline(self.state, self.opened)
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
+
+    def leave(self, listener: Listener) -> None:
+        """Forgets a connection; notes when a person's seat is left with none."""
+        self.listeners.discard(listener)
+        if listener.seat is not None and listener.seat not in {other.seat for other in self.listeners}:
+            self.left[listener.seat] = time.time()
 
     def close(self) -> None:
         """Stops the table's planned automatic move."""

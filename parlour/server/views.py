@@ -8,6 +8,7 @@ scoring step by step (and the seed, so anyone can replay the record).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from parlour.core.game import Game
@@ -19,8 +20,12 @@ PROTOCOL = 1
 """The protocol version every message carries (docs/server.md)."""
 
 
-def log_json(entries: list[LogEntry], viewer: int | None, reveal: bool = False) -> list[dict[str, Any]]:
-    """Returns log entries as ``viewer`` may see them (``reveal``: every secret, once the game is over)."""
+def log_json(
+    entries: list[LogEntry], viewer: int | None, reveal: bool = False, notes: Mapping[int, str] | None = None
+) -> list[dict[str, Any]]:
+    """Returns log entries as ``viewer`` may see them (``reveal``: every secret, once the game is over),
+    each with the server's note on an automatic move, if any ("the clock ran out")."""
+    notes = notes or {}
     return [
         {
             "number": e.number,
@@ -29,6 +34,7 @@ def log_json(entries: list[LogEntry], viewer: int | None, reveal: bool = False) 
             "seat": e.seat,
             "action": e.action,
             "lines": e.revealed() if reveal else e.lines(viewer),
+            "note": notes.get(e.number),
         }
         for e in entries
     ]
@@ -41,6 +47,7 @@ def seat_view(
     version: int,
     seats: list[dict[str, Any]],
     log_since: int = 0,
+    notes: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """Returns the whole table as ``viewer`` (None: a spectator) may see it, at ``version``; the log
     from entry ``log_since`` on (a client that has the earlier entries keeps them)."""
@@ -70,7 +77,7 @@ def seat_view(
         "observation": state.observation(viewer) if viewer is not None else state.public_observation(),
         "text": state.render(viewer),
         "log_since": log_since,
-        "log": log_json(log.since(log_since), viewer),
+        "log": log_json(log.since(log_since), viewer, notes=notes),
         "over": over,
     }
     if over:

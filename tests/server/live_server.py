@@ -25,8 +25,11 @@ def free_port() -> int:
 class LiveServer:
     """Starts ``parlour serve`` and talks to it over HTTP."""
 
-    def __init__(self, db: Path, think: float = 0.02, bot_workers: int = 0) -> None:
+    def __init__(
+        self, db: Path, think: float = 0.02, bot_workers: int = 0, pass_delay: float | None = None
+    ) -> None:
         self.db, self.think, self.bot_workers, self.port = db, think, bot_workers, free_port()
+        self.pass_delay = think if pass_delay is None else pass_delay
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -36,6 +39,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
         args += ["--bot-workers", str(self.bot_workers), "--think", str(self.think)]
+        args += ["--pass-delay", str(self.pass_delay)]
         env = {**os.environ, "HOME": str(self.db.parent)}
         self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         end = time.time() + 30

@@ -43,6 +43,13 @@ def test_a_person_plays_turns_then_bots_finish_and_the_replay_steps_back(
     page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('Action 0 of')")
     page.click("button.replay-step[data-label='next ▶']")
     page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('Action 1 of')")
+    page.select_option("#replay-seat", "1")  # the replay as seat 1 saw it
+    page.click("button.replay-step[data-label='next ▶']")
+    page.wait_for_function("() => document.getElementById('replay-at').textContent.startsWith('Action 2 of')")
+    lobby = browser.new_page()
+    lobby.goto(server.url + "/")
+    lobby.click(f"a.results-link[href='/t/{made['table']}']")  # a finished game is open to everyone
+    lobby.wait_for_selector("#results-box:not([hidden])")
     page.screenshot(path=str(ARTIFACTS / f"{game}-results.png"))
     assert played == 3
 
@@ -122,3 +129,13 @@ def test_hot_seat_at_one_screen_hides_each_hand_until_its_person_confirms(
 
 def curtain_up(page: Any) -> bool:
     return "shown" in (page.get_attribute("#curtain", "class") or "")
+
+
+def test_a_clock_running_out_makes_the_auto_policy_act_and_the_log_says_so(
+    server: LiveServer, browser: Any
+) -> None:
+    made = server.create("venture", ["human", "greedy"], move_seconds=1)
+    page = browser.new_page()
+    page.goto(server.url + made["seats"]["0"])
+    page.wait_for_selector("#log .entry:has-text('the clock ran out')", timeout=30_000)
+    assert "seat 0: the clock ran out" in page.text_content("#log")

@@ -11,6 +11,14 @@ function el(tag, attrs = {}, ...children) {
 
 function chosenGame() { return games.find(g => g.name === document.getElementById("game").value); }
 
+// The bots a seat may have: each game's own, and the search bot at three strengths (its thinking time).
+const SEARCH_LEVELS = [["ismcts:200ms", "search, quick"], ["ismcts:1s", "search, 1 s"], ["ismcts:2s", "search, 2 s"]];
+
+function botChoices(game) {
+  const plain = game.bots.filter(b => b !== "ismcts").map(b => [b, `bot: ${b}`]);
+  return game.bots.includes("ismcts") ? plain.concat(SEARCH_LEVELS.map(([v, l]) => [v, `bot: ${l}`])) : plain;
+}
+
 function drawSeats() {
   const game = chosenGame();
   const count = Number(document.getElementById("players").value);
@@ -18,10 +26,15 @@ function drawSeats() {
   box.replaceChildren();
   for (let s = 0; s < count; s++) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
-    select.append(el("option", { value: "human" }, "human"));
-    for (const bot of game.bots) select.append(el("option", { value: bot }, `bot: ${bot}`));
+    select.append(el("option", { value: "human" }, "person"));
+    for (const [value, label] of botChoices(game)) select.append(el("option", { value }, label));
     if (s > 0) select.value = game.bots.includes("greedy") ? "greedy" : game.bots[0];
-    box.append(el("div", {}, `Seat ${s} `, select));
+    const auto = el("input", { type: "checkbox", id: `auto-${s}`, checked: "" });
+    const autoLabel = el("label", {}, auto, " pass for them where they may only pass");
+    const sync = () => { autoLabel.hidden = select.value !== "human"; };
+    select.addEventListener("change", sync);
+    sync();
+    box.append(el("div", {}, `Seat ${s} `, select, " ", autoLabel));
   }
 }
 
@@ -47,7 +60,8 @@ async function create(event) {
   const seats = [];
   for (let s = 0; s < count; s++) {
     const v = document.getElementById(`seat-${s}`).value;
-    seats.push(v === "human" ? { kind: "human" } : { kind: "bot", bot: v });
+    const auto = document.getElementById(`auto-${s}`).checked;
+    seats.push(v === "human" ? { kind: "human", auto_pass: auto } : { kind: "bot", bot: v });
   }
   const options = {};
   for (const o of game.options) {
@@ -86,8 +100,11 @@ async function listTables() {
   const list = document.getElementById("tables");
   list.replaceChildren();
   for (const t of tables) {
-    const who = t.seats.map(s => s.kind === "bot" ? s.bot : "human").join(", ");
-    list.append(el("li", {}, `${t.game}, ${t.players} players (${who}): ${t.status}, ${t.version} moves`));
+    const who = t.seats.map(s => s.kind === "bot" ? s.bot : "person").join(", ");
+    const item = el("li", {}, `${t.game}, ${t.players} players (${who}): ${t.status}, ${t.version} moves`);
+    // A finished game is open to everyone (results, record, replay); one in play only by its links.
+    if (t.status === "over") item.append(" ", el("a", { href: `/t/${t.table}`, class: "results-link" }, "results and replay"));
+    list.append(item);
   }
 }
 

@@ -5,6 +5,7 @@ const tableId = location.pathname.split("/").pop();
 // One browser may hold several seats (hot-seat): one token each, comma-separated, one socket each.
 const tokens = (new URLSearchParams(location.hash.slice(1)).get("k") || "").split(",").filter(Boolean).slice(0, 6);
 const mine = tokens.map(token => ({ token, socket: null, view: null, log: [], retry: 500 }));
+if (!mine.length) mine.push({ token: "", socket: null, view: null, log: [], retry: 500 });  // a finished game's page
 let view = null, log = [], socket = null, clockOffset = 0, shown = mine[0], curtainUp = false;
 let cardTexts = {}, cardNames = [], tableContent = {};
 // Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
@@ -94,6 +95,7 @@ function drawLog() {
     const h = `Turn ${entry.turn}${name}`;
     if (h !== heading) { box.append(el("div", { class: "turn" }, h)); heading = h; }
     const lines = entry.lines.length ? entry.lines : [`${view.names[entry.seat]}: ${entry.action}`];
+    if (entry.note) lines.push(`(${view.names[entry.seat]}: ${entry.note})`);  // e.g. the clock ran out
     for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, textNode(line)));
   }
   box.scrollTop = box.scrollHeight;
@@ -140,11 +142,15 @@ function drawResults() {
     b.addEventListener("click", () => showReplay(Math.max(0, Math.min(view.version, step(replayAt)))));
     replay.append(b);
   }
-  replay.append(el("div", { id: "replay-at" }), el("pre", { id: "replay-text" }));
+  const who = el("select", { id: "replay-seat", "aria-label": "whose view the replay shows" },
+                el("option", { value: "all" }, "everything revealed"),
+                ...view.names.map((name, s) => el("option", { value: String(s) }, `as ${name} saw it`)));
+  who.addEventListener("change", () => showReplay(replayAt));
+  replay.append(who, el("div", { id: "replay-at" }), el("pre", { id: "replay-text" }));
   show("results", el("p", {}, r.end_reason || ""), el("ul", {}, ...steps),
        el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`),
        el("h2", {}, "Scores over the game"), scorePlot(r.timeline), download,
-       el("h2", {}, "Replay (everything revealed)"), replay);
+       el("h2", {}, "Replay"), replay);
 }
 
 // The score-over-time plot: one line per seat (colour and name), turns along, scores up.
@@ -191,7 +197,8 @@ function scorePlot(timeline) {
 // The replay viewer: any action of a finished game, with everything revealed, asked of the server.
 let replayAt = 0;
 async function showReplay(at) {
-  const reply = await fetch(`/api/tables/${tableId}/replay?at=${at}&seat=all`);
+  const seat = document.getElementById("replay-seat").value;
+  const reply = await fetch(`/api/tables/${tableId}/replay?at=${at}&seat=${seat}`);
   const data = await reply.json();
   if (!reply.ok) { document.getElementById("error").textContent = data.error; return; }
   replayAt = at;
@@ -349,6 +356,10 @@ function receive(seat, message) {
     seat.previous = seat.view ? seat.view.observation : null;
     seat.view = message;
     if (message.table_content) tableContent = message.table_content;
+    if (message.chat && seat === mine[0]) {
+      document.getElementById("chatlines").replaceChildren();
+      for (const line of message.chat) receive(seat, { type: "chat", ...line });
+    }
     if (message.card_texts) {
       cardTexts = message.card_texts;
       cardNames = Object.keys(cardTexts).sort((a, b) => b.length - a.length);

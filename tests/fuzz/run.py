@@ -1,7 +1,8 @@
 """``make fuzz``: a long fuzzing run over every surface of every game; prints the figures.
 
-Usage: ``python tests/fuzz/run.py [--inputs N] [--seed S] [--surfaces position,record,action,cli]``
-(N inputs per surface and game).  Exits 1 if any input broke a promise.
+Usage: ``python tests/fuzz/run.py [--inputs N] [--seed S] [--surfaces position,record,action,cli,http,ws]``
+(N inputs per surface and game; the table server's ``http`` and ``ws`` surfaces, one server with tables
+of every game, get N each).  Exits 1 if any input broke a promise.
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fuzz.guards import Tally
+from fuzz.server_surface import Server, fuzz_http, fuzz_ws
 from fuzz.surfaces import PLAYERS, corpus, fuzz_actions, fuzz_cli, fuzz_positions, fuzz_records
 
-SURFACES = ("position", "record", "action", "cli")
+SURFACES = ("position", "record", "action", "cli", "http", "ws")
+GAME_SURFACES = SURFACES[:4]
 
 
 def run(inputs: int, seed: int, surfaces: tuple[str, ...], folder: Path) -> Tally:
     """Fuzzes every game on the chosen surfaces; returns the tally."""
     tally = Tally()
-    for name in PLAYERS:
+    for name in PLAYERS if set(surfaces) & set(GAME_SURFACES) else ():
         rng = random.Random(f"{seed}:{name}")
         found = corpus(name, range(seed, seed + 3))
         if "position" in surfaces:
@@ -36,6 +39,12 @@ def run(inputs: int, seed: int, surfaces: tuple[str, ...], folder: Path) -> Tall
             fuzz_actions(tally, found, rng, inputs)
         if "cli" in surfaces:
             fuzz_cli(tally, found, rng, max(1, inputs // 20), folder / name)
+    if "http" in surfaces or "ws" in surfaces:
+        with Server(folder / "server") as server:
+            if "http" in surfaces:
+                fuzz_http(tally, server, random.Random(f"{seed}:http"), inputs)
+            if "ws" in surfaces:
+                fuzz_ws(tally, server, random.Random(f"{seed}:ws"), inputs)
     return tally
 
 

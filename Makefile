@@ -38,7 +38,8 @@ test: $(STAMP) $(CHROMIUM)
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/run.py $(if $(ONLY),--only $(ONLY))
 
-# A long fuzzing run over positions, records, action texts and command lines (INPUTS per surface and game).
+# A long fuzzing run over positions, records, action texts, command lines, HTTP requests and WebSocket
+# messages (INPUTS per surface and game).
 INPUTS ?= 20000
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/run.py --inputs $(INPUTS)

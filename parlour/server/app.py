@@ -268,7 +268,7 @@ async def _socket(hall: Hall, ws: WebSocket) -> None:
     await ws.accept()
     try:
         table = hall.get(ws.path_params["table"])
-        hello = _message(await asyncio.wait_for(ws.receive_text(), timeout=10))
+        hello = _message(await asyncio.wait_for(_frame(ws), timeout=10))
         if hello.get("type") != "hello":
             raise Refusal(400, 'the first message is {"type": "hello", "token": TOKEN}')
         seat = hall.seat_of(table, hello.get("token"))
@@ -320,7 +320,7 @@ async def _receive(hall: Hall, table: LiveTable, ws: WebSocket, listener: Listen
     bucket = Bucket()
     while True:
         try:
-            text = await ws.receive_text()
+            text = await _frame(ws)
         except (WebSocketDisconnect, RuntimeError):
             return
         if not bucket.take():
@@ -332,8 +332,20 @@ async def _receive(hall: Hall, table: LiveTable, ws: WebSocket, listener: Listen
             await _send(ws, refusal.to_json())
 
 
+async def _frame(ws: WebSocket) -> str | None:
+    """Returns the next frame's text (None for a binary frame, refused as a message); raises
+    WebSocketDisconnect when the client has gone."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
 def _message(text: Any) -> dict[str, Any]:
     """Returns a client message: a JSON object of at most MAX_BODY characters with a 'type'."""
+    if text is None:
+        raise Refusal(400, "a message is a JSON text frame, not a binary one")
     if not isinstance(text, str) or len(text) > MAX_BODY:
         raise Refusal(413, f"a message is at most {MAX_BODY} characters")
     found = _parse(text)
@@ -352,7 +364,7 @@ async def _handle(table: LiveTable, listener: Listener, message: dict[str, Any])
         await _chat(table, seat, message.get("text"))
         return
     if seat is None:
-        raise Refusal(403, f"a spectator cannot send {kind!r}")
+        raise Refusal(403, f"a spectator cannot send {kind[:40]!r}")
     if kind == "act":
         version = await table.act(seat, message.get("action"), message.get("version"))
         listener.send({"type": "accepted", "version": version})

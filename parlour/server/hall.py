@@ -91,7 +91,7 @@ class Hall:
             raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
         unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds"}
         if unknown:
-            raise Refusal(400, f"unknown field {sorted(unknown)[0]!r}")
+            raise Refusal(400, f"unknown field {sorted(unknown)[0][:40]!r}")
         name = spec.get("game")
         if name not in game_names():
             raise Refusal(400, f"game must be one of {', '.join(game_names())}")

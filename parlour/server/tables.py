@@ -35,14 +35,19 @@ from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
 from parlour.server.views import score_timeline, seat_view
 
 LOG = logging.getLogger("parlour.server")
+MAX_ERROR = 300
+"""The longest error text sent (characters)."""
 
 
 class Refusal(Exception):
     """A request refused: the HTTP status, a one-line reason, and the table's version where it matters."""
 
     def __init__(self, status: int, message: str, version: int | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.version = status, message, version
+        one_line = " ".join(message.split())
+        if len(one_line) > MAX_ERROR:  # an engine's reason may quote a long input back
+            one_line = one_line[: MAX_ERROR - 1] + "…"
+        super().__init__(one_line)
+        self.status, self.message, self.version = status, one_line, version
 
     def to_json(self) -> dict[str, Any]:
         """Returns the error message sent to the client."""
@@ -259,7 +264,13 @@ class LiveTable:
 
     # ----------------------------------------------------------------- moves
     async def act(
-        self, seat: int, text: Any, version: Any = None, note: str | None = None, automatic: bool = False
+        self,
+        seat: int,
+        text: Any,
+        version: Any = None,
+        note: str | None = None,
+        automatic: bool = False,
+        generation: int | None = None,
     ) -> int:
         """Applies a move for ``seat`` if it is legal now; returns the new version; refuses with a reason."""
         if not isinstance(text, str) or not text or len(text) > 200:
@@ -269,6 +280,8 @@ class LiveTable:
         if not automatic and text.strip() == PASS_TEXT:
             await self._pace_pass()
         async with self.lock:
+            if generation is not None and generation != self._generation:
+                raise Refusal(409, "the seat's settings changed while the move was planned")
             new_version = await self._accept(seat, text, version, note, automatic)
         await self.broadcast()
         self.schedule()
@@ -432,7 +445,7 @@ class LiveTable:
                 return
             version = self.record.version
             self._task = None  # this move's own schedule() must not cancel the task making it
-            await self.act(seat, text, version, note=note, automatic=True)
+            await self.act(seat, text, version, note=note, automatic=True, generation=generation)
         except asyncio.CancelledError:
             raise
         except Refusal as refusal:
@@ -441,11 +454,20 @@ class LiveTable:
             LOG.exception("automatic move at table %s failed", self.record.id)
 
     # ----------------------------------------------------------------- seat settings
+    def _drop_plan_of(self, seat: int) -> None:
+        """Cancels the planned automatic move if it is ``seat``'s (its setting is changing): even a
+        move already chosen and waiting for the lock will not land (the caller holds the lock)."""
+        if self._planned is not None and self._planned[1] == seat:
+            self._generation += 1
+            self._planned = None
+
     async def set_auto_pass(self, seat: int, on: Any) -> None:
         """Turns auto-pass on or off for a person's seat (passing for it where it may only pass)."""
         if not isinstance(on, bool):
             raise Refusal(400, 'auto_pass needs "on": true or false')
         async with self.lock:
+            if on != self.record.seats[seat].auto_pass:
+                self._drop_plan_of(seat)
             self.record.seats[seat].auto_pass = on
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
@@ -472,6 +494,7 @@ class LiveTable:
                     422, f"seat {seat} left {away:.0f} s ago: wait {GRACE_SECONDS:.0f} s, it may be reloading"
                 )
         async with self.lock:
+            self._drop_plan_of(seat)
             stored.stand_in = bot
             self.record.deadline = self._deadline(self.state, self.opened)
             await self.store.write(self.store.update, self.record)

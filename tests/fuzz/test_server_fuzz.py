@@ -1,5 +1,5 @@
 """The table server's HTTP requests and WebSocket messages fuzzed at a size for every ``make test``;
-the checks shown to catch broken promises; the server bugs found, as xfail tests of the right behaviour.
+the checks shown to catch broken promises; the server bugs the fuzzer found, as regression tests.
 
 ``make fuzz`` runs the same surfaces with many more inputs (tests/fuzz/run.py --surfaces http,ws).
 """
@@ -143,7 +143,7 @@ def test_an_error_is_checked_against_its_own_status() -> None:
     assert issubclass(Refused, Exception)
 
 
-# --------------------------------------------------------------------- server bugs found (xfail)
+# --------------------------------------------------------------------- server bugs found (regressions)
 def bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
@@ -154,11 +154,6 @@ def _hello(ws: Any, token: str) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a binary WebSocket frame raises KeyError 'text' in WebSocket.receive_text (app.py _socket and "
-    "_receive): the connection dies without an error message",
-)
 def test_a_binary_frame_is_refused(server: Server) -> None:
     table = server.tables[0]
     with server.client.websocket_connect(f"/ws/{table.id}") as ws:
@@ -174,11 +169,6 @@ def test_a_binary_frame_is_refused(server: Server) -> None:
         assert ws.receive()["code"] == 4400
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="hall.create names an unknown field whole: 'unknown field' + up to 16 KiB of the request",
-)
 def test_an_unknown_field_is_named_briefly(server: Server) -> None:
     spec = {"game": "venture", "seats": [{"kind": "human"}] * 2, "k" * 5000: 1}
     reply = server.client.post("/api/tables", json=spec)
@@ -186,12 +176,6 @@ def test_an_unknown_field_is_named_briefly(server: Server) -> None:
     assert len(reply.json()["error"]) <= 300, len(reply.json()["error"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="app._handle refuses a spectator's message naming its whole 'type' (up to 16 KiB); "
-    "an unknown type is cut to 40 characters",
-)
 def test_a_spectators_message_type_is_named_briefly(server: Server) -> None:
     table = server.tables[0]
     with server.client.websocket_connect(f"/ws/{table.id}") as ws:
@@ -202,12 +186,6 @@ def test_a_spectators_message_type_is_named_briefly(server: Server) -> None:
     assert len(refusal["error"]) <= 300, len(refusal["error"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="an unreadable action's refusal is the engine's message, which repeats the action (up to 200 "
-    "characters) and lists every verb: 462 characters in Venture, over the ~300 the brief asks for",
-)
 def test_an_unreadable_action_is_refused_in_at_most_300_characters(server: Server) -> None:
     table = server.tables[0]
     seen = server.settle(table)
@@ -221,12 +199,6 @@ def test_an_unreadable_action_is_refused_in_at_most_300_characters(server: Serve
     assert len(reply.json()["error"]) <= 300, len(reply.json()["error"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="LiveTable._run checks its generation before waiting for the table's lock: a stand-in's move "
-    "already chosen lands after set_stand_in (holding the lock while the store writes) gave the seat back",
-)
 def test_no_stand_in_moves_after_the_seat_is_taken_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -254,4 +254,9 @@ def test_venture_set_payment_proxy_fight_dragged_reorganisation_undo_then_bots_f
     assert "Winner" in first.text_content("#results")
     assert "The game is over" in first.text_content(".vt-prompt")
     screenshot(first, "venture-end")
+    assert board_fits(first)
+    watcher = open_seat(browser, server.url + table.made["spectator"])
+    watcher.wait_for_selector("#board .vt")
+    assert watcher.locator(".vt-hand").count() == 0, "a spectator sees no hand"
+    assert watcher.locator(".vt-player").count() == 2 and not watcher.text_content("#error")
     assert version(first) > 20

@@ -32,8 +32,22 @@
     board.append(centerRow(ctx), playersBlock(ctx));
     if (api.seat !== null && obs.hand) board.append(handBlock(ctx));
     board.append(bar(ctx));
+    const focused = focusKey(root);
     root.replaceChildren(board);
     fit(root, board);
+    if (focused) {
+      const again = root.querySelector(focused);
+      if (again && again.getAttribute("tabindex") !== null) again.focus();
+    }
+  }
+
+  // The keyboard's place survives a redraw: the focused part is found again by its data attributes.
+  const KEYS = ["data-corp", "data-card", "data-index", "data-action", "data-role", "data-drop"];
+  function focusKey(root) {
+    const node = document.activeElement;
+    if (!node || node === root || !root.contains(node)) return "";
+    const parts = KEYS.filter(k => node.hasAttribute(k)).map(k => `[${k}="${CSS.escape(node.getAttribute(k))}"]`);
+    return parts.length ? node.tagName.toLowerCase() + parts.join("") : "";
   }
 
   // On a laptop-sized window the whole drawing stays in view: a table grown tall (many stacks) is
@@ -56,7 +70,8 @@
     const chain = api.memory.chain;
     if (!chain || api.view.version <= chain.after) return;
     api.memory.chain = null;
-    if (api.legal.includes(chain.action)) api.act(chain.action);
+    // Only right after the first action landed (a refused one plans nothing further).
+    if (api.view.version === chain.after + 1 && api.legal.includes(chain.action)) api.act(chain.action);
   }
 
   function plan(ctx, first, then) {

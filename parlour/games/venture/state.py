@@ -172,6 +172,12 @@ class VentureState(ModularState):
 
         return card_texts(self.deck)
 
+    def table_content(self) -> dict[str, Any]:
+        """Returns the deck's unchanging public facts for the drawn table in the browser."""
+        from parlour.games.venture.table import table_content
+
+        return table_content(self.deck)
+
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a position (docs/positions.md)."""
         from parlour.games.venture.position import to_position

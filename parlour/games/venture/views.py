@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Seat
 from parlour.games.venture.conglomerates import common_letters
-from parlour.games.venture.scoring import holdings_profit
+from parlour.games.venture.content import CAPITAL, SET_DENOMINATIONS, Resource
+from parlour.games.venture.payment import payment_value
+from parlour.games.venture.scoring import holdings_profit, stack_profit
 from parlour.games.venture.undo import UNDO_LIMIT
 
 if TYPE_CHECKING:
@@ -32,6 +35,7 @@ def stacks_view(state: VentureState, seat: Seat) -> list[dict[str, Any]]:
             {
                 "cards": [c.name for c in corps],
                 "common": "".join(sorted(common_letters(corps))),
+                "profit": stack_profit(corps),
             }
         )
     return result
@@ -61,10 +65,69 @@ def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
         "holdings": [stacks_view(state, s) for s in range(state.players)],
         "profits": list(state.profits),
         "holdings_profit": [holdings_profit(state, s) for s in range(state.players)],
+        "payment_worth": payment_value((state.card(r) for r in state.payment), state.deck.set_values),
+        "reorganise_fee": 0 if state.over else state.corporations_held(state.current),
+        "hand_sets": None,
+        "cheapest_payment": None,
     }
     if seat is not None:
         view["hand"] = sorted((state.card(r).name for r in state.hands[seat]), key=_card_order)
+        view["hand_sets"] = hand_sets(state.capital_in_hand(seat), state.deck.set_values)
+        view["cheapest_payment"] = _cheapest_payment(state, seat)
     return view
+
+
+def _cheapest_payment(state: VentureState, seat: Seat) -> list[str] | None:
+    """Returns, for the seat that is paying, the cards that cover the rest of the debt and keep the
+    most buying power (the drawn table's preselection); None for every other seat and decision."""
+    if state.over or seat != state.current or state.stack.top.kind != "pay":
+        return None
+    from parlour.games.venture.bots import cheapest_payment
+
+    laid = [state.card(r) for r in state.payment]
+    if payment_value(laid, state.deck.set_values) >= state.owed:
+        return []
+    return cheapest_payment(state, seat)
+
+
+def hand_sets(cards: list[Resource], set_values: dict[int, int]) -> list[dict[str, Any]]:
+    """Returns the sets a hand's capital cards make at their best grouping (the grouping that
+    ``payment_value`` counts): each set's cards, lowest first, and its worth."""
+    table = (set_values[2], set_values[3], set_values[4])
+    found = []
+    for symbol in sorted({c.symbol for c in cards if c.kind == CAPITAL and c.symbol}):
+        counts = [0, 0, 0, 0]
+        for card in cards:
+            if card.kind == CAPITAL and card.symbol == symbol:
+                counts[SET_DENOMINATIONS.index(card.value)] += 1
+        for chosen in _best_sets(tuple(counts), table)[1]:
+            names = [f"{SET_DENOMINATIONS[i]}{symbol}" for i in chosen]
+            found.append({"cards": names, "worth": table[len(chosen) - 2]})
+    return found
+
+
+@cache
+def _best_sets(
+    counts: tuple[int, ...], table: tuple[int, int, int]
+) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """Returns the best value of one symbol's cards (counts of 1, 3, 5, 8) and the sets that make it
+    (each a tuple of denomination indices); the same search as ``payment._best_symbol_value``."""
+    best: tuple[int, tuple[tuple[int, ...], ...]] = (
+        sum(n * d for n, d in zip(counts, SET_DENOMINATIONS, strict=True)),
+        (),
+    )
+    present = [i for i, n in enumerate(counts) if n]
+    for mask in range(1, 1 << len(present)):
+        chosen = tuple(present[b] for b in range(len(present)) if mask >> b & 1)
+        if len(chosen) < 2:
+            continue
+        rest = list(counts)
+        for i in chosen:
+            rest[i] -= 1
+        value, sets = _best_sets(tuple(rest), table)
+        if table[len(chosen) - 2] + value > best[0]:
+            best = (table[len(chosen) - 2] + value, (chosen, *sets))
+    return best
 
 
 def _card_order(name: str) -> tuple[int, str]:

@@ -108,7 +108,8 @@
   function labels(ctx, texts) {
     const stems = new Set(texts.map(t => t.replace(/ \d+$/, "")));
     const priced = stems.size === 1 && texts.every(t => / \d+$/.test(t)) && !texts[0].startsWith("marker");
-    return texts.map(t => ({ label: priced ? `${t.split(" ").pop()} million` : describe(ctx, t), action: t }));
+    const price = t => (t.startsWith("tip ") && t.endsWith(" 0") ? describe(ctx, t) : `${t.split(" ").pop()} million`);
+    return texts.map(t => ({ label: priced ? price(t) : describe(ctx, t), action: t }));
   }
 
   function choose(ctx, title, texts) {

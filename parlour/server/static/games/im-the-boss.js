@@ -435,6 +435,7 @@
     let text;
     if (nego && nego.window === "closing") text = `“Going once, going twice…” still to answer: ${names}`;
     else if (nego && nego.window === "respond") text = `Stop window: ${names} may stop ${nego.pending}`;
+    else if (nego && nego.quiet) text = `Everyone has passed: only the Boss, ${name(ctx, nego.boss)}, is asked`;
     else text = `Bargaining: waiting for ${w.waiting.map(s => name(ctx, s)).join(", ")}`;
     const fill = el("span", { class: "itb-fill" });
     const time = el("span", { class: "itb-time" });

@@ -104,12 +104,21 @@
     }
   }
 
-  // A menu of prices reads "3 million" when its texts differ only in their last number.
+  // A menu of prices reads "3 million" when its texts differ only in their last number; in a mixed menu
+  // each run of prices reads "ask 3 M", "propose 3 M", "pay 3 M" after the one-off choices.
+  const SHORT = { offer: "ask", include: "propose", tip: "pay" };
   function labels(ctx, texts) {
-    const stems = new Set(texts.map(t => t.replace(/ \d+$/, "")));
-    const priced = stems.size === 1 && texts.every(t => / \d+$/.test(t)) && !texts[0].startsWith("marker");
-    const price = t => (t.startsWith("tip ") && t.endsWith(" 0") ? describe(ctx, t) : `${t.split(" ").pop()} million`);
-    return texts.map(t => ({ label: priced ? price(t) : describe(ctx, t), action: t }));
+    const stem = t => t.replace(/ \d+$/, "");
+    const runs = {};
+    for (const t of texts) if (SHORT[t.split(" ")[0]]) runs[stem(t)] = (runs[stem(t)] || 0) + 1;
+    const single = Object.keys(runs).length === 1 && texts.every(t => runs[stem(t)]);
+    const label = t => {
+      const verb = t.split(" ")[0], n = t.split(" ").pop();
+      if (!runs[stem(t)] || runs[stem(t)] < 2 || (verb === "tip" && n === "0")) return describe(ctx, t);
+      return single ? `${n} million` : `${SHORT[verb]} ${n} M`;
+    };
+    const ordered = [...texts.filter(t => !(runs[stem(t)] >= 2)), ...texts.filter(t => runs[stem(t)] >= 2)];
+    return ordered.map(t => ({ label: label(t), action: t }));
   }
 
   function choose(ctx, title, texts) {
@@ -337,7 +346,7 @@
       const texts = [...ctx.api.matching(`include ${colour} @${s}`), ...(s === nego.boss ? exact(ctx, `use ${colour}`) : []),
                      ...(placard ? exact(ctx, `travel ${colour}`) : []), ...(laid ? exact(ctx, `travel ${colour} @${s}`) : []),
                      ...(s === ctx.me ? [...ctx.api.matching(`offer ${colour}`), ...exact(ctx, `withdraw ${colour}`)] : [])];
-      const title = s === ctx.me ? `Your ${clan(ctx, colour)}: your price` : `${name(ctx, s)}'s ${clan(ctx, colour)}`;
+      const title = s === ctx.me ? `Offer your ${clan(ctx, colour)}: your ask` : `${name(ctx, s)}'s ${clan(ctx, colour)}: what you propose`;
       supply.append(hot(ctx, el("span", { class: "itb-source" }, `${name(ctx, s)} · ${how}`), `supplier-${colour}-${s}`,
                         `${name(ctx, s)} can supply ${inv.name} (${how})`, texts, title));
       const offer = nego.offers.find(o => o[0] === colour && o[1] === s);

@@ -123,6 +123,12 @@ class BossState(ModularState):
         """Returns the text of every card kind and deal card of the content set, by name."""
         return people.card_texts(self.content)
 
+    def table_content(self) -> dict[str, Any]:
+        """Returns the board's public layout for the drawn table, from the content data (table.py)."""
+        from parlour.games.im_the_boss.table import table_content
+
+        return table_content(self.content)
+
     def public_only_pass(self, seat: Seat) -> bool:
         """Returns whether public information alone shows that ``seat`` may only pass (no hand-off needed)."""
         from parlour.games.im_the_boss.bargain import public_only_pass

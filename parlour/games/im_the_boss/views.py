@@ -60,6 +60,30 @@ def negotiation_view(state: BossState) -> dict[str, Any] | None:
         "limit": state.options["negotiation_limit"],
         "called": nego.called,
         "pending": nego.pending.describe() if nego.pending else None,
+        **_table_facts(state),
+    }
+
+
+def _table_facts(state: BossState) -> dict[str, Any]:
+    """Returns what the drawn table shows beside the negotiation's own record (all public): who can
+    supply each colour, what the agreed lines still lack, what the Boss keeps, who is still to answer."""
+    from parlour.games.im_the_boss.bargain import quiet
+    from parlour.games.im_the_boss.phases import CLOSING, RESPOND
+    from parlour.games.im_the_boss.supply import stands
+
+    nego = state.nego
+    assert nego is not None
+    space = state.space(nego.space)
+    agreed = {c for c, t in nego.items.items() if t.agreed}
+    top = state.stack.top.kind if len(state.stack) else None
+    return {
+        "suppliers": {c: suppliers(state, c) for c in space.colours},
+        "still_needs": still_needed(space, agreed),
+        "stands": stands(state),
+        "keeps": nego.proceeds - nego.committed(),
+        "quiet": quiet(state),
+        "window": top,
+        "asking": list(state.stack.top.seats) if top in (CLOSING, RESPOND) else [],
     }
 
 

@@ -58,3 +58,9 @@ def board_fits(page: Any) -> bool:
                    return r.width > 0 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1; }"""
     )
     return found
+
+
+def use_buttons(page: Any) -> None:
+    """Opens "Your choices" (the buttons of every legal action), which a drawn table folds away."""
+    page.wait_for_selector("body[data-drawn]", state="attached", timeout=30_000)
+    page.evaluate("() => { document.getElementById('actions-box').open = true; }")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .browsing import ARTIFACTS, needs_chromium
+from .browsing import ARTIFACTS, needs_chromium, use_buttons
 from .live_server import LiveServer
 
 OPTIONS = {"venture": {}, "im-the-boss": {"length": "short"}, "venus-needs-men": {"length": "short"}}
@@ -25,6 +25,7 @@ def test_a_person_plays_turns_then_bots_finish_and_the_replay_steps_back(
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.goto(server.url + made["seats"]["0"])
     page.wait_for_selector("#banner:not(:empty)")
+    use_buttons(page)  # this test plays through the buttons; the drawn tables have tests of their own
     played = 0
     for _ in range(3):
         page.wait_for_selector("#actions button", timeout=30_000)
@@ -61,6 +62,7 @@ def test_two_people_see_each_others_moves_live_and_a_reload_resumes(server: Live
         page = browser.new_context().new_page()
         page.goto(server.url + made["seats"][seat])
         page.wait_for_selector("#banner:not(:empty)")
+        use_buttons(page)
         pages.append(page)
     view = server.get(f"/api/tables/{made['table']}", made["spectator_token"])
     mover = pages[view["deciders"][0]]
@@ -116,6 +118,7 @@ def test_hot_seat_at_one_screen_hides_each_hand_until_its_person_confirms(
     page.wait_for_timeout(1000)
     if curtain_up(page):  # the second person moves first: the screen goes to them first
         page.click("#curtain-button")
+    use_buttons(page)
     page.wait_for_selector("#actions button")
     first = page.text_content("#title")
     page.click("#actions button[data-action^='discard'] >> nth=0")  # a turn's end: the other person's turn

@@ -30,20 +30,22 @@
   // ---------------------------------------------------------------- the dice, from the log
   const ROLL = /^(.+?) (attacks|researches) (.+?)(?: with (.+?))?: rolls (\d+(?: \d+)*)(.*)$/;
 
-  // Keeps the latest roll seen in the log (attacks and research) in memory, with what followed it.
+  // Keeps the latest roll seen in the log (attacks and research) in memory, with the lines that followed
+  // it (a Zap window may open between the roll and its outcome) until the next attack or turn.
   function readRolls(api) {
     const mem = api.memory;
     for (const entry of api.view.log || []) {
       if (mem.logSeen !== undefined && entry.number <= mem.logSeen) continue;
       mem.logSeen = entry.number;
-      let roll = null;
       for (const line of entry.lines || []) {
         const m = ROLL.exec(line);
         if (m) {
-          roll = { who: m[1], kind: m[2], what: m[3], weapon: m[4] || "", dice: m[5].trim().split(" ").map(Number),
-                   line, after: [], number: entry.number, version: api.view.version };
-          mem.roll = roll;
-        } else if (roll && !/^Turn \d+/.test(line)) roll.after.push(line);
+          mem.roll = { who: m[1], kind: m[2], what: m[3], weapon: m[4] || "", dice: m[5].split(" ").map(Number),
+                       line, after: [], open: true, version: api.view.version };
+        } else if (mem.roll && mem.roll.open) {
+          if (/^Turn \d+/.test(line) || / declares an attack /.test(line)) mem.roll.open = false;
+          else if (mem.roll.after.length < 8) mem.roll.after.push(line);
+        }
       }
     }
   }
@@ -150,7 +152,7 @@
       }
     }
     for (const [ship, where] of Object.entries(o.ships)) if (where && ctx.places[ship]) svg.append(drawShip(api, ctx, ship, where));
-    if (api.memory.roll) svg.append(drawDice(api, ctx));
+    if (api.memory.roll && api.memory.roll.dice.length <= 3) svg.append(drawDice(api, ctx));
     return svg;
   }
 
@@ -232,26 +234,34 @@
     return g;
   }
 
-  // The latest roll's dice beside the ship (or planet) that rolled, with what they needed and did.
+  // A roll's outcome in a word or two, read from the lines that followed it.
+  const OUTCOMES = [[/saved by/, "saved"], [/backfires/, "backfire"], [/destroyed|disabled/, "destroyed"], [/teleports/, "teleport"],
+    [/no effect/, "no effect"], [/misses|will miss/, "miss"], [/acquired/, "acquired"], [/no luck/, "no luck"]];
+  function outcomeOf(roll) {
+    const said = [roll.line, ...roll.after].join(" ");
+    const found = OUTCOMES.find(([pattern]) => pattern.test(said));
+    return found ? found[1] : "";
+  }
+
+  // The latest roll's dice in a tray at the top of the map, with who rolled against what; the ship that
+  // rolled is ringed on the map.
   function drawDice(api, ctx) {
     const roll = api.memory.roll;
-    const shipAt = ctx.places[roll.who];
-    let x = 500, y = 40;
-    if (shipAt) [x, y] = [shipAt[0], shipAt[1] - SHIP_H - 16];
-    else {
-      const home = Object.values(api.content.planets).find(p => p.name === roll.who);
-      if (home && ctx.areas[home.home]) [x, y] = [ctx.areas[home.home].x, ctx.areas[home.home].y - RADII.home - 36];
-    }
-    const D = 34, n = roll.dice.length;
-    x = Math.min(Math.max(x, n * (D + 4) / 2 + 4), 1000 - n * (D + 4) / 2 - 4);
-    y = Math.min(Math.max(y, D / 2 + 4), 1000 - D / 2 - 4);
+    const D = 34, n = roll.dice.length, x0 = 470, y = 30;
     const g = api.svg("g", { class: "vnm-dice" + (roll.version === api.view.version && ctx.fresh ? " arrived" : ""), role: "img", "aria-label": roll.line });
+    const label = roll.kind === "attacks" ? `${roll.who} → ${roll.what === "refuge" ? "Refuge" : roll.what}` : `${roll.who} researches`;
+    g.append(api.svg("rect", { x: x0, y: y - D / 2 - 6, width: 380, height: D + 12, rx: 8, fill: "#1b1b3a", stroke: "#fff7d6", "stroke-width": 2 }),
+      txt(api, x0 + 12 + 70, y, label, 18, { fill: "#fff7d6", "font-weight": "bold" }));
     roll.dice.forEach((d, i) => {
-      const dx = x + (i - (n - 1) / 2) * (D + 4);
+      const dx = x0 + 185 + i * (D + 6);
       g.append(api.svg("rect", { x: dx - D / 2, y: y - D / 2, width: D, height: D, rx: 6, fill: "#fff7d6", stroke: "#000", "stroke-width": 2 }),
         txt(api, dx, y + 1, String(d), 20, { fill: "#000", "font-weight": "bold", class: "die" }));
     });
+    const outcome = outcomeOf(roll);
+    if (outcome) g.append(txt(api, x0 + 380 - 50, y, outcome, 16, { fill: "#fff7d6", class: "outcome" }));
     title(api, g, [roll.line, ...roll.after].join(" "));
+    const ship = ctx.shipNodes[roll.who];
+    if (ship) ship.classList.add("rolled");
     return g;
   }
 

@@ -393,7 +393,9 @@
   function hint(api, ch) {
     const mem = api.memory, o = api.observation;
     let text;
-    if (!api.legal.length) text = api.seat === null ? "Watching." : "Waiting for " + (o.deciders || []).map(d => api.names[d]).join(", ") + ".";
+    const waiting = (o.deciders || []).map(d => api.names[d]).join(", ");
+    if (o.over) text = "The game is over: the results are below.";
+    else if (!api.legal.length) text = (api.seat === null ? "Watching. " : "") + (waiting ? `Waiting for ${waiting}.` : "");
     else if (mem.ship) {
       const areas = Object.keys(ch.targetArea), ships = Object.keys(ch.targetShip);
       text = `${mem.ship} selected: click ` + [areas.length ? `a highlighted area (${areas.join(", ")})` : "", ships.length ? `a target (${ships.join(", ")})` : ""].filter(Boolean).join(" or ") + ".";

@@ -154,7 +154,8 @@ class Seat:
     def watch_roll(self, name: str) -> None:
         """Once the person's attack is rolled, checks that the drawing shows its dice (and screenshots)."""
         ship = self.done["attack"].split()[1]
-        end = time.time() + 5
+        end = time.time() + 20
+        log = ""
         while time.time() < end:
             log = self.page.text_content("#log") or ""
             shown = " ".join(self.page.locator("#board .vnm-roll").all_text_contents())
@@ -173,7 +174,7 @@ class Seat:
             if self.table()["asked"]:
                 return  # asked in the attack's Zap window: the loop answers it
             time.sleep(0.1)
-        raise AssertionError("the attack's roll was not shown")
+        raise AssertionError(f"the attack's roll was not shown; the log ends: {log[-1500:]}")
 
     def choose_in_menu(self, text: str) -> None:
         """Picks ``text`` in the drawing's menu if the click offered several actions."""

@@ -201,6 +201,12 @@ class VenusState(ModularState):
         """Returns the texts of the Zap cards and (Enhanced game) Technology, Upgrade and Special cards."""
         return views.card_texts(self)
 
+    def table_content(self) -> dict[str, Any]:
+        """Returns the map, the planets and every card by id for the drawn table (public, unchanging)."""
+        from parlour.games.venus_needs_men.table import table_content
+
+        return table_content(self)
+
     def passing_window(self) -> bool:
         """Returns whether a Zap window is on top (every seat asked may pass)."""
         return bool(len(self.stack)) and self.stack.top.kind == ZAP

@@ -263,6 +263,7 @@ function menu(title, choices) {
   cancel.addEventListener("click", close);
   box.replaceChildren(el("h3", { id: "board-menu-title" }, title), ...buttons, cancel);
   box.onkeydown = event => { if (event.key === "Escape") close(); };
+  box.dataset.version = String(view.version);
   box.hidden = false;
   (buttons[0] || cancel).focus();
   return close;
@@ -272,7 +273,7 @@ function boardApi() {
   return {
     view, legal: view.legal, seat: view.seat, names: view.names, observation: view.observation,
     content: tableContent, cardTexts, palette: PALETTE, memory: boardMemory,
-    before: shown.mark || null, previous: shown.previous || null,
+    before: shown.mark || null, previous: shown.previous || null, log: shown.log,
     act, el, svg, clickable, matching, menu, cardTitle, redraw: () => draw(),
   };
 }
@@ -290,7 +291,16 @@ function drawBoard() {
   box.hidden = false;
   const root = document.getElementById("board");
   try {
+    // A menu opened at an earlier version may offer what is no longer legal: it closes.
+    const open = document.getElementById("board-menu");
+    if (!open.hidden && open.dataset.version !== String(view.version)) { open.hidden = true; open.replaceChildren(); }
+    // Keyboard focus stays on the same component (found by its label) across the redraw.
+    const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
     table.draw(root, boardApi());
+    if (focused && !root.contains(document.activeElement)) {
+      const again = [...root.querySelectorAll("[aria-label]")].find(n => n.getAttribute("aria-label") === focused);
+      if (again) again.focus();
+    }
   } catch (err) {
     console.error(err);
     document.getElementById("error").textContent = `the drawn table failed: ${err.message}`;
@@ -352,7 +362,12 @@ function receive(seat, message) {
     if (message.log_since === 0) seat.log = [];
     seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
     // What changed since this seat's last move: the table as it stood just after that move.
-    if (!seat.mark || (seat.view && seat.view.asked && !message.asked)) seat.mark = message.observation;
+    // (A seat's turn ends when the turn passes from it; a spectator's mark moves at every new turn.
+    // Reaction windows, where every seat is asked and passes, do not move it.)
+    const prev = seat.view;
+    const turnEnded = prev && prev.turn_player !== message.turn_player
+      && (message.seat === null || prev.turn_player === message.seat);
+    if (!seat.mark || turnEnded) seat.mark = message.observation;
     seat.previous = seat.view ? seat.view.observation : null;
     seat.view = message;
     if (message.table_content) tableContent = message.table_content;
@@ -368,6 +383,7 @@ function receive(seat, message) {
     if (seat === shown) document.getElementById("error").textContent = "";
     chooseSeat();
   } else if (message.type === "error") {
+    boardMemory.chain = null;  // a refused action plans no follow-up
     if (seat === shown) document.getElementById("error").textContent = message.error;
   } else if (message.type === "chat" && seat === mine[0]) {
     const who = message.seat === null ? "spectator" : (view ? view.names[message.seat] : `seat ${message.seat}`);

@@ -464,7 +464,7 @@
 
   function news(ctx) {
     const { el } = ctx.api;
-    const lines = ctx.api.view.log.flatMap(e => (e.lines.length ? e.lines : [`${name(ctx, e.seat)}: ${e.action}`])).slice(-3);
+    const lines = (ctx.api.log || ctx.api.view.log).flatMap(e => (e.lines.length ? e.lines : [`${name(ctx, e.seat)}: ${e.action}`])).slice(-3);
     const box = el("div", { class: "itb-news", "aria-live": "polite", "aria-label": "just played" });
     for (const line of lines) {
       const title = ctx.api.cardTitle(line);

@@ -32,6 +32,7 @@ def observation(state: BossState, seat: int | None) -> dict[str, Any]:
         "marker": None if state.marker is None else state.marker + 1,
         "deal_cards": list(state.deal_cards),
         "dividend_value": top.value if top else None,
+        "marker_proceeds": _marker_proceeds(state),
         "deals": [dict(d) for d in state.deals],
         "draw_size": len(state.draw),
         "discard": [state.name(c) for c in state.discard],
@@ -39,6 +40,14 @@ def observation(state: BossState, seat: int | None) -> dict[str, Any]:
         "over": state.over,
     }
     return view
+
+
+def _marker_proceeds(state: BossState) -> int | None:
+    """Returns what a deal on the marker's space would bring now (its dividends × the top deal card)."""
+    top = state.top_card()
+    if state.marker is None or top is None:
+        return None
+    return state.space(state.marker).dividends * top.value
 
 
 def negotiation_view(state: BossState) -> dict[str, Any] | None:
@@ -81,6 +90,7 @@ def _table_facts(state: BossState) -> dict[str, Any]:
         "still_needs": still_needed(space, agreed),
         "stands": stands(state),
         "keeps": nego.proceeds - nego.committed(),
+        "gets": [nego.payments().get(s, 0) for s in range(state.players)],
         "quiet": quiet(state),
         "window": top,
         "asking": list(state.stack.top.seats) if top in (CLOSING, RESPOND) else [],

@@ -263,7 +263,7 @@ function menu(title, choices) {
   cancel.addEventListener("click", close);
   box.replaceChildren(el("h3", { id: "board-menu-title" }, title), ...buttons, cancel);
   box.onkeydown = event => { if (event.key === "Escape") close(); };
-  box.dataset.version = String(view.version);
+  box.dataset.actions = JSON.stringify(buttons.map(b => b.dataset.action));
   box.hidden = false;
   (buttons[0] || cancel).focus();
   return close;
@@ -291,9 +291,10 @@ function drawBoard() {
   box.hidden = false;
   const root = document.getElementById("board");
   try {
-    // A menu opened at an earlier version may offer what is no longer legal: it closes.
+    // A menu offering what is no longer legal closes (one whose choices all stand stays open).
     const open = document.getElementById("board-menu");
-    if (!open.hidden && open.dataset.version !== String(view.version)) { open.hidden = true; open.replaceChildren(); }
+    const offered = open.hidden ? [] : JSON.parse(open.dataset.actions || "[]");
+    if (offered.some(a => !view.legal.includes(a))) { open.hidden = true; open.replaceChildren(); }
     // Keyboard focus stays on the same component (found by its label) across the redraw.
     const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
     table.draw(root, boardApi());

@@ -277,7 +277,7 @@
       if (nego) {
         const laid = mark(ctx, el("span", { class: "itb-laid" }), `laid-${s}`);
         for (const c of nego.laid[s]) laid.append(chip(ctx, c, { title: `a ${clan(ctx, c)} Clan card laid face up` }));
-        const paid = Object.values(nego.terms).filter(t => t[0] === s).reduce((a, t) => a + t[1], 0) + (nego.tips[String(s)] ? nego.tips[String(s)][1] : 0);
+        const paid = nego.gets[s];  // the server's sum of what the terms pay this seat
         deal.append(laid, el("span", { title: "actions used in this negotiation (pass, agree, refuse free)" }, `${nego.counted[s]}/${nego.limit}`),
                     s !== nego.boss && paid ? el("span", { title: `gets ${paid} million under the terms` }, ` +${paid} M`) : "");
       }
@@ -402,7 +402,7 @@
     if (obs.marker) {
       const space = ctx.content.spaces[obs.marker - 1];
       const top = obs.deal_cards.length ? ctx.content.deal_cards[obs.deal_cards[0] - 1] : null;
-      const proceeds = top ? ` × ${top.value} million = ${space.dividends * top.value} million` : "";
+      const proceeds = top && obs.marker_proceeds !== null ? ` × ${top.value} million = ${obs.marker_proceeds} million` : "";
       parts.push(el("b", {}, `The marker is on space ${space.number}: ${space.text}`), el("br"), `${space.dividends} dividends${proceeds}`);
       const holders = [...space.colours].map(c => {
         const h = obs.placards[c];

@@ -7,7 +7,7 @@ const tokens = (new URLSearchParams(location.hash.slice(1)).get("k") || "").spli
 const mine = tokens.map(token => ({ token, socket: null, view: null, log: [], retry: 500 }));
 if (!mine.length) mine.push({ token: "", socket: null, view: null, log: [], retry: 500 });  // a finished game's page
 let view = null, log = [], socket = null, clockOffset = 0, shown = mine[0], curtainUp = false;
-let cardTexts = {}, cardNames = [], tableContent = {};
+let cardTexts = {}, cardNames = [], cardPatterns = [], tableContent = {};
 // Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
 const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
 
@@ -23,7 +23,7 @@ function show(id, ...nodes) { document.getElementById(id).replaceChildren(...nod
 // Card texts on hover: the texts of the card names a piece of text mentions (whole words only).
 function cardTitle(text) {
   if (cardTexts[text]) return cardTexts[text];
-  const found = cardNames.filter(name => /[a-z]/i.test(name) && new RegExp(`(^|[^\\w:-])${escapeRegExp(name)}($|[^\\w:-])`).test(text));
+  const found = cardPatterns.filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
   return found.slice(0, 3).map(name => cardTexts[name]).join("\n\n");
 }
 
@@ -379,6 +379,9 @@ function receive(seat, message) {
     if (message.card_texts) {
       cardTexts = message.card_texts;
       cardNames = Object.keys(cardTexts).sort((a, b) => b.length - a.length);
+      // Names with a letter are looked for inside texts (whole words), each pattern made once.
+      cardPatterns = cardNames.filter(name => /[a-z]/i.test(name))
+        .map(name => [name, new RegExp(`(^|[^\\w:-])${escapeRegExp(name)}($|[^\\w:-])`)]);
     }
     clockOffset = message.clock.now * 1000 - Date.now();
     if (seat === shown) document.getElementById("error").textContent = "";

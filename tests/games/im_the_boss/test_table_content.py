@@ -12,7 +12,7 @@ from parlour.games.im_the_boss.content import load_content
 from parlour.games.im_the_boss.supply import suppliers
 from parlour.games.im_the_boss.views import still_needed
 
-from .scenario import negotiation, play
+from .scenario import load, negotiation, play
 from .test_negotiation import closing_space_4
 from .test_properties import dealmaking_playout
 
@@ -104,3 +104,15 @@ def test_the_panel_facts_are_public_in_every_determinisation() -> None:
     for seed in range(3):
         dealmaking_playout(3 + seed, seed, same)
     assert checked > 20
+
+
+def test_the_marker_proceeds_are_what_the_deal_would_bring_and_the_terms_say_what_each_seat_gets() -> None:
+    """Before the deal, the marker's space offers its dividends times the top deal card (space 4: R O,
+    6 million, as the banner reads); once made, the negotiation's proceeds are the same and ``gets``
+    is what the terms pay each seat."""
+    before = load(marker=4, current=0)
+    assert before.public_observation()["marker_proceeds"] == 6
+    state = negotiation(space=4, boss=0)
+    assert state.public_observation()["negotiation"]["proceeds"] == 6
+    play(state, "1: offer O 2", "0: accept O @1")
+    assert state.public_observation()["negotiation"]["gets"] == [0, 2, 0]

@@ -138,25 +138,27 @@ def position(
     if deal_cards is None:
         deal_cards = [n for n in range(1, 16) if n not in board.values() and n not in removed]
     data = GAME.new_state(players, seed, values).to_position()
-    data.update({
-        "options": values,
-        "chance": {"seed": seed, "events": 0, "forced": [{"kind": k, "value": v} for k, v in forced]},
-        "hands": final_hands,
-        "draw": top,
-        "discard": pile,
-        "placards": dict(placards) if placards is not None else default_placards(players),
-        "money": list(money) if money is not None else [0] * players,
-        "covered": [board.get(space) for space in range(1, 17)],
-        "deal_cards": list(deal_cards),
-        "marker": marker,
-        "deals": [dict(d) for d in deals] if deals is not None else _records(board),
-        "current": current,
-        "first": current if first is None else first,
-        "turn": turn,
-        "over": False,
-        "must_deal": must_deal,
-        "negotiation": None,
-    })
+    data.update(
+        {
+            "options": values,
+            "chance": {"seed": seed, "events": 0, "forced": [{"kind": k, "value": v} for k, v in forced]},
+            "hands": final_hands,
+            "draw": top,
+            "discard": pile,
+            "placards": dict(placards) if placards is not None else default_placards(players),
+            "money": list(money) if money is not None else [0] * players,
+            "covered": [board.get(space) for space in range(1, 17)],
+            "deal_cards": list(deal_cards),
+            "marker": marker,
+            "deals": [dict(d) for d in deals] if deals is not None else _records(board),
+            "current": current,
+            "first": current if first is None else first,
+            "turn": turn,
+            "over": False,
+            "must_deal": must_deal,
+            "negotiation": None,
+        }
+    )
     data[_decisions_field(data)] = [{"kind": decision, "seats": [current], "data": {}, "concurrent": False}]
     return data
 

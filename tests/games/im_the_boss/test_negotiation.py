@@ -60,8 +60,9 @@ def test_deal_opens_a_negotiation_where_every_seat_may_act() -> None:
 
 def test_the_proceeds_are_the_dividends_times_the_top_deal_card() -> None:
     """'the top deal card determines the value of each dividend': 4 dividends on card 13 (5) pay 20."""
-    state = negotiation(space=8, covered={1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 9: 8, 10: 9, 11: 10,
-                                          12: 11, 13: 12})
+    state = negotiation(
+        space=8, covered={1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 9: 8, 10: 9, 11: 10, 12: 11, 13: 12}
+    )
     assert state.top_card().number == 13
     assert state.nego.proceeds == 4 * 5
 
@@ -400,8 +401,16 @@ def test_a_group_counts_clans_not_cards() -> None:
 def test_extra_investors_may_be_named_and_paid() -> None:
     """Ruling A-05: the terms may name more listed investors than needed; the proceeds stay the same."""
     state = negotiation(space=8, hands=[[], [], []])
-    play(state, "1: offer G 1", "0: accept G @1", "2: offer B 1", "2: offer Y 2",
-         "0: accept B @2", "0: accept Y @2", "0: call")
+    play(
+        state,
+        "1: offer G 1",
+        "0: accept G @1",
+        "2: offer B 1",
+        "2: offer Y 2",
+        "0: accept B @2",
+        "0: accept Y @2",
+        "0: call",
+    )
     everyone_passes(state)
     assert state.money == [8 - 1 - 3, 1, 3]
     assert state.deals[-1]["payments"] == {"1": 1, "2": 3}
@@ -749,10 +758,21 @@ def test_a_closed_deal_covers_the_space_and_moves_the_marker() -> None:
 
 def test_a_deal_closed_with_clan_cards() -> None:
     """A laid Clan card used in the deal is discarded; 'a Clan card ... that wasn't involved ... returns'."""
-    state = negotiation(hands=[[], [], ["clan:R", "clan:R", "clan:O", "stop"]],
-                        placards={"R": 1, "M": 0, "O": 1, "G": 1, "B": 2, "Y": 2})
-    play(state, "2: lay R", "2: lay R", "2: lay O", "2: offer R 2", "1: offer O 1", "0: accept R @2",
-         "0: accept O @1", "0: call")
+    state = negotiation(
+        hands=[[], [], ["clan:R", "clan:R", "clan:O", "stop"]],
+        placards={"R": 1, "M": 0, "O": 1, "G": 1, "B": 2, "Y": 2},
+    )
+    play(
+        state,
+        "2: lay R",
+        "2: lay R",
+        "2: lay O",
+        "2: offer R 2",
+        "1: offer O 1",
+        "0: accept R @2",
+        "0: accept O @1",
+        "0: call",
+    )
     everyone_passes(state)
     assert names(state, state.discard) == ["clan:R"]
     assert hand(state, 2) == ["clan:O", "clan:R", "stop"]
@@ -821,8 +841,9 @@ def test_a_card_in_the_closing_round_restarts_it_from_the_bosss_left() -> None:
 
 def test_an_unstopped_card_that_spares_the_terms_also_restarts_the_round() -> None:
     """A Travel on an investor outside the terms leaves the deal standing: the round restarts."""
-    state = negotiation(space=8, hands=[[], [], ["travel:any"]],
-                        placards={"R": 0, "M": 0, "O": 1, "G": 1, "B": 1, "Y": 2})
+    state = negotiation(
+        space=8, hands=[[], [], ["travel:any"]], placards={"R": 0, "M": 0, "O": 1, "G": 1, "B": 1, "Y": 2}
+    )
     play(state, "1: offer G 1", "1: offer B 1", "0: accept G @1", "0: accept B @1", "0: call")
     passes(state, 1)
     play(state, "2: travel Y")

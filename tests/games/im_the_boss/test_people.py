@@ -291,8 +291,21 @@ def test_the_events_tell_the_whole_negotiation() -> None:
     state = negotiation(hands=[[], ["stop", "clan:O"], ["travel:O"]])
     told = story(
         state,
-        "1: lay O", "1: offer O 3", "0: include O @1 1", "1: refuse", "2: travel O", "0: pass", "1: stop",
-        "0: pass", "1: pass", "2: pass", "0: include O @1 2", "1: agree", "0: call", "1: pass", "2: pass",
+        "1: lay O",
+        "1: offer O 3",
+        "0: include O @1 1",
+        "1: refuse",
+        "2: travel O",
+        "0: pass",
+        "1: stop",
+        "0: pass",
+        "1: pass",
+        "2: pass",
+        "0: include O @1 2",
+        "1: agree",
+        "0: call",
+        "1: pass",
+        "2: pass",
     )
     expected = [
         "Seat 1 lays an O Clan card.",
@@ -305,7 +318,7 @@ def test_the_events_tell_the_whole_negotiation() -> None:
         "The Boss proposes 2 million to seat 1 for O.",
         "Seat 1 agrees to the terms (2 million).",
         "Seat 0, the Boss, calls the deal on these terms: O from seat 1 for 2 million, R from seat 0 (the "
-        "Boss's own); the Boss keeps 4 million. \"Going once, going twice...\"",
+        'Boss\'s own); the Boss keeps 4 million. "Going once, going twice..."',
         "The deal on space 4 is closed! Investors: O: seat 1's placard; R: seat 0's placard. The bank pays "
         "seat 0 6 million; the Boss pays seat 1 2 million. Deal card 1 covers the space.",
         "Unused Clan cards go back to their hands: seat 1 O.",

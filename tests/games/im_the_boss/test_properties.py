@@ -26,8 +26,21 @@ SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[Health
 PLAYERS = st.integers(3, 6)
 SEEDS = st.integers(0, 2_000)
 DEAL_OPTIONS = {**GAME.quick_options, "max_turns": 40}
-WEIGHTS = {"call": 60, "accept": 25, "use": 25, "agree": 25, "offer": 6, "lay": 6, "deal": 4, "include": 2,
-           "fail": 0.2, "refuse": 0.5, "tip": 0.3, "drop": 0.3, "withdraw": 0.3}
+WEIGHTS = {
+    "call": 60,
+    "accept": 25,
+    "use": 25,
+    "agree": 25,
+    "offer": 6,
+    "lay": 6,
+    "deal": 4,
+    "include": 2,
+    "fail": 0.2,
+    "refuse": 0.5,
+    "tip": 0.3,
+    "drop": 0.3,
+    "withdraw": 0.3,
+}
 """How much the deal-making playout favours each verb (1 for the others)."""
 
 Check = Callable[[BossState, int], None]
@@ -201,19 +214,23 @@ def _then(state: BossState, *lines: str) -> None:
 
 IMPOSSIBLE = {
     "a line supplied by a seat without the colour": (
-        ("2: lay R",), lambda d: d["negotiation"].update(terms={"R": [1, 0, True], "O": [1, 0, True]}),
+        ("2: lay R",),
+        lambda d: d["negotiation"].update(terms={"R": [1, 0, True], "O": [1, 0, True]}),
         ("0: call", "1: pass", "2: pass"),
     ),
     "a Travel pending on a Clan card the seat has not laid": (
-        ("1: travel R",), lambda d: d["negotiation"]["pending"].update(seat=2),
+        ("1: travel R",),
+        lambda d: d["negotiation"]["pending"].update(seat=2),
         ("2: pass", "0: pass"),
     ),
     "proceeds that are not the dividends times the deal card": (
-        (), lambda d: d["negotiation"].update(proceeds=500),
+        (),
+        lambda d: d["negotiation"].update(proceeds=500),
         ("1: offer O 400", "0: accept O @1", "0: call", "1: pass", "2: pass"),
     ),
     "a Clan card lying on a placard as a Travel card": (
-        (), lambda d: (d["draw"].remove("clan:R"), d["negotiation"].update(travelling={"O": "clan:R"})),
+        (),
+        lambda d: (d["draw"].remove("clan:R"), d["negotiation"].update(travelling={"O": "clan:R"})),
         ("0: fail",),
     ),
 }

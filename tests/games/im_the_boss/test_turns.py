@@ -147,8 +147,9 @@ def test_after_the_roll_deal_or_draw() -> None:
 
 def test_drawing_takes_the_top_three_cards_and_ends_the_turn() -> None:
     """'Draw three cards from the deck'; 'the player to your left ... will take the next turn'."""
-    state = load(hands=[["boss"], [], []], draw=["stop", "clan:R", "travel:any"], decision="arrive",
-                 current=2)
+    state = load(
+        hands=[["boss"], [], []], draw=["stop", "clan:R", "travel:any"], decision="arrive", current=2
+    )
     play(state, "draw")
     assert hand(state, 2) == ["clan:R", "stop", "travel:any"]
     assert state.current == 0 and state.turn == 2 and kinds(state) == ["turn"]
@@ -164,8 +165,9 @@ def test_a_draw_to_exactly_twelve_is_allowed() -> None:
 
 def test_over_twelve_cards_the_player_discards_down_to_exactly_twelve() -> None:
     """'No player may hold more than 12': a draw to 14 makes the player discard two, then the turn passes."""
-    state = load(hands=[["boss"] * 9 + ["stop"] * 2, [], []], draw=["stop", "clan:G", "travel:B"],
-                 decision="arrive")
+    state = load(
+        hands=[["boss"] * 9 + ["stop"] * 2, [], []], draw=["stop", "clan:G", "travel:B"], decision="arrive"
+    )
     play(state, "draw")
     assert kinds(state) == ["limit"] and state.deciders() == (0,)
     assert legal(state) == ["discard boss", "discard clan:G", "discard stop", "discard travel:B"]
@@ -195,7 +197,11 @@ def test_over_twelve_a_recruitment_triple_takes_another_players_placard() -> Non
     state = load(hands=[["recruit"] * 3 + ["boss"] * 9, [], []], draw=["stop"] * 3, decision="arrive")
     play(state, "draw")
     assert [a for a in legal(state) if a.startswith("recruit")] == [
-        "recruit O", "recruit G", "recruit B", "recruit Y"]
+        "recruit O",
+        "recruit G",
+        "recruit B",
+        "recruit Y",
+    ]
     play(state, "recruit G")
     assert state.owners["G"] == 0 and state.placards(0) == "RMG"
     assert hand(state, 0).count("recruit") == 0 and len(state.hands[0]) == 12
@@ -258,8 +264,13 @@ def test_the_turn_passes_clockwise() -> None:
 
 def test_must_deal_with_ten_cards_forbids_drawing() -> None:
     """Variant must_deal: a player starting a turn with 10 or more cards must try a deal (no draw)."""
-    state = load(options={"must_deal": "yes"}, hands=[["stop"] * 10, [], []], current=2, decision="arrive",
-                 forced=[("die", 2)])
+    state = load(
+        options={"must_deal": "yes"},
+        hands=[["stop"] * 10, [], []],
+        current=2,
+        decision="arrive",
+        forced=[("die", 2)],
+    )
     play(state, "draw")
     assert state.current == 0 and state.must_deal
     assert legal(state) == ["deal", "roll"]
@@ -271,8 +282,13 @@ def test_must_deal_with_ten_cards_forbids_drawing() -> None:
 
 def test_must_deal_leaves_smaller_hands_free_to_draw() -> None:
     """Variant must_deal: with 9 cards the player may still roll and draw."""
-    state = load(options={"must_deal": "yes"}, hands=[["stop"] * 9, [], []], current=2, decision="arrive",
-                 forced=[("die", 2)])
+    state = load(
+        options={"must_deal": "yes"},
+        hands=[["stop"] * 9, [], []],
+        current=2,
+        decision="arrive",
+        forced=[("die", 2)],
+    )
     play(state, "draw")
     assert state.current == 0 and not state.must_deal
     play(state, "roll")
@@ -302,7 +318,6 @@ def test_the_turn_limit_ends_the_game() -> None:
     play(state, "roll", "draw")
     assert state.is_over() and state.deciders() == ()
     assert state.winners() == [1]
-
 
 
 def test_an_impossible_forced_die_is_refused_and_undone() -> None:

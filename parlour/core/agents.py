@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from parlour.core.state import GameState
+from parlour.core.state import GameState
 
 
 class Agent(Protocol):

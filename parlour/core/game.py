@@ -12,6 +12,7 @@ from typing import Any, Self
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.content import HOUSE, ContentSet, ContentSets, HouseFile, choose_set
+from parlour.core.encoding import Encoding
 from parlour.core.errors import OptionError, ParlourError, PositionError
 from parlour.core.positions import copy_json, short_repr
 from parlour.core.state import GameState
@@ -169,6 +170,11 @@ class Game(ABC):
             return self.options(given, stored=True)
         except OptionError as err:
             raise PositionError("options", str(err)) from None
+
+    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+        """Returns the action catalogue and observation encoder learning environments use for a table
+        of ``players`` with these option values (``games/<game>/encoding.py``)."""
+        raise OptionError(f"{self.title} has no encoding for learning environments")
 
     def check_players(self, players: int) -> None:
         """Refuses a player count outside the game's range."""

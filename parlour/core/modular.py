@@ -6,36 +6,46 @@ from typing import Any
 
 from parlour.core.decisions import Seat
 from parlour.core.errors import NotationError
-from parlour.core.state import GameState
+from parlour.core.notation import Notation
+from parlour.core.state import A, GameState
 
 MAX_NOTATION = 200
 """The longest action text any game accepts (its longest legal action is under 40 characters)."""
 
 
-class ModularState(GameState):
-    """A GameState whose rules, views and notation live in modules named by the subclass.
+class ModularState(GameState[A]):
+    """A GameState whose views and notation (and, in games not yet on typed decisions, rules) live in
+    modules or objects named by the subclass.
 
-    ``rules`` provides ``legal_actions(state, seat)``, ``apply(state, seat, action)`` and
-    ``why_illegal(state, seat, action)``; ``views`` provides ``observation(state, seat)``
-    (``None``: a spectator) and ``render_text(state, seat)``; ``notation`` provides
-    ``parse_action(text)``.  Actions write their notation with ``str``.  The state keeps
-    ``over`` (the game has ended) and ``turn`` (turns begun).
+    ``notation`` is the game's :class:`~parlour.core.notation.Notation` (or a module providing
+    ``parse_action(text)``); ``views`` provides ``observation(state, seat)`` (``None``: a spectator)
+    and ``render_text(state, seat)``. Legality and effects come from the decision on top of the stack
+    (``parlour.core.decisions.Decision``) unless ``rules`` names a module providing
+    ``legal_actions(state, seat)``, ``apply(state, seat, action)`` and ``why_illegal(state, seat,
+    action)`` (the first edition's shape). The state keeps ``over`` (the game has ended) and ``turn``.
     """
 
-    rules: Any
+    rules: Any = None
     views: Any
     notation: Any
     over: bool
     turn: int
 
-    def _legal_actions(self, seat: Seat) -> list[Any]:
-        result: list[Any] = self.rules.legal_actions(self, seat)
+    def _legal_actions(self, seat: Seat) -> list[A]:
+        if self.rules is None:
+            return super()._legal_actions(seat)
+        result: list[A] = self.rules.legal_actions(self, seat)
         return result
 
-    def _apply(self, seat: Seat, action: Any) -> None:
-        self.rules.apply(self, seat, action)
+    def _apply(self, seat: Seat, action: A) -> None:
+        if self.rules is None:
+            super()._apply(seat, action)
+        else:
+            self.rules.apply(self, seat, action)
 
-    def _why(self, action: Any, seat: Seat) -> str:
+    def _why(self, action: A, seat: Seat) -> str:
+        if self.rules is None:
+            return super()._why(action, seat)
         return str(self.rules.why_illegal(self, seat, action))
 
     def is_over(self) -> bool:
@@ -46,11 +56,11 @@ class ModularState(GameState):
         """Returns the turn number (every player's turns counted)."""
         return int(self.turn)
 
-    def format_action(self, action: Any) -> str:
+    def format_action(self, action: A) -> str:
         """Returns the action's notation."""
         return str(action)
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> A:
         """Returns the action written ``text`` (see the game's notation module and docs/notation.md).
 
         Text that is not a string, or longer than MAX_NOTATION, is refused before any game parser sees it.
@@ -59,7 +69,11 @@ class ModularState(GameState):
             raise NotationError(f"an action is written as text, not {type(text).__name__}")
         if len(text) > MAX_NOTATION:
             raise NotationError(f"an action is at most {MAX_NOTATION} characters, not {len(text):,}")
-        return self.notation.parse_action(text)
+        if isinstance(self.notation, Notation):
+            parsed: A = self.notation.parse(text)
+            return parsed
+        result: A = self.notation.parse_action(text)
+        return result
 
     def observation(self, seat: Seat) -> dict[str, Any]:
         """Returns what ``seat`` may know (never another seat's hidden cards)."""

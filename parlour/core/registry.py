@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from parlour.core.errors import OptionError
 from parlour.core.game import Game
+from parlour.core.state import GameState, register_loader
 
 GAME_MODULES: dict[str, str] = {
     "im-the-boss": "parlour.games.im_the_boss",
@@ -28,3 +30,11 @@ def load_game(name: str) -> Game:
     game = importlib.import_module(GAME_MODULES[key]).GAME
     assert isinstance(game, Game)
     return game
+
+
+def load_state(game_name: str, position: dict[str, Any]) -> GameState:
+    """Returns the state a position of the game ``game_name`` describes (unpickling uses it)."""
+    return load_game(game_name).state_from_position(position)
+
+
+register_loader(load_state)

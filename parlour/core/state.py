@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.decisions import MAX_AUTO_STEPS, DecisionStack, Seat
 from parlour.core.errors import IllegalActionError
+from parlour.core.notation import Action
 
-Action = Hashable
-"""A game's action: a frozen dataclass whose ``str`` is its notation."""
+A = TypeVar("A", bound=Action, default=Any)
+"""The game's action type (generic code writes a bare ``GameState``)."""
 
 PASS_TEXT = "pass"
 """The notation of the pass every passing window offers (see :meth:`GameState.only_pass`)."""
@@ -39,10 +42,12 @@ class Event:
         return self.text
 
 
-class GameState(ABC):
+class GameState(ABC, Generic[A]):
     """A whole game in progress: the base class owns legality checks, caching and events.
 
-    A game fills in the underscore hooks:
+    The decision on top of the stack carries the rules (``parlour.core.decisions.Decision``): by
+    default ``_legal_actions`` asks it, ``_apply`` applies through it and then :meth:`settle` runs
+    the steps nobody decides. A game may override the underscore hooks instead:
 
     * ``_legal_actions(seat)``: the one source of legality;
     * ``_apply(seat, action)``: changes the state for an action known to be legal,
@@ -68,8 +73,8 @@ class GameState(ABC):
     """Pending decisions; the top one says who may act."""
 
     def __init__(self) -> None:
-        self._legal_cache: dict[Seat, list[Any]] = {}
-        self._legal_sets: dict[Seat, frozenset[Any]] = {}
+        self._legal_cache: dict[Seat, list[A]] = {}
+        self._legal_sets: dict[Seat, frozenset[A]] = {}
         self._legal_ids: dict[Seat, set[int]] = {}
         self._deciders: tuple[Seat, ...] | None = None
         self._events: list[Event] | None = None
@@ -91,7 +96,7 @@ class GameState(ABC):
             return ()
         return tuple(self.stack.top.seats)
 
-    def legal_actions(self, seat: Seat | None = None) -> list[Any]:
+    def legal_actions(self, seat: Seat | None = None) -> list[A]:
         """Returns the legal actions of ``seat`` (default: the only decider) in a stable order."""
         seat = self._resolve_seat(seat, strict=False)
         if seat is None:
@@ -102,12 +107,12 @@ class GameState(ABC):
             self._legal_cache[seat] = cached
         return cached
 
-    def is_legal(self, action: Any, seat: Seat | None = None) -> bool:
+    def is_legal(self, action: object, seat: Seat | None = None) -> bool:
         """Returns whether ``action`` is legal for ``seat`` now."""
         resolved = self._resolve_seat(seat, strict=False)
         return resolved is not None and self._is_listed(action, resolved)
 
-    def _is_listed(self, action: Any, seat: Seat) -> bool:
+    def _is_listed(self, action: object, seat: Seat) -> bool:
         """Returns whether the action is among the seat's legal actions (identity first: cheap)."""
         legal = self.legal_actions(seat)
         ids = self._legal_ids.get(seat)
@@ -118,7 +123,7 @@ class GameState(ABC):
         except TypeError:
             return False
 
-    def _legal_set(self, seat: Seat) -> frozenset[Any]:
+    def _legal_set(self, seat: Seat) -> frozenset[A]:
         """Returns the legal actions of ``seat`` as a set (cached)."""
         found = self._legal_sets.get(seat)
         if found is None:
@@ -142,7 +147,7 @@ class GameState(ABC):
         return None
 
     # ----------------------------------------------------------------- actions
-    def apply(self, action: Any, seat: Seat | None = None) -> list[Event]:
+    def apply(self, action: A, seat: Seat | None = None) -> list[Event]:
         """Applies a legal action for ``seat`` and returns the events; refuses anything else."""
         acting = self._resolve_seat(seat, strict=True)
         assert acting is not None
@@ -170,7 +175,7 @@ class GameState(ABC):
         self.actions_applied += 1
         return events or []
 
-    def apply_legal(self, action: Any, seat: Seat) -> None:
+    def apply_legal(self, action: A, seat: Seat) -> None:
         """Applies an action taken from ``legal_actions(seat)`` without checks or events (playouts)."""
         self._apply(seat, action)
         self._forget_legal()
@@ -199,14 +204,16 @@ class GameState(ABC):
         deciders = self.deciders()
         return "the game is over" if not deciders else "seats " + ", ".join(map(str, deciders))
 
-    def why_illegal(self, action: Any, seat: Seat) -> str:
+    def why_illegal(self, action: A, seat: Seat) -> str:
         """Returns why ``action`` is not legal for ``seat`` now (for messages to people)."""
         if seat not in self.deciders():
             return f"seat {seat} may not act now (waiting for {self._waiting()})"
         return self._why(action, seat)
 
-    def _why(self, action: Any, seat: Seat) -> str:
-        """Returns why an action is illegal (games may override with a precise reason)."""
+    def _why(self, action: A, seat: Seat) -> str:
+        """Returns why an action is illegal: the top decision says (games may override)."""
+        if len(self.stack) and hasattr(self.stack.top, "why"):
+            return str(self.stack.top.why(self, seat, action))
         return "it is not among the legal actions"
 
     def _restore(self: S, snapshot: S) -> None:
@@ -214,13 +221,30 @@ class GameState(ABC):
         self.__dict__.update(snapshot.__dict__)
 
     # ----------------------------------------------------------------- hooks
-    @abstractmethod
-    def _legal_actions(self, seat: Seat) -> list[Any]:
-        """Returns the legal actions for a seat that may act (the one source of legality)."""
+    def _legal_actions(self, seat: Seat) -> list[A]:
+        """Returns the legal actions for a seat that may act (the one source of legality): the top
+        decision's."""
+        result: list[A] = self.stack.top.legal(self, seat)
+        return result
 
-    @abstractmethod
-    def _apply(self, seat: Seat, action: Any) -> None:
-        """Changes the state for a legal action."""
+    def _apply(self, seat: Seat, action: A) -> None:
+        """Changes the state for a legal action: the top decision applies it, then the steps nobody
+        decides run (:meth:`settle`)."""
+        self.stack.top.apply(self, seat, action)
+        self.settle()
+
+    def settle(self) -> None:
+        """Runs the top decision's steps nobody decides (``Decision.auto``) until a seat must act.
+
+        Games call it after setting up a new game too. It stops when the game is over or the stack is
+        empty; a game whose automatic steps never end is refused after MAX_AUTO_STEPS of them.
+        """
+        stack = self.stack
+        for _ in range(MAX_AUTO_STEPS):
+            if not len(stack) or self.is_over() or not stack.top.auto(self):
+                self._deciders = None
+                return
+        raise RuntimeError(f"more than {MAX_AUTO_STEPS} automatic steps in a row: a loop in the rules")
 
     @abstractmethod
     def is_over(self) -> bool:
@@ -258,12 +282,12 @@ class GameState(ABC):
     def to_position(self) -> dict[str, Any]:
         """Returns the whole state as a JSON-able position."""
 
-    @abstractmethod
-    def format_action(self, action: Any) -> str:
-        """Returns the action's notation."""
+    def format_action(self, action: A) -> str:
+        """Returns the action's notation (an Action writes its own: ``str``)."""
+        return str(action)
 
     @abstractmethod
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> A:
         """Returns the action written ``text``; raises NotationError if malformed."""
 
     def render(self, seat: Seat | None) -> str:
@@ -378,11 +402,19 @@ class ScoreStep:
     """Points for it (None: a line without a number)."""
 
 
-def _from_position(game_name: str, position: dict[str, Any]) -> GameState:
-    """Unpickles a state from its game's name and its position."""
-    from parlour.core.registry import load_game
+_LOADERS: list[Callable[[str, dict[str, Any]], GameState]] = []
+"""How a pickled state is loaded again (the registry's ``load_state``, set when ``parlour.core`` loads)."""
 
-    return load_game(game_name).state_from_position(position)
+
+def register_loader(loader: Callable[[str, dict[str, Any]], GameState]) -> None:
+    """Sets how :func:`_from_position` finds a game by name (the registry calls it once)."""
+    _LOADERS[:] = [loader]
+
+
+def _from_position(game_name: str, position: dict[str, Any]) -> GameState:
+    """Unpickles a state from its game's name and its position (importing ``parlour.core`` registers
+    the loader, so a fresh process that unpickles finds it)."""
+    return _LOADERS[0](game_name, position)
 
 
 def rank(scores: Sequence[float]) -> list[int]:

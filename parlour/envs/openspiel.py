@@ -25,11 +25,11 @@ import numpy as np
 import pyspiel
 
 from parlour.core.chance import DIE, Chance, ChanceRequest, Forced, NeedChance, ProbeChance
+from parlour.core.encoding import Encoding
 from parlour.core.errors import IllegalActionError
 from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState, rank
-from parlour.envs.encoders import ADAPTERS, Adapter
 
 
 def short_name(name: str) -> str:
@@ -312,7 +312,7 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         if self.max_length < 1:
             raise ValueError(f"max_game_length must be at least 1, not {self.max_length}")
         self.options = self.parlour.options({s.name: values[s.name] for s in self.parlour.option_specs})
-        self.adapter: Adapter = ADAPTERS[self.parlour.name](self.parlour, self.players, self.options)
+        self.adapter: Encoding = self.parlour.encoding(self.players, self.options)
         self.ids = {text: i for i, text in enumerate(self.adapter.catalogue)}
         self.chance_names = tuple(dict.fromkeys(self.adapter.chance_names))
         offset = self.adapter.faces + 1

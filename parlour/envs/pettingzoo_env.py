@@ -19,7 +19,6 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
-from parlour.envs.encoders import ADAPTERS
 
 
 class ParlourEnv(AECEnv):  # type: ignore[misc]
@@ -49,7 +48,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"parlour_{self.game.name.replace('-', '_')}_v0"}
-        self.adapter = ADAPTERS[self.game.name](self.game, players, self.options)
+        self.adapter = self.game.encoding(players, self.options)
         self.catalogue = self.adapter.catalogue
         self.ids = {text: i for i, text in enumerate(self.catalogue)}
         self.possible_agents = [f"player_{s}" for s in range(players)]

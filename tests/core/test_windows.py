@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from parlour.core import Chance, Decision, DecisionStack, GameState, IllegalActionError
+from parlour.core import Chance, DecisionStack, GameState, IllegalActionError, RawDecision
 from parlour.core.match import play_match
 from parlour.core.record import GameRecord
 
@@ -29,7 +29,7 @@ class Toy(GameState):
         self.stops = list(stops)
         self.points = [0] * 4
         self.turn = 0
-        self.stack.push(Decision("turn", [0]))
+        self.stack.push(RawDecision("turn", [0]))
 
     def _holders(self, exclude: int) -> list[int]:
         active = self.turn % 4
@@ -42,7 +42,7 @@ class Toy(GameState):
     def _apply(self, seat: int, action: Any) -> None:
         top = self.stack.top
         if action == "go":
-            self.stack.push(Decision("window", self._holders(seat), {"stops": 0}, self.concurrent))
+            self.stack.push(RawDecision("window", self._holders(seat), {"stops": 0}, self.concurrent))
         elif action == "pass":
             top.pass_seat(seat)
         else:

@@ -7,10 +7,12 @@ from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
+from parlour.core.encoding import Encoding
 from parlour.core.game import Game
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.actions import Action, format_action, parse_action
 from parlour.games.im_the_boss.content import Content, content_of
+from parlour.games.im_the_boss.encoding import encoding
 from parlour.games.im_the_boss.options import HOUSE_CONTENT, OPTIONS, QUICK_OPTIONS
 from parlour.games.im_the_boss.people import text_colours as clan_colours
 from parlour.games.im_the_boss.state import BossState
@@ -62,6 +64,10 @@ class BossGame(Game):
             return board_svg(self.new_state(self.min_players, 0), pieces=False)
         assert isinstance(state, BossState)
         return board_svg(state)
+
+    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+        """Returns I'm the Boss!'s action catalogue and observation encoder (docs/environments.md)."""
+        return encoding(self.content(options), players, options, self.max_players)
 
     def content(self, options: Mapping[str, Any]) -> Content:
         """Returns the components of the content set the ``content`` option names (never a file)."""

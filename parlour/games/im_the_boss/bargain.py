@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss import plays
 from parlour.games.im_the_boss.actions import Action, act
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
@@ -36,7 +36,7 @@ def open_negotiation(state: BossState, seat: int) -> None:
     state.stack.pop()
     state.nego = Negotiation(state.marker, seat, seat, proceeds, [[] for _ in range(state.players)])
     state.nego.counted = [0] * state.players
-    state.stack.push(Decision(BARGAIN, clockwise(seat, state.players), {"quiet": False}, concurrent=True))
+    state.stack.push(RawDecision(BARGAIN, clockwise(seat, state.players), {"quiet": False}, concurrent=True))
     state.emit(
         f'Seat {seat}: "Let\'s make a deal!" Space {space.number} ({space.text()}), '
         f"proceeds {proceeds} million."
@@ -207,7 +207,7 @@ def apply(state: BossState, seat: int, action: Action) -> None:
                 f"Seat {seat}, the Boss, calls the deal on these terms: {describe_terms(nego)}. "
                 '"Going once, going twice..."'
             )
-        state.stack.push(Decision(CLOSING, others_from_left(seat, state.players)))
+        state.stack.push(RawDecision(CLOSING, others_from_left(seat, state.players)))
         return
     if verb in ("travel", "boss", "recruit"):
         plays.play(state, seat, action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.options import HAND_SIZE, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.phases import MARKER
@@ -30,5 +30,5 @@ def new_game(
     state.deal_cards = [c.number for c in content.deal_cards if c.number not in removed]
     # A random first player; the player to that player's right places the marker.
     state.first = state.current = state.chance.roll(players, 0)
-    state.stack.push(Decision(MARKER, [(state.first - 1) % players]))
+    state.stack.push(RawDecision(MARKER, [(state.first - 1) % players]))
     return state

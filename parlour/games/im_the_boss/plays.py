@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss.actions import Action, act
 from parlour.games.im_the_boss.content import ANY, BOSS, STOP
 from parlour.games.im_the_boss.negotiation import Pending
@@ -67,7 +67,7 @@ def play(state: BossState, seat: int, action: Action) -> None:
     nego.pending = Pending(action.verb, seat, action.colour, action.seat, cards)
     said = ' and says "I\'m the Boss!"' if action.verb == "boss" else ""
     state.emit(f"Seat {seat} plays a {nego.pending.what()}{said}.")
-    state.stack.push(Decision(RESPOND, others_from_left(seat, state.players), concurrent=True))
+    state.stack.push(RawDecision(RESPOND, others_from_left(seat, state.players), concurrent=True))
 
 
 def respond_actions(state: BossState, seat: int) -> list[Action]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.core.errors import PositionError
 from parlour.core.positions import short_key
 from parlour.games.im_the_boss.phases import (
@@ -42,7 +42,7 @@ def _in_order(seats: list[int], order: list[int]) -> bool:
     return all(seat in rest for seat in seats)
 
 
-def read_data(decision: Decision, path: str) -> None:
+def read_data(decision: RawDecision, path: str) -> None:
     """Checks a decision's data (exact keys and types) and whether it is an open window."""
     fields = DATA_FIELDS.get(decision.kind, set())
     extra = sorted(set(decision.data) - fields)
@@ -56,7 +56,7 @@ def read_data(decision: Decision, path: str) -> None:
         raise PositionError(f"{path}.concurrent", f"must be {expected} for a {decision.kind} decision")
 
 
-def expected_seats(state: BossState, decision: Decision) -> tuple[list[int], str, bool]:
+def expected_seats(state: BossState, decision: RawDecision) -> tuple[list[int], str, bool]:
     """Returns the order a decision asks seats in, what it is, and whether it must be that order whole."""
     players, nego = state.players, state.nego
     kind = decision.kind
@@ -76,7 +76,7 @@ def expected_seats(state: BossState, decision: Decision) -> tuple[list[int], str
     return others_from_left(by, players), f"other seats from seat {by}'s left", False
 
 
-def read_seats(state: BossState, decision: Decision, path: str) -> None:
+def read_seats(state: BossState, decision: RawDecision, path: str) -> None:
     """Checks that a decision asks the seats legal play asks, in their order."""
     order, what, whole = expected_seats(state, decision)
     seats = decision.seats

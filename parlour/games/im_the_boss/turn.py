@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss.actions import Action
 from parlour.games.im_the_boss.content import RECRUIT
 from parlour.games.im_the_boss.options import DRAW, HAND_LIMIT, MUST_DEAL_HAND, TRIPLE
@@ -67,7 +67,7 @@ def start_turn(state: BossState, seat: int) -> None:
     state.turn += 1
     state.current = seat
     state.must_deal = state.options["must_deal"] == "yes" and len(state.hands[seat]) >= MUST_DEAL_HAND
-    state.stack.push(Decision(TURN, [seat]))
+    state.stack.push(RawDecision(TURN, [seat]))
 
 
 def turn_actions(state: BossState) -> list[Action]:
@@ -97,7 +97,7 @@ def draw_three(state: BossState, seat: int) -> None:
         state.emit(f"Seat {seat} draws {len(drawn)} cards.", seat, f"you drew {names}")
     state.stack.pop()
     if len(state.hands[seat]) > HAND_LIMIT:
-        state.stack.push(Decision(LIMIT, [seat]))
+        state.stack.push(RawDecision(LIMIT, [seat]))
     else:
         next_turn(state, seat)
 

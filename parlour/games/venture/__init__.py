@@ -7,11 +7,13 @@ from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
+from parlour.core.encoding import Encoding
 from parlour.core.errors import OptionError
 from parlour.core.game import Game
 from parlour.core.state import GameState
 from parlour.games.venture.actions import VentureAction, format_action, parse_action
 from parlour.games.venture.content import Deck, deck_of
+from parlour.games.venture.encoding import encoding
 from parlour.games.venture.options import OPTIONS
 from parlour.games.venture.state import VentureState
 
@@ -70,6 +72,10 @@ class VentureGame(Game):
         if not isinstance(state, VentureState):
             raise OptionError("board_svg needs a Venture state")
         return board_svg(state)
+
+    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+        """Returns Venture's action catalogue and observation encoder (docs/environments.md)."""
+        return encoding(self.deck(options), players, self.max_players)
 
     def deck(self, options: Mapping[str, Any]) -> Deck:
         """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""

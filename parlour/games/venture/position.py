@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import Decision, DecisionStack
+from parlour.core.decisions import DecisionStack, RawDecision
 from parlour.core.errors import PositionError
 from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
 from parlour.games.venture import undo
@@ -159,7 +159,7 @@ def _check_restored(state: VentureState, path: str) -> None:
         raise PositionError(path, f"taking it back gives a bad position ({problems[0]})")
 
 
-def _check_restored_decision(state: VentureState, decision: Decision, path: str) -> None:
+def _check_restored_decision(state: VentureState, decision: RawDecision, path: str) -> None:
     """Refuses a recorded decision of an unknown kind, for another seat, or with a bad corporation."""
     if decision.kind not in (TURN, PLACE, REORGANISE, PAY) or decision.seats != [state.current]:
         raise PositionError(path, "not a decision of the current player")
@@ -224,7 +224,7 @@ def _read_counters(state: VentureState, fields: Fields) -> None:
         raise PositionError("profits", f"needs {state.players} entries")
 
 
-def _check_decision(state: VentureState, decision: Decision, path: str, alloc: _Allocator) -> None:
+def _check_decision(state: VentureState, decision: RawDecision, path: str, alloc: _Allocator) -> None:
     """Refuses a decision of an unknown kind, for another seat, for several at once, or with a bad payload."""
     kind, data = decision.kind, decision.data
     if kind not in (TURN, PLACE, REORGANISE, PAY):

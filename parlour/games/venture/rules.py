@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from parlour.core.decisions import Decision, Seat
+from parlour.core.decisions import RawDecision, Seat
 from parlour.games.venture import drawing, undo
 from parlour.games.venture.actions import (
     Cancel,
@@ -79,7 +79,7 @@ def legal_actions(state: VentureState, seat: Seat) -> list[Any]:
     return actions
 
 
-def _turn_actions(state: VentureState, seat: Seat, decision: Decision) -> list[Any]:
+def _turn_actions(state: VentureState, seat: Seat, decision: RawDecision) -> list[Any]:
     """Returns the transactions open to the player, then end or discard."""
     held = state.corporations_held(seat)
     money = wealth(state, seat) - state.owed
@@ -387,7 +387,7 @@ def _proxy(state: VentureState, seat: Seat, action: Proxy) -> None:
 def _gain(state: VentureState, seat: Seat, cid: int, may_stack: bool) -> None:
     """Adds a won corporation: asks where it goes unless it can only stand alone."""
     if may_stack and _fitting(state, seat, cid):
-        state.stack.push(Decision(PLACE, [seat], {"corp": state.corp(cid).name}))
+        state.stack.push(RawDecision(PLACE, [seat], {"corp": state.corp(cid).name}))
         return
     state.holdings[seat].append([cid])
     why = "it fits no stack" if may_stack else "won by proxy fight (option proxy_placement=alone)"
@@ -419,7 +419,7 @@ def _put(state: VentureState, seat: Seat, cid: int, onto: str | None) -> None:
 def _transaction_done(state: VentureState, seat: Seat) -> None:
     """Ends a transaction; with option payment=each, its cost is paid at once (ruling A-1)."""
     if state.options["payment"] == "each" and state.owed > 0:
-        state.stack.push(Decision(PAY, [seat], {"then": "continue"}))
+        state.stack.push(RawDecision(PAY, [seat], {"then": "continue"}))
 
 
 def _reorganise(state: VentureState, seat: Seat) -> None:
@@ -428,7 +428,7 @@ def _reorganise(state: VentureState, seat: Seat) -> None:
     state.owed += cost
     state.transacted = True
     state.stack.top.data.pop("must_reorganise", None)
-    state.stack.push(Decision(REORGANISE, [seat], {SEEN: [current(state, seat)]}))
+    state.stack.push(RawDecision(REORGANISE, [seat], {SEEN: [current(state, seat)]}))
     state.emit(f"seat {seat} reorganises for {cost} (owes {state.owed})")
 
 
@@ -514,7 +514,7 @@ def _end(state: VentureState, seat: Seat) -> None:
     """Ends the transactions: pay what is owed, then the end of the turn."""
     if state.owed > 0:
         state.emit(f"seat {seat} ends the transactions and pays the {state.owed} million owed")
-        state.stack.push(Decision(PAY, [seat], {"then": "finish"}))
+        state.stack.push(RawDecision(PAY, [seat], {"then": "finish"}))
         return
     state.emit(f"seat {seat} ends the transactions (nothing owed)")
     finish_turn(state)
@@ -573,7 +573,7 @@ def begin_turn(state: VentureState) -> None:
     seat = state.current
     state.owed, state.transacted = 0, False
     state.undo_log, state.undos = [], 0
-    state.stack.push(Decision(TURN, [seat]))
+    state.stack.push(RawDecision(TURN, [seat]))
     if all(not offending([state.corp(c) for c in s]) for s in state.holdings[seat]):
         return
     if state.corporations_held(seat) <= wealth(state, seat):

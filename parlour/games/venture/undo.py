@@ -63,7 +63,7 @@ def undoable(state: VentureState, action: Any) -> bool:
     if isinstance(action, Proxy | Discard | Undo | Cancel):
         return False
     if isinstance(action, Done):
-        return state.stack.top.kind == REORGANISE_TEXT
+        return bool(state.stack.top.kind == REORGANISE_TEXT)
     if isinstance(action, End):
         return state.owed > 0
     return True

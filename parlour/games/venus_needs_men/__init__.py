@@ -8,10 +8,12 @@ from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
+from parlour.core.encoding import Encoding
 from parlour.core.game import Game
 from parlour.core.state import GameState
 from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
 from parlour.games.venus_needs_men.board import load_board
+from parlour.games.venus_needs_men.encoding import encoding
 from parlour.games.venus_needs_men.factions import load_factions
 from parlour.games.venus_needs_men.options import OPTIONS, QUICK_OPTIONS
 from parlour.games.venus_needs_men.state import VenusState
@@ -64,6 +66,10 @@ class VenusGame(Game):
     """Each planet's name near its ship colour (rulebook, 'Setup': purple, green, red, blue, yellow,
     black) in the Okabe-Ito colour-blind-safe palette (reddish purple, bluish green, vermillion, sky
     blue, yellow, grey for black on a dark screen); always beside the name, never instead of it."""
+
+    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+        """Returns Venus Needs Men!'s action catalogue and observation encoder (docs/environments.md)."""
+        return encoding(self.zap(options), players, options)
 
     def zap(self, options: Mapping[str, Any]) -> ZapDeck:
         """Returns the Zap deck of the set the ``zap`` option names (never a file: docs/positions.md)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men import population
 from parlour.games.venus_needs_men.options import DIE
@@ -30,7 +30,7 @@ def declare(state: VenusState, ship: str, target: str, weapon_id: str, cards: bo
     where = "the Secret Underground Refuge" if target == REFUGE else target
     state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
     state.stack.push(
-        Decision(
+        RawDecision(
             ZAP,
             [],
             {
@@ -100,7 +100,7 @@ def attack(state: VenusState, ship: str, target: str, weapon_id: str, cards: boo
     if target != REFUGE and state.owner(target) == EARTH and attacker != EARTH and not state.earth_open:
         population.open_earth(state, attacker, "attacked an Earth ship")
     state.stack.push(
-        Decision(
+        RawDecision(
             ZAP,
             [],
             {
@@ -193,7 +193,7 @@ def teleport(state: VenusState, ship: str) -> None:
 def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> None:
     """A ship is about to be destroyed (by a hit, or by Zap card ``cause``): its owner may save it."""
     state.stack.push(
-        Decision(
+        RawDecision(
             ZAP,
             [],
             {"moment": SAVE, "open": False, "ship": ship, "cause": cause, "saved_by": 0, "cards": cards},
@@ -235,7 +235,7 @@ def destroy(state: VenusState, ship: str) -> None:
         from parlour.games.venus_needs_men.steps import research_steps
 
         if research_steps(state, EARTH):
-            state.stack.push(Decision(SCAVENGE, [state.seat_of[EARTH]]))
+            state.stack.push(RawDecision(SCAVENGE, [state.seat_of[EARTH]]))
 
 
 def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.core.errors import PositionError
 from parlour.core.positions import check_int, short_key, short_repr
 from parlour.games.venus_needs_men.combat import REFUGE, SCAVENGE
@@ -203,7 +203,7 @@ DATA: dict[str, dict[str, Reader | None]] = {
 }
 
 
-def read_data(state: VenusState, decision: Decision, path: str) -> None:
+def read_data(state: VenusState, decision: RawDecision, path: str) -> None:
     """Checks a decision's kind and data (exact keys, types, ranges), refusing with the field's path."""
     if decision.kind == ZAP:
         moment = decision.data.get("moment")
@@ -229,7 +229,7 @@ def read_data(state: VenusState, decision: Decision, path: str) -> None:
 
 
 # ------------------------------------------------------------------ seats
-def read_seats(state: VenusState, decision: Decision, path: str) -> None:
+def read_seats(state: VenusState, decision: RawDecision, path: str) -> None:
     """Checks whom a decision asks: the active seat on its own turn, Earth scavenging, nobody when closed."""
     seats, kind = decision.seats, decision.kind
     if kind in OWN_TURN and seats != [state.active_seat]:
@@ -247,14 +247,14 @@ def read_seats(state: VenusState, decision: Decision, path: str) -> None:
 
 
 # ------------------------------------------------------------------ the stack
-def _moment(decision: Decision) -> str | None:
+def _moment(decision: RawDecision) -> str | None:
     """Returns a Zap window's moment (None for another decision)."""
     return str(decision.data["moment"]) if decision.kind == ZAP else None
 
 
-def _base_length(stack: list[Decision]) -> int:
+def _base_length(stack: list[RawDecision]) -> int:
     """Returns how many decisions at the bottom form the turn's program (finish, end window, extend...)."""
-    expected: list[Callable[[Decision], bool]] = [
+    expected: list[Callable[[RawDecision], bool]] = [
         lambda d: d.kind == FINISH,
         lambda d: _moment(d) == END,
         lambda d: d.kind == EXTEND,
@@ -268,7 +268,7 @@ def _base_length(stack: list[Decision]) -> int:
     return length
 
 
-def _may_sit_on(upper: Decision, lower: Decision) -> bool:
+def _may_sit_on(upper: RawDecision, lower: RawDecision) -> bool:
     """Returns whether legal play can push ``upper`` directly on ``lower``."""
     if upper.kind == ZAP and _moment(upper) == START:
         return lower.kind == ACT
@@ -308,12 +308,12 @@ def read_stack(state: VenusState) -> None:
     _read_action(state, stack, base)
 
 
-def _name(decision: Decision) -> str:
+def _name(decision: RawDecision) -> str:
     """Returns a decision's name for messages (a window with its moment)."""
     return f"{decision.data['moment']} Zap window" if decision.kind == ZAP else f"'{decision.kind}' decision"
 
 
-def _read_action(state: VenusState, stack: list[Decision], base: int) -> None:
+def _read_action(state: VenusState, stack: list[RawDecision], base: int) -> None:
     """Checks the turn's chosen action against its decisions: none before 'act', the phase's own after."""
     step = stack[3] if base == 4 else None
     if step is not None and step.kind == ACT and state.action:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.venus_needs_men import combat, population, research, steps, turns, zapping
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import INFECTED, Action, act
@@ -117,7 +117,7 @@ def apply(state: VenusState, seat: int, action: Action) -> None:
     turns.settle(state)
 
 
-def _step(state: VenusState, seat: int, top: Decision, action: Action) -> None:
+def _step(state: VenusState, seat: int, top: RawDecision, action: Action) -> None:
     """Takes one step of an action."""
     mode = MODES[top.kind]
     planet = _actor(state, seat, top, action)
@@ -126,7 +126,7 @@ def _step(state: VenusState, seat: int, top: Decision, action: Action) -> None:
         state.action = kind
         state.stack.pop()
         if kind in PHASE_OF:
-            state.stack.push(Decision(PHASE_OF[kind], [seat]))
+            state.stack.push(RawDecision(PHASE_OF[kind], [seat]))
     elif top.kind in (EXTRA, IMMEDIATE, SCAVENGE):
         state.stack.pop()
     if mode == steps.MAIN and action.ship:
@@ -158,7 +158,7 @@ def _carry_out(state: VenusState, planet: str, action: Action, mode: str) -> Non
         research.attempt(state, planet, action.area, cards)
 
 
-def _actor(state: VenusState, seat: int, top: Decision, action: Action) -> str:
+def _actor(state: VenusState, seat: int, top: RawDecision, action: Action) -> str:
     """Returns the planet taking a step: the ship's commander, Earth scavenging, or the active planet."""
     if action.ship:
         return state.controller(action.ship)
@@ -187,7 +187,7 @@ def _extend(state: VenusState, seat: int, action: Action) -> None:
         f"{state.seat_name(seat)} discards Zap card {card.number}, {card.name}, "
         f"to extend the {state.action} action (extension {state.extended} of 3)."
     )
-    state.stack.push(Decision(EXTRA, [seat], {"action": state.action}))
+    state.stack.push(RawDecision(EXTRA, [seat], {"action": state.action}))
 
 
 def why_illegal(state: VenusState, seat: int, action: Any) -> str:

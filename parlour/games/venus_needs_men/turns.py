@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.venus_needs_men import combat, population, research, zapping
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
@@ -55,10 +55,10 @@ def start_turn(state: VenusState, index: int) -> None:
             seat,
             "drew " + ", ".join(f"{n} {state.card(n).name}" for n in drawn),
         )
-    state.stack.push(Decision(FINISH, []))
+    state.stack.push(RawDecision(FINISH, []))
     zapping.open_window(state, END)
-    state.stack.push(Decision(EXTEND, [seat]))
-    state.stack.push(Decision(ACT, [seat]))
+    state.stack.push(RawDecision(EXTEND, [seat]))
+    state.stack.push(RawDecision(ACT, [seat]))
     # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
     # robot disabled now stays out of this whole turn).
@@ -136,7 +136,7 @@ def settle(state: VenusState) -> None:
             chooser = combat.release(state)
             if chooser is not None:
                 # Ruling A-10(v): Mars chooses which of its controlled ships go free.
-                state.stack.push(Decision(RELEASE, [state.seat_of[chooser]], {"planet": chooser}))
+                state.stack.push(RawDecision(RELEASE, [state.seat_of[chooser]], {"planet": chooser}))
                 return
             state.stack.pop()
             finish_turn(state)

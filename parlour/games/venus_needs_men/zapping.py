@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.venus_needs_men import combat, population
 from parlour.games.venus_needs_men.actions import Action, act
 from parlour.games.venus_needs_men.phases import DECLARE, END, IMMEDIATE, ROLL, SAVE, START, ZAP
@@ -34,7 +34,7 @@ def for_planet(state: VenusState, seat: int) -> str:
     return state.active if state.active_seat == seat else state.sides(seat)[0]
 
 
-def playable(state: VenusState, seat: int, card: ZapCard, window: Decision) -> bool:
+def playable(state: VenusState, seat: int, card: ZapCard, window: RawDecision) -> bool:
     """Returns whether ``seat`` may play ``card`` in this window now."""
     moment = window.data["moment"]
     if moment == SAVE:
@@ -52,7 +52,7 @@ def playable(state: VenusState, seat: int, card: ZapCard, window: Decision) -> b
     return False
 
 
-def card_actions(state: VenusState, seat: int, window: Decision) -> list[Action]:
+def card_actions(state: VenusState, seat: int, window: RawDecision) -> list[Action]:
     """Returns ``zap N [TARGET]`` for every card the seat may play here, with every target."""
     found = []
     for number in sorted(state.hands[seat]):
@@ -99,7 +99,7 @@ def unseen(state: VenusState) -> list[int]:
     return [n for n in sorted(state.zap.cards) if n not in shown]
 
 
-def may_hold_playable(state: VenusState, seat: int, window: Decision, cards: list[int]) -> bool:
+def may_hold_playable(state: VenusState, seat: int, window: RawDecision, cards: list[int]) -> bool:
     """Returns whether ``seat`` could hold a card playable in ``window`` by public knowledge: it holds
     some Zap card, and one of ``cards`` (the unseen ones) would be playable by it there, with a target."""
     if not state.hands[seat]:
@@ -109,7 +109,7 @@ def may_hold_playable(state: VenusState, seat: int, window: Decision, cards: lis
     return any(playable(state, seat, card, window) and targets(state, seat, card) for card in kinds.values())
 
 
-def asked(state: VenusState, window: Decision) -> list[int]:
+def asked(state: VenusState, window: RawDecision) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
     card by public knowledge (ruling B-3), whatever they really hold.  A turn's start window asks the
     active seat alone (the others were asked at the end of the turn before, and only the active seat's
@@ -158,7 +158,7 @@ def _aim(state: VenusState, action: Action) -> str:
     return ""
 
 
-def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: Decision) -> None:
+def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: RawDecision) -> None:
     """Carries out a card's effect (pushing a decision when it needs one), telling the table what it does."""
     planet = for_planet(state, seat)
     name = state.planet(planet).name
@@ -185,7 +185,7 @@ def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: 
     else:
         step = kind.split("-", 1)[1]
         state.emit(f"{state.seat_name(seat)} takes an immediate {step} step (or declines it).")
-        state.stack.push(Decision(IMMEDIATE, [seat], {"action": step}))
+        state.stack.push(RawDecision(IMMEDIATE, [seat], {"action": step}))
 
 
 def _most_populous(state: VenusState) -> str:
@@ -204,7 +204,7 @@ def _everyone_receives(state: VenusState, seat: int, area: str) -> None:
 
 def open_window(state: VenusState, moment: str, **data: object) -> None:
     """Pushes a Zap window (it opens when it reaches the top)."""
-    state.stack.push(Decision(ZAP, [], {"moment": moment, "open": False, **data}))
+    state.stack.push(RawDecision(ZAP, [], {"moment": moment, "open": False, **data}))
 
 
 def close_window(state: VenusState) -> None:

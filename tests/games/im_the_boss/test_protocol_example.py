@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.core.decisions import Decision
+from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.state import BossState
 
@@ -28,7 +28,7 @@ def example_table() -> BossState:
     state.stack.pop()
     state.marker, state.first, state.turn = 7, 2, 1
     state.current = 2
-    state.stack.push(Decision("turn", [2]))
+    state.stack.push(RawDecision("turn", [2]))
     assert not state.invariant_errors()
     return state
 

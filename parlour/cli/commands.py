@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from typing import Any
@@ -19,15 +20,16 @@ from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
 from parlour.core.record import replay
 from parlour.core.registry import load_game
+from parlour.core.state import GameState
 
 
-def _game(name: str, args: Any) -> Game:
+def _game(name: str, args: argparse.Namespace) -> Game:
     """Returns the game knowing the user's own content sets (``~/.parlour/content``, ``--content-dir``)."""
     game = load_game(name)
     return game.with_content(content_sets(game.name, args.content_dir))
 
 
-def cmd_play(args: Any) -> int:
+def cmd_play(args: argparse.Namespace) -> int:
     """Plays a game in the terminal."""
     from parlour.cli.play import play_in_terminal
 
@@ -38,14 +40,14 @@ def cmd_play(args: Any) -> int:
     )
 
 
-def cmd_resume(args: Any) -> int:
+def cmd_resume(args: argparse.Namespace) -> int:
     """Goes on with an unfinished game in the terminal."""
     from parlour.cli.play import resume_in_terminal
 
     return resume_in_terminal(args.record, args.dice == "manual", args.auto_pass == "on", args.content_dir)
 
 
-def cmd_serve(args: Any) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     """Serves the browser tables until interrupted."""
     from parlour.cli.serve import serve
 
@@ -54,7 +56,7 @@ def cmd_serve(args: Any) -> int:
     )
 
 
-def cmd_new(args: Any) -> int:
+def cmd_new(args: argparse.Namespace) -> int:
     """Writes a starting position."""
     game = _game(args.game, args)
     state = game.new_state(args.players, args.seed, args.options)
@@ -63,7 +65,7 @@ def cmd_new(args: Any) -> int:
     return 0
 
 
-def cmd_legal(args: Any) -> int:
+def cmd_legal(args: argparse.Namespace) -> int:
     """Prints the legal actions of a position, one a line."""
     game = _game(args.game, args)
     state = files.load_position(game, args.position)
@@ -74,7 +76,7 @@ def cmd_legal(args: Any) -> int:
     return 0
 
 
-def cmd_apply(args: Any) -> int:
+def cmd_apply(args: argparse.Namespace) -> int:
     """Applies actions to a position; writes nothing if any action is refused."""
     game = _game(args.game, args)
     state = files.load_position(game, args.position)
@@ -92,7 +94,7 @@ def cmd_apply(args: Any) -> int:
     return 0
 
 
-def _only_decider(state: Any) -> int:
+def _only_decider(state: GameState) -> int:
     """Returns the one seat that may act, or refuses."""
     deciders = state.deciders()
     if not deciders:
@@ -103,7 +105,7 @@ def _only_decider(state: Any) -> int:
     return seat
 
 
-def cmd_show(args: Any) -> int:
+def cmd_show(args: argparse.Namespace) -> int:
     """Prints a position as a seat sees it."""
     game = _game(args.game, args)
     state = files.load_position(game, args.position)
@@ -111,7 +113,7 @@ def cmd_show(args: Any) -> int:
     return 0
 
 
-def cmd_board(args: Any) -> int:
+def cmd_board(args: argparse.Namespace) -> int:
     """Writes the board as SVG."""
     game = _game(args.game, args)
     state = files.load_position(game, args.position) if args.position else None
@@ -120,7 +122,7 @@ def cmd_board(args: Any) -> int:
     return 0
 
 
-def cmd_replay(args: Any) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     """Replays a record to its end and prints the final scores (an unfinished game has none yet)."""
     record = files.load_record(args.record)
     game = _game(record.game, args)
@@ -145,7 +147,7 @@ def cmd_replay(args: Any) -> int:
     return 0
 
 
-def cmd_options(args: Any) -> int:
+def cmd_options(args: argparse.Namespace) -> int:
     """Lists a game's options and bots."""
     game = _game(args.game, args)
     print(f"{game.title}: {game.min_players} to {game.max_players} players")
@@ -171,7 +173,7 @@ def check_games(games: int) -> None:
         raise OptionError(f"-n is at most {MAX_GAMES:,} games, not {str(games)[:20]}")
 
 
-def cmd_simulate(args: Any) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     """Plays many games with bots and prints the summary."""
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     if args.games < 1 or args.workers < 1:
@@ -204,7 +206,7 @@ def cmd_simulate(args: Any) -> int:
     return 0
 
 
-def cmd_tournament(args: Any) -> int:
+def cmd_tournament(args: argparse.Namespace) -> int:
     """Plays a rated tournament; prints the table and writes JSON and an SVG plot."""
     from pathlib import Path
 

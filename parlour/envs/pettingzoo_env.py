@@ -24,13 +24,13 @@ from parlour.core.state import GameState
 class ParlourEnv(AECEnv):  # type: ignore[misc]
     """One game of ``game`` for ``players`` agents named ``player_0``…; rewards at the end only."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, object] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
         game: str,
         players: int,
-        options: dict[str, Any] | None = None,
+        options: dict[str, object] | None = None,
         render_mode: str | None = None,
         max_steps: int | None = None,
     ) -> None:
@@ -75,7 +75,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         """Returns an agent's action space: one id per catalogue entry."""
         return self._action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """Starts a new game; the seed fixes every shuffle and die."""
         game_seed = seed if seed is not None else random.randrange(2**31)
         self.state_ = self.game.new_state(self.players, game_seed, self.options)
@@ -85,7 +85,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self.agent_selection = self._next_agent()
 
     def _seat(self, agent: str) -> int:

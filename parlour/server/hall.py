@@ -159,7 +159,7 @@ class Hall:
                 seats.append(SeatRecord(number, "human", token_hash=hash_token(token), auto_pass=auto))
         return seats, tokens
 
-    def lobby(self) -> list[dict[str, Any]]:
+    def lobby(self) -> list[dict[str, object]]:
         """Returns the tables for the front page: open and in progress first, then finished ones."""
         listed = []
         for record in self.store.tables(limit=100):

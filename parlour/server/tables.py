@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
 
 from parlour.bots.ismcts import IsmctsBot
 from parlour.bots.registry import make_bot
@@ -49,9 +48,9 @@ class Refusal(Exception):
         super().__init__(one_line)
         self.status, self.message, self.version = status, one_line, version
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """Returns the error message sent to the client."""
-        body: dict[str, Any] = {"type": "error", "status": self.status, "error": self.message}
+        body: dict[str, object] = {"type": "error", "status": self.status, "error": self.message}
         if self.version is not None:
             body["version"] = self.version
         return body
@@ -77,7 +76,7 @@ MAX_BOT_MILLISECONDS = 2000
 """The longest search a server bot may make for one move (a table's bots are chosen by strangers)."""
 
 
-def check_bot(game: Game, name: Any) -> Agent:
+def check_bot(game: Game, name: object) -> Agent:
     """Returns the bot a table asks for, refusing unknown names and searches the server will not run."""
     if not isinstance(name, str) or not 1 <= len(name) <= 64:
         raise Refusal(400, "a bot needs a name such as 'greedy'")
@@ -100,7 +99,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def choose_in_worker(game_name: str, position: dict[str, Any], bot: str, seed: int, seat: int) -> str:
+def choose_in_worker(game_name: str, position: dict[str, object], bot: str, seed: int, seat: int) -> str:
     """Returns a bot's move in notation, computed in a worker from the table's position."""
     game = load_game(game_name)
     state = game.state_from_position(position)
@@ -121,7 +120,7 @@ class Listener:
     """The log entries this connection already has."""
     gone: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, object]) -> None:
         """Queues a message; a connection whose outbox is full is marked gone (it will be closed)."""
         self.put(encode(message))
 
@@ -133,7 +132,7 @@ class Listener:
             self.gone.set()
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: dict[str, object]) -> str:
     """Returns a message as compact JSON text."""
     return json.dumps(message, separators=(",", ":"))
 
@@ -156,13 +155,13 @@ class LiveTable:
         """What the server said about an automatic move, by move number ("the clock ran out")."""
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
-        self._timeline: list[dict[str, Any]] | None = None
-        self._planned: tuple[Any, ...] | None = None
+        self._timeline: list[dict[str, object]] | None = None
+        self._planned: tuple[object, ...] | None = None
         self.replayer: Replayer | None = None
         """The replay viewer's checkpoints, made at the first replay request."""
         self.replay_lock = asyncio.Lock()
         self._card_texts: dict[str, str] | None = None
-        self._table_content: dict[str, Any] | None = None
+        self._table_content: dict[str, object] | None = None
 
     def _rebuild(self) -> GameState:
         """Returns the state after every stored move, filling the log on the way."""
@@ -178,7 +177,7 @@ class LiveTable:
         return record
 
     # ----------------------------------------------------------------- what is sent
-    def seats_json(self) -> list[dict[str, Any]]:
+    def seats_json(self) -> list[dict[str, object]]:
         """Returns the public description of every seat (who plays it, whether connected, clocks)."""
         connected = {listener.seat for listener in self.listeners}
         return [
@@ -193,7 +192,7 @@ class LiveTable:
             for s in self.record.seats
         ]
 
-    def view(self, seat: int | None, since: int = 0, full: bool = True) -> dict[str, Any]:
+    def view(self, seat: int | None, since: int = 0, full: bool = True) -> dict[str, object]:
         """Returns the table as ``seat`` may see it, with the log from entry ``since``; a ``full`` view
         (the first a connection gets) also carries what never changes, the card texts."""
         view = seat_view(
@@ -213,12 +212,13 @@ class LiveTable:
             view["table_content"] = self.table_content()  # what a drawn table needs (public)
         if seat is not None:
             view["auto_pass"] = self.record.seats[seat].auto_pass
-        if self.state.is_over():
-            view["results"]["seed"] = self.record.seed
-            view["results"]["timeline"] = self.timeline()
+        results = view.get("results")
+        if self.state.is_over() and isinstance(results, dict):
+            results["seed"] = self.record.seed
+            results["timeline"] = self.timeline()
         return view
 
-    def _window(self) -> dict[str, Any] | None:
+    def _window(self) -> dict[str, object] | None:
         """Returns the open reaction window's public countdown: who is still asked, in order, and when
         the first answer may land (every answer, typed or automatic, waits for the pass delay)."""
         if self.state.is_over() or not self.state.passing_window():
@@ -235,13 +235,13 @@ class LiveTable:
             self._card_texts = self.state.card_texts()
         return self._card_texts
 
-    def table_content(self) -> dict[str, Any]:
+    def table_content(self) -> dict[str, object]:
         """Returns the game's unchanging public facts for its drawn table, worked out once."""
         if self._table_content is None:
             self._table_content = self.state.table_content()
         return self._table_content
 
-    def timeline(self) -> list[dict[str, Any]]:
+    def timeline(self) -> list[dict[str, object]]:
         """Returns a finished game's scores over time (worked out once)."""
         if self._timeline is None:
             self._timeline = score_timeline(self.game, self.game_record())
@@ -266,8 +266,8 @@ class LiveTable:
     async def act(
         self,
         seat: int,
-        text: Any,
-        version: Any = None,
+        text: object,
+        version: object = None,
         note: str | None = None,
         automatic: bool = False,
         generation: int | None = None,
@@ -393,7 +393,7 @@ class LiveTable:
         self.record.deadline = self._deadline(self.state, self.opened)
         self.schedule()
 
-    def _plan(self) -> tuple[float, int, Callable[[], Any], str | None, str] | None:
+    def _plan(self) -> tuple[float, int, Callable[[], object], str | None, str] | None:
         """Returns (when, seat, how to choose, note, who moves) of the next automatic move, if any."""
         for seat in self.state.deciders():
             stored = self.record.seats[seat]
@@ -407,14 +407,14 @@ class LiveTable:
             return self.record.deadline, seat, self._clock_choice(seat), "the clock ran out", "clock"
         return None
 
-    def _bot_choice(self, seat: int, bot: str) -> Callable[[], Any]:
+    def _bot_choice(self, seat: int, bot: str) -> Callable[[], object]:
         """Returns an awaitable-making callable: the bot's move, computed in the worker pool."""
         position = self.state.to_position()
         # From the table's secret seed: nobody can foresee a bot's choices from the public table id.
         key = str(self.record.seed).encode()
         seed = int.from_bytes(hmac.digest(key, f"bot:{self.record.version}".encode(), "sha256")[:4])
 
-        def choose() -> Any:
+        def choose() -> object:
             loop = asyncio.get_running_loop()
             return loop.run_in_executor(
                 self.pool, choose_in_worker, self.record.game, position, bot, seed, seat
@@ -422,7 +422,7 @@ class LiveTable:
 
         return choose
 
-    def _clock_choice(self, seat: int) -> Callable[[], Any]:
+    def _clock_choice(self, seat: int) -> Callable[[], object]:
         """Returns the move made for a person whose clock ran out: a pass where legal, else the clock bot."""
         legal = [self.state.format_action(a) for a in self.state.legal_actions(seat)]
         if PASS_TEXT in legal:
@@ -430,7 +430,7 @@ class LiveTable:
         return self._bot_choice(seat, self.timing.clock_bot)
 
     async def _run(
-        self, generation: int, when: float, seat: int, choose: Callable[[], Any], note: str | None
+        self, generation: int, when: float, seat: int, choose: Callable[[], object], note: str | None
     ) -> None:
         """Waits until ``when``, makes the automatic move and applies it, unless the table moved on."""
         try:
@@ -461,7 +461,7 @@ class LiveTable:
             self._generation += 1
             self._planned = None
 
-    async def set_auto_pass(self, seat: int, on: Any) -> None:
+    async def set_auto_pass(self, seat: int, on: object) -> None:
         """Turns auto-pass on or off for a person's seat (passing for it where it may only pass)."""
         if not isinstance(on, bool):
             raise Refusal(400, 'auto_pass needs "on": true or false')
@@ -473,7 +473,7 @@ class LiveTable:
         await self.broadcast()
         self.schedule()
 
-    async def set_stand_in(self, by: int, seat: Any, bot: Any) -> None:
+    async def set_stand_in(self, by: int, seat: object, bot: object) -> None:
         """Puts a bot in for a person who left (any person at the table may), or gives the seat back
         to its person (only that person: ``bot`` null)."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.record.players:
@@ -495,7 +495,7 @@ class LiveTable:
                 )
         async with self.lock:
             self._drop_plan_of(seat)
-            stored.stand_in = bot
+            stored.stand_in = None if bot is None else str(bot)  # check_bot refused any other value
             self.record.deadline = self._deadline(self.state, self.opened)
             await self.store.write(self.store.update, self.record)
         await self.broadcast()

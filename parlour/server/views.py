@@ -9,7 +9,6 @@ scoring step by step (and the seed, so anyone can replay the record).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from parlour.core.game import Game
 from parlour.core.log import GameLog, LogEntry
@@ -22,7 +21,7 @@ PROTOCOL = 1
 
 def log_json(
     entries: list[LogEntry], viewer: int | None, reveal: bool = False, notes: Mapping[int, str] | None = None
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """Returns log entries as ``viewer`` may see them (``reveal``: every secret, once the game is over),
     each with the server's note on an automatic move, if any ("the clock ran out")."""
     notes = notes or {}
@@ -45,10 +44,10 @@ def seat_view(
     log: GameLog,
     viewer: int | None,
     version: int,
-    seats: list[dict[str, Any]],
+    seats: list[dict[str, object]],
     log_since: int = 0,
     notes: Mapping[int, str] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Returns the whole table as ``viewer`` (None: a spectator) may see it, at ``version``; the log
     from entry ``log_since`` on (a client that has the earlier entries keeps them)."""
     over = state.is_over()
@@ -57,7 +56,7 @@ def seat_view(
     legal = (
         [state.format_action(a) for a in state.legal_actions(viewer)] if asked and viewer is not None else []
     )
-    view: dict[str, Any] = {
+    view: dict[str, object] = {
         "type": "table",
         "protocol": PROTOCOL,
         "version": version,
@@ -85,7 +84,7 @@ def seat_view(
     return view
 
 
-def results(state: GameState) -> dict[str, Any]:
+def results(state: GameState) -> dict[str, object]:
     """Returns a finished game's results: scores, ranks, winners, the scoring step by step, why it ended."""
     return {
         "scores": state.scores(),
@@ -96,7 +95,7 @@ def results(state: GameState) -> dict[str, Any]:
     }
 
 
-def score_timeline(game: Game, record: GameRecord) -> list[dict[str, Any]]:
+def score_timeline(game: Game, record: GameRecord) -> list[dict[str, object]]:
     """Returns a finished game's scores over time: at the start, at each new turn and at the end
     (each point names the turn and the number of moves made), for the results page's plot."""
     state = start_state(game, record)

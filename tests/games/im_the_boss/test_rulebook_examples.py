@@ -30,4 +30,8 @@ def test_the_bosss_own_placards_agree_automatically() -> None:
     state.apply_notation("deal", 0)
     assert state.nego is not None and set(state.nego.items) == {"R", "O"}
     assert all(t.agreed and t.amount == 0 for t in state.nego.items.values())
-    assert state.apply_notation("call", 0) is not None
+    state.apply_notation("call", 0)
+    assert state.nego.called and state.stack.kinds() == ["bargain", "closing"] and state.deciders() == (1,)
+    state.apply_notation("pass", 1)
+    state.apply_notation("pass", 2)
+    assert state.nego is None and state.money == [6, 0, 0]  # 3 dividends × deal card 1's 2 million

@@ -47,7 +47,8 @@ fuzz: $(STAMP)
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
 
+# Golden playthroughs (the spectator's text and every seat's view): regenerate, then check the diff.
 playthroughs: $(STAMP)
-	$(BIN)/python tests/games/venture/test_playthroughs.py
-	$(BIN)/python tests/games/im_the_boss/test_playthroughs.py
-	$(BIN)/python tests/games/venus_needs_men/test_playthroughs.py
+	$(BIN)/python -m tests.games.venture.test_playthroughs
+	$(BIN)/python -m tests.games.im_the_boss.test_playthroughs
+	$(BIN)/python -m tests.games.venus_needs_men.test_playthroughs

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from parlour.bots.random_bot import RandomBot
+from parlour.bots.registry import make_bot
 from parlour.core.agents import Agent
 from parlour.core.errors import IllegalActionError, NotationError
 from parlour.core.game import Game
@@ -230,6 +231,54 @@ def check_secrecy_along(
                     raise AssertionError(f"{game.name}, {players} players, seed {seed}: {err}") from None
 
 
+def check_bot_sees_only_its_seat(
+    state: GameState, make: Callable[[], Agent], rng: random.Random, tries: int = 3
+) -> None:
+    """A bot's choice for a seat is the same in every determinisation of what that seat cannot see.
+
+    ``make`` returns a fresh bot, seeded the same each time (so neither its seed nor its memory of
+    earlier calls differs); for each decider ``seat``, the state is replaced by
+    ``state.determinize(seat, rng)`` several times and the bot must choose the same action (by
+    notation) in each.  A bot that read another seat's hand, a face-down pile or the state's future
+    chance would choose differently in some re-deal.
+    """
+    for seat in state.deciders():
+        chosen = state.format_action(make().choose(state, seat))
+        for _ in range(tries):
+            other = state.determinize(seat, rng)
+            again = other.format_action(make().choose(other, seat))
+            assert again == chosen, (
+                f"seat {seat}: the bot chose {chosen!r}, but {again!r} in a re-deal of what it cannot see"
+            )
+
+
+def check_bot_sees_only_its_seat_along(
+    game: Game,
+    bot: str,
+    players: int,
+    seeds: Sequence[int],
+    every: int,
+    options: Mapping[str, Any] | None = None,
+) -> None:
+    """Runs :func:`check_bot_sees_only_its_seat` for the bot named ``bot`` (seeded 0) on every
+    ``every``-th state of random playouts and of games the bot plays against itself, for each seed."""
+    rng = random.Random(players)
+    for seed in seeds:
+        agents = [make_bot(game, bot, seed * 8 + s) for s in range(players)]
+        states = [*states_along(game, players, seed, every, options)]
+        states += states_of_match(game, agents, seed, every, options)
+        for state in states:
+            if state.is_over():
+                continue
+            try:
+                check_bot_sees_only_its_seat(state, lambda: make_bot(game, bot, 0), rng)
+            except AssertionError as err:
+                where = f"step {state.actions_applied}"
+                raise AssertionError(
+                    f"{game.name} {bot}, {players} players, seed {seed}, {where}: {err}"
+                ) from None
+
+
 def check_clone_is_deep(state: GameState, rng: random.Random) -> None:
     """Playing on a copy never changes the original."""
     before = snapshot(state)
@@ -295,6 +344,8 @@ def check_game(game: Game, players: int, seeds: range, options: Mapping[str, Any
 
 
 __all__ = [
+    "check_bot_sees_only_its_seat",
+    "check_bot_sees_only_its_seat_along",
     "check_game",
     "check_secrecy",
     "check_secrecy_along",

@@ -296,7 +296,7 @@ def test_simulate_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert summary["games"] == 6
     assert summary["actions"] > 0
     assert summary["mean_length"] == pytest.approx(summary["actions"] / 6)
-    assert summary["seconds"] >= 0
+    assert summary["seconds"] > 0
     seats = summary["seats"]
     assert [row["bot"] for row in seats] == ["greedy", "random", "random", "random"]
     assert sum(row["wins"] for row in seats) == pytest.approx(6)

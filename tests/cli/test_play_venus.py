@@ -184,3 +184,14 @@ def test_play_command_takes_the_auto_pass_flag(tmp_path: Path, monkeypatch: pyte
     with pytest.raises(SystemExit) as refused:
         main([*base, "--auto-pass", "maybe"])
     assert refused.value.code == 2
+
+
+def test_manual_dice_accept_a_zero_as_ten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table entering the physical die's 0 gets a 10."""
+    console = Console(file=io.StringIO(), width=120, color_system=None, force_terminal=False)
+    terminal = TerminalPlay(
+        GAME, ["human", "greedy", "greedy"], 4, {}, str(tmp_path), console=console, manual_dice=True
+    )
+    answers = iter(["0", "3"])
+    monkeypatch.setattr(console, "input", lambda prompt="", **_: next(answers))
+    assert terminal._ask_die(1, 10) == 10

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 from parlour.bots.simulation import simulate
 from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.bots import GreedyBot
 from parlour.games.im_the_boss.state import BossState
+
+from .scenario import deal_record, negotiation, play, position, terms
 
 
 def give(state: BossState, seat: int, *names: str) -> None:
@@ -90,6 +94,15 @@ def test_before_calling_it_drops_a_paid_line_the_space_does_not_need() -> None:
     assert str(bot.choose(state, 0)) == "call"
 
 
+def test_greedy_boss_drops_a_redundant_paid_line_before_calling() -> None:
+    """Space 7 needs one of B M: with both agreed at 2, the Boss drops one before it calls."""
+    state = negotiation(5, space=7, boss=0)
+    play(state, "0: include M @1 2", "1: agree", "0: include B @4 2", "4: agree")
+    play(state, "0: include O @2 2", "2: agree")
+    assert set(terms(state)) == {"R", "M", "B", "O"}
+    assert str(GreedyBot().choose(state, 0)) in ("drop M", "drop B")
+
+
 def test_it_sends_a_leading_bosss_only_source_travelling() -> None:
     """The Boss leads on money; the bot holds a Travel for the deal's only O and plays it."""
     state = table(4, 0, {"R": 0, "O": 1})
@@ -113,6 +126,35 @@ def test_it_never_sends_its_own_only_source_travelling() -> None:
     assert str(action) == "travel R"  # the leading Boss's own R, not its own B
 
 
+def leading_boss_table() -> BossState:
+    """Five players; seat 4 (O placard) leads on money and opens space 11 (B R O); B is a spare.
+
+    Seat 1 holds a B Clan card and a B Travel card: once it lays B it is the deal's only B.
+    """
+    data = position(
+        5,
+        placards={"R": 0, "M": 1, "O": 4, "G": 3, "B": None, "Y": 2},
+        covered={1: 1},
+        deals=[deal_record(1, 1, boss=4)],
+        marker=11,
+        current=4,
+        hands={1: ["clan:B", "travel:B"]},
+        money=[0, 0, 0, 0, 12],
+    )
+    state = GAME.load_position(json.dumps(data))
+    play(state, "4: deal", "1: lay B")
+    assert terms(state) == {"O": (4, 0, True)}
+    return state
+
+
+def test_greedy_never_sends_its_own_investor_travelling() -> None:
+    """The issue's greedy plays Travel against a rival's investor, never against its own."""
+    state = leading_boss_table()
+    action = GreedyBot().choose(state, 1)
+    own = action.seat == 1 or (action.seat == -1 and state.owners.get(action.colour) == 1)
+    assert not (action.verb == "travel" and own), str(action)
+
+
 def test_the_boss_stops_a_boss_card() -> None:
     """A rival's Boss card against the bot's deal is answered with a Stop."""
     state = opened(table(4, 0, {"R": 0, "O": 1}))
@@ -124,6 +166,17 @@ def test_the_boss_stops_a_boss_card() -> None:
     assert str(GreedyBot().choose(state, 0)) == "stop"
 
 
+def test_greedy_plays_a_boss_card_it_only_considered_earlier() -> None:
+    """A bot that agreed instead of playing its Boss card still plays it later, like a fresh bot."""
+    state = negotiation(5, space=5, boss=0, hands={1: ["boss", "clan:O", "clan:G", "clan:B"]})
+    bot = GreedyBot()
+    play(state, "0: include M @1 2")
+    assert str(bot.choose(state, 1)) == "agree"
+    play(state, "1: agree", "0: drop M")
+    assert str(GreedyBot().choose(state, 1)) == "boss"
+    assert str(bot.choose(state, 1)) == "boss"
+
+
 def test_over_the_hand_limit_it_recruits_a_placard_it_lacks() -> None:
     """With 13 cards including a triple and a spare placard beside the board, it recruits."""
     state = table(4, 0, {"R": 0, "O": 1, "G": 2, "B": 3, "M": 4})
@@ -131,6 +184,20 @@ def test_over_the_hand_limit_it_recruits_a_placard_it_lacks() -> None:
     state.stack.pop()
     state.stack.push(RawDecision("limit", [0]))
     assert str(GreedyBot().choose(state, 0)) == "recruit Y"
+
+
+def test_greedy_uses_only_what_its_seat_may_know() -> None:
+    """Re-dealing the other hands and the deck never changes the greedy bot's choice."""
+    import random
+
+    state = negotiation(5, space=5, boss=0, hands={1: ["boss", "clan:O"], 2: ["stop", "travel:any"]})
+    play(state, "0: include M @1 2")
+    rng = random.Random(3)
+    for seat in range(5):
+        if seat in state.deciders():
+            choice = GreedyBot().choose(state, seat)
+            for _ in range(3):
+                assert GreedyBot().choose(state.determinize(seat, rng), seat) == choice
 
 
 def test_greedy_beats_random_at_a_five_player_table() -> None:

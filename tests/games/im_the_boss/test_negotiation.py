@@ -148,6 +148,19 @@ def test_a_boss_at_its_limit_without_standing_terms_can_only_pass_or_fail() -> N
     assert state.deciders() == (0,) and legal(state, 0) == ["fail"]
 
 
+def test_at_the_limit_the_boss_can_always_fail() -> None:
+    """However the limits are reached, the Boss keeps a way out: 'fail' ends the negotiation."""
+    state = negotiation(space=4, boss=0, options={"negotiation_limit": 2}, hands={1: ["clan:R"]})
+    play(state, "1: lay R", "1: offer R 1", "0: drop R", "0: include R @1 1")
+    # Both have used their actions; the terms do not stand (seat 1 has not agreed, O is missing).
+    assert legal(state, 0) == ["pass", "fail"]
+    assert legal(state, 1) == ["pass", "agree", "refuse"]
+    everyone_passes(state)
+    assert legal(state, 0) == ["fail"]
+    play(state, "0: fail")
+    assert state.nego is None and state.deciders() == (1,)
+
+
 def test_a_seat_that_has_used_its_actions_may_only_pass_or_answer_the_terms() -> None:
     """Ruling B-2: a seat out of actions may pass, and agree or refuse when the terms name it."""
     state = negotiation(options={"negotiation_limit": 2})

@@ -21,7 +21,14 @@ from parlour.games.im_the_boss.content import parse_content
 from parlour.games.im_the_boss.people import card_texts
 from parlour.testing import kit
 
-from .scenario import CONTENT, everyone_passes, force_die, load, negotiation, play
+from .scenario import (
+    CONTENT,
+    everyone_passes,
+    force_die,
+    load,
+    negotiation,
+    play,
+)
 from .test_negotiation import TEN_DONE, closing_space_4
 from .test_properties import dealmaking_playout
 
@@ -264,6 +271,13 @@ def test_the_board_never_shows_a_hand(players: int) -> None:
     assert "clan:" not in svg and "travel:" not in svg and "recruit" not in svg.lower()
 
 
+def test_the_board_rows_keep_the_dividends_in_one_column() -> None:
+    """Every board row of the rendered table puts 'div' at the same column."""
+    rows = [line for line in load().render(0).splitlines() if re.match(r" [ >]\[", line)]
+    assert len(rows) == 16
+    assert len({row.index(" div") for row in rows}) == 1
+
+
 def test_the_rules_summary_names_every_verb_and_reads_as_plain_text() -> None:
     """'help' shows every verb of the notation, with no bracket a markup reader could take for a tag."""
     summary = GAME.rules_summary
@@ -342,6 +356,16 @@ def test_a_call_tells_which_lines_it_strikes_and_a_stop_window_that_nobody_uses(
     ]
 
 
+def test_the_closing_event_names_the_unit_of_each_payment() -> None:
+    """'The Boss pays seat 1 2 million', not 'seat 1 2'."""
+    state = negotiation(space=4, boss=0)
+    play(state, "1: offer O 2", "0: accept O @1", "0: call", "1: pass")
+    events = state.apply_notation("pass", 2)
+    text = next(e.text for e in events if "is closed" in e.text)
+    paid = text.split("the Boss pays ")[1].split(". Deal card")[0]
+    assert all(re.fullmatch(r"seat \d+ \d+ million", part) for part in paid.split(", ")), text
+
+
 def test_drawn_cards_are_told_only_to_their_seat_and_no_text_holds_a_python_list() -> None:
     """A draw's cards are its seat's secret; across whole games no event has brackets or braces."""
     state = load(marker=4, draw=["boss", "stop", "clan:R"])
@@ -368,6 +392,22 @@ def test_the_bosss_hint_says_what_the_agreed_lines_still_lack() -> None:
     assert state.hints(0)[-1] == "Not covered yet; still needed (agreed lines): G + 1 of R B."
     play(state, "1: offer G 2", "0: accept G @1", "1: offer B 1", "0: accept B @1")
     assert state.hints(0)[-1] == "The agreed terms cover the space: you may 'call'."
+
+
+def test_the_hint_counts_a_laid_clan_card() -> None:
+    """After laying its O Clan card on space 15 (M O), seat 2 is told it can bring O."""
+    state = negotiation(space=15, boss=0, hands={2: ["clan:O"]})
+    play(state, "2: lay O")
+    assert "you can bring O yourself" in state.hints(2)[0]
+
+
+def test_the_hint_does_not_count_a_travelling_placard() -> None:
+    """Seat 1's O placard is sent travelling: the hint no longer says seat 1 can bring O."""
+    state = negotiation(space=4, boss=0, hands={2: ["travel:O"]})
+    play(state, "2: travel O")
+    everyone_passes(state)
+    assert "O" in state.nego.travelling
+    assert "you can bring none of them yourself" in state.hints(1)[0]
 
 
 def test_the_table_says_what_the_deal_still_needs() -> None:

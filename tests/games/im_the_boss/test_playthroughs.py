@@ -1,4 +1,4 @@
-"""Golden playthroughs of I'm the Boss!: seeded games must replay to exactly the stored text."""
+"""Golden playthroughs of I'm the Boss!: seeded games replay to exactly the stored text, every seat's view."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from parlour.bots.registry import make_bot
 from parlour.core.registry import load_game
-from parlour.testing.playthrough import playthrough
+
+from ..playthroughs import with_seats
 
 HERE = Path(__file__).parent / "playthroughs"
 GAME = load_game("im-the-boss")
@@ -24,7 +25,7 @@ def text(name: str, seed: int, bot: str, options: dict[str, Any]) -> str:
     """Returns the playthrough of one case."""
     players = int(name.split("-")[1][0])
     agents = [make_bot(GAME, bot, seed * 8 + s) for s in range(players)]
-    return playthrough(GAME, players, seed, options, agents)
+    return with_seats(GAME, players, seed, options, agents)
 
 
 @pytest.mark.parametrize(("name", "seed", "bot", "options"), CASES)

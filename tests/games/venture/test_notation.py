@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from parlour.core.errors import NotationError
+from parlour.core.errors import IllegalActionError, NotationError
 from parlour.games.venture import GAME
 from parlour.games.venture.actions import (
     Discard,
@@ -222,3 +223,14 @@ def test_no_text_shows_a_python_list() -> None:
         texts += state.hints(state.current) if not state.is_over() else []
     texts.append(state.render(None))
     assert not [t for t in texts if "[" in t and ("', '" in t or ", " in t.split("[", 1)[1].split("]")[0])]
+
+
+@pytest.mark.parametrize("action", [[1], {}, None, b"end", 3.5])
+def test_odd_action_objects_are_refused(action) -> None:
+    state = GAME.new_state(3, 1)
+    before = json.dumps(state.to_position())
+    with pytest.raises((IllegalActionError, NotationError)):
+        state.apply(action)
+    with pytest.raises(NotationError):
+        state.apply_notation(action)  # type: ignore[arg-type]
+    assert json.dumps(state.to_position()) == before

@@ -8,10 +8,13 @@ import random
 
 import pytest
 
+from parlour.bots.random_bot import RandomBot
 from parlour.core.errors import PositionError
+from parlour.core.match import play_match
+from parlour.core.record import GameRecord, replay
 from parlour.games.venture import GAME
 
-from .scenario import position
+from .scenario import load, position
 
 
 def text_of(state) -> str:
@@ -76,6 +79,15 @@ def test_a_pending_placement_round_trips() -> None:
     assert [str(a) for a in loaded.legal_actions()] == ["place on ST-A", "place alone", "undo"]
 
 
+def test_a_match_from_a_given_state_records_its_start() -> None:
+    """A record of a game that began from a position replays that game, not the seed's deal."""
+    start = load(hands=[["20", "20"], ["10"], ["12"]])
+    result = play_match(GAME, [RandomBot(s) for s in range(3)], 99, state=copy.deepcopy(start))
+    record = GameRecord.loads(result.record.dumps())
+    assert record.start is not None
+    assert json.dumps(replay(GAME, record).to_position()) == json.dumps(result.state.to_position())
+
+
 # ------------------------------------------------------------------ refusals
 def refusal(data) -> PositionError:
     """Loads a position that must be refused and returns the error."""
@@ -106,6 +118,11 @@ def test_bad_json_is_refused() -> None:
     err = refusal('{"format": ')
     assert err.field == ""
     assert "not valid JSON" in str(err)
+
+
+def test_deeply_nested_json_is_refused_cleanly() -> None:
+    with pytest.raises(PositionError):
+        GAME.load_position("[" * 100_000)
 
 
 def test_not_an_object_is_refused() -> None:
@@ -182,6 +199,15 @@ def test_a_corporation_in_two_holdings_is_refused() -> None:
     err = refusal(data)
     assert err.field == "holdings[2][0][0]"
     assert "ST-A is also at holdings[0][0][0]" in str(err)
+
+
+def test_a_profit_card_in_a_hand_is_refused() -> None:
+    data = position(hands=[["10"], [], []])
+    source = next(z for z in ("draw", "discard") if "profit" in data[z])
+    data[source].remove("profit")
+    data["hands"][1].append("profit")
+    with pytest.raises(PositionError, match=r"^hands: a Profit card"):
+        GAME.state_from_position(data)
 
 
 @pytest.mark.parametrize(
@@ -266,6 +292,27 @@ def test_bad_decision_stack_is_refused(decisions, field: str) -> None:
     data = base()
     data["decisions"] = decisions
     assert refusal(data).field == field
+
+
+def test_a_pending_place_under_a_payment_is_refused() -> None:
+    """Legal play never pays while a won corporation waits to be placed: such a stack is refused."""
+    data = position(hands=[["10", "12"], [], []], center=["ST-A", "OI-BC", "RR-C", "RE-D", "AU-E"])
+    data["transacted"], data["owed"] = True, 8
+    data["decisions"] += [
+        {"kind": "place", "seats": [0], "data": {"corp": "OI-BC"}, "concurrent": False},
+        {"kind": "pay", "seats": [0], "data": {"then": "finish"}, "concurrent": False},
+    ]
+    data["center"].remove("OI-BC")
+    with pytest.raises(PositionError, match=r"^decisions: must be one of"):
+        GAME.state_from_position(data)
+
+
+def test_continue_payment_needs_payment_each() -> None:
+    data = position(hands=[["10"], [], []])
+    data["transacted"], data["owed"] = True, 8
+    data["decisions"].append({"kind": "pay", "seats": [0], "data": {"then": "continue"}, "concurrent": False})
+    with pytest.raises(PositionError, match="then"):
+        GAME.state_from_position(data)
 
 
 def test_a_finished_game_has_no_decisions() -> None:
@@ -362,6 +409,23 @@ def test_a_must_reorganise_duty_the_hand_cannot_pay_is_refused() -> None:
     )
     err = refusal(data)
     assert err.field.startswith("decisions[0]")
+
+
+def test_an_offending_stack_at_turn_start_needs_the_flag() -> None:
+    """Ruling A-6: at the start of the owner's turn the duty to reorganise is part of the position."""
+    with pytest.raises(PositionError, match="must_reorganise: must be true"):
+        load(hands=[["20"], [], []], holdings={0: [["ST-A", "OI-AE", "ST-AB"]]})
+    state = load(
+        hands=[["20"], [], []],
+        holdings={0: [["ST-A", "OI-AE", "ST-AB"]]},
+        turn_data={"must_reorganise": True},
+    )
+    assert [str(a) for a in state.legal_actions()] == ["reorganise", "reorganise best"]
+
+
+def test_the_flag_without_an_offending_stack_is_refused() -> None:
+    with pytest.raises(PositionError, match="must_reorganise"):
+        load(hands=[["20"], [], []], holdings={0: [["ST-A"]]}, turn_data={"must_reorganise": True})
 
 
 # ------------------------------------------------------------------ loose acceptance (issue 10, part 4)

@@ -61,6 +61,14 @@ def test_only_the_current_player_may_act() -> None:
         state.apply(state.parse_action("discard x1"), 1)
 
 
+@pytest.mark.parametrize("seat", ["0", True, 1.0, -1, 3])
+def test_odd_seats_are_refused(seat) -> None:
+    state = GAME.new_state(3, 1)
+    action = state.legal_actions()[0]
+    with pytest.raises(IllegalActionError, match="no seat"):
+        state.apply(action, seat)
+
+
 # ------------------------------------------------------------------ the setup and the deal
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_opening_deal(players: int) -> None:
@@ -122,6 +130,12 @@ def test_the_dealer_is_chosen_at_random() -> None:
     """Ruling A-13: a random dealer, so every seat opens some games."""
     first = {GAME.new_state(4, seed).current for seed in range(60)}
     assert first == {0, 1, 2, 3}
+
+
+def test_opposite_seeds_deal_different_games() -> None:
+    """Seeds s and -s are different games (the generator is seeded from a sign-safe string)."""
+    a, b = GAME.new_state(4, 5), GAME.new_state(4, -5)
+    assert a.to_position()["stock"] != b.to_position()["stock"]
 
 
 # ------------------------------------------------------------------ a word of caution

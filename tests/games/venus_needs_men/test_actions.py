@@ -145,6 +145,13 @@ def test_each_ship_moves_one_area_once() -> None:
     assert state.active == "mars"
 
 
+def test_an_action_ends_by_itself_when_no_ship_can_take_another_step() -> None:
+    """Once both Venus ships have moved their one area, the move action is over without a 'done'."""
+    state = load(ships={"V1": "venus", "V2": "venus"}, active="venus")
+    play(state, "move V1 sunward", "move V2 sunward")
+    assert top(state)[0] != "moving", kinds(state)
+
+
 def test_ships_of_any_players_may_share_an_area() -> None:
     """'You may move to an area even if another player already has a spaceship there.'"""
     state = load(ships={"V1": "orbit", "M1": "china", "G1": "china", "T1": "china"}, active="venus")

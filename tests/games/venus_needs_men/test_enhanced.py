@@ -23,6 +23,7 @@ they are playable only when the holder's own ship is about to be destroyed.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,9 +37,11 @@ from parlour.testing import kit
 from .scenario import (
     BOARD,
     UPGRADE_CARDS,
+    everyone_passes,
     force_dice,
     kinds,
     legal,
+    load,
     load_enhanced,
     passes_until,
     play,
@@ -331,6 +334,23 @@ def test_qray_eight_or_more_destroys_the_target(roll: int) -> None:
     """Q-Ray 8+: the target is destroyed, whatever its Defense (Chameleon Screen is 9 in space, A-09)."""
     state = qray([roll])
     assert state.ships["V1"] == "orbit" and state.ships["M1"] is None
+
+
+def _close_windows(state: Any) -> None:
+    """Passes every Zap window on top until another decision is on top."""
+    while not state.is_over() and state.stack.top.kind == "zap":
+        everyone_passes(state)
+
+
+def test_a_q_ray_teleport_does_not_bring_back_a_destroyed_attacker() -> None:
+    """A Q-Ray attacker destroyed by Sabotage before its roll of 2 resolves stays destroyed."""
+    state = load(
+        options={"game": "enhanced"}, ships={"V1": "lunar", "M1": "lunar"}, hands={1: [9]}, active="venus"
+    )
+    force_dice(state, 2, 3, 4)
+    play(state, "attack V1 M1", "1: zap 9 V1")
+    _close_windows(state)
+    assert state.ships["V1"] is None
 
 
 def test_a_qray_owner_with_gatling_lasers_chooses_per_ship() -> None:
@@ -736,6 +756,23 @@ def test_the_refuge_is_raided_only_from_orbit_and_only_when_it_holds_population(
     assert "refuge" not in targets(state, "M1")
     state = load_enhanced(3, planets=EARTH_GAME, ships={"M1": "orbit"}, active="mars")
     assert "refuge" not in targets(state, "M1")
+
+
+def test_a_raid_on_an_emptied_refuge_takes_nothing() -> None:
+    """Two raids on a Refuge holding one unit move one unit, never leave it below zero."""
+    state = load(
+        6,
+        options={"game": "enhanced"},
+        ships={"M1": "orbit", "M2": "orbit"},
+        collected={"earth": 1},
+        earth_open=True,
+        hands={2: [5]},
+        active="mars",
+    )
+    force_dice(state, 10, 10, 10, 10)
+    play(state, "attack M1 refuge", "2: zap 5", "attack M2 refuge")
+    _close_windows(state)
+    assert state.collected["earth"] == 0 and state.collected["mars"] == 1
 
 
 # ------------------------------------------------------------------ research

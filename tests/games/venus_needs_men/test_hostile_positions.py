@@ -15,7 +15,11 @@ import pytest
 from parlour.core.errors import PositionError
 from parlour.games.venus_needs_men import GAME
 
-from .scenario import enhanced_position, position, turn_program
+from .scenario import (
+    enhanced_position,
+    position,
+    turn_program,
+)
 
 ROLL = {
     "moment": "roll",
@@ -282,3 +286,29 @@ def test_a_release_by_the_wrong_planet_seat_or_place_is_refused(
     planet: str, seats: list[int], under: str, field: str
 ) -> None:
     assert refusal(releasing(planet, seats, under)).field == field
+
+
+# ------------------------------------------------------------------ who is asked to act
+def test_a_position_whose_action_is_asked_of_another_seat_is_refused() -> None:
+    """Venus's turn with its 'act' decision asking seat 1 (Mars) does not load."""
+    data = position(active="venus")
+    data["decisions"][-1]["seats"] = [1]
+    with pytest.raises(PositionError):
+        GAME.load_position(json.dumps(data))
+
+
+def test_a_loaded_position_always_has_someone_to_act() -> None:
+    """A position with an unopened start window on top is opened (or refused), never left without deciders."""
+    try:
+        state = GAME.load_position(json.dumps(position(window="start")))
+    except PositionError:
+        return
+    assert state.deciders() or state.is_over()
+
+
+def test_a_position_with_a_seat_without_a_planet_is_refused() -> None:
+    """Three seats with seat 2 playing no home world do not load."""
+    data = position(3, hands={2: [9]})
+    data["seat_of"] = {"venus": 0, "mars": 0, "ganymede": 1}
+    with pytest.raises(PositionError):
+        GAME.load_position(json.dumps(data))

@@ -1,4 +1,4 @@
-"""Golden playthroughs of Venus Needs Men!: seeded bot games must replay to exactly the stored text."""
+"""Golden playthroughs of Venus Needs Men!: seeded bot games replay to the stored text, every seat's view."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from parlour.bots.registry import make_bot
 from parlour.core.registry import load_game
-from parlour.testing.playthrough import playthrough
+
+from ..playthroughs import with_seats
 
 HERE = Path(__file__).parent / "playthroughs"
 GAME = load_game("venus-needs-men")
@@ -28,7 +29,7 @@ CASES: list[tuple[str, int, int, dict[str, Any]]] = [
 def text(players: int, seed: int, options: dict[str, Any]) -> str:
     """Returns the playthrough of a greedy table."""
     agents = [make_bot(GAME, "greedy", seed * 8 + s) for s in range(players)]
-    return playthrough(GAME, players, seed, options, agents)
+    return with_seats(GAME, players, seed, options, agents)
 
 
 @pytest.mark.parametrize(("name", "players", "seed", "options"), CASES)

@@ -8,8 +8,19 @@ import pytest
 
 from parlour.core.errors import OptionError
 from parlour.games.venus_needs_men import GAME, VenusState
+from parlour.games.venus_needs_men.options import OPTIONS
 
-from .scenario import CARDS, check, kinds, load, pass_turn, passes_until, play, top, zap_places
+from .scenario import (
+    CARDS,
+    check,
+    kinds,
+    load,
+    pass_turn,
+    passes_until,
+    play,
+    top,
+    zap_places,
+)
 
 START_BASIC = {"venus": 2, "earth": 0, "mars": 2, "ganymede": 3, "titan": 3, "pluto": 5}
 POOLS = {"venus": 5, "earth": 4, "mars": 5, "ganymede": 6, "titan": 5, "pluto": 5}
@@ -325,3 +336,9 @@ def test_without_a_limit_turns_go_on() -> None:
     state = GAME.new_state(3, 2, {"max_turns": 0})
     turn_sequence(state, 30)
     assert not state.is_over() and state.turn == 31
+
+
+def test_the_turn_limit_option_names_its_ruling() -> None:
+    """`parlour options venus-needs-men` points max_turns at ruling B-7."""
+    spec = next(o for o in OPTIONS if o.name == "max_turns")
+    assert "B-7" in spec.doc

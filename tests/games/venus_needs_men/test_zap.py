@@ -349,6 +349,21 @@ def test_hyperspace_jump_moves_one_ship_one_area() -> None:
     assert state.ships["M1"] == "orbit"
 
 
+def _finish_steps(state: Any, phase: str) -> None:
+    """Ends the action's steps with ``done`` if the engine still asks for it."""
+    if top(state)[0] == phase:
+        play(state, "done")
+
+
+def test_hyperspace_jump_is_offered_to_the_active_player_after_its_ships_have_acted() -> None:
+    """Venus, having collected with both ships, may still play Hyperspace Jump at the end of its turn."""
+    state = load(ships={"V1": "china", "V2": "india"}, hands={0: [4]}, active="venus")
+    play(state, "collect V1", "collect V2")
+    _finish_steps(state, "collecting")
+    play(state, "end")
+    assert top(state) == ("zap", "end") and 0 in window_seats(state)
+
+
 def test_surprise_attack_attacks_once_with_the_usual_dice() -> None:
     """Surprise Attack: one of the player's ships attacks once by the attack table and the Basic dice."""
     state = load(

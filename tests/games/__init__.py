@@ -1,0 +1,1 @@
+"""The games' tests (a package, so that the games' golden playthroughs share tests/games/playthroughs.py)."""

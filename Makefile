@@ -47,7 +47,9 @@ fuzz: $(STAMP)
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
 
+# Golden playthroughs of every game that has them (tests/games/*/test_playthroughs.py): regenerate, then
+# check the diff.
 playthroughs: $(STAMP)
-	$(BIN)/python tests/games/venture/test_playthroughs.py
-	$(BIN)/python tests/games/im_the_boss/test_playthroughs.py
-	$(BIN)/python tests/games/venus_needs_men/test_playthroughs.py
+	for test in tests/games/*/test_playthroughs.py; do \
+		$(BIN)/python -m tests.games.$$(basename $$(dirname $$test)).test_playthroughs || exit 1; \
+	done

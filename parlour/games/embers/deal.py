@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
@@ -13,7 +12,7 @@ from parlour.games.embers.turn import Turn
 
 
 def new_game(
-    content: Content, players: int, seed: int, options: Mapping[str, Any], chance: Chance | None = None
+    content: Content, players: int, seed: int, options: Mapping[str, object], chance: Chance | None = None
 ) -> EmbersState:
     """Rule 2.1: shuffle, deal each player a hand face down, the rest is the draw pile; rule 2.2: seat 0
     begins with an empty fire."""

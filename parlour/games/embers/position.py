@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionKinds, DecisionStack
@@ -23,13 +22,15 @@ HEADER = {"format", "players", "options", "chance", "decisions"}
 ZONES = {spec.name for spec in fields(Table)}
 
 
-def read_position(content: Content, data: Any, options: Mapping[str, Any], players: range) -> EmbersState:
+def read_position(
+    content: Content, data: object, options: Mapping[str, object], players: range
+) -> EmbersState:
     """Returns the state a position describes, refusing anything legal play cannot reach, naming the field."""
     found = Fields(data, "", HEADER | ZONES)
     if found.get("format") != FORMAT:
         raise PositionError("format", f"must be {FORMAT!r}")
     count = found.integer("players", players.start, players.stop - 1)
-    table = read_record(Table, {k: v for k, v in data.items() if k in ZONES}, "")
+    table = read_record(Table, {k: v for k, v in found.data.items() if k in ZONES}, "")
     stack = DecisionStack.from_json(found.get("decisions"), "decisions", count, KINDS)
     state = EmbersState(content, count, options, Chance.from_json(found.get("chance")), table, stack)
     _check_cards(state)

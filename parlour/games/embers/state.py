@@ -57,7 +57,7 @@ class EmbersState(ModularState[EmbersAction]):
         self,
         content: Content,
         players: int,
-        options: Mapping[str, Any],
+        options: Mapping[str, object],
         chance: Chance,
         table: Table,
         stack: DecisionStack | None = None,

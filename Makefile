@@ -47,8 +47,9 @@ fuzz: $(STAMP)
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
 
-# Golden playthroughs (the spectator's text and every seat's view): regenerate, then check the diff.
+# Golden playthroughs (the spectator's text and every seat's view) of every game that has them
+# (tests/games/*/test_playthroughs.py): regenerate, then check the diff.
 playthroughs: $(STAMP)
-	$(BIN)/python -m tests.games.venture.test_playthroughs
-	$(BIN)/python -m tests.games.im_the_boss.test_playthroughs
-	$(BIN)/python -m tests.games.venus_needs_men.test_playthroughs
+	for test in tests/games/*/test_playthroughs.py; do \
+		$(BIN)/python -m tests.games.$$(basename $$(dirname $$test)).test_playthroughs || exit 1; \
+	done

@@ -163,14 +163,14 @@ class Notation(Generic[A]):
     def __init__(
         self,
         actions: Iterable[type[A]],
-        codecs: Mapping[str, Codec[object]] | None = None,
+        codecs: Mapping[str, Codec[Any]] | None = None,
         aliases: Mapping[str, str] | None = None,
         expected: str = "",
     ) -> None:
         """Reads every class's forms; ``aliases`` maps other spellings of a literal word to it
         (``reorganize`` for ``reorganise``); ``expected`` (optional) replaces the list of verbs in
         the message for text no form reads."""
-        self.codecs: dict[str, Codec[object]] = dict(codecs or {})
+        self.codecs: dict[str, Codec[Any]] = dict(codecs or {})
         self.aliases = {k.lower(): v.lower() for k, v in (aliases or {}).items()}
         self.expected = expected
         self.actions: tuple[type[A], ...] = tuple(actions)

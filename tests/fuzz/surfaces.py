@@ -18,7 +18,7 @@ from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.match import play_match
 from parlour.core.record import GameRecord, replay
-from parlour.core.registry import load_game
+from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState
 from parlour.testing.kit import snapshot, states_along
 
@@ -28,8 +28,9 @@ from .guards import Tally, no_file_named, strings_in
 from .hostile import NASTY_TEXT, mutate_text
 from .mutate import mutate, mutations
 
-PLAYERS = {"venture": 4, "im-the-boss": 4, "venus-needs-men": 3}
-"""The table size fuzzed for each game."""
+SIZES = {"venture": 4, "im-the-boss": 4, "venus-needs-men": 3}
+PLAYERS = {name: SIZES.get(name, load_game(name).min_players + 1) for name in game_names()}
+"""The table size fuzzed for each registered game (one seat above its fewest, unless SIZES says)."""
 
 
 class Refused(ParlourError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from parlour.bots.simulation import simulate
 from parlour.core.decisions import Decision
 from parlour.games.im_the_boss import GAME
@@ -133,6 +135,7 @@ def test_over_the_hand_limit_it_recruits_a_placard_it_lacks() -> None:
     assert str(GreedyBot().choose(state, 0)) == "recruit Y"
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_at_a_five_player_table() -> None:
     """Over a short sample (60-turn games), greedy in seat 0 wins most games against four random bots."""
     summary = simulate(

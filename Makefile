@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: play serve test bench fuzz playthroughs clean
+.PHONY: play serve checks test test-fast bench fuzz playthroughs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +29,22 @@ CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	apt-get install -y chromium || (apt-get update && apt-get install -y chromium)
 
-test: $(STAMP) $(CHROMIUM)
+# Lint, formatting, strict types and import layers: what `make test` and `make test-fast` check first.
+checks: $(STAMP)
 	$(BIN)/ruff check parlour tests bench
+	$(BIN)/ruff format --check parlour tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/pytest -n 2
+
+# The whole suite, then the coverage of `parlour` by the tests not marked slow (data in .venv;
+# `make test COVERAGE=` measures none).
+COVERAGE ?= --cov=parlour --cov-report=term:skip-covered
+test: checks $(CHROMIUM)
+	COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
+
+# The suite without the tests marked slow (browser tests, whole games, long sweeps): under a minute.
+test-fast: checks
+	$(BIN)/pytest -n 2 -m "not slow"
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/run.py $(if $(ONLY),--only $(ONLY))
@@ -45,7 +56,7 @@ fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/run.py --inputs $(INPUTS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .coverage .coverage.*
 
 # Golden playthroughs (the spectator's text and every seat's view) of every game that has them
 # (tests/games/*/test_playthroughs.py): regenerate, then check the diff.

@@ -5,11 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from server_bench import server_figures
 
 
+@pytest.mark.slow
 def test_a_short_server_bench_measures_latency_memory_and_moves() -> None:
     # Bots in threads and a quick pace: the figures come out within seconds even on a busy machine.
     figures = server_figures(tables=3, seconds=4.0, think=0.05, bot_workers=0, pass_delay=0.05)

@@ -58,6 +58,7 @@ def test_determinisations_depend_only_on_what_the_seat_knows(name: str) -> None:
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", game_names())
 def test_it_plays_whole_games_by_name(name: str) -> None:
     """'ismcts:3it' plays a whole (short) game against random bots."""

@@ -108,6 +108,7 @@ def test_simulate_splits_a_shared_win() -> None:
     assert outcome.wins == [pytest.approx(1 / 3)] * 3
 
 
+@pytest.mark.slow
 def test_simulate_is_deterministic_from_its_seed() -> None:
     first = simulate("venture", SEATS, 12, seed=9, options=SHORT)
     again = simulate("venture", SEATS, 12, seed=9, options=SHORT)
@@ -116,6 +117,7 @@ def test_simulate_is_deterministic_from_its_seed() -> None:
     assert without_seconds(first) != without_seconds(other)
 
 
+@pytest.mark.slow
 def test_simulate_is_the_same_with_two_workers() -> None:
     one = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=1)
     two = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=2, workers_max=2)
@@ -138,6 +140,7 @@ def test_games_do_not_depend_on_how_they_are_chunked() -> None:
     assert len({(tuple(o.scores), o.actions) for o in together}) > 1
 
 
+@pytest.mark.slow
 def test_simulate_adds_up_the_games_played_one_by_one() -> None:
     summary = simulate("venture", SEATS, 14, seed=6, options=SHORT)
     games = [play_one("venture", SEATS, 6, i, GAME.options(SHORT)) for i in range(14)]
@@ -230,6 +233,7 @@ def test_random_bot_uses_every_legal_action() -> None:
     assert [one.choose(state, seat) for _ in range(20)] == [two.choose(state, seat) for _ in range(20)]
 
 
+@pytest.mark.slow
 def test_turn_order_rows_count_every_win_once() -> None:
     """Win rates by place in the turn order cover every game's wins exactly once."""
     summary = simulate("venture", ["greedy", "random", "random"], 9, seed=4)

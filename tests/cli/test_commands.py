@@ -288,6 +288,7 @@ def test_replay_of_a_record_with_an_illegal_move(
 SIM = ["simulate", "venture", "-n", "6", "--seats", "greedy,random,random,random", "--json", "--seed", "3"]
 
 
+@pytest.mark.slow
 def test_simulate_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, *SIM)
     assert status == 0, err

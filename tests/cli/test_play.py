@@ -229,6 +229,7 @@ def test_two_humans_end_of_input_at_pass_the_screen(tmp_path: Path, monkeypatch:
     assert play.run() == 0
 
 
+@pytest.mark.slow
 def test_full_game_with_bots_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     play, script, out = start(tmp_path, monkeypatch, [], seats=["greedy", "random", "random"], seed=5)
     assert play.run() == 0
@@ -258,6 +259,7 @@ def test_options_reach_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert state.turn <= 5
 
 
+@pytest.mark.slow
 def test_play_command_runs_a_bot_game_and_saves_the_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -65,6 +65,7 @@ def test_manual_dice_are_asked_and_recorded(tmp_path: Path, monkeypatch: pytest.
     assert snapshot(replay(GAME, record)) == snapshot(play.state)
 
 
+@pytest.mark.slow
 def test_the_table_shows_the_negotiation_and_the_whole_game_can_be_played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -40,6 +40,7 @@ def start(
     return play, script, out
 
 
+@pytest.mark.slow
 def test_a_whole_enhanced_game_is_played_and_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A human who takes the first choice (or 'done') reaches the end; the record replays exactly."""
     lines = ["1" if i % 2 else "done" for i in range(4000)]
@@ -51,6 +52,7 @@ def test_a_whole_enhanced_game_is_played_and_saved(tmp_path: Path, monkeypatch: 
     assert snapshot(replay(GAME, record)) == snapshot(play.state)
 
 
+@pytest.mark.slow
 def test_manual_dice_are_asked_for_each_roll(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With --dice manual every attack die is asked; the answers are recorded and replay exactly."""
     lines = ["1"] * 4000

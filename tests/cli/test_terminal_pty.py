@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from parlour.cli.play import CLEAR_SCROLLBACK
 
@@ -43,6 +44,7 @@ def settle(child: pexpect.spawn, wait: float = 0.6) -> str:
         return ""
 
 
+@pytest.mark.slow
 def test_tab_completes_a_legal_action_and_enter_plays_it(tmp_path: Path) -> None:
     child = spawn(tmp_path, "human,random")
     child.expect("seat 0>")
@@ -55,6 +57,7 @@ def test_tab_completes_a_legal_action_and_enter_plays_it(tmp_path: Path) -> None
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_tab_lists_the_choices_that_share_a_beginning(tmp_path: Path) -> None:
     child = spawn(tmp_path, "human,random")
     child.expect("seat 0>")

@@ -15,6 +15,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_conformance_kit(name: str, players: int) -> None:
     """Every check of the kit passes on states along random playouts."""
@@ -22,6 +23,7 @@ def test_conformance_kit(name: str, players: int) -> None:
     kit.check_game(game, players, range(3), game.quick_options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", game_names())
 def test_who_acts_and_what_all_are_told_depend_only_on_public_information(name: str) -> None:
     """Issue 10: over many states of random games at every table size, a state and its re-deals of
@@ -34,6 +36,7 @@ def test_who_acts_and_what_all_are_told_depend_only_on_public_information(name: 
         kit.check_secrecy_along(game, game.min_players + seed % span, [seed], 3, game.quick_options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", game_names())
 def test_random_playouts_finish_on_many_seeds(name: str) -> None:
     """Random playouts through the checked apply finish and never raise, over many seeds."""
@@ -45,6 +48,7 @@ def test_random_playouts_finish_on_many_seeds(name: str) -> None:
         assert len(state.ranking()) == players
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", game_names())
 def test_replays_are_exact_on_many_seeds(name: str) -> None:
     """Records of random matches replay to the identical final state."""

@@ -58,6 +58,7 @@ def test_random_sim_test_passes(name: str, params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(name, params), num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "params"), SHORT[:3])
 def test_openspiels_ismcts_bot_plays_a_whole_game(name: str, params: dict[str, Any]) -> None:
     """OpenSpiel's ISMCTSBot, resampling through the engine's determinisation, finishes a game."""
@@ -153,6 +154,7 @@ def test_load_game_twice_does_not_fix_the_deal() -> None:
         assert first == again  # the same outcomes give the same deal: chance lives in the outcomes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_two_chance_samples_can_give_the_same_information_state(name: str) -> None:
     """Swapping two deal outcomes between other seats' cards: hidden cards differ, the info state does not."""
@@ -224,6 +226,7 @@ def test_an_illegal_action_changes_nothing() -> None:
 
 
 # ---------------------------------------------------------------- serialisation
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "params"), SHORT)
 def test_serialisation_round_trips_through_chance_nodes(name: str, params: dict[str, Any]) -> None:
     """Serialised or pickled at chance and player nodes, a state continues exactly as the original."""
@@ -263,6 +266,7 @@ def test_serialisation_round_trips_through_chance_nodes(name: str, params: dict[
 
 
 # ---------------------------------------------------------------- game length
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_the_lowest_id_policy_reaches_the_end_or_the_truncation(name: str) -> None:
     """Always the lowest legal id: every game stops (over, or truncated at max_game_length)."""

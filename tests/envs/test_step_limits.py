@@ -24,6 +24,7 @@ def lowest_id_episode(env) -> tuple[int, bool, bool]:
     return steps, terminated, truncated
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", game_names())
 def test_the_lowest_id_policy_ends_every_game(name: str) -> None:
     """The policy that looped for ever in Venture's reorganisations (ruling A-16) now ends or is cut off."""

@@ -29,6 +29,7 @@ def _check(tally: Tally) -> None:
     assert sum(tally.tried.values()) > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_positions(name: str) -> None:
     tally = Tally()
@@ -38,6 +39,7 @@ def test_positions(name: str) -> None:
     assert tally.refused["position"] > 500 and tally.accepted["position"] > 40, tally.summary()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_records(name: str) -> None:
     tally = Tally()

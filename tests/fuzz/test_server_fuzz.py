@@ -49,6 +49,7 @@ def _check(tally: Tally) -> None:
     assert not tally.broken, "\n".join([tally.summary(), *tally.failures])
 
 
+@pytest.mark.slow
 def test_http_requests(server: Server) -> None:
     tally = Tally()
     fuzz_http(tally, server, random.Random("http"), 300)
@@ -57,6 +58,7 @@ def test_http_requests(server: Server) -> None:
     assert tally.refused["http"] > 120 and tally.accepted["http"] > 40, tally.summary()
 
 
+@pytest.mark.slow
 def test_websocket_messages(server: Server) -> None:
     tally = Tally()
     fuzz_ws(tally, server, random.Random("ws"), 300)
@@ -199,6 +201,7 @@ def test_an_unreadable_action_is_refused_in_at_most_300_characters(server: Serve
     assert len(reply.json()["error"]) <= 300, len(reply.json()["error"])
 
 
+@pytest.mark.slow
 def test_no_stand_in_moves_after_the_seat_is_taken_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,7 +14,7 @@ from .live_server import LiveServer
 
 OPTIONS = {"venture": {}, "im-the-boss": {"length": "short"}, "venus-needs-men": {"length": "short"}}
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 
 
 @pytest.mark.parametrize("game", list(OPTIONS))

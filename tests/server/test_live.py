@@ -187,6 +187,7 @@ def server_state(client: TestClient, table: str) -> Any:
     return client.app.state.hall.get(table).state  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_bots_play_a_table_to_its_results(client: TestClient, game: str) -> None:
     options = {"length": "short"} if game != "venture" else {}
@@ -223,6 +224,7 @@ def test_a_stand_in_plays_for_a_person_who_left_and_gives_the_seat_back(client: 
     assert back["seats"][1]["kind"] == "human"
 
 
+@pytest.mark.slow
 def test_a_clock_running_out_makes_the_auto_policy_act(db: Path) -> None:
     with make_client(db) as client:
         made = create(client, "venture", ["human", "greedy"], move_seconds=1)

@@ -42,6 +42,7 @@ def test_http_requests_beyond_an_addresses_rate_are_refused_and_change_nothing(d
         assert client.app.state.hall.get(table).record.version == 0  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_a_game_clock_that_runs_out_hands_each_later_decision_to_the_auto_policy(db: Path) -> None:
     with make_client(db) as client:
         made = create(client, "venture", ["human", "greedy"], game_seconds=1)
@@ -117,6 +118,7 @@ def test_undo_is_offered_where_the_rules_allow_it_and_takes_the_move_back(client
     assert taken_back == {k: v for k, v in before["observation"].items() if k != "undos_left"}  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_a_restart_gives_the_decision_its_time_afresh_and_the_clock_still_runs_out(db: Path) -> None:
     with make_client(db) as client:
         made = create(client, "venture", ["human", "greedy"], move_seconds=2)
@@ -165,6 +167,7 @@ def test_a_seat_with_an_unknown_field_is_refused(client: TestClient) -> None:
     assert reply.status_code == 400 and reply.json()["error"] == "seat 0: unknown field 'colour'"
 
 
+@pytest.mark.slow
 def test_changing_a_setting_back_and_forth_does_not_start_a_bots_search_again(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -199,6 +202,7 @@ def test_changing_a_setting_back_and_forth_does_not_start_a_bots_search_again(
     assert len(bot_calls_at_version) <= 2  # the plan made before the toggles, and nothing more per toggle
 
 
+@pytest.mark.slow
 def test_the_clock_note_reaches_the_log_and_a_stand_ins_moves_cost_the_person_no_time(db: Path) -> None:
     with make_client(db) as client:
         made = create(client, "venture", ["human", "greedy"], move_seconds=1, game_seconds=100)
@@ -275,6 +279,7 @@ def test_every_pass_in_a_window_typed_or_automatic_lands_after_the_pass_delay(db
     assert len(passes) >= 2 and min(passes) >= 0.29
 
 
+@pytest.mark.slow
 def test_the_replay_from_checkpoints_matches_a_replay_from_the_start(client: TestClient) -> None:
     made = create(client, "venus-needs-men", ["random", "random"], options={"length": "short"})
     seen = wait_for(client, made["table"], made["spectator_token"], lambda v: v["over"], seconds=120)
@@ -290,6 +295,7 @@ def test_the_replay_from_checkpoints_matches_a_replay_from_the_start(client: Tes
     assert reply["version"] == 40 and len(reply["log"]) == 40 and reply["seat"] == 1
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_open_to_everyone_and_one_in_play_only_by_its_links(client: TestClient) -> None:
     made = create(client, "im-the-boss", ["random", "random", "random"], options={"length": "short"})
     table = made["table"]

@@ -7,10 +7,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from .browsing import LAPTOP, PHONE, board_fits, needs_chromium, open_seat, screenshot
 from .live_server import LiveServer
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 
 OPTIONS = {"length": "short"}
 HOT = "#board [data-actions]"

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from .browsing import PHONE, board_fits, needs_chromium, open_seat, screenshot, version
 from .live_server import LiveServer
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 TURN_CAP = 40
 
 

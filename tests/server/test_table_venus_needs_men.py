@@ -15,7 +15,7 @@ import pytest
 from .browsing import LAPTOP, PHONE, board_fits, needs_chromium, open_seat, screenshot, version, wait_past
 from .live_server import LiveServer
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 
 GAME = "venus-needs-men"
 MAP = json.loads((Path(__file__).parents[2] / "parlour/games/venus_needs_men/data/map.json").read_text())

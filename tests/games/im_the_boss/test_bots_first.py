@@ -135,6 +135,7 @@ def test_a_bot_boss_takes_silence_for_a_no_and_offers_more() -> None:
     assert len(asked) >= 2 and asked == sorted(set(asked))
 
 
+@pytest.mark.slow
 def test_public_only_pass_is_sound_and_public() -> None:
     """A seat publicly seen to have only 'pass' has only 'pass' in every determinisation, and every seat's
     determinisations agree on it (it reads no hidden card); it does happen."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from parlour.bots.simulation import simulate
 from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss import GAME
@@ -200,6 +202,7 @@ def test_greedy_uses_only_what_its_seat_may_know() -> None:
                 assert GreedyBot().choose(state.determinize(seat, rng), seat) == choice
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_at_a_five_player_table() -> None:
     """Over a short sample (60-turn games), greedy in seat 0 wins most games against four random bots."""
     summary = simulate(

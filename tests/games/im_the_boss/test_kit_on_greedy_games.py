@@ -11,6 +11,7 @@ from parlour.games.im_the_boss import GAME
 from parlour.testing import kit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (6, 3)])
 def test_kit_checks_hold_along_greedy_games(players: int, seed: int) -> None:
     """Invariants, refusals, round trips, hidden hands and deep copies hold through a whole greedy game."""

@@ -183,6 +183,7 @@ def public_texts(state: BossState) -> tuple[str, str]:
     return state.decision_summary(), GAME.board_svg(state)
 
 
+@pytest.mark.slow
 def test_the_banner_and_board_are_equal_across_determinisations() -> None:
     """Neither the banner nor the board depends on a hidden card: each seat's determinisations agree."""
     rng = random.Random(5)

@@ -154,6 +154,7 @@ def test_the_dealmaking_playouts_do_close_deals() -> None:
     assert sum(closed) >= 4
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=PLAYERS, seed=SEEDS)
 def test_views_never_carry_another_seats_hand(players: int, seed: int) -> None:
@@ -161,6 +162,7 @@ def test_views_never_carry_another_seats_hand(players: int, seed: int) -> None:
     both_playouts(players, seed, every(9, views_hide_hands))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=PLAYERS, seed=SEEDS)
 def test_positions_round_trip(players: int, seed: int) -> None:

@@ -334,6 +334,7 @@ class CheckedBot:
         return action
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 5])
 def test_greedy_plays_whole_games_legally_and_beats_random(players: int) -> None:
     """Ten seeded games per table size, greedy in the even seats, random in the odd ones."""

@@ -32,6 +32,7 @@ def test_a_new_game_round_trips() -> None:
     assert loaded.options == state.options
 
 
+@pytest.mark.slow
 def test_positions_round_trip_along_random_games_and_keep_the_same_future() -> None:
     """Any state met in play (paying, placing, reorganising) round-trips, and plays on identically."""
     kinds = set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -105,6 +106,7 @@ def play_out(state, choices: list[int], rng: random.Random, limit: int = 20_000)
     assert state.legal_actions(0) == []
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     players=st.integers(2, 6),
@@ -139,6 +141,7 @@ OFFENDING_STACKS = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),

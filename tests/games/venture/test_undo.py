@@ -39,6 +39,7 @@ def _turn(**kwargs: Any) -> VentureState:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_every_step_taken_back_restores_the_position_exactly(seed: int) -> None:
     """Along random games, each legal step followed by undo gives back the very position before it;
@@ -254,6 +255,7 @@ def test_every_arrangement_stays_reachable_with_undo_and_cancel(seed: int) -> No
     assert state.owed == start.owed
 
 
+@pytest.mark.slow
 def test_spoiled_records_are_refused_or_undo_cleanly() -> None:
     """Random damage to a record's steps: a one-line PositionError, or a state whose every undo keeps
     each card in one place."""

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from parlour.bots.simulation import simulate
-from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.bots import GreedyBot
 from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.turn import Limit, Turn
 
 
 def give(state: BossState, seat: int, *names: str) -> None:
@@ -26,7 +26,7 @@ def table(space: int, boss: int, owners: dict[str, int | None]) -> BossState:
     state.owners = {c: owners.get(c) for c in "RMOGBY"}
     state.stack.pop()
     state.marker, state.first, state.turn, state.current = space - 1, boss, 1, boss
-    state.stack.push(RawDecision("turn", [boss]))
+    state.stack.push(Turn(seats=[boss]))
     return state
 
 
@@ -129,7 +129,7 @@ def test_over_the_hand_limit_it_recruits_a_placard_it_lacks() -> None:
     state = table(4, 0, {"R": 0, "O": 1, "G": 2, "B": 3, "M": 4})
     give(state, 0, *["recruit"] * 3, *["stop"] * 10)
     state.stack.pop()
-    state.stack.push(RawDecision("limit", [0]))
+    state.stack.push(Limit(seats=[0]))
     assert str(GreedyBot().choose(state, 0)) == "recruit Y"
 
 

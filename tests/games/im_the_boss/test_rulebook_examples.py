@@ -23,10 +23,10 @@ def test_the_bosss_own_placards_agree_automatically() -> None:
     state = GAME.new_state(3, 0)
     state.owners = {"R": 0, "O": 0, "M": 1, "G": 1, "B": 2, "Y": 2}
     state.stack.pop()
-    from parlour.core.decisions import RawDecision
+    from parlour.games.im_the_boss.turn import Turn
 
     state.marker, state.turn, state.current = 3, 1, 0
-    state.stack.push(RawDecision("turn", [0]))
+    state.stack.push(Turn(seats=[0]))
     state.apply_notation("deal", 0)
     assert state.nego is not None and set(state.nego.items) == {"R", "O"}
     assert all(t.agreed and t.amount == 0 for t in state.nego.items.values())

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.encoding import Encoding
 from parlour.core.game import Game
+from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.actions import BossAction, format_action, parse_action
 from parlour.games.im_the_boss.bots import GreedyBot
@@ -67,11 +67,11 @@ class BossGame(Game):
         assert isinstance(state, BossState)
         return board_svg(state)
 
-    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+    def encoding(self, players: int, options: Mapping[str, JSONValue]) -> Encoding:
         """Returns I'm the Boss!'s action catalogue and observation encoder (docs/environments.md)."""
         return encoding(self.content(options), players, options, self.max_players)
 
-    def content(self, options: Mapping[str, Any]) -> Content:
+    def content(self, options: Mapping[str, JSONValue]) -> Content:
         """Returns the components of the content set the ``content`` option names (never a file)."""
         return content_of(self.content_set("content", options))
 
@@ -79,7 +79,7 @@ class BossGame(Game):
         self,
         players: int,
         seed: int,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, JSONValue] | None = None,
         *,
         chance: Chance | None = None,
     ) -> BossState:
@@ -88,7 +88,7 @@ class BossGame(Game):
         values = self.options(options)
         return new_game(self.content(values), players, seed, values, chance)
 
-    def read_position(self, data: Any) -> BossState:
+    def read_position(self, data: object) -> BossState:
         """Returns the state a position describes (see docs/positions.md)."""
         values = self.position_options(data)
         return from_position(BossState, self.content(values), data, values)

@@ -26,9 +26,14 @@ CARD_KINDS = ("clan", "travel", "recruit", "boss", "stop")
 
 
 class BossAction(Action):
-    """The base of I'm the Boss!'s actions: its verb is the first word of its notation."""
+    """The base of I'm the Boss!'s actions: a class per verb declares its notation form as ``form``."""
 
     __slots__ = ()
+
+    def __init_subclass__(cls, form: str = "") -> None:
+        super().__init_subclass__()
+        if form:
+            cls.forms = (form,)
 
     @property
     def verb(self) -> str:
@@ -36,178 +41,131 @@ class BossAction(Action):
         return self.forms[0].split()[0]
 
 
+@dataclass(frozen=True, slots=True)
+class Bare(BossAction):
+    """An action that is its verb alone (``deal``, ``pass``...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Coloured(BossAction):
+    """An action naming one colour (``lay C``, ``use C``...)."""
+
+    colour: str
+
+
 # ------------------------------------------------------------------ the turn
 @dataclass(frozen=True, slots=True)
-class Marker(BossAction):
+class Marker(BossAction, form="marker {number}"):
     """Place the marker on a free space (1 to 16) before the first turn."""
 
-    forms = ("marker {number}",)
     number: int
 
 
-@dataclass(frozen=True, slots=True)
-class Deal(BossAction):
+class Deal(Bare, form="deal"):
     """ "Let's make a deal": become the Boss of the deal where the marker stands."""
 
-    forms = ("deal",)
 
-
-@dataclass(frozen=True, slots=True)
-class Roll(BossAction):
+class Roll(Bare, form="roll"):
     """Roll the die and move the marker."""
 
-    forms = ("roll",)
 
-
-@dataclass(frozen=True, slots=True)
-class Draw(BossAction):
+class Draw(Bare, form="draw"):
     """Draw three cards instead of trying the deal after the roll."""
 
-    forms = ("draw",)
-
 
 @dataclass(frozen=True, slots=True)
-class Discard(BossAction):
+class Discard(BossAction, form="discard {card}"):
     """Over the hand limit: discard one card of this name."""
 
-    forms = ("discard {card}",)
     card: str
 
 
-@dataclass(frozen=True, slots=True)
-class Recruit(BossAction):
+class Recruit(Coloured, form="recruit {colour}"):
     """Play a Recruitment triple on the placard of this colour."""
-
-    forms = ("recruit {colour}",)
-    colour: str
 
 
 # ------------------------------------------------------------------ the negotiation
-@dataclass(frozen=True, slots=True)
-class Lay(BossAction):
+class Lay(Coloured, form="lay {colour}"):
     """Lay a Clan card of this colour face up."""
 
-    forms = ("lay {colour}",)
-    colour: str
-
 
 @dataclass(frozen=True, slots=True)
-class Offer(BossAction):
+class Offer(Coloured, form="offer {colour} {number}"):
     """Offer one's investor of this colour for ``number`` million (or re-price the offer)."""
 
-    forms = ("offer {colour} {number}",)
-    colour: str
     number: int
 
 
-@dataclass(frozen=True, slots=True)
-class Withdraw(BossAction):
+class Withdraw(Coloured, form="withdraw {colour}"):
     """Withdraw one's offer of this colour."""
 
-    forms = ("withdraw {colour}",)
-    colour: str
-
 
 @dataclass(frozen=True, slots=True)
-class Accept(BossAction):
+class Accept(Coloured, form="accept {colour} {seat}"):
     """The Boss accepts seat ``seat``'s offer of this colour at its ask."""
 
-    forms = ("accept {colour} {seat}",)
-    colour: str
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Include(BossAction):
+class Include(Coloured, form="include {colour} {seat} {number}"):
     """The Boss proposes ``number`` million to seat ``seat`` for its investor of this colour."""
 
-    forms = ("include {colour} {seat} {number}",)
-    colour: str
     seat: int
     number: int
 
 
-@dataclass(frozen=True, slots=True)
-class Use(BossAction):
+class Use(Coloured, form="use {colour}"):
     """The Boss brings in its own investor of this colour."""
 
-    forms = ("use {colour}",)
-    colour: str
 
-
-@dataclass(frozen=True, slots=True)
-class Drop(BossAction):
+class Drop(Coloured, form="drop {colour}"):
     """The Boss takes the investor of this colour out of the terms."""
 
-    forms = ("drop {colour}",)
-    colour: str
-
 
 @dataclass(frozen=True, slots=True)
-class Tip(BossAction):
+class Tip(BossAction, form="tip {seat} {number}"):
     """The Boss proposes ``number`` million to seat ``seat`` for no investor (0 withdraws it)."""
 
-    forms = ("tip {seat} {number}",)
     seat: int
     number: int
 
 
-@dataclass(frozen=True, slots=True)
-class Agree(BossAction):
+class Agree(Bare, form="agree"):
     """Agree to the lines of the terms that name the seat."""
 
-    forms = ("agree",)
 
-
-@dataclass(frozen=True, slots=True)
-class Refuse(BossAction):
+class Refuse(Bare, form="refuse"):
     """Refuse the lines of the terms that name the seat and that it has not agreed to."""
 
-    forms = ("refuse",)
 
-
+# ------------------------------------------------------------------ Influence cards
 @dataclass(frozen=True, slots=True)
-class Travel(BossAction):
+class Travel(Coloured, form="travel {colour} {seat?}"):
     """A Travel card on the placard of this colour (``seat`` -1), or on seat ``seat``'s laid Clan card."""
 
-    forms = ("travel {colour} {seat?}",)
-    colour: str
     seat: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class BossCard(BossAction):
+class BossCard(Bare, form="boss"):
     """A Boss card: "I'm the Boss!"."""
 
-    forms = ("boss",)
 
-
-@dataclass(frozen=True, slots=True)
-class StopCard(BossAction):
+class StopCard(Bare, form="stop"):
     """A Stop card: cancel the Travel, Boss card or triple just played."""
 
-    forms = ("stop",)
 
-
-@dataclass(frozen=True, slots=True)
-class Pass(BossAction):
+# ------------------------------------------------------------------ every window
+class Pass(Bare, form="pass"):
     """Wait (a window moves on to the next seat; the bargaining asks the seat again after an action)."""
 
-    forms = ("pass",)
 
-
-@dataclass(frozen=True, slots=True)
-class Call(BossAction):
+class Call(Bare, form="call"):
     """The Boss calls the deal on the agreed terms: "going once, going twice..."."""
 
-    forms = ("call",)
 
-
-@dataclass(frozen=True, slots=True)
-class Fail(BossAction):
+class Fail(Bare, form="fail"):
     """The Boss announces that the negotiations have failed."""
-
-    forms = ("fail",)
 
 
 Play = Travel | BossCard | Recruit

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.core.chance import Chance
+from parlour.core.payloads import JSONValue
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.options import HAND_SIZE, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.pieces import draw_cards
@@ -13,7 +12,7 @@ from parlour.games.im_the_boss.turn import PlaceMarker
 
 
 def new_game(
-    content: Content, players: int, seed: int, options: dict[str, Any], chance: Chance | None = None
+    content: Content, players: int, seed: int, options: dict[str, JSONValue], chance: Chance | None = None
 ) -> BossState:
     """Returns the game after setup, waiting for the marker (chance from ``seed``, or ``chance``)."""
     state = BossState(content, players, options, Chance(seed) if chance is None else chance)

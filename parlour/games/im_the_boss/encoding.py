@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from parlour.core.encoding import SEATS, Encoding, owner_block, seat_block
 from parlour.core.features import Features, relative
+from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.catalogue import action_catalogue, largest_proceeds
 from parlour.games.im_the_boss.content import Content
@@ -15,7 +15,7 @@ from parlour.games.im_the_boss.tabletop import Tabletop
 from parlour.games.im_the_boss.views import NegotiationView, observation
 
 
-def encoding(content: Content, players: int, options: Mapping[str, Any], max_players: int) -> Encoding:
+def encoding(content: Content, players: int, options: Mapping[str, JSONValue], max_players: int) -> Encoding:
     """Returns I'm the Boss!'s encoding for a table of ``players`` with this content and options."""
     colours = list(content.colours)
     names = sorted(set(content.cards))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
 from parlour.core.errors import ParlourError, PositionError
+from parlour.core.payloads import JSONValue
 from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
 from parlour.games.im_the_boss.actions import BossCard, Play, Recruit, Travel
 from parlour.games.im_the_boss.content import Content
@@ -60,7 +61,7 @@ NEGO_FIELDS = {
 }
 
 
-def to_position(state: Tabletop) -> dict[str, Any]:
+def to_position(state: Tabletop) -> dict[str, JSONValue]:
     """Returns the whole state as JSON data; cards are written by name."""
     names = state.name
     return {
@@ -88,7 +89,7 @@ def to_position(state: Tabletop) -> dict[str, Any]:
     }
 
 
-def _nego_json(state: Tabletop) -> dict[str, Any] | None:
+def _nego_json(state: Tabletop) -> dict[str, JSONValue] | None:
     """Returns the negotiation as JSON data."""
     nego = state.nego
     if nego is None:
@@ -110,7 +111,7 @@ def _nego_json(state: Tabletop) -> dict[str, Any] | None:
     }
 
 
-def _pending_json(state: Tabletop, pending: Pending) -> dict[str, Any]:
+def _pending_json(state: Tabletop, pending: Pending) -> dict[str, JSONValue]:
     """Returns the play awaiting a Stop as JSON data: its verb, player, target and cards."""
     return {
         "verb": pending.play.verb,
@@ -129,7 +130,7 @@ class _Cards:
         for card, name in enumerate(content.cards):
             self.free.setdefault(name, []).append(card)
 
-    def take(self, name: Any, path: str) -> int:
+    def take(self, name: object, path: str) -> int:
         """Returns a free id of a card called ``name``."""
         if not isinstance(name, str) or name not in self.free:
             raise PositionError(path, f"{short_repr(name)} is not a card of this set")
@@ -137,7 +138,7 @@ class _Cards:
             raise PositionError(path, f"more {name} cards than the set has")
         return self.free[name].pop(0)
 
-    def pile(self, value: Any, path: str) -> list[int]:
+    def pile(self, value: object, path: str) -> list[int]:
         """Returns the ids of a list of card names."""
         if not isinstance(value, list):
             raise PositionError(path, "must be a list of card names")
@@ -151,7 +152,7 @@ class _Cards:
             raise PositionError("hands", f"{count} {name} card(s) are nowhere (every card must be placed)")
 
 
-def from_position(kind: type[T], content: Content, data: object, options: dict[str, Any]) -> T:
+def from_position(kind: type[T], content: Content, data: object, options: dict[str, JSONValue]) -> T:
     """Returns the state (of class ``kind``) a position describes, refusing anything impossible with the
     field's path."""
     f = Fields(data, "", FIELDS)
@@ -206,7 +207,7 @@ def _read_board(state: Tabletop, f: Fields) -> None:
     state.must_deal = f.boolean("must_deal")
 
 
-def _read_nego(state: Tabletop, data: Any, cards: _Cards) -> Negotiation | None:
+def _read_nego(state: Tabletop, data: object, cards: _Cards) -> Negotiation | None:
     """Reads the negotiation (or null)."""
     if data is None:
         return None
@@ -250,19 +251,19 @@ def _read_nego(state: Tabletop, data: Any, cards: _Cards) -> Negotiation | None:
     return nego
 
 
-def _seat_key(key: Any, players: int) -> bool:
+def _seat_key(key: object, players: int) -> bool:
     """Returns whether an object key names a seat: ``"0"`` … ``"players - 1"`` as written by positions."""
     return isinstance(key, str) and key.isdecimal() and key == str(int(key)) and int(key) < players
 
 
-def _triple(value: Any, path: str) -> tuple[str, int, int]:
+def _triple(value: object, path: str) -> tuple[str, int, int]:
     """Reads ``[colour, seat, amount]``."""
     if not isinstance(value, list) or len(value) != 3:
         raise PositionError(path, "must be [colour, seat, amount]")
     return check_str(value[0], path), check_int(value[1], path, 0), check_int(value[2], path, 0)
 
 
-def _pair(value: Any) -> bool:
+def _pair(value: object) -> bool:
     """Returns whether ``value`` is ``[amount, agreed]``."""
     return (
         isinstance(value, list)
@@ -274,7 +275,7 @@ def _pair(value: Any) -> bool:
     )
 
 
-def _terms(data: Any, colours: str, players: int) -> dict[str, Term]:
+def _terms(data: object, colours: str, players: int) -> dict[str, Term]:
     """Reads the terms: colour -> [seat, amount, agreed]."""
     if not isinstance(data, dict):
         raise PositionError("negotiation.terms", "must be an object")
@@ -288,7 +289,7 @@ def _terms(data: Any, colours: str, players: int) -> dict[str, Term]:
     return terms
 
 
-def _pending(data: Any, players: int, cards: _Cards) -> Pending | None:
+def _pending(data: object, players: int, cards: _Cards) -> Pending | None:
     """Reads the play awaiting a Stop (or null)."""
     if data is None:
         return None

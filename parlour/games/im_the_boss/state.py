@@ -7,9 +7,8 @@ hints, the final money step by step, positions.
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.core.decisions import Seat
+from parlour.core.payloads import JSONValue
 from parlour.core.state import ScoreStep
 from parlour.games.im_the_boss import people, position, turn, views
 from parlour.games.im_the_boss.bargain import public_only_pass
@@ -46,7 +45,7 @@ class BossState(Tabletop):
         """Returns the text of every card kind and deal card of the content set, by name."""
         return people.card_texts(self.content)
 
-    def table_content(self) -> dict[str, Any]:
+    def table_content(self) -> dict[str, JSONValue]:
         """Returns the board's public layout for the drawn table, from the content data (table.py)."""
         return table_content(self.content)
 
@@ -54,6 +53,6 @@ class BossState(Tabletop):
         """Returns whether public information alone shows that ``seat`` may only pass (no hand-off needed)."""
         return public_only_pass(self, seat)
 
-    def to_position(self) -> dict[str, Any]:
+    def to_position(self) -> dict[str, JSONValue]:
         """Returns the whole state as a position (docs/positions.md)."""
         return position.to_position(self)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, NotRequired, Self, TypedDict
+from typing import ClassVar, NotRequired, Self, TypedDict
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import Decision, DecisionStack, Seat
 from parlour.core.errors import PositionError
 from parlour.core.modular import ModularState
+from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.actions import NOTATION, BossAction
 from parlour.games.im_the_boss.content import Content, DealCard, Space
@@ -118,7 +119,7 @@ class Tabletop(ModularState[BossAction]):
     game_name = "im-the-boss"
     notation = NOTATION
 
-    def __init__(self, content: Content, players: int, options: dict[str, Any], chance: Chance) -> None:
+    def __init__(self, content: Content, players: int, options: dict[str, JSONValue], chance: Chance) -> None:
         super().__init__()
         self.content = content
         self.players = players

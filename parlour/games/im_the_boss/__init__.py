@@ -17,7 +17,7 @@ from parlour.games.im_the_boss.deal import new_game
 from parlour.games.im_the_boss.drawing import board_svg
 from parlour.games.im_the_boss.encoding import encoding
 from parlour.games.im_the_boss.options import HOUSE_CONTENT, OPTIONS, QUICK_OPTIONS
-from parlour.games.im_the_boss.people import text_colours as clan_colours
+from parlour.games.im_the_boss.palette import text_colours as clan_colours
 from parlour.games.im_the_boss.position import from_position
 from parlour.games.im_the_boss.state import BossState
 

@@ -10,12 +10,12 @@ from xml.sax.saxutils import escape
 
 from parlour.core.svg import svg_text
 from parlour.games.im_the_boss.content import Space
-from parlour.games.im_the_boss.people import CLAN_COLOURS
+from parlour.games.im_the_boss.palette import CLAN_COLOURS, DARK, ink
 from parlour.games.im_the_boss.tabletop import Tabletop
 
 CELL_W, CELL_H, MARGIN = 170, 120, 20
 WIDTH, HEIGHT = 5 * CELL_W + 2 * MARGIN, 5 * CELL_H + 2 * MARGIN
-BACKGROUND, CELL, COVERED, INK, LINE = "#f4f1e8", "#ffffff", "#bdbdbd", "#1a1a1a", "#555555"
+BACKGROUND, CELL, COVERED, INK, LINE = "#f4f1e8", "#ffffff", "#bdbdbd", DARK, "#555555"
 MARKER, NEGOTIATION = "#000000", "#0072B2"
 OTHER = "#888888"
 
@@ -42,14 +42,8 @@ def _box(x: float, y: float, colour: str, size: int) -> list[str]:
     letter = _text(x + size / 2, y + size * 0.72, colour, size * 2 // 3, "bold", "middle")
     return [
         f'<rect x="{x:g}" y="{y:g}" width="{size}" height="{size}" fill="{fill}" stroke="{INK}"/>',
-        letter.replace(f'fill="{INK}"', f'fill="{_ink(fill)}"'),
+        letter.replace(f'fill="{INK}"', f'fill="{ink(fill)}"'),
     ]
-
-
-def _ink(fill: str) -> str:
-    """Returns black or white, whichever reads better on a fill colour."""
-    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 110 else "#ffffff"
 
 
 def _space(state: Tabletop, index: int, space: Space, column: int, row: int) -> list[str]:

@@ -15,26 +15,6 @@ from parlour.games.im_the_boss.supply import stands
 from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 from parlour.games.im_the_boss.turn import Arrive, Limit, PlaceMarker, Turn
 
-CLAN_COLOURS = {
-    "R": "#D55E00",
-    "M": "#CC79A7",
-    "O": "#E69F00",
-    "G": "#009E73",
-    "B": "#0072B2",
-    "Y": "#F0E442",
-}
-"""The clans' colours from the Okabe-Ito palette (told apart with any colour vision), by letter."""
-
-
-def text_colours(content: Content) -> dict[str, str]:
-    """Returns each clan's letter, colour name and surname -> its colour (the word is always shown)."""
-    found: dict[str, str] = {}
-    for investor in content.investors:
-        colour = CLAN_COLOURS.get(investor.colour)
-        if colour is not None:
-            found |= {investor.colour: colour, investor.name: colour, investor.investor: colour}
-    return found
-
 
 def seats(numbers: list[int] | tuple[int, ...]) -> str:
     """Returns ``seat 2`` or ``seats 2, 0, 1`` (in the order given)."""

@@ -10,18 +10,12 @@ from collections import Counter
 from parlour.core.payloads import JSONValue
 from parlour.games.im_the_boss.content import ANY, Content
 from parlour.games.im_the_boss.options import HAND_LIMIT, TRIPLE
-from parlour.games.im_the_boss.people import CLAN_COLOURS
+from parlour.games.im_the_boss.palette import CLAN_COLOURS, ink
 
 KIND_LABELS = {"clan": "Clan", "travel": "Travel", "recruit": "Recruitment", "boss": "Boss", "stop": "Stop"}
 """Each Influence card kind as the drawing names it."""
 OTHER_FILL = "#999999"
 """The grey of the Travel cards playable on any investor (and of a colour without a palette entry)."""
-
-
-def ink(fill: str) -> str:
-    """Returns black or white, whichever reads better on a fill colour ``#RRGGBB``."""
-    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
-    return "#1a1a1a" if 0.299 * r + 0.587 * g + 0.114 * b > 110 else "#ffffff"
 
 
 def table_content(content: Content) -> dict[str, JSONValue]:

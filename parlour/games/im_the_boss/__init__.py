@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.encoding import Encoding
 from parlour.core.game import Game
+from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
-from parlour.games.im_the_boss.actions import Action, format_action, parse_action
+from parlour.games.im_the_boss.actions import BossAction, format_action, parse_action
+from parlour.games.im_the_boss.bots import GreedyBot
 from parlour.games.im_the_boss.content import Content, content_of
+from parlour.games.im_the_boss.deal import new_game
+from parlour.games.im_the_boss.drawing import board_svg
 from parlour.games.im_the_boss.encoding import encoding
 from parlour.games.im_the_boss.options import HOUSE_CONTENT, OPTIONS, QUICK_OPTIONS
-from parlour.games.im_the_boss.people import text_colours as clan_colours
+from parlour.games.im_the_boss.palette import text_colours as clan_colours
+from parlour.games.im_the_boss.position import from_position
 from parlour.games.im_the_boss.state import BossState
 
 RULES_SUMMARY = """\
@@ -58,18 +62,16 @@ class BossGame(Game):
 
     def board_svg(self, state: GameState | None = None) -> str:
         """Returns the board as SVG: the spaces, covered deals, the marker, the open deal, the placards."""
-        from parlour.games.im_the_boss.drawing import board_svg
-
         if state is None:
             return board_svg(self.new_state(self.min_players, 0), pieces=False)
         assert isinstance(state, BossState)
         return board_svg(state)
 
-    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+    def encoding(self, players: int, options: Mapping[str, JSONValue]) -> Encoding:
         """Returns I'm the Boss!'s action catalogue and observation encoder (docs/environments.md)."""
         return encoding(self.content(options), players, options, self.max_players)
 
-    def content(self, options: Mapping[str, Any]) -> Content:
+    def content(self, options: Mapping[str, JSONValue]) -> Content:
         """Returns the components of the content set the ``content`` option names (never a file)."""
         return content_of(self.content_set("content", options))
 
@@ -77,31 +79,25 @@ class BossGame(Game):
         self,
         players: int,
         seed: int,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, JSONValue] | None = None,
         *,
         chance: Chance | None = None,
     ) -> BossState:
         """Returns the game after setup (the marker still to be placed)."""
-        from parlour.games.im_the_boss.deal import new_game
-
         self.check_players(players)
         values = self.options(options)
         return new_game(self.content(values), players, seed, values, chance)
 
-    def read_position(self, data: Any) -> BossState:
+    def read_position(self, data: object) -> BossState:
         """Returns the state a position describes (see docs/positions.md)."""
-        from parlour.games.im_the_boss.position import from_position
-
         values = self.position_options(data)
-        return from_position(self.content(values), data, values)
+        return from_position(BossState, self.content(values), data, values)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns I'm the Boss!'s own bots: ``greedy``."""
-        from parlour.games.im_the_boss.bots import GreedyBot
-
         return {"greedy": GreedyBot}
 
 
 GAME = BossGame()
 
-__all__ = ["GAME", "Action", "BossGame", "BossState", "format_action", "parse_action"]
+__all__ = ["GAME", "BossAction", "BossGame", "BossState", "format_action", "parse_action"]

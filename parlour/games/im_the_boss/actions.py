@@ -1,12 +1,11 @@
-"""I'm the Boss!'s actions and their notation (docs/notation.md).
+"""I'm the Boss!'s actions, one frozen dataclass per verb, and their notation (docs/notation.md).
 
-Every action is one verb and its arguments; ``str(action)`` is the notation and
-:func:`parse_action` reads it back::
+``str(action)`` is the notation and :func:`parse_action` reads it back::
 
     >>> str(parse_action("Include r @2 5"))
     'include R @2 5'
     >>> parse_action("travel Y")
-    Action(verb='travel', colour='Y', seat=-1, number=-1, card='')
+    Travel(colour='Y', seat=-1)
 
 Arguments: ``C`` a colour letter, ``@S`` a seat, ``N`` a whole number of millions
 (or a space 1–16 for ``marker``), ``CARD`` a card name (``clan:R``, ``travel:any``,
@@ -15,135 +14,268 @@ Arguments: ``C`` a colour letter, ``@S`` a seat, ``N`` a whole number of million
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
-from parlour.core.errors import NotationError
+from parlour.core.notation import Action, Codec, Mismatch, Notation
 
-SIGNATURES: dict[str, str] = {
-    "marker": "n",
-    "deal": "",
-    "roll": "",
-    "draw": "",
-    "discard": "k",
-    "recruit": "c",
-    "lay": "c",
-    "offer": "cn",
-    "withdraw": "c",
-    "accept": "cs",
-    "include": "csn",
-    "use": "c",
-    "drop": "c",
-    "tip": "sn",
-    "agree": "",
-    "refuse": "",
-    "travel": "c?",
-    "boss": "",
-    "stop": "",
-    "pass": "",
-    "call": "",
-    "fail": "",
-}
-"""Each verb's arguments: c colour, s seat, n number, k card, ``?`` an optional trailing seat."""
-
+T = TypeVar("T")
 CARD_KINDS = ("clan", "travel", "recruit", "boss", "stop")
 
 
+class BossAction(Action):
+    """The base of I'm the Boss!'s actions: a class per verb declares its notation form as ``form``."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, form: str = "") -> None:
+        super().__init_subclass__()
+        if form:
+            cls.forms = (form,)
+
+    @property
+    def verb(self) -> str:
+        """The action's verb (``offer``, ``pass``...), for messages."""
+        return self.forms[0].split()[0]
+
+
 @dataclass(frozen=True, slots=True)
-class Action:
-    """One action: a verb and the arguments its signature names (unused ones keep defaults)."""
+class Bare(BossAction):
+    """An action that is its verb alone (``deal``, ``pass``...)."""
 
-    verb: str
-    colour: str = ""
+
+@dataclass(frozen=True, slots=True)
+class Coloured(BossAction):
+    """An action naming one colour (``lay C``, ``use C``...)."""
+
+    colour: str
+
+
+# ------------------------------------------------------------------ the turn
+@dataclass(frozen=True, slots=True)
+class Marker(BossAction, form="marker {number}"):
+    """Place the marker on a free space (1 to 16) before the first turn."""
+
+    number: int
+
+
+class Deal(Bare, form="deal"):
+    """ "Let's make a deal": become the Boss of the deal where the marker stands."""
+
+
+class Roll(Bare, form="roll"):
+    """Roll the die and move the marker."""
+
+
+class Draw(Bare, form="draw"):
+    """Draw three cards instead of trying the deal after the roll."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(BossAction, form="discard {card}"):
+    """Over the hand limit: discard one card of this name."""
+
+    card: str
+
+
+class Recruit(Coloured, form="recruit {colour}"):
+    """Play a Recruitment triple on the placard of this colour."""
+
+
+# ------------------------------------------------------------------ the negotiation
+class Lay(Coloured, form="lay {colour}"):
+    """Lay a Clan card of this colour face up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offer(Coloured, form="offer {colour} {number}"):
+    """Offer one's investor of this colour for ``number`` million (or re-price the offer)."""
+
+    number: int
+
+
+class Withdraw(Coloured, form="withdraw {colour}"):
+    """Withdraw one's offer of this colour."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Coloured, form="accept {colour} {seat}"):
+    """The Boss accepts seat ``seat``'s offer of this colour at its ask."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Include(Coloured, form="include {colour} {seat} {number}"):
+    """The Boss proposes ``number`` million to seat ``seat`` for its investor of this colour."""
+
+    seat: int
+    number: int
+
+
+class Use(Coloured, form="use {colour}"):
+    """The Boss brings in its own investor of this colour."""
+
+
+class Drop(Coloured, form="drop {colour}"):
+    """The Boss takes the investor of this colour out of the terms."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tip(BossAction, form="tip {seat} {number}"):
+    """The Boss proposes ``number`` million to seat ``seat`` for no investor (0 withdraws it)."""
+
+    seat: int
+    number: int
+
+
+class Agree(Bare, form="agree"):
+    """Agree to the lines of the terms that name the seat."""
+
+
+class Refuse(Bare, form="refuse"):
+    """Refuse the lines of the terms that name the seat and that it has not agreed to."""
+
+
+# ------------------------------------------------------------------ Influence cards
+@dataclass(frozen=True, slots=True)
+class Travel(Coloured, form="travel {colour} {seat?}"):
+    """A Travel card on the placard of this colour (``seat`` -1), or on seat ``seat``'s laid Clan card."""
+
     seat: int = -1
-    number: int = -1
-    card: str = ""
 
-    def __str__(self) -> str:
-        parts = [self.verb]
-        for code in SIGNATURES[self.verb]:
-            if code == "c":
-                parts.append(self.colour)
-            elif code in "s?" and self.seat >= 0:
-                parts.append(f"@{self.seat}")
-            elif code == "n":
-                parts.append(str(self.number))
-            elif code == "k":
-                parts.append(self.card)
-        return " ".join(parts)
+
+class BossCard(Bare, form="boss"):
+    """A Boss card: "I'm the Boss!"."""
+
+
+class StopCard(Bare, form="stop"):
+    """A Stop card: cancel the Travel, Boss card or triple just played."""
+
+
+# ------------------------------------------------------------------ every window
+class Pass(Bare, form="pass"):
+    """Wait (a window moves on to the next seat; the bargaining asks the seat again after an action)."""
+
+
+class Call(Bare, form="call"):
+    """The Boss calls the deal on the agreed terms: "going once, going twice..."."""
+
+
+class Fail(Bare, form="fail"):
+    """The Boss announces that the negotiations have failed."""
+
+
+Play = Travel | BossCard | Recruit
+"""A play a Stop card may answer (ruling B-6)."""
+
+
+# ------------------------------------------------------------------ the words
+class ColourWord(Codec[object]):
+    """A colour letter, written in capitals."""
+
+    what = "a colour"
+
+    def read(self, word: str) -> str:
+        """Returns the letter in capitals."""
+        if len(word) != 1 or not word.isascii() or not word.isalpha():
+            raise Mismatch(f"{word!r} is not a colour letter (R M O G B Y)")
+        return word.upper()
+
+
+class SeatWord(Codec[object]):
+    """A seat written ``@S`` (at most two digits: never a number too long to read)."""
+
+    what = "a seat @S"
+
+    def read(self, word: str) -> int:
+        """Returns the seat's number."""
+        digits = word[1:]
+        if not word.startswith("@") or not digits.isdecimal() or not digits.isascii() or len(digits) > 2:
+            raise Mismatch(f"{word[:12]!r} is not a seat: write @0, @1, ...")
+        return int(digits)
+
+    def write(self, value: object) -> str:
+        """Returns ``@S``."""
+        return f"@{value}"
+
+
+class AmountWord(Codec[object]):
+    """A whole number of millions (or a space), at most six digits."""
+
+    what = "a number"
+
+    def read(self, word: str) -> int:
+        """Returns the number."""
+        if not word.isdecimal() or not word.isascii() or len(word) > 6:
+            raise Mismatch(f"{word[:12]!r} is not a whole number")
+        return int(word)
+
+
+class CardWord(Codec[object]):
+    """A card name such as ``clan:R``, ``travel:any`` or ``boss`` (kind in lower case, colour in capitals)."""
+
+    what = "a card name"
+
+    def read(self, word: str) -> str:
+        """Returns the card name in its canonical form."""
+        kind, _, colour = word.lower().partition(":")
+        if kind not in CARD_KINDS or (kind in ("clan", "travel")) != bool(colour):
+            raise Mismatch(f"{word!r} is not a card (clan:R, travel:R, travel:any, recruit, boss, stop)")
+        if kind == "clan" or (kind == "travel" and colour != "any"):
+            return f"{kind}:{COLOUR.read(colour)}"
+        return word.lower()
+
+
+COLOUR = ColourWord()
+ACTIONS: tuple[type[BossAction], ...] = (
+    Marker,
+    Deal,
+    Roll,
+    Draw,
+    Discard,
+    Recruit,
+    Lay,
+    Offer,
+    Withdraw,
+    Accept,
+    Include,
+    Use,
+    Drop,
+    Tip,
+    Agree,
+    Refuse,
+    Travel,
+    BossCard,
+    StopCard,
+    Pass,
+    Call,
+    Fail,
+)
+"""Every action class, in the order the verbs are listed in messages."""
+NOTATION: Notation[BossAction] = Notation(
+    ACTIONS, {"colour": COLOUR, "seat": SeatWord(), "number": AmountWord(), "card": CardWord()}
+)
+"""I'm the Boss!'s notation: every action's text, written and read from the classes' forms."""
+
+DEAL, ROLL, DRAW = Deal(), Roll(), Draw()
+AGREE, REFUSE, BOSS_CARD, STOP_CARD = Agree(), Refuse(), BossCard(), StopCard()
+PASS, CALL, FAIL = Pass(), Call(), Fail()
 
 
 @cache
-def act(verb: str, colour: str = "", seat: int = -1, number: int = -1, card: str = "") -> Action:
-    """Returns the shared action with these fields (legal-action lists reuse one object per action)."""
-    return Action(verb, colour, seat, number, card)
+def shared(kind: Callable[..., T], *fields: object) -> T:
+    """Returns the one action of this class with these fields (legal-action lists reuse it)."""
+    return kind(*fields)
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: str) -> BossAction:
     """Returns the action written ``text``; raises NotationError naming what is wrong."""
-    if not isinstance(text, str):
-        raise NotationError(f"an action is text, not {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty action: type a verb such as 'deal', 'offer R 3' or 'pass'")
-    verb, args = words[0].lower(), words[1:]
-    if verb not in SIGNATURES:
-        raise NotationError(f"unknown verb {words[0]!r} (verbs: {', '.join(SIGNATURES)})")
-    signature = SIGNATURES[verb]
-    needed = signature.replace("?", "")
-    if not len(needed) <= len(args) <= len(signature):
-        raise NotationError(f"{verb!r} takes {_describe(signature)}, not {len(args)} argument(s)")
-    fields: dict[str, object] = {}
-    for code, word in zip(signature, args, strict=False):
-        if code == "c":
-            fields["colour"] = _colour(word)
-        elif code in "s?":
-            fields["seat"] = _seat(word)
-        elif code == "n":
-            fields["number"] = _number(word)
-        else:
-            fields["card"] = _card(word)
-    return Action(verb, **fields)  # type: ignore[arg-type]
+    return NOTATION.parse(text)
 
 
-def _describe(signature: str) -> str:
-    """Returns a signature in words."""
-    names = {"c": "a colour", "s": "a seat @S", "n": "a number", "k": "a card name", "?": "maybe a seat @S"}
-    return ", ".join(names[c] for c in signature) or "no arguments"
-
-
-def _colour(word: str) -> str:
-    """Returns a colour letter."""
-    if len(word) != 1 or not word.isascii() or not word.isalpha():
-        raise NotationError(f"{word!r} is not a colour letter (R M O G B Y)")
-    return word.upper()
-
-
-def _seat(word: str) -> int:
-    """Returns a seat written ``@S`` (at most two digits: never a number too long to read)."""
-    digits = word[1:]
-    if not word.startswith("@") or not digits.isdecimal() or not digits.isascii() or len(digits) > 2:
-        raise NotationError(f"{word[:12]!r} is not a seat: write @0, @1, ...")
-    return int(digits)
-
-
-def _number(word: str) -> int:
-    """Returns a whole number (millions, or a space)."""
-    if not word.isdecimal() or not word.isascii() or len(word) > 6:
-        raise NotationError(f"{word[:12]!r} is not a whole number")
-    return int(word)
-
-
-def _card(word: str) -> str:
-    """Returns a card name such as ``clan:R`` or ``boss``."""
-    kind, _, colour = word.lower().partition(":")
-    if kind not in CARD_KINDS or (kind in ("clan", "travel")) != bool(colour):
-        raise NotationError(f"{word!r} is not a card (clan:R, travel:R, travel:any, recruit, boss, stop)")
-    if kind == "clan" or (kind == "travel" and colour != "any"):
-        return f"{kind}:{_colour(colour)}"
-    return word.lower()
-
-
-def format_action(action: Action) -> str:
+def format_action(action: BossAction) -> str:
     """Returns the action's notation."""
     return str(action)

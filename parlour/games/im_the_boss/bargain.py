@@ -11,32 +11,130 @@ cannot repeat for ever).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
 
-from parlour.core.decisions import RawDecision
-from parlour.games.im_the_boss import plays
-from parlour.games.im_the_boss.actions import Action, act
+from parlour.core.decisions import Seat
+from parlour.games.im_the_boss.actions import (
+    AGREE,
+    CALL,
+    FAIL,
+    PASS,
+    REFUSE,
+    Accept,
+    Agree,
+    BossAction,
+    Call,
+    Drop,
+    Fail,
+    Include,
+    Lay,
+    Offer,
+    Pass,
+    Play,
+    Refuse,
+    Tip,
+    Use,
+    Withdraw,
+    shared,
+)
+from parlour.games.im_the_boss.closing import Closing, fail_deal
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
-from parlour.games.im_the_boss.phases import BARGAIN, CLOSING, clockwise, others_from_left
+from parlour.games.im_the_boss.phases import clockwise, others_from_left
+from parlour.games.im_the_boss.plays import card_plays, play
 from parlour.games.im_the_boss.supply import auto_use, can_supply, stands, strike_unagreed, suppliers
-
-if TYPE_CHECKING:
-    from parlour.games.im_the_boss.state import BossState
-
-PASS, CALL, FAIL = act("pass"), act("call"), act("fail")
-AGREE, REFUSE = act("agree"), act("refuse")
+from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 
 
-def open_negotiation(state: BossState, seat: int) -> None:
+@dataclass(eq=False, kw_only=True)
+class Bargain(BossDecision):
+    """The bargaining: an open window asking every seat from the Boss clockwise (ruling B-2).
+
+    A seat that passes leaves the window; any other action asks every seat again. When all have
+    passed the window turns quiet by itself: only the Boss is asked, and it may not pass.
+    """
+
+    kind = "bargain"
+    phase = "the negotiation"
+    passing = True
+    concurrent: bool = True
+    quiet: bool
+    """Whether every seat has passed: only the Boss is asked, and it may not pass (B-2)."""
+
+    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+        """Returns what ``seat`` may do in the negotiation window."""
+        nego = state.negotiation()
+        closing: list[BossAction] = [CALL, FAIL] if stands(state) else [FAIL]
+        if spent(state, seat):
+            if self.quiet:
+                return closing
+            # Out of actions: pass, answer the terms, or (the Boss) close or fail.
+            answers: list[BossAction] = [AGREE, REFUSE] if nego.unagreed(seat) else []
+            return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
+        # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
+        found: list[BossAction] = [] if self.quiet else [PASS]
+        found += [shared(Lay, c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")]
+        found += card_plays(state, seat)
+        if seat == nego.boss:
+            found += boss_actions(state)
+            found += closing
+        else:
+            found += investor_actions(state, seat)
+        return found
+
+    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+        """Applies a negotiation action: a pass waits, a card opens its Stop window, the rest shape the
+        terms and ask everyone again."""
+        nego = state.negotiation()
+        if isinstance(action, Pass):
+            self.pass_seat(seat)
+            return
+        if isinstance(action, Fail):
+            fail_deal(state)
+            return
+        if not isinstance(action, Agree | Refuse):
+            nego.counted[seat] += 1
+        if isinstance(action, Call):
+            call(state, seat)
+        elif isinstance(action, Play):
+            play(state, seat, action)
+        else:
+            shape_terms(state, seat, action)
+            self.resume(state, keep_call=True)
+
+    def auto(self, state: Tabletop) -> bool:
+        """When every seat has passed, only the Boss is asked (it may not pass: ruling B-2)."""
+        if self.seats:
+            return False
+        self.quiet = True
+        boss = state.negotiation().boss
+        self.reopen([boss])
+        state.emit(f"Everyone has passed: only the Boss, seat {boss}, is asked ({quiet_choices(state)}).")
+        return True
+
+    def resume(self, state: Tabletop, keep_call: bool) -> None:
+        """Asks every seat again, from the Boss, after an action."""
+        self.quiet = False
+        self.reopen(clockwise(state.negotiation().boss, state.players))
+
+    def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
+        """Seats from the Boss clockwise; only the Boss once everyone has passed."""
+        boss = state.negotiation().boss
+        if self.quiet:
+            return [boss], f"only the Boss (seat {boss}) once everyone has passed", True
+        return clockwise(boss, state.players), f"seats from the Boss (seat {boss}) clockwise", False
+
+
+def open_negotiation(state: Tabletop, seat: int) -> None:
     """ "Let's make a deal": ``seat`` becomes the Boss of the deal where the marker stands."""
-    assert state.marker is not None and state.top_card() is not None
+    top = state.top_card()
+    assert state.marker is not None and top is not None
     space = state.space(state.marker)
-    proceeds = space.dividends * state.top_card().value  # type: ignore[union-attr]
+    proceeds = space.dividends * top.value
     state.stack.pop()
     state.nego = Negotiation(state.marker, seat, seat, proceeds, [[] for _ in range(state.players)])
     state.nego.counted = [0] * state.players
-    state.stack.push(RawDecision(BARGAIN, clockwise(seat, state.players), {"quiet": False}, concurrent=True))
+    state.stack.push(Bargain(seats=clockwise(seat, state.players), quiet=False))
     state.emit(
         f'Seat {seat}: "Let\'s make a deal!" Space {space.number} ({space.text()}), '
         f"proceeds {proceeds} million."
@@ -44,61 +142,33 @@ def open_negotiation(state: BossState, seat: int) -> None:
     auto_use(state)
 
 
-def nego_of(state: BossState) -> Negotiation:
-    """Returns the negotiation in progress."""
-    assert state.nego is not None
-    return state.nego
+def bargaining(state: Tabletop) -> Bargain:
+    """Returns the bargaining window (the bottom decision while a negotiation is on)."""
+    window = state.stack[0]
+    assert isinstance(window, Bargain)
+    return window
 
 
-def quiet(state: BossState) -> bool:
+def quiet(state: Tabletop) -> bool:
     """Returns whether every seat has passed: only the Boss is asked, and it may not pass (B-2)."""
-    return bool(state.stack[0].data.get("quiet"))
+    return bargaining(state).quiet
 
 
-def spent(state: BossState, seat: int) -> bool:
+def spent(state: Tabletop, seat: int) -> bool:
     """Returns whether ``seat`` has used up its actions in this negotiation (ruling B-2)."""
-    return bool(nego_of(state).counted[seat] >= state.options["negotiation_limit"])
+    return bool(state.negotiation().counted[seat] >= state.options["negotiation_limit"])
 
 
-def quiet_choices(state: BossState) -> str:
+def quiet_choices(state: Tabletop) -> str:
     """Returns what the quiet Boss may do, in words: "call, fail or bargain on", "fail"..."""
     choices = (["call"] if stands(state) else []) + ["fail"]
-    if not spent(state, nego_of(state).boss):
+    if not spent(state, state.negotiation().boss):
         choices.append("bargain on")
     return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
 
 
-def reopen(state: BossState) -> None:
-    """Asks every seat again, from the Boss, after an action."""
-    window = state.stack[0]
-    window.data["quiet"] = False
-    window.reopen(clockwise(nego_of(state).boss, state.players))
-
-
 # ------------------------------------------------------------------ legal actions
-def actions(state: BossState, seat: int) -> list[Action]:
-    """Returns what ``seat`` may do in the negotiation window."""
-    nego = nego_of(state)
-    closing = [CALL, FAIL] if stands(state) else [FAIL]
-    if quiet(state) and spent(state, seat):
-        return closing
-    if spent(state, seat):
-        # Out of actions: pass, answer the terms, or (the Boss) close or fail.
-        answers = [AGREE, REFUSE] if nego.unagreed(seat) else []
-        return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
-    # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
-    found: list[Action] = [] if quiet(state) else [PASS]
-    found += [act("lay", colour=c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")]
-    found += plays.card_plays(state, seat)
-    if seat == nego.boss:
-        found += boss_actions(state)
-        found += [CALL, FAIL] if stands(state) else [FAIL]
-    else:
-        found += investor_actions(state, seat)
-    return found
-
-
-def public_only_pass(state: BossState, seat: int) -> bool:
+def public_only_pass(state: Tabletop, seat: int) -> bool:
     """Returns whether everyone can tell, from public information alone, that ``seat`` may only pass now.
 
     Sound for every hand of the seat's size: a Stop window or the closing round asks for cards, so an empty
@@ -108,11 +178,11 @@ def public_only_pass(state: BossState, seat: int) -> bool:
     """
     if seat not in state.deciders() or not state.passing_window():
         return False
-    nego = nego_of(state)
-    kind = state.stack.top.kind
-    if kind != BARGAIN:
+    nego = state.negotiation()
+    window = state.decision()
+    if not isinstance(window, Bargain):
         return not state.hands[seat]
-    if seat == nego.boss or quiet(state) or nego.unagreed(seat):
+    if seat == nego.boss or window.quiet or nego.unagreed(seat):
         return False
     if spent(state, seat):
         return True
@@ -121,185 +191,164 @@ def public_only_pass(state: BossState, seat: int) -> bool:
     return not any(can_supply(state, seat, c) for c in state.space(nego.space).colours)
 
 
-def investor_actions(state: BossState, seat: int) -> list[Action]:
+def investor_actions(state: Tabletop, seat: int) -> list[BossAction]:
     """Returns a non-Boss seat's offers, withdrawals and answers to the terms."""
-    nego = nego_of(state)
-    found: list[Action] = []
+    nego = state.negotiation()
+    found: list[BossAction] = []
     for colour in state.space(nego.space).colours:
         if can_supply(state, seat, colour):
             ask = nego.offers.get((colour, seat), -1)
-            found += amounts("offer", colour, -1, 0, nego.proceeds, ask)
-    found += [act("withdraw", colour=c) for c, s in sorted(nego.offers) if s == seat]
+            found += amounts(offer_amounts(colour, 0, nego.proceeds), 0, ask)
+    found += [shared(Withdraw, c) for c, s in sorted(nego.offers) if s == seat]
     if nego.unagreed(seat):
         found += [AGREE, REFUSE]
     return found
 
 
-def boss_actions(state: BossState) -> list[Action]:
+def boss_actions(state: Tabletop) -> list[BossAction]:
     """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip."""
-    nego = nego_of(state)
-    found: list[Action] = []
+    nego = state.negotiation()
+    found: list[BossAction] = []
     for (colour, seat), ask in sorted(nego.offers.items()):
         term = nego.items.get(colour)
         if (term is None or (term.seat, term.amount, term.agreed) != (seat, ask, True)) and nego.committed(
             without_colour=colour
         ) + ask <= nego.proceeds:
-            found.append(act("accept", colour=colour, seat=seat))
+            found.append(shared(Accept, colour, seat))
     for colour in state.space(nego.space).colours:
         term = nego.items.get(colour)
         room = nego.proceeds - nego.committed(without_colour=colour)
         for seat in suppliers(state, colour):
             if seat == nego.boss:
                 if term is None or term.seat != seat:
-                    found.append(act("use", colour=colour))
+                    found.append(shared(Use, colour))
                 continue
             current = term.amount if term is not None and term.seat == seat else -1
-            found += amounts("include", colour, seat, 0, room, current)
-    found += [act("drop", colour=c) for c in sorted(nego.items)]
+            found += amounts(include_amounts(colour, seat, 0, room), 0, current)
+    found += [shared(Drop, c) for c in sorted(nego.items)]
     for seat in others_from_left(nego.boss, state.players):
         tip = nego.tips.get(seat)
         room = nego.proceeds - nego.committed(without_tip=seat)
         low = 0 if tip is not None else 1
         current = tip.amount if tip is not None else -1
-        found += amounts("tip", "", seat, low, room, current)
+        found += amounts(tip_amounts(seat, low, room), low, current)
     return found
 
 
-def amounts(verb: str, colour: str, seat: int, low: int, high: int, skip: int) -> tuple[Action, ...]:
-    """Returns the actions ``verb colour @seat N`` for N from low to high, leaving out N = skip."""
-    every = _amounts(verb, colour, seat, low, high)
-    if low <= skip <= high:
+def amounts(every: tuple[BossAction, ...], low: int, skip: int) -> tuple[BossAction, ...]:
+    """Returns the actions naming N millions from ``low`` up (``every``), leaving out N = skip."""
+    if low <= skip < low + len(every):
         return every[: skip - low] + every[skip - low + 1 :]
     return every
 
 
 @cache
-def _amounts(verb: str, colour: str, seat: int, low: int, high: int) -> tuple[Action, ...]:
-    """Returns (once, then shared) the actions ``verb colour @seat N`` for N from low to high."""
-    return tuple(act(verb, colour=colour, seat=seat, number=n) for n in range(low, high + 1))
+def offer_amounts(colour: str, low: int, high: int) -> tuple[BossAction, ...]:
+    """Returns (once, then shared) ``offer C N`` for N from low to high."""
+    return tuple(Offer(colour, n) for n in range(low, high + 1))
+
+
+@cache
+def include_amounts(colour: str, seat: int, low: int, high: int) -> tuple[BossAction, ...]:
+    """Returns (once, then shared) ``include C @S N`` for N from low to high."""
+    return tuple(Include(colour, seat, n) for n in range(low, high + 1))
+
+
+@cache
+def tip_amounts(seat: int, low: int, high: int) -> tuple[BossAction, ...]:
+    """Returns (once, then shared) ``tip @S N`` for N from low to high."""
+    return tuple(Tip(seat, n) for n in range(low, high + 1))
 
 
 # ------------------------------------------------------------------ applying
-def apply(state: BossState, seat: int, action: Action) -> None:
-    """Applies a legal negotiation action."""
-    nego = nego_of(state)
-    verb = action.verb
-    if verb == "pass":
-        _pass(state, seat)
-        return
-    if verb == "fail":
-        from parlour.games.im_the_boss.closing import fail_deal
-
-        fail_deal(state)
-        return
-    if verb not in ("agree", "refuse"):
-        nego.counted[seat] += 1
-    if verb == "call":
-        nego.called = True
-        if state.logging:
-            struck = [f"{c} (seat {t.seat})" for c, t in sorted(nego.items.items()) if not t.agreed]
-            struck += [f"the payment to seat {s}" for s, t in sorted(nego.tips.items()) if not t.agreed]
-            if struck:
-                state.emit(f"Lines not agreed are struck (ruling B-4): {', '.join(struck)}.")
-        strike_unagreed(state)
-        if state.logging:
-            state.emit(
-                f"Seat {seat}, the Boss, calls the deal on these terms: {describe_terms(nego)}. "
-                '"Going once, going twice..."'
-            )
-        state.stack.push(RawDecision(CLOSING, others_from_left(seat, state.players)))
-        return
-    if verb in ("travel", "boss", "recruit"):
-        plays.play(state, seat, action)
-        return
-    TERMS[verb](state, seat, action)
-    reopen(state)
+def call(state: Tabletop, seat: int) -> None:
+    """The Boss calls the deal: lines not agreed are struck (B-4) and the closing round begins."""
+    nego = state.negotiation()
+    nego.called = True
+    if state.logging:
+        struck = [f"{c} (seat {t.seat})" for c, t in sorted(nego.items.items()) if not t.agreed]
+        struck += [f"the payment to seat {s}" for s, t in sorted(nego.tips.items()) if not t.agreed]
+        if struck:
+            state.emit(f"Lines not agreed are struck (ruling B-4): {', '.join(struck)}.")
+    strike_unagreed(state)
+    if state.logging:
+        state.emit(
+            f"Seat {seat}, the Boss, calls the deal on these terms: {describe_terms(nego)}. "
+            '"Going once, going twice..."'
+        )
+    state.stack.push(Closing(seats=others_from_left(seat, state.players)))
 
 
-def _pass(state: BossState, seat: int) -> None:
-    """The seat waits; when every seat has waited, only the Boss is asked (it may not pass: ruling B-2)."""
-    window = state.stack.top
-    window.pass_seat(seat)
-    if window.is_settled:
-        window.data["quiet"] = True
-        boss = nego_of(state).boss
-        window.reopen([boss])
-        state.emit(f"Everyone has passed: only the Boss, seat {boss}, is asked ({quiet_choices(state)}).")
+def shape_terms(state: Tabletop, seat: int, action: BossAction) -> None:
+    """Lays a Clan card, makes or withdraws an offer, shapes the terms or answers them."""
+    nego = state.negotiation()
+    match action:
+        case Lay(colour):
+            card = state.holding(seat, f"clan:{colour}")[0]
+            state.hands[seat].remove(card)
+            nego.laid[seat].append(card)
+            state.emit(f"Seat {seat} lays {article(colour)} {colour} Clan card.")
+        case Offer(colour, number):
+            nego.offers[(colour, seat)] = number
+            state.emit(f"Seat {seat} offers {colour} for {number} million.")
+        case Withdraw(colour):
+            withdraw(state, seat, colour)
+        case Accept(colour, supplier):
+            ask = nego.offers[(colour, supplier)]
+            nego.items[colour] = Term(supplier, ask, True)
+            state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
+        case Include(colour, supplier, number):
+            nego.items[colour] = Term(supplier, number, False)
+            state.emit(f"The Boss proposes {number} million to seat {supplier} for {colour}.")
+        case Use(colour):
+            nego.items[colour] = Term(seat, 0, True)
+            state.emit(f"The Boss brings in its own {colour}.")
+        case Drop(colour):
+            del nego.items[colour]
+            state.emit(f"The Boss drops {colour} from the terms.")
+        case Tip(payee, number):
+            tip(state, payee, number)
+        case Agree():
+            agree(state, seat)
+        case Refuse():
+            refuse(state, seat)
+        case _:
+            raise AssertionError(f"{action} does not shape the terms")
 
 
-def _lay(state: BossState, seat: int, action: Action) -> None:
-    """Lays a Clan card face up in front of the seat."""
-    card = state.holding(seat, f"clan:{action.colour}")[0]
-    state.hands[seat].remove(card)
-    nego_of(state).laid[seat].append(card)
-    state.emit(f"Seat {seat} lays {article(action.colour)} {action.colour} Clan card.")
-
-
-def _offer(state: BossState, seat: int, action: Action) -> None:
-    """Offers (or re-prices) the seat's investor of a colour."""
-    nego_of(state).offers[(action.colour, seat)] = action.number
-    state.emit(f"Seat {seat} offers {action.colour} for {action.number} million.")
-
-
-def _withdraw(state: BossState, seat: int, action: Action) -> None:
+def withdraw(state: Tabletop, seat: int, colour: str) -> None:
     """Withdraws an offer; a line of the terms resting on it goes too (ruling A-09)."""
-    nego = nego_of(state)
-    del nego.offers[(action.colour, seat)]
-    term = nego.items.get(action.colour)
+    nego = state.negotiation()
+    del nego.offers[(colour, seat)]
+    term = nego.items.get(colour)
     if term is not None and term.seat == seat:
-        del nego.items[action.colour]
-    state.emit(f"Seat {seat} withdraws its {action.colour} offer.")
+        del nego.items[colour]
+    state.emit(f"Seat {seat} withdraws its {colour} offer.")
 
 
-def _accept(state: BossState, seat: int, action: Action) -> None:
-    """The Boss accepts an offer at its ask: an agreed line of the terms."""
-    nego = nego_of(state)
-    ask = nego.offers[(action.colour, action.seat)]
-    nego.items[action.colour] = Term(action.seat, ask, True)
-    state.emit(f"The Boss accepts seat {action.seat}'s {action.colour} for {ask} million.")
-
-
-def _include(state: BossState, seat: int, action: Action) -> None:
-    """The Boss proposes a line: this seat's investor for this amount (the seat must agree)."""
-    nego_of(state).items[action.colour] = Term(action.seat, action.number, False)
-    state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
-
-
-def _use(state: BossState, seat: int, action: Action) -> None:
-    """The Boss brings in its own investor (agreed automatically)."""
-    nego_of(state).items[action.colour] = Term(seat, 0, True)
-    state.emit(f"The Boss brings in its own {action.colour}.")
-
-
-def _drop(state: BossState, seat: int, action: Action) -> None:
-    """The Boss takes an investor out of the terms."""
-    del nego_of(state).items[action.colour]
-    state.emit(f"The Boss drops {action.colour} from the terms.")
-
-
-def _tip(state: BossState, seat: int, action: Action) -> None:
+def tip(state: Tabletop, payee: int, number: int) -> None:
     """The Boss proposes a payment to a seat for no investor (0 removes it; ruling A-08)."""
-    nego = nego_of(state)
-    if action.number == 0:
-        del nego.tips[action.seat]
-        state.emit(f"The Boss withdraws the payment to seat {action.seat}.")
+    nego = state.negotiation()
+    if number == 0:
+        del nego.tips[payee]
+        state.emit(f"The Boss withdraws the payment to seat {payee}.")
     else:
-        nego.tips[action.seat] = Term(action.seat, action.number, False)
-        state.emit(f"The Boss proposes {action.number} million to seat {action.seat} (no investor).")
+        nego.tips[payee] = Term(payee, number, False)
+        state.emit(f"The Boss proposes {number} million to seat {payee} (no investor).")
 
 
-def _agree(state: BossState, seat: int, action: Action) -> None:
+def agree(state: Tabletop, seat: int) -> None:
     """The seat agrees to every line of the terms that names it."""
-    nego = nego_of(state)
+    nego = state.negotiation()
     for term in [*nego.items.values(), *nego.tips.values()]:
         if term.seat == seat:
             term.agreed = True
     state.emit(f"Seat {seat} agrees to the terms ({nego.payments().get(seat, 0)} million).")
 
 
-def _refuse(state: BossState, seat: int, action: Action) -> None:
+def refuse(state: Tabletop, seat: int) -> None:
     """The seat refuses: the lines naming it that it had not agreed to are struck."""
-    nego = nego_of(state)
+    nego = state.negotiation()
     struck = [c for c, t in sorted(nego.items.items()) if t.seat == seat and not t.agreed]
     for colour in struck:
         del nego.items[colour]
@@ -324,17 +373,3 @@ def describe_terms(nego: Negotiation) -> str:
     lines += [f"{t.amount} million to seat {s} for no investor" for s, t in sorted(nego.tips.items())]
     kept = nego.proceeds - nego.committed()
     return (", ".join(lines) or "no lines") + f"; the Boss keeps {kept} million"
-
-
-TERMS = {
-    "lay": _lay,
-    "offer": _offer,
-    "withdraw": _withdraw,
-    "accept": _accept,
-    "include": _include,
-    "use": _use,
-    "drop": _drop,
-    "tip": _tip,
-    "agree": _agree,
-    "refuse": _refuse,
-}

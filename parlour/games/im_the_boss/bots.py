@@ -8,18 +8,41 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
 
 from parlour.core.state import GameState
-from parlour.games.im_the_boss.actions import Action
+from parlour.games.im_the_boss.actions import (
+    BOSS_CARD,
+    CALL,
+    DEAL,
+    DRAW,
+    FAIL,
+    PASS,
+    ROLL,
+    STOP_CARD,
+    Accept,
+    Agree,
+    BossAction,
+    BossCard,
+    Discard,
+    Drop,
+    Include,
+    Lay,
+    Marker,
+    Offer,
+    Recruit,
+    Refuse,
+    Travel,
+    Use,
+)
 from parlour.games.im_the_boss.bargain import quiet
+from parlour.games.im_the_boss.closing import Closing
 from parlour.games.im_the_boss.content import ANY, BOSS, STOP, Space
-from parlour.games.im_the_boss.phases import ARRIVE, CLOSING, LIMIT, MARKER, RESPOND, TURN
+from parlour.games.im_the_boss.pieces import recruit_targets
+from parlour.games.im_the_boss.plays import Respond
 from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.supply import can_supply, covers, stands, suppliers
-from parlour.games.im_the_boss.turn import recruit_targets
+from parlour.games.im_the_boss.turn import Arrive, Limit, PlaceMarker, Turn
 
-PASS, CALL, FAIL = Action("pass"), Action("call"), Action("fail")
 CARD_WORTH = {"recruit": 1, "travel": 2, "clan": 3, "travel:any": 4, STOP: 5, BOSS: 5}
 """How much the bot values keeping each kind of card (the lowest is discarded first)."""
 INF = 10**9
@@ -87,7 +110,7 @@ class GreedyBot:
         self.refusals: dict[tuple[int, str], int] = {}
         self.interfered: set[tuple[int, str]] = set()
 
-    def choose(self, state: GameState, seat: int) -> Any:
+    def choose(self, state: GameState, seat: int) -> BossAction:
         """Returns the bot's action for ``seat``."""
         assert isinstance(state, BossState)
         legal = state.legal_actions(seat)
@@ -99,25 +122,25 @@ class GreedyBot:
                 return action
         return PASS if PASS in allowed else legal[0]
 
-    def _remember(self, state: BossState, action: Action) -> None:
+    def _remember(self, state: BossState, action: BossAction) -> None:
         """Notes a Boss card or Travel played, so that it is not repeated in this negotiation."""
-        if action.verb == "boss":
+        if isinstance(action, BossCard):
             self.interfered.add((state.turn, "boss"))
-        elif action.verb == "travel":
+        elif isinstance(action, Travel):
             self.interfered.add((state.turn, action.colour))
 
-    def _wishes(self, state: BossState, seat: int) -> Iterable[Action]:
+    def _wishes(self, state: BossState, seat: int) -> Iterable[BossAction]:
         """Yields the actions the bot would like, best first (the first legal one is taken)."""
-        kind = state.stack.top.kind
-        if kind == MARKER:
+        decision = state.decision()
+        if isinstance(decision, PlaceMarker):
             return [self._marker(state, seat)]
-        if kind in (TURN, ARRIVE):
-            return self._turn(state, seat, kind)
-        if kind == LIMIT:
+        if isinstance(decision, Turn | Arrive):
+            return self._turn(state, seat, rolled=isinstance(decision, Arrive))
+        if isinstance(decision, Limit):
             return self._limit(state, seat)
-        if kind == RESPOND:
-            return [Action("stop")] if self._should_stop(state, seat) else [PASS]
-        if kind == CLOSING:
+        if isinstance(decision, Respond):
+            return [STOP_CARD] if self._should_stop(state, seat) else [PASS]
+        if isinstance(decision, Closing):
             return self._interfere(state, seat, closing=True)
         nego = state.nego
         assert nego is not None
@@ -130,38 +153,39 @@ class GreedyBot:
         ]
 
     # ------------------------------------------------------------ turns
-    def _marker(self, state: BossState, seat: int) -> Action:
+    def _marker(self, state: BossState, seat: int) -> BossAction:
         """Places the marker where the first player's placards help it least (its hand is secret)."""
         first = state.first
         free = [i for i, n in enumerate(state.covered) if n is None]
         placards = set(state.placards(first))
         best = min(free, key=lambda i: (len(placards & set(state.space(i).colours)), i))
-        return Action("marker", number=best + 1)
+        return Marker(best + 1)
 
     def _profit(self, state: BossState, seat: int) -> tuple[int, int]:
         """Returns the expected profit of trying the deal at the marker, and its proceeds."""
-        assert state.marker is not None and state.top_card() is not None
+        top = state.top_card()
+        assert state.marker is not None and top is not None
         space = state.space(state.marker)
-        proceeds = space.dividends * state.top_card().value  # type: ignore[union-attr]
+        proceeds = space.dividends * top.value
         cost, _ = cheapest_cover(state, seat, space, proceeds)
         return proceeds - cost, proceeds
 
-    def _turn(self, state: BossState, seat: int, kind: str) -> list[Action]:
+    def _turn(self, state: BossState, seat: int, rolled: bool) -> list[BossAction]:
         """Tries the deal when it pays well enough; otherwise rolls, then draws."""
         profit, proceeds = self._profit(state, seat)
         if profit >= proceeds // 2 and len(state.hands[seat]) >= 3:
-            return [Action("deal")]
-        return [Action("roll")] if kind == TURN else [Action("draw"), Action("deal")]
+            return [DEAL]
+        return [DRAW, DEAL] if rolled else [ROLL]
 
-    def _limit(self, state: BossState, seat: int) -> list[Action]:
+    def _limit(self, state: BossState, seat: int) -> list[BossAction]:
         """Plays a triple for a placard it lacks, else discards its least useful card."""
         targets = [c for c in recruit_targets(state, seat) if state.owners[c] != seat]
         if targets:
-            return [Action("recruit", colour=self._most_wanted(state, targets))]
+            return [Recruit(self._most_wanted(state, targets))]
         names = sorted(
             {state.name(c) for c in state.hands[seat]}, key=lambda n: (self._worth(state, seat, n), n)
         )
-        return [Action("discard", card=names[0])]
+        return [Discard(names[0])]
 
     @staticmethod
     def _worth(state: BossState, seat: int, name: str) -> int:
@@ -180,16 +204,16 @@ class GreedyBot:
         return max(sorted(colours), key=lambda c: sum(c in s.colours for s in free))
 
     # ------------------------------------------------------------ as the Boss
-    def _as_boss(self, state: BossState, seat: int) -> list[Action]:
+    def _as_boss(self, state: BossState, seat: int) -> list[BossAction]:
         """Buys the cheapest cover: own investors first, then the lowest asks, then proposals."""
         nego = state.nego
         assert nego is not None
         space = state.space(nego.space)
         if stands(state):
             extra = self._unneeded(state, space)
-            return [Action("drop", colour=extra[0])] if extra else [CALL]
+            return [Drop(extra[0])] if extra else [CALL]
         cost, targets = cheapest_cover(state, seat, space, nego.proceeds)
-        wishes: list[Action] = []
+        wishes: list[BossAction] = []
         if cost >= INF:
             wishes += self._recruit_for(state, seat, space)
             return [*wishes, PASS, FAIL]
@@ -212,7 +236,7 @@ class GreedyBot:
             )
         return sorted((c for c in agreed if c not in keep and agreed[c] > 0), key=lambda c: -agreed[c])
 
-    def _secure(self, state: BossState, seat: int, colour: str, space: Space) -> list[Action]:
+    def _secure(self, state: BossState, seat: int, colour: str, space: Space) -> list[BossAction]:
         """Returns the actions that bring one colour into the terms (empty if it is in already)."""
         nego = state.nego
         assert nego is not None
@@ -220,13 +244,13 @@ class GreedyBot:
         if term is not None and (term.agreed or term.seat == seat):
             return []
         if can_supply(state, seat, colour):
-            return [Action("use", colour=colour)]
+            return [Use(colour)]
         if state.count(seat, f"clan:{colour}"):
-            return [Action("lay", colour=colour)]
+            return [Lay(colour)]
         room = nego.proceeds - nego.committed(without_colour=colour) - 1
         offers = sorted((a, s) for (c, s), a in nego.offers.items() if c == colour)
         if offers and offers[0][0] <= min(room, term.amount if term is not None else room):
-            return [Action("accept", colour=colour, seat=offers[0][1])]
+            return [Accept(colour, offers[0][1])]
         if term is not None and not quiet(state):
             return []  # waiting for the answer to a proposal
         others = [s for s in suppliers(state, colour) if s != seat]
@@ -246,12 +270,12 @@ class GreedyBot:
                 price = max(price, term.amount + 1)
         if price < 0 or price > room or tries > 4:
             return [FAIL]
-        return [Action("include", colour=colour, seat=supplier, number=price)]
+        return [Include(colour, supplier, price)]
 
-    def _recruit_for(self, state: BossState, seat: int, space: Space) -> list[Action]:
+    def _recruit_for(self, state: BossState, seat: int, space: Space) -> list[BossAction]:
         """Plays a triple on a placard the deal needs and nobody can supply."""
         missing = [c for c in space.colours if not suppliers(state, c)]
-        return [Action("recruit", colour=c) for c in missing if c in recruit_targets(state, seat)]
+        return [Recruit(c) for c in missing if c in recruit_targets(state, seat)]
 
     # ------------------------------------------------------------ as an investor
     def _reservation(self, state: BossState, seat: int, colour: str) -> int:
@@ -279,7 +303,7 @@ class GreedyBot:
                 return fair_price(space, nego.proceeds)
         return max(1, nego.proceeds * 3 // 10)
 
-    def _answer(self, state: BossState, seat: int) -> list[Action]:
+    def _answer(self, state: BossState, seat: int) -> list[BossAction]:
         """Agrees to lines that pay at least the reservation; refuses the others."""
         nego = state.nego
         assert nego is not None
@@ -290,39 +314,39 @@ class GreedyBot:
             for c, t in nego.items.items()
             if t.seat == seat and t.amount < self._reservation(state, seat, c)
         ]
-        return [Action("refuse")] if low else [Action("agree")]
+        return [Refuse()] if low else [Agree()]
 
-    def _offers(self, state: BossState, seat: int) -> list[Action]:
+    def _offers(self, state: BossState, seat: int) -> list[BossAction]:
         """Lays and offers investors the deal still needs, re-pricing when undercut."""
         nego = state.nego
         assert nego is not None
         space = state.space(nego.space)
-        wishes = []
+        wishes: list[BossAction] = []
         for colour in space.colours:
             term = nego.items.get(colour)
             if term is not None and term.seat != seat and term.agreed:
                 continue
             if not can_supply(state, seat, colour):
                 if state.count(seat, f"clan:{colour}") and not suppliers(state, colour):
-                    wishes.append(Action("lay", colour=colour))
+                    wishes.append(Lay(colour))
                 continue
             ask = self._ask(state, seat, colour)
             if nego.offers.get((colour, seat)) != ask and (term is None or term.seat != seat):
-                wishes.append(Action("offer", colour=colour, number=ask))
+                wishes.append(Offer(colour, ask))
         return wishes
 
     # ------------------------------------------------------------ interference
-    def _interfere(self, state: BossState, seat: int, closing: bool) -> list[Action]:
+    def _interfere(self, state: BossState, seat: int, closing: bool) -> list[BossAction]:
         """Travel against a leading Boss's sole source; a Boss card on a rich deal it can complete."""
         nego = state.nego
         assert nego is not None
-        wishes: list[Action] = []
+        wishes: list[BossAction] = []
         space = state.space(nego.space)
         key = (state.turn, "boss")
         if state.count(seat, BOSS) and key not in self.interfered and nego.proceeds >= 12:
             cost, _ = cheapest_cover(state, seat, space, nego.proceeds)
             if cost <= nego.proceeds // 2:
-                wishes.append(Action("boss"))
+                wishes.append(BOSS_CARD)
         money = public_money(state)
         paid = nego.payments().get(seat, 0)
         leads = money[nego.boss] >= max(money) and money[nego.boss] > money[seat]
@@ -330,11 +354,11 @@ class GreedyBot:
             wishes += self._travel(state, seat, space)
         return [*wishes, PASS] if closing else wishes
 
-    def _travel(self, state: BossState, seat: int, space: Space) -> list[Action]:
+    def _travel(self, state: BossState, seat: int, space: Space) -> list[BossAction]:
         """Returns Travel plays on the needed colours that only one seat can supply."""
         nego = state.nego
         assert nego is not None
-        wishes = []
+        wishes: list[BossAction] = []
         for colour in space.colours:
             sources = suppliers(state, colour)
             if len(sources) != 1 or sources[0] == seat or (state.turn, colour) in self.interfered:
@@ -345,7 +369,7 @@ class GreedyBot:
             if needed:
                 holder = sources[0]
                 home = state.owners[colour] == holder and colour not in nego.travelling
-                wishes.append(Action("travel", colour=colour, seat=-1 if home else holder))
+                wishes.append(Travel(colour, -1 if home else holder))
         return wishes
 
     def _should_stop(self, state: BossState, seat: int) -> bool:
@@ -355,9 +379,9 @@ class GreedyBot:
         pending = nego.pending
         if not state.count(seat, STOP) or pending.by == seat:
             return False
-        if pending.verb == "boss":
+        if isinstance(pending.play, BossCard):
             return seat == nego.boss
-        if pending.verb == "recruit":
+        if isinstance(pending.play, Recruit):
             term = nego.items.get(pending.colour)
             relied = seat == nego.boss and term is not None and term.seat == state.owners[pending.colour]
             return state.owners[pending.colour] == seat or relied

@@ -2,41 +2,74 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-from parlour.games.im_the_boss import plays
-from parlour.games.im_the_boss.actions import Action
-from parlour.games.im_the_boss.turn import advance, next_turn
-
-if TYPE_CHECKING:
-    from parlour.games.im_the_boss.state import BossState
-
-PASS = Action("pass")
-
-
-def closing_actions(state: BossState, seat: int) -> list[Action]:
-    """Returns what a seat asked in the closing round may do: pass, or play a card (ruling A-14)."""
-    return [PASS, *plays.card_plays(state, seat)]
+from parlour.core.decisions import Seat
+from parlour.games.im_the_boss.actions import PASS, BossAction, Pass, Play
+from parlour.games.im_the_boss.phases import others_from_left
+from parlour.games.im_the_boss.pieces import advance
+from parlour.games.im_the_boss.plays import card_plays, play
+from parlour.games.im_the_boss.supply import stands
+from parlour.games.im_the_boss.tabletop import BossDecision, DealRecord, Tabletop
 
 
-def closing_apply(state: BossState, seat: int, action: Action) -> None:
-    """A pass moves the round on (the last one closes the deal); a card opens its Stop window."""
-    nego = state.nego
-    assert nego is not None
-    if action.verb == "pass":
-        window = state.stack.top
-        window.pass_seat(seat)
-        if window.is_settled:
-            close_deal(state)
-        return
-    nego.counted[seat] += 1
-    plays.play(state, seat, action)
+@dataclass(eq=False, kw_only=True)
+class Closing(BossDecision):
+    """The closing round: the Boss called the deal, and each other seat from the Boss's left may still
+    play a card or pass ("going once, going twice"; ruling A-14). The last pass closes the deal.
+
+    A card played opens its Stop window above this one; when that closes, the round asks again from
+    the Boss's left if the deal still stands (and no Boss card took it over), else it is off and the
+    bargaining goes on.
+    """
+
+    kind = "closing"
+    phase = "the closing round"
+    passing = True
+
+    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+        """Returns what a seat asked in the closing round may do: pass, or play a card (ruling A-14)."""
+        return [PASS, *card_plays(state, seat)]
+
+    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+        """A pass moves the round on; a card opens its Stop window."""
+        if isinstance(action, Pass):
+            self.pass_seat(seat)
+            return
+        assert isinstance(action, Play)
+        state.negotiation().counted[seat] += 1
+        play(state, seat, action)
+
+    def auto(self, state: Tabletop) -> bool:
+        """When the last seat has passed, "the deal is closed!"."""
+        if self.seats:
+            return False
+        close_deal(state)
+        return True
+
+    def resume(self, state: Tabletop, keep_call: bool) -> None:
+        """Asks again from the Boss's left, or, when the deal no longer stands, goes back to bargaining."""
+        nego = state.negotiation()
+        if stands(state) and keep_call:
+            self.reopen(others_from_left(nego.boss, state.players))
+            return
+        state.stack.pop()
+        nego.called = False
+        state.emit("The deal no longer stands: the negotiation goes on.")
+        state.decision().resume(state, keep_call)
+
+    def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
+        """The seats after the Boss still to pass."""
+        return (
+            others_from_left(state.negotiation().boss, state.players),
+            "the seats after the Boss still to pass",
+            False,
+        )
 
 
-def close_deal(state: BossState) -> None:
+def close_deal(state: Tabletop) -> None:
     """ "The deal is closed!": the bank pays the Boss, the Boss pays the terms, the deal card is placed."""
-    nego = state.nego
-    assert nego is not None
+    nego = state.negotiation()
     boss, space = nego.boss, state.space(nego.space)
     # Investors used: a seat's placard if at home, else one of its laid Clan cards (discarded).
     used = []
@@ -56,15 +89,14 @@ def close_deal(state: BossState) -> None:
         state.money[seat] += amount
     number = state.deal_cards.pop(0)
     state.covered[nego.space] = number
-    state.deals.append(
-        {
-            "card": number,
-            "space": space.number,
-            "boss": boss,
-            "proceeds": nego.proceeds,
-            "payments": {str(s): a for s, a in sorted(paid.items())},
-        }
-    )
+    record: DealRecord = {
+        "card": number,
+        "space": space.number,
+        "boss": boss,
+        "proceeds": nego.proceeds,
+        "payments": {str(s): a for s, a in sorted(paid.items())},
+    }
+    state.deals.append(record)
     payments = ", ".join(f"seat {s} {a} million" for s, a in sorted(paid.items())) or "nobody"
     state.emit(
         f"The deal on space {space.number} is closed! Investors: {'; '.join(used)}. The bank pays seat "
@@ -80,10 +112,9 @@ def close_deal(state: BossState) -> None:
     _next(state, nego.boss, nego.opener)
 
 
-def fail_deal(state: BossState) -> None:
+def fail_deal(state: Tabletop) -> None:
     """The Boss announces failure: Clan cards go home, the rest is discarded, the marker stays."""
-    nego = state.nego
-    assert nego is not None
+    nego = state.negotiation()
     state.emit(
         f"Seat {nego.boss}, the Boss, announces that the negotiations have failed; the marker stays on "
         f"space {nego.space + 1}."
@@ -92,10 +123,9 @@ def fail_deal(state: BossState) -> None:
     _next(state, nego.boss, nego.opener)
 
 
-def _wrap_up(state: BossState) -> None:
+def _wrap_up(state: Tabletop) -> None:
     """Returns unused laid Clan cards to their hands, discards the Travel cards, clears the table."""
-    nego = state.nego
-    assert nego is not None
+    nego = state.negotiation()
     if state.logging and any(nego.laid):
         back = [
             f"seat {s} {' '.join(sorted(state.name(c)[-1] for c in x))}" for s, x in enumerate(nego.laid) if x
@@ -109,7 +139,7 @@ def _wrap_up(state: BossState) -> None:
         state.stack.pop()
 
 
-def _game_ends(state: BossState, boss: int, number: int) -> bool:
+def _game_ends(state: Tabletop, boss: int, number: int) -> bool:
     """After deal cards with numbers on the back, the Boss rolls; the last deal card always ends it."""
     ends = state.content.deal_cards[number - 1].ends
     if ends:
@@ -125,9 +155,9 @@ def _game_ends(state: BossState, boss: int, number: int) -> bool:
     return not state.deal_cards
 
 
-def _next(state: BossState, boss: int, opener: int) -> None:
+def _next(state: Tabletop, boss: int, opener: int) -> None:
     """The player to the left of the final Boss moves next (option turn_order: of the opener)."""
     left_of = boss if state.options["turn_order"] == "boss" else opener
     who = "the final Boss" if left_of == boss else "the opener (turn_order=opener)"
     state.emit(f"Seat {(left_of + 1) % state.players}, left of {who}, moves next.")
-    next_turn(state, left_of)
+    state.next_turn(left_of)

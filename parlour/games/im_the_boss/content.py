@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from parlour.core.content import ContentSet, read_house_json
 from parlour.core.errors import ContentError
+from parlour.core.payloads import JSONValue
 from parlour.games.im_the_boss.options import HOUSE_CONTENT
 
 CLAN, TRAVEL, RECRUIT, BOSS, STOP = "clan", "travel", "recruit", "boss", "stop"
@@ -102,14 +102,14 @@ def _fail(where: str, message: str) -> ContentError:
     return ContentError(f"content file, {where}: {message}")
 
 
-def _colours(text: Any, known: str, where: str) -> str:
+def _colours(text: object, known: str, where: str) -> str:
     """Returns a string of distinct known colour letters."""
     if not isinstance(text, str) or set(text) - set(known) or len(set(text)) != len(text):
         raise _fail(where, f"must be distinct colour letters of {known}, not {text!r}")
     return text
 
 
-def _spaces(data: Any, known: str) -> list[Space]:
+def _spaces(data: JSONValue, known: str) -> list[Space]:
     """Reads and checks the board spaces."""
     spaces = []
     for i, entry in enumerate(data):
@@ -133,7 +133,7 @@ def _spaces(data: Any, known: str) -> list[Space]:
     return spaces
 
 
-def _deal_cards(data: Any, sides: int) -> list[DealCard]:
+def _deal_cards(data: JSONValue, sides: int) -> list[DealCard]:
     """Reads and checks the 15 deal cards."""
     cards = []
     for i, entry in enumerate(data):
@@ -148,7 +148,7 @@ def _deal_cards(data: Any, sides: int) -> list[DealCard]:
     return cards
 
 
-def _deck(data: Any, known: str) -> list[str]:
+def _deck(data: JSONValue, known: str) -> list[str]:
     """Expands the deck entries into card names, checking the sourced counts."""
     names: list[str] = []
     for i, entry in enumerate(data):
@@ -168,7 +168,7 @@ def _deck(data: Any, known: str) -> list[str]:
     return names
 
 
-def card_texts_of(data: Any, where: str) -> tuple[dict[str, str], str]:
+def card_texts_of(data: JSONValue, where: str) -> tuple[dict[str, str], str]:
     """Reads card texts (a set's optional ``card_texts``, or the house texts file): each kind's text and
     the deal cards' text; None gives none."""
     if data is None:
@@ -192,7 +192,7 @@ def house_card_texts() -> tuple[dict[str, str], str]:
     return card_texts_of(data, "card_texts.json")
 
 
-def parse_content(data: Any) -> Content:
+def parse_content(data: JSONValue) -> Content:
     """Returns the content described by parsed JSON, refusing one that breaks a sourced fact."""
     try:
         investors = [Investor(i["colour"], i["name"], i["investor"]) for i in data["investors"]["items"]]

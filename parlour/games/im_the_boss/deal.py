@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.core.chance import Chance
-from parlour.core.decisions import RawDecision
+from parlour.core.payloads import JSONValue
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.options import HAND_SIZE, SHORT_GAME_REMOVED
-from parlour.games.im_the_boss.phases import MARKER
+from parlour.games.im_the_boss.pieces import draw_cards
 from parlour.games.im_the_boss.state import BossState
-from parlour.games.im_the_boss.turn import draw_cards
+from parlour.games.im_the_boss.turn import PlaceMarker
 
 
 def new_game(
-    content: Content, players: int, seed: int, options: dict[str, Any], chance: Chance | None = None
+    content: Content, players: int, seed: int, options: dict[str, JSONValue], chance: Chance | None = None
 ) -> BossState:
     """Returns the game after setup, waiting for the marker (chance from ``seed``, or ``chance``)."""
     state = BossState(content, players, options, Chance(seed) if chance is None else chance)
@@ -30,5 +28,5 @@ def new_game(
     state.deal_cards = [c.number for c in content.deal_cards if c.number not in removed]
     # A random first player; the player to that player's right places the marker.
     state.first = state.current = state.chance.roll(players, 0)
-    state.stack.push(RawDecision(MARKER, [(state.first - 1) % players]))
+    state.stack.push(PlaceMarker(seats=[(state.first - 1) % players]))
     return state

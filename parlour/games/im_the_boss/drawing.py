@@ -6,19 +6,16 @@ Only public information is drawn (no hand, no hidden money total).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from parlour.core.svg import svg_text
 from parlour.games.im_the_boss.content import Space
-from parlour.games.im_the_boss.people import CLAN_COLOURS
-
-if TYPE_CHECKING:
-    from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.palette import CLAN_COLOURS, DARK, ink
+from parlour.games.im_the_boss.tabletop import Tabletop
 
 CELL_W, CELL_H, MARGIN = 170, 120, 20
 WIDTH, HEIGHT = 5 * CELL_W + 2 * MARGIN, 5 * CELL_H + 2 * MARGIN
-BACKGROUND, CELL, COVERED, INK, LINE = "#f4f1e8", "#ffffff", "#bdbdbd", "#1a1a1a", "#555555"
+BACKGROUND, CELL, COVERED, INK, LINE = "#f4f1e8", "#ffffff", "#bdbdbd", DARK, "#555555"
 MARKER, NEGOTIATION = "#000000", "#0072B2"
 OTHER = "#888888"
 
@@ -45,17 +42,11 @@ def _box(x: float, y: float, colour: str, size: int) -> list[str]:
     letter = _text(x + size / 2, y + size * 0.72, colour, size * 2 // 3, "bold", "middle")
     return [
         f'<rect x="{x:g}" y="{y:g}" width="{size}" height="{size}" fill="{fill}" stroke="{INK}"/>',
-        letter.replace(f'fill="{INK}"', f'fill="{_ink(fill)}"'),
+        letter.replace(f'fill="{INK}"', f'fill="{ink(fill)}"'),
     ]
 
 
-def _ink(fill: str) -> str:
-    """Returns black or white, whichever reads better on a fill colour."""
-    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 110 else "#ffffff"
-
-
-def _space(state: BossState, index: int, space: Space, column: int, row: int) -> list[str]:
+def _space(state: Tabletop, index: int, space: Space, column: int, row: int) -> list[str]:
     """Returns one board space: number, dividends, required clans (large boxes), groups (small boxes)."""
     x, y = MARGIN + column * CELL_W, MARGIN + row * CELL_H
     nego = state.nego
@@ -95,7 +86,7 @@ def _space(state: BossState, index: int, space: Space, column: int, row: int) ->
     return parts
 
 
-def _middle(state: BossState, pieces: bool) -> list[str]:
+def _middle(state: Tabletop, pieces: bool) -> list[str]:
     """Returns the middle of the board: the deal stack, the placards (left) and the open deal (right)."""
     x, y = MARGIN + CELL_W + 20, MARGIN + CELL_H + 30
     top = state.top_card()
@@ -121,7 +112,7 @@ def _middle(state: BossState, pieces: bool) -> list[str]:
     return parts
 
 
-def _negotiation(state: BossState, x: float, y: float) -> list[str]:
+def _negotiation(state: Tabletop, x: float, y: float) -> list[str]:
     """Returns the open deal: its space and needs, the Boss, the proceeds and the terms (all public)."""
     nego = state.nego
     if nego is None:
@@ -148,7 +139,7 @@ def _negotiation(state: BossState, x: float, y: float) -> list[str]:
     return parts
 
 
-def board_svg(state: BossState, pieces: bool = True) -> str:
+def board_svg(state: Tabletop, pieces: bool = True) -> str:
     """Returns the board with the state's public pieces as SVG text (``pieces=False``: the bare board)."""
     title = state.decision_summary() if pieces else "I'm the Boss!"
     parts = [

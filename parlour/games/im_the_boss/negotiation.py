@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from parlour.games.im_the_boss.actions import BossCard, Play, Recruit, Travel
 
 
 @dataclass
@@ -14,35 +15,35 @@ class Term:
     amount: int
     agreed: bool
 
-    def to_json(self) -> list[Any]:
-        """Returns ``[seat, amount, agreed]``."""
+    def to_json(self) -> list[int]:
+        """Returns ``[seat, amount, agreed]`` (the last a boolean)."""
         return [self.seat, self.amount, self.agreed]
+
+    def copy(self) -> Term:
+        """Returns a copy."""
+        return Term(self.seat, self.amount, self.agreed)
 
 
 @dataclass
 class Pending:
     """A Travel, Boss card or Recruitment triple played and open to a Stop (ruling B-6)."""
 
-    verb: str
-    """``travel``, ``boss`` or ``recruit``."""
+    play: Play
+    """The action played: its target colour and seat, if any."""
     by: int
     """The seat that played it."""
-    colour: str = ""
-    """The target colour (Travel, Recruitment)."""
-    seat: int = -1
-    """The seat whose laid Clan card a Travel targets (-1: a placard)."""
     cards: list[int] = field(default_factory=list)
     """The card ids played, held here until the window closes."""
 
-    def to_json(self) -> dict[str, Any]:
-        """Returns the JSON form."""
-        return {
-            "verb": self.verb,
-            "by": self.by,
-            "colour": self.colour,
-            "seat": self.seat,
-            "cards": list(self.cards),
-        }
+    @property
+    def colour(self) -> str:
+        """The target colour of a Travel or triple ('' for a Boss card)."""
+        return "" if isinstance(self.play, BossCard) else self.play.colour
+
+    @property
+    def seat(self) -> int:
+        """The seat whose laid Clan card a Travel targets (-1: a placard, or not a Travel)."""
+        return self.play.seat if isinstance(self.play, Travel) else -1
 
     def describe(self) -> str:
         """Returns the play with its player, e.g. ``seat 2's Travel on the R placard``."""
@@ -50,12 +51,13 @@ class Pending:
 
     def what(self) -> str:
         """Returns the play in words, e.g. ``Travel on the R placard``."""
-        if self.verb == "boss":
+        play = self.play
+        if isinstance(play, BossCard):
             return "Boss card"
-        if self.verb == "recruit":
-            return f"Recruitment triple on the {self.colour} placard"
+        if isinstance(play, Recruit):
+            return f"Recruitment triple on the {play.colour} placard"
         target = (
-            f"seat {self.seat}'s {self.colour} Clan card" if self.seat >= 0 else f"the {self.colour} placard"
+            f"seat {play.seat}'s {play.colour} Clan card" if play.seat >= 0 else f"the {play.colour} placard"
         )
         return f"Travel on {target}"
 
@@ -115,11 +117,9 @@ class Negotiation:
             [list(x) for x in self.laid],
             dict(self.travelling),
             dict(self.offers),
-            {c: Term(t.seat, t.amount, t.agreed) for c, t in self.items.items()},
-            {s: Term(t.seat, t.amount, t.agreed) for s, t in self.tips.items()},
+            {c: t.copy() for c, t in self.items.items()},
+            {s: t.copy() for s, t in self.tips.items()},
             list(self.counted),
             self.called,
-            None
-            if pending is None
-            else Pending(pending.verb, pending.by, pending.colour, pending.seat, list(pending.cards)),
+            None if pending is None else Pending(pending.play, pending.by, list(pending.cards)),
         )

@@ -6,35 +6,14 @@ negotiation on the table and the public record of deals, never a hand.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from parlour.core.state import ScoreStep
+from parlour.games.im_the_boss.bargain import quiet, quiet_choices
+from parlour.games.im_the_boss.closing import Closing
 from parlour.games.im_the_boss.content import ANY, Content, house_card_texts
-from parlour.games.im_the_boss.phases import ARRIVE, BARGAIN, CLOSING, LIMIT, MARKER, RESPOND, TURN
+from parlour.games.im_the_boss.plays import Respond
 from parlour.games.im_the_boss.supply import stands
-
-if TYPE_CHECKING:
-    from parlour.games.im_the_boss.state import BossState
-
-CLAN_COLOURS = {
-    "R": "#D55E00",
-    "M": "#CC79A7",
-    "O": "#E69F00",
-    "G": "#009E73",
-    "B": "#0072B2",
-    "Y": "#F0E442",
-}
-"""The clans' colours from the Okabe-Ito palette (told apart with any colour vision), by letter."""
-
-
-def text_colours(content: Content) -> dict[str, str]:
-    """Returns each clan's letter, colour name and surname -> its colour (the word is always shown)."""
-    found: dict[str, str] = {}
-    for investor in content.investors:
-        colour = CLAN_COLOURS.get(investor.colour)
-        if colour is not None:
-            found |= {investor.colour: colour, investor.name: colour, investor.investor: colour}
-    return found
+from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
+from parlour.games.im_the_boss.turn import Arrive, Limit, PlaceMarker, Turn
 
 
 def seats(numbers: list[int] | tuple[int, ...]) -> str:
@@ -44,7 +23,7 @@ def seats(numbers: list[int] | tuple[int, ...]) -> str:
     return "seats " + ", ".join(map(str, numbers))
 
 
-def deal_words(state: BossState, space_index: int, proceeds: int | None = None) -> str:
+def deal_words(state: Tabletop, space_index: int, proceeds: int | None = None) -> str:
     """Returns ``the space 4 deal (R O, 6 million)``: the space, what it needs, what it pays."""
     space = state.space(space_index)
     top = state.top_card()
@@ -54,48 +33,44 @@ def deal_words(state: BossState, space_index: int, proceeds: int | None = None) 
 
 
 # ------------------------------------------------------------------ the banner
-def decision_summary(state: BossState) -> str:
+def decision_summary(state: Tabletop) -> str:
     """Returns who is deciding what now, in one public line."""
     if state.over:
         return f"The game is over. {end_reason(state)}"
-    kind = state.stack.top.kind
+    decision = state.decision()
     deciders = state.deciders()
     seat = deciders[0]
-    if kind == MARKER:
+    if isinstance(decision, PlaceMarker):
         return f"seat {seat} places the marker on any space before seat {state.first}'s first turn"
-    if kind in (TURN, ARRIVE):
+    if isinstance(decision, Turn | Arrive):
         assert state.marker is not None
         here = deal_words(state, state.marker)
-        if kind == TURN:
+        if isinstance(decision, Turn):
             return f"seat {seat}'s turn: try {here} where the marker stands, or roll"
         if state.must_deal:
             return f"seat {seat}'s turn: must try {here} (10 or more cards in hand)"
         return f"seat {seat}'s turn: try {here}, or draw three cards"
-    if kind == LIMIT:
+    if isinstance(decision, Limit):
         return f"seat {seat} is over 12 cards: discards one, or plays a Recruitment triple"
-    return _negotiation_summary(state, kind, deciders)
+    return _negotiation_summary(state, decision, deciders)
 
 
-def _negotiation_summary(state: BossState, kind: str, deciders: tuple[int, ...]) -> str:
+def _negotiation_summary(state: Tabletop, decision: BossDecision, deciders: tuple[int, ...]) -> str:
     """Returns the banner of a negotiation's bargaining, Stop window or closing round."""
-    from parlour.games.im_the_boss.bargain import quiet, quiet_choices
-
-    nego = state.nego
-    assert nego is not None
+    nego = state.negotiation()
     deal = deal_words(state, nego.space, nego.proceeds)
     boss = f"the Boss, seat {nego.boss}"
-    if kind == RESPOND:
+    if isinstance(decision, Respond):
         assert nego.pending is not None
         return f"Stop window: {seats(deciders)} may stop {nego.pending.describe()}"
-    if kind == CLOSING:
+    if isinstance(decision, Closing):
         # The rulebook's "Going once, going twice-the deal is closed!", seat by seat (docs/negotiation.md).
-        queue = state.stack.top.seats
+        queue = decision.seats
         then = f" (then {seats(queue[1:])})" if len(queue) > 1 else " (the last to answer)"
         return (
             f'"going once, going twice": closing round of {deal}, called by {boss}: '
             f"{seats(deciders[:1])} may play a card or pass{then}"
         )
-    assert kind == BARGAIN
     if quiet(state):
         return f"negotiation for {deal}: everyone has passed; {boss}, may {quiet_choices(state)}"
     who = "everyone" if len(deciders) == state.players else seats(deciders)
@@ -107,7 +82,7 @@ def _negotiation_summary(state: BossState, kind: str, deciders: tuple[int, ...])
 
 
 # ------------------------------------------------------------------ the end
-def end_reason(state: BossState) -> str:
+def end_reason(state: Tabletop) -> str:
     """Returns why the game ended: the end roll, the last deal card, or the turn limit ('' if it goes on)."""
     if not state.over:
         return ""
@@ -129,7 +104,7 @@ def end_reason(state: BossState) -> str:
     return "The game ended."
 
 
-def score_steps(state: BossState) -> list[ScoreStep]:
+def score_steps(state: Tabletop) -> list[ScoreStep]:
     """Returns each seat's money deal by deal (as Boss: proceeds less payments; as a payee), summing to
     its score; money the record of deals does not explain (a loaded position) gets a line of its own."""
     steps: list[ScoreStep] = [ScoreStep(None, "Most money wins; each deal's share, seat by seat.")]
@@ -144,7 +119,7 @@ def score_steps(state: BossState) -> list[ScoreStep]:
     return steps
 
 
-def _seat_steps(state: BossState, seat: int) -> list[ScoreStep]:
+def _seat_steps(state: Tabletop, seat: int) -> list[ScoreStep]:
     """Returns one seat's share of each recorded deal."""
     lines = []
     for number, deal in enumerate(state.deals, 1):

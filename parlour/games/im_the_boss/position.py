@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import TypeVar, cast
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
 from parlour.core.errors import ParlourError, PositionError
+from parlour.core.payloads import JSONValue
 from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
+from parlour.games.im_the_boss.actions import BossCard, Play, Recruit, Travel
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.negotiation import Negotiation, Pending, Term
 from parlour.games.im_the_boss.options import DRAW, HAND_LIMIT, SHORT_GAME_REMOVED
-from parlour.games.im_the_boss.phases import ARRIVE, BARGAIN, CLOSING, LIMIT, MARKER, RESPOND, TURN
-from parlour.games.im_the_boss.readers import read_stack
-from parlour.games.im_the_boss.state import BossState
-from parlour.games.im_the_boss.supply import stands
+from parlour.games.im_the_boss.rules import KINDS, Arrive, Bargain, Closing, Limit, PlaceMarker, Respond, Turn
+from parlour.games.im_the_boss.supply import can_supply, stands
+from parlour.games.im_the_boss.tabletop import BossDecision, DealRecord, Tabletop
+
+T = TypeVar("T", bound=Tabletop)
 
 FORMAT = "parlour-im-the-boss-position/1"
 FIELDS = {
@@ -55,10 +59,9 @@ NEGO_FIELDS = {
     "called",
     "pending",
 }
-KINDS = {MARKER, TURN, ARRIVE, LIMIT, BARGAIN, RESPOND, CLOSING}
 
 
-def to_position(state: BossState) -> dict[str, Any]:
+def to_position(state: Tabletop) -> dict[str, JSONValue]:
     """Returns the whole state as JSON data; cards are written by name."""
     names = state.name
     return {
@@ -86,7 +89,7 @@ def to_position(state: BossState) -> dict[str, Any]:
     }
 
 
-def _nego_json(state: BossState) -> dict[str, Any] | None:
+def _nego_json(state: Tabletop) -> dict[str, JSONValue] | None:
     """Returns the negotiation as JSON data."""
     nego = state.nego
     if nego is None:
@@ -104,9 +107,18 @@ def _nego_json(state: BossState) -> dict[str, Any] | None:
         "tips": {str(s): [t.amount, t.agreed] for s, t in sorted(nego.tips.items())},
         "counted": list(nego.counted),
         "called": nego.called,
-        "pending": None
-        if pending is None
-        else {**pending.to_json(), "cards": [state.name(c) for c in pending.cards]},
+        "pending": None if pending is None else _pending_json(state, pending),
+    }
+
+
+def _pending_json(state: Tabletop, pending: Pending) -> dict[str, JSONValue]:
+    """Returns the play awaiting a Stop as JSON data: its verb, player, target and cards."""
+    return {
+        "verb": pending.play.verb,
+        "by": pending.by,
+        "colour": pending.colour,
+        "seat": pending.seat,
+        "cards": [state.name(c) for c in pending.cards],
     }
 
 
@@ -118,7 +130,7 @@ class _Cards:
         for card, name in enumerate(content.cards):
             self.free.setdefault(name, []).append(card)
 
-    def take(self, name: Any, path: str) -> int:
+    def take(self, name: object, path: str) -> int:
         """Returns a free id of a card called ``name``."""
         if not isinstance(name, str) or name not in self.free:
             raise PositionError(path, f"{short_repr(name)} is not a card of this set")
@@ -126,7 +138,7 @@ class _Cards:
             raise PositionError(path, f"more {name} cards than the set has")
         return self.free[name].pop(0)
 
-    def pile(self, value: Any, path: str) -> list[int]:
+    def pile(self, value: object, path: str) -> list[int]:
         """Returns the ids of a list of card names."""
         if not isinstance(value, list):
             raise PositionError(path, "must be a list of card names")
@@ -140,13 +152,14 @@ class _Cards:
             raise PositionError("hands", f"{count} {name} card(s) are nowhere (every card must be placed)")
 
 
-def from_position(content: Content, data: Any, options: dict[str, Any]) -> BossState:
-    """Returns the state a position describes, refusing anything impossible with the field's path."""
+def from_position(kind: type[T], content: Content, data: object, options: dict[str, JSONValue]) -> T:
+    """Returns the state (of class ``kind``) a position describes, refusing anything impossible with the
+    field's path."""
     f = Fields(data, "", FIELDS)
     if f.get("format") != FORMAT:
         raise PositionError("format", f"must be {FORMAT!r}")
     players = f.integer("players", 3, 6)
-    state = BossState(content, players, options, Chance.from_json(f.get("chance")))
+    state = kind(content, players, options, Chance.from_json(f.get("chance")))
     cards = _Cards(content)
     hands = f.get("hands")
     if not isinstance(hands, list) or len(hands) != players:
@@ -157,12 +170,12 @@ def from_position(content: Content, data: Any, options: dict[str, Any]) -> BossS
     _read_board(state, f)
     state.nego = _read_nego(state, f.get("negotiation"), cards)
     cards.check_all_placed()
-    state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players)
+    state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players, KINDS)
     _check_stack(state)
     return state
 
 
-def _read_board(state: BossState, f: Fields) -> None:
+def _read_board(state: Tabletop, f: Fields) -> None:
     """Reads placards, money, the board, the deal cards and the turn fields."""
     players, colours = state.players, state.content.colours
     placards = f.get("placards")
@@ -186,7 +199,7 @@ def _read_board(state: BossState, f: Fields) -> None:
     deals = f.get("deals")
     if not isinstance(deals, list) or not all(isinstance(d, dict) for d in deals):
         raise PositionError("deals", "must be a list of deal records")
-    state.deals = [dict(d) for d in deals]
+    state.deals = [cast(DealRecord, dict(d)) for d in deals]  # each checked in _check_deal_record
     state.current = f.integer("current", 0, players - 1)
     state.first = f.integer("first", 0, players - 1)
     state.turn = f.integer("turn", 0)
@@ -194,7 +207,7 @@ def _read_board(state: BossState, f: Fields) -> None:
     state.must_deal = f.boolean("must_deal")
 
 
-def _read_nego(state: BossState, data: Any, cards: _Cards) -> Negotiation | None:
+def _read_nego(state: Tabletop, data: object, cards: _Cards) -> Negotiation | None:
     """Reads the negotiation (or null)."""
     if data is None:
         return None
@@ -238,19 +251,19 @@ def _read_nego(state: BossState, data: Any, cards: _Cards) -> Negotiation | None
     return nego
 
 
-def _seat_key(key: Any, players: int) -> bool:
+def _seat_key(key: object, players: int) -> bool:
     """Returns whether an object key names a seat: ``"0"`` … ``"players - 1"`` as written by positions."""
     return isinstance(key, str) and key.isdecimal() and key == str(int(key)) and int(key) < players
 
 
-def _triple(value: Any, path: str) -> tuple[str, int, int]:
+def _triple(value: object, path: str) -> tuple[str, int, int]:
     """Reads ``[colour, seat, amount]``."""
     if not isinstance(value, list) or len(value) != 3:
         raise PositionError(path, "must be [colour, seat, amount]")
     return check_str(value[0], path), check_int(value[1], path, 0), check_int(value[2], path, 0)
 
 
-def _pair(value: Any) -> bool:
+def _pair(value: object) -> bool:
     """Returns whether ``value`` is ``[amount, agreed]``."""
     return (
         isinstance(value, list)
@@ -262,7 +275,7 @@ def _pair(value: Any) -> bool:
     )
 
 
-def _terms(data: Any, colours: str, players: int) -> dict[str, Term]:
+def _terms(data: object, colours: str, players: int) -> dict[str, Term]:
     """Reads the terms: colour -> [seat, amount, agreed]."""
     if not isinstance(data, dict):
         raise PositionError("negotiation.terms", "must be an object")
@@ -276,65 +289,67 @@ def _terms(data: Any, colours: str, players: int) -> dict[str, Term]:
     return terms
 
 
-def _pending(data: Any, players: int, cards: _Cards) -> Pending | None:
+def _pending(data: object, players: int, cards: _Cards) -> Pending | None:
     """Reads the play awaiting a Stop (or null)."""
     if data is None:
         return None
     p = Fields(data, "negotiation.pending", {"verb", "by", "colour", "seat", "cards"})
-    verb = p.string("verb")
+    verb, colour, seat = p.string("verb"), p.string("colour"), p.integer("seat", -1, players - 1)
     if verb not in ("travel", "boss", "recruit"):
         raise PositionError("negotiation.pending.verb", "must be travel, boss or recruit")
+    if verb != "travel" and seat != -1:
+        raise PositionError("negotiation.pending.seat", "only a Travel card targets a seat (else -1)")
+    if verb == "boss" and colour:
+        raise PositionError("negotiation.pending.colour", "a Boss card targets no colour (write '')")
+    played: Play = (
+        Travel(colour, seat) if verb == "travel" else Recruit(colour) if verb == "recruit" else BossCard()
+    )
     return Pending(
-        verb,
-        p.integer("by", 0, players - 1),
-        p.string("colour"),
-        p.integer("seat", -1, players - 1),
-        cards.pile(p.get("cards"), "negotiation.pending.cards"),
+        played, p.integer("by", 0, players - 1), cards.pile(p.get("cards"), "negotiation.pending.cards")
     )
 
 
-SHAPES = {
+SHAPES: dict[tuple[type[BossDecision], ...], str] = {
     (): "the game is over",
-    (MARKER,): "the marker is placed",
-    (TURN,): "a turn",
-    (ARRIVE,): "after the roll",
-    (LIMIT,): "over the hand limit",
-    (BARGAIN,): "bargaining",
-    (BARGAIN, RESPOND): "a Stop window",
-    (BARGAIN, CLOSING): "the closing round",
-    (BARGAIN, CLOSING, RESPOND): "a Stop window in the closing round",
+    (PlaceMarker,): "the marker is placed",
+    (Turn,): "a turn",
+    (Arrive,): "after the roll",
+    (Limit,): "over the hand limit",
+    (Bargain,): "bargaining",
+    (Bargain, Respond): "a Stop window",
+    (Bargain, Closing): "the closing round",
+    (Bargain, Closing, Respond): "a Stop window in the closing round",
 }
 """Every stack of decisions a game can have."""
 
 
-def _check_stack(state: BossState) -> None:
+def _check_stack(state: Tabletop) -> None:
     """Refuses a stack that does not fit the rest of the position."""
-    kinds = tuple(state.stack.kinds())
-    for i, kind in enumerate(kinds):
-        if kind not in KINDS:
-            raise PositionError(f"decisions[{i}].kind", f"unknown decision {short_repr(kind)}")
+    kinds = tuple(type(d) for d in state.stack)
     if kinds not in SHAPES:
-        found = short_repr(list(kinds))
+        found = short_repr(state.stack.kinds())
         raise PositionError("decisions", f"impossible decisions {found} (see docs/positions.md)")
     if (kinds == ()) != state.over:
         raise PositionError("over", "the game is over exactly when no decision is pending")
-    if (kinds[:1] == (BARGAIN,)) != (state.nego is not None):
+    if (kinds[:1] == (Bargain,)) != (state.nego is not None):
         raise PositionError("negotiation", "a negotiation is on exactly when the bargaining window is")
-    if state.marker is None and kinds and kinds != (MARKER,):
+    if state.marker is None and kinds and kinds != (PlaceMarker,):
         raise PositionError("marker", "the marker must be placed before anything else happens")
     _check_deal_cards(state)
     _check_hands(state, kinds)
     if state.nego is not None:
-        if (RESPOND in kinds) != (state.nego.pending is not None):
+        if (Respond in kinds) != (state.nego.pending is not None):
             raise PositionError("decisions", "a Stop window needs a pending play, and only then")
-        if (CLOSING in kinds) != state.nego.called:
+        if (Closing in kinds) != state.nego.called:
             raise PositionError(
                 "negotiation.called", "the deal is called exactly when the closing round is on"
             )
         if state.nego.called and not stands(state):
             raise PositionError("negotiation.called", "a called deal needs agreed lines that cover the space")
         _check_negotiation(state, state.nego)
-    read_stack(state)
+    for i, decision in enumerate(state.stack):
+        assert isinstance(decision, BossDecision)  # KINDS reads only the game's decisions
+        decision.check_seats(state, f"decisions[{i}]")
     problems = state.invariant_errors()
     if problems:
         raise PositionError("", "; ".join(problems))
@@ -347,7 +362,7 @@ def _check_stack(state: BossState) -> None:
         ) from None
 
 
-def _check_deal_cards(state: BossState) -> None:
+def _check_deal_cards(state: Tabletop) -> None:
     """Refuses deal cards out of order, missing, or not matching the length option and the record."""
     removed = SHORT_GAME_REMOVED if state.options["length"] == "short" else ()
     every = [c.number for c in state.content.deal_cards if c.number not in removed]
@@ -362,7 +377,7 @@ def _check_deal_cards(state: BossState) -> None:
         _check_deal_record(state, deal, f"deals[{i}]")
 
 
-def _check_deal_record(state: BossState, deal: dict[str, Any], path: str) -> None:
+def _check_deal_record(state: Tabletop, deal: Mapping[str, object], path: str) -> None:
     """Refuses a malformed entry of the public record of deals."""
     f = Fields(deal, path, {"card", "space", "boss", "proceeds", "payments", "roll"})
     space = f.integer("space", 1, len(state.content.spaces))
@@ -382,20 +397,18 @@ def _check_deal_record(state: BossState, deal: dict[str, Any], path: str) -> Non
         raise PositionError(f.where("payments"), "the payments exceed the proceeds")
 
 
-def _check_hands(state: BossState, kinds: tuple[str, ...]) -> None:
+def _check_hands(state: Tabletop, kinds: tuple[type[BossDecision], ...]) -> None:
     """Refuses a hand over 12 cards except while its holder discards down (and that only then)."""
     for seat, hand in enumerate(state.hands):
-        discarding = kinds == (LIMIT,) and seat == state.current
+        discarding = kinds == (Limit,) and seat == state.current
         if len(hand) > (HAND_LIMIT + DRAW if discarding else HAND_LIMIT) or (
             discarding and len(hand) <= HAND_LIMIT
         ):
             raise PositionError(f"hands[{seat}]", f"holds {len(hand)} cards: the hand limit is {HAND_LIMIT}")
 
 
-def _check_negotiation(state: BossState, nego: Negotiation) -> None:
+def _check_negotiation(state: Tabletop, nego: Negotiation) -> None:
     """Refuses a negotiation that could not have arisen: wrong proceeds, suppliers or cards."""
-    from parlour.games.im_the_boss.supply import can_supply
-
     top = state.top_card()
     expected = state.space(nego.space).dividends * top.value if top else -1
     if nego.proceeds != expected:
@@ -428,13 +441,13 @@ def _check_negotiation(state: BossState, nego: Negotiation) -> None:
         _check_pending(state, nego, nego.pending)
 
 
-def _check_pending(state: BossState, nego: Negotiation, pending: Pending) -> None:
+def _check_pending(state: Tabletop, nego: Negotiation, pending: Pending) -> None:
     """Refuses a pending play whose cards or target do not fit it."""
     names = [state.name(c) for c in pending.cards]
     where = "negotiation.pending"
-    if pending.verb == "boss":
+    if isinstance(pending.play, BossCard):
         ok = names == ["boss"] and pending.by != nego.boss
-    elif pending.verb == "recruit":
+    elif isinstance(pending.play, Recruit):
         ok = (
             names == ["recruit"] * 3
             and pending.colour in state.owners
@@ -451,4 +464,4 @@ def _check_pending(state: BossState, nego: Negotiation, pending: Pending) -> Non
         )
         ok = len(names) == 1 and names[0] in (f"travel:{pending.colour}", "travel:any") and target
     if not ok:
-        raise PositionError(where, f"the cards or the target do not fit a pending {pending.verb}")
+        raise PositionError(where, f"the cards or the target do not fit a pending {pending.play.verb}")

@@ -6,11 +6,11 @@ values and end numbers, the Influence card kinds), the same for every seat and e
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
+from parlour.core.payloads import JSONValue
 from parlour.games.im_the_boss.content import ANY, Content
 from parlour.games.im_the_boss.options import HAND_LIMIT, TRIPLE
-from parlour.games.im_the_boss.people import CLAN_COLOURS
+from parlour.games.im_the_boss.palette import CLAN_COLOURS, ink
 
 KIND_LABELS = {"clan": "Clan", "travel": "Travel", "recruit": "Recruitment", "boss": "Boss", "stop": "Stop"}
 """Each Influence card kind as the drawing names it."""
@@ -18,13 +18,7 @@ OTHER_FILL = "#999999"
 """The grey of the Travel cards playable on any investor (and of a colour without a palette entry)."""
 
 
-def ink(fill: str) -> str:
-    """Returns black or white, whichever reads better on a fill colour ``#RRGGBB``."""
-    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
-    return "#1a1a1a" if 0.299 * r + 0.587 * g + 0.114 * b > 110 else "#ffffff"
-
-
-def table_content(content: Content) -> dict[str, Any]:
+def table_content(content: Content) -> dict[str, JSONValue]:
     """Returns the content's public layout for the drawn table, JSON-ready (docs/browser-tables/)."""
     return {
         "investors": [_investor(content, i) for i in range(len(content.investors))],
@@ -64,10 +58,10 @@ def _investor(content: Content, index: int) -> dict[str, str]:
     }
 
 
-def _cards(content: Content) -> dict[str, dict[str, Any]]:
+def _cards(content: Content) -> dict[str, dict[str, str | int]]:
     """Returns each Influence card name: its kind, colour (or ``any``), label and count in the deck."""
     counts = Counter(content.cards)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, dict[str, str | int]] = {}
     for name in sorted(counts):
         kind, _, colour = name.partition(":")
         label = KIND_LABELS.get(kind, kind)

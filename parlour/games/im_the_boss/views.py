@@ -3,26 +3,104 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TypedDict
 
-from parlour.games.im_the_boss.supply import suppliers
+from parlour.games.im_the_boss.bargain import quiet
+from parlour.games.im_the_boss.closing import Closing
+from parlour.games.im_the_boss.content import Space
+from parlour.games.im_the_boss.plays import Respond
+from parlour.games.im_the_boss.supply import can_supply, stands, suppliers
+from parlour.games.im_the_boss.tabletop import DealRecord, Tabletop
 
-if TYPE_CHECKING:
-    from parlour.games.im_the_boss.content import Space
-    from parlour.games.im_the_boss.state import BossState
+
+class NegotiationView(TypedDict):
+    """The negotiation as every seat sees it (all of it public): its record, then what the drawn table
+    shows beside it."""
+
+    space: int
+    """The deal's space, 1 to 16."""
+    opener: int
+    boss: int
+    proceeds: int
+    laid: list[list[str]]
+    """Each seat's laid Clan cards, by colour letter (sorted)."""
+    travelling: list[str]
+    """The colours of the placards sent travelling."""
+    offers: list[list[str | int]]
+    """The standing offers, each ``[colour, seat, ask]``."""
+    terms: dict[str, list[int]]
+    """The investor lines: colour -> ``[seat, amount, agreed]`` (agreed a boolean)."""
+    tips: dict[str, list[int]]
+    """The payments for no investor: seat (as text) -> ``[seat, amount, agreed]``."""
+    counted: list[int]
+    """Each seat's actions used (pass, agree, refuse not counted; ruling B-2)."""
+    limit: int
+    """The actions each seat may use (option negotiation_limit)."""
+    called: bool
+    pending: str | None
+    """The play awaiting a Stop, in words."""
+    suppliers: dict[str, list[int]]
+    """Who can supply each colour of the space now."""
+    still_needs: str
+    """What the agreed lines still lack, e.g. ``G + 1 of R B``."""
+    stands: bool
+    """Whether the agreed lines cover the space (the Boss may call)."""
+    keeps: int
+    """What the Boss keeps under the terms."""
+    gets: list[int]
+    """What the terms pay each seat."""
+    quiet: bool
+    """Whether everyone has passed (only the Boss is asked)."""
+    window: str | None
+    """The decision on top: ``bargain``, ``respond`` or ``closing``."""
+    asking: list[int]
+    """The seats a Stop window or the closing round still asks, in order (else empty)."""
 
 
-def observation(state: BossState, seat: int | None) -> dict[str, Any]:
+class Observation(TypedDict):
+    """What one seat (or a spectator) may know of a game of I'm the Boss! (the browser table's
+    ``api.observation``, the encoders' input)."""
+
+    game: str
+    players: int
+    seat: int | None
+    """The viewer (None: a spectator)."""
+    turn: int
+    current: int
+    decision: str | None
+    """The kind of the decision on top (None once the game is over)."""
+    deciders: list[int]
+    hand: list[str] | None
+    """The viewer's cards by name, sorted (None for a spectator)."""
+    hand_sizes: list[int]
+    placards: dict[str, int | None]
+    money: list[int | None]
+    """Each seat's money, None where the viewer may not see it (option money)."""
+    covered: list[int | None]
+    """The deal card covering each space, or None."""
+    marker: int | None
+    """The marker's space, 1 to 16 (None until placed)."""
+    deal_cards: list[int]
+    dividend_value: int | None
+    marker_proceeds: int | None
+    deals: list[DealRecord]
+    draw_size: int
+    discard: list[str]
+    negotiation: NegotiationView | None
+    over: bool
+
+
+def observation(state: Tabletop, seat: int | None) -> Observation:
     """Returns the table as ``seat`` may know it (None: a spectator); others' hands are sizes only."""
     public = state.options["money"] == "public"
     top = state.top_card()
-    view: dict[str, Any] = {
+    view: Observation = {
         "game": "im-the-boss",
         "players": state.players,
         "seat": seat,
         "turn": state.turn,
         "current": state.current,
-        "decision": state.stack.top.kind if len(state.stack) else None,
+        "decision": state.decision().kind if len(state.stack) else None,
         "deciders": list(state.deciders()),
         "hand": sorted(state.name(c) for c in state.hands[seat]) if seat is not None else None,
         "hand_sizes": [len(h) for h in state.hands],
@@ -33,7 +111,7 @@ def observation(state: BossState, seat: int | None) -> dict[str, Any]:
         "deal_cards": list(state.deal_cards),
         "dividend_value": top.value if top else None,
         "marker_proceeds": _marker_proceeds(state),
-        "deals": [dict(d) for d in state.deals],
+        "deals": [d.copy() for d in state.deals],
         "draw_size": len(state.draw),
         "discard": [state.name(c) for c in state.discard],
         "negotiation": negotiation_view(state),
@@ -42,7 +120,7 @@ def observation(state: BossState, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def _marker_proceeds(state: BossState) -> int | None:
+def _marker_proceeds(state: Tabletop) -> int | None:
     """Returns what a deal on the marker's space would bring now (its dividends × the top deal card)."""
     top = state.top_card()
     if state.marker is None or top is None:
@@ -50,11 +128,14 @@ def _marker_proceeds(state: BossState) -> int | None:
     return state.space(state.marker).dividends * top.value
 
 
-def negotiation_view(state: BossState) -> dict[str, Any] | None:
+def negotiation_view(state: Tabletop) -> NegotiationView | None:
     """Returns everything laid and said in the negotiation (all of it public)."""
     nego = state.nego
     if nego is None:
         return None
+    space = state.space(nego.space)
+    agreed = {c for c, t in nego.items.items() if t.agreed}
+    top = state.decision() if len(state.stack) else None
     return {
         "space": nego.space + 1,
         "opener": nego.opener,
@@ -69,35 +150,20 @@ def negotiation_view(state: BossState) -> dict[str, Any] | None:
         "limit": state.options["negotiation_limit"],
         "called": nego.called,
         "pending": nego.pending.describe() if nego.pending else None,
-        **_table_facts(state),
-    }
-
-
-def _table_facts(state: BossState) -> dict[str, Any]:
-    """Returns what the drawn table shows beside the negotiation's own record (all public): who can
-    supply each colour, what the agreed lines still lack, what the Boss keeps, who is still to answer."""
-    from parlour.games.im_the_boss.bargain import quiet
-    from parlour.games.im_the_boss.phases import CLOSING, RESPOND
-    from parlour.games.im_the_boss.supply import stands
-
-    nego = state.nego
-    assert nego is not None
-    space = state.space(nego.space)
-    agreed = {c for c, t in nego.items.items() if t.agreed}
-    top = state.stack.top.kind if len(state.stack) else None
-    return {
+        # What the drawn table shows beside the record: who can supply each colour, what the agreed
+        # lines still lack, what the Boss keeps, who is still to answer.
         "suppliers": {c: suppliers(state, c) for c in space.colours},
         "still_needs": still_needed(space, agreed),
         "stands": stands(state),
         "keeps": nego.proceeds - nego.committed(),
         "gets": [nego.payments().get(s, 0) for s in range(state.players)],
         "quiet": quiet(state),
-        "window": top,
-        "asking": list(state.stack.top.seats) if top in (CLOSING, RESPOND) else [],
+        "window": top.kind if top is not None else None,
+        "asking": list(top.seats) if isinstance(top, Closing | Respond) else [],
     }
 
 
-def render_text(state: BossState, seat: int | None) -> str:
+def render_text(state: Tabletop, seat: int | None) -> str:
     """Returns the table as plain text for the terminal."""
     lines = [_headline(state)]
     top = state.top_card()
@@ -135,20 +201,19 @@ def render_text(state: BossState, seat: int | None) -> str:
     return "\n".join(lines)
 
 
-def _headline(state: BossState) -> str:
+def _headline(state: Tabletop) -> str:
     """Returns the first line: whose turn, what is being decided."""
     if state.over:
         return f"I'm the Boss! — game over after {len(state.deals)} deals."
-    from parlour.games.im_the_boss.rules import PHASE_NAMES
 
     deciders = ", ".join(map(str, state.deciders()))
     return (
         f"I'm the Boss! — turn {state.turn}, seat {state.current}'s turn; "
-        f"{PHASE_NAMES[state.stack.top.kind]}, waiting for seat(s) {deciders}."
+        f"{state.decision().phase}, waiting for seat(s) {deciders}."
     )
 
 
-def _negotiation_lines(state: BossState) -> list[str]:
+def _negotiation_lines(state: Tabletop) -> list[str]:
     """Returns the negotiation as text: needs, suppliers, laid cards, offers, terms."""
     nego = state.nego
     if nego is None:
@@ -189,9 +254,8 @@ def still_needed(space: Space, agreed: set[str]) -> str:
     return " + ".join(parts) or "nothing"
 
 
-def hints(state: BossState, seat: int) -> list[str]:
+def hints(state: Tabletop, seat: int) -> list[str]:
     """Returns advice lines for a human at ``seat``: what the deal needs, what is still missing."""
-    from parlour.games.im_the_boss.supply import can_supply, stands
 
     nego = state.nego
     if state.marker is None or state.over:

@@ -7,10 +7,11 @@ import json
 import pytest
 
 from parlour.bots.simulation import simulate
-from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss import GAME
+from parlour.games.im_the_boss.actions import Travel
 from parlour.games.im_the_boss.bots import GreedyBot
 from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.turn import Limit, Turn
 
 from .scenario import deal_record, negotiation, play, position, terms
 
@@ -32,7 +33,7 @@ def table(space: int, boss: int, owners: dict[str, int | None]) -> BossState:
     state.owners = {c: owners.get(c) for c in "RMOGBY"}
     state.stack.pop()
     state.marker, state.first, state.turn, state.current = space - 1, boss, 1, boss
-    state.stack.push(RawDecision("turn", [boss]))
+    state.stack.push(Turn(seats=[boss]))
     return state
 
 
@@ -153,8 +154,9 @@ def test_greedy_never_sends_its_own_investor_travelling() -> None:
     """The issue's greedy plays Travel against a rival's investor, never against its own."""
     state = leading_boss_table()
     action = GreedyBot().choose(state, 1)
-    own = action.seat == 1 or (action.seat == -1 and state.owners.get(action.colour) == 1)
-    assert not (action.verb == "travel" and own), str(action)
+    travel = isinstance(action, Travel)
+    own = travel and (action.seat == 1 or (action.seat == -1 and state.owners.get(action.colour) == 1))
+    assert not own, str(action)
 
 
 def test_the_boss_stops_a_boss_card() -> None:
@@ -184,7 +186,7 @@ def test_over_the_hand_limit_it_recruits_a_placard_it_lacks() -> None:
     state = table(4, 0, {"R": 0, "O": 1, "G": 2, "B": 3, "M": 4})
     give(state, 0, *["recruit"] * 3, *["stop"] * 10)
     state.stack.pop()
-    state.stack.push(RawDecision("limit", [0]))
+    state.stack.push(Limit(seats=[0]))
     assert str(GreedyBot().choose(state, 0)) == "recruit Y"
 
 

@@ -74,7 +74,7 @@ def test_the_windows_load_as_written() -> None:
 def test_a_stop_window_that_legal_play_cannot_open(seats: list[int]) -> None:
     """Empty (it deadlocked: nobody asked, 'apply pass' said the game was over), a seat twice, out of
     order from the player's left, or asking the player who played the card."""
-    assert refusal(with_seats(stop_window(), 1, seats)).field == "decisions[1].seats"
+    assert refusal(with_seats(stop_window(), 1, seats)).field.startswith("decisions[1].seats")
 
 
 def test_a_stop_window_some_seats_have_passed_loads() -> None:

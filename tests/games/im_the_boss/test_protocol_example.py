@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from parlour.core.decisions import RawDecision
 from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.turn import Turn
 
 
 def give(state: BossState, seat: int, *names: str) -> None:
@@ -28,7 +28,7 @@ def example_table() -> BossState:
     state.stack.pop()
     state.marker, state.first, state.turn = 7, 2, 1
     state.current = 2
-    state.stack.push(RawDecision("turn", [2]))
+    state.stack.push(Turn(seats=[2]))
     assert not state.invariant_errors()
     return state
 

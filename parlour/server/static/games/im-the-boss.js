@@ -2,6 +2,8 @@
 // players, your hand, and the open deal as a live panel (who can supply each investor, offers, the
 // terms, the Stop window and the Boss's "going once, going twice" countdown). No rule lives here:
 // every click plays a text from api.legal (the server's list), found by api.matching (docs/browser-tables.md).
+// api.observation is views.Observation of parlour/games/im_the_boss/views.py (every field typed there,
+// the negotiation's as views.NegotiationView); api.content is table.table_content.
 "use strict";
 (() => {
   const CW = 92, CH = 70, COLS = 6, ROWS = 4;

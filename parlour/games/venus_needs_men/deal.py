@@ -11,7 +11,7 @@ from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions
 from parlour.games.venus_needs_men.options import DEFAULT_PLANETS, HAND
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.turns import settle, start_turn
+from parlour.games.venus_needs_men.turns import start_turn
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 
 
@@ -76,5 +76,5 @@ def new_game(
     if options["game"] == "enhanced":
         research.deal_upgrades(state)
     start_turn(state, 0)
-    settle(state)
+    state.settle()
     return state

@@ -9,7 +9,7 @@ from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
 from parlour.core.state import GameState, ScoreStep
-from parlour.games.venus_needs_men import actions, rules, views
+from parlour.games.venus_needs_men import actions, views
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
 from parlour.games.venus_needs_men.phases import ZAP
@@ -26,7 +26,7 @@ class VenusState(ModularState):
     """
 
     game_name = "venus-needs-men"
-    rules, views, notation = rules, views, actions
+    views, notation = views, actions
 
     def __init__(
         self,

@@ -135,15 +135,18 @@ def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
     return reach
 
 
+def _targets(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
+    """Returns the enemy ships a ship can attack (the attack table)."""
+    reach = set(in_range(state, ship, cards))
+    return [t for t, where in sorted(state.ships.items()) if where in reach and is_enemy(state, planet, t)]
+
+
 def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
     """Returns ``attack SHIP TARGET [WEAPON]``, ``attack SHIP refuge`` and ``control SHIP TARGET``."""
     cards = cards_apply(state, mode)
     found = []
     for ship in ready(state, ships):
-        reach = set(in_range(state, ship, cards))
-        targets = [
-            t for t, where in sorted(state.ships.items()) if where in reach and is_enemy(state, planet, t)
-        ]
+        targets = _targets(state, planet, ship, cards)
         for target in targets:
             found.append(act("attack", ship=ship, target=target))
             if cards and any(c.qray for c in tech.weapons(state, ship)):
@@ -234,6 +237,38 @@ def research_steps(state: VenusState, planet: str) -> list[Action]:
     return [
         act("research", area=u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u)
     ]
+
+
+def has_steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> bool:
+    """Returns whether :func:`steps` would list any step, without listing them all (the steps nobody
+    decides ask it after every action)."""
+    if kind == "move":
+        return any(can_still_move(state, s, mode) and destinations(state, s) for s in ready(state, ships))
+    if kind == "attack":
+        cards = cards_apply(state, mode)
+        return any(
+            (cards and _can_raid(state, planet, s)) or _has_target(state, planet, s, cards)
+            for s in ready(state, ships)
+        )
+    if kind == "collect":
+        return any(_may_collect(state, planet, s, cards_apply(state, mode)) for s in ready(state, ships))
+    return bool(steps(state, kind, planet, ships, mode))
+
+
+def _has_target(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
+    """Returns whether a ship has an enemy ship in range."""
+    reach = set(in_range(state, ship, cards))
+    return any(where in reach and is_enemy(state, planet, t) for t, where in state.ships.items())
+
+
+def _may_collect(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
+    """Returns whether a ship has a collect, infect or purge step."""
+    where = state.ships[ship] or ""
+    if (planet != EARTH or state.earth_open) and collect_sources(state, planet, ship, cards):
+        return True
+    if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
+        return True
+    return tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0
 
 
 def steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:

@@ -21,7 +21,6 @@ from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.bots import GreedyBot
 from parlour.games.venus_needs_men.options import OPTIONS
 from parlour.games.venus_needs_men.population import needed
-from parlour.games.venus_needs_men.turns import settle
 
 from .scenario import (
     everyone_passes,
@@ -106,7 +105,7 @@ def test_a_mars_ship_cannot_take_over_a_second_ship_while_controlling_one() -> N
     )
     data["controlled"] = {"V1": "mars"}
     state = GAME.load_position(json.dumps(data))
-    settle(state)
+    state.settle()
     assert "control M1 G1" not in legal(state)
 
 

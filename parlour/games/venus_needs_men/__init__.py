@@ -11,7 +11,7 @@ from parlour.core.chance import Chance
 from parlour.core.encoding import Encoding
 from parlour.core.game import Game
 from parlour.core.state import GameState
-from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
+from parlour.games.venus_needs_men.actions import NOTATION, VenusAction, format_action, parse_action
 from parlour.games.venus_needs_men.board import load_board
 from parlour.games.venus_needs_men.encoding import encoding
 from parlour.games.venus_needs_men.factions import load_factions
@@ -126,4 +126,4 @@ class VenusGame(Game):
 
 GAME = VenusGame()
 
-__all__ = ["GAME", "Action", "VenusGame", "VenusState", "format_action", "parse_action"]
+__all__ = ["GAME", "NOTATION", "VenusAction", "VenusGame", "VenusState", "format_action", "parse_action"]

@@ -13,14 +13,13 @@ from parlour.core.decisions import Seat
 from parlour.core.errors import PositionError
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men import population, research
-from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.actions import PASS, Pass, Release, Research, VenusAction
 from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
 from parlour.games.venus_needs_men.phases import RELEASE
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import IMMEDIATE, cards_apply, in_range, is_enemy, research_steps
 
-PASS = act("pass")
 EARTH, REFUGE = "earth", "refuge"
 REFUGE_DEFENSE = 10
 SCAVENGE = "scavenge"
@@ -185,18 +184,17 @@ class Scavenge(VenusDecision):
     kind = SCAVENGE
     phase = "Earth scavenging a wreck"
 
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass and ``research ID`` for each Upgrade Earth may try for."""
         return [PASS, *research_steps(state, EARTH)]
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Rolls for the Upgrade (or declines)."""
-        if action.verb == "pass":
-            state.emit(f"{state.seat_name(seat)} declines the {self.phase}.")
-            state.stack.pop()
-            return
         state.stack.pop()
-        research.attempt(state, EARTH, action.area, cards_apply(state, IMMEDIATE))
+        if isinstance(action, Pass):
+            state.emit(f"{state.seat_name(seat)} declines the {self.phase}.")
+        elif isinstance(action, Research):
+            research.attempt(state, EARTH, action.upgrade, cards_apply(state, IMMEDIATE))
 
     def researcher(self, state: VenusState) -> str | None:
         """Returns Earth: the roll is its research."""
@@ -210,7 +208,7 @@ class Scavenge(VenusDecision):
 
 
 @dataclass(eq=False, kw_only=True)
-class Release(VenusDecision):
+class Releasing(VenusDecision):
     """Mind Control at the end of a turn: the planet holding too many ships in an area chooses which to
     release (ruling A-10(v))."""
 
@@ -219,12 +217,13 @@ class Release(VenusDecision):
     planet: str
     """The planet choosing."""
 
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns ``release SHIP`` for each ship the planet may release now."""
-        return [act("release", ship=s) for s in release_choices(state, self.planet)]
+        return [Release.of(s) for s in release_choices(state, self.planet)]
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Releases the chosen ship."""
+        assert isinstance(action, Release)
         release_ship(state, action.ship, chosen=True)
 
     def auto(self, state: VenusState) -> bool:

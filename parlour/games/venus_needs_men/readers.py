@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 from parlour.core.decisions import Decision
 from parlour.core.errors import PositionError
-from parlour.games.venus_needs_men.combat import Release, Scavenge
+from parlour.games.venus_needs_men.combat import Releasing, Scavenge
 from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.phases import PHASE_OF
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.turns import Act, Attacking, Extend, Extra, Finish, Phase
+from parlour.games.venus_needs_men.turns import Act, Attacking, Extending, Extra, Finish, Phase
 from parlour.games.venus_needs_men.zapping import (
     DeclareWindow,
     EndWindow,
@@ -28,9 +28,9 @@ from parlour.games.venus_needs_men.zapping import (
     ZapWindow,
 )
 
-TOP_ONLY = (Extra, Immediate, Scavenge, Release)
+TOP_ONLY = (Extra, Immediate, Scavenge, Releasing)
 """Decisions whose step pops them first: nothing is ever pushed on them."""
-INTERRUPTS = (ZapWindow, Immediate, Scavenge, Release)
+INTERRUPTS = (ZapWindow, Immediate, Scavenge, Releasing)
 """Decisions pushed in the middle of a turn (a release ends one)."""
 
 
@@ -45,7 +45,7 @@ def _base_length(stack: list[Decision]) -> int:
     expected: list[Callable[[Decision], bool]] = [
         lambda d: isinstance(d, Finish),
         lambda d: isinstance(d, EndWindow),
-        lambda d: isinstance(d, Extend),
+        lambda d: isinstance(d, Extending),
         lambda d: isinstance(d, Act | Phase | Extra),
     ]
     length = 0
@@ -60,16 +60,16 @@ def _may_sit_on(upper: Decision, lower: Decision) -> bool:
     """Returns whether legal play can push ``upper`` directly on ``lower``."""
     if isinstance(upper, StartWindow):
         return isinstance(lower, Act)
-    if isinstance(upper, Release):
+    if isinstance(upper, Releasing):
         return isinstance(lower, Finish)  # Ships are released at the end of a turn.
     if isinstance(upper, Immediate):
         # An immediate-action card is played from a window (never a save window).
         return _answerable(lower)
     if isinstance(upper, DeclareWindow | RollWindow):
         # An attack step: the attack action's phase, an extension's step, an immediate card's step.
-        return isinstance(lower, Attacking | Extend) or _answerable(lower)
+        return isinstance(lower, Attacking | Extending) or _answerable(lower)
     # A save window and Earth's scavenging follow a hit, a Zap card or a wreck wherever those happen.
-    return isinstance(lower, Attacking | Extend | ZapWindow)
+    return isinstance(lower, Attacking | Extending | ZapWindow)
 
 
 def read_stack(state: VenusState) -> None:

@@ -9,7 +9,8 @@ from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
 from parlour.core.state import GameState, ScoreStep
-from parlour.games.venus_needs_men import actions, views
+from parlour.games.venus_needs_men import views
+from parlour.games.venus_needs_men.actions import NOTATION, VenusAction
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
 from parlour.games.venus_needs_men.phases import ZAP
@@ -17,7 +18,7 @@ from parlour.games.venus_needs_men.tech import TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
 
-class VenusState(ModularState):
+class VenusState(ModularState[VenusAction]):
     """A game of Venus Needs Men! in progress.
 
     ``planets`` lists the sides in turn order; ``seat_of`` says which seat plays
@@ -26,7 +27,7 @@ class VenusState(ModularState):
     """
 
     game_name = "venus-needs-men"
-    views, notation = views, actions
+    views, notation = views, NOTATION
 
     def __init__(
         self,

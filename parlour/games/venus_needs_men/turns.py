@@ -9,7 +9,17 @@ from parlour.core.decisions import Seat
 from parlour.core.errors import PositionError
 from parlour.games.venus_needs_men import combat, population, research
 from parlour.games.venus_needs_men import enhanced as tech
-from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.actions import (
+    DONE,
+    END,
+    PASS,
+    Cycle,
+    Done,
+    Extend,
+    Pass,
+    ShipAction,
+    VenusAction,
+)
 from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
 from parlour.games.venus_needs_men.phases import (
@@ -28,7 +38,6 @@ from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
 from parlour.games.venus_needs_men.steps import has_steps, steps
 from parlour.games.venus_needs_men.zapping import STEP_KINDS, EndWindow, StartWindow, take_step
 
-PASS, DONE, END = act("pass"), act("done"), act("end")
 ACTIONS = ("build", "move", "attack", "collect", "research")
 """The actions a turn takes (its first step chooses one)."""
 
@@ -62,7 +71,7 @@ def start_turn(state: VenusState, index: int) -> None:
         )
     state.stack.push(Finish())
     state.stack.push(EndWindow(open=False))
-    state.stack.push(Extend(seats=[seat]))
+    state.stack.push(Extending(seats=[seat]))
     state.stack.push(Act(seats=[seat]))
     # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
@@ -124,28 +133,28 @@ class Act(VenusDecision):
     own_turn = True
     cycles = True
 
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass, the first step of every action, and the Upgrades that may be cycled."""
         planet = state.active
         fleet = state.fleet(planet)
-        found = [PASS]
+        found: list[VenusAction] = [PASS]
         for kind in ACTIONS:
             found += steps(state, kind, planet, fleet)
         if tech.is_enhanced(state) and not state.cycled:
-            found += [act("cycle", area=u) for u in sorted(set(state.face_up))]
+            found += [Cycle.of(u) for u in sorted(set(state.face_up))]
         return found
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Cycles an Upgrade, passes, or takes the action's first step."""
-        if action.verb == "cycle":
-            research.cycle(state, action.area)
+        if isinstance(action, Cycle):
+            research.cycle(state, action.upgrade)
             return
         state.stack.pop()
-        if action.verb == "pass":
+        if isinstance(action, Pass):
             state.action = "move"  # Ruling A-15: passing is a move in which no ship moves.
             state.emit(f"{state.planet(state.active).name} does nothing.")
             return
-        kind = STEP_KINDS[action.verb]
+        kind = STEP_KINDS[type(action)]
         state.action = kind
         if kind in PHASE_OF:
             state.stack.push(PHASES[PHASE_OF[kind]](seats=[seat]))
@@ -156,12 +165,16 @@ class Act(VenusDecision):
         return state.active
 
 
-def _main_step(state: VenusState, action: Action) -> None:
+def _main_step(state: VenusState, action: VenusAction) -> None:
     """Takes a step of the turn's action (the ship has then acted)."""
-    if action.ship:
+    if isinstance(action, ShipAction):
         state.acted.append(action.ship)
-    planet = state.controller(action.ship) if action.ship else state.active
-    take_step(state, planet, action, MAIN_MODE)
+    take_step(state, _commander(state, action), action, MAIN_MODE)
+
+
+def _commander(state: VenusState, action: VenusAction) -> str:
+    """Returns the planet taking a step of the turn: the ship's commander, else the active planet."""
+    return state.controller(action.ship) if isinstance(action, ShipAction) else state.active
 
 
 @dataclass(eq=False, kw_only=True)
@@ -171,13 +184,13 @@ class Phase(VenusDecision):
 
     own_turn = True
 
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns done and every further step."""
         return [DONE, *steps(state, state.action, state.active, _unacted(state))]
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step, or ends the action."""
-        if action.verb == "done":
+        if isinstance(action, Done):
             state.stack.pop()
             return
         _main_step(state, action)
@@ -219,26 +232,26 @@ PHASES: dict[str, type[Phase]] = {p.kind: p for p in (Moving, Attacking, Collect
 
 
 @dataclass(eq=False, kw_only=True)
-class Extend(VenusDecision):
+class Extending(VenusDecision):
     """Discard a Zap card for one extra step of the action (up to three), or ``end``."""
 
     kind = EXTEND
     phase = "extending the action"
     own_turn = True
 
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns end, and ``extend N`` for every card the seat may discard."""
-        return [END, *(act("extend", number=n) for n in extension_options(state))]
+        return [END, *(Extend.of(n) for n in extension_options(state))]
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Discards the card for an extra step, or ends the extensions."""
-        if action.verb == "end":
+        if not isinstance(action, Extend):
             state.stack.pop()
             return
-        state.hands[seat].remove(action.number)
-        state.discards[seat].append(action.number)
+        state.hands[seat].remove(action.card)
+        state.discards[seat].append(action.card)
         state.extended += 1
-        card = state.card(action.number)
+        card = state.card(action.card)
         state.emit(
             f"{state.seat_name(seat)} discards Zap card {card.number}, {card.name}, "
             f"to extend the {state.action} action (extension {state.extended} of 3)."
@@ -263,15 +276,14 @@ class Extra(VenusDecision):
     action: Literal["build", "move", "attack", "collect", "research"]
     """The turn's action."""
 
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns the extra steps of the action."""
         return steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step."""
         state.stack.pop()
-        planet = state.controller(action.ship) if action.ship else state.active
-        take_step(state, planet, action, EXTRA_MODE)
+        take_step(state, _commander(state, action), action, EXTRA_MODE)
 
     def auto(self, state: VenusState) -> bool:
         """Drops the step when there is none (a card changed the board meanwhile)."""
@@ -302,7 +314,7 @@ class Finish(VenusDecision):
         """Releases ships (Mars chooses where it must, ruling A-10(v)), then ends the turn."""
         chooser = combat.release(state)
         if chooser is not None:
-            state.stack.push(combat.Release(seats=[state.seat_of[chooser]], planet=chooser))
+            state.stack.push(combat.Releasing(seats=[state.seat_of[chooser]], planet=chooser))
             return True
         state.stack.pop()
         finish_turn(state)
@@ -325,4 +337,4 @@ ACTION_NAMES: dict[str, Literal["build", "move", "attack", "collect", "research"
 """The turn's actions, by name."""
 
 
-__all__ = ["Act", "Extend", "Extra", "Finish", "Phase", "finish_turn", "start_turn"]
+__all__ = ["Act", "Extending", "Extra", "Finish", "Phase", "finish_turn", "start_turn"]

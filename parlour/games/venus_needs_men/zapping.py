@@ -25,7 +25,21 @@ from parlour.core.payloads import write_record
 from parlour.core.positions import check_int
 from parlour.games.venus_needs_men import combat, population, research
 from parlour.games.venus_needs_men import steps as step_rules
-from parlour.games.venus_needs_men.actions import INFECTED, Action, act
+from parlour.games.venus_needs_men.actions import (
+    PASS,
+    Attack,
+    Build,
+    Collect,
+    Control,
+    Infect,
+    Move,
+    Pass,
+    Purge,
+    Research,
+    ShipAction,
+    VenusAction,
+    Zap,
+)
 from parlour.games.venus_needs_men.combat import REFUGE
 from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
@@ -34,7 +48,6 @@ from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import is_enemy
 from parlour.games.venus_needs_men.zapdeck import TARGETS, ZapCard
 
-PASS = act("pass")
 MAX_DICE = 6
 """More dice than any weapon rolls."""
 MAX_NUMBER = 100
@@ -57,21 +70,21 @@ class ZapWindow(VenusDecision):
     when a card's effect is done (what the card changed may change who could answer)."""
 
     # ---------------------------------------------------------- the rules of every window
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass, and ``zap N [TARGET]`` for every card the seat may play here with every target."""
-        found = [PASS]
+        found: list[VenusAction] = [PASS]
         for number in sorted(state.hands[seat]):
             card = state.card(number)
             if self.playable(state, seat, card):
-                found += [act("zap", number=number, **target) for target in targets(state, seat, card)]
+                found += [Zap.of(number, target) for target in targets(state, seat, card)]
         return found
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """A pass moves the window on; a card takes effect and the window restarts."""
-        if action.verb == "pass":
+        if not isinstance(action, Zap):
             self.pass_seat(seat)
             return
-        card = state.card(action.number)
+        card = state.card(action.card)
         state.hands[seat].remove(card.number)
         state.discards[seat].append(card.number)
         state.emit(f"{state.seat_name(seat)} plays Zap card {card.number}, {card.name}{_aim(state, action)}.")
@@ -99,7 +112,7 @@ class ZapWindow(VenusDecision):
         end, and when an attack is declared (the moment it can still be answered, ruling B-3)."""
         return card.timing == "any"
 
-    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Action) -> None:
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
         """Carries out a card's effect (pushing a decision when it needs one), telling the table."""
         effect(state, seat, card, action)
 
@@ -154,7 +167,7 @@ class StartWindow(ZapWindow):
         at the end of the turn before, and only the active seat's secret refill came between)."""
         return seats if self.everyone else seats[:1]
 
-    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Action) -> None:
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
         """Carries out the card; now everyone may answer it."""
         super().play(state, seat, card, action)
         self.everyone = True
@@ -251,7 +264,7 @@ class RollWindow(ZapWindow):
         commander = "earth" if side == REFUGE else state.controller(side)
         return state.seat_of[commander] == seat
 
-    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Action) -> None:
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
         """A hit or miss card decides the roll (unless a higher one answers); Jamming lowers the dice."""
         if card.effect in ("miss", "hit"):
             self.plays.append((card.number, "hit" if card.effect == "hit" else "miss"))
@@ -318,7 +331,7 @@ class SaveWindow(ZapWindow):
         """Returns whether the seat commands the ship and the card saves."""
         return card.timing == "saving" and state.seat_of[state.controller(self.ship)] == seat
 
-    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Action) -> None:
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
         """A saving card shields the ship (a higher-numbered destroying card still destroys it)."""
         if card.effect != "save":
             super().play(state, seat, card, action)
@@ -381,23 +394,21 @@ def for_planet(state: VenusState, seat: int) -> str:
     return state.active if state.active_seat == seat else state.sides(seat)[0]
 
 
-def targets(state: VenusState, seat: int, card: ZapCard) -> list[dict[str, str]]:
-    """Returns the possible targets of a card (one empty target if it needs none)."""
+def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
+    """Returns the possible targets of a card: land areas, planets or ships ('' if it needs none)."""
     need = TARGETS.get(card.effect)
     planet = for_planet(state, seat)
     if need == "area":
-        return [{"area": a} for a in state.board.land_areas() if state.population[a] > 0]
+        return [a for a in state.board.land_areas() if state.population[a] > 0]
     if need == "planet":
-        return [{"area": p} for p in state.planets if state.seat_of[p] != seat]
+        return [p for p in state.planets if state.seat_of[p] != seat]
     if need == "ship":
         return [
-            {"target": s}
-            for s, where in sorted(state.ships.items())
-            if where is not None and is_enemy(state, planet, s)
+            s for s, where in sorted(state.ships.items()) if where is not None and is_enemy(state, planet, s)
         ]
     if card.effect == "extra-turn" or card.effect.startswith("immediate"):
-        return [{}] if _immediate_possible(state, seat, card) else []
-    return [{}]
+        return [""] if _immediate_possible(state, seat, card) else []
+    return [""]
 
 
 def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
@@ -437,32 +448,26 @@ def asked(state: VenusState, window: ZapWindow) -> list[int]:
 
 
 # ------------------------------------------------------------------ effects
-def _aim(state: VenusState, action: Action) -> str:
+def _aim(state: VenusState, action: Zap) -> str:
     """Returns " on TARGET" for a card's target, in words (a planet or area by name, a ship by its name)."""
-    if action.target:
-        return f" on {action.target}"
-    if action.area:
-        return (
-            f" on {state.board.area(action.area).name}"
-            if state.board.has(action.area)
-            else f" on {action.area}"
-        )
-    return ""
+    if not action.target:
+        return ""
+    return f" on {state.board.area(action.target).name if state.board.has(action.target) else action.target}"
 
 
-def effect(state: VenusState, seat: int, card: ZapCard, action: Action) -> None:
+def effect(state: VenusState, seat: int, card: ZapCard, action: Zap) -> None:
     """Carries out a card's effect that needs no window of its own (pushing a decision when it needs one)."""
     planet = for_planet(state, seat)
     name = state.planet(planet).name
     kind = card.effect
     if kind in ("each-receives", "plague"):
-        _everyone_receives(state, seat, action.area if kind == "each-receives" else _most_populous(state))
+        _everyone_receives(state, seat, action.target if kind == "each-receives" else _most_populous(state))
     elif kind == "extra-turn":
         state.extra_turns[planet] = state.extra_turns.get(planet, 0) + 1
         state.emit(f"{name} will take another turn after this one.")
     elif kind == "skip-turn":
-        state.skips[action.area] = state.skips.get(action.area, 0) + 1
-        state.emit(f"{state.planet(action.area).name} will skip its next turn.")
+        state.skips[action.target] = state.skips.get(action.target, 0) + 1
+        state.emit(f"{state.planet(action.target).name} will skip its next turn.")
     elif kind == "destroy":
         threaten(state, action.target, card.number)
     elif kind.startswith("immediate-"):
@@ -492,28 +497,27 @@ def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> N
 
 
 # ------------------------------------------------------------------ steps
-def take_step(state: VenusState, planet: str, action: Action, mode: str) -> None:
+def take_step(state: VenusState, planet: str, action: VenusAction, mode: str) -> None:
     """Does what a step says (an attack declares its target: its window opens before the roll)."""
     cards = step_rules.cards_apply(state, mode)
-    verb = action.verb
-    if verb == "build":
+    if isinstance(action, Build):
         step_rules.build(state, planet, action, step_rules.build_count(state, planet, mode))
-    elif verb == "move":
+    elif isinstance(action, Move):
         step_rules.move(state, action)
-    elif verb == "attack":
-        _declare(state, action.ship, action.target, action.area, cards, mode == step_rules.MAIN)
-    elif verb == "control":
+    elif isinstance(action, Attack):
+        _declare(state, action.ship, action.target, action.weapon, cards, mode == step_rules.MAIN)
+    elif isinstance(action, Control):
         combat.control(state, action.ship, action.target)
-    elif verb == "collect":
+    elif isinstance(action, Collect):
         area = action.area or state.ships[action.ship] or ""
-        infected = action.target == INFECTED
-        population.collect(state, planet, action.ship, area, cards and mode == step_rules.MAIN, infected)
-    elif verb == "infect":
+        main = cards and mode == step_rules.MAIN
+        population.collect(state, planet, action.ship, area, main, action.infected)
+    elif isinstance(action, Infect):
         population.infect(state, action.ship)
-    elif verb == "purge":
+    elif isinstance(action, Purge):
         population.purge(state, planet, action.ship)
-    else:
-        research.attempt(state, planet, action.area, cards)
+    elif isinstance(action, Research):
+        research.attempt(state, planet, action.upgrade, cards)
 
 
 def _declare(state: VenusState, ship: str, target: str, weapon: str, cards: bool, main: bool) -> None:
@@ -526,17 +530,17 @@ def _declare(state: VenusState, ship: str, target: str, weapon: str, cards: bool
     )
 
 
-STEP_KINDS = {
-    "build": "build",
-    "move": "move",
-    "attack": "attack",
-    "control": "attack",
-    "collect": "collect",
-    "infect": "collect",
-    "purge": "collect",
-    "research": "research",
+STEP_KINDS: dict[type[VenusAction], str] = {
+    Build: "build",
+    Move: "move",
+    Attack: "attack",
+    Control: "attack",
+    Collect: "collect",
+    Infect: "collect",
+    Purge: "collect",
+    Research: "research",
 }
-"""The action each step verb belongs to."""
+"""The action each step belongs to."""
 
 
 @dataclass(eq=False, kw_only=True)
@@ -549,16 +553,16 @@ class Immediate(VenusDecision):
     action: Literal["move", "attack", "build", "collect"]
     """The card's step."""
 
-    def legal(self, state: VenusState, seat: Seat) -> list[Action]:
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass and the step for any of the seat's planets and ships."""
-        found = [PASS]
+        found: list[VenusAction] = [PASS]
         for side in state.sides(seat):
             found += step_rules.steps(state, self.action, side, state.fleet(side), step_rules.IMMEDIATE)
         return found
 
-    def apply(self, state: VenusState, seat: Seat, action: Action) -> None:
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step (or declines it)."""
-        if action.verb == "pass":
+        if isinstance(action, Pass):
             state.emit(f"{state.seat_name(seat)} declines the {self.phase}.")
             state.stack.pop()
             return
@@ -567,15 +571,15 @@ class Immediate(VenusDecision):
         take_step(state, planet, action, step_rules.IMMEDIATE)
 
     @staticmethod
-    def _actor(state: VenusState, seat: int, action: Action) -> str:
+    def _actor(state: VenusState, seat: int, action: VenusAction) -> str:
         """Returns the planet taking the step: the ship's commander, or for a build the home world's."""
-        if action.ship:
+        if isinstance(action, ShipAction):
             return state.controller(action.ship)
-        if action.verb == "build":
+        if isinstance(action, Build):
             # An immediate build names where: a home world (its planet) or Earth's land.
             home = state.board.area(action.area)
             return home.planet if home.kind == "home" and home.planet else "earth"
-        kind = STEP_KINDS[action.verb]
+        kind = STEP_KINDS[type(action)]
         return next(
             p
             for p in state.sides(seat)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self, cast
 
 from parlour.core.notation import Action, Codec, Mismatch, Notation, Number
 
@@ -24,8 +24,11 @@ class VenusAction(Action):
     """A Venus Needs Men! action."""
 
     __slots__ = ()
-    verb: ClassVar[str] = ""
-    """The action's first word."""
+
+    @property
+    def verb(self) -> str:
+        """Returns the action's first word (its verb)."""
+        return self.forms[0].split(" ", 1)[0]
 
     @classmethod
     def of(cls, *fields: Hashable) -> Self:
@@ -47,7 +50,6 @@ class Build(VenusAction):
     """Build new ships: on the home world, or where named (Earth's populated land, Quality Control's
     neighbouring space, an immediate build's home world)."""
 
-    verb = "build"
     forms = ("build {area?}",)
     area: str = ""
 
@@ -63,7 +65,6 @@ class ShipAction(VenusAction):
 class Move(ShipAction):
     """Move a ship one area."""
 
-    verb = "move"
     forms = ("move {ship} {area}",)
     area: str
 
@@ -72,7 +73,6 @@ class Move(ShipAction):
 class Attack(ShipAction):
     """Attack an enemy ship (or the Refuge) with a ship, naming a weapon where there is a choice."""
 
-    verb = "attack"
     forms = ("attack {ship} {target} {weapon?}",)
     target: str
     """A spaceship, or ``refuge``."""
@@ -84,7 +84,6 @@ class Attack(ShipAction):
 class Control(ShipAction):
     """Take an enemy ship over (Mars's Mind Control)."""
 
-    verb = "control"
     forms = ("control {ship} {target}",)
     target: str
 
@@ -94,7 +93,6 @@ class Collect(ShipAction):
     """Collect one unit from the ship's land area (or a named one: Amphibious), an infected one when
     ``infected`` (ruling A-23)."""
 
-    verb = "collect"
     forms = ("collect {ship} {area?} [infected]",)
     area: str = ""
     infected: bool = False
@@ -104,7 +102,6 @@ class Collect(ShipAction):
 class Infect(ShipAction):
     """Infect one unit where the ship stands (Titan's Parasites)."""
 
-    verb = "infect"
     forms = ("infect {ship}",)
 
 
@@ -112,7 +109,6 @@ class Infect(ShipAction):
 class Purge(ShipAction):
     """Destroy one infected unit where the ship stands (Pluto's robots)."""
 
-    verb = "purge"
     forms = ("purge {ship}",)
 
 
@@ -120,7 +116,6 @@ class Purge(ShipAction):
 class Research(VenusAction):
     """Roll for a face-up Upgrade (Enhanced game)."""
 
-    verb = "research"
     forms = ("research {upgrade}",)
     upgrade: str
 
@@ -129,7 +124,6 @@ class Research(VenusAction):
 class Cycle(VenusAction):
     """Discard a face-up Upgrade and turn over a new one (once a turn, before the action)."""
 
-    verb = "cycle"
     forms = ("cycle {upgrade}",)
     upgrade: str
 
@@ -138,7 +132,6 @@ class Cycle(VenusAction):
 class Pass(VenusAction):
     """Do nothing: pass the action, a Zap window, an immediate step."""
 
-    verb = "pass"
     forms = ("pass",)
 
 
@@ -146,7 +139,6 @@ class Pass(VenusAction):
 class Done(VenusAction):
     """End the action's steps."""
 
-    verb = "done"
     forms = ("done",)
 
 
@@ -154,7 +146,6 @@ class Done(VenusAction):
 class Extend(VenusAction):
     """Discard a Zap card for one extra step of the action."""
 
-    verb = "extend"
     forms = ("extend {card}",)
     card: int
 
@@ -163,7 +154,6 @@ class Extend(VenusAction):
 class End(VenusAction):
     """End the extensions."""
 
-    verb = "end"
     forms = ("end",)
 
 
@@ -171,7 +161,6 @@ class End(VenusAction):
 class Zap(VenusAction):
     """Play a Zap card, on a target where it needs one: a land area, a planet or a spaceship."""
 
-    verb = "zap"
     forms = ("zap {card} {target:aim?}",)
     card: int
     target: str = ""
@@ -181,7 +170,6 @@ class Zap(VenusAction):
 class Release(ShipAction):
     """Release a ship from Mind Control (Mars's choice at a turn's end, ruling A-10(v))."""
 
-    verb = "release"
     forms = ("release {ship}",)
 
 

@@ -228,10 +228,7 @@ class Releasing(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Ends the choice when the planet holds no more ships than it may."""
-        if release_choices(state, self.planet):
-            return False
-        state.stack.pop()
-        return True
+        return self.close_unless(state, bool(release_choices(state, self.planet)))
 
     def check(self, state: VenusState, path: str) -> None:
         """Refuses a planet without Mind Control, or a choice asked of another seat than its own."""

@@ -33,6 +33,14 @@ class VenusDecision(Decision[VenusState, VenusAction]):
     cycles: ClassVar[bool] = False
     """Whether a face-up Upgrade may be discarded and replaced here (the action's first step)."""
 
+    def close_unless(self, state: VenusState, more: bool) -> bool:
+        """Takes this decision off the stack unless ``more`` is left to decide in it (an ``auto`` step);
+        returns whether it did."""
+        if more:
+            return False
+        state.stack.pop()
+        return True
+
     def researcher(self, state: VenusState) -> str | None:
         """Returns the planet that may research in this decision (None: research is not a step here)."""
         return None

@@ -1,4 +1,4 @@
-"""Positions: the whole Venus Needs Men! state as JSON, written and read back with checks."""
+"""Positions: a Venus Needs Men! state read back from JSON (``VenusState.to_position`` writes it), checked."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from parlour.games.venus_needs_men import zapping
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.enhanced import has_special
 from parlour.games.venus_needs_men.factions import Factions
+from parlour.games.venus_needs_men.game_state import VenusGameState
 from parlour.games.venus_needs_men.readers import read_stack
 from parlour.games.venus_needs_men.rules import KINDS
-from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.state import POSITION_FORMAT, VenusState
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 from parlour.games.venus_needs_men.zapping import ZapWindow
 
-FORMAT = "parlour-venus-needs-men-position/1"
 MIND_CONTROL = "mindcontrol"
 """The Special that takes ships over (Mars's Mind Control, ruling A-10)."""
 FIELDS = {
@@ -60,56 +60,15 @@ FIELDS = {
 }
 
 
-def to_position(state: VenusState) -> dict[str, Any]:
-    """Returns the whole state as JSON data."""
-    return {
-        "format": FORMAT,
-        "game": "venus-needs-men",
-        "players": state.players,
-        "options": dict(state.options),
-        "chance": state.chance.to_json(),
-        "planets": list(state.planets),
-        "seat_of": dict(state.seat_of),
-        "ships": dict(sorted(state.ships.items())),
-        "population": dict(state.population),
-        "collected": dict(state.collected),
-        "earth_open": state.earth_open,
-        "decks": [list(d) for d in state.decks],
-        "hands": [list(h) for h in state.hands],
-        "discards": [list(d) for d in state.discards],
-        "aside": list(state.aside),
-        "current": state.current,
-        "turn": state.turn,
-        "action": state.action,
-        "acted": list(state.acted),
-        "extended": state.extended,
-        "skips": dict(state.skips),
-        "extra_turns": dict(state.extra_turns),
-        "over": state.over,
-        "winners": list(state.winners_),
-        "decisions": state.stack.to_json(),
-        "upgrades": {p: list(u) for p, u in state.upgrades.items()},
-        "pending_upgrades": {p: list(u) for p, u in state.pending_upgrades.items()},
-        "upgrade_deck": list(state.upgrade_deck),
-        "face_up": list(state.face_up),
-        "upgrade_discard": list(state.upgrade_discard),
-        "controlled": dict(sorted(state.controlled.items())),
-        "disabled": list(state.disabled),
-        "infected": dict(state.infected),
-        "cycled": state.cycled,
-        "seized": list(state.seized),
-    }
-
-
 def from_position(
     board: Board, factions: Factions, zap: ZapDeck, data: Any, options: dict[str, Any]
 ) -> VenusState:
     """Returns the state a position describes, refusing anything impossible with the field's path."""
     f = Fields(data, "", FIELDS)
-    if f.get("format") != FORMAT:
-        raise PositionError("format", f"must be {FORMAT!r}")
+    if f.get("format") != POSITION_FORMAT:
+        raise PositionError("format", f"must be {POSITION_FORMAT!r}")
     players = f.integer("players", 2, 6)
-    state = VenusState(board, factions, zap, players, options, Chance.from_json(f.get("chance")))
+    state = VenusGameState(board, factions, zap, players, options, Chance.from_json(f.get("chance")))
     state.planets = f.items("planets", lambda v, p: _planet(factions, v, p))
     if len(state.planets) != (4 if players == 2 else players) or len(set(state.planets)) != len(
         state.planets

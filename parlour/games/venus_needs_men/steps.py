@@ -8,8 +8,6 @@ Technology or Special card applies to it (option ``extension_cards``, A-01).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import (
     Attack,
@@ -22,9 +20,7 @@ from parlour.games.venus_needs_men.actions import (
     Research,
     VenusAction,
 )
-
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.state import VenusState
 
 EARTH = "earth"
 REFUGE = "refuge"

@@ -197,10 +197,7 @@ class Phase(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Ends the action when only 'done' is left."""
-        if has_steps(state, state.action, state.active, _unacted(state)):
-            return False
-        state.stack.pop()
-        return True
+        return self.close_unless(state, has_steps(state, state.action, state.active, _unacted(state)))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -260,10 +257,7 @@ class Extending(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Ends the extensions when no card can buy a step."""
-        if extension_options(state):
-            return False
-        state.stack.pop()
-        return True
+        return self.close_unless(state, bool(extension_options(state)))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -287,10 +281,8 @@ class Extra(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Drops the step when there is none (a card changed the board meanwhile)."""
-        if has_steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE):
-            return False
-        state.stack.pop()
-        return True
+        more = has_steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
+        return self.close_unless(state, more)
 
     def researcher(self, state: VenusState) -> str | None:
         """Returns the active planet when the action is research."""

@@ -11,11 +11,15 @@ from parlour.core.chance import Chance
 from parlour.core.encoding import Encoding
 from parlour.core.game import Game
 from parlour.core.state import GameState
-from parlour.games.venus_needs_men.actions import Action, format_action, parse_action
+from parlour.games.venus_needs_men.actions import NOTATION, VenusAction, format_action, parse_action
 from parlour.games.venus_needs_men.board import load_board
+from parlour.games.venus_needs_men.bots import GreedyBot
+from parlour.games.venus_needs_men.deal import new_game
+from parlour.games.venus_needs_men.drawing import Piece, render_svg
 from parlour.games.venus_needs_men.encoding import encoding
 from parlour.games.venus_needs_men.factions import load_factions
 from parlour.games.venus_needs_men.options import OPTIONS, QUICK_OPTIONS
+from parlour.games.venus_needs_men.position import from_position
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.zapdeck import ZapDeck, zap_of
 
@@ -84,24 +88,18 @@ class VenusGame(Game):
         chance: Chance | None = None,
     ) -> VenusState:
         """Returns the game ready for the first turn."""
-        from parlour.games.venus_needs_men.deal import new_game
-
         self.check_players(players)
         values = self.options(options)
         return new_game(load_board(), load_factions(), self.zap(values), players, seed, values, chance)
 
     def read_position(self, data: Any) -> VenusState:
         """Returns the state a position describes."""
-        from parlour.games.venus_needs_men.position import from_position
-
         values = self.position_options(data)
         return from_position(load_board(), load_factions(), self.zap(values), data, values)
 
     def board_svg(self, state: GameState | None = None) -> str:
         """Returns the map as SVG: areas, neighbour lines, population (left on land, collected on home
         worlds and in the Refuge), every ship by name (controlled and disabled ones marked) and a legend."""
-        from parlour.games.venus_needs_men.drawing import Piece, render_svg
-
         if state is None:
             return render_svg(load_board())
         assert isinstance(state, VenusState)
@@ -119,11 +117,9 @@ class VenusGame(Game):
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns Venus Needs Men!'s own bots: ``greedy``."""
-        from parlour.games.venus_needs_men.bots import GreedyBot
-
         return {"greedy": GreedyBot}
 
 
 GAME = VenusGame()
 
-__all__ = ["GAME", "Action", "VenusGame", "VenusState", "format_action", "parse_action"]
+__all__ = ["GAME", "NOTATION", "VenusAction", "VenusGame", "VenusState", "format_action", "parse_action"]

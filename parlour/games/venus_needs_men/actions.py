@@ -1,4 +1,4 @@
-"""Venus Needs Men!'s actions and their notation (docs/notation.md).
+"""Venus Needs Men!'s actions, one frozen dataclass per verb, and their notation (docs/notation.md).
 
 >>> str(parse_action("Attack v1 m2"))
 'attack V1 M2'
@@ -10,139 +10,266 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import cache
+from typing import Any, Self, cast
 
-from parlour.core.errors import NotationError
+from parlour.core.notation import Action, Codec, Mismatch, Notation, Number
 
-SIGNATURES = {
-    "build": "a?",
-    "move": "sa",
-    "attack": "stw?",
-    "control": "st",
-    "collect": "sa?",
-    "infect": "s",
-    "purge": "s",
-    "research": "w",
-    "cycle": "w",
-    "pass": "",
-    "done": "",
-    "extend": "n",
-    "end": "",
-    "zap": "nw?",
-    "release": "s",
-}
-"""Each verb's arguments: s ship, t target ship, a area, n number, w a target word; ``?`` optional
-(``collect`` may end with ``infected``)."""
-INFECTED = "infected"
-"""The last word of ``collect SHIP [AREA] infected``: an infected unit (ruling A-23)."""
+REFUGE = "refuge"
+"""The target word of an attack on Earth's Secret Underground Refuge (Earth's Special)."""
+
+
+class VenusAction(Action):
+    """A Venus Needs Men! action."""
+
+    __slots__ = ()
+
+    @property
+    def verb(self) -> str:
+        """Returns the action's first word (its verb)."""
+        return self.forms[0].split(" ", 1)[0]
+
+    @classmethod
+    def of(cls, *fields: Hashable) -> Self:
+        """Returns the shared action with these fields (legal-action lists reuse them: they are built
+        after every action)."""
+        key = (cls, *fields)
+        found = _SHARED.get(key)
+        if found is None:
+            found = _SHARED[key] = cast(Callable[..., VenusAction], cls)(*fields)
+        return cast(Self, found)
+
+
+_SHARED: dict[tuple[object, ...], VenusAction] = {}
+"""One action object for each class and fields."""
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
-    """One action: a verb and its arguments (unused ones keep their defaults)."""
+class Build(VenusAction):
+    """Build new ships: on the home world, or where named (Earth's populated land, Quality Control's
+    neighbouring space, an immediate build's home world)."""
 
-    verb: str
-    ship: str = ""
-    target: str = ""
+    forms = ("build {area?}",)
     area: str = ""
-    number: int = -1
-
-    def __str__(self) -> str:
-        parts = [self.verb, self.ship, self.target, self.area]
-        if self.verb == "collect":
-            parts = [self.verb, self.ship, self.area, self.target]  # collect G1 india infected
-        if self.number >= 0:
-            parts.insert(1, str(self.number))
-        return " ".join(p for p in parts if p)
 
 
-@cache
-def act(verb: str, ship: str = "", target: str = "", area: str = "", number: int = -1) -> Action:
-    """Returns the shared action with these fields."""
-    return Action(verb, ship, target, area, number)
+@dataclass(frozen=True, slots=True)
+class ShipAction(VenusAction):
+    """A step of one spaceship."""
+
+    ship: str
 
 
-def parse_action(text: str) -> Action:
-    """Returns the action written ``text``; raises NotationError naming what is wrong."""
-    if not isinstance(text, str):
-        raise NotationError(f"an action is text, not {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty action: type a verb such as 'move V1 orbit', 'attack V1 M2' or 'pass'")
-    verb, args = words[0].lower(), words[1:]
-    if verb not in SIGNATURES:
-        raise NotationError(f"unknown verb {words[0]!r} (verbs: {', '.join(SIGNATURES)})")
-    signature = SIGNATURES[verb]
-    fields: dict[str, object] = {}
-    if verb == "collect" and len(args) > 1 and args[-1].lower() == INFECTED:
-        fields["target"], args = INFECTED, args[:-1]  # Ruling A-23: the collector takes an infected unit.
-    codes = signature.replace("?", "")
-    optional = signature.count("?")
-    if not len(codes) - optional <= len(args) <= len(codes):
-        raise NotationError(f"{verb!r} takes {_describe(signature)}, not {len(args)} argument(s)")
-    for code, word in zip(codes, args, strict=False):
-        if code == "t" and word.lower() == "refuge":
-            fields["target"] = "refuge"
-        elif code in "st":
-            fields["ship" if code == "s" else "target"] = _ship(word)
-        elif code == "a":
-            fields["area"] = _word(word, "an area")
-        elif code == "n":
-            fields["number"] = _number(word)
-        elif verb == "attack":
-            fields["area"] = _word(word, "a weapon (e.g. gatling)")
-        else:
-            fields["area"] = _word(word, "a target") if not _is_ship(word) else ""
-            if _is_ship(word):
-                fields["target"] = _ship(word)
-    return act(verb, **fields)
+@dataclass(frozen=True, slots=True)
+class Move(ShipAction):
+    """Move a ship one area."""
+
+    forms = ("move {ship} {area}",)
+    area: str
 
 
-def _describe(signature: str) -> str:
-    """Returns a signature in words."""
-    names = {
-        "s": "a spaceship (V1)",
-        "t": "a target spaceship",
-        "a": "an area",
-        "n": "a card number",
-        "w": "a target (area, planet or spaceship)",
-    }
-    words: list[str] = []
-    for code in signature:
-        if code == "?":
-            words[-1] += " (optional)"
-        else:
-            words.append(names[code])
-    return ", ".join(words) or "no arguments"
+@dataclass(frozen=True, slots=True)
+class Attack(ShipAction):
+    """Attack an enemy ship (or the Refuge) with a ship, naming a weapon where there is a choice."""
+
+    forms = ("attack {ship} {target} {weapon?}",)
+    target: str
+    """A spaceship, or ``refuge``."""
+    weapon: str = ""
+    """A Q-Ray owner's Gatling Lasers (``gatling``), or ''."""
 
 
-def _is_ship(word: str) -> bool:
+@dataclass(frozen=True, slots=True)
+class Control(ShipAction):
+    """Take an enemy ship over (Mars's Mind Control)."""
+
+    forms = ("control {ship} {target}",)
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Collect(ShipAction):
+    """Collect one unit from the ship's land area (or a named one: Amphibious), an infected one when
+    ``infected`` (ruling A-23)."""
+
+    forms = ("collect {ship} {area?} [infected]",)
+    area: str = ""
+    infected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Infect(ShipAction):
+    """Infect one unit where the ship stands (Titan's Parasites)."""
+
+    forms = ("infect {ship}",)
+
+
+@dataclass(frozen=True, slots=True)
+class Purge(ShipAction):
+    """Destroy one infected unit where the ship stands (Pluto's robots)."""
+
+    forms = ("purge {ship}",)
+
+
+@dataclass(frozen=True, slots=True)
+class Research(VenusAction):
+    """Roll for a face-up Upgrade (Enhanced game)."""
+
+    forms = ("research {upgrade}",)
+    upgrade: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cycle(VenusAction):
+    """Discard a face-up Upgrade and turn over a new one (once a turn, before the action)."""
+
+    forms = ("cycle {upgrade}",)
+    upgrade: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(VenusAction):
+    """Do nothing: pass the action, a Zap window, an immediate step."""
+
+    forms = ("pass",)
+
+
+@dataclass(frozen=True, slots=True)
+class Done(VenusAction):
+    """End the action's steps."""
+
+    forms = ("done",)
+
+
+@dataclass(frozen=True, slots=True)
+class Extend(VenusAction):
+    """Discard a Zap card for one extra step of the action."""
+
+    forms = ("extend {card}",)
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class End(VenusAction):
+    """End the extensions."""
+
+    forms = ("end",)
+
+
+@dataclass(frozen=True, slots=True)
+class Zap(VenusAction):
+    """Play a Zap card, on a target where it needs one: a land area, a planet or a spaceship."""
+
+    forms = ("zap {card} {target:aim?}",)
+    card: int
+    target: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Release(ShipAction):
+    """Release a ship from Mind Control (Mars's choice at a turn's end, ruling A-10(v))."""
+
+    forms = ("release {ship}",)
+
+
+PASS, DONE, END = Pass(), Done(), End()
+STEPS = (Build, Move, Attack, Control, Collect, Infect, Purge, Research)
+"""The step actions (an action's steps, an extension's and an immediate card's)."""
+
+
+# ------------------------------------------------------------------ words
+def is_ship(word: str) -> bool:
     """Returns whether a word looks like a spaceship name (a letter and a number)."""
     return len(word) >= 2 and word[0].isalpha() and word[1:].isdecimal() and word.isascii()
 
 
 def _ship(word: str) -> str:
     """Returns a spaceship name such as ``V1``."""
-    if not _is_ship(word):
-        raise NotationError(f"{word!r} is not a spaceship: write its letter and number, e.g. V1 or G6")
+    if not is_ship(word):
+        raise Mismatch(f"{word[:24]!r} is not a spaceship: write its letter and number, e.g. V1 or G6")
     return word.upper()
 
 
-def _word(word: str, what: str) -> str:
-    """Returns a lowercase identifier (area or planet)."""
+def _name(word: str, what: str) -> str:
+    """Returns a lowercase name (area, planet, Upgrade)."""
     if not word.isascii() or not word.isalpha():
-        raise NotationError(f"{word!r} is not {what}: write its name, e.g. orbit, china, pluto")
+        raise Mismatch(f"{word[:24]!r} is not {what}: write its name, e.g. orbit, china, pluto")
     return word.lower()
 
 
-def _number(word: str) -> int:
-    """Returns a card number."""
-    if not word.isdecimal() or not word.isascii() or len(word) > 3:
-        raise NotationError(f"{word!r} is not a card number")
-    return int(word)
+class Ship(Codec[str]):
+    """A spaceship: its planet's letter and a number (``V1``)."""
+
+    def __init__(self, what: str, refuge: bool = False) -> None:
+        self.what, self.refuge = what, refuge
+
+    def read(self, word: str) -> str:
+        """Returns the ship's name in capitals (or ``refuge``, where the Refuge may be named)."""
+        if self.refuge and word.lower() == REFUGE:
+            return REFUGE
+        return _ship(word)
 
 
-def format_action(action: Action) -> str:
+class Name(Codec[str]):
+    """An area, planet or Upgrade: a word of letters, in lower case."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def read(self, word: str) -> str:
+        """Returns the name in lower case."""
+        return _name(word, self.what)
+
+
+class Aim(Codec[str]):
+    """A Zap card's target: a spaceship (in capitals) or an area or planet (in lower case)."""
+
+    what = "a target (area, planet or spaceship)"
+
+    def read(self, word: str) -> str:
+        """Returns the ship's name, or the area's or planet's."""
+        return _ship(word) if is_ship(word) else _name(word, "a target")
+
+
+CODECS: dict[str, Codec[Any]] = {  # Codec[Any]: Notation takes codecs of every value type (issue 14)
+    "ship": Ship("a spaceship (V1)"),
+    "target": Ship("a target spaceship", refuge=True),
+    "area": Name("an area"),
+    "weapon": Name("a weapon (e.g. gatling)"),
+    "upgrade": Name("an Upgrade (e.g. gatling)"),
+    "card": Number("a card number", 3),
+    "aim": Aim(),
+}
+"""How each argument is read and written."""
+NOTATION: Notation[VenusAction] = Notation(
+    [
+        Build,
+        Move,
+        Attack,
+        Control,
+        Collect,
+        Infect,
+        Purge,
+        Research,
+        Cycle,
+        Pass,
+        Done,
+        Extend,
+        End,
+        Zap,
+        Release,
+    ],
+    CODECS,
+)
+"""The notation of every Venus Needs Men! action."""
+
+
+def parse_action(text: str) -> VenusAction:
+    """Returns the action written ``text``; raises NotationError naming what is wrong."""
+    return NOTATION.parse(text)
+
+
+def format_action(action: VenusAction) -> str:
     """Returns the action's notation."""
     return str(action)

@@ -7,11 +7,26 @@ its own Zap hand.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.core.state import GameState
 from parlour.games.venus_needs_men import steps as step_rules
-from parlour.games.venus_needs_men.actions import Action, act
+from parlour.games.venus_needs_men.actions import (
+    DONE,
+    PASS,
+    Attack,
+    Build,
+    Collect,
+    Control,
+    End,
+    Extend,
+    Move,
+    Release,
+    Research,
+    VenusAction,
+    Zap,
+)
 from parlour.games.venus_needs_men.options import BASIC_HIT
 from parlour.games.venus_needs_men.phases import (
     ACT,
@@ -30,7 +45,6 @@ from parlour.games.venus_needs_men.phases import (
 )
 from parlour.games.venus_needs_men.state import VenusState
 
-PASS, DONE = act("pass"), act("done")
 FEW_SHIPS = 3
 """Below this many ships on the board the bot builds rather than waits."""
 
@@ -43,7 +57,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: GameState, seat: int) -> Any:
+    def choose(self, state: GameState, seat: int) -> VenusAction:
         """Returns the bot's action for ``seat``."""
         assert isinstance(state, VenusState)
         legal = state.legal_actions(seat)
@@ -51,12 +65,12 @@ class GreedyBot:
         for action in self._wishes(state, seat, legal):
             if action in allowed:
                 return action
-        for fallback in (PASS, DONE, act("end")):
+        for fallback in (PASS, DONE, End()):
             if fallback in allowed:
                 return fallback
         return legal[0]
 
-    def _wishes(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+    def _wishes(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Returns the actions the bot would like, best first."""
         kind = state.stack.top.kind
         if kind == ZAP:
@@ -68,48 +82,50 @@ class GreedyBot:
         if kind == EXTEND:
             return self._extend(state, seat, legal)
         if kind == "scavenge":
-            return self._rank_research(state, [a for a in legal if a.verb == "research"])
+            return self._rank_research(state, [a for a in legal if isinstance(a, Research)])
         if kind == "release":
             # Keep the ships of the strongest rivals: release the weakest owner's ship first.
-            return sorted(
-                legal, key=lambda a: (state.seat_population(state.seat_of[state.owner(a.ship)]), a.ship)
+            releases = [a for a in legal if isinstance(a, Release)]
+            ranked: list[Release] = sorted(
+                releases, key=lambda a: (state.seat_population(state.seat_of[state.owner(a.ship)]), a.ship)
             )
+            return [*ranked]
         return []
 
     # ------------------------------------------------------------ the action
-    def _act(self, state: VenusState, legal: list[Action]) -> list[Action]:
+    def _act(self, state: VenusState, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Collect if possible, else attack a worthwhile target, else build when few ships, else move."""
         planet = state.active
-        collects = [a for a in legal if a.verb == "collect"]
+        collects = [a for a in legal if isinstance(a, Collect)]
         collectors = {a.ship for a in collects}
         if collects and (
             len(collectors) * 2 >= len(state.fleet(planet)) or not self._moves_help(state, planet, legal)
         ):
             return self._rank_collects(state, collects)
-        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb in ("attack", "control")])
-        builds = [a for a in legal if a.verb == "build"]
+        attacks = self._good_attacks(state, planet, [a for a in legal if isinstance(a, Attack | Control)])
+        builds = [a for a in legal if isinstance(a, Build)]
         if builds and len(state.fleet(planet)) < FEW_SHIPS:
             return self._rank_builds(state, builds)
         if attacks and len({a.ship for a in attacks}) >= len(state.fleet(planet)) / 2:
             return attacks
-        moves = self._rank_moves(state, planet, [a for a in legal if a.verb == "move"])
-        research = self._rank_research(state, [a for a in legal if a.verb == "research"])
+        moves = self._rank_moves(state, planet, [a for a in legal if isinstance(a, Move)])
+        research = self._rank_research(state, [a for a in legal if isinstance(a, Research)])
         return [*moves, *research, *attacks, *builds]
 
-    def _best_steps(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+    def _best_steps(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Continues an action (or takes an extra or immediate step) with the best remaining step."""
         planet = state.active if state.stack.top.kind != IMMEDIATE else state.sides(seat)[0]
-        collects = self._rank_collects(state, [a for a in legal if a.verb == "collect"])
-        attacks = self._good_attacks(state, planet, [a for a in legal if a.verb in ("attack", "control")])
-        moves = self._rank_moves(state, planet, [a for a in legal if a.verb == "move"])
-        builds = self._rank_builds(state, [a for a in legal if a.verb == "build"])
-        research = self._rank_research(state, [a for a in legal if a.verb == "research"])
+        collects = self._rank_collects(state, [a for a in legal if isinstance(a, Collect)])
+        attacks = self._good_attacks(state, planet, [a for a in legal if isinstance(a, Attack | Control)])
+        moves = self._rank_moves(state, planet, [a for a in legal if isinstance(a, Move)])
+        builds = self._rank_builds(state, [a for a in legal if isinstance(a, Build)])
+        research = self._rank_research(state, [a for a in legal if isinstance(a, Research)])
         return [*collects, *attacks, *builds, *moves, *research, DONE]
 
-    def _extend(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+    def _extend(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Extends a collection (every unit counts) or an attack on a worthwhile target."""
         cards = sorted(
-            (a for a in legal if a.verb == "extend"), key=lambda a: self._card_worth(state, a.number)
+            (a for a in legal if isinstance(a, Extend)), key=lambda a: self._card_worth(state, a.card)
         )
         if not cards:
             return []
@@ -117,14 +133,15 @@ class GreedyBot:
         fleet = state.fleet(planet)
         if state.action == "collect" and step_rules.collect_steps(state, planet, fleet):
             return [cards[0]]
-        if state.action == "attack" and self._good_attacks(
-            state, planet, step_rules.attack_steps(state, planet, fleet)
-        ):
+        attacks = [
+            a for a in step_rules.attack_steps(state, planet, fleet) if isinstance(a, Attack | Control)
+        ]
+        if state.action == "attack" and self._good_attacks(state, planet, attacks):
             return [cards[0]]
         return []
 
     # ------------------------------------------------------------ ranking steps
-    def _rank_collects(self, state: VenusState, collects: list[Action]) -> list[Action]:
+    def _rank_collects(self, state: VenusState, collects: list[Collect]) -> list[Collect]:
         """Collects from the most populated areas first; an infected unit when Titan is a rival (Titan's
         parasites would bring it home)."""
         seat = state.active_seat
@@ -133,24 +150,26 @@ class GreedyBot:
             collects,
             key=lambda a: (
                 -state.population.get(state.ships[a.ship] or "", 0),
-                (a.target == "infected") != rival,
+                a.infected != rival,
             ),
         )
 
-    def _moves_help(self, state: VenusState, planet: str, legal: list[Action]) -> bool:
+    def _moves_help(self, state: VenusState, planet: str, legal: list[VenusAction]) -> bool:
         """Returns whether some ship could improve its place by moving."""
-        return bool(self._rank_moves(state, planet, [a for a in legal if a.verb == "move"]))
+        return bool(self._rank_moves(state, planet, [a for a in legal if isinstance(a, Move)]))
 
     @staticmethod
-    def _rank_research(state: VenusState, actions: list[Action]) -> list[Action]:
+    def _rank_research(state: VenusState, actions: list[Research]) -> list[Research]:
         """Researches the easiest Upgrade first (Enhanced game)."""
-        return sorted(actions, key=lambda a: (state.tech.upgrades[a.area].roll, a.area))
+        return sorted(actions, key=lambda a: (state.tech.upgrades[a.upgrade].roll, a.upgrade))
 
-    def _rank_builds(self, state: VenusState, builds: list[Action]) -> list[Action]:
+    def _rank_builds(self, state: VenusState, builds: list[Build]) -> list[Build]:
         """Earth builds where the most population is."""
         return sorted(builds, key=lambda a: -state.population.get(a.area, 0))
 
-    def _good_attacks(self, state: VenusState, planet: str, attacks: list[Action]) -> list[Action]:
+    def _good_attacks(
+        self, state: VenusState, planet: str, attacks: list[Attack | Control]
+    ) -> list[Attack | Control]:
         """Returns attacks on the leader's ships and on ships sharing an area with the bot's, best first."""
         leader = self._leader(state, state.seat_of[planet])
         good = []
@@ -168,10 +187,10 @@ class GreedyBot:
                 good.append((-score, action.target, action))
         ranked = [a for _, _, a in sorted(good, key=lambda t: (t[0], t[1]))]
         # Mind Control first: taking a ship beats a chance of destroying it.
-        controls = [a for a in attacks if a.verb == "control"]
-        return [*controls, *(a for a in ranked if a.verb != "control")]
+        controls = [a for a in attacks if isinstance(a, Control)]
+        return [*controls, *(a for a in ranked if not isinstance(a, Control))]
 
-    def _rank_moves(self, state: VenusState, planet: str, moves: list[Action]) -> list[Action]:
+    def _rank_moves(self, state: VenusState, planet: str, moves: list[Move]) -> list[Move]:
         """Moves that bring a ship closer to Earth, or onto the richest land with the fewest enemies."""
         board = state.board
         scored = []
@@ -200,14 +219,14 @@ class GreedyBot:
         return 60 - 10 * (distance if distance is not None else 9)
 
     # ------------------------------------------------------------ Zap cards
-    def _zap(self, state: VenusState, seat: int, legal: list[Action]) -> list[Action]:
+    def _zap(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Plays a Zap card when it clearly pays; otherwise passes."""
         window = state.stack.top
         moment = window.data["moment"]
-        plays = [a for a in legal if a.verb == "zap"]
-        wishes: list[Action] = []
+        plays = [a for a in legal if isinstance(a, Zap)]
+        wishes: list[VenusAction] = []
         for action in plays:
-            effect = state.card(action.number).effect
+            effect = state.card(action.card).effect
             if moment == SAVE and effect == "save":
                 wishes.append(action)
             elif moment == ROLL:
@@ -223,8 +242,8 @@ class GreedyBot:
         return [*wishes, PASS]
 
     def _roll_card(
-        self, state: VenusState, seat: int, data: dict[str, Any], action: Action, effect: str
-    ) -> list[Action]:
+        self, state: VenusState, seat: int, data: dict[str, Any], action: Zap, effect: str
+    ) -> Sequence[VenusAction]:
         """Evasive Maneuvers or Jamming against a hit on its ship; Targeting Computer on its own miss."""
         dice = [d + data.get("bonus", 0) - data["jam"] for d in data["dice"]]
         need = data.get("need", BASIC_HIT)
@@ -236,15 +255,15 @@ class GreedyBot:
             hit = plays[-1][1] == "hit"
         mine = data["target"] != "refuge" and state.seat_of[state.controller(data["target"])] == seat
         top = plays[-1][0] if plays else 0
-        if mine and hit and effect == "miss" and action.number > top:
+        if mine and hit and effect == "miss" and action.card > top:
             return [action]
         if mine and hit and effect == "jam" and not plays and all(d - 2 < need for d in dice):
             return [action]
-        if not mine and not hit and effect == "hit" and action.number > top:
+        if not mine and not hit and effect == "hit" and action.card > top:
             return [action]
         return []
 
-    def _any_card(self, state: VenusState, seat: int, action: Action, effect: str) -> list[Action]:
+    def _any_card(self, state: VenusState, seat: int, action: Zap, effect: str) -> Sequence[VenusAction]:
         """Cards playable at the start or end of a turn, when they help the bot more than others."""
         leader = self._leader(state, seat)
         mine = state.seat_population(seat)
@@ -253,7 +272,7 @@ class GreedyBot:
             return [action]
         if effect in ("each-receives", "plague") and mine > best_other:
             return [action]
-        if effect == "skip-turn" and leader is not None and state.seat_of.get(action.area) == leader:
+        if effect == "skip-turn" and leader is not None and state.seat_of.get(action.target) == leader:
             return [action]
         if (
             effect == "destroy"

@@ -7,16 +7,18 @@ robots are disabled first; Mars may take a target over instead of attacking.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
 
-from parlour.core.decisions import RawDecision
+from parlour.core.decisions import Seat
+from parlour.core.errors import PositionError
 from parlour.games.venus_needs_men import enhanced as tech
-from parlour.games.venus_needs_men import population
+from parlour.games.venus_needs_men import population, research
+from parlour.games.venus_needs_men.actions import PASS, Pass, Release, Research, VenusAction
+from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
-from parlour.games.venus_needs_men.phases import DECLARE, ROLL, SAVE, ZAP
-
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.phases import RELEASE
+from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.steps import IMMEDIATE, cards_apply, in_range, is_enemy, research_steps
 
 EARTH, REFUGE = "earth", "refuge"
 REFUGE_DEFENSE = 10
@@ -24,62 +26,23 @@ SCAVENGE = "scavenge"
 """Earth's free research roll after an alien wreck on Earth (Underground Resistance)."""
 
 
-def declare(state: VenusState, ship: str, target: str, weapon_id: str, cards: bool, main: bool) -> None:
-    """Declares an attack: "You must declare which enemy spaceship you are attacking before you roll the
-    dice." A Zap window opens between the declaration and the roll (ruling B-3, moment ``declare``)."""
-    where = "the Secret Underground Refuge" if target == REFUGE else target
-    state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
-    state.stack.push(
-        RawDecision(
-            ZAP,
-            [],
-            {
-                "moment": DECLARE,
-                "open": False,
-                "attacker": ship,
-                "target": target,
-                "weapon": weapon_id,
-                "cards": cards,
-                "main": main,
-            },
-        )
-    )
-
-
-def still_possible(state: VenusState, data: dict[str, Any]) -> bool:
+def still_possible(state: VenusState, ship: str, target: str, cards: bool) -> bool:
     """Returns whether a declared attack can still be rolled: both ships on the board, the target
     still an enemy in range (a card may have moved or destroyed one of them meanwhile)."""
-    from parlour.games.venus_needs_men.steps import in_range, is_enemy
-
-    ship, target = str(data["attacker"]), str(data["target"])
     if state.ships.get(ship) is None or ship in state.disabled:
         return False
     planet = state.controller(ship)
     if target == REFUGE:
         return state.ships[ship] == state.board.orbit and state.collected.get(EARTH, 0) > 0
     where = state.ships.get(target)
-    return (
-        where is not None
-        and is_enemy(state, planet, target)
-        and where in in_range(state, ship, data["cards"])
-    )
+    return where is not None and is_enemy(state, planet, target) and where in in_range(state, ship, cards)
 
 
-def roll_declared(state: VenusState, data: dict[str, Any]) -> None:
-    """After the declaration's window: the attack is rolled, or called off if it no longer can be (in
-    the action itself the ship may then attack again: the target may be re-declared until the dice are
-    rolled, ruling A-21)."""
-    ship, target = str(data["attacker"]), str(data["target"])
-    if not still_possible(state, data):
-        if data["main"] and ship in state.acted and state.ships.get(ship) is not None:
-            state.acted.remove(ship)
-        state.emit(f"{ship}'s attack on {target} is called off.")
-        return
-    attack(state, ship, target, str(data["weapon"]), bool(data["cards"]))
-
-
-def attack(state: VenusState, ship: str, target: str, weapon_id: str, cards: bool) -> None:
-    """Rolls an attack and opens the Zap window after the roll."""
+def roll(
+    state: VenusState, ship: str, target: str, weapon_id: str, cards: bool
+) -> tuple[list[int], int, int, bool]:
+    """Rolls an attack: returns the dice, the number to reach, the weapon's bonus and whether it is the
+    Q-Ray's roll (the Zap window after the roll answers it)."""
     attacker = state.controller(ship)
     need = (
         REFUGE_DEFENSE if target == REFUGE else (tech.defense(state, target) if cards else tech.BASIC_DEFENSE)
@@ -99,25 +62,7 @@ def attack(state: VenusState, ship: str, target: str, weapon_id: str, cards: boo
     )
     if target != REFUGE and state.owner(target) == EARTH and attacker != EARTH and not state.earth_open:
         population.open_earth(state, attacker, "attacked an Earth ship")
-    state.stack.push(
-        RawDecision(
-            ZAP,
-            [],
-            {
-                "moment": ROLL,
-                "open": False,
-                "attacker": ship,
-                "target": target,
-                "dice": dice,
-                "plays": [],
-                "jam": 0,
-                "need": need,
-                "bonus": weapon.bonus,
-                "qray": qray,
-                "cards": cards,
-            },
-        )
-    )
+    return dice, need, weapon.bonus, qray
 
 
 def control(state: VenusState, ship: str, target: str) -> None:
@@ -130,54 +75,28 @@ def control(state: VenusState, ship: str, target: str) -> None:
         population.open_earth(state, planet, "attacked an Earth ship")
 
 
-def _decided(data: dict[str, Any]) -> bool | None:
-    """Returns the verdict of the highest hit/miss Zap card played on this roll, if any (B-4)."""
-    plays = sorted(data["plays"])
-    return plays[-1][1] == "hit" if plays else None
-
-
-def resolve_roll(state: VenusState, data: dict[str, Any]) -> None:
-    """After the roll's window: carries out the result."""
-    target, attacker = data["target"], data["attacker"]
-    if target != REFUGE and state.ships.get(target) is None:
-        return
-    verdict = _decided(data)
-    if data["qray"]:
-        _qray(state, data, verdict)
-        return
-    hit = any(d + data["bonus"] - data["jam"] >= data["need"] for d in data["dice"])
-    hit = hit if verdict is None else verdict
-    if not hit:
-        state.emit(f"{attacker} misses {target}.")
-    elif target == REFUGE:
-        population.raid(state, state.controller(attacker))
-    else:
-        threaten(state, target, 0, data["cards"])
-
-
-def _qray(state: VenusState, data: dict[str, Any], verdict: bool | None) -> None:
-    """The Q-Ray's table (revised card text); every 4 or 5 is rolled again with AFC or EA (A-09)."""
-    attacker, target = data["attacker"], data["target"]
-    roll = data["dice"][0] - data["jam"]
+def qray(state: VenusState, attacker: str, target: str, result: int, verdict: bool | None) -> list[str]:
+    """The Q-Ray's table (revised card text) for the die's ``result``; every 4 or 5 is rolled again with
+    AFC or EA (A-09). Returns the ships it threatens with destruction, in order (it teleports itself)."""
     if verdict is not None:
-        roll = 10 if verdict else 3
+        result = 10 if verdict else 3
     rerolls = any(c.id in ("autofire", "amplifier") for c in tech.weapons(state, attacker))
-    while rerolls and roll in (4, 5):
-        roll = state.chance.roll(DIE)
-        state.emit(f"The Q-Ray is rolled again: {roll}.")
-    if roll <= 1:
+    while rerolls and result in (4, 5):
+        result = state.chance.roll(DIE)
+        state.emit(f"The Q-Ray is rolled again: {result}.")
+    if result <= 1:
         state.emit("The Q-Ray backfires: both ships are destroyed.")
-        threaten(state, attacker, 0, True)
-        threaten(state, target, 0, True)
-    elif roll == 2:
+        return [attacker, target]
+    if result == 2:
         teleport(state, target)
         teleport(state, attacker)
-    elif roll <= 5:
+    elif result <= 5:
         state.emit("The Q-Ray has no effect.")
-    elif roll <= 7:
+    elif result <= 7:
         teleport(state, target)
     else:
-        threaten(state, target, 0, True)
+        return [target]
+    return []
 
 
 def teleport(state: VenusState, ship: str) -> None:
@@ -190,32 +109,10 @@ def teleport(state: VenusState, ship: str) -> None:
     state.emit(f"{ship} teleports to {state.board.area(where).name} (rolled {roll}).")
 
 
-def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> None:
-    """A ship is about to be destroyed (by a hit, or by Zap card ``cause``): its owner may save it."""
-    state.stack.push(
-        RawDecision(
-            ZAP,
-            [],
-            {"moment": SAVE, "open": False, "ship": ship, "cause": cause, "saved_by": 0, "cards": cards},
-        )
-    )
-
-
-def resolve_save(state: VenusState, data: dict[str, Any]) -> None:
-    """Destroys (or disables) the ship unless a saving card beat the cause (a hit is always beaten)."""
-    ship, saved_by, cause = data["ship"], data["saved_by"], data["cause"]
-    if state.ships.get(ship) is None:
-        return
-    if saved_by and saved_by > cause:
-        state.emit(f"{ship} is saved by Zap card {saved_by}.")
-        return
+def wreck(state: VenusState, ship: str, cards: bool) -> None:
+    """A ship not saved is destroyed, or (Pluto's robots, by cards or a Zap card) disabled first."""
     robot = state.owner(ship) == "pluto" and ship not in state.controlled
-    if (
-        (data.get("cards") or cause)
-        and robot
-        and tech.has_special(state, "pluto", "robotic")
-        and ship not in state.disabled
-    ):
+    if cards and robot and tech.has_special(state, "pluto", "robotic") and ship not in state.disabled:
         state.disabled.append(ship)
         state.emit(f"{ship} is disabled, not destroyed (Robotic).")
         return
@@ -231,11 +128,9 @@ def destroy(state: VenusState, ship: str) -> None:
         state.disabled.remove(ship)
     state.emit(f"{ship} is destroyed{'' if where is None else ' in ' + state.board.area(where).name}.")
     earthly = where is not None and state.board.area(where).kind in ("land", "ocean")
-    if earthly and state.owner(ship) != EARTH and tech.has_special(state, EARTH, "resistance"):
-        from parlour.games.venus_needs_men.steps import research_steps
-
-        if research_steps(state, EARTH):
-            state.stack.push(RawDecision(SCAVENGE, [state.seat_of[EARTH]]))
+    resistance = tech.has_special(state, EARTH, "resistance")
+    if earthly and state.owner(ship) != EARTH and resistance and research_steps(state, EARTH):
+        state.stack.push(Scavenge(seats=[state.seat_of[EARTH]]))
 
 
 def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:
@@ -279,3 +174,70 @@ def release(state: VenusState) -> str | None:
 def release_choices(state: VenusState, planet: str) -> list[str]:
     """Returns the ships ``planet`` may release now: those it holds where it holds too many."""
     return sorted(s for _area, p, held, _own in _excess(state) if p == planet for s in held)
+
+
+# ------------------------------------------------------------------ decisions
+@dataclass(eq=False, kw_only=True)
+class Scavenge(VenusDecision):
+    """Earth's free research roll after an alien wreck on Earth (Underground Resistance), or a pass."""
+
+    kind = SCAVENGE
+    phase = "Earth scavenging a wreck"
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns pass and ``research ID`` for each Upgrade Earth may try for."""
+        return [PASS, *research_steps(state, EARTH)]
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Rolls for the Upgrade (or declines)."""
+        state.stack.pop()
+        if isinstance(action, Pass):
+            state.emit(f"{state.seat_name(seat)} declines the {self.phase}.")
+        elif isinstance(action, Research):
+            research.attempt(state, EARTH, action.upgrade, cards_apply(state, IMMEDIATE))
+
+    def researcher(self, state: VenusState) -> str | None:
+        """Returns Earth: the roll is its research."""
+        return EARTH
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses a scavenging asked of anyone but Earth."""
+        super().check(state, path)
+        if EARTH not in state.seat_of or self.seats != [state.seat_of[EARTH]]:
+            raise PositionError(f"{path}.seats", "only Earth scavenges a wreck")
+
+
+@dataclass(eq=False, kw_only=True)
+class Releasing(VenusDecision):
+    """Mind Control at the end of a turn: the planet holding too many ships in an area chooses which to
+    release (ruling A-10(v))."""
+
+    kind = RELEASE
+    phase = "releasing ships from Mind Control"
+    planet: str
+    """The planet choosing."""
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns ``release SHIP`` for each ship the planet may release now."""
+        return [Release.of(s) for s in release_choices(state, self.planet)]
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Releases the chosen ship."""
+        assert isinstance(action, Release)
+        release_ship(state, action.ship, chosen=True)
+
+    def auto(self, state: VenusState) -> bool:
+        """Ends the choice when the planet holds no more ships than it may."""
+        return self.close_unless(state, bool(release_choices(state, self.planet)))
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses a planet without Mind Control, or a choice asked of another seat than its own."""
+        super().check(state, path)
+        if not tech.has_special(state, self.planet, "mindcontrol"):
+            raise PositionError(
+                f"{path}.data.planet", "must be a planet in play with Mind Control (Enhanced: Mars)"
+            )
+        if self.seats != [state.seat_of[self.planet]]:
+            raise PositionError(
+                f"{path}.seats", "the planet with Mind Control chooses which ships to release"
+            )

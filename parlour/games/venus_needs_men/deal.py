@@ -9,9 +9,10 @@ from parlour.core.errors import OptionError
 from parlour.games.venus_needs_men import research
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions
+from parlour.games.venus_needs_men.game_state import VenusGameState
 from parlour.games.venus_needs_men.options import DEFAULT_PLANETS, HAND
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.turns import settle, start_turn
+from parlour.games.venus_needs_men.turns import start_turn
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 
 
@@ -57,7 +58,7 @@ def new_game(
     """Returns the game ready for the first turn (chance from ``seed``, or ``chance`` when given)."""
     chance = Chance(seed) if chance is None else chance
     by_seat = choose_planets(factions, players, str(options["planets"]), chance)
-    state = VenusState(board, factions, zap, players, options, chance)
+    state = VenusGameState(board, factions, zap, players, options, chance)
     state.planets, state.seat_of = turn_order(factions, by_seat, players)
     start = "start_enhanced" if options["game"] == "enhanced" else "start_basic"
     for planet in state.planets:
@@ -76,5 +77,5 @@ def new_game(
     if options["game"] == "enhanced":
         research.deal_upgrades(state)
     start_turn(state, 0)
-    settle(state)
+    state.settle()
     return state

@@ -7,12 +7,8 @@ controlled ship uses its own planet's cards, never its Special (Mind Control).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.tech import TechCard
-
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
 
 BASIC = TechCard("basic", "Basic attack", "weapon", "two dice, 8 or more", dice=2)
 """The Basic game's attack (and an extended attack under the rulebook's reading, ruling A-01)."""

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from parlour.games.venus_needs_men import enhanced as tech
-
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.state import VenusState
 
 EARTH = "earth"
 

@@ -1,4 +1,4 @@
-"""Positions: the whole Venus Needs Men! state as JSON, written and read back with checks."""
+"""Positions: a Venus Needs Men! state read back from JSON (``VenusState.to_position`` writes it), checked."""
 
 from __future__ import annotations
 
@@ -8,14 +8,17 @@ from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
 from parlour.core.errors import ParlourError, PositionError
 from parlour.core.positions import Fields, check_int, short_key, short_repr
+from parlour.games.venus_needs_men import zapping
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.enhanced import has_special
 from parlour.games.venus_needs_men.factions import Factions
+from parlour.games.venus_needs_men.game_state import VenusGameState
 from parlour.games.venus_needs_men.readers import read_stack
-from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.rules import KINDS
+from parlour.games.venus_needs_men.state import POSITION_FORMAT, VenusState
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
+from parlour.games.venus_needs_men.zapping import ZapWindow
 
-FORMAT = "parlour-venus-needs-men-position/1"
 MIND_CONTROL = "mindcontrol"
 """The Special that takes ships over (Mars's Mind Control, ruling A-10)."""
 FIELDS = {
@@ -57,56 +60,15 @@ FIELDS = {
 }
 
 
-def to_position(state: VenusState) -> dict[str, Any]:
-    """Returns the whole state as JSON data."""
-    return {
-        "format": FORMAT,
-        "game": "venus-needs-men",
-        "players": state.players,
-        "options": dict(state.options),
-        "chance": state.chance.to_json(),
-        "planets": list(state.planets),
-        "seat_of": dict(state.seat_of),
-        "ships": dict(sorted(state.ships.items())),
-        "population": dict(state.population),
-        "collected": dict(state.collected),
-        "earth_open": state.earth_open,
-        "decks": [list(d) for d in state.decks],
-        "hands": [list(h) for h in state.hands],
-        "discards": [list(d) for d in state.discards],
-        "aside": list(state.aside),
-        "current": state.current,
-        "turn": state.turn,
-        "action": state.action,
-        "acted": list(state.acted),
-        "extended": state.extended,
-        "skips": dict(state.skips),
-        "extra_turns": dict(state.extra_turns),
-        "over": state.over,
-        "winners": list(state.winners_),
-        "decisions": state.stack.to_json(),
-        "upgrades": {p: list(u) for p, u in state.upgrades.items()},
-        "pending_upgrades": {p: list(u) for p, u in state.pending_upgrades.items()},
-        "upgrade_deck": list(state.upgrade_deck),
-        "face_up": list(state.face_up),
-        "upgrade_discard": list(state.upgrade_discard),
-        "controlled": dict(sorted(state.controlled.items())),
-        "disabled": list(state.disabled),
-        "infected": dict(state.infected),
-        "cycled": state.cycled,
-        "seized": list(state.seized),
-    }
-
-
 def from_position(
     board: Board, factions: Factions, zap: ZapDeck, data: Any, options: dict[str, Any]
 ) -> VenusState:
     """Returns the state a position describes, refusing anything impossible with the field's path."""
     f = Fields(data, "", FIELDS)
-    if f.get("format") != FORMAT:
-        raise PositionError("format", f"must be {FORMAT!r}")
+    if f.get("format") != POSITION_FORMAT:
+        raise PositionError("format", f"must be {POSITION_FORMAT!r}")
     players = f.integer("players", 2, 6)
-    state = VenusState(board, factions, zap, players, options, Chance.from_json(f.get("chance")))
+    state = VenusGameState(board, factions, zap, players, options, Chance.from_json(f.get("chance")))
     state.planets = f.items("planets", lambda v, p: _planet(factions, v, p))
     if len(state.planets) != (4 if players == 2 else players) or len(set(state.planets)) != len(
         state.planets
@@ -130,7 +92,7 @@ def from_position(
     state.extra_turns = _counts(state, f.get("extra_turns"), "extra_turns")
     state.over = f.boolean("over")
     state.winners_ = f.items("winners", lambda v, p: check_int(v, p, 0, players - 1))
-    state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players)
+    state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players, KINDS)
     _read_enhanced(state, f)
     read_stack(state)
     _check(state)
@@ -257,50 +219,36 @@ def _by_planet(state: VenusState, value: Any, path: str, read: Any) -> dict[str,
 
 
 def _check_decisions(state: VenusState) -> None:
-    """Refuses decisions asking the wrong seat, a window left unsettled, or a seat without a planet."""
+    """Refuses a seat without a planet, or a stack on which nobody may act although the game goes on."""
     if sorted(set(state.seat_of.values())) != list(range(state.players)):
         raise PositionError("seat_of", "every seat plays at least one planet")
-    own_turn = {"act", "moving", "attacking", "collecting", "extend", "extra"}
-    for i, decision in enumerate(state.stack):
-        if decision.kind in own_turn and decision.seats != [state.active_seat]:
-            raise PositionError(
-                f"decisions[{i}]", f"the {decision.kind} decision belongs to seat {state.active_seat}"
-            )
     # A hand-written position may leave a Zap window unopened: the engine opens it (or closes it at once,
     # when nobody holds a playable card) as it would have; a position the engine wrote is already settled.
-    from parlour.games.venus_needs_men.turns import settle
-
-    settle(state)
+    state.settle()
     if len(state.stack) and not state.deciders():
         raise PositionError("decisions", "nobody may act, yet the game is not over")
-    try:
-        _check_windows(state)
-    except (LookupError, AssertionError, TypeError, ValueError) as err:
-        raise PositionError("decisions", f"a Zap window's data is malformed ({err!r})") from None
+    _check_window(state)
 
 
-def _check_windows(state: VenusState) -> None:
-    """Refuses a Zap window asking a seat that public knowledge says cannot play there (ruling B-3) or
-    out of turn (readers.py has already refused an open window under another decision)."""
-    from parlour.games.venus_needs_men.zapping import asked
-
-    last = len(state.stack) - 1
-    for i, decision in enumerate(state.stack):
-        if decision.kind != "zap" or i != last:
-            continue
-        could = asked(state, decision)
-        for seat in decision.seats:
-            if seat not in could:
-                raise PositionError(
-                    f"decisions[{i}].seats",
-                    f"seat {seat} cannot hold a card playable in this window by what the table knows",
-                )
-        if could[len(could) - len(decision.seats) :] != decision.seats:
+def _check_window(state: VenusState) -> None:
+    """Refuses a Zap window on top asking a seat that public knowledge says cannot play there (ruling
+    B-3), or out of order (readers.py has already refused an open window under another decision)."""
+    window = state.stack.top if len(state.stack) else None
+    if not isinstance(window, ZapWindow):
+        return
+    path = f"decisions[{len(state.stack) - 1}].seats"
+    could = zapping.asked(state, window)
+    for seat in window.seats:
+        if seat not in could:
             raise PositionError(
-                f"decisions[{i}].seats",
-                "must be the seats still to answer, in order: the end of "
-                + (", ".join(map(str, could)) or "none"),
+                path, f"seat {seat} cannot hold a card playable in this window by what the table knows"
             )
+    if could[len(could) - len(window.seats) :] != window.seats:
+        raise PositionError(
+            path,
+            "must be the seats still to answer, in order: the end of "
+            + (", ".join(map(str, could)) or "none"),
+        )
 
 
 def _check(state: VenusState) -> None:

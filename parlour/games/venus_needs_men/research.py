@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.options import DIE
-
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.state import VenusState
 
 FACE_UP = 3
 

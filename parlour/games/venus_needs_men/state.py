@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
-from parlour.core.state import GameState, ScoreStep
-from parlour.games.venus_needs_men import actions, rules, views
+from parlour.core.state import GameState
+from parlour.games.venus_needs_men.actions import NOTATION, VenusAction
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
 from parlour.games.venus_needs_men.phases import ZAP
 from parlour.games.venus_needs_men.tech import TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
+POSITION_FORMAT = "parlour-venus-needs-men-position/1"
+"""The ``format`` of every Venus Needs Men! position."""
 
-class VenusState(ModularState):
-    """A game of Venus Needs Men! in progress.
+
+class VenusState(ModularState[VenusAction]):
+    """A game of Venus Needs Men! in progress: what the rules read and change.
+
+    The rules take this class; the game makes :class:`~.game_state.VenusGameState`, which adds
+    what people see (views, banners, hints, the drawn table's content).
 
     ``planets`` lists the sides in turn order; ``seat_of`` says which seat plays
     each (two planets a seat in the team game).  Ships are named ``V1``…; each
@@ -26,7 +32,7 @@ class VenusState(ModularState):
     """
 
     game_name = "venus-needs-men"
-    rules, views, notation = rules, views, actions
+    notation = NOTATION
 
     def __init__(
         self,
@@ -163,18 +169,6 @@ class VenusState(ModularState):
         scores = [s + (10_000 if seat in self.winners_ else 0) for seat, s in enumerate(self.scores())]
         return [1 + sum(1 for other in scores if other > mine) for mine in scores]
 
-    def hints(self, seat: Seat) -> list[str]:
-        """Returns the texts of the seat's Zap cards and what it needs to win."""
-        from parlour.games.venus_needs_men.population import needed
-
-        lines = [f"Zap {n} {self.card(n).name}: {self.card(n).text}" for n in sorted(self.hands[seat])]
-        lines.append(f"You have {self.seat_population(seat)} population; {needed(self)} wins.")
-        lines.append(
-            "The board lists only areas with ships; every area and neighbour line: "
-            "parlour board venus-needs-men --svg map.svg"
-        )
-        return lines
-
     # ------------------------------------------------------------ for people
     def seat_name(self, seat: Seat) -> str:
         """Returns the seat's planet (the team game: its two planets, "Titan & Ganymede")."""
@@ -185,37 +179,49 @@ class VenusState(ModularState):
         """Returns the seat whose turn it is (None once the game is over)."""
         return None if self.over or not self.planets else self.active_seat
 
-    def decision_summary(self) -> str:
-        """Returns one public line: who decides what now."""
-        return views.summary(self)
-
-    def score_steps(self) -> list[ScoreStep]:
-        """Returns the final scoring: each planet's population, then each seat's total (no points)."""
-        return views.score_steps(self)
-
-    def end_reason(self) -> str:
-        """Returns why the game ended ('' while it goes on)."""
-        return views.end_reason(self)
-
-    def card_texts(self) -> dict[str, str]:
-        """Returns the texts of the Zap cards and (Enhanced game) Technology, Upgrade and Special cards."""
-        return views.card_texts(self)
-
-    def table_content(self) -> dict[str, Any]:
-        """Returns the map, the planets and every card by id for the drawn table (public, unchanging)."""
-        from parlour.games.venus_needs_men.table import table_content
-
-        return table_content(self)
-
     def passing_window(self) -> bool:
         """Returns whether a Zap window is on top (every seat asked may pass)."""
         return bool(len(self.stack)) and self.stack.top.kind == ZAP
 
     def to_position(self) -> dict[str, Any]:
-        """Returns the whole state as a position."""
-        from parlour.games.venus_needs_men.position import to_position
-
-        return to_position(self)
+        """Returns the whole state as a position (docs/positions.md; read back by position.py)."""
+        return {
+            "format": POSITION_FORMAT,
+            "game": self.game_name,
+            "players": self.players,
+            "options": dict(self.options),
+            "chance": self.chance.to_json(),
+            "planets": list(self.planets),
+            "seat_of": dict(self.seat_of),
+            "ships": dict(sorted(self.ships.items())),
+            "population": dict(self.population),
+            "collected": dict(self.collected),
+            "earth_open": self.earth_open,
+            "decks": [list(d) for d in self.decks],
+            "hands": [list(h) for h in self.hands],
+            "discards": [list(d) for d in self.discards],
+            "aside": list(self.aside),
+            "current": self.current,
+            "turn": self.turn,
+            "action": self.action,
+            "acted": list(self.acted),
+            "extended": self.extended,
+            "skips": dict(self.skips),
+            "extra_turns": dict(self.extra_turns),
+            "over": self.over,
+            "winners": list(self.winners_),
+            "decisions": self.stack.to_json(),
+            "upgrades": {p: list(u) for p, u in self.upgrades.items()},
+            "pending_upgrades": {p: list(u) for p, u in self.pending_upgrades.items()},
+            "upgrade_deck": list(self.upgrade_deck),
+            "face_up": list(self.face_up),
+            "upgrade_discard": list(self.upgrade_discard),
+            "controlled": dict(sorted(self.controlled.items())),
+            "disabled": list(self.disabled),
+            "infected": dict(self.infected),
+            "cycled": self.cycled,
+            "seized": list(self.seized),
+        }
 
     def invariant_errors(self) -> list[str]:
         """Returns broken invariants: Zap cards in one place, population conserved or lost, ships known."""
@@ -240,9 +246,9 @@ class VenusState(ModularState):
         return problems
 
     # ------------------------------------------------------------ copies
-    def clone(self) -> VenusState:
+    def clone(self) -> Self:
         """Returns a deep, independent copy."""
-        other = VenusState.__new__(VenusState)
+        other = type(self).__new__(type(self))
         GameState.__init__(other)
         other.board, other.factions, other.zap = self.board, self.factions, self.zap
         other.players, other.options = self.players, self.options
@@ -269,7 +275,7 @@ class VenusState(ModularState):
         other.actions_applied = self.actions_applied
         return other
 
-    def determinize(self, seat: Seat, rng: random.Random) -> VenusState:
+    def determinize(self, seat: Seat, rng: random.Random) -> Self:
         """Returns a copy with others' Zap hands and every face-down deck re-dealt, and a fresh generator."""
         other = self.clone()
         other.chance = self.chance.fresh(rng)

@@ -8,13 +8,19 @@ Technology or Special card applies to it (option ``extension_cards``, A-01).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from parlour.games.venus_needs_men import enhanced as tech
-from parlour.games.venus_needs_men.actions import INFECTED, Action, act
-
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.actions import (
+    Attack,
+    Build,
+    Collect,
+    Control,
+    Infect,
+    Move,
+    Purge,
+    Research,
+    VenusAction,
+)
+from parlour.games.venus_needs_men.state import VenusState
 
 EARTH = "earth"
 REFUGE = "refuge"
@@ -50,14 +56,14 @@ def build_areas(state: VenusState, planet: str, mode: str) -> list[str]:
     return [home]
 
 
-def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[Action]:
+def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusAction]:
     """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
     if not state.supply(planet):
         return []
     areas = build_areas(state, planet, mode)
     if planet != EARTH and areas == [state.board.home(planet)] and mode != IMMEDIATE:
-        return [act("build")]
-    return [act("build", area=a) for a in areas]
+        return [Build.of()]
+    return [Build.of(a) for a in areas]
 
 
 def build_count(state: VenusState, planet: str, mode: str) -> int:
@@ -69,7 +75,7 @@ def build_count(state: VenusState, planet: str, mode: str) -> int:
     return state.planet(planet).builds_basic
 
 
-def build(state: VenusState, planet: str, action: Action, count: int) -> None:
+def build(state: VenusState, planet: str, action: Build, count: int) -> None:
     """Puts up to ``count`` new ships on the home world (or the chosen area)."""
     where = action.area or state.board.home(planet)
     built = state.supply(planet)[:count]
@@ -100,17 +106,17 @@ def can_still_move(state: VenusState, ship: str, mode: str) -> bool:
     return state.acted.count(ship) < allowed
 
 
-def move_steps(state: VenusState, ships: list[str], mode: str = MAIN) -> list[Action]:
+def move_steps(state: VenusState, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``move SHIP AREA`` for each of these ships that may move, and each destination."""
     return [
-        act("move", ship=s, area=d)
+        Move.of(s, d)
         for s in ready(state, ships)
         if can_still_move(state, s, mode)
         for d in destinations(state, s)
     ]
 
 
-def move(state: VenusState, action: Action) -> None:
+def move(state: VenusState, action: Move) -> None:
     """Moves a ship one area."""
     state.ships[action.ship] = action.area
     state.emit(f"{action.ship} moves to {state.board.area(action.area).name}.")
@@ -135,30 +141,31 @@ def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
     return reach
 
 
-def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
+def _targets(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
+    """Returns the enemy ships a ship can attack (the attack table)."""
+    reach = set(in_range(state, ship, cards))
+    return [t for t, where in sorted(state.ships.items()) if where in reach and is_enemy(state, planet, t)]
+
+
+def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``attack SHIP TARGET [WEAPON]``, ``attack SHIP refuge`` and ``control SHIP TARGET``."""
     cards = cards_apply(state, mode)
-    found = []
+    found: list[VenusAction] = []
     for ship in ready(state, ships):
-        reach = set(in_range(state, ship, cards))
-        targets = [
-            t for t, where in sorted(state.ships.items()) if where in reach and is_enemy(state, planet, t)
-        ]
+        targets = _targets(state, planet, ship, cards)
         for target in targets:
-            found.append(act("attack", ship=ship, target=target))
+            found.append(Attack.of(ship, target))
             if cards and any(c.qray for c in tech.weapons(state, ship)):
                 # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire
                 # Control and Energy Amplifier improve the Q-Ray instead.
                 found += [
-                    act("attack", ship=ship, target=target, area=c.id)
-                    for c in tech.weapons(state, ship)
-                    if c.id == "gatling"
+                    Attack.of(ship, target, c.id) for c in tech.weapons(state, ship) if c.id == "gatling"
                 ]
         if cards and _can_raid(state, planet, ship):
-            found.append(act("attack", ship=ship, target=REFUGE))
+            found.append(Attack.of(ship, REFUGE))
         if cards and tech.has_special(state, planet, "mindcontrol") and _may_seize(state, planet, ship):
             here = state.ships[ship]
-            found += [act("control", ship=ship, target=t) for t in targets if state.ships[t] == here]
+            found += [Control.of(ship, t) for t in targets if state.ships[t] == here]
     return found
 
 
@@ -198,21 +205,21 @@ def collect_sources(state: VenusState, planet: str, ship: str, cards: bool) -> l
     return [a for a in areas if state.population.get(a, 0) + state.infected.get(a, 0) > 0]
 
 
-def collect_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
+def collect_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``collect SHIP [AREA]``, and Titan's ``infect SHIP`` and Pluto's ``purge SHIP``."""
     cards = cards_apply(state, mode)
-    found = []
+    found: list[VenusAction] = []
     for ship in ready(state, ships):
         where = state.ships[ship] or ""
         if planet != EARTH or state.earth_open:
             for a in collect_sources(state, planet, ship, cards):
-                found.append(act("collect", ship=ship, area="" if a == where else a))
+                found.append(Collect.of(ship, "" if a == where else a))
                 if _choice_of_units(state, a):
-                    found.append(act("collect", ship=ship, area="" if a == where else a, target=INFECTED))
+                    found.append(Collect.of(ship, "" if a == where else a, True))
         if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
-            found.append(act("infect", ship=ship))
+            found.append(Infect.of(ship))
         if tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0:
-            found.append(act("purge", ship=ship))
+            found.append(Purge.of(ship))
     return found
 
 
@@ -227,16 +234,46 @@ def _choice_of_units(state: VenusState, area: str) -> bool:
 
 
 # ------------------------------------------------------------------ research
-def research_steps(state: VenusState, planet: str) -> list[Action]:
+def research_steps(state: VenusState, planet: str) -> list[VenusAction]:
     """Returns ``research ID`` for each face-up Upgrade the planet may try for (Enhanced game)."""
     if not tech.is_enhanced(state):
         return []
-    return [
-        act("research", area=u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u)
-    ]
+    return [Research.of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u)]
 
 
-def steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> list[Action]:
+def has_steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> bool:
+    """Returns whether :func:`steps` would list any step, without listing them all (the steps nobody
+    decides ask it after every action)."""
+    if kind == "move":
+        return any(can_still_move(state, s, mode) and destinations(state, s) for s in ready(state, ships))
+    if kind == "attack":
+        cards = cards_apply(state, mode)
+        return any(
+            (cards and _can_raid(state, planet, s)) or _has_target(state, planet, s, cards)
+            for s in ready(state, ships)
+        )
+    if kind == "collect":
+        return any(_may_collect(state, planet, s, cards_apply(state, mode)) for s in ready(state, ships))
+    return bool(steps(state, kind, planet, ships, mode))
+
+
+def _has_target(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
+    """Returns whether a ship has an enemy ship in range."""
+    reach = set(in_range(state, ship, cards))
+    return any(where in reach and is_enemy(state, planet, t) for t, where in state.ships.items())
+
+
+def _may_collect(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
+    """Returns whether a ship has a collect, infect or purge step."""
+    where = state.ships[ship] or ""
+    if (planet != EARTH or state.earth_open) and collect_sources(state, planet, ship, cards):
+        return True
+    if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
+        return True
+    return tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0
+
+
+def steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns the steps of one kind of action for these ships."""
     if kind == "build":
         return build_steps(state, planet, mode)

@@ -4,13 +4,11 @@ the map's areas as drawn, each planet's name, letter and colour, and every card'
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from parlour.games.venus_needs_men.board import Board
+from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.views import MOMENTS
-
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.board import Board
-    from parlour.games.venus_needs_men.state import VenusState
 
 COLOURS = {
     "venus": ("#CC79A7", "reddish purple"),

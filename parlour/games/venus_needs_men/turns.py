@@ -2,30 +2,44 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Literal
 
-from parlour.core.decisions import RawDecision
-from parlour.games.venus_needs_men import combat, population, research, zapping
+from parlour.core.decisions import Seat
+from parlour.core.errors import PositionError
+from parlour.games.venus_needs_men import combat, population, research
 from parlour.games.venus_needs_men import enhanced as tech
+from parlour.games.venus_needs_men.actions import (
+    DONE,
+    END,
+    PASS,
+    Cycle,
+    Done,
+    Extend,
+    Pass,
+    ShipAction,
+    VenusAction,
+)
+from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
 from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
     COLLECTING,
-    END,
     EXTEND,
     EXTRA,
     FINISH,
     MOVING,
-    RELEASE,
-    START,
-    ZAP,
+    PHASE_OF,
 )
+from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
-from parlour.games.venus_needs_men.steps import steps
+from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
+from parlour.games.venus_needs_men.steps import has_steps, steps
+from parlour.games.venus_needs_men.zapping import STEP_KINDS, EndWindow, StartWindow, take_step
 
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
+ACTIONS = ("build", "move", "attack", "collect", "research")
+"""The actions a turn takes (its first step chooses one)."""
 
 
 def start_turn(state: VenusState, index: int) -> None:
@@ -55,15 +69,15 @@ def start_turn(state: VenusState, index: int) -> None:
             seat,
             "drew " + ", ".join(f"{n} {state.card(n).name}" for n in drawn),
         )
-    state.stack.push(RawDecision(FINISH, []))
-    zapping.open_window(state, END)
-    state.stack.push(RawDecision(EXTEND, [seat]))
-    state.stack.push(RawDecision(ACT, [seat]))
+    state.stack.push(Finish())
+    state.stack.push(EndWindow(open=False))
+    state.stack.push(Extending(seats=[seat]))
+    state.stack.push(Act(seats=[seat]))
     # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
     # robot disabled now stays out of this whole turn).
     robots = tech.has_special(state, state.active, "robotic")
-    zapping.open_window(state, START, everyone=state.turn == 1 or bool(repaired) or robots)
+    state.stack.push(StartWindow(open=False, everyone=state.turn == 1 or bool(repaired) or robots))
 
 
 def finish_turn(state: VenusState) -> None:
@@ -96,55 +110,223 @@ def extension_options(state: VenusState) -> list[int]:
     seat = state.active_seat
     if not state.action or state.extended >= EXTENSIONS or not state.hands[seat]:
         return []
-    if not steps(state, state.action, state.active, state.fleet(state.active), EXTRA_MODE):
+    if not has_steps(state, state.action, state.active, state.fleet(state.active), EXTRA_MODE):
         return []
     return sorted(state.hands[seat])
 
 
-def _more_steps(state: VenusState) -> bool:
-    """Returns whether the action in progress has another step for some ship."""
+def _unacted(state: VenusState) -> list[str]:
+    """Returns the active planet's ships that may still step in its action (a move: every ship, each
+    as far as its Movement card lets it)."""
     fleet = state.fleet(state.active)
-    if state.action != "move":
-        fleet = [s for s in fleet if s not in state.acted]
-    return bool(steps(state, state.action, state.active, fleet))
+    return fleet if state.action == "move" else [s for s in fleet if s not in state.acted]
 
 
-def settle(state: VenusState) -> None:
-    """Runs the steps nobody decides (closed windows, the end of a turn) until a seat must act."""
-    while not state.over and len(state.stack):
-        top = state.stack.top
-        if top.kind == ZAP:
-            if not top.data["open"]:
-                top.data["open"] = True
-                top.seats = zapping.asked(state, top)
-            if top.is_settled:
-                zapping.close_window(state)
-                continue
+# ------------------------------------------------------------------ the turn's decisions
+@dataclass(eq=False, kw_only=True)
+class Act(VenusDecision):
+    """The active player's first step decides its action: build, move, attack, collect, research (or
+    pass); a face-up Upgrade may be cycled first."""
+
+    kind = ACT
+    phase = "choosing the action"
+    own_turn = True
+    cycles = True
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns pass, the first step of every action, and the Upgrades that may be cycled."""
+        planet = state.active
+        fleet = state.fleet(planet)
+        found: list[VenusAction] = [PASS]
+        for kind in ACTIONS:
+            found += steps(state, kind, planet, fleet)
+        if tech.is_enhanced(state) and not state.cycled:
+            found += [Cycle.of(u) for u in sorted(set(state.face_up))]
+        return found
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Cycles an Upgrade, passes, or takes the action's first step."""
+        if isinstance(action, Cycle):
+            research.cycle(state, action.upgrade)
             return
-        if top.kind == EXTEND and not extension_options(state):
-            state.stack.pop()
-            continue
-        if top.kind == EXTRA and not steps(
-            state, top.data["action"], state.active, state.fleet(state.active), EXTRA_MODE
-        ):
-            state.stack.pop()
-            continue
-        if top.kind in (MOVING, ATTACKING, COLLECTING) and not _more_steps(state):
-            state.stack.pop()  # Only 'done' is left: the action ends by itself.
-            continue
-        if top.kind == FINISH:
-            chooser = combat.release(state)
-            if chooser is not None:
-                # Ruling A-10(v): Mars chooses which of its controlled ships go free.
-                state.stack.push(RawDecision(RELEASE, [state.seat_of[chooser]], {"planet": chooser}))
-                return
-            state.stack.pop()
-            finish_turn(state)
-            continue
-        if top.kind == RELEASE and not combat.release_choices(state, top.data["planet"]):
-            state.stack.pop()
-            continue
-        return
+        state.stack.pop()
+        if isinstance(action, Pass):
+            state.action = "move"  # Ruling A-15: passing is a move in which no ship moves.
+            state.emit(f"{state.planet(state.active).name} does nothing.")
+            return
+        kind = STEP_KINDS[type(action)]
+        state.action = kind
+        if kind in PHASE_OF:
+            state.stack.push(PHASES[PHASE_OF[kind]](seats=[seat]))
+        _main_step(state, action)
+
+    def researcher(self, state: VenusState) -> str | None:
+        """Returns the active planet: research is one of its actions."""
+        return state.active
 
 
-__all__ = ["ACT", "finish_turn", "settle", "start_turn"]
+def _main_step(state: VenusState, action: VenusAction) -> None:
+    """Takes a step of the turn's action (the ship has then acted)."""
+    if isinstance(action, ShipAction):
+        state.acted.append(action.ship)
+    take_step(state, _commander(state, action), action, MAIN_MODE)
+
+
+def _commander(state: VenusState, action: VenusAction) -> str:
+    """Returns the planet taking a step of the turn: the ship's commander, else the active planet."""
+    return state.controller(action.ship) if isinstance(action, ShipAction) else state.active
+
+
+@dataclass(eq=False, kw_only=True)
+class Phase(VenusDecision):
+    """More steps of the chosen action (each ship once; a move as far as each ship's card allows), or
+    ``done``; the action ends by itself when no step is left."""
+
+    own_turn = True
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns done and every further step."""
+        return [DONE, *steps(state, state.action, state.active, _unacted(state))]
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Takes the step, or ends the action."""
+        if isinstance(action, Done):
+            state.stack.pop()
+            return
+        _main_step(state, action)
+
+    def auto(self, state: VenusState) -> bool:
+        """Ends the action when only 'done' is left."""
+        return self.close_unless(state, has_steps(state, state.action, state.active, _unacted(state)))
+
+
+@dataclass(eq=False, kw_only=True)
+class Moving(Phase):
+    """More steps of a move action."""
+
+    kind = MOVING
+    phase = "moving"
+
+
+@dataclass(eq=False, kw_only=True)
+class Attacking(Phase):
+    """More steps of an attack action."""
+
+    kind = ATTACKING
+    phase = "attacking"
+
+
+@dataclass(eq=False, kw_only=True)
+class Collecting(Phase):
+    """More steps of a population action."""
+
+    kind = COLLECTING
+    phase = "collecting"
+
+
+PHASES: dict[str, type[Phase]] = {p.kind: p for p in (Moving, Attacking, Collecting)}
+"""The phase decision of each kind."""
+
+
+@dataclass(eq=False, kw_only=True)
+class Extending(VenusDecision):
+    """Discard a Zap card for one extra step of the action (up to three), or ``end``."""
+
+    kind = EXTEND
+    phase = "extending the action"
+    own_turn = True
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns end, and ``extend N`` for every card the seat may discard."""
+        return [END, *(Extend.of(n) for n in extension_options(state))]
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Discards the card for an extra step, or ends the extensions."""
+        if not isinstance(action, Extend):
+            state.stack.pop()
+            return
+        state.hands[seat].remove(action.card)
+        state.discards[seat].append(action.card)
+        state.extended += 1
+        card = state.card(action.card)
+        state.emit(
+            f"{state.seat_name(seat)} discards Zap card {card.number}, {card.name}, "
+            f"to extend the {state.action} action (extension {state.extended} of 3)."
+        )
+        state.stack.push(Extra(seats=[seat], action=ACTION_NAMES[state.action]))
+
+    def auto(self, state: VenusState) -> bool:
+        """Ends the extensions when no card can buy a step."""
+        return self.close_unless(state, bool(extension_options(state)))
+
+
+@dataclass(eq=False, kw_only=True)
+class Extra(VenusDecision):
+    """The one extra step an extension buys (one unit of the action; A-01 for the cards that apply)."""
+
+    kind = EXTRA
+    phase = "the extra step"
+    own_turn = True
+    action: Literal["build", "move", "attack", "collect", "research"]
+    """The turn's action."""
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns the extra steps of the action."""
+        return steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Takes the step."""
+        state.stack.pop()
+        take_step(state, _commander(state, action), action, EXTRA_MODE)
+
+    def auto(self, state: VenusState) -> bool:
+        """Drops the step when there is none (a card changed the board meanwhile)."""
+        more = has_steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
+        return self.close_unless(state, more)
+
+    def researcher(self, state: VenusState) -> str | None:
+        """Returns the active planet when the action is research."""
+        return state.active if self.action == "research" else None
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses an extra step of another action than the turn's."""
+        super().check(state, path)
+        if self.action != state.action:
+            raise PositionError(f"{path}.data.action", "an extra step belongs to the turn's action")
+
+
+@dataclass(eq=False, kw_only=True)
+class Finish(VenusDecision):
+    """The end of the turn (nobody decides it): Mind Control releases, then the next turn."""
+
+    kind = FINISH
+    phase = "the end of the turn"
+
+    def auto(self, state: VenusState) -> bool:
+        """Releases ships (Mars chooses where it must, ruling A-10(v)), then ends the turn."""
+        chooser = combat.release(state)
+        if chooser is not None:
+            state.stack.push(combat.Releasing(seats=[state.seat_of[chooser]], planet=chooser))
+            return True
+        state.stack.pop()
+        finish_turn(state)
+        return True
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses an end of the turn that asks a seat."""
+        super().check(state, path)
+        if self.seats:
+            raise PositionError(f"{path}.seats", "the end of the turn asks nobody")
+
+
+ACTION_NAMES: dict[str, Literal["build", "move", "attack", "collect", "research"]] = {
+    "build": "build",
+    "move": "move",
+    "attack": "attack",
+    "collect": "collect",
+    "research": "research",
+}
+"""The turn's actions, by name."""
+
+
+__all__ = ["Act", "Extending", "Extra", "Finish", "Phase", "finish_turn", "start_turn"]

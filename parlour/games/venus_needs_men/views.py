@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from parlour.core.state import ScoreStep
-    from parlour.games.venus_needs_men.state import VenusState
+from parlour.core.state import ScoreStep
+from parlour.games.venus_needs_men import population
+from parlour.games.venus_needs_men.population import needed
+from parlour.games.venus_needs_men.state import VenusState
 
 
 def observation(state: VenusState, seat: int | None) -> dict[str, Any]:
     """Returns the table as ``seat`` may know it (None: a spectator); Zap hands and decks are secret."""
-    from parlour.games.venus_needs_men.population import needed
-
     top = state.stack.top if len(state.stack) else None
     return {
         "game": "venus-needs-men",
@@ -130,8 +129,6 @@ def _window_words(state: VenusState, data: dict[str, Any]) -> str:
 
 def end_reason(state: VenusState) -> str:
     """Returns why the game ended, in one sentence ('' while it goes on)."""
-    from parlour.games.venus_needs_men import population
-
     if not state.over:
         return ""
     target = population.needed(state)
@@ -150,9 +147,6 @@ def end_reason(state: VenusState) -> str:
 def score_steps(state: VenusState) -> list[ScoreStep]:
     """Returns the final scoring: each planet's collected population, each seat's total (no points:
     the planets' lines add up to scores()), then why the game ended."""
-    from parlour.core.state import ScoreStep
-    from parlour.games.venus_needs_men.population import needed
-
     steps = [ScoreStep(None, f"Population collected ({needed(state)} wins)")]
     for seat in range(state.players):
         sides = state.sides(seat)
@@ -225,8 +219,6 @@ def ship_label(state: VenusState, ship: str) -> str:
 def render_text(state: VenusState, seat: int | None) -> str:
     """Returns the table on one screen: the headline, population, every occupied area with its ships and
     where they can go, supplies, Zap piles, the seat's hand and the Enhanced game's cards."""
-    from parlour.games.venus_needs_men.population import needed
-
     board = state.board
     lines = [_headline(state)]
     lines.append(

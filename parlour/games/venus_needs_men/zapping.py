@@ -4,26 +4,386 @@ Windows (docs/rulings/venus-needs-men.md, B-3 "Zap windows") are offered, in
 order from the active seat clockwise, to every seat that could hold a card
 playable there as far as the whole table knows (:func:`asked`): who is asked
 never depends on hidden cards.  A play restarts the window; it closes when
-everyone asked has passed.
+everyone asked has passed, and what its moment waits for happens then (an
+attack is rolled, a roll's result carried out, a threatened ship destroyed).
+
+A window is one typed record, a class per moment (:class:`StartWindow`,
+:class:`DeclareWindow`, :class:`RollWindow`, :class:`SaveWindow`,
+:class:`EndWindow`), stored as the ``zap`` decision with its ``moment``.
+Steps and windows call each other (an attack step opens a window, a card in a
+window gives a step), so the step itself is taken here too (:func:`take_step`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import ClassVar, Literal, Self
 
-from parlour.core.decisions import RawDecision
-from parlour.games.venus_needs_men import combat, population
-from parlour.games.venus_needs_men.actions import Action, act
+from parlour.core.decisions import Seat
+from parlour.core.errors import PositionError
+from parlour.core.payloads import write_record
+from parlour.core.positions import check_int
+from parlour.games.venus_needs_men import combat, population, research
+from parlour.games.venus_needs_men import steps as step_rules
+from parlour.games.venus_needs_men.actions import (
+    PASS,
+    Attack,
+    Build,
+    Collect,
+    Control,
+    Infect,
+    Move,
+    Pass,
+    Purge,
+    Research,
+    ShipAction,
+    VenusAction,
+    Zap,
+)
+from parlour.games.venus_needs_men.combat import REFUGE
+from parlour.games.venus_needs_men.decision import VenusDecision
+from parlour.games.venus_needs_men.options import DIE
 from parlour.games.venus_needs_men.phases import DECLARE, END, IMMEDIATE, ROLL, SAVE, START, ZAP
+from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import is_enemy
 from parlour.games.venus_needs_men.zapdeck import TARGETS, ZapCard
 
-if TYPE_CHECKING:
-    from parlour.games.venus_needs_men.state import VenusState
+MAX_DICE = 6
+"""More dice than any weapon rolls."""
+MAX_NUMBER = 100
+"""Larger than any hit number, weapon bonus or jam a legal game reaches."""
+_BASE = frozenset({"seats", "concurrent"})
 
-PASS = act("pass")
+
+# ------------------------------------------------------------------ the windows
+@dataclass(eq=False, kw_only=True)
+class ZapWindow(VenusDecision):
+    """A Zap window: the seats that could hold a card playable now by public knowledge, from the active
+    seat clockwise, play a card or pass (ruling B-3)."""
+
+    kind = ZAP
+    phase = "a Zap window"
+    moment: ClassVar[str] = ""
+    """When the window opens: ``start``, ``declare``, ``roll``, ``save`` or ``end`` (ruling B-3)."""
+    open: bool
+    """Whether the seats to ask are counted: a window counts them when it comes to the top, and again
+    when a card's effect is done (what the card changed may change who could answer)."""
+
+    # ---------------------------------------------------------- the rules of every window
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns pass, and ``zap N [TARGET]`` for every card the seat may play here with every target."""
+        found: list[VenusAction] = [PASS]
+        for number in sorted(state.hands[seat]):
+            card = state.card(number)
+            if self.playable(state, seat, card):
+                found += [Zap.of(number, target) for target in targets(state, seat, card)]
+        return found
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """A pass moves the window on; a card takes effect and the window restarts."""
+        if not isinstance(action, Zap):
+            self.pass_seat(seat)
+            return
+        card = state.card(action.card)
+        state.hands[seat].remove(card.number)
+        state.discards[seat].append(card.number)
+        state.emit(f"{state.seat_name(seat)} plays Zap card {card.number}, {card.name}{_aim(state, action)}.")
+        self.play(state, seat, card, action)
+        # The window restarts once the card's effect is done (it may have pushed a decision of its
+        # own): the seats to ask are counted afresh when the window is on top again.
+        self.open = False
+        self.reopen(())
+
+    def auto(self, state: VenusState) -> bool:
+        """Counts the seats to ask when the window comes to the top; closes it when all have passed."""
+        if not self.open:
+            self.open = True
+            self.reopen(asked(state, self))
+            return True
+        if not self.is_settled:
+            return False
+        state.stack.pop()
+        self.resolve(state)
+        return True
+
+    # ---------------------------------------------------------- what each moment changes
+    def playable(self, state: VenusState, seat: Seat, card: ZapCard) -> bool:
+        """Returns whether ``seat`` may play ``card`` here: "at any time" cards at the turn's start and
+        end, and when an attack is declared (the moment it can still be answered, ruling B-3)."""
+        return card.timing == "any"
+
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
+        """Carries out a card's effect (pushing a decision when it needs one), telling the table."""
+        effect(state, seat, card, action)
+
+    def resolve(self, state: VenusState) -> None:
+        """Carries out what the window's moment waited for, once it has closed."""
+
+    def first_asked(self, seats: list[Seat]) -> list[Seat]:
+        """Returns the seats the window may ask, of every seat from the active one clockwise."""
+        return seats
+
+    # ---------------------------------------------------------- positions
+    @property
+    def data(self) -> dict[str, object]:
+        """The payload as stored: the moment first, then the moment's fields."""
+        return {"moment": self.moment, **write_record(self, _BASE)}
+
+    @classmethod
+    def read(cls, data: object, path: str, seats: list[Seat], concurrent: bool) -> Self:
+        """Reads a window of the moment ``data.moment`` names, refusing fields that moment has not."""
+        moment = data.get("moment") if isinstance(data, dict) else None
+        kind = WINDOWS.get(moment) if isinstance(moment, str) else None
+        if kind is None or not isinstance(data, dict):
+            raise PositionError(f"{path}.moment", f"must be one of {', '.join(WINDOWS)}")
+        fields = {k: v for k, v in data.items() if k != "moment"}
+        window = kind.read_record(fields, path, seats, concurrent)
+        assert isinstance(window, cls)
+        return window
+
+    @classmethod
+    def read_record(cls, data: dict[str, object], path: str, seats: list[Seat], concurrent: bool) -> Self:
+        """Reads the fields of this moment's window (the moment itself taken off)."""
+        return super().read(data, path, seats, concurrent)
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses a window asking seats before it has counted them, or naming what this game has not."""
+        super().check(state, path)
+        if not self.open and self.seats:
+            raise PositionError(f"{path}.seats", "a Zap window that has not opened asks nobody yet")
 
 
+@dataclass(eq=False, kw_only=True)
+class StartWindow(ZapWindow):
+    """The window before the action."""
+
+    moment = START
+    everyone: bool = True
+    """Whether every seat may be asked (ruling B-3): on the first turn, when robots were repaired as the
+    turn began, and once a card has been played in it; else the active seat alone."""
+
+    def first_asked(self, seats: list[Seat]) -> list[Seat]:
+        """Returns the active seat alone unless the window is open to everyone (the others were asked
+        at the end of the turn before, and only the active seat's secret refill came between)."""
+        return seats if self.everyone else seats[:1]
+
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
+        """Carries out the card; now everyone may answer it."""
+        super().play(state, seat, card, action)
+        self.everyone = True
+
+
+@dataclass(eq=False, kw_only=True)
+class EndWindow(ZapWindow):
+    """The window after the action; the active player may also play its own-turn-end cards."""
+
+    moment = END
+
+    def playable(self, state: VenusState, seat: Seat, card: ZapCard) -> bool:
+        """Returns whether ``seat`` may play ``card``: at any time, or at the end of its own turn."""
+        return card.timing == "any" or (card.timing == "own-end" and seat == state.active_seat)
+
+
+@dataclass(eq=False, kw_only=True)
+class DeclareWindow(ZapWindow):
+    """The window between an attack's declaration and its roll: "You must declare which enemy spaceship
+    you are attacking before you roll the dice." """
+
+    moment = DECLARE
+    attacker: str
+    target: str
+    """A spaceship, or ``refuge`` (Earth's Secret Underground Refuge)."""
+    weapon: str
+    """The weapon named (a Q-Ray owner's Gatling Lasers), or ''."""
+    cards: bool
+    """Whether Technology and Special cards apply to the attack."""
+    main: bool
+    """Whether the attack is a step of the turn's main action (its ship may attack again if called off)."""
+
+    def resolve(self, state: VenusState) -> None:
+        """The attack is rolled, or called off if it no longer can be (in the action itself the ship may
+        then attack again: the target may be re-declared until the dice are rolled, ruling A-21)."""
+        ship, target = self.attacker, self.target
+        if not combat.still_possible(state, ship, target, self.cards):
+            if self.main and ship in state.acted and state.ships.get(ship) is not None:
+                state.acted.remove(ship)
+            state.emit(f"{ship}'s attack on {target} is called off.")
+            return
+        dice, need, bonus, qray = combat.roll(state, ship, target, self.weapon, self.cards)
+        state.stack.push(
+            RollWindow(
+                open=False,
+                attacker=ship,
+                target=target,
+                dice=dice,
+                plays=[],
+                jam=0,
+                need=need,
+                bonus=bonus,
+                qray=qray,
+                cards=self.cards,
+            )
+        )
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses ships not in this game and a weapon that is no weapon Upgrade."""
+        super().check(state, path)
+        _ship(state, self.attacker, f"{path}.data.attacker")
+        _target(state, self.target, f"{path}.data.target")
+        upgrade = state.tech.upgrades.get(self.weapon)
+        if self.weapon and (upgrade is None or upgrade.slot != "weapon"):
+            raise PositionError(f"{path}.data.weapon", "must be '' or a weapon Upgrade (e.g. gatling)")
+
+
+@dataclass(eq=False, kw_only=True)
+class RollWindow(ZapWindow):
+    """The window after an attack roll: the roll cards of the attacker's and the target's commanders."""
+
+    moment = ROLL
+    attacker: str
+    target: str
+    """A spaceship, or ``refuge``."""
+    dice: list[int]
+    plays: list[tuple[int, Literal["hit", "miss"]]]
+    """The hit and miss cards played on the roll: the highest-numbered decides (ruling B-4)."""
+    jam: int
+    """What Jamming takes off each die."""
+    need: int
+    """The number a die must reach (with the bonus) to hit."""
+    bonus: int
+    qray: bool
+    """Whether the roll is the Q-Ray's (its own table)."""
+    cards: bool
+
+    def playable(self, state: VenusState, seat: Seat, card: ZapCard) -> bool:
+        """Returns whether the seat commands the side a roll card helps: the target (miss, jam) or the
+        attacker (hit)."""
+        if card.timing != "roll":
+            return False
+        side = self.target if card.effect in ("miss", "jam") else self.attacker
+        commander = "earth" if side == REFUGE else state.controller(side)
+        return state.seat_of[commander] == seat
+
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
+        """A hit or miss card decides the roll (unless a higher one answers); Jamming lowers the dice."""
+        if card.effect in ("miss", "hit"):
+            self.plays.append((card.number, "hit" if card.effect == "hit" else "miss"))
+            state.emit(f"The attack will {card.effect} (unless a higher-numbered card answers).")
+        elif card.effect == "jam":
+            self.jam += 2
+            state.emit("Each die of the roll counts 2 less.")
+        else:
+            super().play(state, seat, card, action)
+
+    def resolve(self, state: VenusState) -> None:
+        """Carries out the result: a miss, a raid on the Refuge, or a threatened ship (Q-Ray: its table)."""
+        target = self.target
+        if target != REFUGE and state.ships.get(target) is None:
+            return
+        verdict = self.verdict()
+        if self.qray:
+            for ship in combat.qray(state, self.attacker, target, self.dice[0] - self.jam, verdict):
+                threaten(state, ship, 0, True)
+            return
+        hit = any(d + self.bonus - self.jam >= self.need for d in self.dice)
+        hit = hit if verdict is None else verdict
+        if not hit:
+            state.emit(f"{self.attacker} misses {target}.")
+        elif target == REFUGE:
+            population.raid(state, state.controller(self.attacker))
+        else:
+            threaten(state, target, 0, self.cards)
+
+    def verdict(self) -> bool | None:
+        """Returns the verdict of the highest hit or miss card played on this roll, if any (B-4)."""
+        return max(self.plays)[1] == "hit" if self.plays else None
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses ships not in this game, dice that no die shows, cards of another effect."""
+        super().check(state, path)
+        _ship(state, self.attacker, f"{path}.data.attacker")
+        _target(state, self.target, f"{path}.data.target")
+        if not 1 <= len(self.dice) <= MAX_DICE:
+            raise PositionError(f"{path}.data.dice", f"must list 1 to {MAX_DICE} dice")
+        for i, die in enumerate(self.dice):
+            check_int(die, f"{path}.data.dice[{i}]", 1, DIE)
+        for i, (number, verdict) in enumerate(self.plays):
+            _card(state, number, (verdict,), f"{path}.data.plays[{i}]")
+        if len({n for n, _ in self.plays}) != len(self.plays):
+            raise PositionError(f"{path}.data.plays", "a Zap card is played once")
+        for name in ("jam", "need", "bonus"):
+            check_int(getattr(self, name), f"{path}.data.{name}", 0, MAX_NUMBER)
+
+
+@dataclass(eq=False, kw_only=True)
+class SaveWindow(ZapWindow):
+    """The window before a ship is destroyed (by a hit or a Zap card): its commander may save it."""
+
+    moment = SAVE
+    ship: str
+    cause: int
+    """The destroying Zap card, or 0 for a hit."""
+    saved_by: int
+    """The highest saving card played, or 0."""
+    cards: bool
+
+    def playable(self, state: VenusState, seat: Seat, card: ZapCard) -> bool:
+        """Returns whether the seat commands the ship and the card saves."""
+        return card.timing == "saving" and state.seat_of[state.controller(self.ship)] == seat
+
+    def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
+        """A saving card shields the ship (a higher-numbered destroying card still destroys it)."""
+        if card.effect != "save":
+            super().play(state, seat, card, action)
+            return
+        self.saved_by = max(self.saved_by, card.number)
+        state.emit(f"{self.ship} is shielded (a higher-numbered Sabotage would still destroy it).")
+
+    def resolve(self, state: VenusState) -> None:
+        """Destroys (or disables) the ship unless a saving card beat the cause (a hit is always beaten)."""
+        ship = self.ship
+        if state.ships.get(ship) is None:
+            return
+        if self.saved_by and self.saved_by > self.cause:
+            state.emit(f"{ship} is saved by Zap card {self.saved_by}.")
+            return
+        combat.wreck(state, ship, self.cards or bool(self.cause))
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses a ship not in this game, a cause that destroys nothing, a saver that saves nothing."""
+        super().check(state, path)
+        _ship(state, self.ship, f"{path}.data.ship")
+        if self.cause:
+            _card(state, self.cause, ("destroy",), f"{path}.data.cause")
+        if self.saved_by:
+            _card(state, self.saved_by, ("save",), f"{path}.data.saved_by")
+
+
+WINDOWS: dict[str, type[ZapWindow]] = {
+    w.moment: w for w in (StartWindow, RollWindow, DeclareWindow, SaveWindow, EndWindow)
+}
+"""The window of each moment."""
+
+
+def _ship(state: VenusState, value: str, path: str) -> None:
+    """Refuses a name that is not a spaceship of this game."""
+    if value not in state.ships:
+        raise PositionError(path, f"{value[:24]!r} is not a spaceship in this game")
+
+
+def _target(state: VenusState, value: str, path: str) -> None:
+    """Refuses an attack's target that is neither a spaceship of this game nor the Refuge."""
+    if value != REFUGE:
+        _ship(state, value, path)
+
+
+def _card(state: VenusState, number: int, effects: tuple[str, ...], path: str) -> None:
+    """Refuses a number that is not a Zap card with one of ``effects``."""
+    if number not in state.zap.cards or state.card(number).effect not in effects:
+        raise PositionError(path, f"must be a Zap card with effect {' or '.join(effects)}")
+
+
+# ------------------------------------------------------------------ who is asked
 def order_from(state: VenusState, seat: int) -> list[int]:
     """Returns every seat clockwise from ``seat``."""
     return [(seat + i) % state.players for i in range(state.players)]
@@ -34,62 +394,31 @@ def for_planet(state: VenusState, seat: int) -> str:
     return state.active if state.active_seat == seat else state.sides(seat)[0]
 
 
-def playable(state: VenusState, seat: int, card: ZapCard, window: RawDecision) -> bool:
-    """Returns whether ``seat`` may play ``card`` in this window now."""
-    moment = window.data["moment"]
-    if moment == SAVE:
-        return card.timing == "saving" and state.seat_of[state.controller(str(window.data["ship"]))] == seat
-    if card.timing == "any":
-        # "At any time": at the turn's start and end, and when an attack is declared (before its roll:
-        # the moment an attack can still be answered). After the roll only the roll cards matter (B-3).
-        return moment in (START, DECLARE, END)
-    if card.timing == "own-end":
-        return moment == END and seat == state.active_seat
-    if card.timing == "roll" and moment == ROLL:
-        side = window.data["target"] if card.effect in ("miss", "jam") else window.data["attacker"]
-        commander = "earth" if side == "refuge" else state.controller(str(side))
-        return state.seat_of[commander] == seat
-    return False
-
-
-def card_actions(state: VenusState, seat: int, window: RawDecision) -> list[Action]:
-    """Returns ``zap N [TARGET]`` for every card the seat may play here, with every target."""
-    found = []
-    for number in sorted(state.hands[seat]):
-        card = state.card(number)
-        if playable(state, seat, card, window):
-            found += [act("zap", number=number, **target) for target in targets(state, seat, card)]
-    return found
-
-
-def targets(state: VenusState, seat: int, card: ZapCard) -> list[dict[str, str]]:
-    """Returns the possible targets of a card (one empty target if it needs none)."""
+def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
+    """Returns the possible targets of a card: land areas, planets or ships ('' if it needs none)."""
     need = TARGETS.get(card.effect)
     planet = for_planet(state, seat)
     if need == "area":
-        return [{"area": a} for a in state.board.land_areas() if state.population[a] > 0]
+        return [a for a in state.board.land_areas() if state.population[a] > 0]
     if need == "planet":
-        return [{"area": p} for p in state.planets if state.seat_of[p] != seat]
+        return [p for p in state.planets if state.seat_of[p] != seat]
     if need == "ship":
         return [
-            {"target": s}
-            for s, where in sorted(state.ships.items())
-            if where is not None and is_enemy(state, planet, s)
+            s for s, where in sorted(state.ships.items()) if where is not None and is_enemy(state, planet, s)
         ]
     if card.effect == "extra-turn" or card.effect.startswith("immediate"):
-        return [{}] if _immediate_possible(state, seat, card) else []
-    return [{}]
+        return [""] if _immediate_possible(state, seat, card) else []
+    return [""]
 
 
 def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
     """Returns whether an immediate action (or an extra turn) could do something."""
     if card.effect == "extra-turn":
         return True
-    from parlour.games.venus_needs_men.steps import IMMEDIATE as IMMEDIATE_MODE
-    from parlour.games.venus_needs_men.steps import steps
-
     kind = card.effect.split("-", 1)[1]
-    return any(steps(state, kind, p, state.fleet(p), IMMEDIATE_MODE) for p in state.sides(seat))
+    return any(
+        step_rules.has_steps(state, kind, p, state.fleet(p), step_rules.IMMEDIATE) for p in state.sides(seat)
+    )
 
 
 def unseen(state: VenusState) -> list[int]:
@@ -99,93 +428,53 @@ def unseen(state: VenusState) -> list[int]:
     return [n for n in sorted(state.zap.cards) if n not in shown]
 
 
-def may_hold_playable(state: VenusState, seat: int, window: RawDecision, cards: list[int]) -> bool:
+def may_hold_playable(state: VenusState, seat: int, window: ZapWindow, cards: list[int]) -> bool:
     """Returns whether ``seat`` could hold a card playable in ``window`` by public knowledge: it holds
     some Zap card, and one of ``cards`` (the unseen ones) would be playable by it there, with a target."""
     if not state.hands[seat]:
         return False
     # Whether a card is playable depends on its timing and effect alone: test one card of each kind.
     kinds = {(state.card(c).timing, state.card(c).effect): state.card(c) for c in cards}
-    return any(playable(state, seat, card, window) and targets(state, seat, card) for card in kinds.values())
+    return any(window.playable(state, seat, card) and targets(state, seat, card) for card in kinds.values())
 
 
-def asked(state: VenusState, window: RawDecision) -> list[int]:
+def asked(state: VenusState, window: ZapWindow) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
-    card by public knowledge (ruling B-3), whatever they really hold.  A turn's start window asks the
-    active seat alone (the others were asked at the end of the turn before, and only the active seat's
-    secret refill came between) unless it is open to ``everyone``: on the first turn, when robots were
-    repaired as the turn began, and once a card has been played in it."""
+    card by public knowledge (ruling B-3), whatever they really hold (a turn's start window: see
+    :meth:`StartWindow.first_asked`)."""
     cards = unseen(state)
-    seats = order_from(state, state.active_seat)
-    if window.data["moment"] == START and not window.data.get("everyone", True):
-        seats = seats[:1]
+    seats = window.first_asked(order_from(state, state.active_seat))
     return [s for s in seats if may_hold_playable(state, s, window, cards)]
 
 
-def window_actions(state: VenusState, seat: int) -> list[Action]:
-    """Returns the seat's choices in the Zap window on top: pass, or a card."""
-    return [PASS, *card_actions(state, seat, state.stack.top)]
-
-
-def window_apply(state: VenusState, seat: int, action: Action) -> None:
-    """A pass moves the window on; a card takes effect and the window restarts."""
-    window = state.stack.top
-    if action.verb == "pass":
-        window.pass_seat(seat)
-        return
-    card = state.card(action.number)
-    state.hands[seat].remove(card.number)
-    state.discards[seat].append(card.number)
-    state.emit(f"{state.seat_name(seat)} plays Zap card {card.number}, {card.name}{_aim(state, action)}.")
-    effect(state, seat, card, action, window)
-    # The window restarts once the card's effect is done: the seats to ask are counted afresh then.
-    if window.data["moment"] == START:
-        window.data["everyone"] = True  # Now everyone may answer the card.
-    window.data["open"] = False
-    window.seats = []
-
-
-def _aim(state: VenusState, action: Action) -> str:
+# ------------------------------------------------------------------ effects
+def _aim(state: VenusState, action: Zap) -> str:
     """Returns " on TARGET" for a card's target, in words (a planet or area by name, a ship by its name)."""
-    if action.target:
-        return f" on {action.target}"
-    if action.area:
-        return (
-            f" on {state.board.area(action.area).name}"
-            if state.board.has(action.area)
-            else f" on {action.area}"
-        )
-    return ""
+    if not action.target:
+        return ""
+    return f" on {state.board.area(action.target).name if state.board.has(action.target) else action.target}"
 
 
-def effect(state: VenusState, seat: int, card: ZapCard, action: Action, window: RawDecision) -> None:
-    """Carries out a card's effect (pushing a decision when it needs one), telling the table what it does."""
+def effect(state: VenusState, seat: int, card: ZapCard, action: Zap) -> None:
+    """Carries out a card's effect that needs no window of its own (pushing a decision when it needs one)."""
     planet = for_planet(state, seat)
     name = state.planet(planet).name
     kind = card.effect
     if kind in ("each-receives", "plague"):
-        _everyone_receives(state, seat, action.area if kind == "each-receives" else _most_populous(state))
+        _everyone_receives(state, seat, action.target if kind == "each-receives" else _most_populous(state))
     elif kind == "extra-turn":
         state.extra_turns[planet] = state.extra_turns.get(planet, 0) + 1
         state.emit(f"{name} will take another turn after this one.")
     elif kind == "skip-turn":
-        state.skips[action.area] = state.skips.get(action.area, 0) + 1
-        state.emit(f"{state.planet(action.area).name} will skip its next turn.")
+        state.skips[action.target] = state.skips.get(action.target, 0) + 1
+        state.emit(f"{state.planet(action.target).name} will skip its next turn.")
     elif kind == "destroy":
-        combat.threaten(state, action.target, card.number)
-    elif kind == "save":
-        window.data["saved_by"] = max(window.data["saved_by"], card.number)
-        state.emit(f"{window.data['ship']} is shielded (a higher-numbered Sabotage would still destroy it).")
-    elif kind in ("miss", "hit"):
-        window.data["plays"].append([card.number, kind])
-        state.emit(f"The attack will {kind} (unless a higher-numbered card answers).")
-    elif kind == "jam":
-        window.data["jam"] += 2
-        state.emit("Each die of the roll counts 2 less.")
-    else:
+        threaten(state, action.target, card.number)
+    elif kind.startswith("immediate-"):
         step = kind.split("-", 1)[1]
         state.emit(f"{state.seat_name(seat)} takes an immediate {step} step (or declines it).")
-        state.stack.push(RawDecision(IMMEDIATE, [seat], {"action": step}))
+        assert step in ("move", "attack", "build", "collect")
+        state.stack.push(Immediate(seats=[seat], action=step))  # type: ignore[arg-type]
 
 
 def _most_populous(state: VenusState) -> str:
@@ -202,20 +491,106 @@ def _everyone_receives(state: VenusState, seat: int, area: str) -> None:
     population.check_win(state)
 
 
-def open_window(state: VenusState, moment: str, **data: object) -> None:
-    """Pushes a Zap window (it opens when it reaches the top)."""
-    state.stack.push(RawDecision(ZAP, [], {"moment": moment, "open": False, **data}))
+def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> None:
+    """A ship is about to be destroyed (by a hit, or by Zap card ``cause``): its owner may save it."""
+    state.stack.push(SaveWindow(open=False, ship=ship, cause=cause, saved_by=0, cards=cards))
 
 
-def close_window(state: VenusState) -> None:
-    """Pops the window on top and carries out what its moment resolves."""
-    window = state.stack.pop()
-    if window.data["moment"] == DECLARE:
-        combat.roll_declared(state, window.data)
-    elif window.data["moment"] == ROLL:
-        combat.resolve_roll(state, window.data)
-    elif window.data["moment"] == SAVE:
-        combat.resolve_save(state, window.data)
+# ------------------------------------------------------------------ steps
+def take_step(state: VenusState, planet: str, action: VenusAction, mode: str) -> None:
+    """Does what a step says (an attack declares its target: its window opens before the roll)."""
+    cards = step_rules.cards_apply(state, mode)
+    if isinstance(action, Build):
+        step_rules.build(state, planet, action, step_rules.build_count(state, planet, mode))
+    elif isinstance(action, Move):
+        step_rules.move(state, action)
+    elif isinstance(action, Attack):
+        _declare(state, action.ship, action.target, action.weapon, cards, mode == step_rules.MAIN)
+    elif isinstance(action, Control):
+        combat.control(state, action.ship, action.target)
+    elif isinstance(action, Collect):
+        area = action.area or state.ships[action.ship] or ""
+        main = cards and mode == step_rules.MAIN
+        population.collect(state, planet, action.ship, area, main, action.infected)
+    elif isinstance(action, Infect):
+        population.infect(state, action.ship)
+    elif isinstance(action, Purge):
+        population.purge(state, planet, action.ship)
+    elif isinstance(action, Research):
+        research.attempt(state, planet, action.upgrade, cards)
 
 
-__all__ = ["END", "START", "asked", "close_window", "open_window", "window_actions", "window_apply"]
+def _declare(state: VenusState, ship: str, target: str, weapon: str, cards: bool, main: bool) -> None:
+    """Declares an attack: "You must declare which enemy spaceship you are attacking before you roll the
+    dice." A Zap window opens between the declaration and the roll (ruling B-3, moment ``declare``)."""
+    where = "the Secret Underground Refuge" if target == REFUGE else target
+    state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
+    state.stack.push(
+        DeclareWindow(open=False, attacker=ship, target=target, weapon=weapon, cards=cards, main=main)
+    )
+
+
+STEP_KINDS: dict[type[VenusAction], str] = {
+    Build: "build",
+    Move: "move",
+    Attack: "attack",
+    Control: "attack",
+    Collect: "collect",
+    Infect: "collect",
+    Purge: "collect",
+    Research: "research",
+}
+"""The action each step belongs to."""
+
+
+@dataclass(eq=False, kw_only=True)
+class Immediate(VenusDecision):
+    """An immediate-action card's step, taken by the card's player in the middle of a turn with any of
+    its planets and ships (or declined)."""
+
+    kind = IMMEDIATE
+    phase = "an immediate action"
+    action: Literal["move", "attack", "build", "collect"]
+    """The card's step."""
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns pass and the step for any of the seat's planets and ships."""
+        found: list[VenusAction] = [PASS]
+        for side in state.sides(seat):
+            found += step_rules.steps(state, self.action, side, state.fleet(side), step_rules.IMMEDIATE)
+        return found
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Takes the step (or declines it)."""
+        if isinstance(action, Pass):
+            state.emit(f"{state.seat_name(seat)} declines the {self.phase}.")
+            state.stack.pop()
+            return
+        planet = self._actor(state, seat, action)
+        state.stack.pop()
+        take_step(state, planet, action, step_rules.IMMEDIATE)
+
+    @staticmethod
+    def _actor(state: VenusState, seat: int, action: VenusAction) -> str:
+        """Returns the planet taking the step: the ship's commander, or for a build the home world's."""
+        if isinstance(action, ShipAction):
+            return state.controller(action.ship)
+        if isinstance(action, Build):
+            # An immediate build names where: a home world (its planet) or Earth's land.
+            home = state.board.area(action.area)
+            return home.planet if home.kind == "home" and home.planet else "earth"
+        kind = STEP_KINDS[type(action)]
+        return next(
+            p
+            for p in state.sides(seat)
+            if step_rules.has_steps(state, kind, p, state.fleet(p), step_rules.IMMEDIATE)
+        )
+
+    def check(self, state: VenusState, path: str) -> None:
+        """Refuses an immediate step asking anyone but the one seat that played the card."""
+        super().check(state, path)
+        if len(self.seats) != 1:
+            raise PositionError(f"{path}.seats", "an immediate action asks the seat that played the card")
+
+
+__all__ = ["END", "START", "ZapWindow", "asked", "take_step"]

@@ -31,7 +31,6 @@ from typing import Any
 from parlour.core.chance import Forced
 from parlour.games.venus_needs_men import GAME, VenusState
 from parlour.games.venus_needs_men.board import load_board
-from parlour.games.venus_needs_men.turns import settle
 
 BOARD = load_board()
 ZAP = GAME.zap({})
@@ -190,7 +189,7 @@ def load(players: int = 4, **kwargs: Any) -> VenusState:
     that nothing the first load computed is left over.
     """
     state = GAME.load_position(json.dumps(position(players, **kwargs)))
-    settle(state)
+    state.settle()
     return GAME.load_position(json.dumps(state.to_position()))
 
 
@@ -378,7 +377,7 @@ def enhanced_position(
 def load_enhanced(players: int = 4, **kwargs: Any) -> VenusState:
     """Returns the state of :func:`enhanced_position` (same arguments), loaded as :func:`load` does."""
     state = GAME.load_position(json.dumps(enhanced_position(players, **kwargs)))
-    settle(state)
+    state.settle()
     return GAME.load_position(json.dumps(state.to_position()))
 
 

@@ -5,43 +5,59 @@ from __future__ import annotations
 import pytest
 
 from parlour.core.errors import IllegalActionError, NotationError
-from parlour.games.venus_needs_men import GAME, Action, format_action, parse_action
-from parlour.games.venus_needs_men.actions import SIGNATURES
+from parlour.games.venus_needs_men import GAME, NOTATION, VenusAction, format_action, parse_action
+from parlour.games.venus_needs_men.actions import (
+    Attack,
+    Build,
+    Collect,
+    Control,
+    Cycle,
+    Done,
+    End,
+    Extend,
+    Infect,
+    Move,
+    Pass,
+    Purge,
+    Release,
+    Research,
+    Zap,
+)
 from parlour.testing.kit import snapshot
 
 from .scenario import force_dice, legal, load, play, top
 
-EVERY_VERB = [
-    ("build", Action("build")),
-    ("build china", Action("build", area="china")),
-    ("move V1 orbit", Action("move", ship="V1", area="orbit")),
-    ("move G6 belt", Action("move", ship="G6", area="belt")),
-    ("attack V2 M1", Action("attack", ship="V2", target="M1")),
-    ("attack V2 M1 gatling", Action("attack", ship="V2", target="M1", area="gatling")),
-    ("attack M3 refuge", Action("attack", ship="M3", target="refuge")),
-    ("control M1 V2", Action("control", ship="M1", target="V2")),
-    ("infect T1", Action("infect", ship="T1")),
-    ("purge P2", Action("purge", ship="P2")),
-    ("research yttrium", Action("research", area="yttrium")),
-    ("cycle gatling", Action("cycle", area="gatling")),
-    ("collect P3", Action("collect", ship="P3")),
-    ("collect G1 india", Action("collect", ship="G1", area="india")),
-    ("collect M1 infected", Action("collect", ship="M1", target="infected")),
-    ("collect G1 india infected", Action("collect", ship="G1", area="india", target="infected")),
-    ("release V2", Action("release", ship="V2")),
-    ("pass", Action("pass")),
-    ("done", Action("done")),
-    ("extend 9", Action("extend", number=9)),
-    ("end", Action("end")),
-    ("zap 6", Action("zap", number=6)),
-    ("zap 1 china", Action("zap", number=1, area="china")),
-    ("zap 21 pluto", Action("zap", number=21, area="pluto")),
-    ("zap 22 E4", Action("zap", number=22, target="E4")),
+EVERY_VERB: list[tuple[str, VenusAction]] = [
+    ("build", Build()),
+    ("build china", Build("china")),
+    ("move V1 orbit", Move("V1", "orbit")),
+    ("move G6 belt", Move("G6", "belt")),
+    ("attack V2 M1", Attack("V2", "M1")),
+    ("attack V2 M1 gatling", Attack("V2", "M1", "gatling")),
+    ("attack M3 refuge", Attack("M3", "refuge")),
+    ("control M1 V2", Control("M1", "V2")),
+    ("infect T1", Infect("T1")),
+    ("purge P2", Purge("P2")),
+    ("research yttrium", Research("yttrium")),
+    ("cycle gatling", Cycle("gatling")),
+    ("collect P3", Collect("P3")),
+    ("collect G1 india", Collect("G1", "india")),
+    ("collect M1 infected", Collect("M1", infected=True)),
+    ("collect G1 india infected", Collect("G1", "india", infected=True)),
+    ("release V2", Release("V2")),
+    ("pass", Pass()),
+    ("done", Done()),
+    ("extend 9", Extend(9)),
+    ("end", End()),
+    ("zap 6", Zap(6)),
+    ("zap 1 china", Zap(1, "china")),
+    ("zap 21 pluto", Zap(21, "pluto")),
+    ("zap 22 E4", Zap(22, "E4")),
 ]
 
 
 @pytest.mark.parametrize(("text", "action"), EVERY_VERB)
-def test_every_verb_round_trips(text: str, action: Action) -> None:
+def test_every_verb_round_trips(text: str, action: VenusAction) -> None:
     """Parsing the canonical text gives the action; formatting the action gives the text back."""
     assert parse_action(text) == action
     assert format_action(action) == text
@@ -51,7 +67,7 @@ def test_every_verb_round_trips(text: str, action: Action) -> None:
 
 def test_the_table_covers_every_verb() -> None:
     """Each verb of the notation has a round-trip case above (a new verb needs one)."""
-    assert {a.verb for _, a in EVERY_VERB} == set(SIGNATURES)
+    assert {a.verb for _, a in EVERY_VERB} == set(NOTATION.verbs())
 
 
 @pytest.mark.parametrize(
@@ -74,8 +90,8 @@ def test_loose_forms_read_as_the_canonical_one(text: str, canonical: str) -> Non
 
 def test_a_zap_target_is_a_ship_when_it_looks_like_one() -> None:
     """'zap N WORD' reads a letter-and-number word as a target ship and any other word as an area/planet."""
-    assert parse_action("zap 32 t5") == Action("zap", number=32, target="T5")
-    assert parse_action("zap 31 titan") == Action("zap", number=31, area="titan")
+    assert parse_action("zap 32 t5") == Zap(32, "T5")
+    assert parse_action("zap 31 titan") == Zap(31, "titan")
 
 
 @pytest.mark.parametrize(
@@ -88,7 +104,10 @@ def test_a_zap_target_is_a_ship_when_it_looks_like_one() -> None:
         ("move V1", "'move' takes a spaceship (V1), an area, not 1 argument"),
         ("move V1 orbit china", "'move' takes a spaceship (V1), an area, not 3 argument"),
         ("attack V1", "'attack' takes a spaceship (V1), a target spaceship"),
-        ("collect", "'collect' takes a spaceship (V1), an area (optional), not 0 argument"),
+        (
+            "collect",
+            "'collect' takes a spaceship (V1), an area (optional), 'infected' (optional), not 0 argument",
+        ),
         ("pass now", "'pass' takes no arguments, not 1 argument"),
         ("end 3", "'end' takes no arguments, not 1 argument"),
         ("extend", "'extend' takes a card number, not 0 argument"),
@@ -126,7 +145,7 @@ def test_an_unknown_verb_lists_the_verbs() -> None:
 
 def test_only_text_is_notation() -> None:
     """A value that is not text is refused with its type named."""
-    with pytest.raises(NotationError, match="an action is text, not int"):
+    with pytest.raises(NotationError, match="an action is written as text, not int"):
         parse_action(42)  # type: ignore[arg-type]
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from parlour.core.decisions import RawDecision
 from parlour.core.errors import IllegalActionError, PositionError
 from parlour.games.venus_needs_men import VenusState, zapping
 from parlour.testing import kit
@@ -189,12 +188,12 @@ def test_the_secrecy_check_catches_windows_asked_only_of_holders(monkeypatch: py
     """The conformance kit's secrecy check fails on the rule before issue 10 (a window asked only the
     seats holding a playable card: the next seat asked told others what a seat held) and passes now."""
 
-    def holders(state: VenusState, window: RawDecision) -> list[int]:
+    def holders(state: VenusState, window: zapping.ZapWindow) -> list[int]:
         return [
             s
             for s in zapping.order_from(state, state.active_seat)
             if any(
-                zapping.playable(state, s, state.card(c), window) and zapping.targets(state, s, state.card(c))
+                window.playable(state, s, state.card(c)) and zapping.targets(state, s, state.card(c))
                 for c in state.hands[s]
             )
         ]

@@ -11,7 +11,7 @@ from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
-from parlour.games.venture import actions
+from parlour.games.venture.actions import NOTATION, VentureAction
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
 
 FORMAT = "parlour-venture-position/1"
@@ -48,7 +48,7 @@ class Step:
         return verb if verb in ("pay", "move") else "full"
 
 
-class VentureState(ModularState):
+class VentureState(ModularState[VentureAction]):
     """A game of Venture in progress.
 
     Cards are held as integer ids into ``deck.corporations`` and ``deck.resources``;
@@ -58,7 +58,7 @@ class VentureState(ModularState):
     """
 
     game_name = GAME_NAME
-    notation = actions
+    notation = NOTATION
 
     def __init__(self, deck: Deck, players: int, options: Options, chance: Chance) -> None:
         super().__init__()

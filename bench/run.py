@@ -24,7 +24,7 @@ from server_bench import server_figures
 
 from parlour.bots.simulation import simulate
 from parlour.core.registry import load_game
-from parlour.games.venture.views import OptimiserCard
+from parlour.games.venture.optimiser import OptimiserCard
 
 SECONDS = 10.0
 RESULTS = Path(__file__).resolve().parent / "results.json"

@@ -14,6 +14,7 @@ from parlour.core.state import GameState
 from parlour.games.venture.actions import VentureAction, format_action, parse_action
 from parlour.games.venture.content import Deck, deck_of
 from parlour.games.venture.encoding import encoding
+from parlour.games.venture.game_state import VentureGameState
 from parlour.games.venture.options import OPTIONS
 from parlour.games.venture.state import VentureState
 
@@ -88,7 +89,7 @@ class VentureGame(Game):
         options: Mapping[str, Any] | None = None,
         *,
         chance: Chance | None = None,
-    ) -> VentureState:
+    ) -> VentureGameState:
         """Returns the game after the deal."""
         from parlour.games.venture.deal import new_game
 
@@ -96,7 +97,7 @@ class VentureGame(Game):
         values = self.options(options)
         return new_game(self.deck(values), players, seed, values, chance)
 
-    def read_position(self, data: Any) -> VentureState:
+    def read_position(self, data: Any) -> VentureGameState:
         """Returns the state a position describes (see docs/positions.md)."""
         from parlour.games.venture.position import from_position
 

@@ -6,7 +6,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from parlour.core.decisions import Seat
-from parlour.games.venture import rules
 from parlour.games.venture.actions import (
     Cancel,
     Discard,
@@ -22,11 +21,13 @@ from parlour.games.venture.actions import (
     Undo,
 )
 from parlour.games.venture.conglomerates import common_letters, fits, summarise
-from parlour.games.venture.content import CAPITAL, PROXY, Corporation, Resource
-from parlour.games.venture.payment import payment_value
+from parlour.games.venture.content import PROXY, Corporation
+from parlour.games.venture.payment import cheapest_payment, payment_value
+from parlour.games.venture.reorganisation import Reorganisation
+from parlour.games.venture.rules import Payment
 from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
-from parlour.games.venture.views import OptimiserCard
+from parlour.games.venture.takeovers import Placement, proxy_cost
 
 if TYPE_CHECKING:
     from parlour.games.venture.optimiser import Arrangement
@@ -56,14 +57,14 @@ class GreedyBot:
     def choose(self, state: Any, seat: Seat) -> Any:
         """Returns the action this bot prefers on the current decision."""
         assert isinstance(state, VentureState)
-        kind = state.stack.top.kind
+        top = state.stack.top
         # This bot never takes a step back, nor uses 'reorganise best' (ruling A-17, A-19).
         legal = [a for a in state.legal_actions(seat) if not isinstance(a, Undo | Cancel | ReorganiseBest)]
-        if kind == rules.PLACE:
-            return self._place(state, seat, legal)
-        if kind == rules.REORGANISE:
+        if isinstance(top, Placement):
+            return self._place(state, seat, top, legal)
+        if isinstance(top, Reorganisation):
             return self._reorganise_step(state, seat, legal)
-        if kind == rules.PAY:
+        if isinstance(top, Payment):
             return self._pay(state, seat, legal)
         return self._turn(state, seat, legal)
 
@@ -124,7 +125,7 @@ class GreedyBot:
         after = _stack_potential([state.corp(c) for c in stack[:-1]]) if len(stack) > 1 else 0.0
         harm = (before - after) * (1.0 if owner == leader else 0.5)
         halves = {"x1/2": 1, "x1": 2, "x3/2": 3}[action.card]
-        cost = rules.proxy_cost(corp.value, halves)
+        cost = proxy_cost(corp.value, halves)
         return self._add_value(state, seat, corp) + harm - MONEY_WEIGHT * cost - 0.5
 
     def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
@@ -155,9 +156,9 @@ class GreedyBot:
         return max(options, key=keep_after)
 
     # ------------------------------------------------------------ sub-decisions
-    def _place(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+    def _place(self, state: VentureState, seat: Seat, placement: Placement, legal: list[Any]) -> Any:
         """Puts the won corporation where it adds the most potential."""
-        corp = state.deck.corporation(state.stack.top.data["corp"])
+        corp = state.deck.corporation(placement.corp)
         assert corp is not None
 
         def value(action: Place) -> float:
@@ -172,10 +173,9 @@ class GreedyBot:
     def _target(self, state: VentureState, seat: Seat) -> Arrangement:
         """Returns the optimal arrangement of the seat's corporations."""
         # Imported when first needed: the optimiser brings scipy (slow to load, large in memory).
-        from parlour.games.venture.optimiser import best_arrangement
+        from parlour.games.venture.optimiser import arrange
 
-        cards = [state.corp(c) for s in state.holdings[seat] for c in s]
-        return best_arrangement([OptimiserCard(c.name, c.industry, c.letters) for c in cards])
+        return arrange(state.corp(c) for s in state.holdings[seat] for c in s)
 
     def _reorganise_step(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
         """Makes the next move towards the optimal arrangement, then done."""
@@ -203,45 +203,6 @@ class QuickBot(GreedyBot):
     def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
         """Never reorganises by choice (it still reorganises when the rules force it)."""
         return 0.0
-
-
-def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> list[str]:
-    """Returns the capital cards to add that cover the debt and keep the most buying power.
-
-    Only minimal covers matter (adding a card to a cover can only lose value), so a
-    depth-first search over card names stops at the first cover on each branch;
-    ``budget`` bounds the search on very large hands (the best cover found is kept).
-    """
-    laid = [state.card(r) for r in state.payment]
-    hand = [state.card(r) for r in state.hands[seat] if state.card(r).kind == CAPITAL]
-    sets = state.deck.set_values
-    kinds: dict[str, list[Resource]] = {}
-    for card in sorted(hand, key=lambda c: (-c.value, c.name)):
-        kinds.setdefault(card.name, []).append(card)
-    names = list(kinds)
-    best: tuple[int, list[str]] | None = None
-    nodes = 0
-
-    def search(start: int, chosen: list[Resource], counts: dict[str, int]) -> None:
-        nonlocal best, nodes
-        nodes += 1
-        if payment_value(laid + chosen, sets) >= state.owed:
-            rest = list(hand)
-            for card in chosen:
-                rest.remove(card)
-            kept = payment_value(rest, sets)
-            if best is None or kept > best[0]:
-                best = (kept, [c.name for c in chosen])
-            return
-        for index in range(start, len(names)):
-            name = names[index]
-            if counts.get(name, 0) < len(kinds[name]) and nodes < budget:
-                counts[name] = counts.get(name, 0) + 1
-                search(index, [*chosen, kinds[name][counts[name] - 1]], counts)
-                counts[name] -= 1
-
-    search(0, [], {})
-    return best[1] if best is not None else [c.name for c in hand]
 
 
 def next_move(state: VentureState, seat: Seat, target: tuple[tuple[str, ...], ...]) -> Any:

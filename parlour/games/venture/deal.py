@@ -8,15 +8,15 @@ from parlour.core.chance import Chance
 from parlour.games.venture import rules
 from parlour.games.venture.content import PROFIT, Deck
 from parlour.games.venture.drawing import refill_center
+from parlour.games.venture.game_state import VentureGameState
 from parlour.games.venture.options import HAND_SIZE, TWO_PLAYER_ASIDE
-from parlour.games.venture.state import VentureState
 
 
 def new_game(
     deck: Deck, players: int, seed: int, options: dict[str, Any], chance: Chance | None = None
-) -> VentureState:
+) -> VentureGameState:
     """Returns a game after the deal (chance from ``seed``, or ``chance`` when given)."""
-    state = VentureState(deck, players, options, Chance(seed) if chance is None else chance)
+    state = VentureGameState(deck, players, options, Chance(seed) if chance is None else chance)
     corp_name = lambda c: deck.corporations[c].name  # noqa: E731
     card_name = lambda r: deck.resources[r].name  # noqa: E731
     # Shuffle the corporations; two players set 14 aside unseen.

@@ -27,7 +27,7 @@ arrangement may always declare each group's exact common letters.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -36,12 +36,15 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
 from parlour.games.venture.conglomerates import common_letters
+from parlour.games.venture.content import Corporation
 from parlour.games.venture.options import PROFIT_TABLE
 
 __all__ = [
     "DEFAULT_TABLE",
     "Arrangement",
     "CorpLike",
+    "OptimiserCard",
+    "arrange",
     "arrangement_profit",
     "best_arrangement",
     "best_profit",
@@ -108,6 +111,15 @@ class Arrangement:
 
     stacks: tuple[tuple[str, ...], ...]
     profit: int
+
+
+@dataclass(frozen=True, slots=True)
+class OptimiserCard:
+    """A corporation as the optimiser takes it: notation as id, industry, letters."""
+
+    id: str
+    industry: str
+    letters: frozenset[str]
 
 
 def _check_table(table: Mapping[int, int]) -> None:
@@ -314,6 +326,11 @@ def best_arrangement(corps: Sequence[CorpLike], table: Mapping[int, int] = DEFAU
     cards = _snapshot(corps)
     stacks, profit = _solve_cached(cards, tuple(sorted(table.items())))
     return Arrangement(stacks=stacks, profit=profit)
+
+
+def arrange(corps: Iterable[Corporation]) -> Arrangement:
+    """Returns the best arrangement of a player's corporation cards (stacks of their names)."""
+    return best_arrangement([OptimiserCard(c.name, c.industry, c.letters) for c in corps])
 
 
 def best_profit(corps: Sequence[CorpLike], table: Mapping[int, int] = DEFAULT_TABLE) -> int:

@@ -6,15 +6,16 @@ is the same for every seat and across determinisations.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from parlour.core.content import HouseFile
 from parlour.core.state import ScoreStep
 from parlour.games.venture.content import CAPITAL, LETTERS, PROFIT, PROXY, SYMBOLS, Deck
+from parlour.games.venture.reorganisation import Reorganisation
+from parlour.games.venture.rules import Payment, Turn
 from parlour.games.venture.scoring import earning_stacks, holdings_profit, stack_label
-
-if TYPE_CHECKING:
-    from parlour.games.venture.state import VentureState
+from parlour.games.venture.state import VentureState
+from parlour.games.venture.takeovers import Placement
 
 INDUSTRY_COLOURS = {
     "ST": "#56B4E9",
@@ -52,15 +53,15 @@ def decision_summary(state: VentureState) -> str:
     seat, top = state.current, state.stack.top
     turn = f"(turn {state.turn})"
     owed = f", owing {state.owed}" if state.owed else ""
-    if top.kind == "place":
-        return f"seat {seat} places {top.data['corp']}: on a stack it fits, or alone {turn}"
-    if top.kind == "reorganise":
-        moves = len(top.data.get("seen", [])) - 1
+    if isinstance(top, Placement):
+        return f"seat {seat} places {top.corp}: on a stack it fits, or alone {turn}"
+    if isinstance(top, Reorganisation):
+        moves = len(top.seen) - 1
         return f"seat {seat} reorganises ({moves} moves so far{owed}): move, done or cancel {turn}"
-    if top.kind == "pay":
+    if isinstance(top, Payment):
         laid = " ".join(state.card(r).name for r in state.payment) or "nothing yet"
         return f"seat {seat} pays the {state.owed} owed (laid down: {laid}) {turn}"
-    if top.data.get("must_reorganise"):
+    if isinstance(top, Turn) and top.must_reorganise:
         return f"seat {seat} must reorganise: two corporations of one industry share a stack {turn}"
     if state.transacted:
         return f"seat {seat}: more transactions, or end{owed} {turn}"

@@ -1,4 +1,5 @@
-"""Venture positions: the whole state as JSON (see docs/positions.md), checked when loaded."""
+"""Venture positions read back (see docs/positions.md): every field checked, every card in one place,
+the decisions and the undo record as legal play makes them (``VentureState.to_position`` writes them)."""
 
 from __future__ import annotations
 
@@ -6,22 +7,27 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import DecisionStack, RawDecision
-from parlour.core.errors import PositionError
-from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
-from parlour.games.venture import undo
-from parlour.games.venture.arrangements import SEEN, arrangement, current, moves, parse
+from parlour.core.decisions import Decision, DecisionStack
+from parlour.core.errors import NotationError, PositionError
+from parlour.core.positions import Fields, check_int, check_str, short_repr
+from parlour.games.venture.actions import Cancel, Discard, Move, Pay, Proxy, Undo, VentureAction, parse_action
+from parlour.games.venture.arrangements import arrangement, current, moves, parse
 from parlour.games.venture.conglomerates import common_letters, offending
 from parlour.games.venture.content import CAPITAL, PROFIT, Deck
+from parlour.games.venture.game_state import VentureGameState
 from parlour.games.venture.options import CENTER_SIZE, TWO_PLAYER_ASIDE
-from parlour.games.venture.rules import PAY, PLACE, REORGANISE, TURN, wealth
-from parlour.games.venture.state import VentureState
+from parlour.games.venture.payment import wealth
+from parlour.games.venture.reorganisation import Reorganisation
+from parlour.games.venture.rules import CONTINUE, FINISH, KINDS, Payment, Turn
+from parlour.games.venture.state import FORMAT, GAME_NAME, Step, VentureState
+from parlour.games.venture.takeovers import Placement
+from parlour.games.venture.undo import UNDO_LIMIT, restore
 
 T = TypeVar("T")
 
-FORMAT = "parlour-venture-position/1"
 FIELDS = {
     "format",
+    "game",
     "players",
     "options",
     "chance",
@@ -46,41 +52,6 @@ FIELDS = {
 }
 RESOURCE_ZONES = ("draw", "discard", "payment")
 CORP_ZONES = ("center", "stock", "aside")
-
-
-def to_position(state: VentureState) -> dict[str, Any]:
-    """Returns the whole state as JSON data (piles top first, stacks bottom first)."""
-
-    def card(rid: int) -> str:
-        return state.card(rid).name
-
-    def corp(cid: int) -> str:
-        return state.corp(cid).name
-
-    return {
-        "format": FORMAT,
-        "players": state.players,
-        "options": dict(state.options),
-        "chance": state.chance.to_json(),
-        "turn": state.turn,
-        "current": state.current,
-        "owed": state.owed,
-        "transacted": state.transacted,
-        "over": state.over,
-        "profit_rounds": state.profit_rounds,
-        "profits": list(state.profits),
-        "hands": [[card(r) for r in h] for h in state.hands],
-        "draw": [card(r) for r in state.draw],
-        "discard": [card(r) for r in state.discard],
-        "payment": [card(r) for r in state.payment],
-        "center": [corp(c) for c in state.center],
-        "stock": [corp(c) for c in state.stock],
-        "aside": [corp(c) for c in state.aside],
-        "holdings": [[[corp(c) for c in s] for s in h] for h in state.holdings],
-        "decisions": state.stack.to_json(),
-        "undo": undo.to_json(state),
-        "undos": state.undos,
-    }
 
 
 class _Allocator:
@@ -123,27 +94,35 @@ class _Allocator:
             raise PositionError("stock", f"corporations missing from every zone: {', '.join(lost[:5])}")
 
 
-def from_position(deck: Deck, data: Any, options: dict[str, Any]) -> VentureState:
+def from_position(deck: Deck, data: Any, options: dict[str, Any]) -> VentureGameState:
     """Returns the state a position describes, refusing malformed or impossible ones."""
     fields = Fields(data, "", FIELDS)
     if fields.get("format", FORMAT) != FORMAT:
         raise PositionError("format", f"expected {FORMAT!r}")
+    if fields.get("game", GAME_NAME) != GAME_NAME:
+        raise PositionError("game", f"expected {GAME_NAME!r}")  # a position without it is Venture's too
     players = fields.integer("players", 2, 6)
-    state = VentureState(deck, players, options, Chance.from_json(fields.get("chance"), "chance"))
+    state = VentureGameState(deck, players, options, Chance.from_json(fields.get("chance"), "chance"))
     alloc = _Allocator(deck)
     _read_zones(state, fields, alloc)
     _read_counters(state, fields)
-    state.stack = DecisionStack.from_json(fields.get("decisions"), "decisions", players)
+    state.stack = DecisionStack.from_json(fields.get("decisions"), "decisions", players, KINDS)
     for i, decision in enumerate(state.stack):
         _check_decision(state, decision, f"decisions[{i}]", alloc)
     alloc.check_complete()
     _check_consistency(state)
-    state.undos = fields.integer("undos", 0, undo.UNDO_LIMIT, default=0)
-    state.undo_log = undo.read(state, fields.get("undo", None), "undo")
-    if state.undo_log and (state.over or state.stack.top.data.get("must_reorganise")):
+    state.undos = fields.integer("undos", 0, UNDO_LIMIT, default=0)
+    state.undo_log = _read_record(state, fields.get("undo", None), "undo")
+    if state.undo_log and (state.over or _duty(state)):
         raise PositionError("undo", "nothing can be taken back here")
-    undo.check(state, _check_restored)
+    _check_record(state)
     return state
+
+
+def _duty(state: VentureState) -> bool:
+    """Returns whether the turn must begin with a reorganisation ('a word of caution', ruling A-6)."""
+    turn = state.stack[0] if len(state.stack) else None
+    return isinstance(turn, Turn) and turn.must_reorganise
 
 
 def _check_restored(state: VentureState, path: str) -> None:
@@ -159,16 +138,14 @@ def _check_restored(state: VentureState, path: str) -> None:
         raise PositionError(path, f"taking it back gives a bad position ({problems[0]})")
 
 
-def _check_restored_decision(state: VentureState, decision: RawDecision, path: str) -> None:
-    """Refuses a recorded decision of an unknown kind, for another seat, or with a bad corporation."""
-    if decision.kind not in (TURN, PLACE, REORGANISE, PAY) or decision.seats != [state.current]:
+def _check_restored_decision(state: VentureState, decision: Decision, path: str) -> None:
+    """Refuses a recorded decision for another seat, or with a corporation the deck lacks."""
+    if decision.seats != [state.current]:
         raise PositionError(path, "not a decision of the current player")
     if decision.concurrent:
         raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
-    if decision.kind == PLACE:
-        corp = decision.data.get("corp")
-        if not isinstance(corp, str) or state.deck.corporation(corp) is None:
-            raise PositionError(f"{path}.data.corp", f"no corporation is called {short_repr(corp)}")
+    if isinstance(decision, Placement) and state.deck.corporation(decision.corp) is None:
+        raise PositionError(f"{path}.data.corp", f"no corporation is called {short_repr(decision.corp)}")
 
 
 def _read_zones(state: VentureState, fields: Fields, alloc: _Allocator) -> None:
@@ -224,20 +201,22 @@ def _read_counters(state: VentureState, fields: Fields) -> None:
         raise PositionError("profits", f"needs {state.players} entries")
 
 
-def _check_decision(state: VentureState, decision: RawDecision, path: str, alloc: _Allocator) -> None:
-    """Refuses a decision of an unknown kind, for another seat, for several at once, or with a bad payload."""
-    kind, data = decision.kind, decision.data
-    if kind not in (TURN, PLACE, REORGANISE, PAY):
-        raise PositionError(f"{path}.kind", f"unknown decision {short_repr(kind)}")
+def _check_decision(state: VentureState, decision: Decision, path: str, alloc: _Allocator) -> None:
+    """Refuses a decision for another seat or for several at once; places the corporation to place."""
     if decision.seats != [state.current]:
         raise PositionError(f"{path}.seats", f"must list seat {state.current} alone, the current player")
     if decision.concurrent:
         raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
-    if kind == PLACE:
-        data["corp"] = alloc.deck.corporations[alloc.corporation(data.get("corp"), f"{path}.data.corp")].name
+    if isinstance(decision, Placement):
+        decision.corp = state.corp(alloc.corporation(decision.corp, f"{path}.data.corp")).name
 
 
-SHAPES = ([TURN], [TURN, PLACE], [TURN, REORGANISE], [TURN, PAY])
+SHAPES = (
+    [Turn.kind],
+    [Turn.kind, Placement.kind],
+    [Turn.kind, Reorganisation.kind],
+    [Turn.kind, Payment.kind],
+)
 """The decision stacks legal play can produce."""
 
 
@@ -253,15 +232,21 @@ def _check_consistency(state: VentureState) -> None:
         shapes = ", ".join("+".join(shape) for shape in SHAPES)
         found = short_repr("+".join(kinds)) if kinds else "empty"
         raise PositionError("decisions", f"must be one of {shapes}, not {found}")
-    _check_payload(state, kinds)
+    top = state.stack.top
+    if isinstance(top, Reorganisation):
+        top.seen = _read_seen(state, top.seen, f"decisions[{len(kinds) - 1}].data.seen")
+    if isinstance(top, Payment):
+        _check_then(state, top)
     if len(kinds) > 1 and not state.transacted:
         raise PositionError("transacted", f"must be true while a '{kinds[-1]}' decision is pending")
-    if state.payment and kinds[-1] != PAY:
+    if state.payment and not isinstance(top, Payment):
         raise PositionError("payment", "cards are laid down only while paying")
     if state.owed > wealth(state, state.current):
         raise PositionError("owed", f"{state.owed} is more than seat {state.current} can pay")
     if state.owed and not state.transacted:
         raise PositionError("owed", "nothing is owed before a transaction")
+    if state.owed and isinstance(top, Turn) and state.options["payment"] == "each":
+        raise PositionError("owed", "with option payment=each a transaction is paid at once (ruling A-1)")
     if any(state.card(r).kind == PROFIT for hand in state.hands for r in hand):
         raise PositionError("hands", "a Profit card never stays in a hand")
     _check_duty(state, kinds)
@@ -276,68 +261,55 @@ def _check_profit_rounds(state: VentureState) -> None:
         raise PositionError("profit_rounds", f"at most {most} after {draws} turns' draws")
 
 
-def _check_payload(state: VentureState, kinds: list[str]) -> None:
-    """Refuses decision payloads that legal play cannot produce."""
-    top = state.stack.top
-    allowed = {TURN: {"must_reorganise"}, PLACE: {"corp"}, REORGANISE: {SEEN}, PAY: {"then"}}
-    for i, decision in enumerate(state.stack):
-        extra = set(decision.data) - allowed[decision.kind]
-        if extra:
-            raise PositionError(f"decisions[{i}].data.{short_key(sorted(extra)[0])}", "unknown field")
-    if kinds[-1] == REORGANISE:
-        top.data[SEEN] = _read_seen(state, top.data.get(SEEN), f"decisions[{len(kinds) - 1}].data.{SEEN}")
-    if kinds[-1] == PAY:
-        expected = "continue" if state.options["payment"] == "each" else "finish"
-        if top.data.get("then") != expected:
-            option = state.options["payment"]
-            raise PositionError(
-                "decisions[1].data.then", f"must be {expected!r} with option payment={option}"
-            )
+def _check_then(state: VentureState, payment: Payment) -> None:
+    """Refuses a payment whose follow-up does not match option payment (ruling A-1)."""
+    option = state.options["payment"]
+    expected = CONTINUE if option == "each" else FINISH
+    if payment.then != expected:
+        raise PositionError("decisions[1].data.then", f"must be {expected!r} with option payment={option}")
 
 
-def _read_seen(state: VentureState, value: Any, path: str) -> list[str]:
-    """Reads the arrangements a reorganisation has passed through (ruling A-16): each reached from the
+def _read_seen(state: VentureState, seen: list[str], path: str) -> list[str]:
+    """Checks the arrangements a reorganisation has passed through (ruling A-16): each reached from the
     one before by one move, none twice, the last one the holdings now.  A position without them (an
     older one) starts the record afresh."""
     now = current(state, state.current)
-    if value is None:
+    if not seen:
         return [now]
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise PositionError(path, "must be a list of arrangements (text)")
     held = sorted(c for stack in state.holdings[state.current] for c in stack)
-    seen: list[str] = []
+    canonical: list[str] = []
     reachable: set[str] = set()
-    for i, text in enumerate(value):
+    for i, text in enumerate(seen):
         stacks = parse(state.deck, text)
         if stacks is None or sorted(c for stack in stacks for c in stack) != held:
             raise PositionError(f"{path}[{i}]", "must arrange exactly the corporations the player holds")
-        canonical = arrangement(state.deck, stacks)
-        if canonical in seen:
+        written = arrangement(state.deck, stacks)
+        if written in canonical:
             raise PositionError(f"{path}[{i}]", "an arrangement is passed through once")
-        if seen and canonical not in reachable:
+        if canonical and written not in reachable:
             raise PositionError(f"{path}[{i}]", "must be one move from the arrangement before it")
-        seen.append(canonical)
+        canonical.append(written)
         reachable = {after for _, after in moves(state.deck, stacks)}
-    if seen[-1] != now:
+    if canonical[-1] != now:
         raise PositionError(path, "must end with the holdings as they stand")
-    return seen
+    return canonical
 
 
 def _check_duty(state: VentureState, kinds: list[str]) -> None:
     """Refuses a 'word of caution' flag that does not match the holdings (ruling A-6)."""
-    duty = next(iter(state.stack)).data.get("must_reorganise")
-    at_start = kinds == [TURN] and not state.transacted
+    duty = _duty(state)
+    at_start = kinds == [Turn.kind] and not state.transacted
     stacks = [[state.corp(c) for c in s] for s in state.holdings[state.current]]
     offends = any(offending(s) for s in stacks)
     affordable = state.corporations_held(state.current) <= wealth(state, state.current)
     where = "decisions[0].data.must_reorganise"
-    if duty is not None and (duty is not True or not at_start or not offends or not affordable):
+    if duty and (not at_start or not offends or not affordable):
         raise PositionError(
             where,
             "only true, at the start of a turn, when a stack holds two "
             "corporations of one industry and the fee can be paid",
         )
-    if duty is None and at_start and offends:
+    if not duty and at_start and offends:
         raise PositionError(
             where,
             "must be true: a stack of the current player holds two corporations "
@@ -348,3 +320,100 @@ def _check_duty(state: VentureState, kinds: list[str]) -> None:
                 else "; he cannot pay, so the penalty applies: load the position before his turn"
             ),
         )
+
+
+# ---------------------------------------------------------------- the undo record (ruling A-17)
+def _read_record(state: VentureState, value: Any, path: str) -> list[Step]:
+    """Reads a position's record (structure only; :func:`_check_record` then tries every step back)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise PositionError(path, "must be a list of steps")
+    return [_read_step(state, entry, f"{path}[{i}]") for i, entry in enumerate(value)]
+
+
+def _read_step(state: VentureState, entry: Any, path: str) -> Step:
+    """Reads one step of the record."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
+        raise PositionError(path, "must be an object with the step's action (text)")
+    text = entry["action"]
+    try:
+        action = parse_action(text)
+    except NotationError:
+        raise PositionError(f"{path}.action", f"not an action: {short_repr(text)}") from None
+    if str(action) != text or not _recordable(action):
+        raise PositionError(f"{path}.action", f"not a step that can be taken back: {short_repr(text)}")
+    keys = {"action", "at"} if isinstance(action, Pay) else {"action", "holdings"}
+    if not isinstance(action, Pay | Move):
+        keys |= {"center", "owed", "transacted", "decisions"}
+    if set(entry) != keys:
+        raise PositionError(path, f"needs exactly the fields {', '.join(sorted(keys))}")
+    if isinstance(action, Pay):
+        at = entry["at"]
+        if not isinstance(at, list) or len(at) != len(action.cards):
+            raise PositionError(f"{path}.at", "one hand position per card laid")
+        return Step(text, at=tuple(check_int(v, f"{path}.at[{i}]", 0, 200) for i, v in enumerate(at)))
+    holdings = _corp_lists(state, entry["holdings"], f"{path}.holdings")
+    if isinstance(action, Move):
+        return Step(text, holdings=holdings)
+    center = _corp_lists(state, [entry["center"]], f"{path}.center")[0]
+    if not isinstance(entry["transacted"], bool):
+        raise PositionError(f"{path}.transacted", "must be true or false")
+    stack = DecisionStack.from_json(entry["decisions"], f"{path}.decisions", state.players, KINDS)
+    owed = check_int(entry["owed"], f"{path}.owed", 0)
+    return Step(text, (), holdings, center, owed, entry["transacted"], stack)
+
+
+def _recordable(action: VentureAction) -> bool:
+    """Returns whether a record may name this action (never a proxy fight, a discard, undo, cancel)."""
+    return not isinstance(action, Proxy | Discard | Undo | Cancel)
+
+
+def _corp_lists(state: VentureState, value: Any, path: str) -> tuple[tuple[int, ...], ...]:
+    """Reads lists of corporation names as ids."""
+    if not isinstance(value, list) or not all(isinstance(s, list) for s in value):
+        raise PositionError(path, "must be a list of lists of corporations")
+    result = []
+    for i, names in enumerate(value):
+        ids = []
+        for j, name in enumerate(names):
+            corp = state.deck.corporation(name) if isinstance(name, str) else None
+            if corp is None:
+                raise PositionError(f"{path}[{i}][{j}]", f"no corporation is called {short_repr(name)}")
+            ids.append(corp.id)
+        result.append(tuple(ids))
+    return tuple(result)
+
+
+def _check_record(state: VentureState) -> None:
+    """Refuses a record whose steps, taken back one by one, would not each give a lawful position.
+
+    Each step must fit what follows it: a payment step needs its cards laid down, a move step a
+    reorganisation whose record ends with the arrangement it leaves, and every state reached must
+    pass the position checks.
+    """
+    copy = state.clone()
+    seat = copy.current
+    for index in range(len(copy.undo_log) - 1, -1, -1):
+        step = copy.undo_log.pop()
+        path = f"undo[{index}]"
+        top = copy.stack.top if len(copy.stack) else None
+        if step.kind == "pay":
+            if not isinstance(top, Payment) or len(copy.payment) < len(step.at):
+                raise PositionError(path, "a payment step needs its cards laid down while paying")
+            if any(i > len(copy.hands[seat]) + n for n, i in enumerate(reversed(step.at))):
+                raise PositionError(f"{path}.at", "a hand position past the end of the hand")
+        if step.kind == "move" and (not isinstance(top, Reorganisation) or len(top.seen) < 2):
+            raise PositionError(path, "a move step needs a reorganisation with a move recorded")
+        before = current(copy, seat)
+        restore(copy, seat, step)
+        if step.kind == "move":
+            assert isinstance(top, Reorganisation)
+            if top.seen[-1] != current(copy, seat):
+                raise PositionError(f"{path}.holdings", "must be the arrangement the move left")
+            if before == current(copy, seat):
+                raise PositionError(f"{path}.holdings", "a move changes the arrangement")
+        # A move's holdings are the arrangement its record names, already checked as part of the
+        # reorganisation's record: only the other steps need the whole position checked (linear time).
+        if step.kind != "move":
+            _check_restored(copy, path)

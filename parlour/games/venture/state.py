@@ -1,33 +1,66 @@
-"""VentureState: the zones of both decks, the holdings, scores and the decision stack."""
+"""VentureState: the zones of both decks, the holdings, scores and the decision stack, its copies and its
+position (what the rules read and change; what people are shown of it is ``game_state``'s)."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import dataclass
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
-from parlour.core.state import GameState, ScoreStep
-from parlour.games.venture import actions, rules, views
+from parlour.core.payloads import JSONValue
+from parlour.core.state import GameState
+from parlour.games.venture.actions import NOTATION, VentureAction
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
-from parlour.games.venture.payment import payment_value
-from parlour.games.venture.scoring import holdings_profit, stack_profit
-from parlour.games.venture.undo import Step
+
+FORMAT = "parlour-venture-position/1"
+"""The format tag of Venture's positions (docs/positions.md)."""
+GAME_NAME = "venture"
+"""The game's registry name (positions name it in their ``game`` field)."""
+Options = dict[str, JSONValue]
+"""Option values by name (``options.OPTIONS``; the deck is its content set's name and digest)."""
+Position = dict[str, JSONValue]
+"""A position: the whole state as JSON data."""
 
 
-class VentureState(ModularState):
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one undoable step changed: enough to put the state back exactly as it was (``undo``).
+
+    ``action`` is the notation of the step.  A payment step keeps the hand positions its cards
+    came from; a move keeps the holdings before it (its arrangement leaves the ``seen`` record);
+    any other step keeps the holdings, center, debt, flag and decision stack before it.
+    """
+
+    action: str
+    at: tuple[int, ...] = ()
+    holdings: tuple[tuple[int, ...], ...] = ()
+    center: tuple[int, ...] = ()
+    owed: int = 0
+    transacted: bool = False
+    decisions: DecisionStack | None = None
+
+    @property
+    def kind(self) -> str:
+        """``pay``, ``move`` or ``full`` (everything else)."""
+        verb = self.action.split(" ", 1)[0]
+        return verb if verb in ("pay", "move") else "full"
+
+
+class VentureState(ModularState[VentureAction]):
     """A game of Venture in progress.
 
     Cards are held as integer ids into ``deck.corporations`` and ``deck.resources``;
     piles are lists, top of pile first for ``draw`` and ``stock``.  A conglomerate
-    (or lone corporation) is a list of corporation ids, bottom first.
+    (or lone corporation) is a list of corporation ids, bottom first.  The games played are
+    ``game_state.VentureGameState``, which adds the views, hints and banners.
     """
 
-    game_name = "venture"
-    rules, views, notation = rules, views, actions
+    game_name = GAME_NAME
+    notation = NOTATION
 
-    def __init__(self, deck: Deck, players: int, options: dict[str, Any], chance: Chance) -> None:
+    def __init__(self, deck: Deck, players: int, options: Options, chance: Chance) -> None:
         super().__init__()
         self.deck = deck
         """The card set (shared, never changed)."""
@@ -89,122 +122,18 @@ class VentureState(ModularState):
         return sum(len(s) for s in self.holdings[seat])
 
     # ------------------------------------------------------------ protocol
-    def _is_listed(self, action: Any, seat: Seat) -> bool:
-        """Returns whether an action is legal: the listed ones, and a line laying several capital
-        cards whose cards, one after another, are each a listed ``pay`` (ruling A-18)."""
-        if isinstance(action, actions.Pay) and action.also:
-            return rules.several_payable(self, seat, action)
-        return super()._is_listed(action, seat)
-
     def scores(self) -> list[float]:
         """Returns each seat's running total of profits (final once the game is over)."""
         return [float(p) for p in self.profits]
 
-    def estimate(self) -> list[float]:
-        """Returns each seat's profits plus what its holdings would earn at the final scoring."""
-        if self.over:
-            return self.scores()
-        return [float(p + holdings_profit(self, s)) for s, p in enumerate(self.profits)]
-
-    def routine_decision(self) -> bool:
-        """Returns True on placing, paying and reorganising steps: the turn's transactions are the choices."""
-        return not self.over and self.stack.top.kind != rules.TURN
-
-    def hints(self, seat: Seat) -> list[str]:
-        """Returns advice: the best arrangement of the holdings (and how to reach it), how to pay cheaply."""
-        from parlour.games.venture.bots import cheapest_payment
-
-        hints = []
-        top = self.stack.top.kind if len(self.stack) else ""
-        if self.corporations_held(seat) >= 3:
-            hints.append(self._arrangement_hint(seat, top in (rules.TURN, rules.REORGANISE)))
-        if top == rules.PAY and seat == self.current:
-            laid = [self.card(r) for r in self.payment]
-            if payment_value(laid, self.deck.set_values) >= self.owed:
-                hints.append(f"The cards laid down cover the {self.owed} owed: done.")
-            else:
-                cards = " ".join(cheapest_payment(self, seat))
-                hints.append(f"pay {cards} covers the {self.owed} owed and keeps the most buying power.")
-        return hints
-
-    def _arrangement_hint(self, seat: Seat, show_best: bool) -> str:
-        """Returns what the holdings earn and, if better, the best arrangement itself."""
-        best = rules.best_stacks(self, seat)
-        now = holdings_profit(self, seat)
-        profit = sum(stack_profit([self.corp(c) for c in s]) for s in best)
-        if profit <= now:
-            return f"Your holdings score {now} a scoring now; your best arrangement would score {profit} too."
-        text = f"Your holdings score {now} a scoring now; your best arrangement would score {profit}"
-        if not show_best or seat != self.current:
-            return text + "."
-        stacks = " ".join("[" + " ".join(self.corp(c).name for c in s) + "]" for s in best)
-        if self.stack.top.kind == rules.REORGANISE:
-            return f"{text}: {stacks}."
-        fee = self.corporations_held(seat)
-        return f"{text}: {stacks} ('reorganise best' does it for {fee} million)."
-
-    # ------------------------------------------------------------ for people
     def turn_player(self) -> Seat | None:
         """Returns the seat whose turn it is (None once the game is over)."""
         return None if self.over else self.current
 
-    def decision_summary(self) -> str:
-        """Returns one public line saying who decides what now."""
-        from parlour.games.venture.people import decision_summary
-
-        return decision_summary(self)
-
-    def score_steps(self) -> list[ScoreStep]:
-        """Returns the final scoring as the rulebook does it, step by step (adds up to scores())."""
-        from parlour.games.venture.people import score_steps
-
-        return score_steps(self)
-
-    def end_reason(self) -> str:
-        """Returns why the game ended ('' while it goes on)."""
-        from parlour.games.venture.people import end_reason
-
-        return end_reason(self)
-
-    def card_texts(self) -> dict[str, str]:
-        """Returns the text of every corporation and resources card of the deck in play."""
-        from parlour.games.venture.people import card_texts
-
-        return card_texts(self.deck)
-
-    def table_content(self) -> dict[str, Any]:
-        """Returns the deck's unchanging public facts for the drawn table in the browser."""
-        from parlour.games.venture.table import table_content
-
-        return table_content(self.deck)
-
-    def to_position(self) -> dict[str, Any]:
-        """Returns the whole state as a position (docs/positions.md)."""
-        from parlour.games.venture.position import to_position
-
-        return to_position(self)
-
-    def invariant_errors(self) -> list[str]:
-        """Returns broken invariants: each card in exactly one place, the center, the debt."""
-        problems = []
-        resources = [*(r for h in self.hands for r in h), *self.draw, *self.discard, *self.payment]
-        if sorted(resources) != list(range(len(self.deck.resources))):
-            problems.append("resources cards are not each in exactly one place")
-        pending = [d.data["corp"] for d in self.stack if "corp" in d.data]
-        corps = [*self.center, *self.stock, *self.aside, *(c for h in self.holdings for s in h for c in s)]
-        corps += [c.id for c in self.deck.corporations if c.name in pending]
-        if sorted(corps) != list(range(len(self.deck.corporations))):
-            problems.append("corporations are not each in exactly one place")
-        if len(self.center) > 5 or any(not s for h in self.holdings for s in h):
-            problems.append("more than five center corporations, or an empty stack")
-        if not self.over and self.owed > rules.wealth(self, self.current):
-            problems.append(f"seat {self.current} owes {self.owed}, more than it can pay")
-        return problems
-
     # ------------------------------------------------------------ copies
     def clone(self) -> VentureState:
         """Returns a deep, independent copy (same generator, same future draws)."""
-        other = VentureState.__new__(VentureState)
+        other = type(self).__new__(type(self))
         GameState.__init__(other)
         other.deck, other.players, other.options = self.deck, self.players, self.options
         other.chance = self.chance.copy()
@@ -244,3 +173,56 @@ class VentureState(ModularState):
         rng.shuffle(corps)
         other.stock, other.aside = corps[: len(other.stock)], corps[len(other.stock) :]
         return other
+
+    # ------------------------------------------------------------ positions
+    def to_position(self) -> Position:
+        """Returns the whole state as a position (docs/positions.md): piles top first, stacks bottom
+        first, cards by name."""
+        card, corp = self._card_name, self._corp_name
+        return {
+            "format": FORMAT,
+            "game": GAME_NAME,
+            "players": self.players,
+            "options": dict(self.options),
+            "chance": self.chance.to_json(),
+            "turn": self.turn,
+            "current": self.current,
+            "owed": self.owed,
+            "transacted": self.transacted,
+            "over": self.over,
+            "profit_rounds": self.profit_rounds,
+            "profits": list(self.profits),
+            "hands": [[card(r) for r in h] for h in self.hands],
+            "draw": [card(r) for r in self.draw],
+            "discard": [card(r) for r in self.discard],
+            "payment": [card(r) for r in self.payment],
+            "center": [corp(c) for c in self.center],
+            "stock": [corp(c) for c in self.stock],
+            "aside": [corp(c) for c in self.aside],
+            "holdings": [[[corp(c) for c in s] for s in h] for h in self.holdings],
+            "decisions": self.stack.to_json(),
+            "undo": [self._step_json(step) for step in self.undo_log],
+            "undos": self.undos,
+        }
+
+    def _card_name(self, rid: int) -> str:
+        """Returns a resources card's name."""
+        return self.deck.resources[rid].name
+
+    def _corp_name(self, cid: int) -> str:
+        """Returns a corporation's name."""
+        return self.deck.corporations[cid].name
+
+    def _step_json(self, step: Step) -> dict[str, JSONValue]:
+        """Returns one step of the undo record as position data (card names; the stack as stored)."""
+        entry: dict[str, JSONValue] = {"action": step.action}
+        if step.kind == "pay":
+            entry["at"] = list(step.at)
+        else:
+            entry["holdings"] = [[self._corp_name(c) for c in s] for s in step.holdings]
+        if step.kind == "full":
+            assert step.decisions is not None
+            entry["center"] = [self._corp_name(c) for c in step.center]
+            entry["owed"], entry["transacted"] = step.owed, step.transacted
+            entry["decisions"] = step.decisions.to_json()
+        return entry

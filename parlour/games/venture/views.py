@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from parlour.core.decisions import Seat
 from parlour.games.venture.conglomerates import common_letters
 from parlour.games.venture.content import CAPITAL, SET_DENOMINATIONS, Resource
-from parlour.games.venture.payment import payment_value
+from parlour.games.venture.payment import cheapest_payment, laid_worth
+from parlour.games.venture.reorganisation import Reorganisation, best_stacks
+from parlour.games.venture.rules import Payment, Turn
 from parlour.games.venture.scoring import holdings_profit, stack_profit
+from parlour.games.venture.state import VentureState
 from parlour.games.venture.undo import UNDO_LIMIT
-
-if TYPE_CHECKING:
-    from parlour.games.venture.state import VentureState
-
-
-@dataclass(frozen=True, slots=True)
-class OptimiserCard:
-    """A corporation as the optimiser takes it: notation as id, industry, letters."""
-
-    id: str
-    industry: str
-    letters: frozenset[str]
 
 
 def stacks_view(state: VentureState, seat: Seat) -> list[dict[str, Any]]:
@@ -65,7 +55,7 @@ def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
         "holdings": [stacks_view(state, s) for s in range(state.players)],
         "profits": list(state.profits),
         "holdings_profit": [holdings_profit(state, s) for s in range(state.players)],
-        "payment_worth": payment_value((state.card(r) for r in state.payment), state.deck.set_values),
+        "payment_worth": laid_worth(state),
         "reorganise_fee": 0 if state.over else state.corporations_held(state.current),
         "hand_sets": None,
         "cheapest_payment": None,
@@ -80,14 +70,43 @@ def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
 def _cheapest_payment(state: VentureState, seat: Seat) -> list[str] | None:
     """Returns, for the seat that is paying, the cards that cover the rest of the debt and keep the
     most buying power (the drawn table's preselection); None for every other seat and decision."""
-    if state.over or seat != state.current or state.stack.top.kind != "pay":
+    if state.over or seat != state.current or not isinstance(state.stack.top, Payment):
         return None
-    from parlour.games.venture.bots import cheapest_payment
-
-    laid = [state.card(r) for r in state.payment]
-    if payment_value(laid, state.deck.set_values) >= state.owed:
+    if laid_worth(state) >= state.owed:
         return []
     return cheapest_payment(state, seat)
+
+
+def hints(state: VentureState, seat: Seat) -> list[str]:
+    """Returns advice: the best arrangement of the holdings (and how to reach it), how to pay cheaply."""
+    found = []
+    top = state.stack.top if len(state.stack) else None
+    if state.corporations_held(seat) >= 3:
+        found.append(_arrangement_hint(state, seat, isinstance(top, Turn | Reorganisation)))
+    if isinstance(top, Payment) and seat == state.current:
+        if laid_worth(state) >= state.owed:
+            found.append(f"The cards laid down cover the {state.owed} owed: done.")
+        else:
+            cards = " ".join(cheapest_payment(state, seat))
+            found.append(f"pay {cards} covers the {state.owed} owed and keeps the most buying power.")
+    return found
+
+
+def _arrangement_hint(state: VentureState, seat: Seat, show_best: bool) -> str:
+    """Returns what the holdings earn and, if better, the best arrangement itself."""
+    best = best_stacks(state, seat)
+    now = holdings_profit(state, seat)
+    profit = sum(stack_profit([state.corp(c) for c in s]) for s in best)
+    if profit <= now:
+        return f"Your holdings score {now} a scoring now; your best arrangement would score {profit} too."
+    text = f"Your holdings score {now} a scoring now; your best arrangement would score {profit}"
+    if not show_best or seat != state.current:
+        return text + "."
+    stacks = " ".join("[" + " ".join(state.corp(c).name for c in s) + "]" for s in best)
+    if isinstance(state.stack.top, Reorganisation):
+        return f"{text}: {stacks}."
+    fee = state.corporations_held(seat)
+    return f"{text}: {stacks} ('reorganise best' does it for {fee} million)."
 
 
 def hand_sets(cards: list[Resource], set_values: dict[int, int]) -> list[dict[str, Any]]:

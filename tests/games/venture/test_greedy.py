@@ -11,11 +11,10 @@ from parlour.bots.random_bot import RandomBot
 from parlour.core.match import play_match
 from parlour.games.venture import GAME
 from parlour.games.venture.actions import Discard, Done, End, Move, Pay, Place, Proxy, Reorganise, Take
-from parlour.games.venture.bots import GreedyBot, QuickBot, cheapest_payment, next_move
-from parlour.games.venture.optimiser import best_arrangement
-from parlour.games.venture.payment import payment_value
+from parlour.games.venture.bots import GreedyBot, QuickBot, next_move
+from parlour.games.venture.optimiser import OptimiserCard, best_arrangement
+from parlour.games.venture.payment import cheapest_payment, payment_value
 from parlour.games.venture.scoring import holdings_profit
-from parlour.games.venture.views import OptimiserCard
 
 from .scenario import hand, legal, load, names, play, stacks
 

@@ -271,7 +271,7 @@ def test_owed_without_a_transaction_is_refused() -> None:
         ({"kind": "turn"}, "decisions"),
         ([{"kind": "dance", "seats": [0], "data": {}}], "decisions[0].kind"),
         ([{"kind": "turn", "seats": [1], "data": {}}], "decisions[0].seats"),
-        ([{"kind": "turn", "seats": [7], "data": {}}], "decisions[0].seats"),
+        ([{"kind": "turn", "seats": [7], "data": {}}], "decisions[0].seats[0]"),
         ([{"kind": "turn", "seats": [0], "data": {}, "extra": 1}], "decisions[0].extra"),
         ([{"kind": "turn", "seats": [0], "data": {}}] * 2, "decisions"),
         ([{"kind": "pay", "seats": [0], "data": {"then": "finish"}}], "decisions"),

@@ -1,0 +1,85 @@
+"""VentureGameState: a game of Venture with what the Game protocol shows of it (views, hints, the banner,
+the final scoring, card texts) over the rules' state (``state.VentureState``)."""
+
+from __future__ import annotations
+
+from parlour.core.decisions import Seat
+from parlour.core.payloads import JSONValue
+from parlour.core.state import ScoreStep
+from parlour.games.venture import people, views
+from parlour.games.venture.payment import wealth
+from parlour.games.venture.rules import Turn
+from parlour.games.venture.scoring import holdings_profit
+from parlour.games.venture.state import VentureState
+from parlour.games.venture.table import table_content
+from parlour.games.venture.takeovers import Placement
+from parlour.games.venture.undo import TurnDecision
+
+
+class VentureGameState(VentureState):
+    """The state of a game of Venture as players, front ends and search bots use it."""
+
+    views = views
+
+    def _is_listed(self, action: object, seat: Seat) -> bool:
+        """Returns whether an action is legal: a listed one, or one the decision accepts all the same (a
+        line laying several capital cards, each a listed ``pay`` in turn: ruling A-18).
+
+        A stand-in for a core hook (``Decision.accepts``, asked by ``GameState._is_listed``).
+        """
+        if super()._is_listed(action, seat):
+            return True
+        top = self.stack.top if len(self.stack) and not self.over else None
+        return isinstance(top, TurnDecision) and top.accepts(self, seat, action)
+
+    def estimate(self) -> list[float]:
+        """Returns each seat's profits plus what its holdings would earn at the final scoring."""
+        if self.over:
+            return self.scores()
+        return [float(p + holdings_profit(self, s)) for s, p in enumerate(self.profits)]
+
+    def routine_decision(self) -> bool:
+        """Returns True on placing, paying and reorganising steps: the turn's transactions are the choices."""
+        return not self.over and not isinstance(self.stack.top, Turn)
+
+    def hints(self, seat: Seat) -> list[str]:
+        """Returns advice: the best arrangement of the holdings (and how to reach it), how to pay cheaply."""
+        return views.hints(self, seat)
+
+    # ------------------------------------------------------------ for people
+    def decision_summary(self) -> str:
+        """Returns one public line saying who decides what now."""
+        return people.decision_summary(self)
+
+    def score_steps(self) -> list[ScoreStep]:
+        """Returns the final scoring as the rulebook does it, step by step (adds up to scores())."""
+        return people.score_steps(self)
+
+    def end_reason(self) -> str:
+        """Returns why the game ended ('' while it goes on)."""
+        return people.end_reason(self)
+
+    def card_texts(self) -> dict[str, str]:
+        """Returns the text of every corporation and resources card of the deck in play."""
+        return people.card_texts(self.deck)
+
+    def table_content(self) -> dict[str, JSONValue]:
+        """Returns the deck's unchanging public facts for the drawn table in the browser."""
+        return table_content(self.deck)
+
+    def invariant_errors(self) -> list[str]:
+        """Returns broken invariants: each card in exactly one place, the center, the debt."""
+        problems = []
+        resources = [*(r for h in self.hands for r in h), *self.draw, *self.discard, *self.payment]
+        if sorted(resources) != list(range(len(self.deck.resources))):
+            problems.append("resources cards are not each in exactly one place")
+        pending = [d.corp for d in self.stack if isinstance(d, Placement)]
+        corps = [*self.center, *self.stock, *self.aside, *(c for h in self.holdings for s in h for c in s)]
+        corps += [c.id for c in self.deck.corporations if c.name in pending]
+        if sorted(corps) != list(range(len(self.deck.corporations))):
+            problems.append("corporations are not each in exactly one place")
+        if len(self.center) > 5 or any(not s for h in self.holdings for s in h):
+            problems.append("more than five center corporations, or an empty stack")
+        if not self.over and self.owed > wealth(self, self.current):
+            problems.append(f"seat {self.current} owes {self.owed}, more than it can pay")
+        return problems

@@ -1,0 +1,169 @@
+"""Reorganisation (rulebook: '3) Reorganization', 'A word of caution'): the ``reorganise`` decision, one
+move at a time, and ``reorganise best``, the optimiser's arrangement in one action (ruling A-19).
+
+The fee is 1 million per corporation held; the moves then change the stacks one corporation at a
+time, never back to an arrangement already held in this reorganisation (ruling A-16), until ``done``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from parlour.core.decisions import Seat
+from parlour.games.venture.actions import Done, Move, VentureAction
+from parlour.games.venture.arrangements import current, moves, parse
+from parlour.games.venture.conglomerates import fits, is_lawful, offending, summarise
+from parlour.games.venture.scoring import holdings_profit, stack_profit
+from parlour.games.venture.state import VentureState
+from parlour.games.venture.takeovers import put
+from parlour.games.venture.undo import REORGANISE_TEXT, TurnDecision
+
+
+def move_cap(holdings: Sequence[Sequence[int]]) -> int:
+    """Returns the moves a reorganisation allows: two per corporation held, enough to reach any
+    arrangement by a way that repeats none (ruling A-16)."""
+    return 2 * sum(len(stack) for stack in holdings)
+
+
+@dataclass(eq=False, kw_only=True)
+class Reorganisation(TurnDecision):
+    """A reorganisation under way: one ``move`` at a time, then ``done`` once every stack is lawful."""
+
+    kind = "reorganise"
+    seen: list[str] = field(default_factory=list)
+    """The arrangements passed through (``arrangements``' text), the start first, the holdings now last
+    (ruling A-16: none is reached twice)."""
+
+    def choices(self, state: VentureState, seat: Seat) -> list[VentureAction]:
+        """Returns every single move of one corporation to an arrangement not yet seen in this
+        reorganisation (ruling A-16), then done once all stacks are lawful; after 2 moves per
+        corporation held, only moves that part a same-industry pair (ruling A-16, "at most")."""
+        seen = set(self.seen)
+        holdings = state.holdings[seat]
+        found = moves(state.deck, holdings)
+        lawful = holdings_lawful(state, seat)
+        if len(self.seen) - 1 >= move_cap(holdings):
+            pairs = _pairs(state, holdings)
+            found = (m for m in found if not lawful and _pairs(state, parse(state.deck, m[1]) or []) < pairs)
+        actions: list[VentureAction] = [move for move, after in found if after not in seen]
+        if lawful:
+            actions.append(Done())
+        return actions
+
+    def act(self, state: VentureState, seat: Seat, action: VentureAction) -> None:
+        """Moves one corporation, or finishes the reorganisation."""
+        if isinstance(action, Done):
+            state.stack.pop()
+            if state.logging:
+                state.emit(
+                    f"seat {seat} finishes reorganising: {holdings_text(state, seat)}, "
+                    f"earning {holdings_profit(state, seat)} a scoring"
+                )
+            return
+        assert isinstance(action, Move)
+        corp = state.deck.corporation(action.corp)
+        assert corp is not None
+        holding = state.holdings[seat]
+        source = next(s for s in holding if corp.id in s)
+        source.remove(corp.id)
+        if not source:
+            holding.remove(source)
+        put(state, seat, corp.id, action.onto)
+        # Ruling A-16: the arrangement reached is never offered again in this reorganisation.
+        self.seen.append(current(state, seat))
+        where = f"on {action.onto}" if action.onto else "alone"
+        state.emit(f"seat {seat} moves {action.corp} {where}")
+
+    def may_cancel(self, state: VentureState) -> bool:
+        """Returns whether the reorganisation's start is on the record (ruling A-17)."""
+        return any(s.action == REORGANISE_TEXT for s in state.undo_log)
+
+    def forget_arrangement(self) -> None:
+        """Forgets the arrangement the last move reached (it is taken back)."""
+        self.seen.pop()
+
+    def refusal(self, state: VentureState, seat: Seat, action: object) -> str:
+        """Returns why an action is refused while reorganising."""
+        if isinstance(action, Done):
+            return "a stack still holds two corporations of one industry"
+        if isinstance(action, Move):
+            return why_move(state, seat, action)
+        return "you are reorganising: move CORP on CORP, move CORP alone, done, or cancel"
+
+
+def holdings_lawful(state: VentureState, seat: Seat) -> bool:
+    """Returns whether every stack of the seat is a lawful conglomerate (or lone corporation)."""
+    corps = state.deck.corporations
+    return all(is_lawful(summarise(corps, stack), len(stack)) for stack in state.holdings[seat])
+
+
+def _pairs(state: VentureState, stacks: Sequence[Sequence[int]]) -> int:
+    """Returns how many same-industry pairs the stacks hold (ruling A-6)."""
+    corps = state.deck.corporations
+    return sum(len(offending([corps[c] for c in stack])) for stack in stacks)
+
+
+def why_move(state: VentureState, seat: Seat, action: Move) -> str:
+    """Returns why a reorganisation move is refused."""
+    corp = state.deck.corporation(action.corp)
+    assert corp is not None
+    if not any(corp.id in s for s in state.holdings[seat]):
+        return f"you do not hold {corp.name}"
+    if action.onto is not None:
+        onto = state.deck.corporation(action.onto)
+        assert onto is not None
+        target = next((s for s in state.holdings[seat] if s[-1] == onto.id), None)
+        if target is None:
+            return f"{onto.name} is not the top of one of your stacks"
+        if not fits(corp, summarise(state.deck.corporations, target)):
+            return f"{corp.name} does not fit on {onto.name}: a new industry and a letter common to all"
+    return "that arrangement was already held in this reorganisation (ruling A-16); undo steps back"
+
+
+# ---------------------------------------------------------------- starting one
+def reorganise(state: VentureState, seat: Seat) -> None:
+    """Starts a reorganisation: 1 million per corporation held (rulebook: '3) Reorganization')."""
+    cost = state.corporations_held(seat)
+    state.owed += cost
+    state.transacted = True
+    state.stack.push(Reorganisation(seats=[seat], seen=[current(state, seat)]))
+    state.emit(f"seat {seat} reorganises for {cost} (owes {state.owed})")
+
+
+def best_stacks(state: VentureState, seat: Seat) -> list[list[int]]:
+    """Returns the optimiser's best arrangement of the seat's corporations (ids, bottom first)."""
+    # Imported when first needed: the optimiser brings scipy (slow to load, large in memory).
+    from parlour.games.venture.optimiser import arrange
+
+    corps = [state.corp(c) for s in state.holdings[seat] for c in s]
+    best = arrange(corps)
+    by_name = {c.name: c.id for c in corps}
+    return [[by_name[name] for name in stack] for stack in best.stacks]
+
+
+def reorganise_best(state: VentureState, seat: Seat) -> None:
+    """Reorganises straight to the best arrangement in one action, fee included (ruling A-19)."""
+    cost = state.corporations_held(seat)
+    state.owed += cost
+    state.transacted = True
+    before = holdings_profit(state, seat)
+    best = best_stacks(state, seat)
+    # Ruling A-19: holdings that already earn the most (and are lawful) stay as they are.
+    if (
+        not holdings_lawful(state, seat)
+        or sum(stack_profit([state.corp(c) for c in s]) for s in best) > before
+    ):
+        state.holdings[seat] = best
+    if state.logging:
+        after = holdings_profit(state, seat)
+        state.emit(
+            f"seat {seat} reorganises for {cost} to its best arrangement, "
+            f"{holdings_text(state, seat)}: it earns {after} a scoring instead of {before} "
+            f"(owes {state.owed})"
+        )
+
+
+def holdings_text(state: VentureState, seat: Seat) -> str:
+    """Returns a seat's stacks as text, each bottom to top in brackets."""
+    return " ".join("[" + " ".join(state.corp(c).name for c in s) + "]" for s in state.holdings[seat])

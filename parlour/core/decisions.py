@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from abc import ABC
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self
 
 from typing_extensions import TypeVar
 
-from parlour.core.errors import PositionError
+from parlour.core.errors import IllegalActionError, PositionError
 from parlour.core.payloads import copy_record, read_fields, write_record
 from parlour.core.positions import check_int, short_key
 
@@ -24,7 +25,7 @@ _BASE = frozenset({"seats", "concurrent"})
 
 
 @dataclass(eq=False, kw_only=True)
-class Decision(Generic[S, A]):
+class Decision(ABC, Generic[S, A]):
     """A pending decision that carries its own rules: a class per kind, its payload in typed fields.
 
     A turn is the bottom decision; a rule that needs a further choice pushes a new decision on top
@@ -51,12 +52,14 @@ class Decision(Generic[S, A]):
 
     # ----------------------------------------------------------------- the rules of this decision
     def legal(self, state: S, seat: Seat) -> list[A]:
-        """Returns the legal actions of ``seat`` (one of the deciders) in a stable order."""
-        raise NotImplementedError(f"decision {self.kind!r} lists no actions")
+        """Returns the legal actions of ``seat`` (one of the deciders) in a stable order; a step nobody
+        decides (one that only has :meth:`auto`) lists none."""
+        return []
 
     def apply(self, state: S, seat: Seat, action: A) -> None:
-        """Changes the state for a legal action of ``seat``."""
-        raise NotImplementedError(f"decision {self.kind!r} applies no actions")
+        """Changes the state for a legal action of ``seat``; a decision that lists no actions refuses
+        every one."""
+        raise IllegalActionError(f"nobody decides {self.kind!r}: it takes no actions")
 
     def auto(self, state: S) -> bool:
         """Takes a step nobody decides, if this decision has one now; returns whether it did.

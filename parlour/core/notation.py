@@ -25,6 +25,7 @@ default, each required field the form names must not.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Generic
@@ -59,15 +60,15 @@ class Mismatch(NotationError):
     """A word does not fit where it stands (another form of the verb may still read the text)."""
 
 
-class Codec(Generic[T]):
+class Codec(ABC, Generic[T]):
     """How one argument is written: reads a word (refusing what it is not) and writes a value."""
 
     what: str = "a word"
     """What the argument is, for messages ("a colour letter (R M O G B Y)")."""
 
+    @abstractmethod
     def read(self, word: str) -> T:
         """Returns the value written ``word``; raises Mismatch (or NotationError: final) if it is not one."""
-        raise NotImplementedError
 
     def write(self, value: T) -> str:
         """Returns the value's text."""

@@ -127,3 +127,13 @@ def test_any_text_is_read_or_refused_with_a_notation_error(text: str) -> None:
         assert "\n" not in str(err)
     else:
         assert NOTATION.parse(str(action)) == action
+
+
+def test_a_codec_must_say_how_it_reads_a_word() -> None:
+    from parlour.core.notation import Codec
+
+    class Half(Codec[int]):
+        pass
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half()  # type: ignore[abstract]

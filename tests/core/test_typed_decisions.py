@@ -240,3 +240,11 @@ def test_a_loop_of_automatic_steps_is_stopped() -> None:
     state.stack.push(Forever())
     with pytest.raises(RuntimeError, match="automatic steps"):
         state.settle()
+
+
+def test_a_step_nobody_decides_lists_no_actions_and_refuses_any() -> None:
+    state = Toy([0, 0, 0, 0])
+    step = Score(points=1)
+    assert step.legal(state, 0) == []
+    with pytest.raises(IllegalActionError, match="nobody decides 'score'"):
+        step.apply(state, 0, Go(1))

@@ -43,11 +43,11 @@ from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.phases import clockwise, others_from_left
 from parlour.games.im_the_boss.plays import card_plays, play
 from parlour.games.im_the_boss.supply import auto_use, can_supply, stands, strike_unagreed, suppliers
-from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
+from parlour.games.im_the_boss.tabletop import Tabletop, UnderStop
 
 
 @dataclass(eq=False, kw_only=True)
-class Bargain(BossDecision):
+class Bargain(UnderStop):
     """The bargaining: an open window asking every seat from the Boss clockwise (ruling B-2).
 
     A seat that passes leaves the window; any other action asks every seat again. When all have

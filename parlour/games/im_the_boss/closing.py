@@ -10,11 +10,11 @@ from parlour.games.im_the_boss.phases import others_from_left
 from parlour.games.im_the_boss.pieces import advance
 from parlour.games.im_the_boss.plays import card_plays, play
 from parlour.games.im_the_boss.supply import stands
-from parlour.games.im_the_boss.tabletop import BossDecision, DealRecord, Tabletop
+from parlour.games.im_the_boss.tabletop import DealRecord, Tabletop, UnderStop
 
 
 @dataclass(eq=False, kw_only=True)
-class Closing(BossDecision):
+class Closing(UnderStop):
     """The closing round: the Boss called the deal, and each other seat from the Boss's left may still
     play a card or pass ("going once, going twice"; ruling A-14). The last pass closes the deal.
 
@@ -56,7 +56,7 @@ class Closing(BossDecision):
         state.stack.pop()
         nego.called = False
         state.emit("The deal no longer stands: the negotiation goes on.")
-        state.decision().resume(state, keep_call)
+        state.under_stop().resume(state, keep_call)
 
     def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
         """The seats after the Boss still to pass."""

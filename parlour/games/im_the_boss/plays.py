@@ -64,7 +64,7 @@ class Respond(BossDecision):
         nego.pending = None
         state.emit(f"Seat {seat} plays STOP: {pending.describe()} is cancelled.")
         state.stack.pop()
-        state.decision().resume(state, keep_call=True)
+        state.under_stop().resume(state, keep_call=True)
 
     def auto(self, state: Tabletop) -> bool:
         """When every seat has passed, nobody stops the play: it takes effect and the window below resumes.
@@ -80,7 +80,7 @@ class Respond(BossDecision):
         nego.pending = None
         state.emit(f"Nobody stops {pending.describe()}.")
         resolve(state, pending)
-        state.decision().resume(state, keep_call=not isinstance(pending.play, BossCard))
+        state.under_stop().resume(state, keep_call=not isinstance(pending.play, BossCard))
         return True
 
     def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from abc import abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, NotRequired, Self, TypedDict
 
@@ -46,13 +47,9 @@ class BossDecision(Decision["Tabletop", BossAction]):
     passing: ClassVar[bool] = False
     """Whether every seat asked may pass (a Stop window, the closing round, the bargaining)."""
 
+    @abstractmethod
     def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
         """Returns the order legal play asks seats in, that order in words, and whether it is asked whole."""
-        raise NotImplementedError(f"decision {self.kind!r} names no order")
-
-    def resume(self, state: Tabletop, keep_call: bool) -> None:
-        """Asks again after the Stop window above this decision closed (only the negotiation's windows)."""
-        raise NotImplementedError(f"decision {self.kind!r} is never under a Stop window")
 
     def why(self, state: Tabletop, seat: Seat, action: BossAction) -> str:
         """Returns why an action is not legal now, as precisely as cheaply possible."""
@@ -106,6 +103,16 @@ class BossDecision(Decision["Tabletop", BossAction]):
             fits = bool(seats) and all(seat in rest for seat in seats)
         if not fits:
             raise PositionError(f"{path}.seats", f"must list {what}, in order, not {seats}")
+
+
+@dataclass(eq=False, kw_only=True)
+class UnderStop(BossDecision):
+    """A decision a Stop window may sit on (the bargaining, the closing round): it asks again when the
+    window above it closes."""
+
+    @abstractmethod
+    def resume(self, state: Tabletop, keep_call: bool) -> None:
+        """Asks again after the Stop window above this decision closed."""
 
 
 class Tabletop(ModularState[BossAction]):
@@ -198,11 +205,17 @@ class Tabletop(ModularState[BossAction]):
         assert isinstance(top, BossDecision)
         return top
 
+    def under_stop(self) -> UnderStop:
+        """Returns the decision a closed Stop window uncovers (positions place Stop windows only on one)."""
+        top = self.stack.top
+        assert isinstance(top, UnderStop)
+        return top
+
     # ------------------------------------------------------------ the turn cycle
+    @abstractmethod
     def next_turn(self, seat: Seat) -> None:
         """Passes the turn to the player on ``seat``'s left (``turn.next_turn``, wired by ``BossState``:
         a negotiation ends by starting a turn, and a turn starts negotiations)."""
-        raise NotImplementedError("the rules of the turn are wired by BossState")
 
     # ------------------------------------------------------------ protocol
     def scores(self) -> list[float]:

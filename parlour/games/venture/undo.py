@@ -16,6 +16,7 @@ arrangement, ruling A-16).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
 
 from parlour.core.decisions import Decision, Seat
@@ -39,13 +40,13 @@ class TurnDecision(Decision[VentureState, VentureAction]):
     class adds the take-backs and keeps the record of what each step changed.
     """
 
+    @abstractmethod
     def choices(self, state: VentureState, seat: Seat) -> list[VentureAction]:
         """Returns the decision's own legal actions (a new list), in a stable order."""
-        raise NotImplementedError
 
+    @abstractmethod
     def act(self, state: VentureState, seat: Seat, action: VentureAction) -> None:
         """Applies one of :meth:`choices`."""
-        raise NotImplementedError
 
     def undoable(self, state: VentureState, action: VentureAction) -> bool:
         """Returns whether a choice about to be applied can be taken back afterwards."""
@@ -64,8 +65,8 @@ class TurnDecision(Decision[VentureState, VentureAction]):
         return False
 
     def forget_arrangement(self) -> None:
-        """Forgets the arrangement the last move reached (only a reorganisation records them)."""
-        raise NotImplementedError(f"decision {self.kind!r} records no moves")
+        """Forgets the arrangement the last move reached: only a reorganisation records them (and only a
+        reorganisation's moves are undone), so other decisions have nothing to forget."""
 
     # ----------------------------------------------------------------- the core's hooks
     def legal(self, state: VentureState, seat: Seat) -> list[VentureAction]:

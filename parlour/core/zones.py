@@ -44,12 +44,15 @@ class Part:
     """The attribute's name on the state."""
     visibility: Visibility = "public"
     """Who sees it (``owner``: the attribute is a list with one entry per seat)."""
-    cards: bool = False
-    """Whether it holds cards (a list of cards; for ``owner``, a list of such lists per seat)."""
+    cards: bool | CardNames = False
+    """Whether it holds cards (a list of cards; for ``owner``, a list of such lists per seat); a
+    :class:`CardNames` of its own where the layout names several kinds of card."""
     key: str = ""
     """Its name in positions (default: the attribute's name)."""
     shared: bool = False
     """Whether it is never copied nor written (content, options: the same for every copy)."""
+    pool: str = "cards"
+    """The redeal pool of its cards: unseen cards are only ever re-dealt among parts of one pool."""
 
     @property
     def json_key(self) -> str:
@@ -58,21 +61,60 @@ class Part:
 
 
 class CardNames:
-    """Cards as numbers in a state and as names in positions: a name for each number, and back."""
+    """Cards as numbers in a state and as names in positions: a name for each number; several cards may
+    share a name (two "10" cards), so reading names back hands out each number once (:meth:`reader`)."""
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], what: str = "card") -> None:
         self.names = list(names)
-        self.numbers = {name: number for number, name in enumerate(self.names)}
+        self.what = what
+        """What a card is called in errors ("resources card", "corporation")."""
+        self.numbers: dict[str, list[int]] = {}
+        for number, name in enumerate(self.names):
+            self.numbers.setdefault(name, []).append(number)
 
     def name(self, card: int) -> str:
         """Returns a card's name."""
         return self.names[card]
 
     def number(self, name: object, path: str) -> int:
-        """Returns the number of the card called ``name``, refusing an unknown name."""
+        """Returns the (first) number of the card called ``name``, refusing an unknown name."""
         if not isinstance(name, str) or name not in self.numbers:
-            raise PositionError(path, f"there is no card {short_repr(name)}")
-        return self.numbers[name]
+            raise PositionError(path, f"there is no {self.what} {short_repr(name)}")
+        return self.numbers[name][0]
+
+    def reader(self) -> CardReader:
+        """Returns an allocator handing out each card's number once, as names are read."""
+        return CardReader(self)
+
+
+class CardReader:
+    """Reads card names as numbers, each number once: the id allocation of a position being read."""
+
+    def __init__(self, cards: CardNames) -> None:
+        self.cards = cards
+        self.free = {name: list(numbers) for name, numbers in cards.numbers.items()}
+        self.seen: dict[int, str] = {}
+
+    def number(self, name: object, path: str) -> int:
+        """Returns an unused number of the card called ``name``, refusing an unknown name or one more
+        card of that name than there are."""
+        cards = self.cards
+        if not isinstance(name, str) or name not in self.free:
+            raise PositionError(path, f"there is no {cards.what} {short_repr(name)}")
+        free = self.free[name]
+        if not free:
+            count = len(cards.numbers[name])
+            if count == 1:
+                raise PositionError(path, f"{name} is also at {self.seen[cards.numbers[name][0]]}")
+            raise PositionError(path, f"more {name!r} cards than the {count} there are")
+        number = free.pop(0)
+        self.seen[number] = path
+        return number
+
+    def missing(self) -> list[str]:
+        """Returns the names of the cards not read yet (each once per missing copy), in number order."""
+        unread = sorted(n for numbers in self.free.values() for n in numbers)
+        return [self.cards.names[n] for n in unread]
 
 
 class Layout:
@@ -84,6 +126,10 @@ class Layout:
         self._copied = tuple(p.name for p in parts if not p.shared)
         self._shared = tuple(p.name for p in parts if p.shared)
 
+    def names_of(self, part: Part) -> CardNames | None:
+        """Returns how a part's cards are named (its own names, else the layout's; None: as they are)."""
+        return part.cards if isinstance(part.cards, CardNames) else self.cards
+
     # ----------------------------------------------------------------- copies
     def copy_into(self, state: object, other: object) -> None:
         """Copies every part of ``state`` onto ``other`` (shared parts by reference, others deeply)."""
@@ -93,29 +139,39 @@ class Layout:
             setattr(other, name, copy_value(getattr(state, name)))
 
     # ----------------------------------------------------------------- what a seat does not see
-    def unseen(self, state: Any, seat: int | None) -> list[tuple[str, list[Any]]]:
+    def unseen(self, state: object, seat: int | None) -> list[tuple[str, list[Any]]]:
         """Returns every list of cards ``seat`` cannot see (None: a spectator), named as in positions
         (``hands[2]``): the places a redeal changes and a view must not show."""
-        found: list[tuple[str, list[Any]]] = []
+        return [(name, cards) for name, _, cards in self._unseen(state, seat)]
+
+    def _unseen(self, state: object, seat: int | None) -> list[tuple[str, str, list[Any]]]:
+        """Returns the unseen places as (name, pool, cards), in the layout's order."""
+        found: list[tuple[str, str, list[Any]]] = []
         for part in self.parts:
             if not part.cards or part.visibility == "public":
                 continue
             value = getattr(state, part.name)
             if part.visibility == "secret":
-                found.append((part.json_key, value))
+                found.append((part.json_key, part.pool, value))
             else:
-                found.extend((f"{part.json_key}[{s}]", hand) for s, hand in enumerate(value) if s != seat)
+                found.extend(
+                    (f"{part.json_key}[{s}]", part.pool, hand) for s, hand in enumerate(value) if s != seat
+                )
         return found
 
-    def redeal(self, state: Any, seat: int, rng: random.Random) -> None:
-        """Re-deals every card ``seat`` cannot see among the places that hold them, keeping each
-        place's size; the result depends only on what the seat knows (the pool is sorted first)."""
-        places = [cards for _, cards in self.unseen(state, seat)]
-        pool = sorted(card for cards in places for card in cards)
-        rng.shuffle(pool)
-        for cards in places:
-            size = len(cards)
-            cards[:], pool = pool[:size], pool[size:]
+    def redeal(self, state: object, seat: int, rng: random.Random) -> None:
+        """Re-deals every card ``seat`` cannot see among the places of its pool that hold them, keeping
+        each place's size; pools in the order their first part is listed, places in the layout's order.
+        The result depends only on what the seat knows (each pool is sorted before the shuffle)."""
+        pools: dict[str, list[list[Any]]] = {}
+        for _, pool, cards in self._unseen(state, seat):
+            pools.setdefault(pool, []).append(cards)
+        for places in pools.values():
+            cards_left = sorted(card for cards in places for card in cards)
+            rng.shuffle(cards_left)
+            for cards in places:
+                size = len(cards)
+                cards[:], cards_left = cards_left[:size], cards_left[size:]
 
     # ----------------------------------------------------------------- positions
     def write(self, state: object) -> dict[str, Any]:
@@ -125,22 +181,33 @@ class Layout:
             if part.shared:
                 continue
             value = getattr(state, part.name)
-            if part.cards:
-                value = self._card_names(value, part.visibility == "owner")
+            names = self.names_of(part) if part.cards else None
+            if names is not None:
+                value = _card_names(names, value, part.visibility == "owner")
             body[part.json_key] = write_value(value)
         return body
 
-    def _card_names(self, value: Any, per_seat: bool) -> Any:
-        """Returns a list of cards (or of per-seat lists) written by name."""
-        if self.cards is None:
-            return value
-        name = self.cards.name
-        return [[name(c) for c in hand] for hand in value] if per_seat else [name(c) for c in value]
+    def readers(self) -> dict[int, CardReader]:
+        """Returns a fresh card allocator per kind of card the layout names, keyed by ``id`` of its
+        :class:`CardNames` (pass it to :meth:`read`; its ``missing`` lists cards no part held)."""
+        found: dict[int, CardReader] = {}
+        for names in [self.cards, *(self.names_of(p) for p in self.parts if p.cards)]:
+            if names is not None and id(names) not in found:
+                found[id(names)] = names.reader()
+        return found
 
-    def read(self, kind: type, data: Mapping[str, object], path: str = "") -> dict[str, object]:
+    def read(
+        self,
+        kind: type,
+        data: Mapping[str, object],
+        path: str = "",
+        readers: dict[int, CardReader] | None = None,
+    ) -> dict[str, object]:
         """Returns each part's value read from a position body (refusing what does not fit the state
-        class's type hints); the caller sets them on the new state and checks consistency."""
+        class's type hints; each card number handed out once, by ``readers`` where given); the caller
+        sets them on the new state and checks consistency."""
         hints = _hints(kind)
+        readers = self.readers() if readers is None else readers
         values: dict[str, object] = {}
         for part in self.parts:
             if part.shared:
@@ -149,20 +216,12 @@ class Layout:
             if part.json_key not in data:
                 raise PositionError(where, "missing")
             raw = data[part.json_key]
-            if part.cards and self.cards is not None:
-                values[part.name] = self._read_cards(raw, where, part.visibility == "owner")
+            names = self.names_of(part) if part.cards else None
+            if names is not None:
+                values[part.name] = _read_cards(readers[id(names)], raw, where, part.visibility == "owner")
             else:
                 values[part.name] = read_value(hints[part.name], raw, where)
         return values
-
-    def _read_cards(self, raw: object, path: str, per_seat: bool) -> list[Any]:
-        """Reads a list of card names (or of per-seat lists) as card numbers."""
-        assert self.cards is not None
-        if not isinstance(raw, list):
-            raise PositionError(path, "must be a list")
-        if per_seat:
-            return [self._read_cards(hand, f"{path}[{i}]", False) for i, hand in enumerate(raw)]
-        return [self.cards.number(name, f"{path}[{i}]") for i, name in enumerate(raw)]
 
     def keys(self) -> list[str]:
         """Returns the position keys the parts use (a position module adds its header's)."""
@@ -177,6 +236,21 @@ class Layout:
                     yield from ((f"{part.name}[{s}]", hand) for s, hand in enumerate(value))
                 else:
                     yield part.name, value
+
+
+def _card_names(names: CardNames, value: Any, per_seat: bool) -> Any:
+    """Returns a list of cards (or of per-seat lists) written by name."""
+    name = names.name
+    return [[name(c) for c in hand] for hand in value] if per_seat else [name(c) for c in value]
+
+
+def _read_cards(reader: CardReader, raw: object, path: str, per_seat: bool) -> list[Any]:
+    """Reads a list of card names (or of per-seat lists) as card numbers, each number once."""
+    if not isinstance(raw, list):
+        raise PositionError(path, "must be a list")
+    if per_seat:
+        return [_read_cards(reader, hand, f"{path}[{i}]", False) for i, hand in enumerate(raw)]
+    return [reader.number(name, f"{path}[{i}]") for i, name in enumerate(raw)]
 
 
 _HINTS: dict[type, dict[str, object]] = {}

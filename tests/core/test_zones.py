@@ -102,3 +102,65 @@ def test_a_bad_position_body_is_refused_naming_the_field(change: dict[str, objec
     body = {**LAYOUT.write(Table()), **change}
     with pytest.raises(PositionError, match=message):
         LAYOUT.read(Table, body)
+
+
+DUPLICATES = CardNames(["ten", "ten", "jack"], what="resources card")
+
+
+def test_cards_sharing_a_name_are_read_each_number_once() -> None:
+    reader = DUPLICATES.reader()
+    assert [reader.number("ten", "a"), reader.number("ten", "b")] == [0, 1]
+    assert reader.missing() == ["jack"]
+    with pytest.raises(PositionError, match=r"c: more 'ten' cards than the 2 there are"):
+        reader.number("ten", "c")
+    with pytest.raises(PositionError, match=r"d: there is no resources card 'queen'"):
+        reader.number("queen", "d")
+
+
+def test_a_single_card_read_twice_names_where_it_was() -> None:
+    reader = DUPLICATES.reader()
+    reader.number("jack", "hands[0][0]")
+    with pytest.raises(PositionError, match=r"draw\[1\]: jack is also at hands\[0\]\[0\]"):
+        reader.number("jack", "draw[1]")
+
+
+class TwoDecks:
+    """A state with two kinds of card, each re-dealt only among its own places."""
+
+    hands: list[list[int]]
+    draw: list[int]
+    stock: list[int]
+    aside: list[int]
+
+    def __init__(self) -> None:
+        self.hands, self.draw = [[0], [1], [2]], [3]
+        self.stock, self.aside = [0, 1], [2]
+
+
+CORPS = CardNames(["alpha", "beta", "gamma"], what="corporation")
+TWO_DECKS = Layout(
+    Part("hands", "owner", cards=True),
+    Part("draw", "secret", cards=True),
+    Part("stock", "secret", cards=CORPS, pool="corporations"),
+    Part("aside", "secret", cards=CORPS, pool="corporations"),
+    cards=CardNames(["w", "x", "y", "z"]),
+)
+
+
+def test_a_redeal_keeps_each_pool_to_its_own_places() -> None:
+    for seed in range(20):
+        state = TwoDecks()
+        TWO_DECKS.redeal(state, 0, random.Random(seed))
+        assert state.hands[0] == [0]
+        assert sorted(state.hands[1] + state.hands[2] + state.draw) == [1, 2, 3]
+        assert sorted(state.stock + state.aside) == [0, 1, 2] and len(state.aside) == 1
+
+
+def test_each_kind_of_card_has_its_own_names_and_its_own_allocation() -> None:
+    body = TWO_DECKS.write(TwoDecks())
+    assert body["stock"] == ["alpha", "beta"] and body["hands"] == [["w"], ["x"], ["y"]]
+    readers = TWO_DECKS.readers()
+    assert TWO_DECKS.read(TwoDecks, body, readers=readers)["aside"] == [2]
+    assert all(not reader.missing() for reader in readers.values())
+    with pytest.raises(PositionError, match=r"aside\[0\]: alpha is also at stock\[0\]"):
+        TWO_DECKS.read(TwoDecks, {**body, "aside": ["alpha"]})

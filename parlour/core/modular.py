@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from parlour.core.decisions import Seat
@@ -75,15 +76,15 @@ class ModularState(GameState[A]):
         result: A = self.notation.parse_action(text)
         return result
 
-    def observation(self, seat: Seat) -> dict[str, Any]:
+    def observation(self, seat: Seat) -> Mapping[str, object]:
         """Returns what ``seat`` may know (never another seat's hidden cards)."""
         self.check_seat(seat)
-        result: dict[str, Any] = self.views.observation(self, seat)
+        result: Mapping[str, object] = self.views.observation(self, seat)
         return result
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> Mapping[str, object]:
         """Returns what a spectator may know."""
-        result: dict[str, Any] = self.views.observation(self, None)
+        result: Mapping[str, object] = self.views.observation(self, None)
         return result
 
     def render(self, seat: Seat | None) -> str:

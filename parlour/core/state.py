@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -271,11 +271,11 @@ class GameState(ABC, Generic[A]):
         """Returns a full state consistent with what ``seat`` knows, with a fresh generator."""
 
     @abstractmethod
-    def observation(self, seat: Seat) -> dict[str, Any]:
+    def observation(self, seat: Seat) -> Mapping[str, object]:
         """Returns what ``seat`` may know, as JSON-able data (computed on demand)."""
 
     @abstractmethod
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> Mapping[str, object]:
         """Returns what a spectator may know, as JSON-able data."""
 
     @abstractmethod

@@ -8,7 +8,7 @@ notation (code and letters).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from xml.sax.saxutils import escape
 
 from parlour.core.svg import svg_text
@@ -53,7 +53,7 @@ def _pile(x: float, y: float, label: str, count: int) -> str:
 
 def board_svg(state: VentureState) -> str:
     """Returns the table as an SVG document, from the seat-free public view."""
-    view = state.public_observation()
+    view = cast(dict[str, Any], state.public_observation())
     industries = state.deck.industries
     parts: list[str] = []
     y: float = PANEL_PAD + 16

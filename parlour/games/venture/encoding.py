@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from parlour.core.encoding import SEATS, Encoding, seat_block
 from parlour.core.features import Features, relative
 from parlour.core.state import GameState
@@ -16,7 +18,7 @@ def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
     kinds = ["turn", "place", "reorganise", "pay", "discard"]
 
     def encode(state: GameState, seat: int) -> Features:
-        obs = state.observation(seat)
+        obs = cast(dict[str, Any], state.observation(seat))
         f = Features()
         f.one_hot("decision", obs["decision"], kinds)
         f.scalar("my turn", obs["current"] == seat)

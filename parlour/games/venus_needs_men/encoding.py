@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from parlour.core.encoding import Encoding, owner_block, seat_block
 from parlour.core.features import Features
@@ -29,7 +29,7 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding
     total = float(board.total(options["length"]))
 
     def encode(state: GameState, seat: int) -> Features:
-        obs = state.observation(seat)
+        obs = cast(dict[str, Any], state.observation(seat))
         f = Features()
         f.one_hot("decision", obs["decision"], kinds)
         f.one_hot("window", (obs["window"] or {}).get("moment"), ["start", "roll", "save", "end"])

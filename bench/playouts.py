@@ -30,3 +30,30 @@ def random_playouts(
         games += 1
     elapsed = time.perf_counter() - start
     return {"actions_per_second": actions / elapsed, "games_per_second": games / elapsed, "games": games}
+
+
+def copies_per_second(name: str, players: int, options: dict[str, Any] | None = None) -> dict[str, float]:
+    """Clones and determinisations per second of states 30 random actions into a game (what search does)."""
+    game = load_game(name)
+    rng = random.Random(1)
+    states = []
+    for seed in range(20):
+        state = game.new_state(players, seed, options)
+        for _ in range(30):
+            if state.is_over():
+                break
+            seat = state.deciders()[0]
+            state.apply_legal(rng.choice(state.legal_actions(seat)), seat)
+        states.append(state)
+    rates: dict[str, float] = {}
+    for key, copy in (
+        ("clones_per_second", lambda s: s.clone()),
+        ("determinizations_per_second", lambda s: s.determinize(s.deciders()[0] if s.deciders() else 0, rng)),
+    ):
+        count, start = 0, time.perf_counter()
+        while time.perf_counter() - start < 1.0:
+            for state in states:
+                copy(state)
+            count += len(states)
+        rates[key] = count / (time.perf_counter() - start)
+    return rates

@@ -79,9 +79,13 @@ def main() -> None:
     """Runs every measurement (or, with ``--only server``, the server's alone, keeping the other
     figures of bench/results.json), prints it and writes bench/results.json."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--only", choices=["server"], help="measure only this part")
+    parser.add_argument("--only", choices=["server", "playouts"], help="measure only this part")
     results: dict[str, Any]
-    if parser.parse_args().only == "server":
+    only = parser.parse_args().only
+    if only == "playouts":
+        playout_ratios({}, seconds=5.0)
+        return
+    if only == "server":
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         server_bench(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -107,6 +111,7 @@ def main() -> None:
             )
         else:
             print(f"  {key:36s} {value}")
+    playout_ratios(results, SECONDS / 2)
     print("Reorganisation optimiser, median ms:")
     results["optimiser_ms"] = optimiser_figures()
     for size, ms in results["optimiser_ms"].items():
@@ -125,6 +130,42 @@ def main() -> None:
     server_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
+
+
+PLAYOUT_TABLES = (
+    ("venture", 4, {}),
+    ("im-the-boss", 4, {}),
+    ("venus-needs-men", 4, {"game": "basic"}),
+    ("venus-needs-men", 4, {"game": "enhanced"}),
+    ("embers", 4, {}),
+)
+"""The tables whose random playouts are compared with OpenSpiel's (four players, each game and mode)."""
+
+
+def playout_ratios(results: dict[str, Any], seconds: float) -> None:
+    """Random playouts of every game and mode beside OpenSpiel's python_block_dominoes in one run, as
+    ratios of actions per second, and the copies (clone, determinize) search makes, per second."""
+    from playouts import copies_per_second
+
+    base = openspiel_playouts("python_block_dominoes", seconds)
+    if not isinstance(base, dict):
+        print(f"  python_block_dominoes {base}")
+        return
+    print(
+        f"Random playouts, {seconds:g} s each, ratio to python_block_dominoes"
+        f" ({base['actions_per_second']:,.0f} actions/s):"
+    )
+    for name, players, options in PLAYOUT_TABLES:
+        label = name + "".join(f" {v}" for v in options.values())
+        row = random_playouts(name, players, seconds, False, options)
+        row["ratio"] = row["actions_per_second"] / base["actions_per_second"]
+        row.update(copies_per_second(name, players, options))
+        results[f"ratio {label}"] = row
+        print(
+            f"  {label:28s} {row['actions_per_second']:>9,.0f} actions/s  ratio {row['ratio']:.2f}"
+            f"  clone {row['clones_per_second']:>8,.0f}/s"
+            f"  determinize {row['determinizations_per_second']:>7,.0f}/s"
+        )
 
 
 def server_bench(results: dict[str, Any]) -> None:

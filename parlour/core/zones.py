@@ -27,6 +27,7 @@ import dataclasses
 import random
 import types
 import typing
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Union
@@ -57,11 +58,33 @@ class Part:
     """Whether it is never copied nor written (content, options: the same for every copy)."""
     pool: str = "cards"
     """The redeal pool of its cards: unseen cards are only ever re-dealt among parts of one pool."""
+    copy: Callable[[Any], Any] | None = None
+    """Its own copy (the chance's, the decision stack's), where copying by its type hint does not fit."""
+    form: Form | None = None
+    """Its own position form, where its type hint's does not fit (a space written 1–16, a record in its
+    own shape)."""
+    body: bool = True
+    """Whether the position body holds it (False: copied only, or written elsewhere, as the chance in
+    the header)."""
 
     @property
     def json_key(self) -> str:
         """The part's name in positions."""
         return self.key or self.name
+
+
+class Form(ABC):
+    """A part's own position form: how its value is written and read back (its cards named by the
+    layout's :class:`CardNames`, read through the position's allocation)."""
+
+    @abstractmethod
+    def write(self, value: Any, names: CardNames | None) -> object:
+        """Returns the part's value as JSON data."""
+
+    @abstractmethod
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:
+        """Returns the part's value read from JSON data, refusing what does not fit (``context``: what
+        :meth:`Layout.read` was given, e.g. the state being read)."""
 
 
 class CardNames:
@@ -158,7 +181,7 @@ class Layout:
         kind = type(state)
         copy = self._copiers.get(kind)
         if copy is None:
-            copy = self._copiers[kind] = _compile_copy(self._shared, self._copied, _hints(kind))
+            copy = self._copiers[kind] = _compile_copy(self.parts, _hints(kind))
         copy(state, other)
 
     # ----------------------------------------------------------------- what a seat does not see
@@ -199,10 +222,13 @@ class Layout:
         """Returns the position body: every part but the shared ones, cards by name."""
         body: dict[str, Any] = {}
         for part in self.parts:
-            if part.shared:
+            if part.shared or not part.body:
                 continue
             value = getattr(state, part.name)
             names = self.names_of(part) if part.cards else None
+            if part.form is not None:
+                body[part.json_key] = part.form.write(value, self.cards)
+                continue
             if names is not None:
                 value = _card_names(names, value)
             body[part.json_key] = write_value(value)
@@ -223,22 +249,26 @@ class Layout:
         data: Mapping[str, object],
         path: str = "",
         readers: dict[int, CardReader] | None = None,
+        context: object = None,
     ) -> dict[str, object]:
         """Returns each part's value read from a position body (refusing what does not fit the state
-        class's type hints; each card number handed out once, by ``readers`` where given); the caller
-        sets them on the new state and checks consistency."""
+        class's type hints or the part's form, which gets ``context``; each card number handed out once,
+        by ``readers`` where given); the caller sets them on the new state and checks consistency."""
         hints = _hints(kind)
         readers = self.readers() if readers is None else readers
+        reader = readers[id(self.cards)] if self.cards is not None else None
         values: dict[str, object] = {}
         for part in self.parts:
-            if part.shared:
+            if part.shared or not part.body:
                 continue
             where = f"{path}.{part.json_key}" if path else part.json_key
             if part.json_key not in data:
                 raise PositionError(where, "missing")
             raw = data[part.json_key]
             names = self.names_of(part) if part.cards else None
-            if names is not None:
+            if part.form is not None:
+                values[part.name] = part.form.read(raw, where, reader, context)
+            elif names is not None:
                 hint = hints.get(part.name, _SEAT_CARDS if part.visibility == "owner" else _CARDS)
                 values[part.name] = _read_cards(readers[id(names)], raw, where, hint)
             else:
@@ -247,7 +277,7 @@ class Layout:
 
     def keys(self) -> list[str]:
         """Returns the position keys the parts use (a position module adds its header's)."""
-        return [p.json_key for p in self.parts if not p.shared]
+        return [p.json_key for p in self.parts if not p.shared and p.body]
 
     def card_places(self, state: object) -> Iterable[tuple[str, list[Any]]]:
         """Yields every list of cards in the state with its part's name (for conservation checks)."""
@@ -284,33 +314,43 @@ def _read_cards(reader: CardReader, raw: object, path: str, hint: object) -> lis
     return [reader.number(name, f"{path}[{i}]") for i, name in enumerate(raw)]
 
 
-def _compile_copy(
-    shared: tuple[str, ...], copied: tuple[str, ...], hints: dict[str, object]
-) -> Callable[[object, object], None]:
+def _compile_copy(parts: tuple[Part, ...], hints: dict[str, object]) -> Callable[[object, object], None]:
     """Returns a function copying the parts of one state class as a hand-written ``clone`` would
     (``other.hands = [item0.copy() for item0 in state.hands]``), written once from the type hints (as
-    ``dataclasses`` writes an ``__init__``): a clone is the hot path of every search."""
-    lines = [f"    other.{name} = state.{name}" for name in shared]
-    lines += [
-        f"    other.{name} = {_copy_expr(hints.get(name, object), f'state.{name}', 0)}" for name in copied
-    ]
+    ``dataclasses`` writes an ``__init__``): a clone is the hot path of every search. A shared part is
+    copied by reference, a part with its own ``copy`` through it."""
     namespace: dict[str, object] = {"copy_value": copy_value}
+    lines = []
+    for part in parts:
+        name = part.name
+        if part.shared:
+            expr = f"state.{name}"
+        elif part.copy is not None:
+            namespace[f"copy_{name}"] = part.copy
+            expr = f"copy_{name}(state.{name})"
+        else:
+            expr = _copy_expr(hints.get(name, object), f"state.{name}", 0)
+        lines.append(f"    other.{name} = {expr}")
     exec("def copy(state, other):\n" + "\n".join(lines or ["    pass"]), namespace)
     return typing.cast(Callable[[object, object], None], namespace["copy"])
 
 
 def _copy_expr(hint: object, value: str, depth: int) -> str:
     """Returns the expression that copies ``value`` of type ``hint``: the value itself if it never changes
-    in place, a flat copy of a list of such values, a list of copies one level deeper..., else
-    :func:`copy_value`."""
+    in place, a flat copy of a list or dict of such values, a list or dict of copies one level deeper...,
+    else :func:`copy_value`."""
     if _immutable(hint):
         return value
-    if typing.get_origin(hint) is list:
-        inner = typing.get_args(hint)[0]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (list, dict):
+        inner = args[-1]
         if _immutable(inner):
             return f"{value}.copy()"
         item = f"item{depth}"
-        return f"[{_copy_expr(inner, item, depth + 1)} for {item} in {value}]"
+        if origin is list:
+            return f"[{_copy_expr(inner, item, depth + 1)} for {item} in {value}]"
+        key = f"key{depth}"
+        return f"{{{key}: {_copy_expr(inner, item, depth + 1)} for {key}, {item} in {value}.items()}}"
     return f"copy_value({value})"
 
 
@@ -318,7 +358,7 @@ def _immutable(hint: object) -> bool:
     """Returns whether values of type ``hint`` never change in place (numbers, strings, frozen records,
     tuples and unions of such)."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if hint in (int, float, str, bool, type(None)) or origin is Literal:
+    if hint in (int, float, str, bool, type(None), None) or origin is Literal:
         return True
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return bool(hint.__dataclass_params__.frozen)  # type: ignore[attr-defined]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
+from parlour.core.chance import Chance
 from parlour.core.errors import PositionError
-from parlour.core.zones import CardNames, Layout, Part
+from parlour.core.zones import CardNames, Layout, Part, position_header
 
 NAMES = CardNames(["ace", "two", "three", "four", "five", "six"])
 
@@ -164,3 +166,16 @@ def test_each_kind_of_card_has_its_own_names_and_its_own_allocation() -> None:
     assert all(not reader.missing() for reader in readers.values())
     with pytest.raises(PositionError, match=r"aside\[0\]: alpha is also at stock\[0\]"):
         TWO_DECKS.read(TwoDecks, {**body, "aside": ["alpha"]})
+
+
+def test_the_position_header_names_the_game_unless_told_not_to() -> None:
+    state = SimpleNamespace(game_name="toy", players=2, options={"chain": "on"}, chance=Chance(7))
+    header = position_header(state, "parlour-toy-position/1")
+    assert list(header) == ["format", "game", "players", "options", "chance"]
+    assert header["game"] == "toy" and header["chance"] == Chance(7).to_json()
+    assert list(position_header(state, "parlour-toy-position/1", game=False)) == [
+        "format",
+        "players",
+        "options",
+        "chance",
+    ]

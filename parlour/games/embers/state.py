@@ -48,9 +48,9 @@ class Table:
 
 
 LAYOUT = Layout(
-    Part("hands", "owner", cards=True),
-    Part("draw", "secret", cards=True),
-    Part("taken"),  # cards too, but a public pile per seat: EmbersState.cards() lists them
+    Part("hands", "owner", cards=True),  # one list per seat, seen by its seat alone
+    Part("draw", "secret", cards=True),  # seen by nobody
+    Part("taken"),  # public; cards too, but one pile per seat, so EmbersState.cards() lists them
     Part("fire", cards=True),
     Part("discard", cards=True),
     Part("play"),

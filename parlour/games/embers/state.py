@@ -197,12 +197,11 @@ class EmbersState(ModularState[EmbersAction]):
         if len(table.hands) != self.players or len(table.taken) != self.players:
             return [PositionError("hands", f"hands and taken must list {self.players} seats")]
         found = self._card_problems()
-        cards_known = not found  # the fire's total reads the embers' numbers
+        total = 0 if found else self.fire_total()  # the total reads the embers' numbers: known cards only
         for seat, hand in enumerate(table.hands):
             if len(hand) > self.content.hand:
                 found.append(PositionError(f"hands[{seat}]", f"holds more than {self.content.hand} cards"))
-        if cards_known and self.fire_total() >= self.content.blaze:
-            total = self.fire_total()
+        if total >= self.content.blaze:
             found.append(PositionError("fire", f"totals {total}: a fire of {self.content.blaze} is taken"))
         if table.play is not None and table.play not in self.content.embers:
             found.append(PositionError("play", "must be an ember"))

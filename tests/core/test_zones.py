@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
+from parlour.core.chance import Chance
 from parlour.core.errors import PositionError
-from parlour.core.zones import CardNames, CardReader, Form, Layout, Part
+from parlour.core.zones import CardNames, CardReader, Form, Layout, Part, position_header
 
 NAMES = CardNames(["ace", "two", "three", "four", "five", "six"])
 
@@ -285,3 +287,16 @@ def test_a_copy_uses_a_part_s_own_copy_and_copies_nested_lists_deeply() -> None:
     other.scores["a"] = 5
     assert board.log.entries == ["start"] and board.piles == [[1, 2], [3]] and board.scores == {"a": 1}
     assert (other.marker, other.seen) == (3, 7)
+
+
+def test_the_position_header_names_the_game_unless_told_not_to() -> None:
+    state = SimpleNamespace(game_name="toy", players=2, options={"chain": "on"}, chance=Chance(7))
+    header = position_header(state, "parlour-toy-position/1")
+    assert list(header) == ["format", "game", "players", "options", "chance"]
+    assert header["game"] == "toy" and header["chance"] == Chance(7).to_json()
+    assert list(position_header(state, "parlour-toy-position/1", game=False)) == [
+        "format",
+        "players",
+        "options",
+        "chance",
+    ]

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from parlour.core.notation import Action, Codec, Notation, Number
+from parlour.core.notation import Action, Notation, Number
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +39,8 @@ class Pass(Action):
 EmbersAction = Play | Discard | Douse | Pass
 """Every action of Embers."""
 
-CODECS: dict[str, Codec[Any]] = {"ember": Number("an ember's number", digits=2)}
-"""How each argument is written (``Codec[Any]``: the core's ``Codec`` is invariant in its value type)."""
+CODECS = {"ember": Number("an ember's number", digits=2)}
+"""How each argument is written: ``{ember}`` as an ember's number."""
 NOTATION: Notation[EmbersAction] = Notation([Play, Discard, Douse, Pass], CODECS)
 """Embers' notation: ``play 7``, ``discard``, ``douse``, ``pass``."""
 

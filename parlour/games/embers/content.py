@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from parlour.core.content import read_house_json
 from parlour.core.errors import ContentError, PositionError
 from parlour.core.payloads import read_record
+from parlour.core.zones import CardNames
 
 DOUSE = "douse"
 """The name of a douse card (every other card is an ember, named by its number)."""
@@ -48,6 +49,12 @@ class Content:
     def names(self) -> tuple[str, ...]:
         """Every card name once: the embers in rising order, then the douse card."""
         return (*sorted(self.embers, key=self.embers.__getitem__), DOUSE)
+
+    @cached_property
+    def cards(self) -> CardNames:
+        """The deck as :class:`CardNames` (its reader counts a position's cards: none unknown, no copy
+        too many, none missing)."""
+        return CardNames(self.deck)
 
 
 def content_of(data: object) -> Content:

@@ -1,56 +1,46 @@
-"""Reading an Embers position (docs/positions.md, "Embers"): fields typed by the Table record, then the
-checks legal play guarantees."""
+"""Reading an Embers position (docs/positions.md, "Embers"): the header, the Table's parts read through
+its layout, then the checks legal play guarantees."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionKinds, DecisionStack
 from parlour.core.errors import PositionError
-from parlour.core.payloads import read_record
 from parlour.core.positions import Fields
 from parlour.games.embers.answers import Answers
 from parlour.games.embers.content import Content
-from parlour.games.embers.state import FORMAT, EmbersState, Table
+from parlour.games.embers.state import FORMAT, LAYOUT, EmbersState, Table, empty_table
 from parlour.games.embers.turn import Turn
 
 KINDS = DecisionKinds(Turn, Answers)
 """Embers' decisions, by kind."""
 HEADER = {"format", "players", "options", "chance", "decisions"}
-ZONES = {spec.name for spec in fields(Table)}
 
 
 def read_position(
     content: Content, data: object, options: Mapping[str, object], players: range
 ) -> EmbersState:
     """Returns the state a position describes, refusing anything legal play cannot reach, naming the field."""
-    found = Fields(data, "", HEADER | ZONES)
+    found = Fields(data, "", HEADER | set(LAYOUT.keys()))
     if found.get("format") != FORMAT:
         raise PositionError("format", f"must be {FORMAT!r}")
     count = found.integer("players", players.start, players.stop - 1)
-    table = read_record(Table, {k: v for k, v in found.data.items() if k in ZONES}, "")
+    table = empty_table()
+    vars(table).update(LAYOUT.read(Table, found.data))
     stack = DecisionStack.from_json(found.get("decisions"), "decisions", count, KINDS)
     state = EmbersState(content, count, options, Chance.from_json(found.get("chance")), table, stack)
-    _check_cards(state)
-    for where, what in state.problems():
-        raise PositionError(where, what)
+    for error in state.problems():
+        raise error
+    _check_hand_order(state)
     _check_decisions(state)
     return state
 
 
-def _check_cards(state: EmbersState) -> None:
-    """Every card is named as the content names it, and each hand is in its canonical order."""
-    table, names = state.table, set(state.content.names)
-    piles = {"draw": table.draw, "fire": table.fire, "discard": table.discard}
-    piles |= {f"hands[{s}]": hand for s, hand in enumerate(table.hands)}
-    piles |= {f"taken[{s}]": pile for s, pile in enumerate(table.taken)}
-    for where, pile in piles.items():
-        for i, card in enumerate(pile):
-            if card not in names:
-                raise PositionError(f"{where}[{i}]", f"there is no card {card[:24]!r}")
-    for seat, hand in enumerate(table.hands):
+def _check_hand_order(state: EmbersState) -> None:
+    """Each hand is in its canonical order (the embers rising, then the douse cards)."""
+    for seat, hand in enumerate(state.table.hands):
         before = list(hand)
         state.sort_hand(seat)
         if hand != before:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.errors import PositionError
 from parlour.core.modular import ModularState
-from parlour.core.payloads import copy_record, write_record
 from parlour.core.state import ScoreStep
+from parlour.core.zones import Layout, Part, position_header
 from parlour.games.embers.actions import NOTATION, EmbersAction
 from parlour.games.embers.content import DOUSE, Content
 from parlour.games.embers.views import Observation, render_text
@@ -45,6 +45,27 @@ class Table:
     """The turn number, every player's turns counted."""
     over: bool = False
     """Whether the game has ended (rule 6.1)."""
+
+
+LAYOUT = Layout(
+    Part("hands", "owner", cards=True),  # one list per seat, seen by its seat alone
+    Part("draw", "secret", cards=True),  # seen by nobody
+    Part("taken"),  # public; cards too, but one pile per seat, so EmbersState.cards() lists them
+    Part("fire", cards=True),
+    Part("discard", cards=True),
+    Part("play"),
+    Part("dousers"),
+    Part("active"),
+    Part("turn"),
+    Part("over"),
+)
+"""Who sees each part of the :class:`Table` (cards are kept by name: ``"7"``, ``"douse"``): clones,
+re-deals and the position's body come from it."""
+
+
+def empty_table() -> Table:
+    """Returns a Table with no part set yet, for :data:`LAYOUT` to fill (a copy, a position read)."""
+    return Table.__new__(Table)
 
 
 class EmbersState(ModularState[EmbersAction]):
@@ -105,30 +126,21 @@ class EmbersState(ModularState[EmbersAction]):
 
     def clone(self) -> EmbersState:
         """Returns a deep copy (the content is shared: it never changes)."""
+        table = empty_table()
+        LAYOUT.copy_into(self.table, table)
         copy = EmbersState(
-            self.content,
-            self.players,
-            self.options,
-            self.chance.copy(),
-            copy_record(self.table),
-            self.stack.copy(),
+            self.content, self.players, self.options, self.chance.copy(), table, self.stack.copy()
         )
         copy.actions_applied = self.actions_applied
         return copy
 
     def determinize(self, seat: Seat, rng: random.Random) -> EmbersState:
         """Returns a state ``seat`` cannot tell from this one: the others' hands and the draw pile re-dealt
-        from their cards pooled in a canonical order, and a fresh generator."""
+        (``LAYOUT.redeal``), the hands put back in order, and a fresh generator."""
         copy = self.clone()
-        table = copy.table
-        others = [s for s in range(self.players) if s != seat]
-        unseen = sorted([*table.draw, *(card for s in others for card in table.hands[s])])
-        rng.shuffle(unseen)
-        for other in others:
-            size = len(table.hands[other])
-            table.hands[other], unseen = unseen[:size], unseen[size:]
+        LAYOUT.redeal(copy.table, seat, rng)
+        for other in self.others(seat):
             copy.sort_hand(other)
-        table.draw = unseen
         copy.chance = self.chance.fresh(rng)
         return copy
 
@@ -156,54 +168,72 @@ class EmbersState(ModularState[EmbersAction]):
             over=table.over,
         )
 
-    def observation(self, seat: Seat) -> dict[str, Any]:
+    def observation(self, seat: Seat) -> Observation:
         """Returns what ``seat`` may know, as JSON data (never another seat's hand)."""
         self.check_seat(seat)
-        return dict(self.observe(seat))
+        return self.observe(seat)
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> Observation:
         """Returns what a spectator may know."""
-        return dict(self.observe(None))
+        return self.observe(None)
 
     def render(self, seat: Seat | None) -> str:
         """Returns the table as text, as ``seat`` (None: a spectator) sees it."""
         self.check_seat(seat)
         return render_text(self.observe(seat))
 
-    def to_position(self) -> dict[str, Any]:
+    def to_position(self) -> dict[str, object]:
         """Returns the whole state as a position (docs/positions.md, "Embers")."""
-        header = {"format": FORMAT, "players": self.players, "options": dict(self.options)}
-        header |= {"chance": self.chance.to_json(), "decisions": self.stack.to_json()}
-        return header | write_record(self.table)
+        header = position_header(self, FORMAT, game=False) | {"decisions": self.stack.to_json()}
+        return header | LAYOUT.write(self.table)
 
     def invariant_errors(self) -> list[str]:
         """Returns broken invariants (every card in one place, hands within the limit...)."""
-        return [f"{where}: {what}" for where, what in self.problems()]
+        return [str(error) for error in self.problems()]
 
-    def problems(self) -> list[tuple[str, str]]:
-        """Returns each broken invariant as (field, what is wrong); positions are refused for them."""
-        table, found = self.table, []
+    def problems(self) -> list[PositionError]:
+        """Returns each broken invariant as the error naming its field; positions are refused for them."""
+        table = self.table
         if len(table.hands) != self.players or len(table.taken) != self.players:
-            return [("hands", f"hands and taken must list {self.players} seats")]
-        cards = Counter([*table.draw, *table.fire, *table.discard, *([DOUSE] * len(table.dousers))])
-        cards.update(card for pile in (*table.hands, *table.taken) for card in pile)
-        cards.update([table.play] if table.play is not None else [])
-        if cards != Counter(self.content.deck):
-            found.append(("hands", "the cards in play are not the deck's, each in one place"))
+            return [PositionError("hands", f"hands and taken must list {self.players} seats")]
+        found = self._card_problems()
+        total = 0 if found else self.fire_total()  # the total reads the embers' numbers: known cards only
         for seat, hand in enumerate(table.hands):
             if len(hand) > self.content.hand:
-                found.append((f"hands[{seat}]", f"holds more than {self.content.hand} cards"))
-        if self.fire_total() >= self.content.blaze:
-            found.append(("fire", f"totals {self.fire_total()}: a fire of {self.content.blaze} is taken"))
+                found.append(PositionError(f"hands[{seat}]", f"holds more than {self.content.hand} cards"))
+        if total >= self.content.blaze:
+            found.append(PositionError("fire", f"totals {total}: a fire of {self.content.blaze} is taken"))
         if table.play is not None and table.play not in self.content.embers:
-            found.append(("play", "must be an ember"))
+            found.append(PositionError("play", "must be an ember"))
         if table.play is None and table.dousers:
-            found.append(("dousers", "douse cards lie on no ember"))
+            found.append(PositionError("dousers", "douse cards lie on no ember"))
         if not 0 <= table.active < self.players or any(not 0 <= s < self.players for s in table.dousers):
-            found.append(("active", f"seats are 0..{self.players - 1}"))
+            found.append(PositionError("active", f"seats are 0..{self.players - 1}"))
         if table.over and (table.draw or any(table.hands) or table.play is not None):
-            found.append(("over", "the game ends only when every card has been played"))
+            found.append(PositionError("over", "the game ends only when every card has been played"))
         return found
+
+    def cards(self) -> Iterator[tuple[str, str]]:
+        """Yields every card on the table with its place as positions name it (``hands[0][2]``, ``play``;
+        a douse card on the ember as ``dousers[0]``)."""
+        table = self.table
+        taken = ((f"taken[{seat}]", pile) for seat, pile in enumerate(table.taken))
+        for where, pile in (*LAYOUT.card_places(table), *taken):
+            yield from ((f"{where}[{i}]", card) for i, card in enumerate(pile))
+        if table.play is not None:
+            yield "play", table.play
+        yield from ((f"dousers[{i}]", DOUSE) for i in range(len(table.dousers)))
+
+    def _card_problems(self) -> list[PositionError]:
+        """Every card of the deck lies in one place: no unknown card, no copy too many, none missing."""
+        reader = self.content.cards.reader()
+        try:
+            for where, card in self.cards():
+                reader.number(card, where)
+        except PositionError as error:
+            return [error]
+        missing = reader.missing()
+        return [PositionError("hands", f"no place holds the deck's {' '.join(missing)}")] if missing else []
 
     # ----------------------------------------------------------------- for people
     def passing_window(self) -> bool:
@@ -249,7 +279,7 @@ class EmbersState(ModularState[EmbersAction]):
         texts[DOUSE] = "Douse: lay it on an ember being answered (or on the douse before yours)."
         return texts
 
-    def table_content(self) -> dict[str, Any]:
+    def table_content(self) -> dict[str, object]:
         """Returns the public facts a drawn table needs: the cards and their numbers, the hand, the blaze."""
         return {
             "cards": dict(Counter(self.content.deck)),

@@ -90,7 +90,7 @@ CASES: list[tuple[str, Callable[[], Position], Callable[[Position], object], str
     ("a card not a string", turn, lambda d: d["hands"][1].__setitem__(0, 5), "hands[1][0]"),
     ("an unknown card", turn, lambda d: d["draw"].__setitem__(0, "9"), "draw[0]"),
     ("a huge card name", turn, lambda d: d["fire"].append("x" * 5000), "fire[1]"),
-    ("a card twice", turn, lambda d: d["draw"].append("1"), "hands"),
+    ("a card twice", turn, lambda d: d["draw"].append("1"), "draw[15]"),
     ("a card missing", turn, lambda d: d["draw"].pop(), "hands"),
     ("a hand out of order", turn, lambda d: d["hands"][1].reverse(), "hands[1]"),
     (
@@ -154,3 +154,15 @@ def test_a_hostile_position_is_refused_naming_the_field(
     make: Callable[[], Position], change: Callable[[Position], object], where: str
 ) -> None:
     assert refusal(spoil(make, change)).field == where
+
+
+def test_the_cards_are_counted_against_the_deck_naming_the_copy_too_many_and_the_missing_ones() -> None:
+    assert str(refusal(spoil(turn, lambda d: d["draw"].append("1")))) == (
+        "draw[15]: more '1' cards than the 3 there are"
+    )
+    assert str(refusal(spoil(turn, lambda d: d["taken"][0].append("douse")))) == (
+        "taken[0][0]: more 'douse' cards than the 6 there are"
+    )
+    spent = spoil(turn, lambda d: [d["draw"].remove(card) for card in ("8", "douse")])
+    assert str(refusal(spent)) == "hands: no place holds the deck's 8 douse"
+    assert str(refusal(spoil(turn, lambda d: d["fire"].append("9")))) == "fire[1]: there is no card '9'"

@@ -6,6 +6,7 @@ import json
 import random
 
 from parlour.games.embers import GAME
+from parlour.games.embers.state import LAYOUT
 from parlour.testing.kit import states_along
 
 from .scenario import deal, play
@@ -44,6 +45,12 @@ def test_a_re_deal_changes_only_what_the_seat_cannot_see() -> None:
     assert other.table.hands != state.table.hands or other.table.draw != state.table.draw
     again = other.determinize(1, random.Random(5)).to_position()
     assert json.dumps(state.determinize(1, random.Random(5)).to_position()) == json.dumps(again)
+
+
+def test_the_layout_hides_the_other_hands_and_the_draw_pile_and_nothing_else() -> None:
+    table = deal(*HANDS).table
+    assert [name for name, _ in LAYOUT.unseen(table, 1)] == ["hands[0]", "hands[2]", "draw"]
+    assert [name for name, _ in LAYOUT.unseen(table, None)] == ["hands[0]", "hands[1]", "hands[2]", "draw"]
 
 
 def test_the_encoding_covers_every_legal_action_with_a_fixed_size() -> None:

@@ -17,6 +17,9 @@ from parlour.core.errors import OptionError, ParlourError, PositionError
 from parlour.core.positions import copy_json, short_repr
 from parlour.core.state import GameState
 
+OptionsGiven = Mapping[str, object]
+"""Option values as a caller gives them (names to text or values), before ``Game.options`` checks them."""
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -93,6 +96,24 @@ class OptionSpec:
         return "|".join(self.choices) if self.choices else "integer"
 
 
+def choice(
+    name: str, choices: tuple[str, ...], doc: str, default: str = "", items: tuple[str, ...] = ()
+) -> OptionSpec:
+    """Returns a choice option (a list option when it has ``items``): its default is the first choice
+    unless ``default`` names another."""
+    return OptionSpec(name, default or choices[0], doc, choices=choices, items=items)
+
+
+def integer(name: str, default: int, doc: str, minimum: int = 0) -> OptionSpec:
+    """Returns an integer option of at least ``minimum``."""
+    return OptionSpec(name, default, doc, minimum=minimum)
+
+
+def content_option(name: str, house: HouseFile, doc: str) -> OptionSpec:
+    """Returns a content-set option: the house set shipped in ``house`` unless the value names another."""
+    return OptionSpec(name, HOUSE, doc, content=house)
+
+
 class Game(ABC):
     """A game Parlour plays: everything the tools need to start, load and run it."""
 
@@ -127,7 +148,7 @@ class Game(ABC):
         game.content_sets = sets
         return game
 
-    def options(self, given: Mapping[str, Any] | None = None, stored: bool = False) -> dict[str, Any]:
+    def options(self, given: OptionsGiven | None = None, stored: bool = False) -> dict[str, Any]:
         """Returns every option's value: defaults overridden by ``given``, validated.
 
         ``stored`` says the values come from a position or a record: a content set is then
@@ -183,16 +204,16 @@ class Game(ABC):
                 f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}"
             )
 
-    @abstractmethod
     def new_state(
-        self,
-        players: int,
-        seed: int,
-        options: Mapping[str, Any] | None = None,
-        *,
-        chance: Chance | None = None,
+        self, players: int, seed: int, options: OptionsGiven | None = None, *, chance: Chance | None = None
     ) -> GameState:
         """Returns the starting state (after the deal) for a seed, or dealt by ``chance`` when given."""
+        self.check_players(players)
+        return self.deal(players, seed, self.options(options), chance)
+
+    @abstractmethod
+    def deal(self, players: int, seed: int, options: dict[str, Any], chance: Chance | None) -> GameState:
+        """Returns the game after the deal: ``players`` in range, ``options`` every option's value."""
 
     def state_from_position(self, data: Any) -> GameState:
         """Returns the state described by a position, refusing an impossible one.
@@ -205,9 +226,13 @@ class Game(ABC):
         check_playable(state)
         return state
 
-    @abstractmethod
     def read_position(self, data: Any) -> GameState:
         """Returns the state a position (a private copy of its JSON data) describes, refusing bad ones."""
+        return self.read(data, self.position_options(data))
+
+    @abstractmethod
+    def read(self, data: object, options: dict[str, Any]) -> GameState:
+        """Returns the state a position's JSON ``data`` describes, ``options`` its checked option values."""
 
     def load_position(self, text: str) -> GameState:
         """Parses position JSON text; bad JSON is refused with the line and column."""

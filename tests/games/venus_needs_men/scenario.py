@@ -32,6 +32,8 @@ from parlour.core.chance import Forced
 from parlour.games.venus_needs_men import GAME, VenusState
 from parlour.games.venus_needs_men.board import load_board
 
+from ..scenarios import apply_line, by_seat
+
 BOARD = load_board()
 ZAP = GAME.zap({})
 CARDS = sorted(ZAP.cards)
@@ -55,14 +57,8 @@ Piles = Sequence[Sequence[int]] | Mapping[int, Sequence[int]]
 
 
 def _by_seat(value: Piles | None, players: int) -> dict[int, list[int]]:
-    """Returns a per-seat mapping from a list (one pile a seat) or a mapping."""
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        return {int(s): list(p) for s, p in value.items()}
-    if len(value) != players:
-        raise ValueError(f"give {players} piles or a mapping seat -> pile")
-    return {s: list(p) for s, p in enumerate(value)}
+    """Returns a per-seat mapping of piles from a list (one pile a seat) or a mapping."""
+    return {int(s): list(p) for s, p in by_seat(value, players, "piles").items()}
 
 
 def turn_program(seat: int, window: str | None = None) -> list[dict[str, Any]]:
@@ -205,11 +201,7 @@ def play(state: VenusState, *lines: str) -> None:
     on do (:func:`auto_pass`).
     """
     for line in lines:
-        seat, sep, text = line.partition(":")
-        if sep and seat.strip().isdecimal():
-            state.apply_notation(text.strip(), int(seat))
-        else:
-            state.apply_notation(line)
+        apply_line(state, line)
         auto_pass(state)
 
 

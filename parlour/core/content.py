@@ -13,11 +13,11 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from parlour.core.errors import ContentError, OptionError
 from parlour.core.positions import short_repr
@@ -30,6 +30,7 @@ NAME_RULE = "1 to 32 of a-z, 0-9, '_' and '-', starting with a letter or digit"
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 1 << 16
+T = TypeVar("T")
 
 
 def is_set_name(name: Any) -> bool:
@@ -148,6 +149,30 @@ def _house_set(package: str, resource: str) -> ContentSet:
     """Reads and names a shipped content file."""
     data = read_house_json(package, resource, f"house content file {resource}")
     return ContentSet.of(HOUSE, data, "shipped with Parlour")
+
+
+class SetReader(Generic[T]):
+    """Reads content sets into a game's own components (a deck, a board): each set once, checked."""
+
+    def __init__(self, parse: Callable[[Any], T], house: HouseFile) -> None:
+        self.parse = parse
+        """Returns the components of a set's data, refusing bad data with a ContentError."""
+        self.house = house
+        """Where the house set ships."""
+        self._read: dict[ContentSet, T] = {}
+
+    def __call__(self, content: ContentSet) -> T:
+        """Returns the components of a content set, checked (errors name the set)."""
+        if content not in self._read:
+            try:
+                self._read[content] = self.parse(content.data())
+            except ContentError as err:
+                raise ContentError(f"content set {content.name!r}: {err}") from None
+        return self._read[content]
+
+    def house_set(self) -> T:
+        """Returns the components of the house set shipped with Parlour."""
+        return self(self.house.load())
 
 
 class ContentSets:

@@ -17,6 +17,9 @@ from parlour.core.errors import OptionError, ParlourError, PositionError
 from parlour.core.positions import copy_json, short_repr
 from parlour.core.state import GameState
 
+OptionsGiven = Mapping[str, object]
+"""Option values as a caller gives them (names to text or values), before ``Game.options`` checks them."""
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -127,7 +130,7 @@ class Game(ABC):
         game.content_sets = sets
         return game
 
-    def options(self, given: Mapping[str, Any] | None = None, stored: bool = False) -> dict[str, Any]:
+    def options(self, given: OptionsGiven | None = None, stored: bool = False) -> dict[str, Any]:
         """Returns every option's value: defaults overridden by ``given``, validated.
 
         ``stored`` says the values come from a position or a record: a content set is then
@@ -183,16 +186,16 @@ class Game(ABC):
                 f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}"
             )
 
-    @abstractmethod
     def new_state(
-        self,
-        players: int,
-        seed: int,
-        options: Mapping[str, Any] | None = None,
-        *,
-        chance: Chance | None = None,
+        self, players: int, seed: int, options: OptionsGiven | None = None, *, chance: Chance | None = None
     ) -> GameState:
         """Returns the starting state (after the deal) for a seed, or dealt by ``chance`` when given."""
+        self.check_players(players)
+        return self.deal(players, seed, self.options(options), chance)
+
+    @abstractmethod
+    def deal(self, players: int, seed: int, options: dict[str, Any], chance: Chance | None) -> GameState:
+        """Returns the game after the deal: ``players`` in range, ``options`` every option's value."""
 
     def state_from_position(self, data: Any) -> GameState:
         """Returns the state described by a position, refusing an impossible one.
@@ -205,9 +208,13 @@ class Game(ABC):
         check_playable(state)
         return state
 
-    @abstractmethod
     def read_position(self, data: Any) -> GameState:
         """Returns the state a position (a private copy of its JSON data) describes, refusing bad ones."""
+        return self.read(data, self.position_options(data))
+
+    @abstractmethod
+    def read(self, data: object, options: dict[str, Any]) -> GameState:
+        """Returns the state a position's JSON ``data`` describes, ``options`` its checked option values."""
 
     def load_position(self, text: str) -> GameState:
         """Parses position JSON text; bad JSON is refused with the line and column."""

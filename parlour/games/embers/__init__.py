@@ -37,22 +37,14 @@ class EmbersGame(Game):
     rules_summary = RULES_SUMMARY
     max_actions = 5_000  # a game is at most 30 cards, each answered at most 6 douses × 4 seats
 
-    def new_state(
-        self,
-        players: int,
-        seed: int,
-        options: Mapping[str, Any] | None = None,
-        *,
-        chance: Chance | None = None,
-    ) -> EmbersState:
+    def deal(self, players: int, seed: int, options: dict[str, object], chance: Chance | None) -> EmbersState:
         """Returns the game after the deal (rule 2), seat 0 to play."""
-        self.check_players(players)
-        return new_game(house_content(), players, seed, self.options(options), chance)
+        return new_game(house_content(), players, seed, options, chance)
 
-    def read_position(self, data: Any) -> EmbersState:
+    def read(self, data: object, options: dict[str, object]) -> EmbersState:
         """Returns the state a position describes (docs/positions.md, "Embers")."""
         players = range(self.min_players, self.max_players + 1)
-        return read_position(house_content(), data, self.position_options(data), players)
+        return read_position(house_content(), data, options, players)
 
     def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
         """Returns Embers' action catalogue and observation encoder."""

@@ -62,10 +62,9 @@ class BossGame(Game):
 
     def board_svg(self, state: GameState | None = None) -> str:
         """Returns the board as SVG: the spaces, covered deals, the marker, the open deal, the placards."""
-        if state is None:
-            return board_svg(self.new_state(self.min_players, 0), pieces=False)
-        assert isinstance(state, BossState)
-        return board_svg(state)
+        table = self.new_state(self.min_players, 0) if state is None else state
+        assert isinstance(table, BossState)
+        return board_svg(table, pieces=state is not None)
 
     def encoding(self, players: int, options: Mapping[str, JSONValue]) -> Encoding:
         """Returns I'm the Boss!'s action catalogue and observation encoder (docs/environments.md)."""
@@ -75,23 +74,15 @@ class BossGame(Game):
         """Returns the components of the content set the ``content`` option names (never a file)."""
         return content_of(self.content_set("content", options))
 
-    def new_state(
-        self,
-        players: int,
-        seed: int,
-        options: Mapping[str, JSONValue] | None = None,
-        *,
-        chance: Chance | None = None,
+    def deal(
+        self, players: int, seed: int, options: dict[str, JSONValue], chance: Chance | None
     ) -> BossState:
         """Returns the game after setup (the marker still to be placed)."""
-        self.check_players(players)
-        values = self.options(options)
-        return new_game(self.content(values), players, seed, values, chance)
+        return new_game(self.content(options), players, seed, options, chance)
 
-    def read_position(self, data: object) -> BossState:
+    def read(self, data: object, options: dict[str, JSONValue]) -> BossState:
         """Returns the state a position describes (see docs/positions.md)."""
-        values = self.position_options(data)
-        return from_position(BossState, self.content(values), data, values)
+        return from_position(BossState, self.content(options), data, options)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns I'm the Boss!'s own bots: ``greedy``."""

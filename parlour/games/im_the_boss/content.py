@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from parlour.core.content import ContentSet, read_house_json
+from parlour.core.content import SetReader, read_house_json
 from parlour.core.errors import ContentError
 from parlour.core.payloads import JSONValue
 from parlour.games.im_the_boss.options import HOUSE_CONTENT
@@ -220,15 +220,10 @@ def parse_content(data: JSONValue) -> Content:
     )
 
 
-@cache
-def content_of(content: ContentSet) -> Content:
-    """Returns the components of a content set, checked (errors name the set)."""
-    try:
-        return parse_content(content.data())
-    except ContentError as err:
-        raise ContentError(f"content set {content.name!r}: {err}") from None
+content_of: SetReader[Content] = SetReader(parse_content, HOUSE_CONTENT)
+"""Returns the components of a content set, checked (errors name the set)."""
 
 
 def load_content() -> Content:
     """Returns the house content shipped with Parlour."""
-    return content_of(HOUSE_CONTENT.load())
+    return content_of.house_set()

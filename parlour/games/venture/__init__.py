@@ -82,27 +82,19 @@ class VentureGame(Game):
         """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""
         return deck_of(self.content_set("deck", options))
 
-    def new_state(
-        self,
-        players: int,
-        seed: int,
-        options: Mapping[str, Any] | None = None,
-        *,
-        chance: Chance | None = None,
+    def deal(
+        self, players: int, seed: int, options: dict[str, Any], chance: Chance | None
     ) -> VentureGameState:
         """Returns the game after the deal."""
         from parlour.games.venture.deal import new_game
 
-        self.check_players(players)
-        values = self.options(options)
-        return new_game(self.deck(values), players, seed, values, chance)
+        return new_game(self.deck(options), players, seed, options, chance)
 
-    def read_position(self, data: Any) -> VentureGameState:
+    def read(self, data: object, options: dict[str, Any]) -> VentureGameState:
         """Returns the state a position describes (see docs/positions.md)."""
         from parlour.games.venture.position import from_position
 
-        values = self.position_options(data)
-        return from_position(self.deck(values), data, values)
+        return from_position(self.deck(options), data, options)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns Venture's own bots: ``greedy``, and ``quick`` (greedy that never reorganises by choice)."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from parlour.core.content import ContentSet
+from parlour.core.content import SetReader
 from parlour.core.errors import ContentError
 from parlour.games.venture.options import HOUSE_DECK
 
@@ -175,15 +175,10 @@ def parse_deck(data: Any) -> Deck:
     return Deck(name, industries, tuple(corps), tuple(cards), set_values, dict(texts))
 
 
-@cache
-def deck_of(content: ContentSet) -> Deck:
-    """Returns the deck of a content set, checked (errors name the set)."""
-    try:
-        return parse_deck(content.data())
-    except ContentError as err:
-        raise ContentError(f"content set {content.name!r}: {err}") from None
+deck_of: SetReader[Deck] = SetReader(parse_deck, HOUSE_DECK)
+"""Returns the deck of a content set, checked (errors name the set)."""
 
 
 def load_deck() -> Deck:
     """Returns the house deck shipped with Parlour."""
-    return deck_of(HOUSE_DECK.load())
+    return deck_of.house_set()

@@ -79,23 +79,13 @@ class VenusGame(Game):
         """Returns the Zap deck of the set the ``zap`` option names (never a file: docs/positions.md)."""
         return zap_of(self.content_set("zap", options))
 
-    def new_state(
-        self,
-        players: int,
-        seed: int,
-        options: Mapping[str, Any] | None = None,
-        *,
-        chance: Chance | None = None,
-    ) -> VenusState:
+    def deal(self, players: int, seed: int, options: dict[str, Any], chance: Chance | None) -> VenusState:
         """Returns the game ready for the first turn."""
-        self.check_players(players)
-        values = self.options(options)
-        return new_game(load_board(), load_factions(), self.zap(values), players, seed, values, chance)
+        return new_game(load_board(), load_factions(), self.zap(options), players, seed, options, chance)
 
-    def read_position(self, data: Any) -> VenusState:
+    def read(self, data: object, options: dict[str, Any]) -> VenusState:
         """Returns the state a position describes."""
-        values = self.position_options(data)
-        return from_position(load_board(), load_factions(), self.zap(values), data, values)
+        return from_position(load_board(), load_factions(), self.zap(options), data, options)
 
     def board_svg(self, state: GameState | None = None) -> str:
         """Returns the map as SVG: areas, neighbour lines, population (left on land, collected on home

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from parlour.core.content import ContentSet
+from parlour.core.content import SetReader
 from parlour.core.errors import ContentError
 from parlour.games.venus_needs_men.options import HOUSE_ZAP
 
@@ -79,15 +78,10 @@ def parse_zap(data: Any) -> ZapDeck:
     return ZapDeck(str(data.get("name", "zap")), cards)
 
 
-@cache
-def zap_of(content: ContentSet) -> ZapDeck:
-    """Returns the Zap deck of a content set, checked (errors name the set)."""
-    try:
-        return parse_zap(content.data())
-    except ContentError as err:
-        raise ContentError(f"content set {content.name!r}: {err}") from None
+zap_of: SetReader[ZapDeck] = SetReader(parse_zap, HOUSE_ZAP)
+"""Returns the Zap deck of a content set, checked (errors name the set)."""
 
 
 def load_zap() -> ZapDeck:
     """Returns Parlour's house Zap deck."""
-    return zap_of(HOUSE_ZAP.load())
+    return zap_of.house_set()

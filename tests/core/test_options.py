@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+from parlour.core.chance import Chance
 from parlour.core.content import ContentSet, ContentSets
 from parlour.core.errors import OptionError
 from parlour.core.game import Game, OptionSpec
@@ -131,10 +131,10 @@ class Bare(Game):
     min_players = 1
     max_players = 1
 
-    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
+    def deal(self, players: int, seed: int, options: dict[str, Any], chance: Chance | None) -> GameState:
         raise AssertionError("these tests never start a Bare game")
 
-    def read_position(self, data: Any) -> GameState:
+    def read(self, data: object, options: dict[str, Any]) -> GameState:
         raise AssertionError("these tests never load a Bare position")
 
 

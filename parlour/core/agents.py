@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, Protocol
 
 from parlour.core.state import GameState
@@ -21,3 +22,14 @@ class Agent(Protocol):
     def choose(self, state: GameState, seat: int) -> Any:
         """Returns one of ``state.legal_actions(seat)``."""
         ...
+
+
+class SeededBot:
+    """A game's own bot, with its own random generator seeded so that its games replay."""
+
+    name: str
+    """The bot's name on the command line."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        """Breaks the bot's ties, the same way for the same seed."""

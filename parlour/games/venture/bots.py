@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
+from parlour.core.agents import SeededBot
 from parlour.core.decisions import Seat
 from parlour.games.venture.actions import (
     Cancel,
@@ -46,13 +46,10 @@ def _stack_potential(corps: list[Corporation]) -> float:
     return POTENTIAL[min(len(corps), 6)] * len(common) + 0.05 * len(common)
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """A one-step heuristic player for Venture; reads only what its seat may know."""
 
     name = "greedy"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
 
     def choose(self, state: Any, seat: Seat) -> Any:
         """Returns the action this bot prefers on the current decision."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from parlour.core.decisions import Seat
 from parlour.core.payloads import JSONValue
-from parlour.core.state import ScoreStep
 from parlour.games.venture import people, views
 from parlour.games.venture.payment import wealth
 from parlour.games.venture.rules import Turn
@@ -47,17 +46,9 @@ class VentureGameState(VentureState):
         return views.hints(self, seat)
 
     # ------------------------------------------------------------ for people
-    def decision_summary(self) -> str:
-        """Returns one public line saying who decides what now."""
-        return people.decision_summary(self)
-
-    def score_steps(self) -> list[ScoreStep]:
-        """Returns the final scoring as the rulebook does it, step by step (adds up to scores())."""
-        return people.score_steps(self)
-
-    def end_reason(self) -> str:
-        """Returns why the game ended ('' while it goes on)."""
-        return people.end_reason(self)
+    decision_summary = people.decision_summary
+    score_steps = people.score_steps
+    end_reason = people.end_reason
 
     def card_texts(self) -> dict[str, str]:
         """Returns the text of every corporation and resources card of the deck in play."""

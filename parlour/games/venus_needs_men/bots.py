@@ -6,10 +6,10 @@ its own Zap hand.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
+from parlour.core.agents import SeededBot
 from parlour.core.state import GameState
 from parlour.games.venus_needs_men import steps as step_rules
 from parlour.games.venus_needs_men.actions import (
@@ -49,13 +49,10 @@ FEW_SHIPS = 3
 """Below this many ships on the board the bot builds rather than waits."""
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """Plays each decision by the simple priorities in the module docstring; seeded to break ties."""
 
     name = "greedy"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
 
     def choose(self, state: GameState, seat: int) -> VenusAction:
         """Returns the bot's action for ``seat``."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.core.decisions import Seat
-from parlour.core.state import ScoreStep
 from parlour.games.venus_needs_men import views
 from parlour.games.venus_needs_men.population import needed
 from parlour.games.venus_needs_men.state import VenusState
@@ -27,21 +26,11 @@ class VenusGameState(VenusState):
         )
         return lines
 
-    def decision_summary(self) -> str:
-        """Returns one public line: who decides what now."""
-        return views.summary(self)
-
-    def score_steps(self) -> list[ScoreStep]:
-        """Returns the final scoring: each planet's population, then each seat's total (no points)."""
-        return views.score_steps(self)
-
-    def end_reason(self) -> str:
-        """Returns why the game ended ('' while it goes on)."""
-        return views.end_reason(self)
-
-    def card_texts(self) -> dict[str, str]:
-        """Returns the texts of the Zap cards and (Enhanced game) Technology, Upgrade and Special cards."""
-        return views.card_texts(self)
+    # the banner, the final scoring, why the game ended and the card texts, as the views say them
+    decision_summary = views.summary
+    score_steps = views.score_steps
+    end_reason = views.end_reason
+    card_texts = views.card_texts
 
     def table_content(self) -> dict[str, Any]:
         """Returns the map, the planets and every card by id for the drawn table (public, unchanging)."""

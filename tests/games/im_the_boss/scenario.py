@@ -30,6 +30,8 @@ from typing import Any
 from parlour.core.chance import Forced
 from parlour.games.im_the_boss import GAME, BossState
 
+from ..scenarios import Pool, apply_line
+
 CONTENT = GAME.content({})
 COLOURS = CONTENT.colours
 SHORT_REMOVED = (3, 6, 9)
@@ -44,33 +46,6 @@ def default_placards(players: int) -> dict[str, int | None]:
     for i, colour in enumerate(COLOURS[: players * per_seat]):
         owners[colour] = i // per_seat
     return owners
-
-
-class _Pool:
-    """The multiset of card names still to be placed."""
-
-    def __init__(self) -> None:
-        self.counts = Counter(CONTENT.cards)
-
-    def take(self, name: str) -> str:
-        """Takes one card called ``name``; refuses a name the set lacks or one named too often."""
-        if self.counts[name] <= 0:
-            raise ValueError(f"no {name!r} card is left to place (unknown, or named too often)")
-        self.counts[name] -= 1
-        return name
-
-    def take_all(self, names: Sequence[str]) -> list[str]:
-        """Takes every named card."""
-        return [self.take(n) for n in names]
-
-    def rest(self) -> list[str]:
-        """Takes every card left, in the content's order."""
-        found = []
-        for name in CONTENT.cards:
-            if self.counts[name] > 0:
-                self.counts[name] -= 1
-                found.append(name)
-        return found
 
 
 def _by_seat(value: Any, players: int) -> dict[int, Any]:
@@ -125,14 +100,14 @@ def position(
     * ``forced``: chance outcomes, e.g. ``[("die", 4)]``.
     """
     values = GAME.options(options)
-    pool = _Pool()
+    pool = Pool(CONTENT.cards, "card")
     named = _by_seat(hands, players)
     final_hands = [pool.take_all(named.get(s, [])) for s in range(players)]
     top, pile = pool.take_all(draw), pool.take_all(discard)
     if spare == "draw":
-        top += pool.rest()
+        top += pool.rest(CONTENT.cards)
     else:
-        pile = pool.rest() + pile
+        pile = pool.rest(CONTENT.cards) + pile
     board = dict(covered or {})
     removed = SHORT_REMOVED if values["length"] == "short" else ()
     if deal_cards is None:
@@ -197,11 +172,7 @@ def negotiation(players: int = 3, *, boss: int = 0, space: int = 4, **kwargs: An
 def play(state: BossState, *lines: str) -> None:
     """Applies actions in notation; ``"2: offer R 3"`` names the seat, a bare action is the only decider's."""
     for line in lines:
-        seat, sep, text = line.partition(":")
-        if sep and seat.strip().isdecimal():
-            state.apply_notation(text.strip(), int(seat))
-        else:
-            state.apply_notation(line)
+        apply_line(state, line)
 
 
 def passes(state: BossState, *seats: int) -> None:

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.games.venture import GAME, VentureState
+
+from ..scenarios import Pool
 
 Hands = Sequence[Sequence[str]] | Mapping[int, Sequence[str]]
 Holdings = Sequence[Sequence[Sequence[str]]] | Mapping[int, Sequence[Sequence[str]]]
@@ -38,38 +40,9 @@ def _by_seat(value: Any, players: int, field: str) -> dict[int, Any]:
     return dict(enumerate(value))
 
 
-class _Pool:
-    """A multiset of card names still to be placed."""
-
-    def __init__(self, names: Iterable[str], what: str) -> None:
-        self.counts = Counter(names)
-        self.what = what
-
-    def take(self, name: str) -> str:
-        """Takes one card called ``name``; refuses a card the deck lacks or already placed."""
-        key = name.upper() if "-" in name else name.lower()
-        if self.counts[key] <= 0:
-            raise ValueError(f"no {self.what} {name!r} is left to place (unknown or named too often)")
-        self.counts[key] -= 1
-        return key
-
-    def take_all(self, names: Iterable[str]) -> list[str]:
-        """Takes every named card."""
-        return [self.take(n) for n in names]
-
-    def keep_available(self, names: Iterable[str]) -> list[str]:
-        """Takes the named cards that are still free, skipping the others."""
-        return [self.take(n) for n in names if self.counts[n] > 0]
-
-    def rest(self, order: Iterable[str]) -> list[str]:
-        """Takes everything left, in the order given (``order`` lists every name of the deck)."""
-        result = []
-        for name in order:
-            if self.counts[name] > 0:
-                self.counts[name] -= 1
-                result.append(name)
-        assert not +self.counts, f"unplaced {self.what}s: {+self.counts}"
-        return result
+def _card_key(name: str) -> str:
+    """Returns how the deck names a card a test writes: corporations (``ST-ABC``) upper case, others lower."""
+    return name.upper() if "-" in name else name.lower()
 
 
 def position(
@@ -110,8 +83,8 @@ def position(
     dealt = GAME.new_state(players, seed, options).to_position()
     all_resources = [n for h in dealt["hands"] for n in h] + dealt["draw"]
     all_corps = dealt["center"] + dealt["stock"] + dealt["aside"]
-    resources = _Pool(all_resources, "resources card")
-    corps = _Pool(all_corps, "corporation")
+    resources = Pool(all_resources, "resources card", _card_key)
+    corps = Pool(all_corps, "corporation", _card_key)
 
     # Resources: the named zones first, then the unnamed hands from what is left.
     named_hands = {s: resources.take_all(h) for s, h in _by_seat(hands, players, "hands").items()}

@@ -32,6 +32,8 @@ from parlour.core.chance import Forced
 from parlour.games.venus_needs_men import GAME, VenusState
 from parlour.games.venus_needs_men.board import load_board
 
+from ..scenarios import apply_line
+
 BOARD = load_board()
 ZAP = GAME.zap({})
 CARDS = sorted(ZAP.cards)
@@ -205,11 +207,7 @@ def play(state: VenusState, *lines: str) -> None:
     on do (:func:`auto_pass`).
     """
     for line in lines:
-        seat, sep, text = line.partition(":")
-        if sep and seat.strip().isdecimal():
-            state.apply_notation(text.strip(), int(seat))
-        else:
-            state.apply_notation(line)
+        apply_line(state, line)
         auto_pass(state)
 
 

@@ -20,6 +20,7 @@ from parlour.core.errors import PositionError
 from parlour.games.im_the_boss import GAME, BossState
 from parlour.testing import kit
 
+from ..playouts import weighted_playout
 from .scenario import CONTENT, negotiation, play, position
 
 SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -48,17 +49,7 @@ Check = Callable[[BossState, int], None]
 
 def dealmaking_playout(players: int, seed: int, each: Check) -> BossState:
     """Plays a game whose seats favour making deals, checking ``each`` after every action."""
-    state = GAME.new_state(players, seed, DEAL_OPTIONS)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_over():
-        seat = rng.choice(state.deciders())
-        legal = state.legal_actions(seat)
-        weights = [WEIGHTS.get(str(a).split()[0], 1.0) for a in legal]
-        state.apply(rng.choices(legal, weights)[0], seat)
-        step += 1
-        each(state, step)
-    return state
+    return weighted_playout(GAME, (players, seed), DEAL_OPTIONS, WEIGHTS, each)
 
 
 def both_playouts(players: int, seed: int, each: Check) -> list[BossState]:

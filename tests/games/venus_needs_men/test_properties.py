@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from parlour.games.venus_needs_men import GAME, VenusState
 from parlour.testing import kit
 
+from ..playouts import weighted_playout
 from .scenario import CARDS, zap_places
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,17 +33,7 @@ Check = Callable[[VenusState, int], None]
 
 def busy_playout(players: int, seed: int, each: Check) -> VenusState:
     """Plays a game whose seats favour cards, extensions, attacks and collections, checking ``each``."""
-    state = GAME.new_state(players, seed, GAME.quick_options)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_over():
-        seat = rng.choice(state.deciders())
-        legal = state.legal_actions(seat)
-        weights = [WEIGHTS.get(str(a).split()[0], 1.0) for a in legal]
-        state.apply(rng.choices(legal, weights)[0], seat)
-        step += 1
-        each(state, step)
-    return state
+    return weighted_playout(GAME, (players, seed), GAME.quick_options, WEIGHTS, each)
 
 
 def both_playouts(players: int, seed: int, each: Check) -> list[VenusState]:

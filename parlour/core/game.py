@@ -96,6 +96,24 @@ class OptionSpec:
         return "|".join(self.choices) if self.choices else "integer"
 
 
+def choice(
+    name: str, choices: tuple[str, ...], doc: str, default: str = "", items: tuple[str, ...] = ()
+) -> OptionSpec:
+    """Returns a choice option (a list option when it has ``items``): its default is the first choice
+    unless ``default`` names another."""
+    return OptionSpec(name, default or choices[0], doc, choices=choices, items=items)
+
+
+def integer(name: str, default: int, doc: str, minimum: int = 0) -> OptionSpec:
+    """Returns an integer option of at least ``minimum``."""
+    return OptionSpec(name, default, doc, minimum=minimum)
+
+
+def content_option(name: str, house: HouseFile, doc: str) -> OptionSpec:
+    """Returns a content-set option: the house set shipped in ``house`` unless the value names another."""
+    return OptionSpec(name, HOUSE, doc, content=house)
+
+
 class Game(ABC):
     """A game Parlour plays: everything the tools need to start, load and run it."""
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from parlour.core.game import OptionSpec
+from parlour.core.game import OptionSpec, choice
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
+    choice(
         "chain",
-        "on",
+        ("on", "off"),
         "whether a douse card may answer a douse card ('on', rule 4.2) or ends the answers ('off', rule 4.4)",
-        choices=("on", "off"),
     ),
 )
 """The options ``parlour options embers`` lists."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parlour.core.content import HouseFile
-from parlour.core.game import OptionSpec
+from parlour.core.game import OptionSpec, choice, content_option, integer
 
 HOUSE_CONTENT = HouseFile("parlour.games.im_the_boss", "data/content.json")
 """The house content's file (content set ``house``: board S1, house deal values)."""
@@ -16,47 +16,37 @@ MUST_DEAL_HAND = 10
 SHORT_GAME_REMOVED = (3, 6, 9)
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
+    choice(
         "turn_order",
-        "boss",
+        ("boss", "opener"),
         "who moves after a deal: left of the final 'boss' (rulebook) or of the 'opener' (variant)",
-        choices=("boss", "opener"),
     ),
-    OptionSpec(
-        "must_deal",
-        "no",
-        "variant: a player starting a turn with 10 or more cards must try a deal",
-        choices=("no", "yes"),
+    choice(
+        "must_deal", ("no", "yes"), "variant: a player starting a turn with 10 or more cards must try a deal"
     ),
-    OptionSpec(
+    choice(
         "length",
-        "full",
+        ("full", "short"),
         "'full' uses all 15 deal cards; 'short' (variant) removes cards 3, 6 and 9",
-        choices=("full", "short"),
     ),
-    OptionSpec(
+    choice(
         "money",
-        "hidden",
+        ("hidden", "public"),
         "whether each player's money total is shown to the others (ruling A-17: 'hidden')",
-        choices=("hidden", "public"),
     ),
-    OptionSpec(
+    integer(
         "negotiation_limit",
         20,
         "actions each seat may take in a negotiation (pass, agree, refuse not counted; ruling B-2)",
         minimum=1,
     ),
-    OptionSpec(
-        "max_turns",
-        200,
-        "turns after which the game ends and money decides, 0 for no limit (ruling B-3)",
-        minimum=0,
+    integer(
+        "max_turns", 200, "turns after which the game ends and money decides, 0 for no limit (ruling B-3)"
     ),
-    OptionSpec(
+    content_option(
         "content",
-        "house",
+        HOUSE_CONTENT,
         "the content set: 'house' (board S1, house deal values) or the name of your own copy's data",
-        content=HOUSE_CONTENT,
     ),
 )
 

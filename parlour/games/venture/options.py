@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parlour.core.content import HouseFile
-from parlour.core.game import OptionSpec
+from parlour.core.game import OptionSpec, choice, content_option, integer
 
 HOUSE_DECK = HouseFile("parlour.games.venture", "data/deck.json")
 """The house deck's file (content set ``house``)."""
@@ -15,34 +15,27 @@ TWO_PLAYER_ASIDE = 14
 PROFIT_TABLE = {3: 1, 4: 3, 5: 8, 6: 20}
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
+    choice(
         "payment",
-        "turn",
+        ("turn", "each"),
         "when costs are paid: 'turn' totals the turn's costs (ruling A-1), 'each' pays per transaction",
-        choices=("turn", "each"),
     ),
-    OptionSpec(
+    choice(
         "proxy_placement",
-        "stack",
+        ("stack", "alone"),
         "a corporation won by proxy fight may join a stack ('stack', ruling A-3) or stands 'alone'",
-        choices=("stack", "alone"),
     ),
-    OptionSpec(
+    choice(
         "last_draw",
-        "no",
+        ("no", "yes"),
         "whether the buyer of the last center corporation still draws (ruling A-7: 'no')",
-        choices=("no", "yes"),
     ),
-    OptionSpec(
-        "max_turns",
-        400,
-        "turns after which the game ends with final scoring, 0 for no limit (ruling A-12)",
-        minimum=0,
+    integer(
+        "max_turns", 400, "turns after which the game ends with final scoring, 0 for no limit (ruling A-12)"
     ),
-    OptionSpec(
+    content_option(
         "deck",
-        "house",
+        HOUSE_DECK,
         "the deck's content set: 'house' (Parlour's house design) or the name of your own copy's list",
-        content=HOUSE_DECK,
     ),
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parlour.core.content import HouseFile
-from parlour.core.game import OptionSpec
+from parlour.core.game import OptionSpec, choice, content_option, integer
 
 HOUSE_ZAP = HouseFile("parlour.games.venus_needs_men", "data/zap.json")
 """The house Zap deck's file (content set ``house``)."""
@@ -28,52 +28,40 @@ DEFAULT_PLANETS = {
 """Home worlds by seat when none are chosen (two players: the rulebook's team example, two each)."""
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "game",
-        "basic",
-        "'basic' or 'enhanced' (Technology, Upgrade and Special cards)",
-        choices=("basic", "enhanced"),
-    ),
-    OptionSpec(
+    choice("game", ("basic", "enhanced"), "'basic' or 'enhanced' (Technology, Upgrade and Special cards)"),
+    choice(
         "length",
-        "normal",
+        ("short", "normal", "long", "epic"),
         "population on Earth: short, normal (101), long or epic",
-        choices=("short", "normal", "long", "epic"),
+        default="normal",
     ),
-    OptionSpec(
+    choice(
         "planets",
-        "auto",
+        ("auto", "random"),
         "home worlds by seat, e.g. 'venus,earth,mars' (two players: four, two each "
         "as a team); 'auto' or 'random'",
-        choices=("auto", "random"),
         items=HOME_WORLDS,
     ),
-    OptionSpec(
+    choice(
         "extension_cards",
-        "rulebook",
+        ("rulebook", "errata"),
         "whether Technology and Special cards apply to extended actions: "
         "'rulebook' (no) or 'errata' (yes, with the publisher's exceptions)",
-        choices=("rulebook", "errata"),
     ),
-    OptionSpec(
+    choice(
         "infected",
-        "choose",
+        ("choose", "healthy"),
         "collecting where healthy and infected units share an area: 'choose' (the collector says "
         "which, ruling A-23) or 'healthy' (healthy units first)",
-        choices=("choose", "healthy"),
     ),
-    OptionSpec(
+    integer(
         "max_turns",
         300,
         "turns after which the game ends and the most population wins (ruling B-7; it also ends "
         "as soon as nobody can collect any more)",
-        minimum=0,
     ),
-    OptionSpec(
-        "zap",
-        "house",
-        "the Zap deck's content set: 'house' or the name of your own copy's list",
-        content=HOUSE_ZAP,
+    content_option(
+        "zap", HOUSE_ZAP, "the Zap deck's content set: 'house' or the name of your own copy's list"
     ),
 )
 

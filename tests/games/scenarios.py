@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from parlour.core.state import GameState
+
+T = TypeVar("T")
 
 
 class Pool:
@@ -43,6 +46,17 @@ class Pool:
                 result.append(name)
         assert not +self.counts, f"unplaced {self.what}s: {+self.counts}"
         return result
+
+
+def by_seat(value: Sequence[T] | Mapping[int, T] | None, players: int, field: str) -> dict[int, T]:
+    """Returns a per-seat mapping from a list (one entry a seat) or a mapping; ``field`` names it."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return dict(value)
+    if len(value) != players:
+        raise ValueError(f"{field}: give {players} entries or a mapping seat -> entry")
+    return dict(enumerate(value))
 
 
 def apply_line(state: GameState, line: str) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 from parlour.core.chance import Forced
 from parlour.games.im_the_boss import GAME, BossState
 
-from ..scenarios import Pool, apply_line
+from ..scenarios import Pool, apply_line, by_seat
 
 CONTENT = GAME.content({})
 COLOURS = CONTENT.colours
@@ -46,17 +46,6 @@ def default_placards(players: int) -> dict[str, int | None]:
     for i, colour in enumerate(COLOURS[: players * per_seat]):
         owners[colour] = i // per_seat
     return owners
-
-
-def _by_seat(value: Any, players: int) -> dict[int, Any]:
-    """Returns a per-seat mapping from a list (one entry a seat) or a mapping."""
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        return dict(value)
-    if len(value) != players:
-        raise ValueError(f"give {players} hands or a mapping seat -> hand")
-    return dict(enumerate(value))
 
 
 def position(
@@ -101,7 +90,7 @@ def position(
     """
     values = GAME.options(options)
     pool = Pool(CONTENT.cards, "card")
-    named = _by_seat(hands, players)
+    named = by_seat(hands, players, "hands")
     final_hands = [pool.take_all(named.get(s, [])) for s in range(players)]
     top, pile = pool.take_all(draw), pool.take_all(discard)
     if spare == "draw":

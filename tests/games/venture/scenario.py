@@ -23,21 +23,10 @@ from typing import Any
 
 from parlour.games.venture import GAME, VentureState
 
-from ..scenarios import Pool
+from ..scenarios import Pool, by_seat
 
 Hands = Sequence[Sequence[str]] | Mapping[int, Sequence[str]]
 Holdings = Sequence[Sequence[Sequence[str]]] | Mapping[int, Sequence[Sequence[str]]]
-
-
-def _by_seat(value: Any, players: int, field: str) -> dict[int, Any]:
-    """Returns a per-seat mapping from a list (one entry per seat) or a mapping."""
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        return dict(value)
-    if len(value) != players:
-        raise ValueError(f"{field}: give {players} entries or a mapping seat -> entry")
-    return dict(enumerate(value))
 
 
 def _card_key(name: str) -> str:
@@ -87,7 +76,7 @@ def position(
     corps = Pool(all_corps, "corporation", _card_key)
 
     # Resources: the named zones first, then the unnamed hands from what is left.
-    named_hands = {s: resources.take_all(h) for s, h in _by_seat(hands, players, "hands").items()}
+    named_hands = {s: resources.take_all(h) for s, h in by_seat(hands, players, "hands").items()}
     draw_top = resources.take_all(draw)
     discard_pile = resources.take_all(discard)
     final_hands = [
@@ -104,7 +93,7 @@ def position(
 
     # Corporations: holdings and the named center and stock top, then the aside pile.
     named_holdings = {
-        s: [corps.take_all(stack) for stack in h] for s, h in _by_seat(holdings, players, "holdings").items()
+        s: [corps.take_all(stack) for stack in h] for s, h in by_seat(holdings, players, "holdings").items()
     }
     final_holdings = [named_holdings.get(s, []) for s in range(players)]
     final_center = corps.take_all(center) if center is not None else None

@@ -32,7 +32,7 @@ from parlour.core.chance import Forced
 from parlour.games.venus_needs_men import GAME, VenusState
 from parlour.games.venus_needs_men.board import load_board
 
-from ..scenarios import apply_line
+from ..scenarios import apply_line, by_seat
 
 BOARD = load_board()
 ZAP = GAME.zap({})
@@ -57,14 +57,8 @@ Piles = Sequence[Sequence[int]] | Mapping[int, Sequence[int]]
 
 
 def _by_seat(value: Piles | None, players: int) -> dict[int, list[int]]:
-    """Returns a per-seat mapping from a list (one pile a seat) or a mapping."""
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        return {int(s): list(p) for s, p in value.items()}
-    if len(value) != players:
-        raise ValueError(f"give {players} piles or a mapping seat -> pile")
-    return {s: list(p) for s, p in enumerate(value)}
+    """Returns a per-seat mapping of piles from a list (one pile a seat) or a mapping."""
+    return {int(s): list(p) for s, p in by_seat(value, players, "piles").items()}
 
 
 def turn_program(seat: int, window: str | None = None) -> list[dict[str, Any]]:

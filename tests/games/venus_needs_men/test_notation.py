@@ -25,6 +25,7 @@ from parlour.games.venus_needs_men.actions import (
 )
 from parlour.testing.kit import snapshot
 
+from ..notation import canonical_test, round_trip_test
 from .scenario import force_dice, legal, load, play, top
 
 EVERY_VERB: list[tuple[str, VenusAction]] = [
@@ -56,13 +57,7 @@ EVERY_VERB: list[tuple[str, VenusAction]] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "action"), EVERY_VERB)
-def test_every_verb_round_trips(text: str, action: VenusAction) -> None:
-    """Parsing the canonical text gives the action; formatting the action gives the text back."""
-    assert parse_action(text) == action
-    assert format_action(action) == text
-    assert str(action) == text
-    assert parse_action(format_action(action)) == action
+test_every_verb_round_trips = round_trip_test(parse_action, format_action, EVERY_VERB)
 
 
 def test_the_table_covers_every_verb() -> None:
@@ -70,22 +65,23 @@ def test_the_table_covers_every_verb() -> None:
     assert {a.verb for _, a in EVERY_VERB} == set(NOTATION.verbs())
 
 
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [
-        ("Attack v1 m2", "attack V1 M2"),
-        ("  MOVE   g6   Orbit ", "move G6 orbit"),
-        ("Build CHINA", "build china"),
-        ("zap 007", "zap 7"),
-        ("zap 9 m2", "zap 9 M2"),
-        ("zap 8 Mars", "zap 8 mars"),
-        ("EXTEND 12", "extend 12"),
-        ("Pass", "pass"),
-    ],
+LOOSE_FORMS = [
+    ("Attack v1 m2", "attack V1 M2"),
+    ("  MOVE   g6   Orbit ", "move G6 orbit"),
+    ("Build CHINA", "build china"),
+    ("zap 007", "zap 7"),
+    ("zap 9 m2", "zap 9 M2"),
+    ("zap 8 Mars", "zap 8 mars"),
+    ("EXTEND 12", "extend 12"),
+    ("Pass", "pass"),
+]
+"""Loose forms and the canonical form each reads as."""
+test_loose_forms_read_as_the_canonical_one = canonical_test(
+    parse_action,
+    format_action,
+    LOOSE_FORMS,
+    "Case, extra spaces and leading zeros are accepted; the action prints in its canonical form.",
 )
-def test_loose_forms_read_as_the_canonical_one(text: str, canonical: str) -> None:
-    """Case, extra spaces and leading zeros are accepted; the action prints in its canonical form."""
-    assert str(parse_action(text)) == canonical
 
 
 def test_a_zap_target_is_a_ship_when_it_looks_like_one() -> None:

@@ -10,6 +10,10 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from parlour.core.errors import NotationError
+from parlour.core.state import GameState
+from parlour.testing.kit import snapshot
+
 Parse = Callable[[str], object]
 Format = Callable[[object], str]
 Test = Callable[[str, object], None]
@@ -39,3 +43,19 @@ def canonical_test(parse: Parse, format_: Format, cases: Sequence[tuple[str, str
 
     test_canonical.__doc__ = doc
     return test_canonical
+
+
+def untouched_by_malformed_test(load: Callable[[], GameState], texts: Sequence[str]) -> Callable[[], None]:
+    """Returns the test that each of ``texts``, malformed, is refused at a table ``load`` sets (seat 0 to
+    act) with a NotationError before the state is touched."""
+
+    def test_untouched() -> None:
+        """apply_notation raises NotationError for malformed text before touching the state."""
+        state = load()
+        before = snapshot(state)
+        for text in texts:
+            with pytest.raises(NotationError):
+                state.apply_notation(text, 0)
+            assert snapshot(state) == before
+
+    return test_untouched

@@ -33,7 +33,7 @@ from parlour.games.im_the_boss.actions import (
 )
 from parlour.testing.kit import snapshot
 
-from ..notation import canonical_test, round_trip_test
+from ..notation import canonical_test, round_trip_test, untouched_by_malformed_test
 from .scenario import load, negotiation
 
 EVERY_VERB = [
@@ -169,14 +169,9 @@ def test_a_well_formed_but_unknown_colour_is_refused_at_the_table() -> None:
     assert snapshot(state) == before
 
 
-def test_malformed_text_at_the_table_leaves_the_state_unchanged() -> None:
-    """apply_notation raises NotationError for malformed text before touching the state."""
-    state = load()
-    before = snapshot(state)
-    for text in ["", "roll 3", "dael", "offer R x"]:
-        with pytest.raises(NotationError):
-            state.apply_notation(text, 0)
-        assert snapshot(state) == before
+test_malformed_text_at_the_table_leaves_the_state_unchanged = untouched_by_malformed_test(
+    load, ["", "roll 3", "dael", "offer R x"]
+)
 
 
 def test_the_game_exports_the_notation() -> None:

@@ -25,7 +25,7 @@ from parlour.games.venus_needs_men.actions import (
 )
 from parlour.testing.kit import snapshot
 
-from ..notation import canonical_test, round_trip_test
+from ..notation import canonical_test, round_trip_test, untouched_by_malformed_test
 from .scenario import force_dice, legal, load, play, top
 
 EVERY_VERB: list[tuple[str, VenusAction]] = [
@@ -187,14 +187,9 @@ def test_well_formed_but_unknown_names_are_refused_at_the_table() -> None:
     assert snapshot(state) == before
 
 
-def test_malformed_text_at_the_table_leaves_the_state_unchanged() -> None:
-    """apply_notation raises NotationError for malformed text before touching the state."""
-    state = load(active="venus")
-    before = snapshot(state)
-    for text in ["", "move V1", "atack V1 M1", "zap x", "extend"]:
-        with pytest.raises(NotationError):
-            state.apply_notation(text, 0)
-        assert snapshot(state) == before
+test_malformed_text_at_the_table_leaves_the_state_unchanged = untouched_by_malformed_test(
+    lambda: load(active="venus"), ["", "move V1", "atack V1 M1", "zap x", "extend"]
+)
 
 
 def test_the_game_exports_the_notation() -> None:

@@ -33,7 +33,11 @@ def round_trip_test(parse: Parse, format_: Format, cases: Sequence[tuple[str, ob
     return test_round_trip
 
 
-def canonical_test(parse: Parse, format_: Format, cases: Sequence[tuple[str, str]], doc: str) -> Test:
+LOOSE = "Case, extra spaces and leading zeros are accepted; the action prints in its canonical form."
+"""What the canonical-form test says by default."""
+
+
+def canonical_test(parse: Parse, format_: Format, cases: Sequence[tuple[str, str]], doc: str = LOOSE) -> Test:
     """Returns the test (``doc`` its docstring) that each ``(text, canonical)`` case, a loose form, is read
     as the action whose one canonical form is ``canonical``."""
 

@@ -89,12 +89,7 @@ LOOSE_FORMS = [
     ("Pass", "pass"),
 ]
 """Loose forms and the canonical form each reads as."""
-test_loose_forms_read_as_the_canonical_one = canonical_test(
-    parse_action,
-    format_action,
-    LOOSE_FORMS,
-    "Case, extra spaces and leading zeros are accepted; the action prints in its canonical form.",
-)
+test_loose_forms_read_as_the_canonical_one = canonical_test(parse_action, format_action, LOOSE_FORMS)
 
 
 @pytest.mark.parametrize(

@@ -115,7 +115,13 @@ def content_option(name: str, house: HouseFile, doc: str) -> OptionSpec:
 
 
 class Game(ABC):
-    """A game Parlour plays: everything the tools need to start, load and run it."""
+    """A game Parlour plays: everything the tools need to start, load and run it.
+
+    A template: ``new_state`` checks the player count and the options, then asks the game's ``deal``
+    for the dealt state; ``read_position`` reads a position's options (a bad one is a PositionError),
+    then asks the game's ``read`` for the state the rest describes.  A game declares its name, seats,
+    options and rules summary and those two hooks; the rest has defaults.
+    """
 
     name: str
     """Short name used on the command line (``venture``)."""

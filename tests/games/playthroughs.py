@@ -30,18 +30,27 @@ STEP = re.compile(r"^\d+\. seat (\d+): (.*)$")
 SEAT_LINE = re.compile(r"^(   - )?\[seat \d+\]( |$)")
 
 
-def with_seats(
-    game: Game,
-    players: int,
-    seed: int,
-    options: Mapping[str, Any] | None = None,
-    agents: Sequence[Agent] | None = None,
-) -> str:
-    """Returns :func:`playthrough` (same arguments) with every seat's view added, replaying its steps."""
-    spectator = playthrough(game, players, seed, options, agents).split("\n")
+@dataclass(frozen=True)
+class Case:
+    """One golden playthrough: the file it is kept in, the table, and the bot every seat plays."""
+
+    name: str
+    """The file's name without ``.txt`` (``venture-4p-seed7``)."""
+    players: int
+    seed: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    bot: str = ""
+    """The bot at every seat (seat ``s`` seeded ``seed * 8 + s``); '' for ``playthrough``'s random moves."""
+
+
+def with_seats(game: Game, case: Case, agents: Sequence[Agent] | None = None) -> str:
+    """Returns :func:`playthrough` of a case (played by ``agents``) with every seat's view added, replaying
+    its steps."""
+    players = case.players
+    spectator = playthrough(game, players, case.seed, case.options, agents).split("\n")
     end = len(spectator) - 1 - spectator[::-1].index("## end")  # the spectator's last section
     first = next((i for i, line in enumerate(spectator[:end]) if STEP.match(line)), end - 1)
-    state = game.new_state(players, seed, options)
+    state = game.new_state(players, case.seed, case.options)
     out = spectator[:first] + _renders(state, "start")
     i = first
     while i < end - 1:  # steps and their events, up to the blank line before "## end"
@@ -80,19 +89,6 @@ def spectator_part(text: str) -> str:
 
 
 # ----------------------------------------------------------------- a game's golden files
-@dataclass(frozen=True)
-class Case:
-    """One golden playthrough: the file it is kept in, the table, and the bot every seat plays."""
-
-    name: str
-    """The file's name without ``.txt`` (``venture-4p-seed7``)."""
-    players: int
-    seed: int
-    options: Mapping[str, Any] = field(default_factory=dict)
-    bot: str = ""
-    """The bot at every seat (seat ``s`` seeded ``seed * 8 + s``); '' for ``playthrough``'s random moves."""
-
-
 class Goldens:
     """A game's golden playthroughs: each case's text, its test against the stored file, and the writer."""
 
@@ -105,7 +101,7 @@ class Goldens:
     def text(self, case: Case) -> str:
         """Returns the playthrough of one case, every seat's view included."""
         bots = [make_bot(self.game, case.bot, case.seed * 8 + s) for s in range(case.players) if case.bot]
-        return with_seats(self.game, case.players, case.seed, case.options, bots or None)
+        return with_seats(self.game, case, bots or None)
 
     def test(self, doc: str) -> Callable[[Case], None]:
         """Returns the test (``doc`` its docstring) that each case replays to exactly its stored file."""

@@ -53,6 +53,10 @@ class VentureGame(Game):
     rules_summary = RULES_SUMMARY
     playout_bot = "quick"
 
+    def deck(self, options: Mapping[str, Any]) -> Deck:
+        """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""
+        return deck_of(self.content_set("deck", options))
+
     @property
     def text_colours(self) -> Mapping[str, str]:  # type: ignore[override]
         """Industry codes and names of the house deck and their colour-blind-safe colours."""
@@ -77,10 +81,6 @@ class VentureGame(Game):
     def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
         """Returns Venture's action catalogue and observation encoder (docs/environments.md)."""
         return encoding(self.deck(options), players, self.max_players)
-
-    def deck(self, options: Mapping[str, Any]) -> Deck:
-        """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""
-        return deck_of(self.content_set("deck", options))
 
     def deal(
         self, players: int, seed: int, options: dict[str, Any], chance: Chance | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parlour.core.errors import IllegalActionError, NotationError
-from parlour.games.im_the_boss import GAME, BossAction, format_action, parse_action
+from parlour.games.im_the_boss import GAME, format_action, parse_action
 from parlour.games.im_the_boss.actions import (
     ACTIONS,
     Accept,
@@ -33,6 +33,7 @@ from parlour.games.im_the_boss.actions import (
 )
 from parlour.testing.kit import snapshot
 
+from ..notation import canonical_test, round_trip_test, untouched_by_malformed_test
 from .scenario import load, negotiation
 
 EVERY_VERB = [
@@ -68,13 +69,7 @@ EVERY_VERB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "action"), EVERY_VERB)
-def test_every_verb_round_trips(text: str, action: BossAction) -> None:
-    """Parsing the canonical text gives the action; formatting the action gives the text back."""
-    assert parse_action(text) == action
-    assert format_action(action) == text
-    assert str(action) == text
-    assert parse_action(format_action(action)) == action
+test_every_verb_round_trips = round_trip_test(parse_action, format_action, EVERY_VERB)
 
 
 def test_the_table_covers_every_verb() -> None:
@@ -82,23 +77,19 @@ def test_the_table_covers_every_verb() -> None:
     assert {type(a) for _, a in EVERY_VERB} == set(ACTIONS)
 
 
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [
-        ("Include r @2 5", "include R @2 5"),
-        ("  OFFER   b   7 ", "offer B 7"),
-        ("travel y @1", "travel Y @1"),
-        ("Discard Clan:g", "discard clan:G"),
-        ("discard TRAVEL:ANY", "discard travel:any"),
-        ("discard Travel:o", "discard travel:O"),
-        ("discard BOSS", "discard boss"),
-        ("offer R 007", "offer R 7"),
-        ("Pass", "pass"),
-    ],
-)
-def test_loose_forms_read_as_the_canonical_one(text: str, canonical: str) -> None:
-    """Case, extra spaces and leading zeros are accepted; the action prints in its canonical form."""
-    assert str(parse_action(text)) == canonical
+LOOSE_FORMS = [
+    ("Include r @2 5", "include R @2 5"),
+    ("  OFFER   b   7 ", "offer B 7"),
+    ("travel y @1", "travel Y @1"),
+    ("Discard Clan:g", "discard clan:G"),
+    ("discard TRAVEL:ANY", "discard travel:any"),
+    ("discard Travel:o", "discard travel:O"),
+    ("discard BOSS", "discard boss"),
+    ("offer R 007", "offer R 7"),
+    ("Pass", "pass"),
+]
+"""Loose forms and the canonical form each reads as."""
+test_loose_forms_read_as_the_canonical_one = canonical_test(parse_action, format_action, LOOSE_FORMS)
 
 
 @pytest.mark.parametrize(
@@ -173,14 +164,9 @@ def test_a_well_formed_but_unknown_colour_is_refused_at_the_table() -> None:
     assert snapshot(state) == before
 
 
-def test_malformed_text_at_the_table_leaves_the_state_unchanged() -> None:
-    """apply_notation raises NotationError for malformed text before touching the state."""
-    state = load()
-    before = snapshot(state)
-    for text in ["", "roll 3", "dael", "offer R x"]:
-        with pytest.raises(NotationError):
-            state.apply_notation(text, 0)
-        assert snapshot(state) == before
+test_malformed_text_at_the_table_leaves_the_state_unchanged = untouched_by_malformed_test(
+    load, ["", "roll 3", "dael", "offer R x"]
+)
 
 
 def test_the_game_exports_the_notation() -> None:

@@ -23,6 +23,8 @@ from parlour.games.venture.actions import (
     parse_action,
 )
 
+from ..notation import canonical_test, round_trip_test
+
 EVERY_KIND = [
     ("take ST-ABC", Take("ST-ABC")),
     ("proxy x1/2 OI-BE", Proxy("x1/2", "OI-BE")),
@@ -43,38 +45,33 @@ EVERY_KIND = [
 ]
 
 
-@pytest.mark.parametrize(("text", "action"), EVERY_KIND)
-def test_every_action_kind_round_trips(text: str, action: object) -> None:
-    """Parsing the canonical text gives the action; formatting the action gives the text back."""
-    assert parse_action(text) == action
-    assert format_action(action) == text
-    assert str(action) == text
-    assert parse_action(format_action(action)) == action
+test_every_action_kind_round_trips = round_trip_test(parse_action, format_action, EVERY_KIND)
 
 
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [
-        ("take st-cab", "take ST-ABC"),
-        ("TAKE St-Bca", "take ST-ABC"),
-        ("  take   ST-ABC  ", "take ST-ABC"),
-        ("proxy X1/2 oi-eb", "proxy x1/2 OI-BE"),
-        ("place on rr-dc", "place on RR-CD"),
-        ("Place Alone", "place alone"),
-        ("reorganize", "reorganise"),
-        ("REORGANISE", "reorganise"),
-        ("move  au-fe\ton  rr-dc", "move AU-EF on RR-CD"),
-        ("move re-fed alone", "move RE-DEF alone"),
-        ("DONE", "done"),
-        ("End", "end"),
-        ("pay 3C", "pay 3c"),
-        ("pay 1T", "pay 1t"),
-        ("discard X3/2", "discard x3/2"),
-    ],
+LOOSE_FORMS = [
+    ("take st-cab", "take ST-ABC"),
+    ("TAKE St-Bca", "take ST-ABC"),
+    ("  take   ST-ABC  ", "take ST-ABC"),
+    ("proxy X1/2 oi-eb", "proxy x1/2 OI-BE"),
+    ("place on rr-dc", "place on RR-CD"),
+    ("Place Alone", "place alone"),
+    ("reorganize", "reorganise"),
+    ("REORGANISE", "reorganise"),
+    ("move  au-fe\ton  rr-dc", "move AU-EF on RR-CD"),
+    ("move re-fed alone", "move RE-DEF alone"),
+    ("DONE", "done"),
+    ("End", "end"),
+    ("pay 3C", "pay 3c"),
+    ("pay 1T", "pay 1t"),
+    ("discard X3/2", "discard x3/2"),
+]
+"""Loose forms and the canonical form each reads as."""
+test_canonical_forms = canonical_test(
+    parse_action,
+    format_action,
+    LOOSE_FORMS,
+    "Case and spacing are free; corporation letters are sorted; output is the one canonical form.",
 )
-def test_canonical_forms(text: str, canonical: str) -> None:
-    """Case and spacing are free; corporation letters are sorted; output is the one canonical form."""
-    assert format_action(parse_action(text)) == canonical
 
 
 @pytest.mark.parametrize(

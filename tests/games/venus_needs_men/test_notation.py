@@ -25,6 +25,7 @@ from parlour.games.venus_needs_men.actions import (
 )
 from parlour.testing.kit import snapshot
 
+from ..notation import canonical_test, round_trip_test, untouched_by_malformed_test
 from .scenario import force_dice, legal, load, play, top
 
 EVERY_VERB: list[tuple[str, VenusAction]] = [
@@ -56,13 +57,7 @@ EVERY_VERB: list[tuple[str, VenusAction]] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "action"), EVERY_VERB)
-def test_every_verb_round_trips(text: str, action: VenusAction) -> None:
-    """Parsing the canonical text gives the action; formatting the action gives the text back."""
-    assert parse_action(text) == action
-    assert format_action(action) == text
-    assert str(action) == text
-    assert parse_action(format_action(action)) == action
+test_every_verb_round_trips = round_trip_test(parse_action, format_action, EVERY_VERB)
 
 
 def test_the_table_covers_every_verb() -> None:
@@ -70,22 +65,18 @@ def test_the_table_covers_every_verb() -> None:
     assert {a.verb for _, a in EVERY_VERB} == set(NOTATION.verbs())
 
 
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [
-        ("Attack v1 m2", "attack V1 M2"),
-        ("  MOVE   g6   Orbit ", "move G6 orbit"),
-        ("Build CHINA", "build china"),
-        ("zap 007", "zap 7"),
-        ("zap 9 m2", "zap 9 M2"),
-        ("zap 8 Mars", "zap 8 mars"),
-        ("EXTEND 12", "extend 12"),
-        ("Pass", "pass"),
-    ],
-)
-def test_loose_forms_read_as_the_canonical_one(text: str, canonical: str) -> None:
-    """Case, extra spaces and leading zeros are accepted; the action prints in its canonical form."""
-    assert str(parse_action(text)) == canonical
+LOOSE_FORMS = [
+    ("Attack v1 m2", "attack V1 M2"),
+    ("  MOVE   g6   Orbit ", "move G6 orbit"),
+    ("Build CHINA", "build china"),
+    ("zap 007", "zap 7"),
+    ("zap 9 m2", "zap 9 M2"),
+    ("zap 8 Mars", "zap 8 mars"),
+    ("EXTEND 12", "extend 12"),
+    ("Pass", "pass"),
+]
+"""Loose forms and the canonical form each reads as."""
+test_loose_forms_read_as_the_canonical_one = canonical_test(parse_action, format_action, LOOSE_FORMS)
 
 
 def test_a_zap_target_is_a_ship_when_it_looks_like_one() -> None:
@@ -191,14 +182,9 @@ def test_well_formed_but_unknown_names_are_refused_at_the_table() -> None:
     assert snapshot(state) == before
 
 
-def test_malformed_text_at_the_table_leaves_the_state_unchanged() -> None:
-    """apply_notation raises NotationError for malformed text before touching the state."""
-    state = load(active="venus")
-    before = snapshot(state)
-    for text in ["", "move V1", "atack V1 M1", "zap x", "extend"]:
-        with pytest.raises(NotationError):
-            state.apply_notation(text, 0)
-        assert snapshot(state) == before
+test_malformed_text_at_the_table_leaves_the_state_unchanged = untouched_by_malformed_test(
+    lambda: load(active="venus"), ["", "move V1", "atack V1 M1", "zap x", "extend"]
+)
 
 
 def test_the_game_exports_the_notation() -> None:

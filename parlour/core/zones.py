@@ -376,11 +376,12 @@ def _hints(kind: type) -> dict[str, object]:
     return found
 
 
-def position_header(state: Any, fmt: str, *, game: bool = True) -> dict[str, Any]:
-    """Returns the fields every position starts with: format, game, players, options, chance
-    (``game=False``: without ``game``, as Embers' positions, which never had it)."""
-    header: dict[str, Any] = {"format": fmt}
-    if game:
-        header["game"] = state.game_name
-    header |= {"players": state.players, "options": dict(state.options), "chance": state.chance.to_json()}
-    return header
+def position_header(state: Any, fmt: str) -> dict[str, Any]:
+    """Returns the fields every position starts with: format, game, players, options, chance."""
+    return {
+        "format": fmt,
+        "game": state.game_name,
+        "players": state.players,
+        "options": dict(state.options),
+        "chance": state.chance.to_json(),
+    }

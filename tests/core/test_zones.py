@@ -289,14 +289,8 @@ def test_a_copy_uses_a_part_s_own_copy_and_copies_nested_lists_deeply() -> None:
     assert (other.marker, other.seen) == (3, 7)
 
 
-def test_the_position_header_names_the_game_unless_told_not_to() -> None:
+def test_the_position_header_names_the_game() -> None:
     state = SimpleNamespace(game_name="toy", players=2, options={"chain": "on"}, chance=Chance(7))
     header = position_header(state, "parlour-toy-position/1")
     assert list(header) == ["format", "game", "players", "options", "chance"]
     assert header["game"] == "toy" and header["chance"] == Chance(7).to_json()
-    assert list(position_header(state, "parlour-toy-position/1", game=False)) == [
-        "format",
-        "players",
-        "options",
-        "chance",
-    ]

@@ -16,7 +16,7 @@ from parlour.games.embers.turn import Turn
 
 KINDS = DecisionKinds(Turn, Answers)
 """Embers' decisions, by kind."""
-HEADER = {"format", "players", "options", "chance", "decisions"}
+HEADER = {"format", "game", "players", "options", "chance", "decisions"}
 
 
 def read_position(
@@ -26,6 +26,10 @@ def read_position(
     found = Fields(data, "", HEADER | set(LAYOUT.keys()))
     if found.get("format") != FORMAT:
         raise PositionError("format", f"must be {FORMAT!r}")
+    if (
+        found.get("game", EmbersState.game_name) != EmbersState.game_name
+    ):  # written since format 1's second month
+        raise PositionError("game", f"must be {EmbersState.game_name!r}")
     count = found.integer("players", players.start, players.stop - 1)
     table = empty_table()
     vars(table).update(LAYOUT.read(Table, found.data))

@@ -184,7 +184,7 @@ class EmbersState(ModularState[EmbersAction]):
 
     def to_position(self) -> dict[str, object]:
         """Returns the whole state as a position (docs/positions.md, "Embers")."""
-        header = position_header(self, FORMAT, game=False) | {"decisions": self.stack.to_json()}
+        header = position_header(self, FORMAT) | {"decisions": self.stack.to_json()}
         return header | LAYOUT.write(self.table)
 
     def invariant_errors(self) -> list[str]:

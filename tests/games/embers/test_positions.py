@@ -82,6 +82,7 @@ def spoil(make: Callable[[], Position], change: Callable[[Position], object]) ->
 CASES: list[tuple[str, Callable[[], Position], Callable[[Position], object], str]] = [
     ("no format", turn, lambda d: d.pop("format"), "format"),
     ("another game's", turn, lambda d: d.update(format="parlour-venture-position/1"), "format"),
+    ("named for another game", turn, lambda d: d.update(game="venture"), "game"),
     ("unknown field", turn, lambda d: d.update(colour="R"), "colour"),
     ("six players", turn, lambda d: d.update(players=6), "players"),
     ("players not a number", turn, lambda d: d.update(players="3"), "players"),

@@ -47,7 +47,8 @@ class Part:
     name: str
     """The attribute's name on the state."""
     visibility: Visibility = "public"
-    """Who sees it (``owner``: the attribute is a list with one entry per seat)."""
+    """Who sees it (``owner``: the attribute is a list with one entry per seat; a ``secret`` part typed
+    ``list[list[int]]`` is a pile per seat, each seen by nobody)."""
     cards: bool | CardNames = False
     """Whether it holds cards (a list of cards; for ``owner``, a list of such lists per seat; deeper, as
     the state class's type hint says: ``list[list[list[int]]]`` stacks of cards per seat); a
@@ -191,10 +192,11 @@ class Layout:
         found: list[tuple[str, list[Any]]] = []
         for part in self._hidden:
             value = getattr(state, part.name)
-            if part.visibility == "secret":
+            if part.visibility == "secret" and not self._piles(state, part):
                 found.append((part.json_key, value))
             else:
-                found.extend((f"{part.json_key}[{s}]", hand) for s, hand in enumerate(value) if s != seat)
+                mine = seat if part.visibility == "owner" else None
+                found.extend((f"{part.json_key}[{s}]", pile) for s, pile in enumerate(value) if s != mine)
         return found
 
     def redeal(self, state: object, seat: int, rng: random.Random) -> None:
@@ -204,10 +206,12 @@ class Layout:
         pools: dict[str, list[list[Any]]] = {}
         for part in self._hidden:
             places, value = pools.setdefault(part.pool, []), getattr(state, part.name)
-            if part.visibility == "secret":
-                places.append(value)
-            else:
+            if part.visibility == "owner":
                 places.extend(hand for s, hand in enumerate(value) if s != seat)
+            elif self._piles(state, part):
+                places.extend(value)
+            else:
+                places.append(value)
         for places in pools.values():
             cards_left = sorted([card for cards in places for card in cards])
             rng.shuffle(cards_left)
@@ -216,6 +220,12 @@ class Layout:
                 end = start + len(cards)
                 cards[:] = cards_left[start:end]
                 start = end
+
+    def _piles(self, state: object, part: Part) -> bool:
+        """Returns whether a secret part holds a pile per seat (``list[list[int]]``: face-down decks, each
+        seen by nobody), each pile a place of its own."""
+        args = typing.get_args(_hints(type(state)).get(part.name, _CARDS))
+        return bool(args) and typing.get_origin(args[0]) is list
 
     # ----------------------------------------------------------------- positions
     def write(self, state: object) -> dict[str, Any]:

@@ -285,3 +285,29 @@ def test_a_copy_uses_a_part_s_own_copy_and_copies_nested_lists_deeply() -> None:
     other.scores["a"] = 5
     assert board.log.entries == ["start"] and board.piles == [[1, 2], [3]] and board.scores == {"a": 1}
     assert (other.marker, other.seen) == (3, 7)
+
+
+class FaceDown:
+    """A state whose seats each keep a face-down deck nobody sees, beside their own hands."""
+
+    hands: list[list[int]]
+    decks: list[list[int]]
+
+    def __init__(self) -> None:
+        self.hands, self.decks = [[0], [1]], [[2, 3], [4]]
+
+
+FACE_DOWN = Layout(Part("hands", "owner", cards=True), Part("decks", "secret", cards=True), cards=NAMES)
+
+
+def test_a_secret_pile_per_seat_is_unseen_and_re_dealt_pile_by_pile() -> None:
+    state = FaceDown()
+    assert [name for name, _ in FACE_DOWN.unseen(state, 0)] == ["hands[1]", "decks[0]", "decks[1]"]
+    dealt = set()
+    for seed in range(30):
+        state = FaceDown()
+        FACE_DOWN.redeal(state, 0, random.Random(seed))
+        assert state.hands[0] == [0] and [len(d) for d in state.decks] == [2, 1]
+        assert sorted(state.hands[1] + state.decks[0] + state.decks[1]) == [1, 2, 3, 4]
+        dealt.add(state.hands[1][0])
+    assert dealt == {1, 2, 3, 4}

@@ -165,6 +165,8 @@ class Layout:
         self._copied = tuple(p.name for p in parts if not p.shared)
         self._shared = tuple(p.name for p in parts if p.shared)
         self._hidden = tuple(p for p in parts if p.cards and p.visibility != "public")
+        self._dealt = tuple(sorted(self._hidden, key=lambda p: p.visibility != "owner"))
+        """The hidden parts in the order a redeal deals them: hands first, then the face-down places."""
         self._copiers: dict[type, Callable[[object, object], None]] = {}
         odd = [name for name in (*self._copied, *self._shared) if not name.isidentifier()]
         if odd:
@@ -201,10 +203,11 @@ class Layout:
 
     def redeal(self, state: object, seat: int, rng: random.Random) -> None:
         """Re-deals every card ``seat`` cannot see among the places of its pool that hold them, keeping
-        each place's size; pools in the order their first part is listed, places in the layout's order.
-        The result depends only on what the seat knows (each pool is sorted before the shuffle)."""
+        each place's size; pools in the order their first part is listed, places as a dealer deals: the
+        other seats' hands first, then the face-down places, each in the layout's order. The result
+        depends only on what the seat knows (each pool is sorted before the shuffle)."""
         pools: dict[str, list[list[Any]]] = {}
-        for part in self._hidden:
+        for part in self._dealt:
             places, value = pools.setdefault(part.pool, []), getattr(state, part.name)
             if part.visibility == "owner":
                 places.extend(hand for s, hand in enumerate(value) if s != seat)

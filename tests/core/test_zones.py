@@ -311,3 +311,12 @@ def test_a_secret_pile_per_seat_is_unseen_and_re_dealt_pile_by_pile() -> None:
         assert sorted(state.hands[1] + state.decks[0] + state.decks[1]) == [1, 2, 3, 4]
         dealt.add(state.hands[1][0])
     assert dealt == {1, 2, 3, 4}
+
+
+def test_a_redeal_deals_the_hands_first_wherever_they_are_listed() -> None:
+    decks_first = Layout(Part("decks", "secret", cards=True), Part("hands", "owner", cards=True), cards=NAMES)
+    for seed in range(10):
+        one, two = FaceDown(), FaceDown()
+        FACE_DOWN.redeal(one, 1, random.Random(seed))
+        decks_first.redeal(two, 1, random.Random(seed))
+        assert (one.hands, one.decks) == (two.hands, two.decks)

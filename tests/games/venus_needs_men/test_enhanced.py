@@ -45,6 +45,7 @@ from .scenario import (
     load_enhanced,
     passes_until,
     play,
+    run,
     ships_at,
     upgrade_places,
     verbs,
@@ -56,14 +57,6 @@ ALL_SIX = "venus,earth,mars,ganymede,titan,pluto"
 EARTH_AREAS = set(BOARD.earth_areas())
 DEFLECTORS = [10, 23]
 """Zap cards to discard for extensions (never playable in the start or end window)."""
-
-
-def run(state: VenusState, *lines: str) -> None:
-    """Plays actions in notation; ``done`` only while the engine asks for it (an action may end by itself)."""
-    for line in lines:
-        if line == "done" and "done" not in legal(state):
-            continue
-        play(state, line)
 
 
 def moves(state: VenusState, ship: str) -> set[str]:

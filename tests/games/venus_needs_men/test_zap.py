@@ -381,9 +381,10 @@ def test_rapid_deployment_builds_one_ship_even_for_titan() -> None:
     assert ships_at(state, "titan") == ["T2"]
 
 
-def test_abduction_beam_collects_one_unit() -> None:
-    """Abduction Beam: one ship collects one unit home; an alien doing so opens Earth's collection."""
-    state = load(
+def abduction_beams() -> VenusState:
+    """Returns Earth's start window (Venus, Earth, Mars): Venus's V1 in China and Earth's E1 in India, Venus
+    holding Abduction Beam 30 and Earth Abduction Beam 20 (Earth's collection not yet open)."""
+    return load(
         3,
         planets=EARTH_GAME,
         ships={"V1": "china", "E1": "india"},
@@ -391,6 +392,11 @@ def test_abduction_beam_collects_one_unit() -> None:
         window="start",
         hands={0: [30], 1: [20]},
     )
+
+
+def test_abduction_beam_collects_one_unit() -> None:
+    """Abduction Beam: one ship collects one unit home; an alien doing so opens Earth's collection."""
+    state = abduction_beams()
     assert window_seats(state) == [1, 0] and legal(state, 1) == ["pass"]
     auto_pass(state)
     play(state, "0: zap 30", "0: collect V1")
@@ -416,14 +422,7 @@ def test_the_team_game_gives_each_player_one_unit() -> None:
 
 def test_a_restarted_window_asks_whoever_can_play_after_the_card() -> None:
     """Once Venus's Abduction Beam has opened Earth's collection, Earth's own Abduction Beam is offered."""
-    state = load(
-        3,
-        planets=EARTH_GAME,
-        ships={"V1": "china", "E1": "india"},
-        active="earth",
-        window="start",
-        hands={0: [30], 1: [20]},
-    )
+    state = abduction_beams()
     auto_pass(state)
     play(state, "0: zap 30", "0: collect V1")
     assert top(state) == ("zap", "start") and window_seats(state) == [1]

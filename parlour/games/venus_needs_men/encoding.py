@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from parlour.core.encoding import Encoding, owner_block, seat_block
 from parlour.core.features import Features
@@ -18,7 +17,7 @@ from parlour.games.venus_needs_men.views import EnhancedView
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 
 
-def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding:
+def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encoding:
     """Returns Venus Needs Men!'s encoding for a table of ``players`` with this Zap deck and options."""
     board, factions, tech = load_board(), load_factions(), load_tech()
     order = list(factions.order)
@@ -28,7 +27,7 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding
     upgrades = sorted(tech.upgrades)
     numbers = sorted(zap.cards)
     kinds = ["zap", "act", "moving", "attacking", "collecting", "extend", "extra", "immediate", "scavenge"]
-    total = float(board.total(options["length"]))
+    total = float(board.total(str(options["length"])))
 
     def encode(state: GameState, seat: int) -> Features:
         if not isinstance(state, VenusGameState):

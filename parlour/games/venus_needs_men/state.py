@@ -208,7 +208,7 @@ class VenusState(ModularState[VenusAction]):
         """Returns whether a Zap window is on top (every seat asked may pass)."""
         return bool(len(self.stack)) and self.stack.top.kind == ZAP
 
-    def to_position(self) -> dict[str, Any]:
+    def to_position(self) -> dict[str, object]:
         """Returns the whole state as a position (docs/positions.md; read back by position.py)."""
         return {**position_header(self, POSITION_FORMAT), **LAYOUT.write(self)}
 

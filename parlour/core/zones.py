@@ -30,6 +30,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Literal, Union
 
 from parlour.core.errors import PositionError
@@ -47,7 +48,8 @@ class Part:
     name: str
     """The attribute's name on the state."""
     visibility: Visibility = "public"
-    """Who sees it (``owner``: the attribute is a list with one entry per seat)."""
+    """Who sees it (``owner``: the attribute is a list with one entry per seat; a ``secret`` part typed
+    ``list[list[int]]`` is a pile per seat, each seen by nobody)."""
     cards: bool | CardNames = False
     """Whether it holds cards (a list of cards; for ``owner``, a list of such lists per seat; deeper, as
     the state class's type hint says: ``list[list[list[int]]]`` stacks of cards per seat); a
@@ -164,7 +166,12 @@ class Layout:
         self._copied = tuple(p.name for p in parts if not p.shared)
         self._shared = tuple(p.name for p in parts if p.shared)
         self._hidden = tuple(p for p in parts if p.cards and p.visibility != "public")
+        self._dealt = tuple(sorted(self._hidden, key=lambda p: p.visibility != "owner"))
+        """The hidden parts in the order a redeal deals them: hands first, then the face-down places."""
         self._copiers: dict[type, Callable[[object, object], None]] = {}
+        self._piles_of: dict[type, frozenset[str]] = {}
+        self._plans: dict[type, tuple[tuple[str, str, int], ...]] = {}
+        self._pools = len({p.pool for p in self._hidden})
         odd = [name for name in (*self._copied, *self._shared) if not name.isidentifier()]
         if odd:
             raise ValueError(f"a part is an attribute of the state, not {odd[0]!r}")
@@ -191,31 +198,61 @@ class Layout:
         found: list[tuple[str, list[Any]]] = []
         for part in self._hidden:
             value = getattr(state, part.name)
-            if part.visibility == "secret":
+            if part.visibility == "secret" and not self._piles(type(state), part):
                 found.append((part.json_key, value))
             else:
-                found.extend((f"{part.json_key}[{s}]", hand) for s, hand in enumerate(value) if s != seat)
+                mine = seat if part.visibility == "owner" else None
+                found.extend((f"{part.json_key}[{s}]", pile) for s, pile in enumerate(value) if s != mine)
         return found
 
     def redeal(self, state: object, seat: int, rng: random.Random) -> None:
         """Re-deals every card ``seat`` cannot see among the places of its pool that hold them, keeping
-        each place's size; pools in the order their first part is listed, places in the layout's order.
-        The result depends only on what the seat knows (each pool is sorted before the shuffle)."""
-        pools: dict[str, list[list[Any]]] = {}
-        for part in self._hidden:
-            places, value = pools.setdefault(part.pool, []), getattr(state, part.name)
-            if part.visibility == "secret":
-                places.append(value)
+        each place's size; pools in the order their first part is dealt, places as a dealer deals: the
+        other seats' hands first, then the face-down places, each in the layout's order. The result
+        depends only on what the seat knows (each pool is sorted before the shuffle)."""
+        plan = self._plans.get(type(state)) or self._plan(type(state))
+        pools: list[list[list[Any]]] = [[] for _ in range(self._pools)]
+        for name, how, pool in plan:
+            places, value = pools[pool], getattr(state, name)
+            if how == "owner":
+                for s, hand in enumerate(value):
+                    if s != seat:
+                        places.append(hand)
+            elif how == "piles":
+                places += value
             else:
-                places.extend(hand for s, hand in enumerate(value) if s != seat)
-        for places in pools.values():
-            cards_left = sorted([card for cards in places for card in cards])
+                places.append(value)
+        for places in pools:
+            cards_left = sorted(chain.from_iterable(places))
             rng.shuffle(cards_left)
             start = 0
             for cards in places:
                 end = start + len(cards)
                 cards[:] = cards_left[start:end]
                 start = end
+
+    def _plan(self, kind: type) -> tuple[tuple[str, str, int], ...]:
+        """Returns how a redeal walks a state class's hidden parts, in dealing order: each part's name,
+        whether it is a hand per seat (``owner``), a face-down pile per seat (``piles``) or one place,
+        and the index of its pool."""
+        pools: dict[str, int] = {}
+        plan = []
+        for part in self._dealt:
+            how = "owner" if part.visibility == "owner" else "piles" if self._piles(kind, part) else "one"
+            plan.append((part.name, how, pools.setdefault(part.pool, len(pools))))
+        found = self._plans[kind] = tuple(plan)
+        return found
+
+    def _piles(self, kind: type, part: Part) -> bool:
+        """Returns whether a secret part holds a pile per seat (``list[list[int]]``: face-down decks, each
+        seen by nobody), each pile a place of its own."""
+        piles = self._piles_of.get(kind)
+        if piles is None:
+            hints = _hints(kind)
+            piles = self._piles_of[kind] = frozenset(
+                p.name for p in self._hidden if _depth(hints.get(p.name, _CARDS)) > 1
+            )
+        return part.name in piles
 
     # ----------------------------------------------------------------- positions
     def write(self, state: object) -> dict[str, Any]:
@@ -288,6 +325,14 @@ class Layout:
                     yield from ((f"{part.name}[{s}]", hand) for s, hand in enumerate(value))
                 else:
                     yield part.name, value
+
+
+def _depth(hint: object) -> int:
+    """Returns how deep lists nest in a type hint (``list[list[int]]``: 2)."""
+    depth = 0
+    while typing.get_origin(hint) is list:
+        depth, hint = depth + 1, typing.get_args(hint)[0]
+    return depth
 
 
 def _card_names(names: CardNames, value: list[Any]) -> list[Any]:

@@ -294,3 +294,38 @@ def test_the_position_header_names_the_game() -> None:
     header = position_header(state, "parlour-toy-position/1")
     assert list(header) == ["format", "game", "players", "options", "chance"]
     assert header["game"] == "toy" and header["chance"] == Chance(7).to_json()
+
+
+class FaceDown:
+    """A state whose seats each keep a face-down deck nobody sees, beside their own hands."""
+
+    hands: list[list[int]]
+    decks: list[list[int]]
+
+    def __init__(self) -> None:
+        self.hands, self.decks = [[0], [1]], [[2, 3], [4]]
+
+
+FACE_DOWN = Layout(Part("hands", "owner", cards=True), Part("decks", "secret", cards=True), cards=NAMES)
+
+
+def test_a_secret_pile_per_seat_is_unseen_and_re_dealt_pile_by_pile() -> None:
+    state = FaceDown()
+    assert [name for name, _ in FACE_DOWN.unseen(state, 0)] == ["hands[1]", "decks[0]", "decks[1]"]
+    dealt = set()
+    for seed in range(30):
+        state = FaceDown()
+        FACE_DOWN.redeal(state, 0, random.Random(seed))
+        assert state.hands[0] == [0] and [len(d) for d in state.decks] == [2, 1]
+        assert sorted(state.hands[1] + state.decks[0] + state.decks[1]) == [1, 2, 3, 4]
+        dealt.add(state.hands[1][0])
+    assert dealt == {1, 2, 3, 4}
+
+
+def test_a_redeal_deals_the_hands_first_wherever_they_are_listed() -> None:
+    decks_first = Layout(Part("decks", "secret", cards=True), Part("hands", "owner", cards=True), cards=NAMES)
+    for seed in range(10):
+        one, two = FaceDown(), FaceDown()
+        FACE_DOWN.redeal(one, 1, random.Random(seed))
+        decks_first.redeal(two, 1, random.Random(seed))
+        assert (one.hands, one.decks) == (two.hands, two.decks)

@@ -174,8 +174,18 @@ class Release(ShipAction):
 
 
 PASS, DONE, END = Pass(), Done(), End()
-STEPS = (Build, Move, Attack, Control, Collect, Infect, Purge, Research)
-"""The step actions (an action's steps, an extension's and an immediate card's)."""
+STEPS: dict[type[VenusAction], str] = {
+    Build: "build",
+    Move: "move",
+    Attack: "attack",
+    Control: "attack",
+    Collect: "collect",
+    Infect: "collect",
+    Purge: "collect",
+    Research: "research",
+}
+"""The step actions (an action's steps, an extension's and an immediate card's), each with the action
+it is a step of."""
 
 
 # ------------------------------------------------------------------ words

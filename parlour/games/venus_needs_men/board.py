@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
-from typing import Any
 
 from parlour.core.content import read_house_json
 from parlour.core.errors import ContentError, OptionError
@@ -217,21 +216,21 @@ def _fail(where: str, message: str) -> ContentError:
     return ContentError(f"map file, {where}: {message}")
 
 
-def _text(value: Any, where: str) -> str:
+def _text(value: object, where: str) -> str:
     """Returns a non-empty string or refuses the entry."""
     if not isinstance(value, str) or not value.strip():
         raise _fail(where, f"must be non-empty text, not {value!r}")
     return value
 
 
-def _int(value: Any, where: str, low: int, high: int) -> int:
+def _int(value: object, where: str, low: int, high: int) -> int:
     """Returns a whole number from low to high or refuses the entry."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise _fail(where, f"must be a whole number from {low} to {high}, not {value!r}")
     return value
 
 
-def _population(value: Any, where: str) -> Mapping[str, int]:
+def _population(value: object, where: str) -> Mapping[str, int]:
     """Returns a land area's population per length."""
     if not isinstance(value, dict) or set(value) != set(LENGTHS):
         raise _fail(where, f"must give a population for each length: {', '.join(LENGTHS)}")
@@ -240,7 +239,7 @@ def _population(value: Any, where: str) -> Mapping[str, int]:
     return MappingProxyType({length: int(value[length]) for length in LENGTHS})
 
 
-def _area(entry: Any, i: int) -> Area:
+def _area(entry: object, i: int) -> Area:
     """Reads one area entry, checking the fields its kind needs and refusing those it must not have."""
     where = f"areas[{i}]"
     if not isinstance(entry, dict):
@@ -386,7 +385,7 @@ def _clockwise(area: Area, centre: Area) -> float:
     return math.atan2(area.x - centre.x, centre.y - area.y) % math.tau
 
 
-def _turn_order(data: Any, areas: list[Area]) -> tuple[str, ...]:
+def _turn_order(data: dict[str, object], areas: list[Area]) -> tuple[str, ...]:
     """Reads the seating order and checks that the home worlds and the Refuge lie clockwise in it."""
     order = data.get("turn_order")
     seats = (*PLANETS, EARTH)
@@ -406,7 +405,7 @@ def _turn_order(data: Any, areas: list[Area]) -> tuple[str, ...]:
     return tuple(order)
 
 
-def parse_board(data: Any) -> Board:
+def parse_board(data: object) -> Board:
     """Returns the board described by parsed JSON, refusing one that breaks the rulebook or a house rule."""
     if not isinstance(data, dict):
         raise ContentError("map file: must be a JSON object")

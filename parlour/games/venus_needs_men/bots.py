@@ -7,7 +7,6 @@ its own Zap hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from parlour.core.agents import SeededBot
 from parlour.core.state import GameState
@@ -38,12 +37,12 @@ from parlour.games.venus_needs_men.phases import (
     EXTRA,
     IMMEDIATE,
     MOVING,
-    ROLL,
     SAVE,
     START,
     ZAP,
 )
 from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.zapping import RollWindow
 
 FEW_SHIPS = 3
 """Below this many ships on the board the bot builds rather than waits."""
@@ -226,8 +225,8 @@ class GreedyBot(SeededBot):
             effect = state.card(action.card).effect
             if moment == SAVE and effect == "save":
                 wishes.append(action)
-            elif moment == ROLL:
-                wishes += self._roll_card(state, seat, window.data, action, effect)
+            elif isinstance(window, RollWindow):
+                wishes += self._roll_card(state, seat, window, action, effect)
             elif moment == DECLARE:
                 # One of its ships is attacked: Sabotage the attacker before it rolls.
                 target = window.data["target"]
@@ -239,18 +238,18 @@ class GreedyBot(SeededBot):
         return [*wishes, PASS]
 
     def _roll_card(
-        self, state: VenusState, seat: int, data: dict[str, Any], action: Zap, effect: str
+        self, state: VenusState, seat: int, window: RollWindow, action: Zap, effect: str
     ) -> Sequence[VenusAction]:
         """Evasive Maneuvers or Jamming against a hit on its ship; Targeting Computer on its own miss."""
-        dice = [d + data.get("bonus", 0) - data["jam"] for d in data["dice"]]
-        need = data.get("need", BASIC_HIT)
-        if data.get("qray"):
+        dice = [d + window.bonus - window.jam for d in window.dice]
+        need = window.need
+        if window.qray:
             need = BASIC_HIT  # The Q-Ray destroys on 8 or more (its worst for the target).
         hit = any(d >= need for d in dice)
-        plays = sorted(data["plays"])
+        plays = sorted(window.plays)
         if plays:
             hit = plays[-1][1] == "hit"
-        mine = data["target"] != "refuge" and state.seat_of[state.controller(data["target"])] == seat
+        mine = window.target != "refuge" and state.seat_of[state.controller(window.target)] == seat
         top = plays[-1][0] if plays else 0
         if mine and hit and effect == "miss" and action.card > top:
             return [action]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
 
 from parlour.core.encoding import Encoding, owner_block, seat_block
 from parlour.core.features import Features
@@ -11,12 +10,14 @@ from parlour.core.state import GameState
 from parlour.games.venus_needs_men.board import load_board
 from parlour.games.venus_needs_men.catalogue import action_catalogue
 from parlour.games.venus_needs_men.factions import load_factions
+from parlour.games.venus_needs_men.game_state import VenusGameState
 from parlour.games.venus_needs_men.options import DIE
 from parlour.games.venus_needs_men.tech import load_tech
+from parlour.games.venus_needs_men.views import EnhancedView
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 
 
-def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding:
+def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encoding:
     """Returns Venus Needs Men!'s encoding for a table of ``players`` with this Zap deck and options."""
     board, factions, tech = load_board(), load_factions(), load_tech()
     order = list(factions.order)
@@ -26,10 +27,12 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding
     upgrades = sorted(tech.upgrades)
     numbers = sorted(zap.cards)
     kinds = ["zap", "act", "moving", "attacking", "collecting", "extend", "extra", "immediate", "scavenge"]
-    total = float(board.total(options["length"]))
+    total = float(board.total(str(options["length"])))
 
     def encode(state: GameState, seat: int) -> Features:
-        obs = cast(dict[str, Any], state.observation(seat))
+        if not isinstance(state, VenusGameState):
+            raise TypeError(f"Venus Needs Men!'s encoding reads a game of Venus, not {type(state).__name__}")
+        obs = state.observation(seat)
         f = Features()
         f.one_hot("decision", obs["decision"], kinds)
         f.one_hot("window", (obs["window"] or {}).get("moment"), ["start", "roll", "save", "end"])
@@ -44,7 +47,8 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding
         f.flags("collected", (obs["collected"].get(p, 0) for p in order), total)
         f.scalar("needed", obs["needed"], total)
         f.scalar("earth open", obs["earth_open"])
-        f.flags("my Zap hand", (n in obs["hand"] for n in numbers))
+        hand = obs["hand"] or []
+        f.flags("my Zap hand", (n in hand for n in numbers))
         seat_block(f, "Zap hand sizes", obs["hand_sizes"], seat, 3)
         seat_block(f, "Zap deck sizes", obs["deck_sizes"], seat, 18)
         played = {n for pile in obs["discards"] for n in pile}
@@ -52,7 +56,7 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding
         f.one_hot("action", obs["action"], ["build", "move", "attack", "collect", "research"])
         f.flags("acted", (s in obs["acted"] for s in ships))
         f.scalar("extended", obs["extended"], 3)
-        _enhanced(f, obs["enhanced"] or {}, order, ships, lands, upgrades)
+        _enhanced(f, obs["enhanced"] or BASIC, order, ships, lands, upgrades)
         return f
 
     # Shuffled: home worlds (planets=random), the Zap cards and the Upgrade cards; rolled: the die.
@@ -60,23 +64,40 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, Any]) -> Encoding
     return Encoding(action_catalogue(board, factions, zap, tech), encode, shuffled, DIE)
 
 
+BASIC = EnhancedView(
+    technology={},
+    specials={},
+    upgrades={},
+    pending_upgrades={},
+    face_up=[],
+    upgrade_deck_size=0,
+    upgrade_discard=[],
+    controlled={},
+    disabled=[],
+    infected={},
+    cycled=False,
+    seized=[],
+)
+"""The Enhanced block of a Basic game: nothing held, no Upgrade piles (its features all zeros)."""
+
+
 def _enhanced(
     f: Features,
-    ext: dict[str, Any],
+    ext: EnhancedView,
     order: list[str],
     ships: list[str],
     lands: list[str],
     upgrades: list[str],
 ) -> None:
     """Appends the Enhanced game's block (all zeros in the Basic game)."""
-    held, pending = ext.get("upgrades", {}), ext.get("pending_upgrades", {})
+    held, pending = ext["upgrades"], ext["pending_upgrades"]
     for planet in order:
         f.flags(f"upgrades of {planet}", (u in held.get(planet, []) for u in upgrades))
         f.flags(f"pending upgrades of {planet}", (u in pending.get(planet, []) for u in upgrades))
-    f.flags("face-up upgrades", (ext.get("face_up", []).count(u) for u in upgrades), 2)
-    f.scalar("upgrade deck", ext.get("upgrade_deck_size", 0), 16)
-    controlled, disabled = ext.get("controlled", {}), ext.get("disabled", [])
+    f.flags("face-up upgrades", (ext["face_up"].count(u) for u in upgrades), 2)
+    f.scalar("upgrade deck", ext["upgrade_deck_size"], 16)
+    controlled, disabled = ext["controlled"], ext["disabled"]
     for planet in order:
         f.flags(f"controlled by {planet}", (controlled.get(s) == planet for s in ships))
     f.flags("disabled", (s in disabled for s in ships))
-    f.flags("infected", (ext.get("infected", {}).get(a, 0) for a in lands), 40)
+    f.flags("infected", (ext["infected"].get(a, 0) for a in lands), 40)

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.core.decisions import Seat
 from parlour.games.venus_needs_men import views
 from parlour.games.venus_needs_men.population import needed
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.table import table_content
+from parlour.games.venus_needs_men.views import Observation
 
 
 class VenusGameState(VenusState):
     """The state the game makes: :class:`VenusState`'s rules-facing data, with what each seat sees."""
 
     views = views
+
+    def observation(self, seat: Seat) -> Observation:
+        """Returns what ``seat`` may know (never another seat's Zap hand, nor any Zap deck)."""
+        self.check_seat(seat)
+        return views.observation(self, seat)
+
+    def public_observation(self) -> Observation:
+        """Returns what a spectator may know."""
+        return views.observation(self, None)
 
     def hints(self, seat: Seat) -> list[str]:
         """Returns the texts of the seat's Zap cards and what it needs to win."""
@@ -32,6 +40,6 @@ class VenusGameState(VenusState):
     end_reason = views.end_reason
     card_texts = views.card_texts
 
-    def table_content(self) -> dict[str, Any]:
+    def table_content(self) -> dict[str, object]:
         """Returns the map, the planets and every card by id for the drawn table (public, unchanging)."""
-        return table_content(self)
+        return {**table_content(self)}

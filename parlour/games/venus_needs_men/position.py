@@ -1,13 +1,14 @@
-"""Positions: a Venus Needs Men! state read back from JSON (``VenusState.to_position`` writes it), checked."""
+"""Positions: a Venus Needs Men! state read back from JSON (``VenusState.to_position`` writes it through
+its layout), checked: every part read by its type, then whether the parts fit together."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import DecisionStack
 from parlour.core.errors import ParlourError, PositionError
-from parlour.core.positions import Fields, check_int, short_key, short_repr
+from parlour.core.positions import Fields, short_key, short_repr
+from parlour.core.zones import CardNames
 from parlour.games.venus_needs_men import zapping
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.enhanced import has_special
@@ -15,53 +16,18 @@ from parlour.games.venus_needs_men.factions import Factions
 from parlour.games.venus_needs_men.game_state import VenusGameState
 from parlour.games.venus_needs_men.readers import read_stack
 from parlour.games.venus_needs_men.rules import KINDS
-from parlour.games.venus_needs_men.state import POSITION_FORMAT, VenusState
+from parlour.games.venus_needs_men.state import LAYOUT, POSITION_FORMAT, StackReading, VenusState
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 from parlour.games.venus_needs_men.zapping import ZapWindow
 
 MIND_CONTROL = "mindcontrol"
 """The Special that takes ships over (Mars's Mind Control, ruling A-10)."""
-FIELDS = {
-    "format",
-    "game",
-    "players",
-    "options",
-    "chance",
-    "planets",
-    "seat_of",
-    "ships",
-    "population",
-    "collected",
-    "earth_open",
-    "decks",
-    "hands",
-    "discards",
-    "aside",
-    "current",
-    "turn",
-    "action",
-    "acted",
-    "extended",
-    "skips",
-    "extra_turns",
-    "over",
-    "winners",
-    "decisions",
-    "upgrades",
-    "pending_upgrades",
-    "upgrade_deck",
-    "face_up",
-    "upgrade_discard",
-    "controlled",
-    "disabled",
-    "infected",
-    "cycled",
-    "seized",
-}
+FIELDS = {"format", "game", "players", "options", "chance", *LAYOUT.keys()}
+ACTIONS = ("", "build", "move", "attack", "collect", "research")
 
 
 def from_position(
-    board: Board, factions: Factions, zap: ZapDeck, data: Any, options: dict[str, Any]
+    board: Board, factions: Factions, zap: ZapDeck, data: object, options: dict[str, object]
 ) -> VenusState:
     """Returns the state a position describes, refusing anything impossible with the field's path."""
     f = Fields(data, "", FIELDS)
@@ -69,153 +35,142 @@ def from_position(
         raise PositionError("format", f"must be {POSITION_FORMAT!r}")
     players = f.integer("players", 2, 6)
     state = VenusGameState(board, factions, zap, players, options, Chance.from_json(f.get("chance")))
-    state.planets = f.items("planets", lambda v, p: _planet(factions, v, p))
-    if len(state.planets) != (4 if players == 2 else players) or len(set(state.planets)) != len(
-        state.planets
-    ):
-        raise PositionError("planets", "one home world a seat (two players: four), all different")
-    seat_of = f.get("seat_of")
-    if not isinstance(seat_of, dict) or sorted(seat_of) != sorted(state.planets):
-        raise PositionError("seat_of", "must give each planet in play its seat")
-    state.seat_of = {p: check_int(s, f"seat_of.{p}", 0, players - 1) for p, s in seat_of.items()}
-    _read_ships(state, f)
-    _read_population(state, f)
-    _read_zap(state, f)
-    state.current = f.integer("current", 0, len(state.planets) - 1)
-    state.turn = f.integer("turn", 0)
-    state.action = f.string("action")
-    if state.action not in ("", "build", "move", "attack", "collect", "research"):
-        raise PositionError("action", "must be build, move, attack, collect, research or empty")
-    state.acted = f.items("acted", lambda v, p: _ship(state, v, p))
-    state.extended = f.integer("extended", 0, 3)
-    state.skips = _counts(state, f.get("skips"), "skips")
-    state.extra_turns = _counts(state, f.get("extra_turns"), "extra_turns")
-    state.over = f.boolean("over")
-    state.winners_ = f.items("winners", lambda v, p: check_int(v, p, 0, players - 1))
-    state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players, KINDS)
-    _read_enhanced(state, f)
+    for name, value in LAYOUT.read(VenusState, f.data, context=StackReading(players, KINDS)).items():
+        setattr(state, name, value)
+    _check_planets(state)
+    _check_ships(state)
+    _check_population(state)
+    _check_zap(state)
+    _check_turn(state)
+    _check_enhanced(state)
     read_stack(state)
     _check(state)
     return state
 
 
-def _planet(factions: Factions, value: Any, path: str) -> str:
-    """Reads a planet id."""
-    if not isinstance(value, str) or value not in factions.planets:
-        raise PositionError(path, f"{short_repr(value)} is not a home world")
-    return value
+def _check_planets(state: VenusState) -> None:
+    """Refuses an unknown or repeated home world, or a planet without its seat."""
+    for i, planet in enumerate(state.planets):
+        if planet not in state.factions.planets:
+            raise PositionError(f"planets[{i}]", f"{short_repr(planet)} is not a home world")
+    count = 4 if state.players == 2 else state.players
+    if len(state.planets) != count or len(set(state.planets)) != count:
+        raise PositionError("planets", "one home world a seat (two players: four), all different")
+    if sorted(state.seat_of) != sorted(state.planets):
+        raise PositionError("seat_of", "must give each planet in play its seat")
+    _each_within(state.seat_of.items(), "seat_of", 0, state.players - 1)
 
 
-def _ship(state: VenusState, value: Any, path: str) -> str:
-    """Reads a ship name of a planet in play."""
-    if not isinstance(value, str) or value not in state.ships:
-        raise PositionError(path, f"{short_repr(value)} is not a spaceship in this game")
-    return value
+def _within(value: int, path: str, low: int, high: int | None = None) -> None:
+    """Refuses a number out of [low, high]."""
+    if value < low:
+        raise PositionError(path, f"must be at least {low}, not {value}")
+    if high is not None and value > high:
+        raise PositionError(path, f"must be at most {high}, not {value}")
 
 
-def _read_ships(state: VenusState, f: Fields) -> None:
-    """Reads every spaceship's area (null: in supply)."""
-    ships = f.get("ships")
+def _each_within(values: Iterable[tuple[object, int]], path: str, low: int, high: int | None = None) -> None:
+    """Refuses a number of a list (by index) or a mapping (by key) out of [low, high]."""
+    for key, value in values:
+        where = f"{path}[{key}]" if isinstance(key, int) else f"{path}.{short_key(str(key))}"
+        _within(value, where, low, high)
+
+
+def _check_ships(state: VenusState) -> None:
+    """Refuses a ship of no planet in play, one missing, or one in no area a ship can be in."""
     expected = sorted(s for p in state.planets for s in state.factions.planets[p].ship_ids())
-    if not isinstance(ships, dict) or sorted(ships) != expected:
+    if sorted(state.ships) != expected:
         raise PositionError("ships", "must list every spaceship of the planets in play")
-    for ship, where in ships.items():
-        if where is not None and (
-            not isinstance(where, str) or not state.board.has(where) or where == state.board.refuge
-        ):
+    board = state.board
+    for ship, where in state.ships.items():
+        if where is not None and (not board.has(where) or where == board.refuge):
             raise PositionError(f"ships.{ship}", f"{short_repr(where)} is not an area a ship can be in")
-        state.ships[ship] = where
 
 
-def _read_population(state: VenusState, f: Fields) -> None:
-    """Reads land populations and collected totals."""
-    population = f.get("population")
-    if not isinstance(population, dict) or sorted(population) != sorted(state.board.land_areas()):
+def _check_population(state: VenusState) -> None:
+    """Refuses land populations or collected totals that miss an area or planet, or are negative."""
+    if sorted(state.population) != sorted(state.board.land_areas()):
         raise PositionError("population", "must give every land area its population")
-    state.population = {a: check_int(n, f"population.{a}", 0) for a, n in population.items()}
-    collected = f.get("collected")
-    if not isinstance(collected, dict) or sorted(collected) != sorted(state.planets):
+    _each_within(state.population.items(), "population", 0)
+    if sorted(state.collected) != sorted(state.planets):
         raise PositionError("collected", "must give every planet in play its population")
-    state.collected = {p: check_int(n, f"collected.{p}", 0) for p, n in collected.items()}
-    state.earth_open = f.boolean("earth_open")
+    _each_within(state.collected.items(), "collected", 0)
 
 
-def _read_zap(state: VenusState, f: Fields) -> None:
-    """Reads decks, hands, discards and the card aside."""
+def _check_zap(state: VenusState) -> None:
+    """Refuses Zap piles that are not one a seat, or a number that is no Zap card (where each card is,
+    the invariants check)."""
     for name in ("decks", "hands", "discards"):
-        piles = f.get(name)
-        if not isinstance(piles, list) or len(piles) != state.players:
+        piles: list[list[int]] = getattr(state, name)
+        if len(piles) != state.players:
             raise PositionError(name, f"must list {state.players} piles")
-        read = [
-            [check_int(c, f"{name}[{i}][{j}]", 1, 36) for j, c in enumerate(pile)]
-            if isinstance(pile, list)
-            else _bad(f"{name}[{i}]")
-            for i, pile in enumerate(piles)
-        ]
-        setattr(state, name, read)
-    state.aside = f.items("aside", lambda v, p: check_int(v, p, 1, 36))
+        for i, pile in enumerate(piles):
+            _zap_cards(state, pile, f"{name}[{i}]")
+    _zap_cards(state, state.aside, "aside")
 
 
-def _bad(path: str) -> list[int]:
-    """Refuses a pile that is not a list."""
-    raise PositionError(path, "must be a list of Zap card numbers")
+def _zap_cards(state: VenusState, pile: list[int], path: str) -> None:
+    """Refuses a number that is no Zap card."""
+    for j, card in enumerate(pile):
+        if card not in state.zap.cards:
+            raise PositionError(f"{path}[{j}]", f"there is no Zap card {card}")
 
 
-def _counts(state: VenusState, value: Any, path: str) -> dict[str, int]:
-    """Reads planet -> count."""
-    if not isinstance(value, dict) or any(p not in state.planets for p in value):
-        raise PositionError(path, "must map planets in play to counts")
-    return {p: check_int(n, f"{path}.{p}", 0) for p, n in value.items()}
+def _check_turn(state: VenusState) -> None:
+    """Refuses a turn's counters out of range, an unknown action or ship, skips of planets not in play."""
+    _within(state.current, "current", 0, len(state.planets) - 1)
+    _within(state.turn, "turn", 0)
+    if state.action not in ACTIONS:
+        raise PositionError("action", "must be build, move, attack, collect, research or empty")
+    _ships(state, state.acted, "acted")
+    _within(state.extended, "extended", 0, 3)
+    for path in ("skips", "extra_turns"):
+        counts: dict[str, int] = getattr(state, path)
+        if any(p not in state.planets for p in counts):
+            raise PositionError(path, "must map planets in play to counts")
+        _each_within(counts.items(), path, 0)
+    _each_within(enumerate(state.winners_), "winners", 0, state.players - 1)
 
 
-def _read_enhanced(state: VenusState, f: Fields) -> None:
-    """Reads Upgrades, Mind Control, disabled robots and infected population."""
-    upgrade = lambda v, p: _upgrade(state, v, p)  # noqa: E731
-    state.upgrades = _by_planet(state, f.get("upgrades"), "upgrades", upgrade)
-    state.pending_upgrades = _by_planet(state, f.get("pending_upgrades"), "pending_upgrades", upgrade)
-    state.upgrade_deck = f.items("upgrade_deck", upgrade)
-    state.face_up = f.items("face_up", upgrade)
-    state.upgrade_discard = f.items("upgrade_discard", upgrade)
-    state.controlled = _controlled(state, f.get("controlled"))
-    state.disabled = f.items("disabled", lambda v, p: _ship(state, v, p))
-    infected = f.get("infected")
-    if not isinstance(infected, dict) or sorted(infected) != sorted(state.board.land_areas()):
+def _ships(state: VenusState, ships: list[str], path: str) -> None:
+    """Refuses a name that is no ship of a planet in play."""
+    for i, ship in enumerate(ships):
+        if ship not in state.ships:
+            raise PositionError(f"{path}[{i}]", f"{short_repr(ship)} is not a spaceship in this game")
+
+
+def _check_enhanced(state: VenusState) -> None:
+    """Refuses unknown Upgrades (or more of one than there are), Mind Control other than Mars's of enemy
+    ships, unknown disabled or seized ships, infected units off the land areas."""
+    reader = CardNames(state.tech.upgrade_cards, "Upgrade card").reader()
+    for path in ("upgrades", "pending_upgrades"):
+        held: dict[str, list[str]] = getattr(state, path)
+        if any(p not in state.planets for p in held):
+            raise PositionError(path, "must map planets in play to lists of Upgrades")
+        for planet, cards in held.items():
+            for i, card in enumerate(cards):
+                reader.number(card, f"{path}.{planet}[{i}]")
+    for path in ("upgrade_deck", "face_up", "upgrade_discard"):
+        for i, card in enumerate(getattr(state, path)):
+            reader.number(card, f"{path}[{i}]")
+    _check_controlled(state, state.controlled)
+    _ships(state, state.disabled, "disabled")
+    if sorted(state.infected) != sorted(state.board.land_areas()):
         raise PositionError("infected", "must give every land area its infected units")
-    state.infected = {a: check_int(n, f"infected.{a}", 0) for a, n in infected.items()}
-    state.cycled = f.boolean("cycled")
-    state.seized = f.items("seized", lambda v, p: _ship(state, v, p))
+    _each_within(state.infected.items(), "infected", 0)
+    _ships(state, state.seized, "seized")
 
 
-def _controlled(state: VenusState, value: Any) -> dict[str, str]:
-    """Reads the ships under Mind Control: only Mars, in the Enhanced game, takes enemy ships (A-10)."""
-    if not isinstance(value, dict):
-        raise PositionError("controlled", "must map ships in play to the planets controlling them")
-    controlled = {}
-    for ship, planet in value.items():
+def _check_controlled(state: VenusState, controlled: Mapping[str, str]) -> None:
+    """Refuses ships under Mind Control: only Mars, in the Enhanced game, takes enemy ships (A-10)."""
+    for ship, planet in controlled.items():
         path = f"controlled.{short_key(ship)}"
-        _ship(state, ship, path)
-        if not isinstance(planet, str) or not has_special(state, planet, MIND_CONTROL):
+        if ship not in state.ships:
+            raise PositionError(path, f"{short_repr(ship)} is not a spaceship in this game")
+        if not has_special(state, planet, MIND_CONTROL):
             raise PositionError(path, "only a planet in play with Mind Control (Enhanced: Mars) takes ships")
         if state.seat_of[state.owner(ship)] == state.seat_of[planet]:
             raise PositionError(path, "Mind Control takes enemy ships only")
-        controlled[ship] = planet
-    return controlled
-
-
-def _upgrade(state: VenusState, value: Any, path: str) -> str:
-    """Reads an Upgrade id."""
-    if not isinstance(value, str) or value not in state.tech.upgrades:
-        raise PositionError(path, f"{short_repr(value)} is not an Upgrade card")
-    return value
-
-
-def _by_planet(state: VenusState, value: Any, path: str, read: Any) -> dict[str, list[str]]:
-    """Reads planet -> list of Upgrade ids."""
-    if not isinstance(value, dict) or any(
-        p not in state.planets or not isinstance(v, list) for p, v in value.items()
-    ):
-        raise PositionError(path, "must map planets in play to lists of Upgrades")
-    return {p: [read(u, f"{path}.{p}[{i}]") for i, u in enumerate(v)] for p, v in value.items()}
 
 
 def _check_decisions(state: VenusState) -> None:

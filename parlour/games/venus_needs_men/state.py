@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Self
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import DecisionStack, Seat
+from parlour.core.decisions import DecisionKinds, DecisionStack, Seat
 from parlour.core.modular import ModularState
+from parlour.core.payloads import read_value, write_value
 from parlour.core.state import GameState
+from parlour.core.zones import CardNames, CardReader, Form, Layout, Part, position_header
 from parlour.games.venus_needs_men.actions import NOTATION, VenusAction
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
@@ -34,6 +38,69 @@ class VenusState(ModularState[VenusAction]):
     game_name = "venus-needs-men"
     notation = NOTATION
 
+    board: Board
+    factions: Factions
+    zap: ZapDeck
+    players: int
+    options: dict[str, Any]
+    chance: Chance
+    stack: DecisionStack
+    planets: list[str]
+    """The sides in turn order."""
+    seat_of: dict[str, int]
+    ships: dict[str, str | None]
+    """Every spaceship of the planets in play: its area, or None in its owner's supply."""
+    population: dict[str, int]
+    """Population units on each land area."""
+    collected: dict[str, int]
+    """Population units on each home world (Earth: in the Refuge)."""
+    earth_open: bool
+    """Whether Earth may collect (an alien has attacked an Earth ship or collected population)."""
+    decks: list[list[int]]
+    """Each seat's face-down Zap deck, top first; secret."""
+    hands: list[list[int]]
+    """Each seat's Zap hand; secret."""
+    discards: list[list[int]]
+    """Each seat's face-up Zap discard pile."""
+    aside: list[int]
+    """A Zap card left over (five players), out of play; secret."""
+    current: int
+    """Index into ``planets`` of the side whose turn it is."""
+    turn: int
+    action: str
+    """The action chosen this turn: build, move, attack, collect (empty before the first step)."""
+    acted: list[str]
+    """Ships that have already moved, attacked or collected in this action."""
+    extended: int
+    """Zap cards discarded to extend this turn's action."""
+    skips: dict[str, int]
+    """Turns each side must skip (Ion Storm)."""
+    extra_turns: dict[str, int]
+    """Extra turns each side has won (Time Dilation)."""
+    over: bool
+    winners_: list[int]
+    # The Enhanced game.
+    tech: TechSet
+    upgrades: dict[str, list[str]]
+    """Upgrades in effect, by planet (public)."""
+    pending_upgrades: dict[str, list[str]]
+    """Upgrades acquired this turn: they take effect at its end."""
+    upgrade_deck: list[str]
+    """The face-down Upgrade deck, top first; secret."""
+    face_up: list[str]
+    """The three face-up Upgrade cards."""
+    upgrade_discard: list[str]
+    controlled: dict[str, str]
+    """Ships under Mind Control: ship -> the planet controlling it."""
+    disabled: list[str]
+    """Pluto's disabled robots."""
+    infected: dict[str, int]
+    """Infected (yellow) units on each land area."""
+    cycled: bool
+    """Whether a face-up Upgrade was discarded and replaced this turn."""
+    seized: list[str]
+    """Ships taken over by Mind Control this turn: they act from their new master's next turn."""
+
     def __init__(
         self,
         board: Board,
@@ -44,66 +111,24 @@ class VenusState(ModularState[VenusAction]):
         chance: Chance,
     ) -> None:
         super().__init__()
+        # In the layout's order (a clone then fills a copy's attributes in the order the class expects).
         self.board, self.factions, self.zap = board, factions, zap
-        self.players = players
-        self.options = options
-        self.chance = chance
+        self.players, self.options, self.chance = players, options, chance
+        self.planets, self.seat_of, self.ships = [], {}, {}
+        self.population, self.collected, self.earth_open = {}, {}, False
+        self.decks = [[] for _ in range(players)]
+        self.hands = [[] for _ in range(players)]
+        self.discards = [[] for _ in range(players)]
+        self.aside, self.current, self.turn = [], 0, 0
+        self.action, self.acted, self.extended = "", [], 0
+        self.skips, self.extra_turns = {}, {}
+        self.over, self.winners_ = False, []
         self.stack = DecisionStack()
-        self.planets: list[str] = []
-        """The sides in turn order."""
-        self.seat_of: dict[str, int] = {}
-        self.ships: dict[str, str | None] = {}
-        """Every spaceship of the planets in play: its area, or None in its owner's supply."""
-        self.population: dict[str, int] = {}
-        """Population units on each land area."""
-        self.collected: dict[str, int] = {}
-        """Population units on each home world (Earth: in the Refuge)."""
-        self.earth_open = False
-        """Whether Earth may collect (an alien has attacked an Earth ship or collected population)."""
-        self.decks: list[list[int]] = [[] for _ in range(players)]
-        """Each seat's face-down Zap deck, top first; secret."""
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        """Each seat's Zap hand; secret."""
-        self.discards: list[list[int]] = [[] for _ in range(players)]
-        """Each seat's face-up Zap discard pile."""
-        self.aside: list[int] = []
-        """A Zap card left over (five players), out of play; secret."""
-        self.current = 0
-        """Index into ``planets`` of the side whose turn it is."""
-        self.turn = 0
-        self.action = ""
-        """The action chosen this turn: build, move, attack, collect (empty before the first step)."""
-        self.acted: list[str] = []
-        """Ships that have already moved, attacked or collected in this action."""
-        self.extended = 0
-        """Zap cards discarded to extend this turn's action."""
-        self.skips: dict[str, int] = {}
-        """Turns each side must skip (Ion Storm)."""
-        self.extra_turns: dict[str, int] = {}
-        """Extra turns each side has won (Time Dilation)."""
-        self.over = False
-        self.winners_: list[int] = []
-        # The Enhanced game.
-        self.tech: TechSet = load_tech()
-        self.upgrades: dict[str, list[str]] = {}
-        """Upgrades in effect, by planet (public)."""
-        self.pending_upgrades: dict[str, list[str]] = {}
-        """Upgrades acquired this turn: they take effect at its end."""
-        self.upgrade_deck: list[str] = []
-        """The face-down Upgrade deck, top first; secret."""
-        self.face_up: list[str] = []
-        """The three face-up Upgrade cards."""
-        self.upgrade_discard: list[str] = []
-        self.controlled: dict[str, str] = {}
-        """Ships under Mind Control: ship -> the planet controlling it."""
-        self.disabled: list[str] = []
-        """Pluto's disabled robots."""
-        self.infected: dict[str, int] = {}
-        """Infected (yellow) units on each land area."""
-        self.cycled = False
-        """Whether a face-up Upgrade was discarded and replaced this turn."""
-        self.seized: list[str] = []
-        """Ships taken over by Mind Control this turn: they act from their new master's next turn."""
+        self.tech = load_tech()
+        self.upgrades, self.pending_upgrades = {}, {}
+        self.upgrade_deck, self.face_up, self.upgrade_discard = [], [], []
+        self.controlled, self.disabled, self.infected = {}, [], {}
+        self.cycled, self.seized = False, []
 
     # ------------------------------------------------------------ lookups
     @property
@@ -183,45 +208,9 @@ class VenusState(ModularState[VenusAction]):
         """Returns whether a Zap window is on top (every seat asked may pass)."""
         return bool(len(self.stack)) and self.stack.top.kind == ZAP
 
-    def to_position(self) -> dict[str, Any]:
+    def to_position(self) -> dict[str, object]:
         """Returns the whole state as a position (docs/positions.md; read back by position.py)."""
-        return {
-            "format": POSITION_FORMAT,
-            "game": self.game_name,
-            "players": self.players,
-            "options": dict(self.options),
-            "chance": self.chance.to_json(),
-            "planets": list(self.planets),
-            "seat_of": dict(self.seat_of),
-            "ships": dict(sorted(self.ships.items())),
-            "population": dict(self.population),
-            "collected": dict(self.collected),
-            "earth_open": self.earth_open,
-            "decks": [list(d) for d in self.decks],
-            "hands": [list(h) for h in self.hands],
-            "discards": [list(d) for d in self.discards],
-            "aside": list(self.aside),
-            "current": self.current,
-            "turn": self.turn,
-            "action": self.action,
-            "acted": list(self.acted),
-            "extended": self.extended,
-            "skips": dict(self.skips),
-            "extra_turns": dict(self.extra_turns),
-            "over": self.over,
-            "winners": list(self.winners_),
-            "decisions": self.stack.to_json(),
-            "upgrades": {p: list(u) for p, u in self.upgrades.items()},
-            "pending_upgrades": {p: list(u) for p, u in self.pending_upgrades.items()},
-            "upgrade_deck": list(self.upgrade_deck),
-            "face_up": list(self.face_up),
-            "upgrade_discard": list(self.upgrade_discard),
-            "controlled": dict(sorted(self.controlled.items())),
-            "disabled": list(self.disabled),
-            "infected": dict(self.infected),
-            "cycled": self.cycled,
-            "seized": list(self.seized),
-        }
+        return {**position_header(self, POSITION_FORMAT), **LAYOUT.write(self)}
 
     def invariant_errors(self) -> list[str]:
         """Returns broken invariants: Zap cards in one place, population conserved or lost, ships known."""
@@ -250,46 +239,95 @@ class VenusState(ModularState[VenusAction]):
         """Returns a deep, independent copy."""
         other = type(self).__new__(type(self))
         GameState.__init__(other)
-        other.board, other.factions, other.zap = self.board, self.factions, self.zap
-        other.players, other.options = self.players, self.options
-        other.chance = self.chance.copy()
-        other.stack = self.stack.copy()
-        other.planets, other.seat_of = list(self.planets), dict(self.seat_of)
-        other.ships, other.population = dict(self.ships), dict(self.population)
-        other.collected, other.earth_open = dict(self.collected), self.earth_open
-        other.decks = [list(d) for d in self.decks]
-        other.hands = [list(h) for h in self.hands]
-        other.discards = [list(d) for d in self.discards]
-        other.aside = list(self.aside)
-        other.current, other.turn, other.action = self.current, self.turn, self.action
-        other.acted, other.extended = list(self.acted), self.extended
-        other.skips, other.extra_turns = dict(self.skips), dict(self.extra_turns)
-        other.over, other.winners_ = self.over, list(self.winners_)
-        other.tech = self.tech
-        other.upgrades = {p: list(u) for p, u in self.upgrades.items()}
-        other.pending_upgrades = {p: list(u) for p, u in self.pending_upgrades.items()}
-        other.upgrade_deck, other.face_up = list(self.upgrade_deck), list(self.face_up)
-        other.upgrade_discard, other.controlled = list(self.upgrade_discard), dict(self.controlled)
-        other.disabled, other.infected, other.cycled = list(self.disabled), dict(self.infected), self.cycled
-        other.seized = list(self.seized)
+        LAYOUT.copy_into(self, other)
         other.actions_applied = self.actions_applied
         return other
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
-        """Returns a copy with others' Zap hands and every face-down deck re-dealt, and a fresh generator."""
+        """Returns a copy with others' Zap hands, every face-down Zap deck and the card aside re-dealt,
+        then the Upgrade deck shuffled, and a fresh generator."""
         other = self.clone()
         other.chance = self.chance.fresh(rng)
-        others = [s for s in range(self.players) if s != seat]
-        pool = [c for s in others for c in other.hands[s] + other.decks[s]] + other.aside + other.decks[seat]
-        pool.sort()  # canonical order: the result depends only on what the seat knows
-        rng.shuffle(pool)
-        for s in others:
-            size = len(other.hands[s])
-            other.hands[s], pool = pool[:size], pool[size:]
-        for s in range(self.players):
-            size = len(other.decks[s])
-            other.decks[s], pool = pool[:size], pool[size:]
-        other.aside = pool
-        other.upgrade_deck.sort()
-        rng.shuffle(other.upgrade_deck)
+        LAYOUT.redeal(other, seat, rng)
         return other
+
+
+class Sorted(Form):
+    """A mapping written with its keys sorted (ships, Mind Control), read as its type hint says."""
+
+    def __init__(self, hint: object) -> None:
+        self.hint = hint
+
+    def write(self, value: Mapping[str, object], names: CardNames | None) -> object:
+        """Returns the mapping as JSON, keys sorted."""
+        return write_value(dict(sorted(value.items())))
+
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:
+        """Returns the mapping read through its type hint."""
+        return read_value(self.hint, raw, path)
+
+
+@dataclass(frozen=True)
+class StackReading:
+    """What reading a position's decisions needs: the number of seats and the game's decision classes."""
+
+    players: int
+    kinds: DecisionKinds
+
+
+class Decisions(Form):
+    """The decision stack, bottom first, each decision read by its class (the context: a
+    :class:`StackReading`)."""
+
+    def write(self, value: DecisionStack, names: CardNames | None) -> object:
+        """Returns the stack as JSON."""
+        return value.to_json()
+
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:
+        """Returns the stack read through the game's decision classes."""
+        assert isinstance(context, StackReading)
+        return DecisionStack.from_json(raw, path, context.players, context.kinds)
+
+
+LAYOUT = Layout(
+    Part("board", shared=True),
+    Part("factions", shared=True),
+    Part("zap", shared=True),
+    Part("players", shared=True),
+    Part("options", shared=True),
+    Part("chance", copy=Chance.copy, body=False),
+    Part("planets"),
+    Part("seat_of"),
+    Part("ships", form=Sorted(dict[str, str | None])),
+    Part("population"),
+    Part("collected"),
+    Part("earth_open"),
+    Part("decks", "secret", cards=True),
+    Part("hands", "owner", cards=True),
+    Part("discards", cards=True),
+    Part("aside", "secret", cards=True),
+    Part("current"),
+    Part("turn"),
+    Part("action"),
+    Part("acted"),
+    Part("extended"),
+    Part("skips"),
+    Part("extra_turns"),
+    Part("over"),
+    Part("winners_", key="winners"),
+    Part("stack", key="decisions", copy=DecisionStack.copy, form=Decisions()),
+    Part("tech", shared=True),
+    Part("upgrades"),
+    Part("pending_upgrades"),
+    Part("upgrade_deck", "secret", cards=True, pool="upgrades"),
+    Part("face_up", cards=True, pool="upgrades"),
+    Part("upgrade_discard", cards=True, pool="upgrades"),
+    Part("controlled", form=Sorted(dict[str, str])),
+    Part("disabled"),
+    Part("infected"),
+    Part("cycled"),
+    Part("seized"),
+)
+"""Every part of a Venus state: Zap cards by their number and Upgrade cards by their id, as in positions
+(the Zap decks and the card aside seen by nobody, each hand by its seat; the Upgrade deck by nobody,
+re-dealt apart); the content and options shared; the chance written in the header."""

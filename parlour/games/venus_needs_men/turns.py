@@ -13,6 +13,7 @@ from parlour.games.venus_needs_men.actions import (
     DONE,
     END,
     PASS,
+    STEPS,
     Cycle,
     Done,
     Extend,
@@ -36,7 +37,7 @@ from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
 from parlour.games.venus_needs_men.steps import has_steps, steps
-from parlour.games.venus_needs_men.zapping import STEP_KINDS, EndWindow, StartWindow, take_step
+from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, take_step
 
 ACTIONS = ("build", "move", "attack", "collect", "research")
 """The actions a turn takes (its first step chooses one)."""
@@ -154,7 +155,7 @@ class Act(VenusDecision):
             state.action = "move"  # Ruling A-15: passing is a move in which no ship moves.
             state.emit(f"{state.planet(state.active).name} does nothing.")
             return
-        kind = STEP_KINDS[type(action)]
+        kind = STEPS[type(action)]
         state.action = kind
         if kind in PHASE_OF:
             state.stack.push(PHASES[PHASE_OF[kind]](seats=[seat]))

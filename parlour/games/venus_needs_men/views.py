@@ -3,70 +3,134 @@
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from typing import TypedDict
 
+from parlour.core.decisions import Seat
 from parlour.core.state import ScoreStep
 from parlour.games.venus_needs_men import population
 from parlour.games.venus_needs_men.population import needed
 from parlour.games.venus_needs_men.state import VenusState
+from parlour.games.venus_needs_men.zapping import DeclareWindow, RollWindow, SaveWindow, ZapWindow
 
 
-def observation(state: VenusState, seat: int | None) -> dict[str, Any]:
+class EnhancedView(TypedDict):
+    """The Enhanced game's public parts: cards held, the Upgrade piles, control, robots, infection."""
+
+    technology: dict[str, dict[str, str]]
+    """Each planet's Technology card id by slot."""
+    specials: dict[str, str]
+    """Each planet's Special card id."""
+    upgrades: dict[str, list[str]]
+    pending_upgrades: dict[str, list[str]]
+    face_up: list[str]
+    upgrade_deck_size: int
+    upgrade_discard: list[str]
+    controlled: dict[str, str]
+    """Ships under Mind Control: ship -> the planet controlling it."""
+    disabled: list[str]
+    infected: dict[str, int]
+    cycled: bool
+    seized: list[str]
+
+
+class Observation(TypedDict):
+    """What a seat (or a spectator) is shown of a game of Venus Needs Men!: the drawn table, the encoders
+    and the text view read it (docs/browser-tables/venus_needs_men.md). Zap hands and decks are secret."""
+
+    game: str
+    players: int
+    seat: Seat | None
+    """Whose view this is (None: a spectator's)."""
+    turn: int
+    planets: list[str]
+    """The sides in turn order."""
+    seat_of: dict[str, int]
+    active: str
+    """The planet whose turn it is."""
+    decision: str | None
+    """The kind of the decision on top (None once the game is over)."""
+    window: dict[str, object] | None
+    """The Zap window on top, its data without ``open`` (None under any other decision)."""
+    deciders: list[Seat]
+    ships: dict[str, str | None]
+    """Every ship's area (None: in its owner's supply), by name."""
+    population: dict[str, int]
+    collected: dict[str, int]
+    needed: int
+    """The population that wins."""
+    earth_open: bool
+    hand: list[int] | None
+    """The seat's Zap cards, lowest first (None for a spectator)."""
+    hand_sizes: list[int]
+    deck_sizes: list[int]
+    discards: list[list[int]]
+    action: str
+    acted: list[str]
+    extended: int
+    skips: dict[str, int]
+    extra_turns: dict[str, int]
+    over: bool
+    winners: list[Seat]
+    enhanced: EnhancedView | None
+    """The Enhanced game's parts (None in the Basic game)."""
+
+
+def observation(state: VenusState, seat: Seat | None) -> Observation:
     """Returns the table as ``seat`` may know it (None: a spectator); Zap hands and decks are secret."""
     top = state.stack.top if len(state.stack) else None
-    return {
-        "game": "venus-needs-men",
-        "players": state.players,
-        "seat": seat,
-        "turn": state.turn,
-        "planets": list(state.planets),
-        "seat_of": dict(state.seat_of),
-        "active": state.active,
-        "decision": top.kind if top else None,
-        "window": _window(top.data) if top is not None and top.kind == "zap" else None,
-        "deciders": list(state.deciders()),
-        "ships": {s: a for s, a in sorted(state.ships.items())},
-        "population": dict(state.population),
-        "collected": dict(state.collected),
-        "needed": needed(state),
-        "earth_open": state.earth_open,
-        "hand": sorted(state.hands[seat]) if seat is not None else None,
-        "hand_sizes": [len(h) for h in state.hands],
-        "deck_sizes": [len(d) for d in state.decks],
-        "discards": [list(d) for d in state.discards],
-        "action": state.action,
-        "acted": list(state.acted),
-        "extended": state.extended,
-        "skips": dict(state.skips),
-        "extra_turns": dict(state.extra_turns),
-        "over": state.over,
-        "winners": list(state.winners_),
-        "enhanced": _enhanced(state),
-    }
+    return Observation(
+        game="venus-needs-men",
+        players=state.players,
+        seat=seat,
+        turn=state.turn,
+        planets=list(state.planets),
+        seat_of=dict(state.seat_of),
+        active=state.active,
+        decision=top.kind if top else None,
+        window=_window(top.data) if top is not None and top.kind == "zap" else None,
+        deciders=list(state.deciders()),
+        ships={s: a for s, a in sorted(state.ships.items())},
+        population=dict(state.population),
+        collected=dict(state.collected),
+        needed=needed(state),
+        earth_open=state.earth_open,
+        hand=sorted(state.hands[seat]) if seat is not None else None,
+        hand_sizes=[len(h) for h in state.hands],
+        deck_sizes=[len(d) for d in state.decks],
+        discards=[list(d) for d in state.discards],
+        action=state.action,
+        acted=list(state.acted),
+        extended=state.extended,
+        skips=dict(state.skips),
+        extra_turns=dict(state.extra_turns),
+        over=state.over,
+        winners=list(state.winners_),
+        enhanced=_enhanced(state),
+    )
 
 
-def _enhanced(state: VenusState) -> dict[str, Any] | None:
+def _enhanced(state: VenusState) -> EnhancedView | None:
     """Returns the Enhanced game's public parts: cards held, face-up Upgrades, control, robots, infection."""
     if state.options["game"] != "enhanced":
         return None
     tech = state.tech
-    return {
-        "technology": {p: {slot: c.id for slot, c in tech.technology[p].items()} for p in state.planets},
-        "specials": {p: tech.specials[p].id for p in state.planets},
-        "upgrades": {p: list(u) for p, u in state.upgrades.items()},
-        "pending_upgrades": {p: list(u) for p, u in state.pending_upgrades.items()},
-        "face_up": list(state.face_up),
-        "upgrade_deck_size": len(state.upgrade_deck),
-        "upgrade_discard": list(state.upgrade_discard),
-        "controlled": dict(state.controlled),
-        "disabled": list(state.disabled),
-        "infected": dict(state.infected),
-        "cycled": state.cycled,
-        "seized": list(state.seized),
-    }
+    return EnhancedView(
+        technology={p: {slot: c.id for slot, c in tech.technology[p].items()} for p in state.planets},
+        specials={p: tech.specials[p].id for p in state.planets},
+        upgrades={p: list(u) for p, u in state.upgrades.items()},
+        pending_upgrades={p: list(u) for p, u in state.pending_upgrades.items()},
+        face_up=list(state.face_up),
+        upgrade_deck_size=len(state.upgrade_deck),
+        upgrade_discard=list(state.upgrade_discard),
+        controlled=dict(state.controlled),
+        disabled=list(state.disabled),
+        infected=dict(state.infected),
+        cycled=state.cycled,
+        seized=list(state.seized),
+    )
 
 
-def _window(data: dict[str, Any]) -> dict[str, Any]:
+def _window(data: dict[str, object]) -> dict[str, object]:
     """Returns a Zap window's public data."""
     return {k: v for k, v in data.items() if k != "open"}
 
@@ -91,8 +155,8 @@ def summary(state: VenusState) -> str:
     who = state.seat_name(state.deciders()[0])
     active = state.planet(state.active).name
     turn = f"(turn {state.turn}, {active}'s)"
-    if top.kind == "zap":
-        return f"{who}: play a Zap card or pass; {_window_words(state, top.data)} {turn}"
+    if isinstance(top, ZapWindow):
+        return f"{who}: play a Zap card or pass; {_window_words(top)} {turn}"
     if top.kind == "act":
         verbs = (
             "build, move, attack, collect, research"
@@ -115,16 +179,15 @@ def summary(state: VenusState) -> str:
     return f"{who}: {top.kind} {turn}"
 
 
-def _window_words(state: VenusState, data: dict[str, Any]) -> str:
+def _window_words(window: ZapWindow) -> str:
     """Returns what a Zap window answers, in words."""
-    moment = data["moment"]
-    if moment in ("declare", "roll"):
-        target = "the Refuge" if data["target"] == "refuge" else str(data["target"])
-        rolled = f", rolled {' '.join(map(str, data['dice']))}" if moment == "roll" else ""
-        return f"{data['attacker']} attacks {target}{rolled}"
-    if moment == "save":
-        return f"{data['ship']} is about to be destroyed"
-    return MOMENTS.get(str(moment), str(moment))
+    if isinstance(window, DeclareWindow | RollWindow):
+        target = "the Refuge" if window.target == "refuge" else window.target
+        rolled = f", rolled {' '.join(map(str, window.dice))}" if isinstance(window, RollWindow) else ""
+        return f"{window.attacker} attacks {target}{rolled}"
+    if isinstance(window, SaveWindow):
+        return f"{window.ship} is about to be destroyed"
+    return MOMENTS.get(window.moment, window.moment)
 
 
 def end_reason(state: VenusState) -> str:

@@ -23,23 +23,10 @@ from parlour.core.decisions import Seat
 from parlour.core.errors import PositionError
 from parlour.core.payloads import write_record
 from parlour.core.positions import check_int
+from parlour.games.venus_needs_men import actions as verbs
 from parlour.games.venus_needs_men import combat, population, research
 from parlour.games.venus_needs_men import steps as step_rules
-from parlour.games.venus_needs_men.actions import (
-    PASS,
-    Attack,
-    Build,
-    Collect,
-    Control,
-    Infect,
-    Move,
-    Pass,
-    Purge,
-    Research,
-    ShipAction,
-    VenusAction,
-    Zap,
-)
+from parlour.games.venus_needs_men.actions import PASS, STEPS, Pass, ShipAction, VenusAction, Zap
 from parlour.games.venus_needs_men.combat import REFUGE
 from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
@@ -500,23 +487,23 @@ def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> N
 def take_step(state: VenusState, planet: str, action: VenusAction, mode: str) -> None:
     """Does what a step says (an attack declares its target: its window opens before the roll)."""
     cards = step_rules.cards_apply(state, mode)
-    if isinstance(action, Build):
+    if isinstance(action, verbs.Build):
         step_rules.build(state, planet, action, step_rules.build_count(state, planet, mode))
-    elif isinstance(action, Move):
+    elif isinstance(action, verbs.Move):
         step_rules.move(state, action)
-    elif isinstance(action, Attack):
+    elif isinstance(action, verbs.Attack):
         _declare(state, action.ship, action.target, action.weapon, cards, mode == step_rules.MAIN)
-    elif isinstance(action, Control):
+    elif isinstance(action, verbs.Control):
         combat.control(state, action.ship, action.target)
-    elif isinstance(action, Collect):
+    elif isinstance(action, verbs.Collect):
         area = action.area or state.ships[action.ship] or ""
         main = cards and mode == step_rules.MAIN
         population.collect(state, planet, action.ship, area, main, action.infected)
-    elif isinstance(action, Infect):
+    elif isinstance(action, verbs.Infect):
         population.infect(state, action.ship)
-    elif isinstance(action, Purge):
+    elif isinstance(action, verbs.Purge):
         population.purge(state, planet, action.ship)
-    elif isinstance(action, Research):
+    elif isinstance(action, verbs.Research):
         research.attempt(state, planet, action.upgrade, cards)
 
 
@@ -528,19 +515,6 @@ def _declare(state: VenusState, ship: str, target: str, weapon: str, cards: bool
     state.stack.push(
         DeclareWindow(open=False, attacker=ship, target=target, weapon=weapon, cards=cards, main=main)
     )
-
-
-STEP_KINDS: dict[type[VenusAction], str] = {
-    Build: "build",
-    Move: "move",
-    Attack: "attack",
-    Control: "attack",
-    Collect: "collect",
-    Infect: "collect",
-    Purge: "collect",
-    Research: "research",
-}
-"""The action each step belongs to."""
 
 
 @dataclass(eq=False, kw_only=True)
@@ -575,11 +549,11 @@ class Immediate(VenusDecision):
         """Returns the planet taking the step: the ship's commander, or for a build the home world's."""
         if isinstance(action, ShipAction):
             return state.controller(action.ship)
-        if isinstance(action, Build):
+        if isinstance(action, verbs.Build):
             # An immediate build names where: a home world (its planet) or Earth's land.
             home = state.board.area(action.area)
             return home.planet if home.kind == "home" and home.planet else "earth"
-        kind = STEP_KINDS[type(action)]
+        kind = STEPS[type(action)]
         return next(
             p
             for p in state.sides(seat)

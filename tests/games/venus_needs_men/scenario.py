@@ -205,6 +205,14 @@ def play(state: VenusState, *lines: str) -> None:
         auto_pass(state)
 
 
+def run(state: VenusState, *lines: str) -> None:
+    """Plays actions in notation; ``done`` only while the engine asks for it (an action may end by itself)."""
+    for line in lines:
+        if line == "done" and "done" not in legal(state):
+            continue
+        play(state, line)
+
+
 def auto_pass(state: VenusState) -> int:
     """Passes for every seat asked in a Zap window whose only legal action is a pass; returns how many."""
     passes = 0
@@ -266,6 +274,16 @@ def passes_until(state: VenusState, kind: str) -> None:
     """Passes every Zap window on the way until a decision of ``kind`` is on top."""
     while not state.is_over() and state.stack.top.kind != kind:
         everyone_passes(state)
+
+
+def turn_sequence(state: VenusState, turns: int) -> list[str]:
+    """Plays ``turns`` turns in which every side passes and every Zap window is passed; returns the sides."""
+    sides = []
+    passes_until(state, "act")
+    for _ in range(turns):
+        sides.append(state.active)
+        pass_turn(state)
+    return sides
 
 
 def ships_at(state: VenusState, area: str) -> list[str]:

@@ -199,23 +199,19 @@ def test_the_ten_space_areas_other_than_orbit_carry_die_numbers() -> None:
 
 # Population ----------------------------------------------------------------------------------------------
 
-TABLE = {
-    "china": (20, 27, 34, 40),
-    "india": (16, 21, 26, 31),
-    "europe": (12, 16, 20, 24),
-    "africa": (7, 9, 11, 13),
-    "namerica": (6, 8, 10, 12),
-    "australia": (6, 7, 9, 10),
-    "russia": (5, 7, 9, 10),
-    "samerica": (5, 6, 8, 9),
-}
+HOUSE_ROWS = {"australia": (6, 7, 9, 10), "russia": (5, 7, 9, 10), "samerica": (5, 6, 8, 9)}
+"""The house rows extending the rulebook's 'Game Length' table (its own five rows, China to North
+America: test_rulebook_examples.py)."""
 
 
 @pytest.mark.parametrize("column", range(4))
 def test_population_per_length(column: int) -> None:
-    """The rulebook's 'Game Length' table, extended with the house rows."""
-    length = LENGTHS[column]
-    assert BOARD.population(length) == {area: row[column] for area, row in TABLE.items()}
+    """The house rows of the 'Game Length' table; eight land areas in all."""
+    population = BOARD.population(LENGTHS[column])
+    assert {area: population[area] for area in HOUSE_ROWS} == {
+        a: row[column] for a, row in HOUSE_ROWS.items()
+    }
+    assert len(population) == len(HOUSE_ROWS) + 5
 
 
 def test_setup_population() -> None:

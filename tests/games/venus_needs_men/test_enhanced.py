@@ -7,7 +7,7 @@ no Zap window opens and no extension is offered. Seats and turn order:
 
 * four players: seat 0 Venus, 1 Mars, 2 Ganymede, 3 Titan; turn order Titan, Venus, Mars, Ganymede;
 * ``P5``: seat 0 Venus, 1 Mars, 2 Ganymede, 3 Titan, 4 Pluto; turn order Pluto, Venus, Mars, Ganymede, Titan;
-* ``EARTH_GAME``: seat 0 Venus, 1 Earth, 2 Mars; turn order Mars, Venus, Earth;
+* ``EARTH_GAME`` (``earth_game``): seat 0 Venus, 1 Earth, 2 Mars; turn order Mars, Venus, Earth;
 * ``ALL_SIX``: seats 0–5 Venus, Earth, Mars, Ganymede, Titan, Pluto; turn order Pluto, Venus, Earth, Mars,
   Ganymede, Titan.
 
@@ -45,6 +45,7 @@ from .scenario import (
     load_enhanced,
     passes_until,
     play,
+    run,
     ships_at,
     upgrade_places,
     verbs,
@@ -58,12 +59,9 @@ DEFLECTORS = [10, 23]
 """Zap cards to discard for extensions (never playable in the start or end window)."""
 
 
-def run(state: VenusState, *lines: str) -> None:
-    """Plays actions in notation; ``done`` only while the engine asks for it (an action may end by itself)."""
-    for line in lines:
-        if line == "done" and "done" not in legal(state):
-            continue
-        play(state, line)
+def earth_game(**kwargs: Any) -> VenusState:
+    """Returns an Enhanced three-player game of Venus, Earth and Mars (``load_enhanced``'s arguments)."""
+    return load_enhanced(3, planets=EARTH_GAME, **kwargs)
 
 
 def moves(state: VenusState, ship: str) -> set[str]:
@@ -167,9 +165,7 @@ def test_a_ship_uses_its_best_weapon() -> None:
     """A-12(iv): a ship uses the weapon (Technology or Upgrade) most likely to reach the Defense."""
     # Earth with Gatling Lasers rolls two dice, not its Guns' one; Pluto with the Energy Amplifier (2 dice
     # +2) uses it against Mars in space (9), where its three plain dice are less likely to hit.
-    state = load_enhanced(
-        3,
-        planets=EARTH_GAME,
+    state = earth_game(
         ships={"E1": "orbit", "V1": "orbit"},
         upgrades={"earth": ["gatling"]},
         active="earth",
@@ -194,9 +190,7 @@ def test_a_ship_uses_its_best_weapon() -> None:
 
 def test_a_better_defense_upgrade_protects() -> None:
     """A-12(iv): Earth with Yttrium Alloys has Defense 8 in space (Civil Defense 7): Mars's 7 misses."""
-    state = load_enhanced(
-        3,
-        planets=EARTH_GAME,
+    state = earth_game(
         ships={"M1": "orbit", "E1": "orbit", "E2": "orbit"},
         upgrades={"earth": ["yttrium"]},
         active="mars",
@@ -369,9 +363,7 @@ def test_a_qray_owner_with_gatling_lasers_chooses_per_ship() -> None:
 
 def test_only_a_qray_owner_names_a_weapon() -> None:
     """Other players never choose: Earth with Gatling Lasers is offered 'attack E1 V1' only."""
-    state = load_enhanced(
-        3,
-        planets=EARTH_GAME,
+    state = earth_game(
         ships={"E1": "orbit", "V1": "orbit"},
         upgrades={"earth": ["gatling"]},
         active="earth",
@@ -701,9 +693,7 @@ def test_pluto_purges_infected_units_and_opens_earths_collection() -> None:
 @pytest.mark.parametrize(("dice", "acquired"), [((2, 7), True), ((7, 2), True), ((6, 6), False)])
 def test_earth_researches_with_two_dice(dice: tuple[int, int], acquired: bool) -> None:
     """Underground Resistance: Earth rolls two dice for Auto Fire Control (7+) and uses the higher."""
-    state = load_enhanced(
-        3, planets=EARTH_GAME, active="earth", face_up=["autofire", "gatling", "quality"], forced=dice
-    )
+    state = earth_game(active="earth", face_up=["autofire", "gatling", "quality"], forced=dice)
     run(state, "research autofire")
     assert state.upgrades.get("earth", []) == (["autofire"] if acquired else [])
     assert state.chance.forced == []
@@ -711,9 +701,7 @@ def test_earth_researches_with_two_dice(dice: tuple[int, int], acquired: bool) -
 
 def test_earth_scavenges_an_alien_wreck_on_earth() -> None:
     """Underground Resistance: an alien wreck in an Earth area gives Earth a free research roll at once."""
-    state = load_enhanced(
-        3,
-        planets=EARTH_GAME,
+    state = earth_game(
         ships={"M1": "china", "M2": "china", "V1": "china", "V2": "china"},
         active="mars",
         face_up=["gatling", "autofire", "quality"],
@@ -730,9 +718,7 @@ def test_earth_scavenges_an_alien_wreck_on_earth() -> None:
 
 def test_no_scavenging_after_a_wreck_in_space() -> None:
     """Scavenging needs an Earth area: a Venus ship destroyed in Orbit gives Earth nothing."""
-    state = load_enhanced(
-        3, planets=EARTH_GAME, ships={"M1": "orbit", "V1": "orbit"}, active="mars", forced=[9, 1]
-    )
+    state = earth_game(ships={"M1": "orbit", "V1": "orbit"}, active="mars", forced=[9, 1])
     run(state, "attack M1 V1")
     assert state.ships["V1"] is None and "scavenge" not in kinds(state)
 
@@ -740,9 +726,7 @@ def test_no_scavenging_after_a_wreck_in_space() -> None:
 @pytest.mark.parametrize(("dice", "raided"), [((10, 1), True), ((9, 9), False)])
 def test_an_alien_in_orbit_may_raid_the_refuge(dice: tuple[int, int], raided: bool) -> None:
     """Underground Resistance: a ship in Orbit attacks the Refuge (Defense 10); a hit takes one unit home."""
-    state = load_enhanced(
-        3, planets=EARTH_GAME, ships={"M1": "orbit"}, collected={"earth": 3}, active="mars", forced=dice
-    )
+    state = earth_game(ships={"M1": "orbit"}, collected={"earth": 3}, active="mars", forced=dice)
     assert "refuge" in targets(state, "M1")
     run(state, "attack M1 refuge")
     assert state.collected == (
@@ -752,9 +736,9 @@ def test_an_alien_in_orbit_may_raid_the_refuge(dice: tuple[int, int], raided: bo
 
 def test_the_refuge_is_raided_only_from_orbit_and_only_when_it_holds_population() -> None:
     """No raid from an Earth area, nor on an empty Refuge."""
-    state = load_enhanced(3, planets=EARTH_GAME, ships={"M1": "china"}, collected={"earth": 3}, active="mars")
+    state = earth_game(ships={"M1": "china"}, collected={"earth": 3}, active="mars")
     assert "refuge" not in targets(state, "M1")
-    state = load_enhanced(3, planets=EARTH_GAME, ships={"M1": "orbit"}, active="mars")
+    state = earth_game(ships={"M1": "orbit"}, active="mars")
     assert "refuge" not in targets(state, "M1")
 
 
@@ -797,9 +781,7 @@ def test_research_succeeds_on_the_cards_number_or_more(roll: int, acquired: bool
 def test_an_upgrade_takes_effect_only_at_the_end_of_the_turn() -> None:
     """An Upgrade won in Mars's turn (Earth's scavenged Yttrium) takes effect only when that turn ends."""
     # Mars's second attack (a 7) still faces Civil Defense (7 in space); Yttrium would make it 8.
-    state = load_enhanced(
-        3,
-        planets=EARTH_GAME,
+    state = earth_game(
         ships={"M1": "china", "M2": "orbit", "V1": "china", "E1": "orbit", "E2": "orbit"},
         active="mars",
         face_up=["yttrium", "autofire", "quality"],
@@ -834,9 +816,7 @@ def test_no_duplicate_or_obsoleted_upgrade_may_be_tried() -> None:
     # Earth with Adamantium: not Yttrium (obsoleted) nor Adaptive Shield (duplicate). Mars: not Gatling
     # (obsoleted by Magneto-Blasters), Yttrium (by Chameleon Screen), Adamantium (duplicates it). Venus: not
     # a second copy of a card it holds.
-    state = load_enhanced(
-        3,
-        planets=EARTH_GAME,
+    state = earth_game(
         upgrades={"earth": ["adamantium"]},
         face_up=["yttrium", "adaptive", "gatling"],
         active="earth",
@@ -854,9 +834,7 @@ def test_no_duplicate_or_obsoleted_upgrade_may_be_tried() -> None:
 
 def test_an_obsoleted_upgrade_is_discarded_when_the_new_one_takes_effect() -> None:
     """Auto Fire Control discards Earth's obsolete Gatling Lasers at turn end; Venus (Q-Ray) keeps both."""
-    state = load_enhanced(
-        3,
-        planets=EARTH_GAME,
+    state = earth_game(
         upgrades={"earth": ["gatling"]},
         face_up=["autofire", "yttrium", "quality"],
         active="earth",

@@ -11,6 +11,7 @@ import json
 import random
 from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -115,11 +116,25 @@ def positions_round_trip(state: VenusState, step: int) -> None:
 # ------------------------------------------------------------------ the properties
 
 
+@pytest.mark.parametrize(
+    "check",
+    [
+        zap_cards_are_conserved,
+        ships_stay_where_ships_may_be,
+        views_carry_only_the_seats_own_hand,
+        views_agree_across_determinisations,
+        positions_round_trip,
+    ],
+    ids=lambda check: check.__name__,
+)
 @SETTINGS
 @given(PLAYERS, SEEDS)
-def test_zap_cards_are_conserved(players: int, seed: int) -> None:
-    """Zap cards are never created, lost or doubled, and no hand exceeds three, in any random game."""
-    both_playouts(players, seed, zap_cards_are_conserved)
+def test_every_action_keeps(check: Check, players: int, seed: int) -> None:
+    """In any random game, after every action: Zap cards are never created, lost or doubled and no hand
+    exceeds three; no ship stands in the Refuge or on another planet's home world; each seat's view holds
+    its own hand only (the public view none) and no determinisation changes what the seat sees; positions
+    load back to the same state and legal actions."""
+    both_playouts(players, seed, check)
 
 
 @SETTINGS
@@ -128,34 +143,6 @@ def test_population_is_never_created(players: int, seed: int) -> None:
     """Population only moves from land areas to home worlds: the total stays Earth's population."""
     ends = both_playouts(players, seed, population_is_never_created)
     assert all(end.is_over() for end in ends)
-
-
-@SETTINGS
-@given(PLAYERS, SEEDS)
-def test_ships_never_enter_home_worlds_or_the_refuge(players: int, seed: int) -> None:
-    """No ship ever stands in the Refuge or on another planet's home world."""
-    both_playouts(players, seed, ships_stay_where_ships_may_be)
-
-
-@SETTINGS
-@given(PLAYERS, SEEDS)
-def test_views_carry_only_the_seats_own_hand(players: int, seed: int) -> None:
-    """Each seat's view holds its own hand only; the public view holds none."""
-    both_playouts(players, seed, views_carry_only_the_seats_own_hand)
-
-
-@SETTINGS
-@given(PLAYERS, SEEDS)
-def test_views_are_equal_across_determinisations(players: int, seed: int) -> None:
-    """state.determinize(seat, rng) never changes what the seat sees."""
-    both_playouts(players, seed, views_agree_across_determinisations)
-
-
-@SETTINGS
-@given(PLAYERS, SEEDS)
-def test_positions_round_trip(players: int, seed: int) -> None:
-    """Positions written along random games load back to the same state and legal actions."""
-    both_playouts(players, seed, positions_round_trip)
 
 
 @SETTINGS

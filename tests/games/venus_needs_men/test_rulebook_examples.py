@@ -13,30 +13,12 @@ from itertools import pairwise
 
 import pytest
 
-from parlour.games.venus_needs_men import GAME, VenusState
+from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.population import needed
 
-from .scenario import legal, load, load_enhanced, pass_turn, passes_until, play
+from .scenario import legal, load, load_enhanced, play, run, turn_sequence
 
 PLANETS_5 = "venus,mars,ganymede,titan,pluto"
-
-
-def run(state: VenusState, *lines: str) -> None:
-    """Plays actions in notation; ``done`` only while the engine asks for it (an action may end by itself)."""
-    for line in lines:
-        if line == "done" and "done" not in legal(state):
-            continue
-        play(state, line)
-
-
-def turn_order(state: VenusState, turns: int) -> list[str]:
-    """Plays ``turns`` turns in which every side passes and every Zap window is passed; returns the sides."""
-    sides = []
-    passes_until(state, "act")
-    for _ in range(turns):
-        sides.append(state.active)
-        pass_turn(state)
-    return sides
 
 
 # ------------------------------------------------------------------ Overview
@@ -125,7 +107,7 @@ def test_two_player_rules_wally_and_al_play_titan_mars_ganymede_venus() -> None:
     play in the order Titan – Mars – Ganymede – Venus.' (Al is seat 0, Wally seat 1)"""
     state = GAME.new_state(2, 0, {"planets": "titan,mars,ganymede,venus"})
     assert state.sides(0) == ["titan", "ganymede"] and state.sides(1) == ["mars", "venus"]
-    order = turn_order(state, 8)
+    order = turn_sequence(state, 8)
     assert order == ["titan", "mars", "ganymede", "venus"] * 2
     assert all(state.seat_of[a] != state.seat_of[b] for a, b in pairwise(order))
 
@@ -137,7 +119,7 @@ def test_two_player_rules_a_zap_card_choosing_a_player_chooses_one_of_its_planet
     state = load(2, ships=ships, active="titan", window="start", hands={0: [8]})
     assert [a for a in legal(state, 0) if a.startswith("zap 8")] == ["zap 8 mars", "zap 8 venus"]
     play(state, "0: zap 8 venus")
-    assert turn_order(state, 5) == ["titan", "mars", "ganymede", "titan", "mars"]
+    assert turn_sequence(state, 5) == ["titan", "mars", "ganymede", "titan", "mars"]
 
 
 # ------------------------------------------------------------------ Game Length

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from parlour.core.errors import OptionError
-from parlour.games.venus_needs_men import GAME, VenusState
+from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.options import OPTIONS
 
 from .scenario import (
@@ -16,25 +16,15 @@ from .scenario import (
     kinds,
     load,
     pass_turn,
-    passes_until,
     play,
     top,
+    turn_sequence,
     zap_places,
 )
 
 START_BASIC = {"venus": 2, "earth": 0, "mars": 2, "ganymede": 3, "titan": 3, "pluto": 5}
 POOLS = {"venus": 5, "earth": 4, "mars": 5, "ganymede": 6, "titan": 5, "pluto": 5}
 ALL_SIX = "venus,earth,mars,ganymede,titan,pluto"
-
-
-def turn_sequence(state: VenusState, turns: int) -> list[str]:
-    """Plays ``turns`` turns in which every side passes and every Zap window is passed; returns the sides."""
-    sides = []
-    passes_until(state, "act")
-    for _ in range(turns):
-        sides.append(state.active)
-        pass_turn(state)
-    return sides
 
 
 # ------------------------------------------------------------------ setup

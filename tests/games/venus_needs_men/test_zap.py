@@ -381,9 +381,10 @@ def test_rapid_deployment_builds_one_ship_even_for_titan() -> None:
     assert ships_at(state, "titan") == ["T2"]
 
 
-def test_abduction_beam_collects_one_unit() -> None:
-    """Abduction Beam: one ship collects one unit home; an alien doing so opens Earth's collection."""
-    state = load(
+def abduction_beams() -> VenusState:
+    """Returns Earth's start window (Venus, Earth, Mars): Venus's V1 in China and Earth's E1 in India, Venus
+    holding Abduction Beam 30 and Earth Abduction Beam 20 (Earth's collection not yet open)."""
+    return load(
         3,
         planets=EARTH_GAME,
         ships={"V1": "china", "E1": "india"},
@@ -391,6 +392,11 @@ def test_abduction_beam_collects_one_unit() -> None:
         window="start",
         hands={0: [30], 1: [20]},
     )
+
+
+def test_abduction_beam_collects_one_unit() -> None:
+    """Abduction Beam: one ship collects one unit home; an alien doing so opens Earth's collection."""
+    state = abduction_beams()
     assert window_seats(state) == [1, 0] and legal(state, 1) == ["pass"]
     auto_pass(state)
     play(state, "0: zap 30", "0: collect V1")
@@ -416,14 +422,7 @@ def test_the_team_game_gives_each_player_one_unit() -> None:
 
 def test_a_restarted_window_asks_whoever_can_play_after_the_card() -> None:
     """Once Venus's Abduction Beam has opened Earth's collection, Earth's own Abduction Beam is offered."""
-    state = load(
-        3,
-        planets=EARTH_GAME,
-        ships={"V1": "china", "E1": "india"},
-        active="earth",
-        window="start",
-        hands={0: [30], 1: [20]},
-    )
+    state = abduction_beams()
     auto_pass(state)
     play(state, "0: zap 30", "0: collect V1")
     assert top(state) == ("zap", "start") and window_seats(state) == [1]
@@ -556,21 +555,13 @@ def test_a_target_that_moves_away_calls_the_attack_off_and_the_ship_may_attack_a
 # ------------------------------------------------------------------ priority
 
 
-@pytest.mark.parametrize(
-    ("attacker", "target", "hit"),
-    [
-        (12, 24, False),
-        (35, 24, True),
-        (25, 11, True),
-        (12, 34, False),
-        (25, 34, False),
-        (35, 11, True),
-    ],
-)
+@pytest.mark.parametrize(("attacker", "target"), [(12, 24), (35, 24), (25, 11), (12, 34), (25, 34), (35, 11)])
 def test_targeting_computer_against_evasive_maneuvers_the_higher_number_wins(
-    attacker: int, target: int, hit: bool
+    attacker: int, target: int
 ) -> None:
-    """Targeting Computer and Evasive Maneuvers on one roll: the higher number decides, in either order."""
+    """Targeting Computer and Evasive Maneuvers on one roll: the higher number decides, in either order
+    (Targeting Computer higher: a hit whatever the dice; Evasive Maneuvers higher: a miss)."""
+    hit = attacker > target
     for dice in ((9, 9), (1, 1)):
         for first in ("attacker", "target"):
             state = roll_window(dice, s0=[attacker], s1=[target])
@@ -585,20 +576,11 @@ def test_targeting_computer_against_evasive_maneuvers_the_higher_number_wins(
 
 
 @pytest.mark.parametrize(
-    ("sabotage", "deflector", "saved"),
-    [
-        (9, 10, True),
-        (22, 10, False),
-        (22, 23, True),
-        (32, 23, False),
-        (32, 33, True),
-        (9, 33, True),
-    ],
+    ("sabotage", "deflector"), [(9, 10), (22, 10), (22, 23), (32, 23), (32, 33), (9, 33)]
 )
-def test_deflector_shield_against_sabotage_the_higher_number_wins(
-    sabotage: int, deflector: int, saved: bool
-) -> None:
+def test_deflector_shield_against_sabotage_the_higher_number_wins(sabotage: int, deflector: int) -> None:
     """A Deflector Shield saves a ship from a Sabotage only when its number is higher."""
+    saved = deflector > sabotage
     state = load(
         ships={"V1": "orbit", "M1": "china"},
         active="venus",

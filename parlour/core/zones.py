@@ -22,11 +22,14 @@ module then keeps only its real consistency checks (every card in one place, a s
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Union, get_args, get_origin
 
 from parlour.core.errors import PositionError
 from parlour.core.payloads import copy_value, read_value, write_value
@@ -53,11 +56,33 @@ class Part:
     """Whether it is never copied nor written (content, options: the same for every copy)."""
     pool: str = "cards"
     """The redeal pool of its cards: unseen cards are only ever re-dealt among parts of one pool."""
+    copy: Callable[[Any], Any] | None = None
+    """Its own copy (the chance's, the decision stack's), where copying by its type hint does not fit."""
+    form: Form | None = None
+    """Its own position form, where its type hint's does not fit (a space written 1–16, a record in its
+    own shape)."""
+    body: bool = True
+    """Whether the position body holds it (False: copied only, or written elsewhere, as the chance in
+    the header)."""
 
     @property
     def json_key(self) -> str:
         """The part's name in positions."""
         return self.key or self.name
+
+
+class Form(ABC):
+    """A part's own position form: how its value is written and read back (its cards named by the
+    layout's :class:`CardNames`, read through the position's allocation)."""
+
+    @abstractmethod
+    def write(self, value: Any, names: CardNames | None) -> object:
+        """Returns the part's value as JSON data."""
+
+    @abstractmethod
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:
+        """Returns the part's value read from JSON data, refusing what does not fit (``context``: what
+        :meth:`Layout.read` was given, e.g. the state being read)."""
 
 
 class CardNames:
@@ -123,8 +148,7 @@ class Layout:
     def __init__(self, *parts: Part, cards: CardNames | None = None) -> None:
         self.parts = parts
         self.cards = cards
-        self._copied = tuple(p.name for p in parts if not p.shared)
-        self._shared = tuple(p.name for p in parts if p.shared)
+        self._copiers: dict[type, tuple[tuple[str, Callable[[Any], Any] | None], ...]] = {}
 
     def names_of(self, part: Part) -> CardNames | None:
         """Returns how a part's cards are named (its own names, else the layout's; None: as they are)."""
@@ -132,11 +156,19 @@ class Layout:
 
     # ----------------------------------------------------------------- copies
     def copy_into(self, state: object, other: object) -> None:
-        """Copies every part of ``state`` onto ``other`` (shared parts by reference, others deeply)."""
-        for name in self._shared:
-            setattr(other, name, getattr(state, name))
-        for name in self._copied:
-            setattr(other, name, copy_value(getattr(state, name)))
+        """Copies every part of ``state`` onto ``other`` (shared parts and immutable values by reference,
+        others deeply, each by a copier its type hint chooses once per state class)."""
+        copiers = self._copiers.get(type(state))
+        if copiers is None:
+            copiers = self._copiers[type(state)] = self._find_copiers(type(state))
+        for name, copy in copiers:
+            value = getattr(state, name)
+            setattr(other, name, value if copy is None else copy(value))
+
+    def _find_copiers(self, kind: type) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+        """Returns each part's copier for a state class (None: shared, or immutable)."""
+        hints = _hints(kind)
+        return tuple((p.name, None if p.shared else p.copy or _copier(hints[p.name])) for p in self.parts)
 
     # ----------------------------------------------------------------- what a seat does not see
     def unseen(self, state: object, seat: int | None) -> list[tuple[str, list[Any]]]:
@@ -178,10 +210,13 @@ class Layout:
         """Returns the position body: every part but the shared ones, cards by name."""
         body: dict[str, Any] = {}
         for part in self.parts:
-            if part.shared:
+            if part.shared or not part.body:
                 continue
             value = getattr(state, part.name)
             names = self.names_of(part) if part.cards else None
+            if part.form is not None:
+                body[part.json_key] = part.form.write(value, self.cards)
+                continue
             if names is not None:
                 value = _card_names(names, value, part.visibility == "owner")
             body[part.json_key] = write_value(value)
@@ -202,22 +237,26 @@ class Layout:
         data: Mapping[str, object],
         path: str = "",
         readers: dict[int, CardReader] | None = None,
+        context: object = None,
     ) -> dict[str, object]:
         """Returns each part's value read from a position body (refusing what does not fit the state
-        class's type hints; each card number handed out once, by ``readers`` where given); the caller
-        sets them on the new state and checks consistency."""
+        class's type hints or the part's form, which gets ``context``; each card number handed out once,
+        by ``readers`` where given); the caller sets them on the new state and checks consistency."""
         hints = _hints(kind)
         readers = self.readers() if readers is None else readers
+        reader = readers[id(self.cards)] if self.cards is not None else None
         values: dict[str, object] = {}
         for part in self.parts:
-            if part.shared:
+            if part.shared or not part.body:
                 continue
             where = f"{path}.{part.json_key}" if path else part.json_key
             if part.json_key not in data:
                 raise PositionError(where, "missing")
             raw = data[part.json_key]
             names = self.names_of(part) if part.cards else None
-            if names is not None:
+            if part.form is not None:
+                values[part.name] = part.form.read(raw, where, reader, context)
+            elif names is not None:
                 values[part.name] = _read_cards(readers[id(names)], raw, where, part.visibility == "owner")
             else:
                 values[part.name] = read_value(hints[part.name], raw, where)
@@ -225,7 +264,7 @@ class Layout:
 
     def keys(self) -> list[str]:
         """Returns the position keys the parts use (a position module adds its header's)."""
-        return [p.json_key for p in self.parts if not p.shared]
+        return [p.json_key for p in self.parts if not p.shared and p.body]
 
     def card_places(self, state: object) -> Iterable[tuple[str, list[Any]]]:
         """Yields every list of cards in the state with its part's name (for conservation checks)."""
@@ -251,6 +290,28 @@ def _read_cards(reader: CardReader, raw: object, path: str, per_seat: bool) -> l
     if per_seat:
         return [_read_cards(reader, hand, f"{path}[{i}]", False) for i, hand in enumerate(raw)]
     return [reader.number(name, f"{path}[{i}]") for i, name in enumerate(raw)]
+
+
+def _copier(hint: object) -> Callable[[Any], Any] | None:
+    """Returns how to copy values of a type hint deeply (None: immutable, shared as they are); lists and
+    dicts of immutable values by ``list`` and ``dict``, which is what keeps copies fast."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint in (int, float, str, bool, type(None), None) or origin is Literal:
+        return None
+    if origin in (list, dict):
+        inner = _copier(args[-1])
+        if inner is None:
+            return origin  # type: ignore[no-any-return]
+        if origin is list:
+            return lambda value: [inner(v) for v in value]
+        return lambda value: {k: inner(v) for k, v in value.items()}
+    if origin in (Union, types.UnionType, tuple) and all(
+        _copier(a) is None for a in args if a is not Ellipsis
+    ):
+        return None
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return None
+    return copy_value
 
 
 _HINTS: dict[type, dict[str, object]] = {}

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from parlour.core.errors import PositionError
-from parlour.core.zones import CardNames, Layout, Part
+from parlour.core.zones import CardNames, CardReader, Form, Layout, Part
 
 NAMES = CardNames(["ace", "two", "three", "four", "five", "six"])
 
@@ -164,3 +164,70 @@ def test_each_kind_of_card_has_its_own_names_and_its_own_allocation() -> None:
     assert all(not reader.missing() for reader in readers.values())
     with pytest.raises(PositionError, match=r"aside\[0\]: alpha is also at stock\[0\]"):
         TWO_DECKS.read(TwoDecks, {**body, "aside": ["alpha"]})
+
+
+class Space(Form):
+    """A space index kept from 0 and written from 1 (a part whose form is not its type hint's)."""
+
+    def write(self, value: object, names: CardNames | None) -> object:
+        """Returns the space's number."""
+        return None if not isinstance(value, int) else value + 1
+
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:
+        """Returns the space's index, refusing a number out of the board given as context."""
+        if not isinstance(raw, int) or not isinstance(context, int) or not 1 <= raw <= context:
+            raise PositionError(path, f"must be a space 1–{context}")
+        return raw - 1
+
+
+class Log:
+    """A record copied by its own ``copy`` (it keeps a count only copies may reset)."""
+
+    def __init__(self, entries: list[str]) -> None:
+        self.entries = entries
+
+    def copy(self) -> Log:
+        """Returns an independent copy."""
+        return Log(list(self.entries))
+
+
+class Board:
+    """A state with a space written in its own form, a record with its own copy, a count no position keeps."""
+
+    marker: int | None
+    log: Log
+    seen: int
+    piles: list[list[int]]
+    scores: dict[str, int]
+
+    def __init__(self) -> None:
+        self.marker, self.log, self.seen = 3, Log(["start"]), 7
+        self.piles, self.scores = [[1, 2], [3]], {"a": 1}
+
+
+BOARD = Layout(
+    Part("marker", form=Space()),
+    Part("log", copy=Log.copy, body=False),
+    Part("seen", body=False),
+    Part("piles"),
+    Part("scores"),
+)
+
+
+def test_a_part_with_its_own_form_is_written_and_read_through_it() -> None:
+    body = BOARD.write(Board())
+    assert body == {"marker": 4, "piles": [[1, 2], [3]], "scores": {"a": 1}}
+    assert BOARD.keys() == ["marker", "piles", "scores"]
+    assert BOARD.read(Board, body, context=16)["marker"] == 3
+    with pytest.raises(PositionError, match=r"marker: must be a space 1–2"):
+        BOARD.read(Board, body, context=2)
+
+
+def test_a_copy_uses_a_part_s_own_copy_and_copies_nested_lists_deeply() -> None:
+    board, other = Board(), Board.__new__(Board)
+    BOARD.copy_into(board, other)
+    other.log.entries.append("more")
+    other.piles[0].append(9)
+    other.scores["a"] = 5
+    assert board.log.entries == ["start"] and board.piles == [[1, 2], [3]] and board.scores == {"a": 1}
+    assert (other.marker, other.seen) == (3, 7)

@@ -148,7 +148,8 @@ class Layout:
     def __init__(self, *parts: Part, cards: CardNames | None = None) -> None:
         self.parts = parts
         self.cards = cards
-        self._copiers: dict[type, tuple[tuple[str, Callable[[Any], Any] | None], ...]] = {}
+        self._copiers: dict[type, Callable[[object, object], None]] = {}
+        self._dealt = tuple(p for p in parts if p.cards and p.visibility != "public")
 
     def names_of(self, part: Part) -> CardNames | None:
         """Returns how a part's cards are named (its own names, else the layout's; None: as they are)."""
@@ -158,17 +159,32 @@ class Layout:
     def copy_into(self, state: object, other: object) -> None:
         """Copies every part of ``state`` onto ``other`` (shared parts and immutable values by reference,
         others deeply, each by a copier its type hint chooses once per state class)."""
-        copiers = self._copiers.get(type(state))
-        if copiers is None:
-            copiers = self._copiers[type(state)] = self._find_copiers(type(state))
-        for name, copy in copiers:
-            value = getattr(state, name)
-            setattr(other, name, value if copy is None else copy(value))
+        copy_parts = self._copiers.get(type(state))
+        if copy_parts is None:
+            copy_parts = self._copiers[type(state)] = self._copy_parts(type(state))
+        copy_parts(state, other)
 
-    def _find_copiers(self, kind: type) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
-        """Returns each part's copier for a state class (None: shared, or immutable)."""
+    def _copy_parts(self, kind: type) -> Callable[[object, object], None]:
+        """Returns a function copying every part of a state class, written out once as plain attribute
+        assignments (as ``dataclasses`` writes ``__init__``): as fast as a hand-written ``clone``."""
         hints = _hints(kind)
-        return tuple((p.name, None if p.shared else p.copy or _copier(hints[p.name])) for p in self.parts)
+        copiers: dict[str, Callable[[Any], Any]] = {}
+        lines = ["def copy_parts(state, other):"]
+        for part in self.parts:
+            name = part.name
+            assert name.isidentifier(), f"a part names an attribute, not {name!r}"
+            copy = None if part.shared else part.copy or _copier(hints[name])
+            if copy is None:
+                lines.append(f"    other.{name} = state.{name}")
+            else:
+                copiers[f"copy_{name}"] = copy
+                lines.append(f"    other.{name} = copy_{name}(state.{name})")
+        if len(lines) == 1:
+            lines.append("    pass")
+        namespace: dict[str, Any] = dict(copiers)
+        exec("\n".join(lines), namespace)  # the code is written here from attribute names alone
+        found: Callable[[object, object], None] = namespace["copy_parts"]
+        return found
 
     # ----------------------------------------------------------------- what a seat does not see
     def unseen(self, state: object, seat: int | None) -> list[tuple[str, list[Any]]]:
@@ -196,14 +212,22 @@ class Layout:
         each place's size; pools in the order their first part is listed, places in the layout's order.
         The result depends only on what the seat knows (each pool is sorted before the shuffle)."""
         pools: dict[str, list[list[Any]]] = {}
-        for _, pool, cards in self._unseen(state, seat):
-            pools.setdefault(pool, []).append(cards)
+        for part in self._dealt:
+            value = getattr(state, part.name)
+            places = pools.setdefault(part.pool, [])
+            if part.visibility == "secret":
+                places.append(value)
+            else:
+                places.extend([hand for s, hand in enumerate(value) if s != seat])
         for places in pools.values():
-            cards_left = sorted(card for cards in places for card in cards)
+            cards_left = [card for cards in places for card in cards]
+            cards_left.sort()
             rng.shuffle(cards_left)
+            start = 0
             for cards in places:
-                size = len(cards)
-                cards[:], cards_left = cards_left[:size], cards_left[size:]
+                end = start + len(cards)
+                cards[:] = cards_left[start:end]
+                start = end
 
     # ----------------------------------------------------------------- positions
     def write(self, state: object) -> dict[str, Any]:
@@ -309,9 +333,28 @@ def _copier(hint: object) -> Callable[[Any], Any] | None:
         _copier(a) is None for a in args if a is not Ellipsis
     ):
         return None
+    if typing.is_typeddict(hint):
+        return _record_copier(typing.get_type_hints(hint))
     if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint.__dataclass_params__.frozen:  # type: ignore[attr-defined]
         return None
     return copy_value
+
+
+def _record_copier(hints: dict[str, object]) -> Callable[[Any], Any] | None:
+    """Returns how to copy a ``TypedDict``'s values: the dict, then each of its mutable entries."""
+    inner = [(key, copy) for key, hint in hints.items() if (copy := _copier(hint)) is not None]
+    if not inner:
+        return dict
+
+    def copy_record(value: dict[str, Any]) -> dict[str, Any]:
+        """Returns a copy of the record whose mutable entries are copied too."""
+        found = dict(value)
+        for key, copy in inner:
+            if key in found:
+                found[key] = copy(found[key])
+        return found
+
+    return copy_record
 
 
 _HINTS: dict[type, dict[str, object]] = {}
@@ -325,7 +368,7 @@ def _hints(kind: type) -> dict[str, object]:
     return found
 
 
-def position_header(state: Any, fmt: int) -> dict[str, Any]:
+def position_header(state: Any, fmt: int | str) -> dict[str, Any]:
     """Returns the fields every position starts with: format, game, players, options, chance."""
     return {
         "format": fmt,

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
-from parlour.core.errors import ParlourError, PositionError
+from parlour.core.errors import PositionError
 from parlour.core.payloads import JSONValue
 from parlour.core.positions import Fields, check_int, short_repr
 from parlour.core.zones import CardReader, position_header
@@ -141,13 +141,7 @@ def _check_stack(state: Tabletop) -> None:
     problems = state.invariant_errors()
     if problems:
         raise PositionError("", "; ".join(problems))
-    try:
-        for seat in state.deciders():
-            state.legal_actions(seat)
-    except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
-        raise PositionError(
-            "decisions", f"the decisions cannot be played from here ({short_repr(err)})"
-        ) from None
+    # whether the decisions can be played from here: the core's check_playable, after read_position
 
 
 def _check_deal_cards(state: Tabletop) -> None:

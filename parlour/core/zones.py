@@ -29,6 +29,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Literal, Union, get_args, get_origin
 
 from parlour.core.errors import PositionError
@@ -56,7 +57,7 @@ class Part:
     """Whether it is never copied nor written (content, options: the same for every copy)."""
     pool: str = "cards"
     """The redeal pool of its cards: unseen cards are only ever re-dealt among parts of one pool."""
-    copy: Callable[[Any], Any] | None = None
+    copy: Callable[..., object] | None = None
     """Its own copy (the chance's, the decision stack's), where copying by its type hint does not fit."""
     form: Form | None = None
     """Its own position form, where its type hint's does not fit (a space written 1–16, a record in its
@@ -76,7 +77,7 @@ class Form(ABC):
     layout's :class:`CardNames`, read through the position's allocation)."""
 
     @abstractmethod
-    def write(self, value: Any, names: CardNames | None) -> object:
+    def write(self, value: object, names: CardNames | None) -> object:
         """Returns the part's value as JSON data."""
 
     @abstractmethod
@@ -148,8 +149,12 @@ class Layout:
     def __init__(self, *parts: Part, cards: CardNames | None = None) -> None:
         self.parts = parts
         self.cards = cards
-        self._copiers: dict[type, Callable[[object, object], None]] = {}
-        self._dealt = tuple(p for p in parts if p.cards and p.visibility != "public")
+        self._copiers: dict[type, Callable[..., object]] = {}
+        pools: dict[str, list[Part]] = {}
+        for part in parts:
+            if part.cards and part.visibility != "public":
+                pools.setdefault(part.pool, []).append(part)
+        self._pools = tuple(tuple(found) for found in pools.values())
 
     def names_of(self, part: Part) -> CardNames | None:
         """Returns how a part's cards are named (its own names, else the layout's; None: as they are)."""
@@ -164,11 +169,11 @@ class Layout:
             copy_parts = self._copiers[type(state)] = self._copy_parts(type(state))
         copy_parts(state, other)
 
-    def _copy_parts(self, kind: type) -> Callable[[object, object], None]:
+    def _copy_parts(self, kind: type) -> Callable[..., object]:
         """Returns a function copying every part of a state class, written out once as plain attribute
         assignments (as ``dataclasses`` writes ``__init__``): as fast as a hand-written ``clone``."""
         hints = _hints(kind)
-        copiers: dict[str, Callable[[Any], Any]] = {}
+        copiers: dict[str, Callable[..., object]] = {}
         lines = ["def copy_parts(state, other):"]
         for part in self.parts:
             name = part.name
@@ -181,9 +186,10 @@ class Layout:
                 lines.append(f"    other.{name} = copy_{name}(state.{name})")
         if len(lines) == 1:
             lines.append("    pass")
-        namespace: dict[str, Any] = dict(copiers)
+        namespace: dict[str, object] = dict(copiers)
         exec("\n".join(lines), namespace)  # the code is written here from attribute names alone
-        found: Callable[[object, object], None] = namespace["copy_parts"]
+        found = namespace["copy_parts"]
+        assert callable(found)
         return found
 
     # ----------------------------------------------------------------- what a seat does not see
@@ -211,17 +217,15 @@ class Layout:
         """Re-deals every card ``seat`` cannot see among the places of its pool that hold them, keeping
         each place's size; pools in the order their first part is listed, places in the layout's order.
         The result depends only on what the seat knows (each pool is sorted before the shuffle)."""
-        pools: dict[str, list[list[Any]]] = {}
-        for part in self._dealt:
-            value = getattr(state, part.name)
-            places = pools.setdefault(part.pool, [])
-            if part.visibility == "secret":
-                places.append(value)
-            else:
-                places.extend([hand for s, hand in enumerate(value) if s != seat])
-        for places in pools.values():
-            cards_left = [card for cards in places for card in cards]
-            cards_left.sort()
+        for parts in self._pools:
+            places: list[list[Any]] = []
+            for part in parts:
+                value = getattr(state, part.name)
+                if part.visibility == "secret":
+                    places.append(value)
+                else:
+                    places += [hand for s, hand in enumerate(value) if s != seat]
+            cards_left = sorted(chain.from_iterable(places))
             rng.shuffle(cards_left)
             start = 0
             for cards in places:
@@ -316,7 +320,7 @@ def _read_cards(reader: CardReader, raw: object, path: str, per_seat: bool) -> l
     return [reader.number(name, f"{path}[{i}]") for i, name in enumerate(raw)]
 
 
-def _copier(hint: object) -> Callable[[Any], Any] | None:
+def _copier(hint: object) -> Callable[..., object] | None:
     """Returns how to copy values of a type hint deeply (None: immutable, shared as they are); lists and
     dicts of immutable values by ``list`` and ``dict``, which is what keeps copies fast."""
     origin, args = get_origin(hint), get_args(hint)
@@ -340,13 +344,13 @@ def _copier(hint: object) -> Callable[[Any], Any] | None:
     return copy_value
 
 
-def _record_copier(hints: dict[str, object]) -> Callable[[Any], Any] | None:
+def _record_copier(hints: dict[str, object]) -> Callable[..., object] | None:
     """Returns how to copy a ``TypedDict``'s values: the dict, then each of its mutable entries."""
     inner = [(key, copy) for key, hint in hints.items() if (copy := _copier(hint)) is not None]
     if not inner:
         return dict
 
-    def copy_record(value: dict[str, Any]) -> dict[str, Any]:
+    def copy_record(value: dict[str, object]) -> dict[str, object]:
         """Returns a copy of the record whose mutable entries are copied too."""
         found = dict(value)
         for key, copy in inner:

@@ -101,17 +101,20 @@ class Withdraw(Coloured, form="withdraw {colour}"):
 
 
 @dataclass(frozen=True, slots=True)
-class Accept(Coloured, form="accept {colour} {seat}"):
-    """The Boss accepts seat ``seat``'s offer of this colour at its ask."""
+class Supplied(Coloured):
+    """The Boss takes seat ``seat``'s investor of this colour into the terms (``accept``, ``include``)."""
 
     seat: int
+
+
+class Accept(Supplied, form="accept {colour} {seat}"):
+    """The Boss accepts seat ``seat``'s offer of this colour at its ask."""
 
 
 @dataclass(frozen=True, slots=True)
-class Include(Coloured, form="include {colour} {seat} {number}"):
+class Include(Supplied, form="include {colour} {seat} {number}"):
     """The Boss proposes ``number`` million to seat ``seat`` for its investor of this colour."""
 
-    seat: int
     number: int
 
 

@@ -101,20 +101,17 @@ class Withdraw(Coloured, form="withdraw {colour}"):
 
 
 @dataclass(frozen=True, slots=True)
-class Supplied(Coloured):
-    """The Boss takes seat ``seat``'s investor of this colour into the terms (``accept``, ``include``)."""
+class Accept(Coloured, form="accept {colour} {seat}"):
+    """The Boss accepts seat ``seat``'s offer of this colour at its ask."""
 
     seat: int
 
 
-class Accept(Supplied, form="accept {colour} {seat}"):
-    """The Boss accepts seat ``seat``'s offer of this colour at its ask."""
-
-
 @dataclass(frozen=True, slots=True)
-class Include(Supplied, form="include {colour} {seat} {number}"):
+class Include(Coloured, form="include {colour} {seat} {number}"):
     """The Boss proposes ``number`` million to seat ``seat`` for its investor of this colour."""
 
+    seat: int
     number: int
 
 

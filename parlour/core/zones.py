@@ -60,7 +60,7 @@ class Part:
     """Whether it is never copied nor written (content, options: the same for every copy)."""
     pool: str = "cards"
     """The redeal pool of its cards: unseen cards are only ever re-dealt among parts of one pool."""
-    copy: Callable[[Any], Any] | None = None
+    copy: Callable[..., object] | None = None
     """Its own copy (the chance's, the decision stack's), where copying by its type hint does not fit."""
     form: Form | None = None
     """Its own position form, where its type hint's does not fit (a space written 1–16, a record in its
@@ -80,7 +80,7 @@ class Form(ABC):
     layout's :class:`CardNames`, read through the position's allocation)."""
 
     @abstractmethod
-    def write(self, value: Any, names: CardNames | None) -> object:
+    def write(self, value: object, names: CardNames | None) -> object:
         """Returns the part's value as JSON data."""
 
     @abstractmethod
@@ -365,7 +365,7 @@ def _compile_copy(parts: tuple[Part, ...], hints: dict[str, object]) -> Callable
     ``dataclasses`` writes an ``__init__``): a clone is the hot path of every search. A shared part is
     copied by reference, a part with its own ``copy`` through it."""
     namespace: dict[str, object] = {"copy_value": copy_value}
-    lines = []
+    lines: list[str] = []
     for part in parts:
         name = part.name
         if part.shared:
@@ -374,16 +374,17 @@ def _compile_copy(parts: tuple[Part, ...], hints: dict[str, object]) -> Callable
             namespace[f"copy_{name}"] = part.copy
             expr = f"copy_{name}(state.{name})"
         else:
-            expr = _copy_expr(hints.get(name, object), f"state.{name}", 0)
+            expr = _copy_expr(hints.get(name, object), f"state.{name}", 0, namespace)
         lines.append(f"    other.{name} = {expr}")
     exec("def copy(state, other):\n" + "\n".join(lines or ["    pass"]), namespace)
     return typing.cast(Callable[[object, object], None], namespace["copy"])
 
 
-def _copy_expr(hint: object, value: str, depth: int) -> str:
+def _copy_expr(hint: object, value: str, depth: int, namespace: dict[str, object]) -> str:
     """Returns the expression that copies ``value`` of type ``hint``: the value itself if it never changes
-    in place, a flat copy of a list or dict of such values, a list or dict of copies one level deeper...,
-    else :func:`copy_value`."""
+    in place, a flat copy of a list or dict of such values, a list or dict of copies one level deeper, a
+    TypedDict record entry by entry..., else :func:`copy_value` (helpers the code calls go in
+    ``namespace``)."""
     if _immutable(hint):
         return value
     origin, args = typing.get_origin(hint), typing.get_args(hint)
@@ -393,10 +394,32 @@ def _copy_expr(hint: object, value: str, depth: int) -> str:
             return f"{value}.copy()"
         item = f"item{depth}"
         if origin is list:
-            return f"[{_copy_expr(inner, item, depth + 1)} for {item} in {value}]"
+            return f"[{_copy_expr(inner, item, depth + 1, namespace)} for {item} in {value}]"
         key = f"key{depth}"
-        return f"{{{key}: {_copy_expr(inner, item, depth + 1)} for {key}, {item} in {value}.items()}}"
+        return (
+            f"{{{key}: {_copy_expr(inner, item, depth + 1, namespace)} for {key}, {item} in {value}.items()}}"
+        )
+    if typing.is_typeddict(hint):
+        helper = f"record{len(namespace)}"
+        namespace[helper] = _record_copier(typing.get_type_hints(hint), namespace)
+        return f"{helper}({value})"
     return f"copy_value({value})"
+
+
+def _record_copier(hints: dict[str, object], namespace: dict[str, object]) -> Callable[..., object]:
+    """Returns a function copying a TypedDict record: the dict, then each of its entries that may change
+    in place (an entry the record leaves out stays out)."""
+    lines = ["def copy_record(value):", "    found = dict(value)"]
+    for depth, (key, hint) in enumerate(hints.items()):
+        if not _immutable(hint):
+            expr = _copy_expr(hint, f"found[{key!r}]", 100 + depth, namespace)
+            lines.append(f"    if {key!r} in found: found[{key!r}] = {expr}")
+    lines.append("    return found")
+    local: dict[str, object] = {}
+    exec("\n".join(lines), namespace, local)  # the code is written here from the record's keys alone
+    found = local["copy_record"]
+    assert callable(found)
+    return found
 
 
 def _immutable(hint: object) -> bool:

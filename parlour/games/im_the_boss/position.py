@@ -1,312 +1,100 @@
-"""Positions: the whole I'm the Boss! state as JSON, written and read back with checks."""
+"""Positions: the whole I'm the Boss! state as JSON (its layout's parts, ``tabletop.PARTS``), written and
+read back, with the consistency checks a layout cannot know."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack
-from parlour.core.errors import ParlourError, PositionError
+from parlour.core.errors import PositionError
 from parlour.core.payloads import JSONValue
-from parlour.core.positions import Fields, check_int, check_str, short_key, short_repr
-from parlour.games.im_the_boss.actions import BossCard, Play, Recruit, Travel
+from parlour.core.positions import Fields, check_int, short_repr
+from parlour.core.zones import CardReader, position_header
+from parlour.games.im_the_boss import tabletop
+from parlour.games.im_the_boss.actions import BossCard, Recruit
 from parlour.games.im_the_boss.content import Content
-from parlour.games.im_the_boss.negotiation import Negotiation, Pending, Term
+from parlour.games.im_the_boss.negotiation import Negotiation, Pending, seat_key
 from parlour.games.im_the_boss.options import DRAW, HAND_LIMIT, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.rules import KINDS, Arrive, Bargain, Closing, Limit, PlaceMarker, Respond, Turn
 from parlour.games.im_the_boss.supply import can_supply, stands
-from parlour.games.im_the_boss.tabletop import BossDecision, DealRecord, Tabletop
+from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 
 T = TypeVar("T", bound=Tabletop)
 
 FORMAT = "parlour-im-the-boss-position/1"
-FIELDS = {
-    "format",
-    "game",
-    "players",
-    "options",
-    "chance",
-    "hands",
-    "draw",
-    "discard",
-    "placards",
-    "money",
-    "covered",
-    "deal_cards",
-    "marker",
-    "deals",
-    "current",
-    "first",
-    "turn",
-    "over",
-    "must_deal",
-    "negotiation",
-    "decisions",
-}
-NEGO_FIELDS = {
-    "space",
-    "opener",
-    "boss",
-    "proceeds",
-    "laid",
-    "travelling",
-    "offers",
-    "terms",
-    "tips",
-    "counted",
-    "called",
-    "pending",
-}
+HEADER = {"format", "game", "players", "options", "chance"}
 
 
 def to_position(state: Tabletop) -> dict[str, JSONValue]:
-    """Returns the whole state as JSON data; cards are written by name."""
-    names = state.name
+    """Returns the whole state as JSON data (its layout's parts, then the decisions); cards by name."""
     return {
-        "format": FORMAT,
-        "game": "im-the-boss",
-        "players": state.players,
-        "options": dict(state.options),
-        "chance": state.chance.to_json(),
-        "hands": [[names(c) for c in h] for h in state.hands],
-        "draw": [names(c) for c in state.draw],
-        "discard": [names(c) for c in state.discard],
-        "placards": dict(state.owners),
-        "money": list(state.money),
-        "covered": list(state.covered),
-        "deal_cards": list(state.deal_cards),
-        "marker": None if state.marker is None else state.marker + 1,
-        "deals": [dict(d) for d in state.deals],
-        "current": state.current,
-        "first": state.first,
-        "turn": state.turn,
-        "over": state.over,
-        "must_deal": state.must_deal,
-        "negotiation": _nego_json(state),
+        **position_header(state, FORMAT),
+        **state.layout.write(state),
         "decisions": state.stack.to_json(),
     }
-
-
-def _nego_json(state: Tabletop) -> dict[str, JSONValue] | None:
-    """Returns the negotiation as JSON data."""
-    nego = state.nego
-    if nego is None:
-        return None
-    pending = nego.pending
-    return {
-        "space": nego.space + 1,
-        "opener": nego.opener,
-        "boss": nego.boss,
-        "proceeds": nego.proceeds,
-        "laid": [[state.name(c) for c in laid] for laid in nego.laid],
-        "travelling": {c: state.name(card) for c, card in sorted(nego.travelling.items())},
-        "offers": [[c, s, a] for (c, s), a in sorted(nego.offers.items())],
-        "terms": {c: t.to_json() for c, t in sorted(nego.items.items())},
-        "tips": {str(s): [t.amount, t.agreed] for s, t in sorted(nego.tips.items())},
-        "counted": list(nego.counted),
-        "called": nego.called,
-        "pending": None if pending is None else _pending_json(state, pending),
-    }
-
-
-def _pending_json(state: Tabletop, pending: Pending) -> dict[str, JSONValue]:
-    """Returns the play awaiting a Stop as JSON data: its verb, player, target and cards."""
-    return {
-        "verb": pending.play.verb,
-        "by": pending.by,
-        "colour": pending.colour,
-        "seat": pending.seat,
-        "cards": [state.name(c) for c in pending.cards],
-    }
-
-
-class _Cards:
-    """Hands out card ids by name while a position is read, so every card is placed exactly once."""
-
-    def __init__(self, content: Content) -> None:
-        self.free: dict[str, list[int]] = {}
-        for card, name in enumerate(content.cards):
-            self.free.setdefault(name, []).append(card)
-
-    def take(self, name: object, path: str) -> int:
-        """Returns a free id of a card called ``name``."""
-        if not isinstance(name, str) or name not in self.free:
-            raise PositionError(path, f"{short_repr(name)} is not a card of this set")
-        if not self.free[name]:
-            raise PositionError(path, f"more {name} cards than the set has")
-        return self.free[name].pop(0)
-
-    def pile(self, value: object, path: str) -> list[int]:
-        """Returns the ids of a list of card names."""
-        if not isinstance(value, list):
-            raise PositionError(path, "must be a list of card names")
-        return [self.take(v, f"{path}[{i}]") for i, v in enumerate(value)]
-
-    def check_all_placed(self) -> None:
-        """Refuses a position that leaves cards out."""
-        missing = Counter({n: len(ids) for n, ids in self.free.items() if ids})
-        if missing:
-            name, count = sorted(missing.items())[0]
-            raise PositionError("hands", f"{count} {name} card(s) are nowhere (every card must be placed)")
 
 
 def from_position(kind: type[T], content: Content, data: object, options: dict[str, JSONValue]) -> T:
     """Returns the state (of class ``kind``) a position describes, refusing anything impossible with the
     field's path."""
-    f = Fields(data, "", FIELDS)
+    layout = tabletop.layout(content)
+    f = Fields(data, "", {*HEADER, *layout.keys(), "decisions"})
     if f.get("format") != FORMAT:
         raise PositionError("format", f"must be {FORMAT!r}")
     players = f.integer("players", 3, 6)
     state = kind(content, players, options, Chance.from_json(f.get("chance")))
-    cards = _Cards(content)
-    hands = f.get("hands")
-    if not isinstance(hands, list) or len(hands) != players:
-        raise PositionError("hands", f"must be a list of {players} hands")
-    state.hands = [cards.pile(h, f"hands[{i}]") for i, h in enumerate(hands)]
-    state.draw = cards.pile(f.get("draw"), "draw")
-    state.discard = cards.pile(f.get("discard"), "discard")
-    _read_board(state, f)
-    state.nego = _read_nego(state, f.get("negotiation"), cards)
-    cards.check_all_placed()
+    readers = layout.readers()
+    for name, value in layout.read(kind, f.data, readers=readers, context=state).items():
+        setattr(state, name, value)
+    _check_all_placed(readers[id(layout.cards)])
+    _check_board(state)
     state.stack = DecisionStack.from_json(f.get("decisions"), "decisions", players, KINDS)
     _check_stack(state)
     return state
 
 
-def _read_board(state: Tabletop, f: Fields) -> None:
-    """Reads placards, money, the board, the deal cards and the turn fields."""
+def _check_all_placed(reader: CardReader) -> None:
+    """Refuses a position that leaves cards out."""
+    missing = Counter(reader.missing())
+    if missing:
+        name, count = sorted(missing.items())[0]
+        raise PositionError("hands", f"{count} {name} card(s) are nowhere (every card must be placed)")
+
+
+def _check_board(state: Tabletop) -> None:
+    """Refuses hands, placards, money, the board, the deal cards and the turn fields out of range."""
     players, colours = state.players, state.content.colours
-    placards = f.get("placards")
-    if not isinstance(placards, dict) or sorted(placards) != sorted(colours):
+    if len(state.hands) != players:
+        raise PositionError("hands", f"must be a list of {players} hands")
+    if sorted(state.owners) != sorted(colours):
         raise PositionError("placards", f"must map each colour {' '.join(colours)} to a seat or null")
-    for colour, seat in placards.items():
-        state.owners[colour] = None if seat is None else check_int(seat, f"placards.{colour}", 0, players - 1)
-    state.money = f.items("money", lambda v, p: check_int(v, p, 0))
+    for colour, seat in state.owners.items():
+        if seat is not None:
+            check_int(seat, f"placards.{colour}", 0, players - 1)
+    _check_each(state.money, "money", 0)
     if len(state.money) != players:
         raise PositionError("money", f"must list {players} amounts")
-    numbers = range(1, len(state.content.deal_cards) + 1)
-    state.covered = f.items("covered", lambda v, p: None if v is None else check_int(v, p, 1, numbers[-1]))
-    state.deal_cards = f.items("deal_cards", lambda v, p: check_int(v, p, 1, numbers[-1]))
+    last = len(state.content.deal_cards)
+    _check_each(state.covered, "covered", 1, last)
+    _check_each(state.deal_cards, "deal_cards", 1, last)
     used = [n for n in state.covered if n is not None] + state.deal_cards
     if len(state.covered) != len(state.content.spaces) or len(set(used)) != len(used):
         raise PositionError("covered", "must list the 16 spaces; a deal card may be in one place only")
-    marker = f.get("marker")
-    state.marker = None if marker is None else check_int(marker, "marker", 1, 16) - 1
-    if state.marker is not None and state.covered[state.marker] is not None and not f.get("over"):
+    if state.marker is not None and state.covered[state.marker] is not None and not state.over:
         raise PositionError("marker", "the marker stands on a covered space")
-    deals = f.get("deals")
-    if not isinstance(deals, list) or not all(isinstance(d, dict) for d in deals):
-        raise PositionError("deals", "must be a list of deal records")
-    state.deals = [cast(DealRecord, dict(d)) for d in deals]  # each checked in _check_deal_record
-    state.current = f.integer("current", 0, players - 1)
-    state.first = f.integer("first", 0, players - 1)
-    state.turn = f.integer("turn", 0)
-    state.over = f.boolean("over")
-    state.must_deal = f.boolean("must_deal")
+    check_int(state.current, "current", 0, players - 1)
+    check_int(state.first, "first", 0, players - 1)
+    check_int(state.turn, "turn", 0)
 
 
-def _read_nego(state: Tabletop, data: object, cards: _Cards) -> Negotiation | None:
-    """Reads the negotiation (or null)."""
-    if data is None:
-        return None
-    n = Fields(data, "negotiation", NEGO_FIELDS)
-    players, colours = state.players, state.content.colours
-    laid = n.get("laid")
-    if not isinstance(laid, list) or len(laid) != players:
-        raise PositionError("negotiation.laid", f"must list {players} seats' laid Clan cards")
-    nego = Negotiation(
-        n.integer("space", 1, 16) - 1,
-        n.integer("opener", 0, players - 1),
-        n.integer("boss", 0, players - 1),
-        n.integer("proceeds", 0),
-        [cards.pile(x, f"negotiation.laid[{i}]") for i, x in enumerate(laid)],
-    )
-    for i, pile in enumerate(nego.laid):
-        if any(not state.name(c).startswith("clan:") for c in pile):
-            raise PositionError(f"negotiation.laid[{i}]", "only Clan cards are laid")
-    travelling = n.get("travelling")
-    if not isinstance(travelling, dict) or set(travelling) - set(colours):
-        raise PositionError("negotiation.travelling", "must map placard colours to Travel cards")
-    nego.travelling = {c: cards.take(v, f"negotiation.travelling.{c}") for c, v in travelling.items()}
-    for i, entry in enumerate(n.items("offers", _triple)):
-        colour, seat, ask = entry
-        if colour not in set(colours) or not 0 <= seat < players:
-            raise PositionError(f"negotiation.offers[{i}]", "colour or seat out of range")
-        nego.offers[(colour, seat)] = ask
-    nego.items = _terms(n.get("terms"), colours, players)
-    tips = n.get("tips")
-    if not isinstance(tips, dict):
-        raise PositionError("negotiation.tips", "must be an object")
-    for key, value in tips.items():
-        if not _seat_key(key, players) or not _pair(value):
-            raise PositionError(f"negotiation.tips.{short_key(key)}", "must map a seat to [amount, agreed]")
-        nego.tips[int(key)] = Term(int(key), value[0], value[1])
-    nego.counted = n.items("counted", lambda v, p: check_int(v, p, 0))
-    if len(nego.counted) != players:
-        raise PositionError("negotiation.counted", f"must list {players} seats' action counts")
-    nego.called = n.boolean("called")
-    nego.pending = _pending(n.get("pending"), players, cards)
-    return nego
-
-
-def _seat_key(key: object, players: int) -> bool:
-    """Returns whether an object key names a seat: ``"0"`` … ``"players - 1"`` as written by positions."""
-    return isinstance(key, str) and key.isdecimal() and key == str(int(key)) and int(key) < players
-
-
-def _triple(value: object, path: str) -> tuple[str, int, int]:
-    """Reads ``[colour, seat, amount]``."""
-    if not isinstance(value, list) or len(value) != 3:
-        raise PositionError(path, "must be [colour, seat, amount]")
-    return check_str(value[0], path), check_int(value[1], path, 0), check_int(value[2], path, 0)
-
-
-def _pair(value: object) -> bool:
-    """Returns whether ``value`` is ``[amount, agreed]``."""
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and isinstance(value[0], int)
-        and not isinstance(value[0], bool)
-        and value[0] >= 0
-        and isinstance(value[1], bool)
-    )
-
-
-def _terms(data: object, colours: str, players: int) -> dict[str, Term]:
-    """Reads the terms: colour -> [seat, amount, agreed]."""
-    if not isinstance(data, dict):
-        raise PositionError("negotiation.terms", "must be an object")
-    terms = {}
-    for colour, value in data.items():
-        path = f"negotiation.terms.{short_key(colour)}"
-        shaped = isinstance(value, list) and len(value) == 3 and _pair(value[1:])
-        if colour not in set(colours) or not shaped:
-            raise PositionError(path, "must map a colour to [seat, amount, agreed]")
-        terms[colour] = Term(check_int(value[0], path, 0, players - 1), value[1], value[2])
-    return terms
-
-
-def _pending(data: object, players: int, cards: _Cards) -> Pending | None:
-    """Reads the play awaiting a Stop (or null)."""
-    if data is None:
-        return None
-    p = Fields(data, "negotiation.pending", {"verb", "by", "colour", "seat", "cards"})
-    verb, colour, seat = p.string("verb"), p.string("colour"), p.integer("seat", -1, players - 1)
-    if verb not in ("travel", "boss", "recruit"):
-        raise PositionError("negotiation.pending.verb", "must be travel, boss or recruit")
-    if verb != "travel" and seat != -1:
-        raise PositionError("negotiation.pending.seat", "only a Travel card targets a seat (else -1)")
-    if verb == "boss" and colour:
-        raise PositionError("negotiation.pending.colour", "a Boss card targets no colour (write '')")
-    played: Play = (
-        Travel(colour, seat) if verb == "travel" else Recruit(colour) if verb == "recruit" else BossCard()
-    )
-    return Pending(
-        played, p.integer("by", 0, players - 1), cards.pile(p.get("cards"), "negotiation.pending.cards")
-    )
+def _check_each(values: list[int] | list[int | None], path: str, low: int, high: int | None = None) -> None:
+    """Refuses a number out of [low, high] in a list (nulls allowed where the list holds them)."""
+    for i, value in enumerate(values):
+        if value is not None:
+            check_int(value, f"{path}[{i}]", low, high)
 
 
 SHAPES: dict[tuple[type[BossDecision], ...], str] = {
@@ -353,13 +141,7 @@ def _check_stack(state: Tabletop) -> None:
     problems = state.invariant_errors()
     if problems:
         raise PositionError("", "; ".join(problems))
-    try:
-        for seat in state.deciders():
-            state.legal_actions(seat)
-    except (ParlourError, LookupError, AssertionError, TypeError, ValueError) as err:
-        raise PositionError(
-            "decisions", f"the decisions cannot be played from here ({short_repr(err)})"
-        ) from None
+    # whether the decisions can be played from here: the core's check_playable, after read_position
 
 
 def _check_deal_cards(state: Tabletop) -> None:
@@ -389,7 +171,7 @@ def _check_deal_record(state: Tabletop, deal: Mapping[str, object], path: str) -
     proceeds = f.integer("proceeds", 0)
     payments = f.get("payments")
     if not isinstance(payments, dict) or any(
-        not _seat_key(k, state.players) or not isinstance(v, int) or isinstance(v, bool) or v < 1
+        not seat_key(k, state.players) or not isinstance(v, int) or isinstance(v, bool) or v < 1
         for k, v in payments.items()
     ):
         raise PositionError(f.where("payments"), "must map seats to positive amounts")
@@ -423,6 +205,8 @@ def _check_negotiation(state: Tabletop, nego: Negotiation) -> None:
                 f"negotiation.travelling.{colour}", "must be a matching Travel card on a held placard"
             )
     for seat, laid in enumerate(nego.laid):
+        if any(not state.name(c).startswith("clan:") for c in laid):
+            raise PositionError(f"negotiation.laid[{seat}]", "only Clan cards are laid")
         if any(state.name(c)[-1] not in state.space(nego.space).colours for c in laid):
             raise PositionError(
                 f"negotiation.laid[{seat}]", "Clan cards are laid only in the space's colours"

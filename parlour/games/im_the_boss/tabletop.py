@@ -12,17 +12,20 @@ import dataclasses
 import random
 from abc import abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar, NotRequired, Self, TypedDict
+from functools import cache
+from typing import ClassVar, NotRequired, Self, TypedDict, cast
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import Decision, DecisionStack, Seat
 from parlour.core.errors import PositionError
 from parlour.core.modular import ModularState
-from parlour.core.payloads import JSONValue
+from parlour.core.payloads import JSONValue, write_value
+from parlour.core.positions import check_int
 from parlour.core.state import GameState
+from parlour.core.zones import CardNames, CardReader, Form, Layout, Part
 from parlour.games.im_the_boss.actions import NOTATION, BossAction
 from parlour.games.im_the_boss.content import Content, DealCard, Space
-from parlour.games.im_the_boss.negotiation import Negotiation
+from parlour.games.im_the_boss.negotiation import Negotiation, NegotiationForm
 
 
 class DealRecord(TypedDict):
@@ -126,42 +129,67 @@ class Tabletop(ModularState[BossAction]):
     game_name = "im-the-boss"
     notation = NOTATION
 
+    layout: Layout
+    """The state's parts (``LAYOUT`` with this content's card names): copies, redeals and positions."""
+    content: Content
+    players: int
+    options: dict[str, JSONValue]
+    chance: Chance
+    stack: DecisionStack
+    actions_applied: int
+    hands: list[list[int]]
+    """Each seat's Influence cards; secret to everyone else."""
+    draw: list[int]
+    """The face-down Influence deck, top first; secret."""
+    discard: list[int]
+    """The discard pile, bottom first; public (ruling B-8)."""
+    owners: dict[str, int | None]
+    """Who holds each investor placard (None: a spare beside the board)."""
+    money: list[int]
+    """Each seat's money in millions."""
+    covered: list[int | None]
+    """The deal card number covering each space, or None for a free space."""
+    deal_cards: list[int]
+    """The deal cards still stacked, top first (public)."""
+    marker: int | None
+    """The space index the marker stands on (None until placed)."""
+    deals: list[DealRecord]
+    """The public record of closed deals: card, space, Boss, proceeds, payments."""
+    current: Seat
+    """The seat whose turn it is."""
+    first: Seat
+    """The seat that took the first turn."""
+    turn: int
+    """Turn number, counting every player's turns from 1 (0 while the marker is placed)."""
+    over: bool
+    must_deal: bool
+    """Whether the current player must try a deal this turn (option must_deal)."""
+    nego: Negotiation | None
+    """The negotiation in progress, if any."""
+
     def __init__(self, content: Content, players: int, options: dict[str, JSONValue], chance: Chance) -> None:
         super().__init__()
+        self.layout = layout(content)
         self.content = content
         self.players = players
         self.options = options
         self.chance = chance
         self.stack = DecisionStack()
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        """Each seat's Influence cards; secret to everyone else."""
-        self.draw: list[int] = []
-        """The face-down Influence deck, top first; secret."""
-        self.discard: list[int] = []
-        """The discard pile, bottom first; public (ruling B-8)."""
-        self.owners: dict[str, int | None] = {c: None for c in content.colours}
-        """Who holds each investor placard (None: a spare beside the board)."""
-        self.money: list[int] = [0] * players
-        """Each seat's money in millions."""
-        self.covered: list[int | None] = [None] * len(content.spaces)
-        """The deal card number covering each space, or None for a free space."""
-        self.deal_cards: list[int] = []
-        """The deal cards still stacked, top first (public)."""
-        self.marker: int | None = None
-        """The space index the marker stands on (None until placed)."""
-        self.deals: list[DealRecord] = []
-        """The public record of closed deals: card, space, Boss, proceeds, payments."""
-        self.current: Seat = 0
-        """The seat whose turn it is."""
-        self.first: Seat = 0
-        """The seat that took the first turn."""
+        self.hands = [[] for _ in range(players)]
+        self.draw = []
+        self.discard = []
+        self.owners = {c: None for c in content.colours}
+        self.money = [0] * players
+        self.covered = [None] * len(content.spaces)
+        self.deal_cards = []
+        self.marker = None
+        self.deals = []
+        self.current = 0
+        self.first = 0
         self.turn = 0
-        """Turn number, counting every player's turns from 1 (0 while the marker is placed)."""
         self.over = False
         self.must_deal = False
-        """Whether the current player must try a deal this turn (option must_deal)."""
-        self.nego: Negotiation | None = None
-        """The negotiation in progress, if any."""
+        self.nego = None
 
     # ------------------------------------------------------------ lookups
     def name(self, card: int) -> str:
@@ -256,30 +284,77 @@ class Tabletop(ModularState[BossAction]):
         """Returns a deep, independent copy (same generator, same future draws)."""
         other = type(self).__new__(type(self))
         GameState.__init__(other)
-        other.content, other.players, other.options = self.content, self.players, self.options
-        other.chance = self.chance.copy()
-        other.stack = self.stack.copy()
-        other.hands = [list(h) for h in self.hands]
-        other.draw, other.discard = list(self.draw), list(self.discard)
-        other.owners, other.money = dict(self.owners), list(self.money)
-        other.covered, other.deal_cards = list(self.covered), list(self.deal_cards)
-        other.marker, other.deals = self.marker, [d.copy() for d in self.deals]
-        other.current, other.first, other.turn = self.current, self.first, self.turn
-        other.over, other.must_deal = self.over, self.must_deal
-        other.nego = self.nego.copy() if self.nego is not None else None
-        other.actions_applied = self.actions_applied
+        self.layout.copy_into(self, other)
         return other
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
         """Returns a copy where other hands and the deck are re-dealt at random, with a fresh generator."""
         other = self.clone()
         other.chance = self.chance.fresh(rng)
-        others = [s for s in range(self.players) if s != seat]
-        pool = [c for s in others for c in other.hands[s]] + other.draw
-        pool.sort()  # canonical order: the result depends only on what the seat knows
-        rng.shuffle(pool)
-        for s in others:
-            size = len(other.hands[s])
-            other.hands[s], pool = pool[:size], pool[size:]
-        other.draw = pool
+        self.layout.redeal(other, seat, rng)
         return other
+
+
+class SpaceForm(Form):
+    """The marker's space in positions: 1–16 (or null before it is placed), kept from 0 in the state."""
+
+    def write(self, value: object, names: CardNames | None) -> object:
+        """Returns the space's number, or None."""
+        return None if not isinstance(value, int) else value + 1
+
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> int | None:
+        """Returns the space's index, or None."""
+        return None if raw is None else check_int(raw, path, 1, 16) - 1
+
+
+class DealsForm(Form):
+    """The public record of deals in positions: a list of objects as the state holds them (each entry is
+    checked against the board by the position's consistency checks)."""
+
+    def write(self, value: object, names: CardNames | None) -> object:
+        """Returns the record as JSON data."""
+        return write_value(value)
+
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> list[DealRecord]:
+        """Returns the record, refusing anything but a list of objects."""
+        if not isinstance(raw, list) or not all(isinstance(d, dict) for d in raw):
+            raise PositionError(path, "must be a list of deal records")
+        return [cast(DealRecord, dict(d)) for d in raw]  # each checked in position._check_deal_record
+
+
+PARTS = (
+    Part("layout", shared=True),
+    Part("content", shared=True),
+    Part("players", shared=True),
+    Part("options", shared=True),
+    Part("chance", copy=Chance.copy, body=False),
+    Part("actions_applied", body=False),
+    Part("hands", "owner", cards=True),
+    Part("draw", "secret", cards=True),
+    Part("discard", cards=True),
+    Part("owners", key="placards"),
+    Part("money"),
+    Part("covered"),
+    Part("deal_cards"),
+    Part("marker", form=SpaceForm()),
+    Part("deals", form=DealsForm()),
+    Part("current"),
+    Part("first"),
+    Part("turn"),
+    Part("over"),
+    Part("must_deal"),
+    Part("nego", key="negotiation", copy=Negotiation.copy_of, form=NegotiationForm()),
+    Part("stack", key="decisions", copy=DecisionStack.copy, body=False),
+)
+"""Every part of the tabletop, in position order (the decisions are written last, by the position)."""
+
+
+def layout(content: Content) -> Layout:
+    """Returns the tabletop's layout with the Influence cards of a content set."""
+    return _layout(content.cards)
+
+
+@cache
+def _layout(cards: tuple[str, ...]) -> Layout:
+    """Returns the tabletop's layout for these Influence cards (one per deck, made once)."""
+    return Layout(*PARTS, cards=CardNames(cards, what="Influence card"))

@@ -258,8 +258,9 @@ class Sorted(Form):
     def __init__(self, hint: object) -> None:
         self.hint = hint
 
-    def write(self, value: Mapping[str, object], names: CardNames | None) -> object:
+    def write(self, value: object, names: CardNames | None) -> object:
         """Returns the mapping as JSON, keys sorted."""
+        assert isinstance(value, Mapping)
         return write_value(dict(sorted(value.items())))
 
     def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:
@@ -279,8 +280,9 @@ class Decisions(Form):
     """The decision stack, bottom first, each decision read by its class (the context: a
     :class:`StackReading`)."""
 
-    def write(self, value: DecisionStack, names: CardNames | None) -> object:
+    def write(self, value: object, names: CardNames | None) -> object:
         """Returns the stack as JSON."""
+        assert isinstance(value, DecisionStack)
         return value.to_json()
 
     def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:

@@ -7,7 +7,6 @@ Run as a script to print the figures: ``python tests/games/im_the_boss/test_bots
 
 from __future__ import annotations
 
-import random
 import statistics
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +20,7 @@ from parlour.games.im_the_boss import GAME, BossState
 from parlour.games.im_the_boss.bots import GreedyBot
 
 from .scenario import negotiation, play
-from .test_properties import dealmaking_playout
+from .test_people import determinised_states
 
 LIMIT = GAME.options({})["negotiation_limit"]
 
@@ -139,24 +138,15 @@ def test_a_bot_boss_takes_silence_for_a_no_and_offers_more() -> None:
 def test_public_only_pass_is_sound_and_public() -> None:
     """A seat publicly seen to have only 'pass' has only 'pass' in every determinisation, and every seat's
     determinisations agree on it (it reads no hidden card); it does happen."""
-    rng = random.Random(3)
     found = 0
-
-    def check(state: BossState, step: int) -> None:
-        nonlocal found
-        if step % 3:
-            return
+    for state, copies in determinised_states(4, 3, seed=3):
         for seat in state.deciders():
             idle = state.public_only_pass(seat)
-            for other in range(state.players):
-                copy = state.determinize(other, rng)
+            for copy in copies:
                 assert copy.public_only_pass(seat) == idle
                 if idle:
                     assert [str(a) for a in copy.legal_actions(seat)] == ["pass"]
             found += idle
-
-    for seed in range(4):
-        dealmaking_playout(3 + seed, seed, check)
     assert found > 5
 
 

@@ -183,23 +183,29 @@ def public_texts(state: BossState) -> tuple[str, str]:
     return state.decision_summary(), GAME.board_svg(state)
 
 
+def determinised_states(games: int, every: int, seed: int) -> list[tuple[BossState, list[BossState]]]:
+    """Returns states of deal-making games (3, 4... players), every ``every`` actions, each with one
+    determinisation per seat (seat order)."""
+    rng = random.Random(seed)
+    found: list[tuple[BossState, list[BossState]]] = []
+
+    def keep(state: BossState, step: int) -> None:
+        if step % every == 0:
+            found.append((state.clone(), [state.determinize(seat, rng) for seat in range(state.players)]))
+
+    for game in range(games):
+        dealmaking_playout(3 + game, game, keep)
+    return found
+
+
 @pytest.mark.slow
 def test_the_banner_and_board_are_equal_across_determinisations() -> None:
     """Neither the banner nor the board depends on a hidden card: each seat's determinisations agree."""
-    rng = random.Random(5)
     checked = 0
-
-    def check(state: BossState, step: int) -> None:
-        nonlocal checked
-        if step % 5:
-            return
+    for state, copies in determinised_states(3, 5, seed=5):
         seen = public_texts(state)
-        for seat in range(state.players):
-            assert public_texts(state.determinize(seat, rng)) == seen
+        assert all(public_texts(copy) == seen for copy in copies)
         checked += 1
-
-    for seed in range(3):
-        dealmaking_playout(3 + seed, seed, check)
     assert checked > 30
 
 

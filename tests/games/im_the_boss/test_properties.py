@@ -189,7 +189,7 @@ def test_a_position_with_a_card_twice_is_refused() -> None:
     data = position(hands=[["boss"], [], []])
     data["discard"] = [*data["discard"], "boss"]
     data["draw"].remove("stop")
-    with pytest.raises(PositionError, match="more boss cards than the set has"):
+    with pytest.raises(PositionError, match=r"^discard\[0\]: more 'boss' cards than the 10 there are"):
         GAME.load_position(json.dumps(data))
 
 

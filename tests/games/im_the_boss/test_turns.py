@@ -8,7 +8,7 @@ import pytest
 
 from parlour.core.chance import Forced
 from parlour.core.errors import IllegalActionError
-from parlour.games.im_the_boss import GAME
+from parlour.games.im_the_boss import GAME, BossState
 from parlour.testing.kit import snapshot
 
 from .scenario import CONTENT, check, hand, kinds, legal, load, names, play
@@ -262,17 +262,24 @@ def test_the_turn_passes_clockwise() -> None:
 # ------------------------------------------------------------------ options
 
 
-def test_must_deal_with_ten_cards_forbids_drawing() -> None:
-    """Variant must_deal: a player starting a turn with 10 or more cards must try a deal (no draw)."""
+def must_deal_game(cards: int, must_deal: str = "yes") -> BossState:
+    """Seat 2 draws after its roll, then seat 0 starts its turn holding ``cards`` cards (option must_deal)."""
     state = load(
-        options={"must_deal": "yes"},
-        hands=[["stop"] * 10, [], []],
+        options={"must_deal": must_deal},
+        hands=[["stop"] * cards, [], []],
         current=2,
         decision="arrive",
         forced=[("die", 2)],
     )
     play(state, "draw")
-    assert state.current == 0 and state.must_deal
+    assert state.current == 0
+    return state
+
+
+def test_must_deal_with_ten_cards_forbids_drawing() -> None:
+    """Variant must_deal: a player starting a turn with 10 or more cards must try a deal (no draw)."""
+    state = must_deal_game(10)
+    assert state.must_deal
     assert legal(state) == ["deal", "roll"]
     play(state, "roll")
     assert legal(state) == ["deal"]
@@ -282,23 +289,16 @@ def test_must_deal_with_ten_cards_forbids_drawing() -> None:
 
 def test_must_deal_leaves_smaller_hands_free_to_draw() -> None:
     """Variant must_deal: with 9 cards the player may still roll and draw."""
-    state = load(
-        options={"must_deal": "yes"},
-        hands=[["stop"] * 9, [], []],
-        current=2,
-        decision="arrive",
-        forced=[("die", 2)],
-    )
-    play(state, "draw")
-    assert state.current == 0 and not state.must_deal
+    state = must_deal_game(9)
+    assert not state.must_deal
     play(state, "roll")
     assert legal(state) == ["deal", "draw"]
 
 
 def test_without_must_deal_a_large_hand_may_draw() -> None:
     """The rulebook has no such duty: by default a player with 10 cards may draw."""
-    state = load(hands=[["stop"] * 10, [], []], current=2, decision="arrive", forced=[("die", 2)])
-    play(state, "draw")
+    state = must_deal_game(10, must_deal="no")
+    assert not state.must_deal
     play(state, "roll")
     assert legal(state) == ["deal", "draw"]
 

@@ -12,7 +12,8 @@ A game lists its state's parts in a :class:`Layout`::
         cards=CardNames(deck.names),            # cards are numbers in the state, names in positions
     )
 
-From it the core derives :meth:`Layout.copy_into` (``clone``), :meth:`Layout.redeal`
+From it (and the state class's type hints) the core derives :meth:`Layout.copy_into` (``clone``: each
+part copied as deep as its hint says, no deeper), :meth:`Layout.redeal`
 (``determinize``: every card the seat cannot see pooled in a canonical order, shuffled and dealt
 back into the same places and sizes), :meth:`Layout.write` and :meth:`Layout.read` (the position's
 body, read through the state class's type hints, refusing what does not fit) and
@@ -22,11 +23,13 @@ module then keeps only its real consistency checks (every card in one place, a s
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Union
 
 from parlour.core.errors import PositionError
 from parlour.core.payloads import copy_value, read_value, write_value
@@ -45,7 +48,8 @@ class Part:
     visibility: Visibility = "public"
     """Who sees it (``owner``: the attribute is a list with one entry per seat)."""
     cards: bool | CardNames = False
-    """Whether it holds cards (a list of cards; for ``owner``, a list of such lists per seat); a
+    """Whether it holds cards (a list of cards; for ``owner``, a list of such lists per seat; deeper, as
+    the state class's type hint says: ``list[list[list[int]]]`` stacks of cards per seat); a
     :class:`CardNames` of its own where the layout names several kinds of card."""
     key: str = ""
     """Its name in positions (default: the attribute's name)."""
@@ -125,6 +129,10 @@ class Layout:
         self.cards = cards
         self._copied = tuple(p.name for p in parts if not p.shared)
         self._shared = tuple(p.name for p in parts if p.shared)
+        self._copiers: dict[type, Callable[[object, object], None]] = {}
+        odd = [name for name in (*self._copied, *self._shared) if not name.isidentifier()]
+        if odd:
+            raise ValueError(f"a part is an attribute of the state, not {odd[0]!r}")
 
     def names_of(self, part: Part) -> CardNames | None:
         """Returns how a part's cards are named (its own names, else the layout's; None: as they are)."""
@@ -132,11 +140,14 @@ class Layout:
 
     # ----------------------------------------------------------------- copies
     def copy_into(self, state: object, other: object) -> None:
-        """Copies every part of ``state`` onto ``other`` (shared parts by reference, others deeply)."""
-        for name in self._shared:
-            setattr(other, name, getattr(state, name))
-        for name in self._copied:
-            setattr(other, name, copy_value(getattr(state, name)))
+        """Copies every part of ``state`` onto ``other``: shared parts and values that never change in
+        place (``int``, ``str``, frozen records...) by reference, the others deeply, each as deep as its
+        type hint on the state's class says (``list[int]`` a flat copy; no hint: :func:`copy_value`)."""
+        kind = type(state)
+        copy = self._copiers.get(kind)
+        if copy is None:
+            copy = self._copiers[kind] = _compile_copy(self._shared, self._copied, _hints(kind))
+        copy(state, other)
 
     # ----------------------------------------------------------------- what a seat does not see
     def unseen(self, state: object, seat: int | None) -> list[tuple[str, list[Any]]]:
@@ -183,7 +194,7 @@ class Layout:
             value = getattr(state, part.name)
             names = self.names_of(part) if part.cards else None
             if names is not None:
-                value = _card_names(names, value, part.visibility == "owner")
+                value = _card_names(names, value)
             body[part.json_key] = write_value(value)
         return body
 
@@ -218,7 +229,8 @@ class Layout:
             raw = data[part.json_key]
             names = self.names_of(part) if part.cards else None
             if names is not None:
-                values[part.name] = _read_cards(readers[id(names)], raw, where, part.visibility == "owner")
+                hint = hints.get(part.name, _SEAT_CARDS if part.visibility == "owner" else _CARDS)
+                values[part.name] = _read_cards(readers[id(names)], raw, where, hint)
             else:
                 values[part.name] = read_value(hints[part.name], raw, where)
         return values
@@ -238,19 +250,69 @@ class Layout:
                     yield part.name, value
 
 
-def _card_names(names: CardNames, value: Any, per_seat: bool) -> Any:
-    """Returns a list of cards (or of per-seat lists) written by name."""
+def _card_names(names: CardNames, value: list[Any]) -> list[Any]:
+    """Returns a list of cards (or of lists of cards, at any depth) written by name."""
     name = names.name
-    return [[name(c) for c in hand] for hand in value] if per_seat else [name(c) for c in value]
+    return [_card_names(names, v) if isinstance(v, list) else name(v) for v in value]
 
 
-def _read_cards(reader: CardReader, raw: object, path: str, per_seat: bool) -> list[Any]:
-    """Reads a list of card names (or of per-seat lists) as card numbers, each number once."""
+_CARDS: object = list[int]
+"""The type of a part holding cards, when the state's class gives none: a list of card numbers."""
+_SEAT_CARDS: object = list[list[int]]
+"""... and of an ``owner`` part: a list of cards per seat."""
+
+
+def _read_cards(reader: CardReader, raw: object, path: str, hint: object) -> list[Any]:
+    """Reads a list of card names (or of lists of them, as deep as ``hint`` says: ``list[list[int]]``
+    a list per seat) as card numbers, each number once."""
     if not isinstance(raw, list):
         raise PositionError(path, "must be a list")
-    if per_seat:
-        return [_read_cards(reader, hand, f"{path}[{i}]", False) for i, hand in enumerate(raw)]
+    args = typing.get_args(hint)
+    inner = args[0] if args else int
+    if typing.get_origin(inner) is list:
+        return [_read_cards(reader, item, f"{path}[{i}]", inner) for i, item in enumerate(raw)]
     return [reader.number(name, f"{path}[{i}]") for i, name in enumerate(raw)]
+
+
+def _compile_copy(
+    shared: tuple[str, ...], copied: tuple[str, ...], hints: dict[str, object]
+) -> Callable[[object, object], None]:
+    """Returns a function copying the parts of one state class as a hand-written ``clone`` would
+    (``other.hands = [item0.copy() for item0 in state.hands]``), written once from the type hints (as
+    ``dataclasses`` writes an ``__init__``): a clone is the hot path of every search."""
+    lines = [f"    other.{name} = state.{name}" for name in shared]
+    lines += [
+        f"    other.{name} = {_copy_expr(hints.get(name, object), f'state.{name}', 0)}" for name in copied
+    ]
+    namespace: dict[str, object] = {"copy_value": copy_value}
+    exec("def copy(state, other):\n" + "\n".join(lines or ["    pass"]), namespace)
+    return typing.cast(Callable[[object, object], None], namespace["copy"])
+
+
+def _copy_expr(hint: object, value: str, depth: int) -> str:
+    """Returns the expression that copies ``value`` of type ``hint``: the value itself if it never changes
+    in place, a flat copy of a list of such values, a list of copies one level deeper..., else
+    :func:`copy_value`."""
+    if _immutable(hint):
+        return value
+    if typing.get_origin(hint) is list:
+        inner = typing.get_args(hint)[0]
+        if _immutable(inner):
+            return f"{value}.copy()"
+        item = f"item{depth}"
+        return f"[{_copy_expr(inner, item, depth + 1)} for {item} in {value}]"
+    return f"copy_value({value})"
+
+
+def _immutable(hint: object) -> bool:
+    """Returns whether values of type ``hint`` never change in place (numbers, strings, frozen records,
+    tuples and unions of such)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint in (int, float, str, bool, type(None)) or origin is Literal:
+        return True
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return bool(hint.__dataclass_params__.frozen)  # type: ignore[attr-defined]
+    return origin in (tuple, Union, types.UnionType) and all(_immutable(a) for a in args if a is not Ellipsis)
 
 
 _HINTS: dict[type, dict[str, object]] = {}

@@ -164,3 +164,47 @@ def test_each_kind_of_card_has_its_own_names_and_its_own_allocation() -> None:
     assert all(not reader.missing() for reader in readers.values())
     with pytest.raises(PositionError, match=r"aside\[0\]: alpha is also at stock\[0\]"):
         TWO_DECKS.read(TwoDecks, {**body, "aside": ["alpha"]})
+
+
+class Tableau:
+    """A state with cards nested deeper than a hand: stacks of cards per seat (Venture's holdings)."""
+
+    stacks: list[list[list[int]]]
+    pile: list[int]
+    notes: list[dict[str, int]]
+    turn: int
+
+    def __init__(self) -> None:
+        self.stacks = [[[0, 1], [2]], []]
+        self.pile = [3]
+        self.notes = [{"a": 1}]
+        self.turn = 4
+
+
+TABLEAU = Layout(
+    Part("stacks", cards=True), Part("pile", cards=True), Part("notes"), Part("turn"), cards=CardNames("wxyz")
+)
+
+
+def test_cards_nested_as_deep_as_the_type_hint_says_are_written_and_read_by_name() -> None:
+    body = TABLEAU.write(Tableau())
+    assert body["stacks"] == [[["w", "x"], ["y"]], []]
+    assert TABLEAU.read(Tableau, body)["stacks"] == [[[0, 1], [2]], []]
+    with pytest.raises(PositionError, match=r"stacks\[0\]\[1\]: must be a list"):
+        TABLEAU.read(Tableau, {**body, "stacks": [[["w", "x"], "y"], []]})
+
+
+def test_a_copy_goes_as_deep_as_each_part_holds_lists() -> None:
+    table, other = Tableau(), Tableau.__new__(Tableau)
+    TABLEAU.copy_into(table, other)
+    other.stacks[0][0].append(3)
+    other.stacks[1].append([3])
+    other.pile.clear()
+    other.notes[0]["a"] = 2
+    assert table.stacks == [[[0, 1], [2]], []] and table.pile == [3] and table.notes == [{"a": 1}]
+    assert other.turn == 4
+
+
+def test_a_part_must_name_an_attribute() -> None:
+    with pytest.raises(ValueError, match="a part is an attribute of the state, not 'hands.left'"):
+        Layout(Part("hands.left"))

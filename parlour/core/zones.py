@@ -326,7 +326,7 @@ def _hints(kind: type) -> dict[str, object]:
     return found
 
 
-def position_header(state: Any, fmt: int) -> dict[str, Any]:
+def position_header(state: Any, fmt: str) -> dict[str, Any]:
     """Returns the fields every position starts with: format, game, players, options, chance."""
     return {
         "format": fmt,

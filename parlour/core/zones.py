@@ -129,6 +129,7 @@ class Layout:
         self.cards = cards
         self._copied = tuple(p.name for p in parts if not p.shared)
         self._shared = tuple(p.name for p in parts if p.shared)
+        self._hidden = tuple(p for p in parts if p.cards and p.visibility != "public")
         self._copiers: dict[type, Callable[[object, object], None]] = {}
         odd = [name for name in (*self._copied, *self._shared) if not name.isidentifier()]
         if odd:
@@ -152,22 +153,14 @@ class Layout:
     # ----------------------------------------------------------------- what a seat does not see
     def unseen(self, state: object, seat: int | None) -> list[tuple[str, list[Any]]]:
         """Returns every list of cards ``seat`` cannot see (None: a spectator), named as in positions
-        (``hands[2]``): the places a redeal changes and a view must not show."""
-        return [(name, cards) for name, _, cards in self._unseen(state, seat)]
-
-    def _unseen(self, state: object, seat: int | None) -> list[tuple[str, str, list[Any]]]:
-        """Returns the unseen places as (name, pool, cards), in the layout's order."""
-        found: list[tuple[str, str, list[Any]]] = []
-        for part in self.parts:
-            if not part.cards or part.visibility == "public":
-                continue
+        (``hands[2]``), in the layout's order: the places a redeal changes and a view must not show."""
+        found: list[tuple[str, list[Any]]] = []
+        for part in self._hidden:
             value = getattr(state, part.name)
             if part.visibility == "secret":
-                found.append((part.json_key, part.pool, value))
+                found.append((part.json_key, value))
             else:
-                found.extend(
-                    (f"{part.json_key}[{s}]", part.pool, hand) for s, hand in enumerate(value) if s != seat
-                )
+                found.extend((f"{part.json_key}[{s}]", hand) for s, hand in enumerate(value) if s != seat)
         return found
 
     def redeal(self, state: object, seat: int, rng: random.Random) -> None:
@@ -175,14 +168,20 @@ class Layout:
         each place's size; pools in the order their first part is listed, places in the layout's order.
         The result depends only on what the seat knows (each pool is sorted before the shuffle)."""
         pools: dict[str, list[list[Any]]] = {}
-        for _, pool, cards in self._unseen(state, seat):
-            pools.setdefault(pool, []).append(cards)
+        for part in self._hidden:
+            places, value = pools.setdefault(part.pool, []), getattr(state, part.name)
+            if part.visibility == "secret":
+                places.append(value)
+            else:
+                places.extend(hand for s, hand in enumerate(value) if s != seat)
         for places in pools.values():
-            cards_left = sorted(card for cards in places for card in cards)
+            cards_left = sorted([card for cards in places for card in cards])
             rng.shuffle(cards_left)
+            start = 0
             for cards in places:
-                size = len(cards)
-                cards[:], cards_left = cards_left[:size], cards_left[size:]
+                end = start + len(cards)
+                cards[:] = cards_left[start:end]
+                start = end
 
     # ----------------------------------------------------------------- positions
     def write(self, state: object) -> dict[str, Any]:

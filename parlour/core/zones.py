@@ -68,10 +68,15 @@ class CardNames:
     """Cards as numbers in a state and as names in positions: a name for each number; several cards may
     share a name (two "10" cards), so reading names back hands out each number once (:meth:`reader`)."""
 
-    def __init__(self, names: Sequence[str], what: str = "card") -> None:
+    def __init__(
+        self, names: Sequence[str], what: str = "card", fold: Callable[[str], str] | None = None
+    ) -> None:
         self.names = list(names)
         self.what = what
         """What a card is called in errors ("resources card", "corporation")."""
+        self.fold = fold
+        """How a name read is changed before it is looked up, if at all (``str.upper``: ``st-abc`` reads
+        as ``ST-ABC``)."""
         self.numbers: dict[str, list[int]] = {}
         for number, name in enumerate(self.names):
             self.numbers.setdefault(name, []).append(number)
@@ -82,9 +87,14 @@ class CardNames:
 
     def number(self, name: object, path: str) -> int:
         """Returns the (first) number of the card called ``name``, refusing an unknown name."""
+        name = self.folded(name)
         if not isinstance(name, str) or name not in self.numbers:
             raise PositionError(path, f"there is no {self.what} {short_repr(name)}")
         return self.numbers[name][0]
+
+    def folded(self, name: object) -> object:
+        """Returns a name read as the cards' names are written (see ``fold``)."""
+        return self.fold(name) if self.fold is not None and isinstance(name, str) else name
 
     def reader(self) -> CardReader:
         """Returns an allocator handing out each card's number once, as names are read."""
@@ -103,6 +113,7 @@ class CardReader:
         """Returns an unused number of the card called ``name``, refusing an unknown name or one more
         card of that name than there are."""
         cards = self.cards
+        name = cards.folded(name)
         if not isinstance(name, str) or name not in self.free:
             raise PositionError(path, f"there is no {cards.what} {short_repr(name)}")
         free = self.free[name]

@@ -206,5 +206,15 @@ def test_a_copy_goes_as_deep_as_each_part_holds_lists() -> None:
 
 
 def test_a_part_must_name_an_attribute() -> None:
-    with pytest.raises(ValueError, match="a part is an attribute of the state, not 'hands.left'"):
+    with pytest.raises(ValueError, match=r"a part is an attribute of the state, not 'hands\.left'"):
         Layout(Part("hands.left"))
+
+
+def test_names_may_be_read_in_any_case_when_folded() -> None:
+    names = CardNames(["ST-A", "OI-B"], what="corporation", fold=str.upper)
+    reader = names.reader()
+    assert [reader.number("oi-b", "a"), names.number("st-a", "b")] == [1, 0]
+    with pytest.raises(PositionError, match=r"c: OI-B is also at a"):
+        reader.number("Oi-B", "c")
+    with pytest.raises(PositionError, match=r"d: there is no corporation 7"):
+        reader.number(7, "d")

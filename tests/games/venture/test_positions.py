@@ -164,33 +164,22 @@ def test_wrong_format_is_refused() -> None:
     assert refusal(data).field == "format"
 
 
-def test_a_resources_card_in_two_places_is_refused() -> None:
-    """One card too many of a name (a card in two places) names where the extra one is."""
+@pytest.mark.parametrize(
+    ("edit", "field", "message"),
+    [
+        (lambda d: d.update(discard=["20"]), "discard[0]", "more '20' cards than the 4 there are"),
+        (lambda d: d["draw"].remove("x3/2"), "hands", "cards missing from every zone: x3/2"),
+        (lambda d: d["stock"].remove("OI-BCDEF"), "stock", "corporations missing from every zone: OI-BCDEF"),
+    ],
+)
+def test_a_card_too_many_or_missing_is_refused(edit, field: str, message: str) -> None:
+    """One card too many of a name (a card in two places) is refused where the extra one is; a card
+    found in no zone is named."""
     data = base()
-    count = sum(h.count("20") for h in data["hands"]) + data["draw"].count("20")
-    assert count == 4
-    data["discard"] = ["20"]
+    edit(data)
     err = refusal(data)
-    assert err.field == "discard[0]"
-    assert "more '20' cards than the 4 there are" in str(err)
-
-
-def test_a_missing_resources_card_is_refused() -> None:
-    """A card found in no zone is named."""
-    data = base()
-    data["draw"].remove("x3/2")
-    err = refusal(data)
-    assert err.field == "hands"
-    assert "cards missing from every zone: x3/2" in str(err)
-
-
-def test_a_missing_corporation_is_refused() -> None:
-    """A corporation found in no zone is named."""
-    data = base()
-    data["stock"].remove("OI-BCDEF")
-    err = refusal(data)
-    assert err.field == "stock"
-    assert "OI-BCDEF" in str(err)
+    assert err.field == field
+    assert message in str(err)
 
 
 def test_a_corporation_in_two_places_is_refused() -> None:

@@ -141,6 +141,11 @@ class Layout:
         self._copied = tuple(p.name for p in parts if not p.shared)
         self._shared = tuple(p.name for p in parts if p.shared)
         self._hidden = tuple(p for p in parts if p.cards and p.visibility != "public")
+        self._pools = list(dict.fromkeys(p.pool for p in self._hidden))
+        self._redeals = tuple(
+            (self._pools.index(p.pool), p.name, p.visibility == "owner") for p in self._hidden
+        )
+        """What a redeal walks: each hidden part's pool (by index), name and whether it is one list a seat."""
         self._copiers: dict[type, Callable[[object, object], None]] = {}
         odd = [name for name in (*self._copied, *self._shared) if not name.isidentifier()]
         if odd:
@@ -178,15 +183,18 @@ class Layout:
         """Re-deals every card ``seat`` cannot see among the places of its pool that hold them, keeping
         each place's size; pools in the order their first part is listed, places in the layout's order.
         The result depends only on what the seat knows (each pool is sorted before the shuffle)."""
-        pools: dict[str, list[list[Any]]] = {}
-        for part in self._hidden:
-            places, value = pools.setdefault(part.pool, []), getattr(state, part.name)
-            if part.visibility == "secret":
-                places.append(value)
+        pools: list[list[list[Any]]] = [[] for _ in self._pools]
+        for pool, name, per_seat in self._redeals:
+            value = getattr(state, name)
+            if per_seat:
+                pools[pool] += value[:seat] + value[seat + 1 :]
             else:
-                places.extend(hand for s, hand in enumerate(value) if s != seat)
-        for places in pools.values():
-            cards_left = sorted([card for cards in places for card in cards])
+                pools[pool].append(value)
+        for places in pools:
+            cards_left: list[Any] = []
+            for cards in places:
+                cards_left += cards
+            cards_left.sort()
             rng.shuffle(cards_left)
             start = 0
             for cards in places:

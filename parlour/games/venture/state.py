@@ -65,6 +65,8 @@ class VentureState(ModularState[VentureAction]):
 
     deck: Deck
     """The card set (shared, never changed)."""
+    layout: Layout
+    """The parts of the state with the deck's card names (:func:`layout`; shared, never changed)."""
     options: Options
     """Option values (see ``options.OPTIONS``)."""
     hands: list[list[int]]
@@ -105,6 +107,7 @@ class VentureState(ModularState[VentureAction]):
     def __init__(self, deck: Deck, players: int, options: Options, chance: Chance) -> None:
         super().__init__()
         self.deck, self.players, self.options, self.chance = deck, players, options, chance
+        self.layout = layout(deck)
         self.stack = DecisionStack()
         self.hands = [[] for _ in range(players)]
         self.draw, self.discard, self.payment = [], [], []
@@ -146,7 +149,7 @@ class VentureState(ModularState[VentureAction]):
         """Returns a deep, independent copy (same generator, same future draws)."""
         other = type(self).__new__(type(self))
         GameState.__init__(other)
-        layout(self.deck).copy_into(self, other)
+        self.layout.copy_into(self, other)
         other.chance, other.stack = self.chance.copy(), self.stack.copy()
         other.undo_log, other.undos = list(self.undo_log), self.undos  # steps are never changed
         other.actions_applied = self.actions_applied
@@ -161,7 +164,7 @@ class VentureState(ModularState[VentureAction]):
         """
         other = self.clone()
         other.chance = self.chance.fresh(rng)
-        layout(self.deck).redeal(other, seat, rng)
+        self.layout.redeal(other, seat, rng)
         return other
 
     # ------------------------------------------------------------ positions
@@ -170,7 +173,7 @@ class VentureState(ModularState[VentureAction]):
         first, cards by name; then the decisions and the undo record."""
         return {
             **position_header(self, FORMAT),
-            **layout(self.deck).write(self),
+            **self.layout.write(self),
             "decisions": self.stack.to_json(),
             "undo": [self._step_json(step) for step in self.undo_log],
             "undos": self.undos,
@@ -222,6 +225,7 @@ def layout(deck: Deck) -> Layout:
         Part("aside", "secret", cards=corps, pool="corporations"),
         Part("holdings", cards=corps),
         Part("deck", shared=True),
+        Part("layout", shared=True),
         Part("players", shared=True),
         Part("options", shared=True),
         cards=CardNames([r.name for r in deck.resources], "resources card", str.lower),

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from parlour.core.errors import NotationError
 from parlour.core.notation import Action, Codec, Mismatch, Notation, Word
@@ -167,9 +166,7 @@ EXPECTED = (
     "(CORP like ST-ABC; CARD like 10, 3c, x1/2)"
 )
 
-# Codec[Any]: the core's Notation takes Mapping[str, Codec[object]], which no Codec[str] fits (Codec is
-# invariant); Mapping[str, Codec[Any]] there would take these as they are (see the report to the lead).
-CODECS: dict[str, Codec[Any]] = {
+CODECS: dict[str, Codec[str]] = {
     "corp": CorporationCodec(),
     "card": Word("a card like 10, 3c, x1/2", CARD),
     "proxy": Word("a proxy card x1/2, x1 or x3/2", PROXY_CARD),

@@ -8,14 +8,12 @@ notation (code and letters).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
 from xml.sax.saxutils import escape
 
 from parlour.core.svg import svg_text
 from parlour.games.venture.people import INDUSTRY_COLOURS, decision_summary
-
-if TYPE_CHECKING:
-    from parlour.games.venture.state import VentureState
+from parlour.games.venture.state import VentureState
+from parlour.games.venture.views import Observation, observation
 
 CARD_W, CARD_H, GAP = 104, 34, 8
 PANEL_PAD, LINE = 12, 20
@@ -53,7 +51,7 @@ def _pile(x: float, y: float, label: str, count: int) -> str:
 
 def board_svg(state: VentureState) -> str:
     """Returns the table as an SVG document, from the seat-free public view."""
-    view = cast(dict[str, Any], state.public_observation())
+    view = observation(state, None)
     industries = state.deck.industries
     parts: list[str] = []
     y: float = PANEL_PAD + 16
@@ -104,7 +102,7 @@ def board_svg(state: VentureState) -> str:
     )
 
 
-def _panel(state: VentureState, view: dict[str, Any], seat: int, top: float) -> tuple[str, float, float]:
+def _panel(state: VentureState, view: Observation, seat: int, top: float) -> tuple[str, float, float]:
     """Returns one player's panel (its text, height and width): counts, then stacks bottom to top."""
     stacks = view["holdings"][seat]
     tallest = max((len(s["cards"]) for s in stacks), default=0)

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from parlour.core.agents import SeededBot
 from parlour.core.decisions import Seat
-from parlour.games.venture.actions import (
-    Cancel,
-    Discard,
-    Done,
-    End,
-    Move,
-    Pay,
-    Place,
-    Proxy,
-    Reorganise,
-    ReorganiseBest,
-    Take,
-    Undo,
-)
+from parlour.core.state import GameState
+from parlour.games.venture import actions
+from parlour.games.venture.actions import VentureAction
 from parlour.games.venture.conglomerates import common_letters, fits, summarise
 from parlour.games.venture.content import PROXY, Corporation
 from parlour.games.venture.payment import cheapest_payment, payment_value
@@ -51,12 +40,13 @@ class GreedyBot(SeededBot):
 
     name = "greedy"
 
-    def choose(self, state: Any, seat: Seat) -> Any:
+    def choose(self, state: GameState, seat: Seat) -> VentureAction:
         """Returns the action this bot prefers on the current decision."""
         assert isinstance(state, VentureState)
         top = state.stack.top
         # This bot never takes a step back, nor uses 'reorganise best' (ruling A-17, A-19).
-        legal = [a for a in state.legal_actions(seat) if not isinstance(a, Undo | Cancel | ReorganiseBest)]
+        never = actions.Undo | actions.Cancel | actions.ReorganiseBest
+        legal: list[VentureAction] = [a for a in state.legal_actions(seat) if not isinstance(a, never)]
         if isinstance(top, Placement):
             return self._place(state, seat, top, legal)
         if isinstance(top, Reorganisation):
@@ -66,21 +56,21 @@ class GreedyBot(SeededBot):
         return self._turn(state, seat, legal)
 
     # ------------------------------------------------------------ the turn
-    def _turn(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+    def _turn(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Picks the transaction with the best gain, else ends or discards."""
-        if legal == [Reorganise()]:
+        if legal == [actions.Reorganise()]:
             return legal[0]
         best, best_gain = None, 0.5
         # The leader matters only to proxy fights; it is worked out only when one is open.
-        leader = self._leader(state, seat) if any(isinstance(a, Proxy) for a in legal) else seat
+        leader = self._leader(state, seat) if any(isinstance(a, actions.Proxy) for a in legal) else seat
         for action in legal:
             gain = self._gain(state, seat, action, leader)
             if gain > best_gain:
                 best, best_gain = action, gain
         if best is not None:
             return best
-        if End() in legal:
-            return End()
+        if actions.End() in legal:
+            return actions.End()
         return self._discard(state, seat, legal)
 
     @staticmethod
@@ -91,15 +81,15 @@ class GreedyBot(SeededBot):
             key=lambda s: (state.profits[s] + holdings_profit(state, s), s != seat),
         )
 
-    def _gain(self, state: VentureState, seat: Seat, action: Any, leader: Seat) -> float:
+    def _gain(self, state: VentureState, seat: Seat, action: VentureAction, leader: Seat) -> float:
         """Returns the estimated worth of a transaction, net of its cost."""
-        if isinstance(action, Take):
+        if isinstance(action, actions.Take):
             corp = state.deck.corporation(action.corp)
             assert corp is not None
             return self._add_value(state, seat, corp) - MONEY_WEIGHT * corp.value
-        if isinstance(action, Proxy):
+        if isinstance(action, actions.Proxy):
             return self._proxy_value(state, seat, action, leader)
-        if isinstance(action, Reorganise):
+        if isinstance(action, actions.Reorganise):
             return self._reorganise_value(state, seat)
         return 0.0
 
@@ -112,7 +102,7 @@ class GreedyBot(SeededBot):
                 best = max(best, _stack_potential([*corps, corp]) - _stack_potential(corps))
         return LONE_VALUE + 0.2 * len(corp.letters) + best
 
-    def _proxy_value(self, state: VentureState, seat: Seat, action: Proxy, leader: Seat) -> float:
+    def _proxy_value(self, state: VentureState, seat: Seat, action: actions.Proxy, leader: Seat) -> float:
         """Returns the worth of a proxy fight: what it adds to us and takes from the victim."""
         corp = state.deck.corporation(action.corp)
         assert corp is not None
@@ -134,14 +124,14 @@ class GreedyBot(SeededBot):
         scorings_left = 1.5 if state.stock else 1.0
         return gain * scorings_left * 2 - MONEY_WEIGHT * state.corporations_held(seat)
 
-    def _discard(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+    def _discard(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Discards the capital card whose loss costs least buying power; proxies go last, x3/2 first."""
         hand = [state.card(r) for r in state.hands[seat]]
-        options = [a for a in legal if isinstance(a, Discard)]
+        options = [a for a in legal if isinstance(a, actions.Discard)]
         if not options:
             return legal[0]
 
-        def keep_after(action: Discard) -> tuple[int, float, str]:
+        def keep_after(action: actions.Discard) -> tuple[int, float, str]:
             rest = list(hand)
             card = next(c for c in rest if c.name == action.card)
             rest.remove(card)
@@ -153,19 +143,21 @@ class GreedyBot(SeededBot):
         return max(options, key=keep_after)
 
     # ------------------------------------------------------------ sub-decisions
-    def _place(self, state: VentureState, seat: Seat, placement: Placement, legal: list[Any]) -> Any:
+    def _place(
+        self, state: VentureState, seat: Seat, placement: Placement, legal: list[VentureAction]
+    ) -> VentureAction:
         """Puts the won corporation where it adds the most potential."""
         corp = state.deck.corporation(placement.corp)
         assert corp is not None
 
-        def value(action: Place) -> float:
+        def value(action: actions.Place) -> float:
             if action.onto is None:
                 return 0.0
             stack = next(s for s in state.holdings[seat] if state.corp(s[-1]).name == action.onto)
             corps = [state.corp(c) for c in stack]
             return _stack_potential([*corps, corp]) - _stack_potential(corps)
 
-        return max(legal, key=value)
+        return max((a for a in legal if isinstance(a, actions.Place)), key=value)
 
     def _target(self, state: VentureState, seat: Seat) -> Arrangement:
         """Returns the optimal arrangement of the seat's corporations."""
@@ -174,22 +166,22 @@ class GreedyBot(SeededBot):
 
         return arrange(state.corp(c) for s in state.holdings[seat] for c in s)
 
-    def _reorganise_step(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+    def _reorganise_step(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Makes the next move towards the optimal arrangement, then done."""
         move = next_move(state, seat, self._target(state, seat).stacks)
         if move is not None and move in legal:
             return move
-        return Done() if Done() in legal else legal[0]
+        return actions.Done() if actions.Done() in legal else legal[0]
 
-    def _pay(self, state: VentureState, seat: Seat, legal: list[Any]) -> Any:
+    def _pay(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Pays with the cards whose loss costs least buying power."""
-        if Done() in legal:
-            return Done()
+        if actions.Done() in legal:
+            return actions.Done()
         plan = cheapest_payment(state, seat)
         for name in plan:
-            if Pay(name) in legal:
-                return Pay(name)
-        return next(a for a in legal if isinstance(a, Pay))
+            if actions.Pay(name) in legal:
+                return actions.Pay(name)
+        return next(a for a in legal if isinstance(a, actions.Pay))
 
 
 class QuickBot(GreedyBot):
@@ -202,7 +194,7 @@ class QuickBot(GreedyBot):
         return 0.0
 
 
-def next_move(state: VentureState, seat: Seat, target: tuple[tuple[str, ...], ...]) -> Any:
+def next_move(state: VentureState, seat: Seat, target: tuple[tuple[str, ...], ...]) -> actions.Move | None:
     """Returns the next move that brings the seat's stacks closer to ``target`` (None when there)."""
     current = [tuple(state.corp(c).name for c in s) for s in state.holdings[seat]]
     where = {name: s for s in current for name in s}
@@ -212,7 +204,7 @@ def next_move(state: VentureState, seat: Seat, target: tuple[tuple[str, ...], ..
         # The longest prefix of the goal that already stands as a whole stack.
         for length in range(len(goal) - 1, 0, -1):
             if goal[:length] in current:
-                return Move(goal[length], goal[length - 1])
+                return actions.Move(goal[length], goal[length - 1])
         if len(where[goal[0]]) > 1:
-            return Move(goal[0], None)
+            return actions.Move(goal[0], None)
     return None

@@ -67,7 +67,7 @@ class Deck:
     resources: tuple[Resource, ...]
     set_values: dict[int, int]
     """Value of a set by its size (2, 3, 4 cards)."""
-    texts: dict[str, Any] = field(default_factory=dict)
+    texts: dict[str, object] = field(default_factory=dict)
     """The deck file's card texts (``texts``: templates per kind of card); empty if it gives none."""
 
     def corporation(self, name: str) -> Corporation | None:

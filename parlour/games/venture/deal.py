@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.core.chance import Chance
 from parlour.games.venture import rules
 from parlour.games.venture.content import PROFIT, Deck
 from parlour.games.venture.drawing import refill_center
 from parlour.games.venture.game_state import VentureGameState
 from parlour.games.venture.options import HAND_SIZE, TWO_PLAYER_ASIDE
+from parlour.games.venture.state import Options
 
 
 def new_game(
-    deck: Deck, players: int, seed: int, options: dict[str, Any], chance: Chance | None = None
+    deck: Deck, players: int, seed: int, options: Options, chance: Chance | None = None
 ) -> VentureGameState:
     """Returns a game after the deal (chance from ``seed``, or ``chance`` when given)."""
     state = VentureGameState(deck, players, options, Chance(seed) if chance is None else chance)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from parlour.core.encoding import SEATS, Encoding, seat_block
 from parlour.core.features import Features, relative
 from parlour.core.state import GameState
 from parlour.games.venture.catalogue import action_catalogue
 from parlour.games.venture.content import Deck
+from parlour.games.venture.game_state import VentureGameState
 
 
 def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
@@ -18,7 +17,9 @@ def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
     kinds = ["turn", "place", "reorganise", "pay", "discard"]
 
     def encode(state: GameState, seat: int) -> Features:
-        obs = cast(dict[str, Any], state.observation(seat))
+        if not isinstance(state, VentureGameState):
+            raise TypeError(f"Venture's encoding reads a game of Venture, not {type(state).__name__}")
+        obs = state.observation(seat)
         f = Features()
         f.one_hot("decision", obs["decision"], kinds)
         f.scalar("my turn", obs["current"] == seat)

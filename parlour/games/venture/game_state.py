@@ -13,6 +13,7 @@ from parlour.games.venture.state import VentureState
 from parlour.games.venture.table import table_content
 from parlour.games.venture.takeovers import Placement
 from parlour.games.venture.undo import TurnDecision
+from parlour.games.venture.views import Observation
 
 
 class VentureGameState(VentureState):
@@ -41,6 +42,14 @@ class VentureGameState(VentureState):
         """Returns True on placing, paying and reorganising steps: the turn's transactions are the choices."""
         return not self.over and not isinstance(self.stack.top, Turn)
 
+    def observation(self, seat: Seat) -> Observation:
+        """Returns what ``seat`` may know (never another seat's hand)."""
+        return views.observation(self, seat)
+
+    def public_observation(self) -> Observation:
+        """Returns what a spectator may know."""
+        return views.observation(self, None)
+
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice: the best arrangement of the holdings (and how to reach it), how to pay cheaply."""
         return views.hints(self, seat)
@@ -56,7 +65,7 @@ class VentureGameState(VentureState):
 
     def table_content(self) -> dict[str, JSONValue]:
         """Returns the deck's unchanging public facts for the drawn table in the browser."""
-        return table_content(self.deck)
+        return {**table_content(self.deck)}
 
     def invariant_errors(self) -> list[str]:
         """Returns broken invariants: each card in exactly one place, the center, the debt."""

@@ -6,8 +6,6 @@ is the same for every seat and across determinisations.
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.core.content import HouseFile
 from parlour.core.state import ScoreStep
 from parlour.games.venture.content import CAPITAL, LETTERS, PROFIT, PROXY, SYMBOLS, Deck
@@ -104,7 +102,7 @@ TEXTS_FILE = HouseFile("parlour.games.venture", "data/texts.json")
 """The house card texts (rulebook wording), kept apart from the deck so the deck's digest stays."""
 
 
-def house_texts() -> dict[str, Any]:
+def house_texts() -> dict[str, object]:
     """Returns the house card texts by kind of card (templates with {placeholders})."""
     data = TEXTS_FILE.load().data()
     return (
@@ -116,7 +114,7 @@ def house_texts() -> dict[str, Any]:
 
 def card_texts(deck: Deck) -> dict[str, str]:
     """Returns the text of every corporation and every kind of resources card, from the deck's data."""
-    texts: dict[str, Any] = {**house_texts(), **deck.texts}
+    texts: dict[str, object] = {**house_texts(), **deck.texts}
     missing = "(this deck file gives no text for this card)"
     result = {}
     for corp in deck.corporations:
@@ -131,6 +129,7 @@ def card_texts(deck: Deck) -> dict[str, str]:
     for card in deck.resources:
         if card.name in result:
             continue
+        text: object
         if card.kind == CAPITAL:
             template = texts.get("set" if card.symbol else "capital")
             symbol = SYMBOL_NAMES.get(card.symbol, "")

@@ -3,13 +3,11 @@ the decisions and the undo record as legal play makes them (``VentureState.to_po
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
-
 from parlour.core.chance import Chance
 from parlour.core.decisions import Decision, DecisionStack
 from parlour.core.errors import NotationError, PositionError
-from parlour.core.positions import Fields, check_int, check_str, short_repr
+from parlour.core.positions import Fields, check_int, short_repr
+from parlour.core.zones import CardReader
 from parlour.games.venture.actions import Cancel, Discard, Move, Pay, Proxy, Undo, VentureAction, parse_action
 from parlour.games.venture.arrangements import arrangement, current, moves, parse
 from parlour.games.venture.conglomerates import common_letters, offending
@@ -19,97 +17,46 @@ from parlour.games.venture.options import CENTER_SIZE, TWO_PLAYER_ASIDE
 from parlour.games.venture.payment import wealth
 from parlour.games.venture.reorganisation import Reorganisation
 from parlour.games.venture.rules import CONTINUE, FINISH, KINDS, Payment, Turn
-from parlour.games.venture.state import FORMAT, GAME_NAME, Step, VentureState
+from parlour.games.venture.state import (
+    FORMAT,
+    GAME_NAME,
+    Options,
+    Step,
+    VentureState,
+    corporation_names,
+    layout,
+)
 from parlour.games.venture.takeovers import Placement
 from parlour.games.venture.undo import UNDO_LIMIT, restore
 
-T = TypeVar("T")
-
-FIELDS = {
-    "format",
-    "game",
-    "players",
-    "options",
-    "chance",
-    "turn",
-    "current",
-    "owed",
-    "transacted",
-    "over",
-    "profit_rounds",
-    "profits",
-    "hands",
-    "draw",
-    "discard",
-    "payment",
-    "center",
-    "stock",
-    "aside",
-    "holdings",
-    "decisions",
-    "undo",
-    "undos",
-}
-RESOURCE_ZONES = ("draw", "discard", "payment")
-CORP_ZONES = ("center", "stock", "aside")
+HEADER = ("format", "game", "players", "options", "chance")
+"""The fields every position starts with (``zones.position_header``)."""
+TURN_RECORD = ("decisions", "undo", "undos")
+"""The fields after the layout's: the decision stack and the undo record."""
+OPTIONAL = {"profit_rounds": 0}
+"""Layout fields an older position may lack, with the value they then have."""
 
 
-class _Allocator:
-    """Turns card names into card ids, each id used once; counts what is missing or extra."""
-
-    def __init__(self, deck: Deck) -> None:
-        self.deck = deck
-        self.free: dict[str, list[int]] = {}
-        for card in deck.resources:
-            self.free.setdefault(card.name, []).append(card.id)
-        self.corps_seen: dict[str, str] = {}
-
-    def resource(self, value: Any, path: str) -> int:
-        """Returns an unused resources card id for a name."""
-        name = check_str(value, path).lower()
-        if name not in self.free:
-            raise PositionError(path, f"no resources card is called {short_repr(value)}")
-        if not self.free[name]:
-            count = sum(1 for c in self.deck.resources if c.name == name)
-            raise PositionError(path, f"more {name!r} cards than the deck's {count}")
-        return self.free[name].pop(0)
-
-    def corporation(self, value: Any, path: str) -> int:
-        """Returns the id of a corporation, refusing one already placed elsewhere."""
-        corp = self.deck.corporation(check_str(value, path))
-        if corp is None:
-            raise PositionError(path, f"no corporation is called {short_repr(value)}")
-        if corp.name in self.corps_seen:
-            raise PositionError(path, f"{corp.name} is also at {self.corps_seen[corp.name]}")
-        self.corps_seen[corp.name] = path
-        return corp.id
-
-    def check_complete(self) -> None:
-        """Refuses a position where some card is nowhere."""
-        missing = [n for n, ids in self.free.items() if ids]
-        if missing:
-            raise PositionError("hands", f"cards missing from every zone: {', '.join(sorted(missing))}")
-        lost = [c.name for c in self.deck.corporations if c.name not in self.corps_seen]
-        if lost:
-            raise PositionError("stock", f"corporations missing from every zone: {', '.join(lost[:5])}")
-
-
-def from_position(deck: Deck, data: Any, options: dict[str, Any]) -> VentureGameState:
+def from_position(deck: Deck, data: object, options: Options) -> VentureGameState:
     """Returns the state a position describes, refusing malformed or impossible ones."""
-    fields = Fields(data, "", FIELDS)
+    zones = layout(deck)
+    fields = Fields(data, "", {*HEADER, *zones.keys(), *TURN_RECORD})
     if fields.get("format", FORMAT) != FORMAT:
         raise PositionError("format", f"expected {FORMAT!r}")
     if fields.get("game", GAME_NAME) != GAME_NAME:
         raise PositionError("game", f"expected {GAME_NAME!r}")  # a position without it is Venture's too
     players = fields.integer("players", 2, 6)
     state = VentureGameState(deck, players, options, Chance.from_json(fields.get("chance"), "chance"))
-    alloc = _Allocator(deck)
-    _read_zones(state, fields, alloc)
-    _read_counters(state, fields)
+    readers = zones.readers()
+    for name, value in zones.read(VentureState, {**OPTIONAL, **fields.data}, readers=readers).items():
+        setattr(state, name, value)
+    _check_zones(state)
+    _check_counters(state)
     state.stack = DecisionStack.from_json(fields.get("decisions"), "decisions", players, KINDS)
+    corporations = readers[id(corporation_names(deck))]
     for i, decision in enumerate(state.stack):
-        _check_decision(state, decision, f"decisions[{i}]", alloc)
-    alloc.check_complete()
+        _check_decision(state, decision, f"decisions[{i}]", corporations)
+    _check_complete(readers[id(zones.cards)], corporations)
     _check_consistency(state)
     state.undos = fields.integer("undos", 0, UNDO_LIMIT, default=0)
     state.undo_log = _read_record(state, fields.get("undo", None), "undo")
@@ -144,22 +91,18 @@ def _check_restored_decision(state: VentureState, decision: Decision, path: str)
         raise PositionError(path, "not a decision of the current player")
     if decision.concurrent:
         raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
-    if isinstance(decision, Placement) and state.deck.corporation(decision.corp) is None:
-        raise PositionError(f"{path}.data.corp", f"no corporation is called {short_repr(decision.corp)}")
+    if isinstance(decision, Placement):
+        corporation_names(state.deck).number(decision.corp, f"{path}.data.corp")
 
 
-def _read_zones(state: VentureState, fields: Fields, alloc: _Allocator) -> None:
-    """Reads hands, piles, the center, the stock and the holdings."""
+def _check_zones(state: VentureState) -> None:
+    """Refuses a hand, holding or profit total per seat too many or too few, a crowded center, the wrong
+    number of corporations set aside, a proxy card laid down as payment, and stacks that are empty or
+    share no letter."""
     players = state.players
-    hands = fields.items("hands", lambda v, p: _names(v, p, alloc.resource))
-    holdings = fields.items("holdings", lambda v, p: _holding(v, p, alloc))
-    if len(hands) != players or len(holdings) != players:
-        raise PositionError("hands" if len(hands) != players else "holdings", f"needs {players} entries")
-    state.hands, state.holdings = hands, holdings
-    for zone in RESOURCE_ZONES:
-        setattr(state, zone, fields.items(zone, alloc.resource))
-    for zone in CORP_ZONES:
-        setattr(state, zone, fields.items(zone, alloc.corporation))
+    for name in ("hands", "holdings", "profits"):
+        if len(getattr(state, name)) != players:
+            raise PositionError(name, f"needs {players} entries")
     if len(state.center) > CENTER_SIZE:
         raise PositionError("center", f"holds at most {CENTER_SIZE} corporations")
     aside = TWO_PLAYER_ASIDE if players == 2 else 0
@@ -167,48 +110,42 @@ def _read_zones(state: VentureState, fields: Fields, alloc: _Allocator) -> None:
         raise PositionError("aside", f"must hold {aside} corporations with {players} players")
     if any(state.card(r).kind != CAPITAL for r in state.payment):
         raise PositionError("payment", "only capital cards are laid down as payment")
+    for seat, stacks in enumerate(state.holdings):
+        for i, stack in enumerate(stacks):
+            if not stack:
+                raise PositionError(f"holdings[{seat}][{i}]", "a stack holds at least one corporation")
+            if not common_letters([state.corp(c) for c in stack]):
+                raise PositionError(f"holdings[{seat}][{i}]", "the corporations of a stack share no letter")
 
 
-def _names(value: Any, path: str, read: Callable[[Any, str], T]) -> list[T]:
-    """Reads a list of card names."""
-    if not isinstance(value, list):
-        raise PositionError(path, "must be a list")
-    return [read(v, f"{path}[{i}]") for i, v in enumerate(value)]
+def _check_counters(state: VentureState) -> None:
+    """Refuses a turn, seat, debt, count or score out of range."""
+    check_int(state.turn, "turn", 1)
+    check_int(state.current, "current", 0, state.players - 1)
+    check_int(state.owed, "owed", 0)
+    check_int(state.profit_rounds, "profit_rounds", 0)
+    for seat, profit in enumerate(state.profits):
+        check_int(profit, f"profits[{seat}]", 0)
 
 
-def _holding(value: Any, path: str, alloc: _Allocator) -> list[list[int]]:
-    """Reads one seat's stacks, refusing empty stacks and stacks with no common letter."""
-    stacks = _names(value, path, lambda v, p: _names(v, p, alloc.corporation))
-    for i, stack in enumerate(stacks):
-        corps = [alloc.deck.corporations[c] for c in stack]
-        if not corps:
-            raise PositionError(f"{path}[{i}]", "a stack holds at least one corporation")
-        if not common_letters(corps):
-            raise PositionError(f"{path}[{i}]", "the corporations of a stack share no letter")
-    return stacks
-
-
-def _read_counters(state: VentureState, fields: Fields) -> None:
-    """Reads turn, current seat, debts, flags and scores."""
-    state.turn = fields.integer("turn", 1)
-    state.current = fields.integer("current", 0, state.players - 1)
-    state.owed = fields.integer("owed", 0)
-    state.transacted = fields.boolean("transacted")
-    state.over = fields.boolean("over")
-    state.profit_rounds = fields.integer("profit_rounds", 0, default=0)
-    state.profits = fields.items("profits", lambda v, p: check_int(v, p, 0))
-    if len(state.profits) != state.players:
-        raise PositionError("profits", f"needs {state.players} entries")
-
-
-def _check_decision(state: VentureState, decision: Decision, path: str, alloc: _Allocator) -> None:
+def _check_decision(state: VentureState, decision: Decision, path: str, corporations: CardReader) -> None:
     """Refuses a decision for another seat or for several at once; places the corporation to place."""
     if decision.seats != [state.current]:
         raise PositionError(f"{path}.seats", f"must list seat {state.current} alone, the current player")
     if decision.concurrent:
         raise PositionError(f"{path}.concurrent", "Venture asks one seat at a time")
     if isinstance(decision, Placement):
-        decision.corp = state.corp(alloc.corporation(decision.corp, f"{path}.data.corp")).name
+        decision.corp = state.corp(corporations.number(decision.corp, f"{path}.data.corp")).name
+
+
+def _check_complete(resources: CardReader, corporations: CardReader) -> None:
+    """Refuses a position where some card is nowhere (the pending placement's corporation counts)."""
+    missing = resources.missing()
+    if missing:
+        raise PositionError("hands", f"cards missing from every zone: {', '.join(sorted(set(missing)))}")
+    lost = corporations.missing()
+    if lost:
+        raise PositionError("stock", f"corporations missing from every zone: {', '.join(lost[:5])}")
 
 
 SHAPES = (
@@ -323,7 +260,7 @@ def _check_duty(state: VentureState, kinds: list[str]) -> None:
 
 
 # ---------------------------------------------------------------- the undo record (ruling A-17)
-def _read_record(state: VentureState, value: Any, path: str) -> list[Step]:
+def _read_record(state: VentureState, value: object, path: str) -> list[Step]:
     """Reads a position's record (structure only; :func:`_check_record` then tries every step back)."""
     if value is None:
         return []
@@ -332,7 +269,7 @@ def _read_record(state: VentureState, value: Any, path: str) -> list[Step]:
     return [_read_step(state, entry, f"{path}[{i}]") for i, entry in enumerate(value)]
 
 
-def _read_step(state: VentureState, entry: Any, path: str) -> Step:
+def _read_step(state: VentureState, entry: object, path: str) -> Step:
     """Reads one step of the record."""
     if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
         raise PositionError(path, "must be an object with the step's action (text)")
@@ -369,20 +306,15 @@ def _recordable(action: VentureAction) -> bool:
     return not isinstance(action, Proxy | Discard | Undo | Cancel)
 
 
-def _corp_lists(state: VentureState, value: Any, path: str) -> tuple[tuple[int, ...], ...]:
+def _corp_lists(state: VentureState, value: object, path: str) -> tuple[tuple[int, ...], ...]:
     """Reads lists of corporation names as ids."""
     if not isinstance(value, list) or not all(isinstance(s, list) for s in value):
         raise PositionError(path, "must be a list of lists of corporations")
-    result = []
-    for i, names in enumerate(value):
-        ids = []
-        for j, name in enumerate(names):
-            corp = state.deck.corporation(name) if isinstance(name, str) else None
-            if corp is None:
-                raise PositionError(f"{path}[{i}][{j}]", f"no corporation is called {short_repr(name)}")
-            ids.append(corp.id)
-        result.append(tuple(ids))
-    return tuple(result)
+    number = corporation_names(state.deck).number
+    return tuple(
+        tuple(number(name, f"{path}[{i}][{j}]") for j, name in enumerate(names))
+        for i, names in enumerate(value)
+    )
 
 
 def _check_record(state: VentureState) -> None:

@@ -12,15 +12,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from parlour.core.decisions import DecisionKinds, DecisionStack, Seat
+from parlour.core.notation import Action
 from parlour.core.payloads import JSONValue
 from parlour.games.venture import drawing
 from parlour.games.venture.actions import (
     Discard,
     Done,
     End,
-    Move,
     Pay,
-    Place,
     Proxy,
     Reorganise,
     ReorganiseBest,
@@ -125,16 +124,21 @@ class Turn(TurnDecision):
         return _why_not_a_transaction(state, action)
 
 
+NOT_ON_THE_TURN = {
+    "pay": "nothing is being paid now: end the transactions first, then pay",
+    "done": "nothing to finish: done ends a reorganisation or a payment (end ends the transactions)",
+    "move": "you are not reorganising: reorganise first (1 million per corporation held), then move",
+    "place": "there is no corporation to place: place follows a take-over",
+}
+"""Why a step of another decision (a payment, a reorganisation, a placement) is refused on the turn
+itself, by its verb."""
+
+
 def _why_not_a_transaction(state: VentureState, action: object) -> str:
     """Returns why a step of another decision, end or a discard is refused on the turn."""
-    if isinstance(action, Pay):
-        return "nothing is being paid now: end the transactions first, then pay"
-    if isinstance(action, Done):
-        return "nothing to finish: done ends a reorganisation or a payment (end ends the transactions)"
-    if isinstance(action, Move):
-        return "you are not reorganising: reorganise first (1 million per corporation held), then move"
-    if isinstance(action, Place):
-        return "there is no corporation to place: place follows a take-over"
+    verb = str(action).split(" ", 1)[0] if isinstance(action, Action) else ""
+    if verb in NOT_ON_THE_TURN:
+        return NOT_ON_THE_TURN[verb]
     if isinstance(action, End) and not state.transacted:
         return "a turn without transactions ends by discarding a card (discard CARD)"
     if isinstance(action, Discard) and state.transacted:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.modular import ModularState
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
+from parlour.core.zones import CardNames, Layout, Part, position_header
 from parlour.games.venture.actions import NOTATION, VentureAction
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
 
@@ -54,55 +56,67 @@ class VentureState(ModularState[VentureAction]):
     Cards are held as integer ids into ``deck.corporations`` and ``deck.resources``;
     piles are lists, top of pile first for ``draw`` and ``stock``.  A conglomerate
     (or lone corporation) is a list of corporation ids, bottom first.  The games played are
-    ``game_state.VentureGameState``, which adds the views, hints and banners.
+    ``game_state.VentureGameState``, which adds the views, hints and banners.  Its parts are listed once,
+    in :func:`layout`, from which come its copies, its determinizations and its position.
     """
 
     game_name = GAME_NAME
     notation = NOTATION
 
+    deck: Deck
+    """The card set (shared, never changed)."""
+    layout: Layout
+    """The parts of the state with the deck's card names (:func:`layout`; shared, never changed)."""
+    options: Options
+    """Option values (see ``options.OPTIONS``)."""
+    hands: list[list[int]]
+    """Each seat's resources cards; secret to everyone else."""
+    draw: list[int]
+    """The face-down drawing deck, top first; secret."""
+    discard: list[int]
+    """The face-up discard pile, bottom first; public."""
+    payment: list[int]
+    """Capital cards laid down towards what the current player owes; public."""
+    center: list[int]
+    """The face-up corporations in the center of the table."""
+    stock: list[int]
+    """The face-down corporation stock, top first; secret."""
+    aside: list[int]
+    """Corporations set aside unseen (two-player game); secret."""
+    holdings: list[list[list[int]]]
+    """Each seat's conglomerates and lone corporations, each bottom first."""
+    profits: list[int]
+    """Each seat's running total of profits (the score sheet)."""
+    current: Seat
+    """The seat whose turn it is."""
+    turn: int
+    """Turn number, counting every player's turns from 1."""
+    owed: int
+    """What the current player's transactions cost so far and is not yet paid."""
+    transacted: bool
+    """Whether the current player has made a transaction this turn."""
+    over: bool
+    """Whether the game has ended (final scoring done)."""
+    profit_rounds: int
+    """How many Profit-card scorings have happened."""
+    undo_log: list[Step]
+    """The current turn's steps that can still be taken back, oldest first (ruling A-17)."""
+    undos: int
+    """Steps taken back this turn (at most ``undo.UNDO_LIMIT``)."""
+
     def __init__(self, deck: Deck, players: int, options: Options, chance: Chance) -> None:
         super().__init__()
-        self.deck = deck
-        """The card set (shared, never changed)."""
-        self.players = players
-        self.options = options
-        """Option values (see ``options.OPTIONS``)."""
-        self.chance = chance
+        self.deck, self.players, self.options, self.chance = deck, players, options, chance
+        self.layout = layout(deck)
         self.stack = DecisionStack()
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        """Each seat's resources cards; secret to everyone else."""
-        self.draw: list[int] = []
-        """The face-down drawing deck, top first; secret."""
-        self.discard: list[int] = []
-        """The face-up discard pile, bottom first; public."""
-        self.payment: list[int] = []
-        """Capital cards laid down towards what the current player owes; public."""
-        self.center: list[int] = []
-        """The face-up corporations in the center of the table."""
-        self.stock: list[int] = []
-        """The face-down corporation stock, top first; secret."""
-        self.aside: list[int] = []
-        """Corporations set aside unseen (two-player game); secret."""
-        self.holdings: list[list[list[int]]] = [[] for _ in range(players)]
-        """Each seat's conglomerates and lone corporations, each bottom first."""
-        self.profits: list[int] = [0] * players
-        """Each seat's running total of profits (the score sheet)."""
-        self.current: Seat = 0
-        """The seat whose turn it is."""
-        self.turn = 1
-        """Turn number, counting every player's turns from 1."""
-        self.owed = 0
-        """What the current player's transactions cost so far and is not yet paid."""
-        self.transacted = False
-        """Whether the current player has made a transaction this turn."""
-        self.over = False
-        """Whether the game has ended (final scoring done)."""
+        self.hands = [[] for _ in range(players)]
+        self.draw, self.discard, self.payment = [], [], []
+        self.center, self.stock, self.aside = [], [], []
+        self.holdings = [[] for _ in range(players)]
+        self.profits = [0] * players
+        self.current, self.turn, self.owed, self.transacted, self.over = 0, 1, 0, False, False
         self.profit_rounds = 0
-        """How many Profit-card scorings have happened."""
-        self.undo_log: list[Step] = []
-        """The current turn's steps that can still be taken back, oldest first (ruling A-17)."""
-        self.undos = 0
-        """Steps taken back this turn (at most ``undo.UNDO_LIMIT``)."""
+        self.undo_log, self.undos = [], 0
 
     # ------------------------------------------------------------ card lookup
     def corp(self, cid: int) -> Corporation:
@@ -135,18 +149,8 @@ class VentureState(ModularState[VentureAction]):
         """Returns a deep, independent copy (same generator, same future draws)."""
         other = type(self).__new__(type(self))
         GameState.__init__(other)
-        other.deck, other.players, other.options = self.deck, self.players, self.options
-        other.chance = self.chance.copy()
-        other.stack = self.stack.copy()
-        other.hands = [list(h) for h in self.hands]
-        other.draw, other.discard = list(self.draw), list(self.discard)
-        other.payment, other.center = list(self.payment), list(self.center)
-        other.stock, other.aside = list(self.stock), list(self.aside)
-        other.holdings = [[list(s) for s in h] for h in self.holdings]
-        other.profits = list(self.profits)
-        other.current, other.turn, other.owed = self.current, self.turn, self.owed
-        other.transacted, other.over = self.transacted, self.over
-        other.profit_rounds = self.profit_rounds
+        self.layout.copy_into(self, other)
+        other.chance, other.stack = self.chance.copy(), self.stack.copy()
         other.undo_log, other.undos = list(self.undo_log), self.undos  # steps are never changed
         other.actions_applied = self.actions_applied
         return other
@@ -160,69 +164,69 @@ class VentureState(ModularState[VentureAction]):
         """
         other = self.clone()
         other.chance = self.chance.fresh(rng)
-        others = [s for s in range(self.players) if s != seat]
-        pool = [c for s in others for c in other.hands[s]] + other.draw
-        pool.sort()  # canonical order: the result depends only on what the seat knows
-        rng.shuffle(pool)
-        for s in others:
-            size = len(other.hands[s])
-            other.hands[s], pool = pool[:size], pool[size:]
-        other.draw = pool
-        corps = other.stock + other.aside
-        corps.sort()
-        rng.shuffle(corps)
-        other.stock, other.aside = corps[: len(other.stock)], corps[len(other.stock) :]
+        self.layout.redeal(other, seat, rng)
         return other
 
     # ------------------------------------------------------------ positions
     def to_position(self) -> Position:
         """Returns the whole state as a position (docs/positions.md): piles top first, stacks bottom
-        first, cards by name."""
-        card, corp = self._card_name, self._corp_name
+        first, cards by name; then the decisions and the undo record."""
         return {
-            "format": FORMAT,
-            "game": GAME_NAME,
-            "players": self.players,
-            "options": dict(self.options),
-            "chance": self.chance.to_json(),
-            "turn": self.turn,
-            "current": self.current,
-            "owed": self.owed,
-            "transacted": self.transacted,
-            "over": self.over,
-            "profit_rounds": self.profit_rounds,
-            "profits": list(self.profits),
-            "hands": [[card(r) for r in h] for h in self.hands],
-            "draw": [card(r) for r in self.draw],
-            "discard": [card(r) for r in self.discard],
-            "payment": [card(r) for r in self.payment],
-            "center": [corp(c) for c in self.center],
-            "stock": [corp(c) for c in self.stock],
-            "aside": [corp(c) for c in self.aside],
-            "holdings": [[[corp(c) for c in s] for s in h] for h in self.holdings],
+            **position_header(self, FORMAT),
+            **self.layout.write(self),
             "decisions": self.stack.to_json(),
             "undo": [self._step_json(step) for step in self.undo_log],
             "undos": self.undos,
         }
 
-    def _card_name(self, rid: int) -> str:
-        """Returns a resources card's name."""
-        return self.deck.resources[rid].name
-
-    def _corp_name(self, cid: int) -> str:
-        """Returns a corporation's name."""
-        return self.deck.corporations[cid].name
-
     def _step_json(self, step: Step) -> dict[str, JSONValue]:
         """Returns one step of the undo record as position data (card names; the stack as stored)."""
+        corp = corporation_names(self.deck).name
         entry: dict[str, JSONValue] = {"action": step.action}
         if step.kind == "pay":
             entry["at"] = list(step.at)
         else:
-            entry["holdings"] = [[self._corp_name(c) for c in s] for s in step.holdings]
+            entry["holdings"] = [[corp(c) for c in s] for s in step.holdings]
         if step.kind == "full":
             assert step.decisions is not None
-            entry["center"] = [self._corp_name(c) for c in step.center]
+            entry["center"] = [corp(c) for c in step.center]
             entry["owed"], entry["transacted"] = step.owed, step.transacted
             entry["decisions"] = step.decisions.to_json()
         return entry
+
+
+@cache
+def corporation_names(deck: Deck) -> CardNames:
+    """Returns the corporations' names (read in any case, like the notation's ``take st-abc``)."""
+    return CardNames([c.name for c in deck.corporations], "corporation", str.upper)
+
+
+@cache
+def layout(deck: Deck) -> Layout:
+    """Returns the parts of a Venture state with this deck: resources cards (hands seen by their seat, the
+    drawing deck by nobody) and corporations (the stock and those set aside seen by nobody), each re-dealt
+    only among their own kind; the counters public; the deck and options shared. The chance, decisions
+    and undo record are the state's own (``clone``, ``to_position``)."""
+    corps = corporation_names(deck)
+    return Layout(
+        Part("turn"),
+        Part("current"),
+        Part("owed"),
+        Part("transacted"),
+        Part("over"),
+        Part("profit_rounds"),
+        Part("profits"),
+        Part("hands", "owner", cards=True),
+        Part("draw", "secret", cards=True),
+        Part("discard", cards=True),
+        Part("payment", cards=True),
+        Part("center", cards=corps),
+        Part("stock", "secret", cards=corps, pool="corporations"),
+        Part("aside", "secret", cards=corps, pool="corporations"),
+        Part("holdings", cards=corps),
+        Part("deck", shared=True),
+        Part("layout", shared=True),
+        Part("players", shared=True),
+        Part("options", shared=True),
+        cards=CardNames([r.name for r in deck.resources], "resources card", str.lower),
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from parlour.core.decisions import Seat
 from parlour.games.venture.conglomerates import common_letters
@@ -16,26 +16,90 @@ from parlour.games.venture.state import VentureState
 from parlour.games.venture.undo import UNDO_LIMIT
 
 
-def stacks_view(state: VentureState, seat: Seat) -> list[dict[str, Any]]:
+class StackView(TypedDict):
+    """One stack (a conglomerate or a lone corporation) as the observation shows it."""
+
+    cards: list[str]
+    """Its corporations, bottom to top (the last one can be proxied)."""
+    common: str
+    """The letters all its corporations share, in order."""
+    profit: int
+    """What it earns at a scoring."""
+
+
+class HandSet(TypedDict):
+    """A set of capital cards of one symbol in a hand, at the hand's best grouping."""
+
+    cards: list[str]
+    """Its cards, lowest first."""
+    worth: int
+    """What the set pays (the set values printed on the symbol cards)."""
+
+
+class Observation(TypedDict):
+    """What a seat (or a spectator) is shown of a game of Venture: the browser's drawn table, the
+    encoders, the SVG board and the text view read it (docs/browser-tables/venture.md)."""
+
+    game: str
+    seat: Seat | None
+    """Whose view this is (None: a spectator's)."""
+    turn: int
+    current: Seat
+    """The seat whose turn it is."""
+    decision: str | None
+    """The kind of the decision on top (None once the game is over)."""
+    pending: dict[str, object]
+    """That decision's data (the corporation to place, the arrangements a reorganisation has seen...)."""
+    over: bool
+    center: list[str]
+    stock_size: int
+    aside_size: int
+    draw_size: int
+    discard: list[str]
+    """The discard pile, bottom first."""
+    payment: list[str]
+    """The capital cards laid down towards what is owed."""
+    owed: int
+    undos_left: int
+    """Steps the current player may still take back this turn (ruling A-17)."""
+    hand_sizes: list[int]
+    holdings: list[list[StackView]]
+    """Each seat's stacks."""
+    profits: list[int]
+    holdings_profit: list[int]
+    """What each seat's holdings earn at a scoring."""
+    payment_worth: int
+    """What the cards laid down are worth (sets counted)."""
+    reorganise_fee: int
+    """What a reorganisation costs the current player now (0 once the game is over)."""
+    hand_sets: list[HandSet] | None
+    """The seat's capital sets (None for a spectator)."""
+    cheapest_payment: list[str] | None
+    """For the paying seat, the cards that best cover the rest of the debt (None for anyone else)."""
+    hand: NotRequired[list[str]]
+    """The seat's own hand, sorted (a spectator has none)."""
+
+
+def stacks_view(state: VentureState, seat: Seat) -> list[StackView]:
     """Returns a seat's stacks as data: cards bottom to top and their common letters."""
     result = []
     for stack in state.holdings[seat]:
         corps = [state.corp(c) for c in stack]
         result.append(
-            {
-                "cards": [c.name for c in corps],
-                "common": "".join(sorted(common_letters(corps))),
-                "profit": stack_profit(corps),
-            }
+            StackView(
+                cards=[c.name for c in corps],
+                common="".join(sorted(common_letters(corps))),
+                profit=stack_profit(corps),
+            )
         )
     return result
 
 
-def observation(state: VentureState, seat: Seat | None) -> dict[str, Any]:
+def observation(state: VentureState, seat: Seat | None) -> Observation:
     """Returns what ``seat`` may know (``None``: a spectator): never another seat's hand."""
     state.check_seat(seat)
     top = state.stack.top if len(state.stack) else None
-    view: dict[str, Any] = {
+    view: Observation = {
         "game": "venture",
         "seat": seat,
         "turn": state.turn,
@@ -109,7 +173,7 @@ def _arrangement_hint(state: VentureState, seat: Seat, show_best: bool) -> str:
     return f"{text}: {stacks} ('reorganise best' does it for {fee} million)."
 
 
-def hand_sets(cards: list[Resource], set_values: dict[int, int]) -> list[dict[str, Any]]:
+def hand_sets(cards: list[Resource], set_values: dict[int, int]) -> list[HandSet]:
     """Returns the sets a hand's capital cards make at their best grouping (the grouping that
     ``payment_value`` counts): each set's cards, lowest first, and its worth."""
     table = (set_values[2], set_values[3], set_values[4])
@@ -121,7 +185,7 @@ def hand_sets(cards: list[Resource], set_values: dict[int, int]) -> list[dict[st
                 counts[SET_DENOMINATIONS.index(card.value)] += 1
         for chosen in _best_sets(tuple(counts), table)[1]:
             names = [f"{SET_DENOMINATIONS[i]}{symbol}" for i in chosen]
-            found.append({"cards": names, "worth": table[len(chosen) - 2]})
+            found.append(HandSet(cards=names, worth=table[len(chosen) - 2]))
     return found
 
 
@@ -155,7 +219,7 @@ def _card_order(name: str) -> tuple[int, str]:
     return (int(digits) if name[0].isdigit() else 100, name)
 
 
-def _stack_text(stack: dict[str, Any]) -> str:
+def _stack_text(stack: StackView) -> str:
     """Returns a stack as text, bottom to top, with its common letters when it has several cards."""
     cards = " ".join(stack["cards"])
     return f"[{cards} ={stack['common']}]" if len(stack["cards"]) > 1 else f"[{cards}]"

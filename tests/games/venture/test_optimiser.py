@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,13 @@ def check(corps: Sequence[Corp], arrangement: Arrangement, table: Any = DEFAULT_
     stacks = [[by_id[cid] for cid in stack] for stack in arrangement.stacks]
     assert all(is_valid_stack(s) for s in stacks)
     assert arrangement_profit(stacks, table) == arrangement.profit
+
+
+def check_optimal(corps: Sequence[Corp], table: Mapping[int, int] = DEFAULT_TABLE) -> None:
+    """Assert the optimiser's arrangement is valid and scores what an exhaustive search finds."""
+    result = best_arrangement(corps, table)
+    assert result.profit == brute_force_profit(corps, table)
+    check(corps, result, table)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -199,10 +206,7 @@ def test_bad_input() -> None:
 def test_medium_hand_matches_brute_force() -> None:
     rng = random.Random(2024)
     for _ in range(3):
-        corps = random_corps(rng, 11)
-        result = best_arrangement(corps)
-        assert result.profit == brute_force_profit(corps)
-        check(corps, result)
+        check_optimal(random_corps(rng, 11))
 
 
 def test_larger_hand_is_consistent() -> None:
@@ -245,22 +249,16 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(hands)
 def test_optimum_matches_brute_force(corps: list[Corp]) -> None:
-    result = best_arrangement(corps)
-    assert result.profit == brute_force_profit(corps)
-    check(corps, result)
+    check_optimal(corps)
 
 
 @SETTINGS
 @given(dense_hands)
 def test_dense_optimum_matches_brute_force(corps: list[Corp]) -> None:
-    result = best_arrangement(corps)
-    assert result.profit == brute_force_profit(corps)
-    check(corps, result)
+    check_optimal(corps)
 
 
 @settings(max_examples=80, deadline=None)
 @given(dense_hands, tables)
 def test_any_table_matches_brute_force(corps: list[Corp], table: dict[int, int]) -> None:
-    result = best_arrangement(corps, table)
-    assert result.profit == brute_force_profit(corps, table)
-    check(corps, result, table)
+    check_optimal(corps, table)

@@ -89,6 +89,16 @@ def test_a_match_from_a_given_state_records_its_start() -> None:
     assert json.dumps(replay(GAME, record).to_position()) == json.dumps(result.state.to_position())
 
 
+def test_card_names_are_read_in_any_case_and_written_as_the_deck_writes_them() -> None:
+    """A hand-written position may say ``st-a`` or ``X1``: it reads as ``ST-A`` and ``x1``."""
+    data = copy.deepcopy(BASE)
+    data["holdings"][0] = [["st-a", "Re-A"]]
+    data["hands"][2] = ["X1"]
+    written = GAME.state_from_position(data).to_position()
+    assert written["holdings"][0] == [["ST-A", "RE-A"]] and written["hands"][2] == ["x1"]
+    assert text_of(GAME.state_from_position(written)) == text_of(GAME.state_from_position(BASE))
+
+
 # ------------------------------------------------------------------ refusals
 def refusal(data) -> PositionError:
     """Loads a position that must be refused and returns the error."""
@@ -154,33 +164,22 @@ def test_wrong_format_is_refused() -> None:
     assert refusal(data).field == "format"
 
 
-def test_a_resources_card_in_two_places_is_refused() -> None:
-    """One card too many of a name (a card in two places) names where the extra one is."""
+@pytest.mark.parametrize(
+    ("edit", "field", "message"),
+    [
+        (lambda d: d.update(discard=["20"]), "discard[0]", "more '20' cards than the 4 there are"),
+        (lambda d: d["draw"].remove("x3/2"), "hands", "cards missing from every zone: x3/2"),
+        (lambda d: d["stock"].remove("OI-BCDEF"), "stock", "corporations missing from every zone: OI-BCDEF"),
+    ],
+)
+def test_a_card_too_many_or_missing_is_refused(edit, field: str, message: str) -> None:
+    """One card too many of a name (a card in two places) is refused where the extra one is; a card
+    found in no zone is named."""
     data = base()
-    count = sum(h.count("20") for h in data["hands"]) + data["draw"].count("20")
-    assert count == 4
-    data["discard"] = ["20"]
+    edit(data)
     err = refusal(data)
-    assert err.field == "discard[0]"
-    assert "more '20' cards than the deck's 4" in str(err)
-
-
-def test_a_missing_resources_card_is_refused() -> None:
-    """A card found in no zone is named."""
-    data = base()
-    data["draw"].remove("x3/2")
-    err = refusal(data)
-    assert err.field == "hands"
-    assert "cards missing from every zone: x3/2" in str(err)
-
-
-def test_a_missing_corporation_is_refused() -> None:
-    """A corporation found in no zone is named."""
-    data = base()
-    data["stock"].remove("OI-BCDEF")
-    err = refusal(data)
-    assert err.field == "stock"
-    assert "OI-BCDEF" in str(err)
+    assert err.field == field
+    assert message in str(err)
 
 
 def test_a_corporation_in_two_places_is_refused() -> None:
@@ -214,12 +213,12 @@ def test_a_profit_card_in_a_hand_is_refused() -> None:
 @pytest.mark.parametrize(
     ("zone", "value", "field", "message"),
     [
-        ("hands", [["25"], ["12"], ["x1"]], "hands[0][0]", "no resources card is called '25'"),
-        ("discard", ["x2"], "discard[0]", "no resources card is called 'x2'"),
-        ("center", ["ST-G"], "center[0]", "no corporation is called 'ST-G'"),
-        ("center", ["ZZ-A"], "center[0]", "no corporation is called 'ZZ-A'"),
-        ("center", ["AU-DEF"], "center[0]", "no corporation is called 'AU-DEF'"),
-        ("draw", [7], "draw[0]", "must be a string"),
+        ("hands", [["25"], ["12"], ["x1"]], "hands[0][0]", "there is no resources card '25'"),
+        ("discard", ["x2"], "discard[0]", "there is no resources card 'x2'"),
+        ("center", ["ST-G"], "center[0]", "there is no corporation 'ST-G'"),
+        ("center", ["ZZ-A"], "center[0]", "there is no corporation 'ZZ-A'"),
+        ("center", ["AU-DEF"], "center[0]", "there is no corporation 'AU-DEF'"),
+        ("draw", [7], "draw[0]", "there is no resources card 7"),
     ],
 )
 def test_unknown_card_names_are_refused(zone: str, value, field: str, message: str) -> None:

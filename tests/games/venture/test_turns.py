@@ -214,3 +214,11 @@ def test_default_options_follow_the_rulings() -> None:
         "deck": GAME.available_content("deck")[0].reference(),
     }
     assert GAME.options()["deck"]["name"] == "house"
+
+
+def test_paying_on_the_turn_itself_says_to_end_the_transactions_first() -> None:
+    """A 'pay' line before 'end' is refused with what to do instead (a step of another decision)."""
+    state = load(hands=[["20"], [], []])
+    assert state.why_illegal(state.parse_action("pay 20"), 0) == (
+        "nothing is being paid now: end the transactions first, then pay"
+    )

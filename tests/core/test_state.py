@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from parlour.core.chance import DIE, ORDER, Chance, Forced
-from parlour.core.decisions import DecisionStack, RawDecision, Seat
+from parlour.core.decisions import Decision, DecisionStack, Seat
 from parlour.core.errors import IllegalActionError, NotationError, ParlourError
 from parlour.core.registry import load_game
 from parlour.core.state import Event, GameState, rank
@@ -16,6 +17,20 @@ from parlour.testing.kit import snapshot
 
 
 # ---------------------------------------------------------------- a tiny dice game
+@dataclass(eq=False, kw_only=True)
+class Turn(Decision):
+    """A seat's turn (the game's hooks carry the rules)."""
+
+    kind = "turn"
+
+
+@dataclass(eq=False, kw_only=True)
+class Window(Decision):
+    """A window where every seat may pass."""
+
+    kind = "window"
+
+
 class Dice(GameState):
     """Each seat in turn rolls one die ('roll') or two ('double', the second after the first
     has been scored); 'open' opens a window where every seat may 'pass'.  First to ``goal``
@@ -25,7 +40,7 @@ class Dice(GameState):
         super().__init__()
         self.players = players
         self.chance = Chance(seed)
-        self.stack = DecisionStack([RawDecision("turn", [0])])
+        self.stack = DecisionStack([Turn(seats=[0])])
         self.points = [0] * players
         self.goal = goal
         self.current = 0
@@ -43,7 +58,7 @@ class Dice(GameState):
                 self.stack.pop()
             return
         if action == "open":
-            self.stack.push(RawDecision("window", list(range(self.players)), concurrent=True))
+            self.stack.push(Window(seats=list(range(self.players)), concurrent=True))
             self.emit("a window opens")
             return
         for _ in range(2 if action == "double" else 1):

@@ -7,12 +7,12 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from parlour.bots.registry import make_bot
 from parlour.bots.workers import run_jobs
 from parlour.core.content import ContentSets
 from parlour.core.match import play_match
+from parlour.core.positions import JSONObject
 from parlour.core.registry import load_game
 
 
@@ -39,7 +39,7 @@ def play_one(
     seats: Sequence[str],
     seed: int,
     index: int,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     content: ContentSets | None = None,
 ) -> GameOutcome:
     """Plays game ``index`` of a simulation; a shared win gives each winner an equal share.
@@ -57,7 +57,7 @@ def play_one(
 
 
 def _play_chunk(
-    job: tuple[str, list[str], int, list[int], dict[str, Any], ContentSets | None],
+    job: tuple[str, list[str], int, list[int], JSONObject, ContentSets | None],
 ) -> list[GameOutcome]:
     """Plays several games in a worker process."""
     game_name, seats, seed, indexes, options, content = job
@@ -69,12 +69,12 @@ def simulate(
     seats: Sequence[str],
     games: int,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     workers_max: int | None = None,
     content: ContentSets | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Plays ``games`` games and returns the summary (identical for any number of workers).
 
     ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
@@ -99,9 +99,9 @@ def simulate(
 def check_simulation(
     game_name: str,
     seats: Sequence[str],
-    options: Mapping[str, Any] | None,
+    options: Mapping[str, object] | None,
     content: ContentSets | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Refuses an unknown game or bot, a wrong number of seats or a bad option; returns the options."""
     game = load_game(game_name).with_content(content or ContentSets())
     values = game.options(options)
@@ -128,10 +128,10 @@ def summarise(
     game: str,
     seats: list[str],
     seed: int,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     outcomes: list[GameOutcome],
     seconds: float,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Returns win rates by seat and by bot, score means and spreads, and game lengths."""
     n = len(outcomes)
     seat_rows = []
@@ -169,7 +169,7 @@ def summarise(
     }
 
 
-def _turn_order(players: int, outcomes: list[GameOutcome]) -> list[dict[str, Any]]:
+def _turn_order(players: int, outcomes: list[GameOutcome]) -> list[JSONObject]:
     """Returns win rates by place in the turn order (0: the first player), whoever sat there."""
     rows = []
     n = len(outcomes)
@@ -190,11 +190,11 @@ def _summary_head(
     game: str,
     n: int,
     seed: int,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     lengths: list[int],
     seconds: float,
     outcomes: list[GameOutcome],
-) -> dict[str, Any]:
+) -> JSONObject:
     """Returns the summary's general figures: counts, time, lengths."""
     return {
         "game": game,

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from openskill.models import PlackettLuce
 
 from parlour.bots.simulation import GameOutcome, play_one
 from parlour.bots.workers import run_jobs
 from parlour.core.content import ContentSets
+from parlour.core.positions import JSONObject
 from parlour.core.registry import load_game
 
 
@@ -27,7 +27,7 @@ def seating(bots: Sequence[str], players: int, index: int) -> list[str]:
 
 
 def _play(
-    job: tuple[str, list[str], int, int, dict[str, Any], ContentSets | None],
+    job: tuple[str, list[str], int, int, JSONObject, ContentSets | None],
 ) -> tuple[list[str], GameOutcome]:
     """Plays one tournament game in a worker."""
     game_name, seats, seed, index, options, content = job
@@ -41,12 +41,12 @@ def tournament(
     games: int,
     players: int,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     workers_max: int | None = None,
     content: ContentSets | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Plays the tournament and returns each bot's rating, results and the run's figures.
 
     ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
@@ -74,7 +74,7 @@ def tournament(
     }
 
 
-def rate(names: list[str], results: Sequence[tuple[list[str], GameOutcome]]) -> list[dict[str, Any]]:
+def rate(names: list[str], results: Sequence[tuple[list[str], GameOutcome]]) -> list[JSONObject]:
     """Rates every bot from the games' rankings (in game order, so the result is reproducible)."""
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names}

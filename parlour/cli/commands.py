@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any
 
 from rich.progress import Progress
 from rich.table import Table
@@ -18,6 +17,7 @@ from parlour.cli.content import content_sets
 from parlour.cli.output import make_console
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
+from parlour.core.positions import JSONObject
 from parlour.core.record import replay
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
@@ -264,7 +264,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_summary(summary: dict[str, Any]) -> None:
+def _print_summary(summary: JSONObject) -> None:
     """Prints a simulation summary as tables."""
     console = make_console()
     table = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")

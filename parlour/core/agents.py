@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from parlour.core.state import GameState
 
@@ -18,6 +18,6 @@ class Agent(Protocol):
     name: str
     """The agent's name as given on the command line (``random``, ``greedy``)."""
 
-    def choose(self, state: GameState, seat: int) -> Any:
+    def choose(self, state: GameState, seat: int) -> object:
         """Returns one of ``state.legal_actions(seat)``."""
         ...

@@ -28,6 +28,7 @@ from parlour.core.chance import DIE, Chance, ChanceRequest, Forced, NeedChance, 
 from parlour.core.encoding import Encoding
 from parlour.core.errors import IllegalActionError
 from parlour.core.game import Game
+from parlour.core.positions import JSONObject
 from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState, rank
 
@@ -37,9 +38,9 @@ def short_name(name: str) -> str:
     return "parlour_" + name.replace("-", "_")
 
 
-def _defaults(game: Game) -> dict[str, Any]:
+def _defaults(game: Game) -> JSONObject:
     """Returns the game parameters and their defaults: players, max_game_length, and every option."""
-    params: dict[str, Any] = {"players": min(4, game.max_players)}
+    params: JSONObject = {"players": min(4, game.max_players)}
     params["max_game_length"] = game.max_actions
     for spec in game.option_specs:
         params[spec.name] = spec.default
@@ -290,7 +291,7 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
     parlour: Game
     game_type: Any
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: JSONObject | None = None) -> None:
         values = {**_defaults(self.parlour), **(params or {})}
         self._configure(values)
         info = pyspiel.GameInfo(
@@ -304,7 +305,7 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(self.game_type, info, values)
 
-    def _configure(self, values: dict[str, Any]) -> None:
+    def _configure(self, values: JSONObject) -> None:
         """Sets players, options, the length limit, the adapter and the action and outcome ids."""
         self.players = int(values["players"])
         self.parlour.check_players(self.players)

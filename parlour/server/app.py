@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
+from parlour.core.positions import JSONObject
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
 from parlour.server.limits import HTTP_BURST, HTTP_RATE, Bucket, HttpRateLimit
@@ -86,7 +87,7 @@ def warm_up() -> None:
 
 def create_app(settings: Settings) -> Starlette:
     """Returns the application; the database is opened (and migrated) and tables resumed at start-up."""
-    state: dict[str, Any] = {}
+    state: JSONObject = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -222,7 +223,7 @@ def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:
     return table, hall.seat_of(table, token)
 
 
-def _game_json(name: str) -> dict[str, Any]:
+def _game_json(name: str) -> JSONObject:
     """Returns what the front page needs to offer a game: players, options and bots."""
     game = load_game(name)
     return {
@@ -243,7 +244,7 @@ def _game_json(name: str) -> dict[str, Any]:
     }
 
 
-async def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> dict[str, Any]:
+async def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> JSONObject:
     """Returns a finished game's table at action ``at`` from a seat's view (or everything revealed);
     the work runs off the event loop, one request of a table at a time."""
     moves = len(table.record.moves)
@@ -342,7 +343,7 @@ async def _frame(ws: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _message(text: Any) -> dict[str, Any]:
+def _message(text: Any) -> JSONObject:
     """Returns a client message: a JSON object of at most MAX_BODY characters with a 'type'."""
     if text is None:
         raise Refusal(400, "a message is a JSON text frame, not a binary one")
@@ -354,7 +355,7 @@ def _message(text: Any) -> dict[str, Any]:
     return found
 
 
-async def _handle(table: LiveTable, listener: Listener, message: dict[str, Any]) -> None:
+async def _handle(table: LiveTable, listener: Listener, message: JSONObject) -> None:
     """Carries out one client message."""
     kind, seat = message["type"], listener.seat
     if kind == "ping":
@@ -389,6 +390,6 @@ async def _chat(table: LiveTable, seat: int | None, text: Any) -> None:
         listener.put(line)
 
 
-async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
+async def _send(ws: WebSocket, message: JSONObject) -> None:
     """Sends one JSON message."""
     await ws.send_text(encode(message))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from parlour.core.game import Game
 from parlour.core.log import GameLog
+from parlour.core.positions import JSONObject
 from parlour.core.record import GameRecord, replay_steps, start_state
 from parlour.core.state import GameState
 from parlour.server.views import log_json, seat_view
@@ -36,7 +36,7 @@ class Replayer:
             pass
         return state
 
-    def view(self, step: int, viewer: int | None, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    def view(self, step: int, viewer: int | None, seats: list[JSONObject]) -> JSONObject:
         """Returns the replay viewer's message: the table after ``step`` actions as ``viewer`` saw it
         (None: everything revealed) with the log up to there."""
         state = self.state_at(step)

@@ -36,6 +36,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from parlour.core.positions import JSONObject
+
 T = TypeVar("T")
 
 
@@ -50,7 +52,7 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(40))
     players: Mapped[int] = mapped_column(Integer)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[JSONObject] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="playing")
     created: Mapped[float] = mapped_column(Float)
@@ -132,7 +134,7 @@ class TableRecord:
     id: str
     game: str
     players: int
-    options: dict[str, Any]
+    options: JSONObject
     seed: int
     spectator_hash: str
     seats: list[SeatRecord]
@@ -290,12 +292,12 @@ _UPDATE_CLOCK = (
 """The statements of a move, built once (a move is the server's most frequent write)."""
 
 
-def _columns(record: Any, names: Sequence[str]) -> dict[str, Any]:
+def _columns(record: Any, names: Sequence[str]) -> JSONObject:
     """Returns the named fields of a record, as a row's columns."""
     return {name: getattr(record, name) for name in names}
 
 
-def _fields(move: MoveRecord) -> dict[str, Any]:
+def _fields(move: MoveRecord) -> JSONObject:
     """Returns a move's columns."""
     return _columns(move, MOVE_COLUMNS)
 

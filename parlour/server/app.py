@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -28,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
-from parlour.core.positions import JSONObject
+from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
 from parlour.server.limits import HTTP_BURST, HTTP_RATE, Bucket, HttpRateLimit
@@ -195,7 +194,7 @@ async def _not_allowed(request: Request, exc: Exception) -> Response:
     return JSONResponse({"type": "error", "status": 405, "error": "method not allowed here"}, status_code=405)
 
 
-async def _json_body(request: Request) -> Any:
+async def _json_body(request: Request) -> JSONValue:
     """Returns a request's JSON body, refusing one over MAX_BODY bytes or not JSON."""
     size = 0
     chunks = []
@@ -207,7 +206,7 @@ async def _json_body(request: Request) -> Any:
     return _parse(b"".join(chunks))
 
 
-def _parse(data: bytes | str) -> Any:
+def _parse(data: bytes | str) -> JSONValue:
     """Returns JSON data, refusing anything else with 400."""
     try:
         return json.loads(data)
@@ -343,7 +342,7 @@ async def _frame(ws: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _message(text: Any) -> JSONObject:
+def _message(text: object) -> JSONObject:
     """Returns a client message: a JSON object of at most MAX_BODY characters with a 'type'."""
     if text is None:
         raise Refusal(400, "a message is a JSON text frame, not a binary one")
@@ -377,7 +376,7 @@ async def _handle(table: LiveTable, listener: Listener, message: JSONObject) -> 
         raise Refusal(400, f"unknown message type {kind[:40]!r}")
 
 
-async def _chat(table: LiveTable, seat: int | None, text: Any) -> None:
+async def _chat(table: LiveTable, seat: int | None, text: object) -> None:
     """Stores a chat line and sends it to everyone at the table."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT:
         raise Refusal(400, f"a chat line is 1 to {MAX_CHAT} characters")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
 
 from parlour.bots.random_bot import RandomBot
 from parlour.bots.registry import make_bot
@@ -101,7 +100,7 @@ def check_refusals(state: GameState, other: GameState | None = None) -> None:
                     _expect_refusal(state, action, seat, before)
 
 
-def _expect_refusal(state: GameState, action: Any, seat: int, before: str) -> None:
+def _expect_refusal(state: GameState, action: object, seat: int, before: str) -> None:
     """Applies an action that must be refused and checks nothing changed."""
     try:
         state.apply(action, seat)
@@ -191,7 +190,7 @@ def check_secrecy(state: GameState, rng: random.Random) -> None:
 
 
 def _same_public_outcome(
-    state: GameState, other: GameState, seat: int, actions: tuple[Any, Any], text: str
+    state: GameState, other: GameState, seat: int, actions: tuple[object, object], text: str
 ) -> None:
     """Applies the same action to copies of two states told apart only by secrets; compares the outcomes."""
     first, second = state.clone(), other.clone()
@@ -210,7 +209,7 @@ def _same_public_outcome(
         assert told[0] == told[1], f"{where}: public events depend on hidden information {told}"
 
 
-def _public_apart_from_decisions(state: GameState, decisions: GameState) -> Any:
+def _public_apart_from_decisions(state: GameState, decisions: GameState) -> Mapping[str, object]:
     """Returns ``state``'s public view as if its decision stack were that of ``decisions``."""
     probe = state.clone()
     probe.stack = decisions.stack.copy()

@@ -1,6 +1,6 @@
 """Golden playthroughs: a seeded random game written out step by step, diffed in tests.
 
-Any change of rules shows up as a reviewable text diff; regenerate with ``make playthroughs``.
+Every change of rules shows up as a reviewable text diff; regenerate with ``make playthroughs``.
 """
 
 from __future__ import annotations

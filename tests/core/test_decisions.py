@@ -10,12 +10,7 @@ import pytest
 from parlour.core.decisions import Decision, DecisionKinds, DecisionStack
 from parlour.core.errors import PositionError
 
-
-@dataclass(eq=False, kw_only=True)
-class Turn(Decision):
-    """A turn: no payload."""
-
-    kind = "turn"
+from .toys import Turn
 
 
 @dataclass(eq=False, kw_only=True)

@@ -3,34 +3,21 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from parlour.core.chance import DIE, ORDER, Chance, Forced
-from parlour.core.decisions import Decision, DecisionStack, Seat
+from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.errors import IllegalActionError, NotationError, ParlourError
 from parlour.core.registry import load_game
 from parlour.core.state import Event, GameState, rank
 from parlour.testing.kit import snapshot
 
+from .toys import Turn, Window
+
 
 # ---------------------------------------------------------------- a tiny dice game
-@dataclass(eq=False, kw_only=True)
-class Turn(Decision):
-    """A seat's turn (the game's hooks carry the rules)."""
-
-    kind = "turn"
-
-
-@dataclass(eq=False, kw_only=True)
-class Window(Decision):
-    """A window where every seat may pass."""
-
-    kind = "window"
-
-
 class Dice(GameState):
     """Each seat in turn rolls one die ('roll') or two ('double', the second after the first
     has been scored); 'open' opens a window where every seat may 'pass'.  First to ``goal``

@@ -10,29 +10,15 @@ of stops.  Hands are secret.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from parlour.core import Chance, Decision, DecisionStack, GameState, IllegalActionError
+from parlour.core import Chance, DecisionStack, GameState, IllegalActionError
 from parlour.core.match import play_match
 from parlour.core.record import GameRecord
 
-
-@dataclass(eq=False, kw_only=True)
-class Turn(Decision):
-    """The active seat's turn (the toy's hooks carry the rules)."""
-
-    kind = "turn"
-
-
-@dataclass(eq=False, kw_only=True)
-class Window(Decision):
-    """The window after a go: how many stops it has seen."""
-
-    kind = "window"
-    stops: int = 0
+from .toys import Turn, Window
 
 
 class Toy(GameState):

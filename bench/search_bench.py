@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from parlour.bots.registry import make_bot
-from parlour.bots.simulation import simulate
+from parlour.bots.simulation import Batch, simulate
 from parlour.core.registry import load_game
 
 GAMES = ("venture", "im-the-boss", "venus-needs-men")
@@ -32,7 +32,9 @@ UCT_C = 2.0
 def ismcts_vs_greedy(name: str, games: int, seconds: float, workers: int = 2) -> dict[str, Any]:
     """Plays ismcts in seat 0 against three greedy bots (the first player is dealt at random)."""
     bot = f"ismcts:{round(seconds * 1000)}ms"
-    summary = simulate(name, [bot, "greedy", "greedy", "greedy"], games, seed=2026, workers=workers)
+    summary = simulate(
+        name, [bot, "greedy", "greedy", "greedy"], games, seed=2026, batch=Batch(workers=workers)
+    )
     row = summary["seats"][0]
     return {
         "bot": bot,

@@ -17,6 +17,24 @@ from parlour.core.registry import load_game
 
 
 @dataclass(frozen=True)
+class Batch:
+    """How a batch of games is played: worker processes, progress reports, the user's content sets.
+
+    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``progress`` is told how
+    many games just ended; ``content`` holds the user's own content sets the options may name.
+    """
+
+    workers: int = 1
+    progress: Callable[[int], None] | None = None
+    workers_max: int | None = None
+    content: ContentSets | None = None
+
+
+DEFAULT_BATCH = Batch()
+"""One process, no progress report, no content sets of the user's."""
+
+
+@dataclass(frozen=True)
 class GameOutcome:
     """What one simulated game left: scores, shared-win credit per seat, its length."""
 
@@ -70,16 +88,10 @@ def simulate(
     games: int,
     seed: int = 0,
     options: Mapping[str, object] | None = None,
-    workers: int = 1,
-    progress: Callable[[int], None] | None = None,
-    workers_max: int | None = None,
-    content: ContentSets | None = None,
+    batch: Batch = DEFAULT_BATCH,
 ) -> JSONObject:
-    """Plays ``games`` games and returns the summary (identical for any number of workers).
-
-    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
-    the user's own content sets the options may name.
-    """
+    """Plays ``games`` games and returns the summary (identical for any number of workers)."""
+    workers, content = batch.workers, batch.content
     values = check_simulation(game_name, seats, options, content)
     game = load_game(game_name)
     start = time.perf_counter()
@@ -88,10 +100,10 @@ def simulate(
     size = max(1, min(10, games // (4 * max(workers, 1))))
     chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
     jobs = [(game.name, list(seats), seed, chunk, values, content) for chunk in chunks]
-    for batch in run_jobs(_play_chunk, jobs, workers, workers_max):
-        outcomes.extend(batch)
-        if progress:
-            progress(len(batch))
+    for played in run_jobs(_play_chunk, jobs, workers, batch.workers_max):
+        outcomes.extend(played)
+        if batch.progress:
+            batch.progress(len(played))
     outcomes.sort(key=lambda o: o.index)
     return summarise(game.name, list(seats), seed, values, outcomes, time.perf_counter() - start)
 

@@ -10,11 +10,11 @@ in several seats of one game is rated per seat and its new rating is their mean.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
-from parlour.bots.simulation import GameOutcome, play_one
+from parlour.bots.simulation import DEFAULT_BATCH, Batch, GameOutcome, play_one
 from parlour.bots.workers import run_jobs
 from parlour.core.content import ContentSets
 from parlour.core.positions import JSONObject
@@ -42,26 +42,20 @@ def tournament(
     players: int,
     seed: int = 0,
     options: Mapping[str, object] | None = None,
-    workers: int = 1,
-    progress: Callable[[int], None] | None = None,
-    workers_max: int | None = None,
-    content: ContentSets | None = None,
+    batch: Batch = DEFAULT_BATCH,
 ) -> JSONObject:
-    """Plays the tournament and returns each bot's rating, results and the run's figures.
-
-    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
-    the user's own content sets the options may name.
-    """
+    """Plays the tournament and returns each bot's rating, results and the run's figures."""
+    content = batch.content
     game = load_game(game_name).with_content(content or ContentSets())
     game.check_players(players)
     values = game.options(options)
     jobs = [(game_name, seating(bots, players, i), seed, i, values, content) for i in range(games)]
     start = time.perf_counter()
     results: list[tuple[list[str], GameOutcome]] = []
-    for item in run_jobs(_play, jobs, workers, workers_max):
+    for item in run_jobs(_play, jobs, batch.workers, batch.workers_max):
         results.append(item)
-        if progress:
-            progress(1)
+        if batch.progress:
+            batch.progress(1)
     table = rate(sorted(set(bots)), results)
     return {
         "game": game_name,

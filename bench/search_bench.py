@@ -6,11 +6,12 @@ figures; ``bench/run.py`` calls ``search_figures`` for ``make bench``.
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+from command_line import settings
 
 from parlour.bots.registry import make_bot
 from parlour.bots.simulation import Batch, simulate
@@ -154,12 +155,7 @@ def search_figures(results: dict[str, Any], games: int, duel_games: int, seconds
 
 def main() -> None:
     """Runs the search figures alone."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=16)
-    parser.add_argument("--duel-games", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--duel-seconds", type=float, default=0.25)
-    args = parser.parse_args()
+    args = settings(__doc__, games=16, duel_games=4, seconds=1.0, duel_seconds=0.25)
     search_figures({}, args.games, args.duel_games, args.seconds, args.duel_seconds)
 
 

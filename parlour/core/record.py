@@ -8,7 +8,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from parlour.core.chance import Forced, read_forced
-from parlour.core.errors import OptionError, ParlourError, PositionError, RecordError
+from parlour.core.content import parse_json_bytes
+from parlour.core.errors import ContentError, OptionError, ParlourError, PositionError, RecordError
 from parlour.core.game import Game
 from parlour.core.log import GameLog
 from parlour.core.positions import JSONObject, JSONValue
@@ -166,13 +167,12 @@ def check_seed(value: object) -> int:
 
 
 def parse_json(text: str, what: str = "record") -> JSONValue:
-    """Returns the JSON value of a record's (or key's) text, refusing text that is not JSON."""
+    """Returns the JSON value of a record's (or key's) text, refusing text that is not JSON (read as the
+    content files are, refused with the same words as a RecordError)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"{what} is not valid JSON: {err}") from None
-    except (ValueError, RecursionError) as err:
-        raise RecordError(f"{what} is not usable JSON: {type(err).__name__}") from None
+        return parse_json_bytes(text.encode("utf-8", "surrogatepass"), what)
+    except ContentError as err:
+        raise RecordError(str(err)) from None
 
 
 def sealed_id(data: object) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 
 from parlour.core.errors import IllegalActionError, PositionError
-from parlour.core.positions import JSONObject, short_key, short_repr
+from parlour.core.positions import short_key, short_repr
 
 T = TypeVar("T")
 
@@ -28,6 +28,21 @@ class Forced:
     """``"die"`` (an int) or ``"order"`` (a list of item names, top of pile first)."""
     value: int | list[str]
     """The outcome; for ``order``, item names as the game's notation writes them."""
+
+
+class ForcedJSON(TypedDict):
+    """A forced outcome as positions and records store it."""
+
+    kind: str
+    value: int | list[str]
+
+
+class ChanceJSON(TypedDict):
+    """The generator as positions store it: its seed, the events drawn so far, the outcomes still forced."""
+
+    seed: int
+    events: int
+    forced: list[ForcedJSON]
 
 
 @dataclass
@@ -104,7 +119,7 @@ class Chance:
         """Returns an independent copy."""
         return Chance(self.seed, self.events, [Forced(f.kind, f.value) for f in self.forced])
 
-    def to_json(self) -> JSONObject:
+    def to_json(self) -> ChanceJSON:
         """Returns the JSON form used inside positions."""
         return {
             "seed": self.seed,

@@ -24,6 +24,15 @@ MAX_AUTO_STEPS = 10_000
 _BASE = frozenset({"seats", "concurrent"})
 
 
+class DecisionJSON(TypedDict):
+    """A decision as positions store it: its kind, the seats asked, its payload, how they are asked."""
+
+    kind: str
+    seats: list[Seat]
+    data: dict[str, JSONValue]
+    concurrent: bool
+
+
 @dataclass(eq=False, kw_only=True)
 class Decision(ABC, Generic[S, A]):
     """A pending decision that carries its own rules: a class per kind, its payload in typed fields.
@@ -104,7 +113,7 @@ class Decision(ABC, Generic[S, A]):
         """The payload as JSON (positions, views and tests read it; change the fields, not this)."""
         return write_record(self, _BASE)
 
-    def to_json(self) -> dict[str, JSONValue]:
+    def to_json(self) -> DecisionJSON:
         """Returns the JSON form stored in positions."""
         seats, concurrent = list(self.seats), self.concurrent
         return {"kind": self.kind, "seats": seats, "data": self.data, "concurrent": concurrent}
@@ -221,7 +230,7 @@ class DecisionStack(Generic[D]):
         """Returns a deep copy."""
         return DecisionStack(d.copy() for d in self._items)
 
-    def to_json(self) -> list[dict[str, JSONValue]]:
+    def to_json(self) -> list[DecisionJSON]:
         """Returns the JSON form, bottom first."""
         return [d.to_json() for d in self._items]
 

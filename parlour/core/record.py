@@ -6,8 +6,9 @@ import json
 import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict
 
-from parlour.core.chance import Forced, read_forced
+from parlour.core.chance import Forced, ForcedJSON, read_forced
 from parlour.core.content import parse_json_bytes
 from parlour.core.errors import ContentError, OptionError, ParlourError, PositionError, RecordError
 from parlour.core.game import Game
@@ -29,6 +30,14 @@ class Move:
     seat: int
     action: str
     forced: tuple[Forced, ...] = ()
+
+
+class MoveJSON(TypedDict):
+    """A move as a record stores it (``forced`` only when a table entered real dice or cards)."""
+
+    seat: int
+    action: str
+    forced: NotRequired[list[ForcedJSON]]
 
 
 @dataclass
@@ -66,9 +75,9 @@ class GameRecord:
 
     def to_json(self) -> JSONObject:
         """Returns the JSON form."""
-        moves: list[JSONObject] = []
+        moves: list[MoveJSON] = []
         for move in self.moves:
-            entry: JSONObject = {"seat": move.seat, "action": move.action}
+            entry: MoveJSON = {"seat": move.seat, "action": move.action}
             if move.forced:
                 entry["forced"] = [{"kind": f.kind, "value": f.value} for f in move.forced]
             moves.append(entry)

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -222,7 +223,27 @@ def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:
     return table, hall.seat_of(table, token)
 
 
-def _game_json(name: str) -> JSONObject:
+class OptionInfo(TypedDict):
+    """A game option as the front page offers it."""
+
+    name: str
+    default: JSONValue
+    values: str
+    doc: str
+
+
+class GameInfo(TypedDict):
+    """A game as the front page offers it: its players, options and bots."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[OptionInfo]
+    bots: list[str]
+
+
+def _game_json(name: str) -> GameInfo:
     """Returns what the front page needs to offer a game: players, options and bots."""
     game = load_game(name)
     return {

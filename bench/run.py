@@ -22,7 +22,7 @@ from playouts import random_playouts
 from search_bench import search_figures
 from server_bench import server_figures
 
-from parlour.bots.simulation import simulate
+from parlour.bots.simulation import Batch, simulate
 from parlour.core.registry import load_game
 from parlour.games.venture.optimiser import OptimiserCard
 
@@ -64,7 +64,9 @@ def optimiser_figures() -> dict[str, float]:
 
 def greedy_vs_random(games: int = 200) -> dict[str, Any]:
     """Greedy in seat 0 against three random bots over four-player games."""
-    summary = simulate("venture", ["greedy", "random", "random", "random"], games, seed=2026, workers=2)
+    summary = simulate(
+        "venture", ["greedy", "random", "random", "random"], games, seed=2026, batch=Batch(workers=2)
+    )
     row = summary["seats"][0]
     return {
         "games": games,
@@ -211,7 +213,7 @@ def venus_figures(results: dict[str, Any]) -> None:
             f" {value['games_per_second']:>8,.1f} games/s"
         )
     seats = ["greedy", "random", "random", "random"]
-    summary = simulate("venus-needs-men", seats, 200, seed=2026, workers=2)
+    summary = simulate("venus-needs-men", seats, 200, seed=2026, batch=Batch(workers=2))
     row = summary["seats"][0]
     results["venus_greedy_vs_random"] = {
         "games": 200,

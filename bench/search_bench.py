@@ -6,14 +6,15 @@ figures; ``bench/run.py`` calls ``search_figures`` for ``make bench``.
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from command_line import settings
+
 from parlour.bots.registry import make_bot
-from parlour.bots.simulation import simulate
+from parlour.bots.simulation import Batch, simulate
 from parlour.core.registry import load_game
 
 GAMES = ("venture", "im-the-boss", "venus-needs-men")
@@ -32,7 +33,9 @@ UCT_C = 2.0
 def ismcts_vs_greedy(name: str, games: int, seconds: float, workers: int = 2) -> dict[str, Any]:
     """Plays ismcts in seat 0 against three greedy bots (the first player is dealt at random)."""
     bot = f"ismcts:{round(seconds * 1000)}ms"
-    summary = simulate(name, [bot, "greedy", "greedy", "greedy"], games, seed=2026, workers=workers)
+    summary = simulate(
+        name, [bot, "greedy", "greedy", "greedy"], games, seed=2026, batch=Batch(workers=workers)
+    )
     row = summary["seats"][0]
     return {
         "bot": bot,
@@ -152,12 +155,7 @@ def search_figures(results: dict[str, Any], games: int, duel_games: int, seconds
 
 def main() -> None:
     """Runs the search figures alone."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=16)
-    parser.add_argument("--duel-games", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--duel-seconds", type=float, default=0.25)
-    args = parser.parse_args()
+    args = settings(__doc__, games=16, duel_games=4, seconds=1.0, duel_seconds=0.25)
     search_figures({}, args.games, args.duel_games, args.seconds, args.duel_seconds)
 
 

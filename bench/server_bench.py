@@ -10,7 +10,6 @@ Run alone: ``python bench/server_bench.py --tables 50 --seconds 20 [--think 0.6]
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import statistics
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from command_line import settings
 
 from tests.server.live_server import LiveServer
 
@@ -96,13 +97,7 @@ def server_figures(
 
 def main() -> None:
     """Prints the figures of one run."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--think", type=float, default=0.6)
-    parser.add_argument("--bot-workers", type=int, default=2)
-    parser.add_argument("--pass-delay", type=float, default=1.5)
-    args = parser.parse_args()
+    args = settings(__doc__, tables=50, seconds=20.0, think=0.6, bot_workers=2, pass_delay=1.5)
     figures = server_figures(args.tables, args.seconds, args.think, args.bot_workers, args.pass_delay)
     print(json.dumps(figures, indent=1))
 

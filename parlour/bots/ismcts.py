@@ -17,7 +17,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.state import GameState
@@ -134,7 +133,7 @@ class IsmctsBot:
         self.last_root: Node | None = None
         """The tree of the last search (for inspection)."""
 
-    def choose(self, state: GameState, seat: int) -> Any:
+    def choose(self, state: GameState, seat: int) -> object:
         """Returns the action with the most visits after the search."""
         legal = state.legal_actions(seat)
         if len(legal) == 1 and not (self.steady and state.passing_window()):
@@ -223,7 +222,7 @@ class IsmctsBot:
             world.apply_legal(self._policy_action(world, actor, agents), actor)
         return reward(world)
 
-    def _policy_action(self, world: GameState, actor: int, agents: dict[int, Agent]) -> Any:
+    def _policy_action(self, world: GameState, actor: int, agents: dict[int, Agent]) -> object:
         """Returns the playout policy's action for the actor (one agent per seat per iteration)."""
         if self.policy is None:
             return self.rng.choice(world.legal_actions(actor))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from parlour.core.state import GameState
 
@@ -16,6 +15,6 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: GameState, seat: int) -> Any:
+    def choose(self, state: GameState, seat: int) -> object:
         """Returns a uniformly random legal action."""
         return self.rng.choice(state.legal_actions(seat))

@@ -7,13 +7,31 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from parlour.bots.registry import make_bot
 from parlour.bots.workers import run_jobs
 from parlour.core.content import ContentSets
 from parlour.core.match import play_match
+from parlour.core.positions import JSONObject
 from parlour.core.registry import load_game
+
+
+@dataclass(frozen=True)
+class Batch:
+    """How a batch of games is played: worker processes, progress reports, the user's content sets.
+
+    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``progress`` is told how
+    many games just ended; ``content`` holds the user's own content sets the options may name.
+    """
+
+    workers: int = 1
+    progress: Callable[[int], None] | None = None
+    workers_max: int | None = None
+    content: ContentSets | None = None
+
+
+DEFAULT_BATCH = Batch()
+"""One process, no progress report, no content sets of the user's."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +57,7 @@ def play_one(
     seats: Sequence[str],
     seed: int,
     index: int,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     content: ContentSets | None = None,
 ) -> GameOutcome:
     """Plays game ``index`` of a simulation; a shared win gives each winner an equal share.
@@ -57,7 +75,7 @@ def play_one(
 
 
 def _play_chunk(
-    job: tuple[str, list[str], int, list[int], dict[str, Any], ContentSets | None],
+    job: tuple[str, list[str], int, list[int], JSONObject, ContentSets | None],
 ) -> list[GameOutcome]:
     """Plays several games in a worker process."""
     game_name, seats, seed, indexes, options, content = job
@@ -69,17 +87,11 @@ def simulate(
     seats: Sequence[str],
     games: int,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
-    workers: int = 1,
-    progress: Callable[[int], None] | None = None,
-    workers_max: int | None = None,
-    content: ContentSets | None = None,
-) -> dict[str, Any]:
-    """Plays ``games`` games and returns the summary (identical for any number of workers).
-
-    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
-    the user's own content sets the options may name.
-    """
+    options: Mapping[str, object] | None = None,
+    batch: Batch = DEFAULT_BATCH,
+) -> JSONObject:
+    """Plays ``games`` games and returns the summary (identical for any number of workers)."""
+    workers, content = batch.workers, batch.content
     values = check_simulation(game_name, seats, options, content)
     game = load_game(game_name)
     start = time.perf_counter()
@@ -88,10 +100,10 @@ def simulate(
     size = max(1, min(10, games // (4 * max(workers, 1))))
     chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
     jobs = [(game.name, list(seats), seed, chunk, values, content) for chunk in chunks]
-    for batch in run_jobs(_play_chunk, jobs, workers, workers_max):
-        outcomes.extend(batch)
-        if progress:
-            progress(len(batch))
+    for played in run_jobs(_play_chunk, jobs, workers, batch.workers_max):
+        outcomes.extend(played)
+        if batch.progress:
+            batch.progress(len(played))
     outcomes.sort(key=lambda o: o.index)
     return summarise(game.name, list(seats), seed, values, outcomes, time.perf_counter() - start)
 
@@ -99,9 +111,9 @@ def simulate(
 def check_simulation(
     game_name: str,
     seats: Sequence[str],
-    options: Mapping[str, Any] | None,
+    options: Mapping[str, object] | None,
     content: ContentSets | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Refuses an unknown game or bot, a wrong number of seats or a bad option; returns the options."""
     game = load_game(game_name).with_content(content or ContentSets())
     values = game.options(options)
@@ -128,10 +140,10 @@ def summarise(
     game: str,
     seats: list[str],
     seed: int,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     outcomes: list[GameOutcome],
     seconds: float,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Returns win rates by seat and by bot, score means and spreads, and game lengths."""
     n = len(outcomes)
     seat_rows = []
@@ -169,7 +181,7 @@ def summarise(
     }
 
 
-def _turn_order(players: int, outcomes: list[GameOutcome]) -> list[dict[str, Any]]:
+def _turn_order(players: int, outcomes: list[GameOutcome]) -> list[JSONObject]:
     """Returns win rates by place in the turn order (0: the first player), whoever sat there."""
     rows = []
     n = len(outcomes)
@@ -190,11 +202,11 @@ def _summary_head(
     game: str,
     n: int,
     seed: int,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     lengths: list[int],
     seconds: float,
     outcomes: list[GameOutcome],
-) -> dict[str, Any]:
+) -> JSONObject:
     """Returns the summary's general figures: counts, time, lengths."""
     return {
         "game": game,

@@ -10,14 +10,14 @@ in several seats of one game is rated per seat and its new rating is their mean.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
-from parlour.bots.simulation import GameOutcome, play_one
+from parlour.bots.simulation import DEFAULT_BATCH, Batch, GameOutcome, play_one
 from parlour.bots.workers import run_jobs
 from parlour.core.content import ContentSets
+from parlour.core.positions import JSONObject
 from parlour.core.registry import load_game
 
 
@@ -27,7 +27,7 @@ def seating(bots: Sequence[str], players: int, index: int) -> list[str]:
 
 
 def _play(
-    job: tuple[str, list[str], int, int, dict[str, Any], ContentSets | None],
+    job: tuple[str, list[str], int, int, JSONObject, ContentSets | None],
 ) -> tuple[list[str], GameOutcome]:
     """Plays one tournament game in a worker."""
     game_name, seats, seed, index, options, content = job
@@ -41,27 +41,21 @@ def tournament(
     games: int,
     players: int,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
-    workers: int = 1,
-    progress: Callable[[int], None] | None = None,
-    workers_max: int | None = None,
-    content: ContentSets | None = None,
-) -> dict[str, Any]:
-    """Plays the tournament and returns each bot's rating, results and the run's figures.
-
-    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``content`` holds
-    the user's own content sets the options may name.
-    """
+    options: Mapping[str, object] | None = None,
+    batch: Batch = DEFAULT_BATCH,
+) -> JSONObject:
+    """Plays the tournament and returns each bot's rating, results and the run's figures."""
+    content = batch.content
     game = load_game(game_name).with_content(content or ContentSets())
     game.check_players(players)
     values = game.options(options)
     jobs = [(game_name, seating(bots, players, i), seed, i, values, content) for i in range(games)]
     start = time.perf_counter()
     results: list[tuple[list[str], GameOutcome]] = []
-    for item in run_jobs(_play, jobs, workers, workers_max):
+    for item in run_jobs(_play, jobs, batch.workers, batch.workers_max):
         results.append(item)
-        if progress:
-            progress(1)
+        if batch.progress:
+            batch.progress(1)
     table = rate(sorted(set(bots)), results)
     return {
         "game": game_name,
@@ -74,7 +68,7 @@ def tournament(
     }
 
 
-def rate(names: list[str], results: Sequence[tuple[list[str], GameOutcome]]) -> list[dict[str, Any]]:
+def rate(names: list[str], results: Sequence[tuple[list[str], GameOutcome]]) -> list[JSONObject]:
     """Rates every bot from the games' rankings (in game order, so the result is reproducible)."""
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names}

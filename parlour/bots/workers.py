@@ -51,7 +51,7 @@ def run_jobs(
 ) -> Iterator[R]:
     """Yields ``work(job)`` for every job, in order, over ``workers`` processes (1: in this one).
 
-    Any way out of the loop (an error, Ctrl-C, SIGTERM turned into an exception,
+    Every way out of the loop (an error, Ctrl-C, SIGTERM turned into an exception,
     the caller stopping) terminates the workers before it goes on.
     """
     check_workers(workers, workers_max)

@@ -5,19 +5,23 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any
+from collections.abc import Callable
+from functools import partial
 
+from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from parlour.bots.registry import bot_names, make_bot
-from parlour.bots.simulation import check_simulation, simulate
+from parlour.bots.simulation import Batch, check_simulation, simulate
 from parlour.bots.workers import check_workers
 from parlour.cli import files
 from parlour.cli.content import content_sets
 from parlour.cli.output import make_console
+from parlour.core.content import ContentSets
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
+from parlour.core.positions import JSONObject
 from parlour.core.record import replay
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
@@ -173,6 +177,20 @@ def check_games(games: int) -> None:
         raise OptionError(f"-n is at most {MAX_GAMES:,} games, not {str(games)[:20]}")
 
 
+def _with_progress(
+    console: Console,
+    label: str,
+    args: argparse.Namespace,
+    content: ContentSets | None,
+    play: Callable[[int, JSONObject, Batch], JSONObject],
+) -> JSONObject:
+    """Plays a batch of games as the command line asked (seed, options, workers) under a progress bar."""
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(label, total=args.games)
+        progress = partial(bar.advance, task)
+        return play(args.seed, args.options, Batch(args.workers, progress, args.workers_max, content))
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Plays many games with bots and prints the summary."""
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
@@ -185,20 +203,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     check_workers(args.workers, args.workers_max)
     content = content_sets(args.game, args.content_dir)
     check_simulation(args.game, seats, args.options, content)
-    console = make_console(stderr=True)
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("simulating", total=args.games)
-        summary = simulate(
-            args.game,
-            seats,
-            args.games,
-            args.seed,
-            args.options,
-            args.workers,
-            progress=lambda n: bar.advance(task, n),
-            workers_max=args.workers_max,
-            content=content,
-        )
+    summary = _with_progress(
+        make_console(stderr=True),
+        "simulating",
+        args,
+        content,
+        partial(simulate, args.game, seats, args.games),
+    )
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0
@@ -230,20 +241,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     files.output_folder(out, create=False)
     console = make_console(stderr=True)
     console.print(f"results go to {out}", soft_wrap=True)
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("playing", total=args.games)
-        result = tournament(
-            args.game,
-            bots,
-            args.games,
-            args.players,
-            args.seed,
-            args.options,
-            args.workers,
-            progress=lambda n: bar.advance(task, n),
-            workers_max=args.workers_max,
-            content=game.content_sets,
-        )
+    play = partial(tournament, args.game, bots, args.games, args.players)
+    result = _with_progress(console, "playing", args, game.content_sets, play)
     table = Table(title=f"{game.title}: {args.games} games of {args.players}, seed {args.seed}")
     for column in ("bot", "rating (μ−3σ)", "μ", "σ", "seats", "win rate"):
         table.add_column(column, justify="right")
@@ -264,7 +263,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_summary(summary: dict[str, Any]) -> None:
+def _print_summary(summary: JSONObject) -> None:
     """Prints a simulation summary as tables."""
     console = make_console()
     table = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")

@@ -76,12 +76,7 @@ def output_path(path: str | Path) -> Path:
     (``mkdir`` never follows it), so nothing is created where a link points.
     """
     target = Path(path)
-    try:
-        info = target.lstat()
-    except FileNotFoundError:
-        info = None
-    except OSError as err:
-        raise ParlourError(f"cannot write {shown(path)}: {_why(err)}") from None
+    info = _lstat(target, f"cannot write {shown(path)}")
     if info is not None and stat.S_ISLNK(info.st_mode):
         raise ParlourError(f"cannot write {shown(path)}: it is a symbolic link")
     if info is not None and not stat.S_ISREG(info.st_mode):
@@ -93,12 +88,7 @@ def output_path(path: str | Path) -> Path:
 def output_folder(path: str | Path, private: bool = False, create: bool = True) -> Path:
     """Returns a folder to write into, created if missing; refuses a file or a dangling link there."""
     folder = Path(path)
-    try:
-        info = folder.lstat()
-    except FileNotFoundError:
-        info = None
-    except OSError as err:
-        raise ParlourError(f"cannot write into {shown(path)}: {_why(err)}") from None
+    info = _lstat(folder, f"cannot write into {shown(path)}")
     if info is not None and stat.S_ISLNK(info.st_mode):
         # A link to a folder is written into; a link to nothing is refused, never created at its target.
         if not folder.is_dir():
@@ -109,6 +99,17 @@ def output_folder(path: str | Path, private: bool = False, create: bool = True) 
     if create:
         _make_folder(folder, path, 0o700 if private else 0o777)
     return folder
+
+
+def _lstat(path: Path, refusal: str) -> os.stat_result | None:
+    """Returns what stands at ``path`` (a link not followed), None if nothing; refuses an unreadable
+    path with ``refusal`` and the reason."""
+    try:
+        return path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise ParlourError(f"{refusal}: {_why(err)}") from None
 
 
 def _make_folder(folder: Path, asked: str | Path, mode: int = 0o777) -> None:

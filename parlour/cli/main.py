@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from types import FrameType
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from parlour.core.errors import ParlourError
 from parlour.core.registry import game_names
@@ -272,7 +272,7 @@ def _terminate_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _dispatch(args: Any) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     """Runs one subcommand."""
     from parlour.cli import commands
 

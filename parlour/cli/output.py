@@ -7,8 +7,6 @@ tools make reads no markup or emoji codes, so ``take [/foo]`` prints as typed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.text import Text
 
@@ -16,9 +14,9 @@ Part = str | tuple[str, str]
 """Plain text, or (text, style)."""
 
 
-def make_console(stderr: bool = False, **settings: Any) -> Console:
+def make_console(stderr: bool = False) -> Console:
     """Returns a console that reads no markup and no emoji codes in strings."""
-    return Console(stderr=stderr, markup=False, emoji=False, **settings)
+    return Console(stderr=stderr, markup=False, emoji=False)
 
 
 def styled(*parts: Part) -> Text:
@@ -26,6 +24,6 @@ def styled(*parts: Part) -> Text:
     return Text.assemble(*parts)
 
 
-def say(console: Console, *parts: Part, **settings: Any) -> None:
+def say(console: Console, *parts: Part, soft_wrap: bool | None = None) -> None:
     """Prints plain parts and (text, style) pairs as one line of Text (never read as markup)."""
-    console.print(styled(*parts), **settings)
+    console.print(styled(*parts), soft_wrap=soft_wrap)

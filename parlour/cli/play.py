@@ -6,7 +6,6 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console
@@ -184,7 +183,7 @@ class TerminalPlay:
                 return self.last_human
         return deciders[0]
 
-    def _think(self, seat: int, agent: Agent) -> Any:
+    def _think(self, seat: int, agent: Agent) -> object:
         """Returns the bot's choice, with a 'thinking' line while it searches if people are watching.
 
         In a reaction window a bot takes at least WINDOW_PACE, and a search bot its whole budget, whether
@@ -210,7 +209,7 @@ class TerminalPlay:
             self.record.scores = self.state.scores()
         files.save_record(self.record, self.path, finished=over)
 
-    def _apply(self, seat: int, action: Any) -> None:
+    def _apply(self, seat: int, action: object) -> None:
         """Applies an action, logs it with its events and saves the record."""
         self.rolled = []
         self.log.apply(self.state, action, seat)
@@ -219,7 +218,7 @@ class TerminalPlay:
         self.record.add(seat, self.state.format_action(action), forced)
         self._save()
 
-    def _auto_pass(self, seat: int) -> Any:
+    def _auto_pass(self, seat: int) -> object:
         """Returns the pass of a seat that may only pass (None: quit), handled as the table sees a choice.
 
         Whether the seat could have played is its secret (GameState.only_pass): when several people
@@ -300,7 +299,7 @@ class TerminalPlay:
             title += f" (the last {len(shown)} of {len(entries)} actions; 'log N' shows more)"
         self.console.print(log_panel(self.state, self.seats, shown, seat, title, self.game.text_colours))
 
-    def _ask(self, seat: int) -> Any:
+    def _ask(self, seat: int) -> object:
         """Asks the human at ``seat`` until a legal action is chosen; None means quit."""
         humans = sum(1 for a in self.agents if a is None)
         # Clear the previous player's hand off the screen before passing it on.
@@ -321,7 +320,7 @@ class TerminalPlay:
             if choice is not None:
                 return choice if choice != "quit" else None
 
-    def _interpret(self, text: str, seat: int, legal: Sequence[Any]) -> Any:
+    def _interpret(self, text: str, seat: int, legal: Sequence[object]) -> object:
         """Returns the action (or 'quit') that ``text`` asks for, or None after a message."""
         word = text.lower()
         words = word.split()
@@ -364,7 +363,7 @@ class TerminalPlay:
             return None
         return action
 
-    def _numbered(self, number: int, legal: Sequence[Any]) -> Any:
+    def _numbered(self, number: int, legal: Sequence[object]) -> object:
         """Returns the menu's choice ``number`` (1..N), or None after a message."""
         numbered = self.menu.numbered if self.menu is not None else list(range(len(legal)))
         if 1 <= number <= len(numbered):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+
+from parlour.core.positions import JSONObject
 
 WIDTH, ROW, LEFT, RIGHT, TOP = 760, 34, 170, 170, 50
 
 
-def ratings_svg(result: dict[str, Any]) -> str:
+def ratings_svg(result: JSONObject) -> str:
     """Returns a bar chart of each bot's μ with a ±2σ whisker, best first."""
     rows = result["bots"]
     low = min(min(r["mu"] - 2 * r["sigma"] for r in rows), 0.0)

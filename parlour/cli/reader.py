@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 from rich.console import Console
@@ -70,7 +69,7 @@ class ActionCompleter(Completer):
     def __init__(self, reader: LineReader) -> None:
         self.reader = reader
 
-    def get_completions(self, document: Document, complete_event: Any) -> Iterator[Completion]:
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         """Yields every legal action or command that begins with the line typed so far."""
         typed = document.text_before_cursor
         for word in self.reader.candidates(typed):

@@ -1,7 +1,7 @@
 """The game protocol shared by every game; imports nothing from the rest of Parlour."""
 
 from parlour.core.chance import Chance, Forced
-from parlour.core.decisions import Decision, DecisionKinds, DecisionStack, RawDecision, Seat
+from parlour.core.decisions import Decision, DecisionKinds, DecisionStack, Seat
 from parlour.core.errors import (
     ContentError,
     IllegalActionError,
@@ -34,7 +34,6 @@ __all__ = [
     "OptionSpec",
     "ParlourError",
     "PositionError",
-    "RawDecision",
     "RecordError",
     "Seat",
     "game_names",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
 from parlour.core.state import GameState
 
@@ -19,7 +19,7 @@ class Agent(Protocol):
     name: str
     """The agent's name as given on the command line (``random``, ``greedy``)."""
 
-    def choose(self, state: GameState, seat: int) -> Any:
+    def choose(self, state: GameState, seat: int) -> object:
         """Returns one of ``state.legal_actions(seat)``."""
         ...
 

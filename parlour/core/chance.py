@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypedDict, TypeVar
 
 from parlour.core.errors import IllegalActionError, PositionError
 from parlour.core.positions import short_key, short_repr
@@ -26,8 +26,23 @@ class Forced:
 
     kind: str
     """``"die"`` (an int) or ``"order"`` (a list of item names, top of pile first)."""
-    value: Any
+    value: int | list[str]
     """The outcome; for ``order``, item names as the game's notation writes them."""
+
+
+class ForcedJSON(TypedDict):
+    """A forced outcome as positions and records store it."""
+
+    kind: str
+    value: int | list[str]
+
+
+class ChanceJSON(TypedDict):
+    """The generator as positions store it: its seed, the events drawn so far, the outcomes still forced."""
+
+    seed: int
+    events: int
+    forced: list[ForcedJSON]
 
 
 @dataclass
@@ -83,7 +98,7 @@ class Chance:
             return value
         return self._generator().randrange(low, low + sides)
 
-    def shuffle(self, items: Sequence[T], name_of: Any = str) -> list[T]:
+    def shuffle(self, items: Sequence[T], name_of: Callable[[T], str] = str) -> list[T]:
         """Returns the items in a random order (or the forced order), top of pile first."""
         forced = self._take_forced(ORDER)
         if forced is not None:
@@ -104,7 +119,7 @@ class Chance:
         """Returns an independent copy."""
         return Chance(self.seed, self.events, [Forced(f.kind, f.value) for f in self.forced])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ChanceJSON:
         """Returns the JSON form used inside positions."""
         return {
             "seed": self.seed,
@@ -113,7 +128,7 @@ class Chance:
         }
 
     @classmethod
-    def from_json(cls, data: Any, path: str = "chance") -> Chance:
+    def from_json(cls, data: object, path: str = "chance") -> Chance:
         """Reads the JSON form, refusing malformed fields."""
         if not isinstance(data, dict):
             raise PositionError(path, "must be an object")
@@ -171,7 +186,7 @@ class ProbeChance(Chance):
             raise NeedChance(ChanceRequest(DIE, low=low, high=low + sides - 1))
         return super().roll(sides, low)
 
-    def shuffle(self, items: Sequence[T], name_of: Any = str) -> list[T]:
+    def shuffle(self, items: Sequence[T], name_of: Callable[[T], str] = str) -> list[T]:
         """Returns the items in the forced order, or raises :class:`NeedChance` naming the pile."""
         names = tuple(str(name_of(item)) for item in items)
         if len(set(names)) <= 1:
@@ -181,7 +196,7 @@ class ProbeChance(Chance):
         return super().shuffle(items, name_of)
 
 
-def read_forced(entry: Any, where: str) -> Forced:
+def read_forced(entry: object, where: str) -> Forced:
     """Reads one forced outcome ``{"kind", "value"}``, refusing a malformed one."""
     if not isinstance(entry, dict) or set(entry) != {"kind", "value"}:
         raise PositionError(where, "must be an object with 'kind' and 'value'")
@@ -195,7 +210,7 @@ def read_forced(entry: Any, where: str) -> Forced:
     return Forced(kind, value)
 
 
-def _forced_order(items: Sequence[T], names: list[Any], name_of: Any) -> list[T]:
+def _forced_order(items: Sequence[T], names: Sequence[object], name_of: Callable[[T], str]) -> list[T]:
     """Arranges items in the forced order of names; refuses a list that is not a permutation."""
     pool: dict[str, list[T]] = {}
     for item in items:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self
+from typing import Any, ClassVar, Generic, Self, TypedDict
 
 from typing_extensions import TypeVar
 
 from parlour.core.errors import IllegalActionError, PositionError
-from parlour.core.payloads import copy_record, read_fields, write_record
+from parlour.core.payloads import JSONValue, copy_record, read_fields, write_record
 from parlour.core.positions import check_int, short_key
 
 Seat = int
@@ -22,6 +22,15 @@ A = TypeVar("A", default=Any)
 MAX_AUTO_STEPS = 10_000
 """The most steps nobody decides that may run in a row (a loop beyond it is a bug in a game)."""
 _BASE = frozenset({"seats", "concurrent"})
+
+
+class DecisionJSON(TypedDict):
+    """A decision as positions store it: its kind, the seats asked, its payload, how they are asked."""
+
+    kind: str
+    seats: list[Seat]
+    data: dict[str, JSONValue]
+    concurrent: bool
 
 
 @dataclass(eq=False, kw_only=True)
@@ -100,11 +109,11 @@ class Decision(ABC, Generic[S, A]):
         return copy_record(self)
 
     @property
-    def data(self) -> dict[str, Any]:
+    def data(self) -> dict[str, JSONValue]:
         """The payload as JSON (positions, views and tests read it; change the fields, not this)."""
         return write_record(self, _BASE)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DecisionJSON:
         """Returns the JSON form stored in positions."""
         seats, concurrent = list(self.seats), self.concurrent
         return {"kind": self.kind, "seats": seats, "data": self.data, "concurrent": concurrent}
@@ -117,6 +126,15 @@ class Decision(ABC, Generic[S, A]):
         """
         values = read_fields(cls, data, path, _BASE)
         return cls(seats=seats, concurrent=concurrent, **values)
+
+
+class _Fields(TypedDict):
+    """A stored decision's four fields, checked."""
+
+    kind: str
+    seats: list[Seat]
+    data: dict[str, object]
+    concurrent: bool
 
 
 class DecisionKinds:
@@ -142,7 +160,7 @@ class DecisionKinds:
         return kind in self.kinds
 
 
-def _decision_fields(data: object, path: str, players: int) -> dict[str, Any]:
+def _decision_fields(data: object, path: str, players: int) -> _Fields:
     """Returns a stored decision's four fields, checked (kind a string, seats distinct seats...)."""
     if not isinstance(data, dict):
         raise PositionError(path, "must be an object")
@@ -167,163 +185,58 @@ def _decision_fields(data: object, path: str, players: int) -> dict[str, Any]:
     return {"kind": kind, "seats": list(seats), "data": payload, "concurrent": concurrent}
 
 
-@dataclass
-class RawDecision:
-    """A pending decision as plain data (transitional: games move to :class:`Decision` subclasses).
-
-    A turn is the bottom decision; a rule that needs a further choice pushes a
-    new decision on top (Venture's "place the corporation you took", I'm the
-    Boss!'s negotiation, a Zap-card window), and pops it when the choice is made.
-    The top decision alone says who may act.
-
-    Two ways of asking several seats:
-
-    * ``concurrent=False`` (a *sequential* window): only ``seats[0]`` may act;
-      when it passes it leaves the list and the next seat is asked.  This is the
-      deterministic order bots, learning agents and replays use.
-    * ``concurrent=True`` (an *open* window): every listed seat may act now;
-      whoever acts first is served first (a server records the accepted order,
-      so replays stay exact).
-
-    A game that lets a response re-open the window (a card answered by a card)
-    calls :meth:`reopen` with the seats to ask again.
-
-    Pitfall: ``data`` must stay JSON-serialisable (strings, numbers, lists,
-    dicts); positions store it verbatim.
-    """
-
-    kind: str
-    """Game-defined name of the decision, e.g. ``"turn"`` or ``"pay"``."""
-    seats: list[Seat]
-    """Seats still to decide, in the order they are asked."""
-    data: dict[str, Any] = field(default_factory=dict)
-    """Game-defined payload (JSON values only)."""
-    concurrent: bool = False
-    """Whether every listed seat may act at once (open window) or only the first."""
-
-    def deciders(self) -> tuple[Seat, ...]:
-        """Returns the seats that may act on this decision now."""
-        if not self.seats:
-            return ()
-        return tuple(self.seats) if self.concurrent else (self.seats[0],)
-
-    def pass_seat(self, seat: Seat) -> None:
-        """Records that ``seat`` passes: it is not asked again until a reopen."""
-        self.seats.remove(seat)
-
-    def reopen(self, seats: Iterable[Seat]) -> None:
-        """Asks these seats again, in this order (after a response changed the situation)."""
-        self.seats = list(seats)
-
-    @property
-    def is_settled(self) -> bool:
-        """Whether every asked seat has passed."""
-        return not self.seats
-
-    def copy(self) -> RawDecision:
-        """Returns a deep copy (the payload is copied through its JSON form)."""
-        return RawDecision(self.kind, list(self.seats), _copy_json(self.data), self.concurrent)
-
-    def to_json(self) -> dict[str, Any]:
-        """Returns the JSON form stored in positions."""
-        return {
-            "kind": self.kind,
-            "seats": list(self.seats),
-            "data": _copy_json(self.data),
-            "concurrent": self.concurrent,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any, path: str, players: int) -> RawDecision:
-        """Reads the JSON form, refusing malformed fields."""
-        if not isinstance(data, dict):
-            raise PositionError(path, "must be an object")
-        unknown = set(data) - {"kind", "seats", "data", "concurrent"}
-        if unknown:
-            raise PositionError(f"{path}.{short_key(str(sorted(unknown)[0]))}", "unknown field")
-        kind, seats = data.get("kind"), data.get("seats")
-        if not isinstance(kind, str):
-            raise PositionError(f"{path}.kind", "must be a string")
-        if not isinstance(seats, list) or not all(
-            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in seats
-        ):
-            raise PositionError(f"{path}.seats", f"must be a list of seats 0..{players - 1}")
-        if len(set(seats)) != len(seats):
-            raise PositionError(f"{path}.seats", "lists a seat twice")
-        payload = data.get("data", {})
-        if not isinstance(payload, dict):
-            raise PositionError(f"{path}.data", "must be an object")
-        concurrent = data.get("concurrent", False)
-        if not isinstance(concurrent, bool):
-            raise PositionError(f"{path}.concurrent", "must be true or false")
-        return cls(kind, list(seats), payload, concurrent)
+D = TypeVar("D", bound=Decision, default=Any)
+"""The decisions a stack holds (a game may name its base decision class; a bare ``DecisionStack`` leaves
+them untyped, as games that check the kinds they read with ``isinstance`` expect)."""
 
 
-Pending = Any
-"""A decision on the stack: a :class:`Decision` (or, while games move to it, a :class:`RawDecision`)."""
-
-
-class DecisionStack:
+class DecisionStack(Generic[D]):
     """The stack of pending decisions; the top one says who may act and on what."""
 
     __slots__ = ("_items",)
 
-    def __init__(self, items: Iterable[Pending] = ()) -> None:
-        self._items: list[Pending] = list(items)
+    def __init__(self, items: Iterable[D] = ()) -> None:
+        self._items: list[D] = list(items)
 
-    def push(self, decision: Pending) -> Pending:
+    def push(self, decision: D) -> D:
         """Puts a decision on top and returns it."""
         self._items.append(decision)
         return decision
 
-    def pop(self) -> Pending:
+    def pop(self) -> D:
         """Removes and returns the top decision."""
         return self._items.pop()
 
     @property
-    def top(self) -> Pending:
+    def top(self) -> D:
         """The decision being made now."""
         return self._items[-1]
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def __getitem__(self, index: int) -> Pending:
+    def __getitem__(self, index: int) -> D:
         """Returns the decision at ``index`` (0 is the bottom, -1 the top)."""
         return self._items[index]
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[D]:
         return iter(self._items)
 
     def kinds(self) -> list[str]:
         """Returns the kinds from bottom to top (for display and tests)."""
         return [d.kind for d in self._items]
 
-    def copy(self) -> DecisionStack:
+    def copy(self) -> DecisionStack[D]:
         """Returns a deep copy."""
         return DecisionStack(d.copy() for d in self._items)
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[DecisionJSON]:
         """Returns the JSON form, bottom first."""
         return [d.to_json() for d in self._items]
 
     @classmethod
-    def from_json(
-        cls, data: Any, path: str, players: int, kinds: DecisionKinds | None = None
-    ) -> DecisionStack:
-        """Reads the JSON form, refusing malformed entries; ``kinds`` names the game's decision classes
-        (without it, decisions are read as RawDecision: games still moving to typed decisions)."""
+    def from_json(cls, data: object, path: str, players: int, kinds: DecisionKinds) -> DecisionStack:
+        """Reads the JSON form through the game's decision classes, refusing malformed entries."""
         if not isinstance(data, list):
             raise PositionError(path, "must be a list of decisions")
-        if kinds is None:
-            return cls(RawDecision.from_json(d, f"{path}[{i}]", players) for i, d in enumerate(data))
-        return cls(kinds.read(d, f"{path}[{i}]", players) for i, d in enumerate(data))
-
-
-def _copy_json(value: Any) -> Any:
-    """Deep-copies a JSON value (faster than copy.deepcopy for plain data)."""
-    if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_json(v) for v in value]
-    return value
+        return DecisionStack(kinds.read(d, f"{path}[{i}]", players) for i, d in enumerate(data))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.game import Game
@@ -25,7 +24,7 @@ def play_match(
     game: Game,
     agents: Sequence[Agent],
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     on_events: Callable[[GameState, list[Event]], None] | None = None,
     state: GameState | None = None,
 ) -> MatchResult:

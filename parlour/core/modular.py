@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
 
 from parlour.core.decisions import Seat
 from parlour.core.errors import NotationError
@@ -15,39 +15,18 @@ MAX_NOTATION = 200
 
 
 class ModularState(GameState[A]):
-    """A GameState whose views and notation (and, in games not yet on typed decisions, rules) live in
-    modules or objects named by the subclass.
+    """A GameState whose views and notation live in modules or objects named by the subclass.
 
-    ``notation`` is the game's :class:`~parlour.core.notation.Notation` (or a module providing
-    ``parse_action(text)``); ``views`` provides ``observation(state, seat)`` (``None``: a spectator)
-    and ``render_text(state, seat)``. Legality and effects come from the decision on top of the stack
-    (``parlour.core.decisions.Decision``) unless ``rules`` names a module providing
-    ``legal_actions(state, seat)``, ``apply(state, seat, action)`` and ``why_illegal(state, seat,
-    action)`` (the first edition's shape). The state keeps ``over`` (the game has ended) and ``turn``.
+    ``notation`` is the game's :class:`~parlour.core.notation.Notation`; ``views`` is a module providing
+    ``observation(state, seat)`` (``None``: a spectator) and ``render_text(state, seat)``. Legality and
+    effects come from the decision on top of the stack (``parlour.core.decisions.Decision``). The state
+    keeps ``over`` (the game has ended) and ``turn``.
     """
 
-    rules: Any = None
-    views: Any
-    notation: Any
+    views: ModuleType
+    notation: Notation[A]
     over: bool
     turn: int
-
-    def _legal_actions(self, seat: Seat) -> list[A]:
-        if self.rules is None:
-            return super()._legal_actions(seat)
-        result: list[A] = self.rules.legal_actions(self, seat)
-        return result
-
-    def _apply(self, seat: Seat, action: A) -> None:
-        if self.rules is None:
-            super()._apply(seat, action)
-        else:
-            self.rules.apply(self, seat, action)
-
-    def _why(self, action: A, seat: Seat) -> str:
-        if self.rules is None:
-            return super()._why(action, seat)
-        return str(self.rules.why_illegal(self, seat, action))
 
     def is_over(self) -> bool:
         """Returns whether the game has ended."""
@@ -70,11 +49,7 @@ class ModularState(GameState[A]):
             raise NotationError(f"an action is written as text, not {type(text).__name__}")
         if len(text) > MAX_NOTATION:
             raise NotationError(f"an action is at most {MAX_NOTATION} characters, not {len(text):,}")
-        if isinstance(self.notation, Notation):
-            parsed: A = self.notation.parse(text)
-            return parsed
-        result: A = self.notation.parse_action(text)
-        return result
+        return self.notation.parse(text)
 
     def observation(self, seat: Seat) -> Mapping[str, object]:
         """Returns what ``seat`` may know (never another seat's hidden cards)."""

@@ -28,7 +28,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar, Generic
+from typing import Any, ClassVar, Generic, dataclass_transform
 
 from typing_extensions import TypeVar
 
@@ -54,6 +54,13 @@ class Action:
 
 
 A = TypeVar("A", bound=Action, default=Action)
+_Act = TypeVar("_Act", bound=Action)
+
+
+@dataclass_transform(frozen_default=True)
+def action(cls: type[_Act]) -> type[_Act]:
+    """Declares an action class: a frozen dataclass with slots (``@action`` over ``class Take(Action)``)."""
+    return dataclass(frozen=True, slots=True)(cls)
 
 
 class Mismatch(NotationError):

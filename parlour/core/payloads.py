@@ -23,14 +23,12 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Literal, TypeVar, Union, get_args, get_origin
 
 from parlour.core.errors import PositionError
-from parlour.core.positions import check_int, short_key, short_repr
+from parlour.core.positions import JSONValue, check_int, short_key, short_repr
 
 T = TypeVar("T")
-JSONValue = Any
-"""A value as ``json`` writes and reads it (dicts, lists, strings, numbers, booleans, null)."""
 
 
 @dataclass(frozen=True)

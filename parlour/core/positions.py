@@ -9,6 +9,10 @@ from typing import Any, TypeVar
 from parlour.core.errors import PositionError
 
 T = TypeVar("T")
+JSONValue = Any
+"""A value as ``json`` writes and reads it (dicts, lists, strings, numbers, booleans, null)."""
+JSONObject = dict[str, JSONValue]
+"""A JSON object: positions, records, views and messages."""
 
 MAX_DEPTH = 48
 """The deepest nesting of lists and objects a position may have (real ones stay under 10)."""
@@ -20,7 +24,7 @@ MAX_INT = 2**64
 """The largest magnitude of an integer in a position (seeds fit in 64 bits)."""
 
 
-def copy_json(value: Any, path: str = "") -> Any:
+def copy_json(value: object, path: str = "") -> JSONValue:
     """Returns a deep copy of JSON data, refusing anything else or anything too big, naming the field.
 
     Lists (and tuples, read as lists), objects with string keys, strings, integers, finite numbers,
@@ -30,7 +34,7 @@ def copy_json(value: Any, path: str = "") -> Any:
     return _copy(value, path, 0, budget)
 
 
-def _copy(value: Any, path: str, depth: int, budget: list[int]) -> Any:
+def _copy(value: object, path: str, depth: int, budget: list[int]) -> JSONValue:
     """Copies one value (see :func:`copy_json`); ``budget`` counts the values still allowed."""
     budget[0] -= 1
     if budget[0] < 0:
@@ -74,7 +78,7 @@ def short_key(key: str) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
-def short_repr(value: Any) -> str:
+def short_repr(value: object) -> str:
     """Returns a value's repr cut to one short line (for messages)."""
     text = repr(value) if not isinstance(value, int) or abs(value) < 10**20 else "a huge integer"
     text = " ".join(text.split())
@@ -84,13 +88,13 @@ def short_repr(value: Any) -> str:
 class Fields:
     """Reads the fields of one JSON object, tracking its path; refuses unknown fields."""
 
-    def __init__(self, data: Any, path: str, allowed: set[str]) -> None:
+    def __init__(self, data: object, path: str, allowed: set[str]) -> None:
         if not isinstance(data, dict):
             raise PositionError(path, "must be a JSON object")
         unknown = sorted(str(k) for k in set(data) - allowed)
         if unknown:
             raise PositionError(self._join(path, short_key(str(unknown[0]))), "unknown field")
-        self.data = data
+        self.data: dict[str, object] = data
         self.path = path
 
     @staticmethod
@@ -102,7 +106,7 @@ class Fields:
         """Returns the full path of a field."""
         return self._join(self.path, name)
 
-    def get(self, name: str, default: Any = ...) -> Any:
+    def get(self, name: str, default: object = ...) -> JSONValue:
         """Returns a field's raw value; a missing field without default is refused."""
         if name in self.data:
             return self.data[name]
@@ -110,26 +114,28 @@ class Fields:
             raise PositionError(self.where(name), "missing")
         return default
 
-    def integer(self, name: str, low: int | None = None, high: int | None = None, default: Any = ...) -> int:
+    def integer(
+        self, name: str, low: int | None = None, high: int | None = None, default: object = ...
+    ) -> int:
         """Returns an integer field within [low, high]."""
         value = self.get(name, default)
         return check_int(value, self.where(name), low, high)
 
-    def boolean(self, name: str, default: Any = ...) -> bool:
+    def boolean(self, name: str, default: object = ...) -> bool:
         """Returns a boolean field."""
         value = self.get(name, default)
         if not isinstance(value, bool):
             raise PositionError(self.where(name), "must be true or false")
         return value
 
-    def string(self, name: str, default: Any = ...) -> str:
+    def string(self, name: str, default: object = ...) -> str:
         """Returns a string field."""
         value = self.get(name, default)
         if not isinstance(value, str):
             raise PositionError(self.where(name), "must be a string")
         return value
 
-    def items(self, name: str, read: Callable[[Any, str], T], default: Any = ...) -> list[T]:
+    def items(self, name: str, read: Callable[[object, str], T], default: object = ...) -> list[T]:
         """Returns a list field, each entry read by ``read(value, path)``."""
         value = self.get(name, default)
         if not isinstance(value, list):
@@ -137,7 +143,7 @@ class Fields:
         return [read(v, f"{self.where(name)}[{i}]") for i, v in enumerate(value)]
 
 
-def check_int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
+def check_int(value: object, path: str, low: int | None = None, high: int | None = None) -> int:
     """Returns ``value`` if it is an integer within [low, high], else refuses it."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise PositionError(path, f"must be an integer, not {short_repr(value)}")
@@ -148,7 +154,7 @@ def check_int(value: Any, path: str, low: int | None = None, high: int | None = 
     return value
 
 
-def check_str(value: Any, path: str) -> str:
+def check_str(value: object, path: str) -> str:
     """Returns ``value`` if it is a string, else refuses it."""
     if not isinstance(value, str):
         raise PositionError(path, f"must be a string, not {short_repr(value)}")

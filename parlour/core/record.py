@@ -6,12 +6,14 @@ import json
 import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
-from parlour.core.chance import Forced, read_forced
-from parlour.core.errors import OptionError, ParlourError, PositionError, RecordError
+from parlour.core.chance import Forced, ForcedJSON, read_forced
+from parlour.core.content import parse_json_bytes
+from parlour.core.errors import ContentError, OptionError, ParlourError, PositionError, RecordError
 from parlour.core.game import Game
 from parlour.core.log import GameLog
+from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.state import GameState
 
 FORMAT = "parlour-record/1"
@@ -28,6 +30,14 @@ class Move:
     seat: int
     action: str
     forced: tuple[Forced, ...] = ()
+
+
+class MoveJSON(TypedDict):
+    """A move as a record stores it (``forced`` only when a table entered real dice or cards)."""
+
+    seat: int
+    action: str
+    forced: NotRequired[list[ForcedJSON]]
 
 
 @dataclass
@@ -50,11 +60,11 @@ class GameRecord:
     game: str
     players: int
     seed: int
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JSONObject = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     scores: list[float] | None = None
-    start: dict[str, Any] | None = None
+    start: JSONObject | None = None
     """The starting position when the game did not start from the seed's deal."""
     key_id: str = field(default="", compare=False)
     """The id linking the readable part of an unfinished game's record to its key (set by :meth:`seal`)."""
@@ -63,11 +73,11 @@ class GameRecord:
         """Appends an applied action."""
         self.moves.append(Move(seat, action, forced))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Returns the JSON form."""
-        moves: list[dict[str, Any]] = []
+        moves: list[MoveJSON] = []
         for move in self.moves:
-            entry: dict[str, Any] = {"seat": move.seat, "action": move.action}
+            entry: MoveJSON = {"seat": move.seat, "action": move.action}
             if move.forced:
                 entry["forced"] = [{"kind": f.kind, "value": f.value} for f in move.forced]
             moves.append(entry)
@@ -87,7 +97,7 @@ class GameRecord:
         """Returns the record as JSON text."""
         return json.dumps(self.to_json(), indent=1)
 
-    def seal(self) -> tuple[dict[str, Any], dict[str, Any]]:
+    def seal(self) -> tuple[JSONObject, JSONObject]:
         """Returns an unfinished game's readable record (no secret) and its key (every secret).
 
         The readable part is the JSON form without ``seed``, ``start`` and the
@@ -98,7 +108,7 @@ class GameRecord:
         if not self.key_id:
             self.key_id = secrets.token_hex(KEY_ID_LENGTH // 2)
         readable = self.to_json()
-        secret: dict[str, Any] = {"format": KEY_FORMAT, SEALED: self.key_id, "seed": readable.pop("seed")}
+        secret: JSONObject = {"format": KEY_FORMAT, SEALED: self.key_id, "seed": readable.pop("seed")}
         secret["forced"] = {
             str(i): move.pop("forced") for i, move in enumerate(readable["moves"]) if "forced" in move
         }
@@ -113,7 +123,7 @@ class GameRecord:
         return cls.from_json(parse_json(text, "record"), None if key is None else parse_json(key, "key"))
 
     @classmethod
-    def from_json(cls, data: Any, key: Any = None) -> GameRecord:
+    def from_json(cls, data: object, key: object = None) -> GameRecord:
         """Reads the JSON form; a sealed record (an unfinished game's) needs its key."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f"not a Parlour record (expected format {FORMAT!r})")
@@ -158,24 +168,23 @@ MAX_SEED = 2**63 - 1
 """The largest seed (a seed is a whole number from 0, as positions store it)."""
 
 
-def check_seed(value: Any) -> int:
+def check_seed(value: object) -> int:
     """Returns a seed, refusing anything but a whole number from 0 to MAX_SEED."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
         raise ValueError(f"a seed is a whole number from 0 to 2^63 - 1, not {str(value)[:30]}")
     return value
 
 
-def parse_json(text: str, what: str = "record") -> Any:
-    """Returns the JSON value of a record's (or key's) text, refusing text that is not JSON."""
+def parse_json(text: str, what: str = "record") -> JSONValue:
+    """Returns the JSON value of a record's (or key's) text, refusing text that is not JSON (read as the
+    content files are, refused with the same words as a RecordError)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"{what} is not valid JSON: {err}") from None
-    except (ValueError, RecursionError) as err:
-        raise RecordError(f"{what} is not usable JSON: {type(err).__name__}") from None
+        return parse_json_bytes(text.encode("utf-8", "surrogatepass"), what)
+    except ContentError as err:
+        raise RecordError(str(err)) from None
 
 
-def sealed_id(data: Any) -> str:
+def sealed_id(data: object) -> str:
     """Returns the key id of a sealed record (an unfinished game's), or "" for a complete one."""
     if not isinstance(data, dict) or SEALED not in data:
         return ""
@@ -190,7 +199,7 @@ def _is_hex(text: str) -> bool:
     return all(c in "0123456789abcdef" for c in text)
 
 
-def _unseal(data: dict[str, Any], key: Any, key_id: str) -> dict[str, Any]:
+def _unseal(data: JSONObject, key: object, key_id: str) -> JSONObject:
     """Returns a sealed record's JSON with its key's secrets put back."""
     if not isinstance(key, dict) or key.get("format") != KEY_FORMAT:
         raise RecordError(f"not a Parlour record key (expected format {KEY_FORMAT!r})")
@@ -222,7 +231,7 @@ def _unseal(data: dict[str, Any], key: Any, key_id: str) -> dict[str, Any]:
     return unsealed
 
 
-def _start(value: Any) -> dict[str, Any] | None:
+def _start(value: object) -> JSONObject | None:
     """Returns a record's starting position, which must be an object when present."""
     if value is not None and not isinstance(value, dict):
         raise TypeError("start must be a position object")
@@ -232,7 +241,7 @@ def _start(value: Any) -> dict[str, Any] | None:
 def replay(
     game: Game,
     record: GameRecord,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     log: GameLog | None = None,
 ) -> GameState:
     """Replays a record from its seed and returns the final state; names the move that fails.
@@ -245,7 +254,7 @@ def replay(
     return state
 
 
-def start_state(game: Game, record: GameRecord, options: Mapping[str, Any] | None = None) -> GameState:
+def start_state(game: Game, record: GameRecord, options: Mapping[str, object] | None = None) -> GameState:
     """Returns the state a record starts from (its starting position, or a new game from its seed)."""
     if record.start is not None:
         return game.state_from_position(record.start)

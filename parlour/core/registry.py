@@ -19,10 +19,10 @@ import importlib.metadata
 import importlib.util
 import pkgutil
 from functools import cache
-from typing import Any
 
 from parlour.core.errors import OptionError
 from parlour.core.game import Game
+from parlour.core.positions import JSONObject
 from parlour.core.state import GameState, register_loader
 
 GROUP = "parlour.games"
@@ -80,7 +80,7 @@ def load_game(name: str) -> Game:
     return game
 
 
-def load_state(game_name: str, position: dict[str, Any]) -> GameState:
+def load_state(game_name: str, position: JSONObject) -> GameState:
     """Returns the state a position of the game ``game_name`` describes (unpickling uses it)."""
     return load_game(game_name).state_from_position(position)
 

@@ -14,6 +14,7 @@ from parlour.core.chance import Chance
 from parlour.core.decisions import MAX_AUTO_STEPS, DecisionStack, Seat
 from parlour.core.errors import IllegalActionError
 from parlour.core.notation import Action
+from parlour.core.positions import JSONObject
 
 A = TypeVar("A", bound=Action, default=Any)
 """The game's action type (generic code writes a bare ``GameState``)."""
@@ -258,11 +259,11 @@ class GameState(ABC, Generic[A]):
     def clone(self: S) -> S:
         """Returns a deep, independent copy (same generator, same future)."""
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Callable[[str, JSONObject], GameState], tuple[str, JSONObject]]:
         """Pickles a state as its position (the game is found by the position's ``game`` field)."""
         return (_from_position, (self.game_name, self.to_position()))
 
-    def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
+    def __deepcopy__(self: S, memo: dict[int, object]) -> S:
         """``copy.deepcopy`` is :meth:`clone` (content such as decks and boards is shared, never copied)."""
         return self.clone()
 
@@ -279,7 +280,7 @@ class GameState(ABC, Generic[A]):
         """Returns what a spectator may know, as JSON-able data."""
 
     @abstractmethod
-    def to_position(self) -> dict[str, Any]:
+    def to_position(self) -> JSONObject:
         """Returns the whole state as a JSON-able position."""
 
     def format_action(self, action: A) -> str:
@@ -370,7 +371,7 @@ class GameState(ABC, Generic[A]):
         """Returns the text of every card this game's content set holds, by card name (for ``info``)."""
         return {}
 
-    def table_content(self) -> dict[str, Any]:
+    def table_content(self) -> JSONObject:
         """Returns the public facts that never change during the game and that a drawn table needs
         beside the observation (the map's areas and places, the board's spaces, card names by number),
         read from the content data; JSON-ready. Nothing hidden: every seat and spectator gets it."""
@@ -402,16 +403,16 @@ class ScoreStep:
     """Points for it (None: a line without a number)."""
 
 
-_LOADERS: list[Callable[[str, dict[str, Any]], GameState]] = []
+_LOADERS: list[Callable[[str, JSONObject], GameState]] = []
 """How a pickled state is loaded again (the registry's ``load_state``, set when ``parlour.core`` loads)."""
 
 
-def register_loader(loader: Callable[[str, dict[str, Any]], GameState]) -> None:
+def register_loader(loader: Callable[[str, JSONObject], GameState]) -> None:
     """Sets how :func:`_from_position` finds a game by name (the registry calls it once)."""
     _LOADERS[:] = [loader]
 
 
-def _from_position(game_name: str, position: dict[str, Any]) -> GameState:
+def _from_position(game_name: str, position: JSONObject) -> GameState:
     """Unpickles a state from its game's name and its position (importing ``parlour.core`` registers
     the loader, so a fresh process that unpickles finds it)."""
     return _LOADERS[0](game_name, position)

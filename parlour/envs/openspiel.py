@@ -19,7 +19,7 @@ import copy
 import json
 import random
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -28,6 +28,7 @@ from parlour.core.chance import DIE, Chance, ChanceRequest, Forced, NeedChance, 
 from parlour.core.encoding import Encoding
 from parlour.core.errors import IllegalActionError
 from parlour.core.game import Game
+from parlour.core.positions import JSONObject
 from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState, rank
 
@@ -37,9 +38,9 @@ def short_name(name: str) -> str:
     return "parlour_" + name.replace("-", "_")
 
 
-def _defaults(game: Game) -> dict[str, Any]:
+def _defaults(game: Game) -> JSONObject:
     """Returns the game parameters and their defaults: players, max_game_length, and every option."""
-    params: dict[str, Any] = {"players": min(4, game.max_players)}
+    params: JSONObject = {"players": min(4, game.max_players)}
     params["max_game_length"] = game.max_actions
     for spec in game.option_specs:
         params[spec.name] = spec.default
@@ -222,7 +223,9 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         self.inner, self.pending, self.request, self.outcomes, self.drawn = result, None, None, [], []
 
     # ------------------------------------------------------------ information
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ParlourSpielState:
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> ParlourSpielState:
         """Returns a state the player cannot tell from this one: the engine's determinisation.
 
         Only at a player or terminal node.  The new state's ``history()`` is empty: the real chance
@@ -235,7 +238,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         other.moves = list(self.moves)
         return other
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> ParlourSpielState:
+    def __deepcopy__(self, memo: dict[int, object]) -> ParlourSpielState:
         """Copies the wrapped state with the engine's deep clone (``history()`` is not copied)."""
         other = ParlourSpielState(self._spiel_game, self.inner.clone() if self.inner is not None else None)
         other.moves, other.pending, other.request = list(self.moves), self.pending, self.request
@@ -259,7 +262,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
 class ParlourObserver:
     """OpenSpiel's observer protocol: a tensor (the PettingZoo one) and strings, for one player."""
 
-    def __init__(self, game: ParlourSpielGame, iig_obs_type: Any) -> None:
+    def __init__(self, game: ParlourSpielGame, iig_obs_type: pyspiel.IIGObservationType | None) -> None:
         self.game = game
         self.perfect_recall = bool(iig_obs_type is None or iig_obs_type.perfect_recall)
         size = game.adapter.encode(game.parlour.new_state(game.players, 0, game.options), 0).size
@@ -288,9 +291,9 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
     """An OpenSpiel game wrapping a Parlour game with its parameters."""
 
     parlour: Game
-    game_type: Any
+    game_type: pyspiel.GameType
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: JSONObject | None = None) -> None:
         values = {**_defaults(self.parlour), **(params or {})}
         self._configure(values)
         info = pyspiel.GameInfo(
@@ -304,7 +307,7 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(self.game_type, info, values)
 
-    def _configure(self, values: dict[str, Any]) -> None:
+    def _configure(self, values: JSONObject) -> None:
         """Sets players, options, the length limit, the adapter and the action and outcome ids."""
         self.players = int(values["players"])
         self.parlour.check_players(self.players)
@@ -319,14 +322,14 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.chance_index = {name: offset + i for i, name in enumerate(self.chance_names)}
         self._deal: GameState | ChanceRequest | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         """Rebuilds the settings of a game OpenSpiel copied without calling ``__init__``."""
         if name in _SETTINGS:
-            self._configure({**_defaults(self.parlour), **self.get_parameters()})
+            self._configure({**_defaults(self.parlour), **pyspiel.Game.get_parameters(self)})
             return self.__dict__[name]
         raise AttributeError(name)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> ParlourSpielGame:
+    def __deepcopy__(self, memo: dict[int, object]) -> ParlourSpielGame:
         """A game never changes: copies of states share it."""
         return self
 
@@ -353,7 +356,9 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         """Returns the game before the deal: a chance node (the deal's first shuffle)."""
         return ParlourSpielState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ParlourObserver:
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: JSONObject | None = None
+    ) -> ParlourObserver:
         """Returns an observer for information states or observations."""
         return ParlourObserver(self, iig_obs_type)
 

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
+from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
 from parlour.server.limits import HTTP_BURST, HTTP_RATE, Bucket, HttpRateLimit
@@ -86,7 +87,7 @@ def warm_up() -> None:
 
 def create_app(settings: Settings) -> Starlette:
     """Returns the application; the database is opened (and migrated) and tables resumed at start-up."""
-    state: dict[str, Any] = {}
+    state: JSONObject = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -194,7 +195,7 @@ async def _not_allowed(request: Request, exc: Exception) -> Response:
     return JSONResponse({"type": "error", "status": 405, "error": "method not allowed here"}, status_code=405)
 
 
-async def _json_body(request: Request) -> Any:
+async def _json_body(request: Request) -> JSONValue:
     """Returns a request's JSON body, refusing one over MAX_BODY bytes or not JSON."""
     size = 0
     chunks = []
@@ -206,7 +207,7 @@ async def _json_body(request: Request) -> Any:
     return _parse(b"".join(chunks))
 
 
-def _parse(data: bytes | str) -> Any:
+def _parse(data: bytes | str) -> JSONValue:
     """Returns JSON data, refusing anything else with 400."""
     try:
         return json.loads(data)
@@ -222,7 +223,27 @@ def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:
     return table, hall.seat_of(table, token)
 
 
-def _game_json(name: str) -> dict[str, Any]:
+class OptionInfo(TypedDict):
+    """A game option as the front page offers it."""
+
+    name: str
+    default: JSONValue
+    values: str
+    doc: str
+
+
+class GameInfo(TypedDict):
+    """A game as the front page offers it: its players, options and bots."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[OptionInfo]
+    bots: list[str]
+
+
+def _game_json(name: str) -> GameInfo:
     """Returns what the front page needs to offer a game: players, options and bots."""
     game = load_game(name)
     return {
@@ -243,7 +264,7 @@ def _game_json(name: str) -> dict[str, Any]:
     }
 
 
-async def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> dict[str, Any]:
+async def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> JSONObject:
     """Returns a finished game's table at action ``at`` from a seat's view (or everything revealed);
     the work runs off the event loop, one request of a table at a time."""
     moves = len(table.record.moves)
@@ -342,7 +363,7 @@ async def _frame(ws: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _message(text: Any) -> dict[str, Any]:
+def _message(text: object) -> JSONObject:
     """Returns a client message: a JSON object of at most MAX_BODY characters with a 'type'."""
     if text is None:
         raise Refusal(400, "a message is a JSON text frame, not a binary one")
@@ -354,7 +375,7 @@ def _message(text: Any) -> dict[str, Any]:
     return found
 
 
-async def _handle(table: LiveTable, listener: Listener, message: dict[str, Any]) -> None:
+async def _handle(table: LiveTable, listener: Listener, message: JSONObject) -> None:
     """Carries out one client message."""
     kind, seat = message["type"], listener.seat
     if kind == "ping":
@@ -376,7 +397,7 @@ async def _handle(table: LiveTable, listener: Listener, message: dict[str, Any])
         raise Refusal(400, f"unknown message type {kind[:40]!r}")
 
 
-async def _chat(table: LiveTable, seat: int | None, text: Any) -> None:
+async def _chat(table: LiveTable, seat: int | None, text: object) -> None:
     """Stores a chat line and sends it to everyone at the table."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT:
         raise Refusal(400, f"a chat line is 1 to {MAX_CHAT} characters")
@@ -389,6 +410,6 @@ async def _chat(table: LiveTable, seat: int | None, text: Any) -> None:
         listener.put(line)
 
 
-async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
+async def _send(ws: WebSocket, message: JSONObject) -> None:
     """Sends one JSON message."""
     await ws.send_text(encode(message))

@@ -7,9 +7,9 @@ import secrets
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
 
 from parlour.core.errors import ParlourError
+from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
 from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import LiveTable, Refusal, Timing, check_bot, hash_token, new_token
@@ -49,7 +49,7 @@ class Hall:
             count += 1
         return count
 
-    def get(self, table_id: Any) -> LiveTable:
+    def get(self, table_id: object) -> LiveTable:
         """Returns the table with this id; refuses with 404 if there is none."""
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             raise Refusal(404, "there is no such table")
@@ -69,7 +69,7 @@ class Hall:
             table.close()
             del self.tables[table.record.id]
 
-    def seat_of(self, table: LiveTable, token: Any) -> int | None:
+    def seat_of(self, table: LiveTable, token: object) -> int | None:
         """Returns the seat a token opens (None: the spectators' token); refuses a wrong or missing one."""
         if token == "" and table.state.is_over():
             return None  # a finished game is open to everyone, as a spectator
@@ -83,7 +83,7 @@ class Hall:
                 return seat.seat
         raise Refusal(403, "that token opens no seat at this table")
 
-    async def create(self, spec: Any) -> Created:
+    async def create(self, spec: object) -> Created:
         """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
@@ -131,7 +131,7 @@ class Hall:
         table.schedule()
         return Created(record.id, tokens, spectator)
 
-    def _seats(self, game: Any, given: Any) -> tuple[list[SeatRecord], dict[int, str]]:
+    def _seats(self, game: Game, given: object) -> tuple[list[SeatRecord], dict[int, str]]:
         """Returns the seats of a request (humans get tokens, bots are checked by name)."""
         if not isinstance(given, list) or not game.min_players <= len(given) <= game.max_players:
             raise Refusal(400, f"seats must be a list of {game.min_players} to {game.max_players} seats")
@@ -183,7 +183,7 @@ class Hall:
             table.close()
 
 
-def _seconds(value: Any, name: str) -> float | None:
+def _seconds(value: object, name: str) -> float | None:
     """Returns a clock setting in seconds (None: no clock); refuses anything else."""
     if value is None:
         return None

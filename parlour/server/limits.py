@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from collections import OrderedDict
-from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -55,7 +54,7 @@ class HttpRateLimit:
             await send({"type": "websocket.close", "code": 4429})
             return
         body = json.dumps({"type": "error", "status": 429, "error": "too many requests: slow down"}).encode()
-        headers: list[Any] = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
+        headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
         await send({"type": "http.response.start", "status": 429, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from parlour.core.game import Game
 from parlour.core.log import GameLog
+from parlour.core.positions import JSONObject
 from parlour.core.record import GameRecord, replay_steps, start_state
 from parlour.core.state import GameState
-from parlour.server.views import log_json, seat_view
+from parlour.server.views import SeatJSON, log_json, seat_view
 
 EVERY = 32
 """Moves between two checkpoints: a request replays at most this many moves."""
@@ -36,7 +36,7 @@ class Replayer:
             pass
         return state
 
-    def view(self, step: int, viewer: int | None, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    def view(self, step: int, viewer: int | None, seats: list[SeatJSON]) -> JSONObject:
         """Returns the replay viewer's message: the table after ``step`` actions as ``viewer`` saw it
         (None: everything revealed) with the log up to there."""
         state = self.state_at(step)

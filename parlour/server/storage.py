@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -34,7 +34,10 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from parlour.core.positions import JSONObject, JSONValue
 
 T = TypeVar("T")
 
@@ -50,7 +53,7 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(40))
     players: Mapped[int] = mapped_column(Integer)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[JSONObject] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="playing")
     created: Mapped[float] = mapped_column(Float)
@@ -84,7 +87,7 @@ class MoveRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(200))
-    forced: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    forced: Mapped[list[JSONValue]] = mapped_column(JSON, default=list)
     at: Mapped[float] = mapped_column(Float)
     note: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
@@ -120,7 +123,7 @@ class MoveRecord:
     number: int
     seat: int
     action: str
-    forced: list[Any] = field(default_factory=list)
+    forced: list[JSONValue] = field(default_factory=list)
     at: float = 0.0
     note: str | None = None
 
@@ -132,7 +135,7 @@ class TableRecord:
     id: str
     game: str
     players: int
-    options: dict[str, Any]
+    options: JSONObject
     seed: int
     spectator_hash: str
     seats: list[SeatRecord]
@@ -162,7 +165,7 @@ class Store:
         migrate(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
 
-    async def write(self, method: Callable[..., T], *args: Any) -> T:
+    async def write(self, method: Callable[..., T], *args: object) -> T:
         """Runs one of the store's writing methods in the writer thread and returns its result."""
         return await asyncio.get_running_loop().run_in_executor(self._writer, method, *args)
 
@@ -253,7 +256,7 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def _sqlite_pragmas(connection: Any, _: Any) -> None:
+def _sqlite_pragmas(connection: DBAPIConnection, _: object) -> None:
     """WAL journal: a commit survives the process being killed at once; readers never block."""
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -262,7 +265,7 @@ def _sqlite_pragmas(connection: Any, _: Any) -> None:
     cursor.close()
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     """JSON for the database: compact, no NaN."""
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
@@ -290,12 +293,12 @@ _UPDATE_CLOCK = (
 """The statements of a move, built once (a move is the server's most frequent write)."""
 
 
-def _columns(record: Any, names: Sequence[str]) -> dict[str, Any]:
+def _columns(record: object, names: Sequence[str]) -> JSONObject:
     """Returns the named fields of a record, as a row's columns."""
     return {name: getattr(record, name) for name in names}
 
 
-def _fields(move: MoveRecord) -> dict[str, Any]:
+def _fields(move: MoveRecord) -> JSONObject:
     """Returns a move's columns."""
     return _columns(move, MOVE_COLUMNS)
 

@@ -31,7 +31,7 @@ from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
 from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
-from parlour.server.views import score_timeline, seat_view
+from parlour.server.views import SeatJSON, score_timeline, seat_view
 
 LOG = logging.getLogger("parlour.server")
 MAX_ERROR = 300
@@ -177,7 +177,7 @@ class LiveTable:
         return record
 
     # ----------------------------------------------------------------- what is sent
-    def seats_json(self) -> list[dict[str, object]]:
+    def seats_json(self) -> list[SeatJSON]:
         """Returns the public description of every seat (who plays it, whether connected, clocks)."""
         connected = {listener.seat for listener in self.listeners}
         return [

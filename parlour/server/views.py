@@ -9,6 +9,7 @@ scoring step by step (and the seed, so anyone can replay the record).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypedDict
 
 from parlour.core.game import Game
 from parlour.core.log import GameLog, LogEntry
@@ -19,9 +20,32 @@ PROTOCOL = 1
 """The protocol version every message carries (docs/server.md)."""
 
 
+class SeatJSON(TypedDict):
+    """A seat as every message describes it: who plays it, whether it is connected, its clock."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    stand_in: str | None
+    connected: bool
+    time_left: float | None
+
+
+class LogJSON(TypedDict):
+    """A log entry as ``viewer`` may see it, with the server's note on an automatic move."""
+
+    number: int
+    turn: int
+    turn_player: int | None
+    seat: int
+    action: str
+    lines: list[str]
+    note: str | None
+
+
 def log_json(
     entries: list[LogEntry], viewer: int | None, reveal: bool = False, notes: Mapping[int, str] | None = None
-) -> list[dict[str, object]]:
+) -> list[LogJSON]:
     """Returns log entries as ``viewer`` may see them (``reveal``: every secret, once the game is over),
     each with the server's note on an automatic move, if any ("the clock ran out")."""
     notes = notes or {}
@@ -44,7 +68,7 @@ def seat_view(
     log: GameLog,
     viewer: int | None,
     version: int,
-    seats: list[dict[str, object]],
+    seats: list[SeatJSON],
     log_since: int = 0,
     notes: Mapping[int, str] | None = None,
 ) -> dict[str, object]:

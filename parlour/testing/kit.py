@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
 
 from parlour.bots.random_bot import RandomBot
 from parlour.bots.registry import make_bot
@@ -32,7 +31,7 @@ def playout(
     game: Game,
     players: int,
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     each: Callable[[GameState, int], None] | None = None,
     max_actions: int = 100_000,
 ) -> GameState:
@@ -55,7 +54,7 @@ def playout(
 
 
 def states_along(
-    game: Game, players: int, seed: int, every: int = 7, options: Mapping[str, Any] | None = None
+    game: Game, players: int, seed: int, every: int = 7, options: Mapping[str, object] | None = None
 ) -> Iterator[GameState]:
     """Yields copies of states met along a random playout, one in ``every`` steps."""
     found: list[GameState] = []
@@ -101,7 +100,7 @@ def check_refusals(state: GameState, other: GameState | None = None) -> None:
                     _expect_refusal(state, action, seat, before)
 
 
-def _expect_refusal(state: GameState, action: Any, seat: int, before: str) -> None:
+def _expect_refusal(state: GameState, action: object, seat: int, before: str) -> None:
     """Applies an action that must be refused and checks nothing changed."""
     try:
         state.apply(action, seat)
@@ -191,7 +190,7 @@ def check_secrecy(state: GameState, rng: random.Random) -> None:
 
 
 def _same_public_outcome(
-    state: GameState, other: GameState, seat: int, actions: tuple[Any, Any], text: str
+    state: GameState, other: GameState, seat: int, actions: tuple[object, object], text: str
 ) -> None:
     """Applies the same action to copies of two states told apart only by secrets; compares the outcomes."""
     first, second = state.clone(), other.clone()
@@ -210,7 +209,7 @@ def _same_public_outcome(
         assert told[0] == told[1], f"{where}: public events depend on hidden information {told}"
 
 
-def _public_apart_from_decisions(state: GameState, decisions: GameState) -> Any:
+def _public_apart_from_decisions(state: GameState, decisions: GameState) -> Mapping[str, object]:
     """Returns ``state``'s public view as if its decision stack were that of ``decisions``."""
     probe = state.clone()
     probe.stack = decisions.stack.copy()
@@ -218,7 +217,7 @@ def _public_apart_from_decisions(state: GameState, decisions: GameState) -> Any:
 
 
 def check_secrecy_along(
-    game: Game, players: int, seeds: Sequence[int], every: int, options: Mapping[str, Any] | None = None
+    game: Game, players: int, seeds: Sequence[int], every: int, options: Mapping[str, object] | None = None
 ) -> None:
     """Runs :func:`check_secrecy` on every ``every``-th state of random playouts of these seeds."""
     rng = random.Random(players)
@@ -258,7 +257,7 @@ def check_bot_sees_only_its_seat_along(
     players: int,
     seeds: Sequence[int],
     every: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> None:
     """Runs :func:`check_bot_sees_only_its_seat` for the bot named ``bot`` (seeded 0) on every
     ``every``-th state of random playouts and of games the bot plays against itself, for each seed."""
@@ -291,7 +290,7 @@ def check_clone_is_deep(state: GameState, rng: random.Random) -> None:
     assert snapshot(state) == before, "playing on a clone changed the original"
 
 
-def check_replay(game: Game, players: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
+def check_replay(game: Game, players: int, seed: int, options: Mapping[str, object] | None = None) -> None:
     """A match's record, written and read back, replays to the identical final state."""
     agents = [RandomBot(seed * 8 + s) for s in range(players)]
     result = play_match(game, agents, seed, options)
@@ -322,7 +321,7 @@ def check_states(game: Game, states: Sequence[GameState], rng: random.Random) ->
 
 
 def states_of_match(
-    game: Game, agents: Sequence[Agent], seed: int, every: int, options: Mapping[str, Any] | None = None
+    game: Game, agents: Sequence[Agent], seed: int, every: int, options: Mapping[str, object] | None = None
 ) -> list[GameState]:
     """Returns copies of every ``every``-th state of a game played by ``agents``, and its final state."""
     state = game.new_state(len(agents), seed, options)
@@ -335,7 +334,7 @@ def states_of_match(
     return [*found, state]
 
 
-def check_game(game: Game, players: int, seeds: range, options: Mapping[str, Any] | None = None) -> None:
+def check_game(game: Game, players: int, seeds: range, options: Mapping[str, object] | None = None) -> None:
     """Runs every check of the kit on states along random playouts of each seed."""
     rng = random.Random(0)
     for seed in seeds:

@@ -1,13 +1,12 @@
 """Golden playthroughs: a seeded random game written out step by step, diffed in tests.
 
-Any change of rules shows up as a reviewable text diff; regenerate with ``make playthroughs``.
+Every change of rules shows up as a reviewable text diff; regenerate with ``make playthroughs``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.game import Game
@@ -17,7 +16,7 @@ def playthrough(
     game: Game,
     players: int,
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     agents: Sequence[Agent] | None = None,
 ) -> str:
     """Returns the text of a game (random, or played by ``agents``): every action with its public events."""

@@ -6,7 +6,7 @@ import pytest
 
 from parlour.bots.random_bot import RandomBot
 from parlour.bots.registry import bot_names, make_bot
-from parlour.bots.simulation import GameOutcome, _play_chunk, game_seed, play_one, simulate, wilson
+from parlour.bots.simulation import Batch, GameOutcome, _play_chunk, game_seed, play_one, simulate, wilson
 from parlour.core.errors import OptionError
 from parlour.core.match import play_match
 from parlour.core.registry import load_game
@@ -54,7 +54,7 @@ def test_wilson_narrows_with_more_trials() -> None:
 # ------------------------------------------------------------------ simulate
 def test_simulate_summary_keys_and_sums() -> None:
     seen: list[int] = []
-    summary = simulate("venture", SEATS, 13, seed=4, options=SHORT, progress=seen.append)
+    summary = simulate("venture", SEATS, 13, seed=4, options=SHORT, batch=Batch(progress=seen.append))
     assert set(summary) == {
         "turn_order",
         "game",
@@ -119,8 +119,8 @@ def test_simulate_is_deterministic_from_its_seed() -> None:
 
 @pytest.mark.slow
 def test_simulate_is_the_same_with_two_workers() -> None:
-    one = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=1)
-    two = simulate("venture", SEATS, 23, seed=5, options=SHORT, workers=2, workers_max=2)
+    one = simulate("venture", SEATS, 23, seed=5, options=SHORT, batch=Batch(workers=1))
+    two = simulate("venture", SEATS, 23, seed=5, options=SHORT, batch=Batch(workers=2, workers_max=2))
     assert without_seconds(one) == without_seconds(two)
 
 

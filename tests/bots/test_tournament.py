@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from parlour.bots.simulation import Batch
 from parlour.bots.tournament import seating, tournament
 from parlour.cli.main import main
 
@@ -31,8 +32,7 @@ def test_ratings_are_reproducible_and_favour_the_stronger_bot() -> None:
         2,
         seed=3,
         options={"max_turns": 60},
-        workers=2,
-        workers_max=2,
+        batch=Batch(workers=2, workers_max=2),
     )
     assert [r["mu"] for r in one["bots"]] == [r["mu"] for r in two["bots"]]
     assert one["bots"][0]["bot"] == "greedy" and one["bots"][0]["seats"] == 8

@@ -7,7 +7,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -88,23 +88,22 @@ def simulation() -> Iterator[tuple[subprocess.Popen[bytes], list[int]]]:
 
 
 @linux_only
-def test_sigterm_to_the_parent_ends_the_workers(
-    simulation: tuple[subprocess.Popen[bytes], list[int]],
+@pytest.mark.parametrize(
+    ("send", "code", "line"),
+    [
+        (lambda pid: os.kill(pid, signal.SIGTERM), 128 + signal.SIGTERM, b"parlour: terminated\n"),
+        # Ctrl-C at a terminal signals the whole process group.
+        (lambda pid: os.killpg(pid, signal.SIGINT), 130, b"parlour: interrupted\n"),
+    ],
+    ids=["sigterm-to-the-parent", "ctrl-c-to-the-group"],
+)
+def test_a_signal_ends_the_workers_with_one_line(
+    simulation: tuple[subprocess.Popen[bytes], list[int]], send: Callable[[int], None], code: int, line: bytes
 ) -> None:
     proc, workers = simulation
-    os.kill(proc.pid, signal.SIGTERM)
-    assert proc.wait(timeout=PATIENCE) == 128 + signal.SIGTERM
-    assert proc.stderr is not None and proc.stderr.read() == b"parlour: terminated\n"
-    wait_until(lambda: not any(alive(pid) for pid in workers), "the workers to end")
-
-
-@linux_only
-def test_ctrl_c_ends_everything_with_one_line(simulation: tuple[subprocess.Popen[bytes], list[int]]) -> None:
-    """Ctrl-C at a terminal signals the whole process group."""
-    proc, workers = simulation
-    os.killpg(proc.pid, signal.SIGINT)
-    assert proc.wait(timeout=PATIENCE) == 130
-    assert proc.stderr is not None and proc.stderr.read() == b"parlour: interrupted\n"
+    send(proc.pid)
+    assert proc.wait(timeout=PATIENCE) == code
+    assert proc.stderr is not None and proc.stderr.read() == line
     wait_until(lambda: not any(alive(pid) for pid in workers), "the workers to end")
 
 

@@ -31,6 +31,20 @@ def spawn(tmp_path: Path, seats: str, seed: int = 12, game: str = "venture") -> 
     )
 
 
+def at_the_prompt(tmp_path: Path) -> pexpect.spawn:
+    """Starts a game of a person against a random bot and waits for the person's prompt."""
+    child = spawn(tmp_path, "human,random")
+    child.expect("seat 0>")
+    return child
+
+
+def interrupt(child: pexpect.spawn) -> str:
+    """Presses Ctrl-C, waits for the end and returns the last words printed, on one line."""
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+    return " ".join(plain(child.before).split())
+
+
 def plain(text: str) -> str:
     return ANSI.sub("", text)
 
@@ -46,46 +60,37 @@ def settle(child: pexpect.spawn, wait: float = 0.6) -> str:
 
 @pytest.mark.slow
 def test_tab_completes_a_legal_action_and_enter_plays_it(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "human,random")
-    child.expect("seat 0>")
+    child = at_the_prompt(tmp_path)
     child.send("take SH-A")  # the only legal action that begins so: take SH-ABF
     child.send("\t")
     assert "take SH-ABF" in settle(child)
     child.send("\r")
     child.expect("takes over")
-    child.sendcontrol("c")
-    child.expect(pexpect.EOF)
+    interrupt(child)
 
 
 @pytest.mark.slow
 def test_tab_lists_the_choices_that_share_a_beginning(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "human,random")
-    child.expect("seat 0>")
+    child = at_the_prompt(tmp_path)
     child.send("disc\t")
     shown = settle(child)
     assert "discard 18" in shown and "discard x3/2" in shown and "take SH-ABF" not in shown
-    child.sendcontrol("c")
-    child.expect(pexpect.EOF)
+    interrupt(child)
 
 
 def test_up_arrow_recalls_the_last_line(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "human,random")
-    child.expect("seat 0>")
+    child = at_the_prompt(tmp_path)
     child.send("log\r")
     child.expect("Nothing has happened yet")
     child.expect("seat 0>")
     child.send(UP + "\r")
     child.expect("Nothing has happened yet")
-    child.sendcontrol("c")
-    child.expect(pexpect.EOF)
+    interrupt(child)
 
 
 def test_ctrl_c_says_the_game_was_saved_and_how_to_resume(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "human,random")
-    child.expect("seat 0>")
-    child.sendcontrol("c")
-    child.expect(pexpect.EOF)
-    said = " ".join(plain(child.before).split())
+    child = at_the_prompt(tmp_path)
+    said = interrupt(child)
     assert "Game saved to" in said and "parlour resume" in said
     child.close()
     assert child.exitstatus == 130
@@ -93,8 +98,7 @@ def test_ctrl_c_says_the_game_was_saved_and_how_to_resume(tmp_path: Path) -> Non
 
 
 def test_quit_says_the_same(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "human,random")
-    child.expect("seat 0>")
+    child = at_the_prompt(tmp_path)
     child.send("quit\r")
     child.expect(pexpect.EOF)
     assert "parlour resume" in " ".join(plain(child.before).split())
@@ -109,5 +113,4 @@ def test_a_hot_seat_hand_over_clears_the_scrollback(tmp_path: Path) -> None:
     child.send("discard 18\r")
     child.expect("Pass the screen to Seat 1")
     assert CLEAR_SCROLLBACK in child.before
-    child.sendcontrol("c")
-    child.expect(pexpect.EOF)
+    interrupt(child)

@@ -9,31 +9,31 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parlour.core import Action, Notation, NotationError
-from parlour.core.notation import Number, Word
+from parlour.core.notation import Number, Word, action
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Move(Action):
     forms = ("move {piece} on {onto:piece}", "move {piece} alone")
     piece: str
     onto: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Pay(Action):
     forms = ("pay {card} {also:card*}",)
     card: str
     also: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Travel(Action):
     forms = ("travel {colour} {seat?}",)
     colour: str
     seat: int = -1
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Collect(Action):
     forms = ("collect {ship} {area?} [infected]",)
     ship: str
@@ -41,12 +41,12 @@ class Collect(Action):
     infected: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Best(Action):
     forms = ("reorganise best",)
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Reorganise(Action):
     forms = ("reorganise",)
 

@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 
 from parlour.core.chance import DIE, ORDER, Chance, Forced
-from parlour.core.decisions import DecisionStack, RawDecision, Seat
+from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.errors import IllegalActionError, NotationError, ParlourError
 from parlour.core.registry import load_game
 from parlour.core.state import Event, GameState, rank
 from parlour.testing.kit import snapshot
+
+from .toys import Turn, Window
 
 
 # ---------------------------------------------------------------- a tiny dice game
@@ -25,7 +27,7 @@ class Dice(GameState):
         super().__init__()
         self.players = players
         self.chance = Chance(seed)
-        self.stack = DecisionStack([RawDecision("turn", [0])])
+        self.stack = DecisionStack([Turn(seats=[0])])
         self.points = [0] * players
         self.goal = goal
         self.current = 0
@@ -43,7 +45,7 @@ class Dice(GameState):
                 self.stack.pop()
             return
         if action == "open":
-            self.stack.push(RawDecision("window", list(range(self.players)), concurrent=True))
+            self.stack.push(Window(seats=list(range(self.players)), concurrent=True))
             self.emit("a window opens")
             return
         for _ in range(2 if action == "double" else 1):

@@ -17,21 +17,21 @@ import pytest
 
 from parlour.core import Action, Chance, Decision, DecisionKinds, DecisionStack, GameState, Notation
 from parlour.core.errors import IllegalActionError, PositionError
-from parlour.core.notation import Number
+from parlour.core.notation import Number, action
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Go(Action):
     forms = ("go {points}",)
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Stop(Action):
     forms = ("stop",)
 
 
-@dataclass(frozen=True, slots=True)
+@action
 class Pass(Action):
     forms = ("pass",)
 

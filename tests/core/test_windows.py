@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from parlour.core import Chance, DecisionStack, GameState, IllegalActionError, RawDecision
+from parlour.core import Chance, DecisionStack, GameState, IllegalActionError
 from parlour.core.match import play_match
 from parlour.core.record import GameRecord
+
+from .toys import Turn, Window
 
 
 class Toy(GameState):
@@ -29,7 +31,7 @@ class Toy(GameState):
         self.stops = list(stops)
         self.points = [0] * 4
         self.turn = 0
-        self.stack.push(RawDecision("turn", [0]))
+        self.stack.push(Turn(seats=[0]))
 
     def _holders(self, exclude: int) -> list[int]:
         active = self.turn % 4
@@ -37,21 +39,23 @@ class Toy(GameState):
         return [s for s in order if s != exclude and self.stops[s] > 0]
 
     def _legal_actions(self, seat: int) -> list[Any]:
-        return ["go"] if self.stack.top.kind == "turn" else ["stop", "pass"]
+        return ["go"] if isinstance(self.stack.top, Turn) else ["stop", "pass"]
 
     def _apply(self, seat: int, action: Any) -> None:
         top = self.stack.top
         if action == "go":
-            self.stack.push(RawDecision("window", self._holders(seat), {"stops": 0}, self.concurrent))
+            self.stack.push(Window(seats=self._holders(seat), concurrent=self.concurrent))
         elif action == "pass":
             top.pass_seat(seat)
         else:
+            assert isinstance(top, Window)
             self.stops[seat] -= 1
-            top.data["stops"] += 1
+            top.stops += 1
             top.reopen(self._holders(seat))
-        if self.stack.top.kind == "window" and self.stack.top.is_settled:
-            window = self.stack.pop()
-            if window.data["stops"] % 2 == 0:
+        window = self.stack.top
+        if isinstance(window, Window) and window.is_settled:
+            self.stack.pop()
+            if window.stops % 2 == 0:
                 self.points[self.turn % 4] += 1
             self.turn += 1
             self.stack.top.seats = [self.turn % 4]

@@ -145,6 +145,10 @@ class Tally:
         if len(self.failures) < 100:
             self.failures.append(f"[{surface}] {describe[:300]}: {what[:400]}")
 
+    def check(self) -> None:
+        """Fails with every broken promise listed."""
+        assert not self.broken, "\n".join([self.summary(), *self.failures])
+
     def summary(self) -> str:
         """Returns the figures: inputs tried, clean refusals, accepted, tracebacks, hangs."""
         lines = [f"{'surface':<12}{'tried':>10}{'refused':>10}{'accepted':>10}"]

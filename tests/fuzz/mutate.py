@@ -160,12 +160,17 @@ def _swap(rng: random.Random, tree: Any, players: int) -> bool:
     return True
 
 
+def _random_node(rng: random.Random, tree: Any, kind: type) -> Any:
+    """Returns a node of the tree of this type, chosen at random (None if the tree has none)."""
+    candidates = [p for p in paths(tree) if isinstance(get(tree, p), kind)]
+    return get(tree, rng.choice(candidates)) if candidates else None
+
+
 def _grow_list(rng: random.Random, tree: Any, players: int) -> bool:
     """Duplicates, inserts into, reverses or empties a list."""
-    candidates = [p for p in paths(tree) if isinstance(get(tree, p), list)]
-    if not candidates:
+    items = _random_node(rng, tree, list)
+    if items is None:
         return False
-    items = get(tree, rng.choice(candidates))
     roll = rng.random()
     if roll < 0.4 and items:
         items.insert(rng.randrange(len(items) + 1), copy.deepcopy(rng.choice(items)))
@@ -202,10 +207,9 @@ def _seats(rng: random.Random, tree: Any, players: int) -> bool:
 
 def _add_field(rng: random.Random, tree: Any, players: int) -> bool:
     """Adds an unknown (or a known but misplaced) field to an object."""
-    candidates = [p for p in paths(tree) if isinstance(get(tree, p), dict)]
-    if not candidates:
+    target = _random_node(rng, tree, dict)
+    if target is None:
         return False
-    target = get(tree, rng.choice(candidates))
     keys = [p[-1] for p in paths(tree) if p and isinstance(p[-1], str)]
     key = rng.choice([*keys, "extra", "", "0"]) if keys else "extra"
     target[key] = _odd_value(rng, tree, players)

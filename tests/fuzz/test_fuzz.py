@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -23,18 +24,20 @@ def _corpus(name: str) -> Corpus:
     return corpus(name, range(2))
 
 
-def _check(tally: Tally) -> None:
-    """Fails with every broken promise listed."""
-    assert not tally.broken, "\n".join([tally.summary(), *tally.failures])
+def _fuzzed(fuzz: Callable[..., None], surface: str, name: str, count: int, *more: object) -> Tally:
+    """Fuzzes one surface of a game (inputs seeded by both names), checks every promise held, and
+    returns the tally."""
+    tally = Tally()
+    fuzz(tally, _corpus(name), random.Random(f"{surface}:{name}"), count, *more)
+    tally.check()
     assert sum(tally.tried.values()) > 0
+    return tally
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_positions(name: str) -> None:
-    tally = Tally()
-    fuzz_positions(tally, _corpus(name), random.Random(f"position:{name}"), 2000)
-    _check(tally)
+    tally = _fuzzed(fuzz_positions, "position", name, 2000)
     # Both outcomes occur: the mutations are neither all harmless nor all refused at the first field.
     assert tally.refused["position"] > 500 and tally.accepted["position"] > 40, tally.summary()
 
@@ -42,24 +45,18 @@ def test_positions(name: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_records(name: str) -> None:
-    tally = Tally()
-    fuzz_records(tally, _corpus(name), random.Random(f"record:{name}"), 150)
-    _check(tally)
+    _fuzzed(fuzz_records, "record", name, 150)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_action_texts(name: str) -> None:
-    tally = Tally()
-    fuzz_actions(tally, _corpus(name), random.Random(f"action:{name}"), 300)
-    _check(tally)
+    _fuzzed(fuzz_actions, "action", name, 300)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_command_lines(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    tally = Tally()
-    fuzz_cli(tally, _corpus(name), random.Random(f"cli:{name}"), 12, tmp_path / "work")
-    _check(tally)
+    _fuzzed(fuzz_cli, "cli", name, 12, tmp_path / "work")
 
 
 def test_the_guards_catch_a_named_file_read(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import json
 import random
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,26 +44,14 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield running
 
 
-def _check(tally: Tally) -> None:
-    """Fails with every broken promise listed."""
-    assert not tally.broken, "\n".join([tally.summary(), *tally.failures])
-
-
 @pytest.mark.slow
-def test_http_requests(server: Server) -> None:
+@pytest.mark.parametrize(("surface", "fuzz"), [("http", fuzz_http), ("ws", fuzz_ws)])
+def test_requests_and_messages(server: Server, surface: str, fuzz: Callable[..., None]) -> None:
     tally = Tally()
-    fuzz_http(tally, server, random.Random("http"), 300)
-    _check(tally)
+    fuzz(tally, server, random.Random(surface), 300)
+    tally.check()
     # Both outcomes occur: tables made and moves taken, and many more requests refused.
-    assert tally.refused["http"] > 120 and tally.accepted["http"] > 40, tally.summary()
-
-
-@pytest.mark.slow
-def test_websocket_messages(server: Server) -> None:
-    tally = Tally()
-    fuzz_ws(tally, server, random.Random("ws"), 300)
-    _check(tally)
-    assert tally.refused["ws"] > 120 and tally.accepted["ws"] > 40, tally.summary()
+    assert tally.refused[surface] > 120 and tally.accepted[surface] > 40, tally.summary()
 
 
 # --------------------------------------------------------------------- the checks can fail

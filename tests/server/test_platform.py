@@ -42,11 +42,17 @@ def test_http_requests_beyond_an_addresses_rate_are_refused_and_change_nothing(d
         assert client.app.state.hall.get(table).record.version == 0  # type: ignore[attr-defined]
 
 
+def against_greedy(client: TestClient, **clock: float) -> tuple[str, str]:
+    """Creates a Venture table of a person (seat 0) against greedy with this clock; returns the table's id
+    and the person's token."""
+    made = create(client, "venture", ["human", "greedy"], **clock)
+    return made["table"], made["tokens"][0]
+
+
 @pytest.mark.slow
 def test_a_game_clock_that_runs_out_hands_each_later_decision_to_the_auto_policy(db: Path) -> None:
     with make_client(db) as client:
-        made = create(client, "venture", ["human", "greedy"], game_seconds=1)
-        table, token = made["table"], made["tokens"][0]
+        table, token = against_greedy(client, game_seconds=1)
         first = wait_for(client, table, token, lambda v: v["asked"])
         assert first["seats"][0]["time_left"] == 1.0 and first["clock"]["game_seconds"] == 1.0
         assert first["clock"]["deadline"] is not None
@@ -121,8 +127,7 @@ def test_undo_is_offered_where_the_rules_allow_it_and_takes_the_move_back(client
 @pytest.mark.slow
 def test_a_restart_gives_the_decision_its_time_afresh_and_the_clock_still_runs_out(db: Path) -> None:
     with make_client(db) as client:
-        made = create(client, "venture", ["human", "greedy"], move_seconds=2)
-        table, token = made["table"], made["tokens"][0]
+        table, token = against_greedy(client, move_seconds=2)
         before = wait_for(client, table, token, lambda v: v["asked"])
         deadline = before["clock"]["deadline"]
         assert deadline is not None
@@ -180,8 +185,7 @@ def test_changing_a_setting_back_and_forth_does_not_start_a_bots_search_again(
 
     monkeypatch.setattr(tables, "choose_in_worker", counted)
     with make_client(db, Timing(think=1.0, pass_delay=0.0)) as client:
-        made = create(client, "venture", ["human", "greedy"])
-        table, token = made["table"], made["tokens"][0]
+        table, token = against_greedy(client)
         rng = random.Random(3)
         for _ in range(60):  # the person plays its turn (if it is first), so that the bot is to move
             mine = hello_view(client, table, token)
@@ -205,8 +209,7 @@ def test_changing_a_setting_back_and_forth_does_not_start_a_bots_search_again(
 @pytest.mark.slow
 def test_the_clock_note_reaches_the_log_and_a_stand_ins_moves_cost_the_person_no_time(db: Path) -> None:
     with make_client(db) as client:
-        made = create(client, "venture", ["human", "greedy"], move_seconds=1, game_seconds=100)
-        table, token = made["table"], made["tokens"][0]
+        table, token = against_greedy(client, move_seconds=1, game_seconds=100)
         seen = wait_for(client, table, token, lambda v: any(e["note"] for e in v["log"]), seconds=15)
         noted = [e for e in seen["log"] if e["note"]]
         assert noted[0]["note"] == "the clock ran out" and noted[0]["seat"] == 0

@@ -197,7 +197,12 @@ class EmbersState(ModularState[EmbersAction]):
         if len(table.hands) != self.players or len(table.taken) != self.players:
             return [PositionError("hands", f"hands and taken must list {self.players} seats")]
         found = self._card_problems()
-        total = 0 if found else self.fire_total()  # the total reads the embers' numbers: known cards only
+        found += [
+            PositionError(f"fire[{i}]", "must be an ember")
+            for i, card in enumerate(table.fire)
+            if card not in self.content.embers
+        ]
+        total = 0 if found else self.fire_total()  # the total reads the embers' numbers: embers only
         for seat, hand in enumerate(table.hands):
             if len(hand) > self.content.hand:
                 found.append(PositionError(f"hands[{seat}]", f"holds more than {self.content.hand} cards"))

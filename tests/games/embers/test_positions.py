@@ -146,6 +146,7 @@ CASES: list[tuple[str, Callable[[], Position], Callable[[Position], object], str
     ("a douse under chain=off", answering, lambda d: d.update(options={"chain": "off"}), "dousers"),
     ("a bad option", answering, lambda d: d.update(options={"chain": "maybe"}), "options"),
     ("a douse card answered", answering, lambda d: move(d, "hands", 2, "douse", "play"), "play"),
+    ("a douse card in the fire", answering, lambda d: move(d, "hands", 2, "douse", "fire"), "fire[0]"),
     ("a finished game asking", finished, lambda d: d.update(decisions=turn()["decisions"]), "decisions"),
 ]
 

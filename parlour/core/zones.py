@@ -163,16 +163,13 @@ class Layout:
     def __init__(self, *parts: Part, cards: CardNames | None = None) -> None:
         self.parts = parts
         self.cards = cards
-        self._copied = tuple(p.name for p in parts if not p.shared)
-        self._shared = tuple(p.name for p in parts if p.shared)
         self._hidden = tuple(p for p in parts if p.cards and p.visibility != "public")
         self._dealt = tuple(sorted(self._hidden, key=lambda p: p.visibility != "owner"))
         """The hidden parts in the order a redeal deals them: hands first, then the face-down places."""
         self._copiers: dict[type, Callable[[object, object], None]] = {}
-        self._piles_of: dict[type, frozenset[str]] = {}
         self._plans: dict[type, tuple[tuple[str, str, int], ...]] = {}
         self._pools = len({p.pool for p in self._hidden})
-        odd = [name for name in (*self._copied, *self._shared) if not name.isidentifier()]
+        odd = [p.name for p in parts if not p.name.isidentifier()]
         if odd:
             raise ValueError(f"a part is an attribute of the state, not {odd[0]!r}")
 
@@ -196,9 +193,10 @@ class Layout:
         """Returns every list of cards ``seat`` cannot see (None: a spectator), named as in positions
         (``hands[2]``), in the layout's order: the places a redeal changes and a view must not show."""
         found: list[tuple[str, list[Any]]] = []
+        how = {name: kind for name, kind, _ in self._plans.get(type(state)) or self._plan(type(state))}
         for part in self._hidden:
             value = getattr(state, part.name)
-            if part.visibility == "secret" and not self._piles(type(state), part):
+            if how[part.name] == "one":
                 found.append((part.json_key, value))
             else:
                 mine = seat if part.visibility == "owner" else None
@@ -235,24 +233,16 @@ class Layout:
         """Returns how a redeal walks a state class's hidden parts, in dealing order: each part's name,
         whether it is a hand per seat (``owner``), a face-down pile per seat (``piles``) or one place,
         and the index of its pool."""
+        hints = _hints(kind)
         pools: dict[str, int] = {}
         plan = []
         for part in self._dealt:
-            how = "owner" if part.visibility == "owner" else "piles" if self._piles(kind, part) else "one"
+            # a secret part typed list[list[int]] is a face-down pile per seat, each a place of its own
+            piles = _depth(hints.get(part.name, _CARDS)) > 1
+            how = "owner" if part.visibility == "owner" else "piles" if piles else "one"
             plan.append((part.name, how, pools.setdefault(part.pool, len(pools))))
         found = self._plans[kind] = tuple(plan)
         return found
-
-    def _piles(self, kind: type, part: Part) -> bool:
-        """Returns whether a secret part holds a pile per seat (``list[list[int]]``: face-down decks, each
-        seen by nobody), each pile a place of its own."""
-        piles = self._piles_of.get(kind)
-        if piles is None:
-            hints = _hints(kind)
-            piles = self._piles_of[kind] = frozenset(
-                p.name for p in self._hidden if _depth(hints.get(p.name, _CARDS)) > 1
-            )
-        return part.name in piles
 
     # ----------------------------------------------------------------- positions
     def write(self, state: object) -> dict[str, Any]:
@@ -262,10 +252,10 @@ class Layout:
             if part.shared or not part.body:
                 continue
             value = getattr(state, part.name)
-            names = self.names_of(part) if part.cards else None
             if part.form is not None:
-                body[part.json_key] = part.form.write(value, self.cards)
+                body[part.json_key] = part.form.write(value, self.names_of(part))
                 continue
+            names = self.names_of(part) if part.cards else None
             if names is not None:
                 value = _card_names(names, value)
             body[part.json_key] = write_value(value)
@@ -293,7 +283,6 @@ class Layout:
         by ``readers`` where given); the caller sets them on the new state and checks consistency."""
         hints = _hints(kind)
         readers = self.readers() if readers is None else readers
-        reader = readers[id(self.cards)] if self.cards is not None else None
         values: dict[str, object] = {}
         for part in self.parts:
             if part.shared or not part.body:
@@ -302,10 +291,13 @@ class Layout:
             if part.json_key not in data:
                 raise PositionError(where, "missing")
             raw = data[part.json_key]
-            names = self.names_of(part) if part.cards else None
             if part.form is not None:
+                own = self.names_of(part)  # a form reads its cards with the part's names, else the layout's
+                reader = readers[id(own)] if own is not None else None
                 values[part.name] = part.form.read(raw, where, reader, context)
-            elif names is not None:
+                continue
+            names = self.names_of(part) if part.cards else None
+            if names is not None:
                 hint = hints.get(part.name, _SEAT_CARDS if part.visibility == "owner" else _CARDS)
                 values[part.name] = _read_cards(readers[id(names)], raw, where, hint)
             else:

@@ -329,3 +329,36 @@ def test_a_redeal_deals_the_hands_first_wherever_they_are_listed() -> None:
         FACE_DOWN.redeal(one, 1, random.Random(seed))
         decks_first.redeal(two, 1, random.Random(seed))
         assert (one.hands, one.decks) == (two.hands, two.decks)
+
+
+class Named(Form):
+    """A card written as a one-entry record, by the names the layout gives its part."""
+
+    def write(self, value: object, names: CardNames | None) -> object:
+        """Returns ``{"card": NAME}``."""
+        assert isinstance(value, int) and names is not None
+        return {"card": names.name(value)}
+
+    def read(self, raw: object, path: str, reader: CardReader | None, context: object) -> object:
+        """Returns the card's number, through the position's allocation of the part's names."""
+        assert isinstance(raw, dict) and reader is not None
+        return reader.number(raw.get("card"), f"{path}.card")
+
+
+class Leader:
+    """A state whose leading corporation is written in a form of its own, beside a hand of cards."""
+
+    hand: list[int]
+    leader: int
+
+    def __init__(self) -> None:
+        self.hand, self.leader = [0], 1
+
+
+def test_a_form_writes_and_reads_its_cards_by_its_own_part_s_names() -> None:
+    layout = Layout(Part("hand", cards=True), Part("leader", cards=CORPS, form=Named()), cards=NAMES)
+    body = layout.write(Leader())
+    assert body == {"hand": ["ace"], "leader": {"card": "beta"}}
+    assert layout.read(Leader, body)["leader"] == 1
+    with pytest.raises(PositionError, match=r"leader\.card: there is no corporation 'two'"):
+        layout.read(Leader, {**body, "leader": {"card": "two"}})

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from parlour.core.features import Features, relative
 from parlour.core.state import GameState
 
+S = TypeVar("S", bound=GameState)
 SEATS = 6
 """The seats every tensor has room for (the most any game seats)."""
 
@@ -45,3 +47,10 @@ def owner_block(features: Features, name: str, owner: int | None, viewer: int, p
     """Appends a one-hot of a seat (relative to the viewer) or a final 'nobody' slot."""
     slot = SEATS if owner is None else relative(owner, viewer, players)
     features.one_hot(name, slot, range(SEATS + 1))
+
+
+def game_state(state: GameState, kind: type[S]) -> S:
+    """Returns ``state`` as the encoder's own game's state; refuses another game's (TypeError)."""
+    if not isinstance(state, kind):
+        raise TypeError(f"this encoding reads a {kind.__name__}, not {type(state).__name__}")
+    return state

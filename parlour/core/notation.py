@@ -13,6 +13,9 @@ A game declares each verb's forms; :class:`Notation` formats and parses every ac
     >>> notation.format(Move("a"))
     'move a alone'
 
+A verb with one form may name it as a class argument instead, and a verb without arguments subclasses
+:class:`Bare`: ``class Pass(Bare, form="pass")``.
+
 A form is words separated by spaces: a literal word (matched without regard to case), ``{field}``
 (one word read by the codec named like the field, or ``{field:codec}``), ``{field?}`` (a trailing
 word that may be missing: the field keeps its default), ``{field*}`` (every word left, as a tuple;
@@ -48,9 +51,20 @@ class Action:
     notation: ClassVar[Notation[Any]]
     """The game notation the class belongs to (set when a :class:`Notation` takes it)."""
 
+    def __init_subclass__(cls, form: str = "", **kwargs: object) -> None:
+        """Takes a verb's only form as a class argument: ``class Pass(Bare, form="pass")``."""
+        super().__init_subclass__(**kwargs)
+        if form:
+            cls.forms = (form,)
+
     def __str__(self) -> str:
         """Returns the action's notation."""
         return self.notation.format(self)
+
+    @property
+    def verb(self) -> str:
+        """The action's verb: the first word of its forms (``offer``, ``pass``...), for messages."""
+        return self.forms[0].split(" ", 1)[0]
 
 
 A = TypeVar("A", bound=Action, default=Action)
@@ -61,6 +75,11 @@ _Act = TypeVar("_Act", bound=Action)
 def action(cls: type[_Act]) -> type[_Act]:
     """Declares an action class: a frozen dataclass with slots (``@action`` over ``class Take(Action)``)."""
     return dataclass(frozen=True, slots=True)(cls)
+
+
+@action
+class Bare(Action):
+    """An action that is its verb alone, declared in two lines: ``class Pass(Bare, form="pass")``."""
 
 
 class Mismatch(NotationError):

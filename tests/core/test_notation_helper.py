@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parlour.core import Action, Notation, NotationError
-from parlour.core.notation import Number, Word, action
+from parlour.core.notation import Bare, Number, Word, action
 
 
 @action
@@ -20,35 +20,30 @@ class Move(Action):
 
 
 @action
-class Pay(Action):
-    forms = ("pay {card} {also:card*}",)
+class Pay(Action, form="pay {card} {also:card*}"):
     card: str
     also: tuple[str, ...] = ()
 
 
 @action
-class Travel(Action):
-    forms = ("travel {colour} {seat?}",)
+class Travel(Action, form="travel {colour} {seat?}"):
     colour: str
     seat: int = -1
 
 
 @action
-class Collect(Action):
-    forms = ("collect {ship} {area?} [infected]",)
+class Collect(Action, form="collect {ship} {area?} [infected]"):
     ship: str
     area: str = ""
     infected: bool = False
 
 
-@action
-class Best(Action):
-    forms = ("reorganise best",)
+class Best(Bare, form="reorganise best"):
+    """Two literal words and no argument."""
 
 
-@action
-class Reorganise(Action):
-    forms = ("reorganise",)
+class Reorganise(Bare, form="reorganise"):
+    """A verb alone."""
 
 
 NOTATION = Notation(
@@ -137,3 +132,13 @@ def test_a_codec_must_say_how_it_reads_a_word() -> None:
 
     with pytest.raises(TypeError, match="abstract"):
         Half()  # type: ignore[abstract]
+
+
+def test_a_verb_names_its_only_form_as_a_class_argument_and_bare_verbs_need_no_fields() -> None:
+    """``form=`` sets a class's one form; a ``Bare`` verb equals only itself; ``verb`` is the first word."""
+    assert Travel.forms == ("travel {colour} {seat?}",) and Best.forms == ("reorganise best",)
+    assert Best() == Best() and Best() != Reorganise() and hash(Best()) == hash(Best())
+    assert Best().verb == "reorganise" and Travel("R").verb == "travel"
+    assert NOTATION.parse("Reorganise BEST") == Best() and str(Reorganise()) == "reorganise"
+    with pytest.raises(AttributeError):
+        Travel("R").seat = 2  # type: ignore[misc]

@@ -17,23 +17,20 @@ import pytest
 
 from parlour.core import Action, Chance, Decision, DecisionKinds, DecisionStack, GameState, Notation
 from parlour.core.errors import IllegalActionError, PositionError
-from parlour.core.notation import Number, action
+from parlour.core.notation import Bare, Number, action
 
 
 @action
-class Go(Action):
-    forms = ("go {points}",)
+class Go(Action, form="go {points}"):
     points: int
 
 
-@action
-class Stop(Action):
-    forms = ("stop",)
+class Stop(Bare, form="stop"):
+    """Cancel the go just played."""
 
 
-@action
-class Pass(Action):
-    forms = ("pass",)
+class Pass(Bare, form="pass"):
+    """Let the go stand."""
 
 
 NOTATION = Notation([Go, Stop, Pass], {"points": Number("points 1-3", 1)})

@@ -4,36 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parlour.core.notation import Action, Notation, Number
+from parlour.core.notation import Action, Bare, Notation, Number
 
 
 @dataclass(frozen=True, slots=True)
-class Play(Action):
+class Play(Action, form="play {ember}"):
     """Rule 3.3: play an ember from your hand (the others may answer it)."""
 
-    forms = ("play {ember}",)
     ember: int
 
 
-@dataclass(frozen=True, slots=True)
-class Discard(Action):
+class Discard(Bare, form="discard"):
     """Rule 3.3: discard a douse card from your hand instead; the turn ends."""
 
-    forms = ("discard",)
 
-
-@dataclass(frozen=True, slots=True)
-class Douse(Action):
+class Douse(Bare, form="douse"):
     """Rule 4.1: lay a douse card on the ember (or on the douse before yours)."""
 
-    forms = ("douse",)
 
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
+class Pass(Bare, form="pass"):
     """Rule 4.1: let the card stand."""
-
-    forms = ("pass",)
 
 
 EmbersAction = Play | Discard | Douse | Pass

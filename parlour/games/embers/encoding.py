@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.core.encoding import Encoding, owner_block, seat_block
+from parlour.core.encoding import Encoding, game_state, owner_block, seat_block
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.embers.actions import DISCARD, DOUSE, PASS, PLAYS
@@ -18,8 +18,7 @@ def encoding(content: Content, players: int) -> Encoding:
     deck = len(content.deck)
 
     def encode(state: GameState, seat: int) -> Features:
-        assert isinstance(state, EmbersState)
-        obs = state.observe(seat)
+        obs = game_state(state, EmbersState).observe(seat)
         f = Features()
         f.one_hot("decision", obs["decision"], ["turn", "answer"])
         f.scalar("I may act", seat in obs["deciders"])

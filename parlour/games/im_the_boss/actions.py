@@ -26,19 +26,9 @@ CARD_KINDS = ("clan", "travel", "recruit", "boss", "stop")
 
 
 class BossAction(Action):
-    """The base of I'm the Boss!'s actions: a class per verb declares its notation form as ``form``."""
+    """The base of I'm the Boss!'s actions: a class per verb declares its notation form as ``form=``."""
 
     __slots__ = ()
-
-    def __init_subclass__(cls, form: str = "") -> None:
-        super().__init_subclass__()
-        if form:
-            cls.forms = (form,)
-
-    @property
-    def verb(self) -> str:
-        """The action's verb (``offer``, ``pass``...), for messages."""
-        return self.forms[0].split()[0]
 
 
 @dataclass(frozen=True, slots=True)

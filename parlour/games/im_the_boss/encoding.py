@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from parlour.core.encoding import SEATS, Encoding, owner_block, seat_block
+from parlour.core.encoding import SEATS, Encoding, game_state, owner_block, seat_block
 from parlour.core.features import Features, relative
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.catalogue import action_catalogue, largest_proceeds
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.rules import KINDS
-from parlour.games.im_the_boss.tabletop import Tabletop
+from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.views import NegotiationView, observation
 
 
@@ -25,8 +25,7 @@ def encoding(content: Content, players: int, options: Mapping[str, JSONValue], m
     limit = float(options["negotiation_limit"])
 
     def encode(state: GameState, seat: int) -> Features:
-        assert isinstance(state, Tabletop)
-        obs = observation(state, seat)
+        obs = observation(game_state(state, BossState), seat)
         hand = obs["hand"]
         assert hand is not None
         f = Features()

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from parlour.core.errors import NotationError
-from parlour.core.notation import Action, Codec, Mismatch, Notation, Word
+from parlour.core.notation import Action, Bare, Codec, Mismatch, Notation, Word
 
 CARD = r"\d{1,2}[tcs]?|x1/2|x1|x3/2|profit"
 PROXY_CARD = r"x1/2|x1|x3/2"
@@ -36,18 +36,16 @@ LETTERS = "ABCDEF"
 
 
 @dataclass(frozen=True, slots=True)
-class Take(Action):
+class Take(Action, form="take {corp}"):
     """Take over a corporation from the center of the table."""
 
-    forms = ("take {corp}",)
     corp: str
 
 
 @dataclass(frozen=True, slots=True)
-class Proxy(Action):
+class Proxy(Action, form="proxy {card:proxy} {corp}"):
     """Play a proxy-fight card to take an opponent's top or lone corporation."""
 
-    forms = ("proxy {card:proxy} {corp}",)
     card: str
     corp: str
 
@@ -60,18 +58,12 @@ class Place(Action):
     onto: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Reorganise(Action):
+class Reorganise(Bare, form="reorganise"):
     """Start a reorganisation of one's holdings."""
 
-    forms = ("reorganise",)
 
-
-@dataclass(frozen=True, slots=True)
-class ReorganiseBest(Action):
+class ReorganiseBest(Bare, form="reorganise best"):
     """Reorganise straight to the optimiser's best arrangement (fee included) in one action."""
-
-    forms = ("reorganise best",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,25 +75,18 @@ class Move(Action):
     onto: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Done(Action):
+class Done(Bare, form="done"):
     """Finish the current reorganisation or payment."""
 
-    forms = ("done",)
 
-
-@dataclass(frozen=True, slots=True)
-class End(Action):
+class End(Bare, form="end"):
     """End the turn's transactions (payment follows if anything is owed)."""
 
-    forms = ("end",)
-
 
 @dataclass(frozen=True, slots=True)
-class Pay(Action):
+class Pay(Action, form="pay {card} {also:card*}"):
     """Hand in one capital card towards what is owed, or several in one line (``also``)."""
 
-    forms = ("pay {card} {also:card*}",)
     card: str
     also: tuple[str, ...] = ()
     """Further cards laid in the same line, in order (``pay 14 12 3s``; ruling A-18)."""
@@ -112,25 +97,18 @@ class Pay(Action):
         return (self.card, *self.also)
 
 
-@dataclass(frozen=True, slots=True)
-class Undo(Action):
+class Undo(Bare, form="undo"):
     """Take back the turn's last step that revealed nothing to the others (ruling A-17)."""
 
-    forms = ("undo",)
 
-
-@dataclass(frozen=True, slots=True)
-class Cancel(Action):
+class Cancel(Bare, form="cancel"):
     """Take back the whole reorganisation under way, fee included (ruling A-17)."""
 
-    forms = ("cancel",)
-
 
 @dataclass(frozen=True, slots=True)
-class Discard(Action):
+class Discard(Action, form="discard {card}"):
     """Make no transaction this turn: discard one card."""
 
-    forms = ("discard {card}",)
     card: str
 
 

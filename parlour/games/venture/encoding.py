@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.core.encoding import SEATS, Encoding, seat_block
+from parlour.core.encoding import SEATS, Encoding, game_state, seat_block
 from parlour.core.features import Features, relative
 from parlour.core.state import GameState
 from parlour.games.venture.catalogue import action_catalogue
@@ -17,9 +17,7 @@ def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
     kinds = ["turn", "place", "reorganise", "pay", "discard"]
 
     def encode(state: GameState, seat: int) -> Features:
-        if not isinstance(state, VentureGameState):
-            raise TypeError(f"Venture's encoding reads a game of Venture, not {type(state).__name__}")
-        obs = state.observation(seat)
+        obs = game_state(state, VentureGameState).observation(seat)
         f = Features()
         f.one_hot("decision", obs["decision"], kinds)
         f.scalar("my turn", obs["current"] == seat)

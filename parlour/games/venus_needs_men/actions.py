@@ -25,11 +25,6 @@ class VenusAction(Action):
 
     __slots__ = ()
 
-    @property
-    def verb(self) -> str:
-        """Returns the action's first word (its verb)."""
-        return self.forms[0].split(" ", 1)[0]
-
     @classmethod
     def of(cls, *fields: Hashable) -> Self:
         """Returns the shared action with these fields (legal-action lists reuse them: they are built
@@ -46,11 +41,15 @@ _SHARED: dict[tuple[object, ...], VenusAction] = {}
 
 
 @dataclass(frozen=True, slots=True)
-class Build(VenusAction):
+class Bare(VenusAction):
+    """An action that is its verb alone (``pass``, ``done``, ``end``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Build(VenusAction, form="build {area?}"):
     """Build new ships: on the home world, or where named (Earth's populated land, Quality Control's
     neighbouring space, an immediate build's home world)."""
 
-    forms = ("build {area?}",)
     area: str = ""
 
 
@@ -62,18 +61,16 @@ class ShipAction(VenusAction):
 
 
 @dataclass(frozen=True, slots=True)
-class Move(ShipAction):
+class Move(ShipAction, form="move {ship} {area}"):
     """Move a ship one area."""
 
-    forms = ("move {ship} {area}",)
     area: str
 
 
 @dataclass(frozen=True, slots=True)
-class Attack(ShipAction):
+class Attack(ShipAction, form="attack {ship} {target} {weapon?}"):
     """Attack an enemy ship (or the Refuge) with a ship, naming a weapon where there is a choice."""
 
-    forms = ("attack {ship} {target} {weapon?}",)
     target: str
     """A spaceship, or ``refuge``."""
     weapon: str = ""
@@ -81,96 +78,72 @@ class Attack(ShipAction):
 
 
 @dataclass(frozen=True, slots=True)
-class Control(ShipAction):
+class Control(ShipAction, form="control {ship} {target}"):
     """Take an enemy ship over (Mars's Mind Control)."""
 
-    forms = ("control {ship} {target}",)
     target: str
 
 
 @dataclass(frozen=True, slots=True)
-class Collect(ShipAction):
+class Collect(ShipAction, form="collect {ship} {area?} [infected]"):
     """Collect one unit from the ship's land area (or a named one: Amphibious), an infected one when
     ``infected`` (ruling A-23)."""
 
-    forms = ("collect {ship} {area?} [infected]",)
     area: str = ""
     infected: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Infect(ShipAction):
+class Infect(ShipAction, form="infect {ship}"):
     """Infect one unit where the ship stands (Titan's Parasites)."""
 
-    forms = ("infect {ship}",)
 
-
-@dataclass(frozen=True, slots=True)
-class Purge(ShipAction):
+class Purge(ShipAction, form="purge {ship}"):
     """Destroy one infected unit where the ship stands (Pluto's robots)."""
 
-    forms = ("purge {ship}",)
-
 
 @dataclass(frozen=True, slots=True)
-class Research(VenusAction):
+class Research(VenusAction, form="research {upgrade}"):
     """Roll for a face-up Upgrade (Enhanced game)."""
 
-    forms = ("research {upgrade}",)
     upgrade: str
 
 
 @dataclass(frozen=True, slots=True)
-class Cycle(VenusAction):
+class Cycle(VenusAction, form="cycle {upgrade}"):
     """Discard a face-up Upgrade and turn over a new one (once a turn, before the action)."""
 
-    forms = ("cycle {upgrade}",)
     upgrade: str
 
 
-@dataclass(frozen=True, slots=True)
-class Pass(VenusAction):
+class Pass(Bare, form="pass"):
     """Do nothing: pass the action, a Zap window, an immediate step."""
 
-    forms = ("pass",)
 
-
-@dataclass(frozen=True, slots=True)
-class Done(VenusAction):
+class Done(Bare, form="done"):
     """End the action's steps."""
 
-    forms = ("done",)
-
 
 @dataclass(frozen=True, slots=True)
-class Extend(VenusAction):
+class Extend(VenusAction, form="extend {card}"):
     """Discard a Zap card for one extra step of the action."""
 
-    forms = ("extend {card}",)
     card: int
 
 
-@dataclass(frozen=True, slots=True)
-class End(VenusAction):
+class End(Bare, form="end"):
     """End the extensions."""
 
-    forms = ("end",)
-
 
 @dataclass(frozen=True, slots=True)
-class Zap(VenusAction):
+class Zap(VenusAction, form="zap {card} {target:aim?}"):
     """Play a Zap card, on a target where it needs one: a land area, a planet or a spaceship."""
 
-    forms = ("zap {card} {target:aim?}",)
     card: int
     target: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Release(ShipAction):
+class Release(ShipAction, form="release {ship}"):
     """Release a ship from Mind Control (Mars's choice at a turn's end, ruling A-10(v))."""
-
-    forms = ("release {ship}",)
 
 
 PASS, DONE, END = Pass(), Done(), End()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from parlour.core.encoding import Encoding, owner_block, seat_block
+from parlour.core.encoding import Encoding, game_state, owner_block, seat_block
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.venus_needs_men.board import load_board
@@ -30,9 +30,7 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encod
     total = float(board.total(str(options["length"])))
 
     def encode(state: GameState, seat: int) -> Features:
-        if not isinstance(state, VenusGameState):
-            raise TypeError(f"Venus Needs Men!'s encoding reads a game of Venus, not {type(state).__name__}")
-        obs = state.observation(seat)
+        obs = game_state(state, VenusGameState).observation(seat)
         f = Features()
         f.one_hot("decision", obs["decision"], kinds)
         f.one_hot("window", (obs["window"] or {}).get("moment"), ["start", "roll", "save", "end"])

@@ -891,20 +891,31 @@ def test_an_empty_upgrade_deck_is_reshuffled_from_its_discards() -> None:
 # ------------------------------------------------------------------ extension_cards
 
 
-@pytest.mark.parametrize(("option", "hit", "left"), [("rulebook", False, [9]), ("errata", True, [])])
-def test_an_extended_attack_uses_the_cards_only_under_errata(option: str, hit: bool, left: list[int]) -> None:
-    """A-01: an extra attack is Basic under 'rulebook' (2 dice, 8+); 'errata': Pluto's 3 dice vs Defense."""
-    # 7 and 6 miss a Basic attack (no Defense card); Venus's land Defense is 7.
+def extended_attack(
+    option: str, ship: str, target: str, hands: dict[int, list[int]], forced: list[int]
+) -> VenusState:
+    """Five planets; ``ship`` (the active planet's, in China) attacks M1 in India, then, extended by a
+    Deflector Shield, attacks ``target`` beside it in China, under ``extension_cards`` = ``option``."""
+    planet = {"P": "pluto", "T": "titan"}[ship[0]]
+    ships = {ship: "china", target: "china", "M1": "india"}
     state = load_enhanced(
         5,
         planets=P5,
         options={"extension_cards": option},
-        ships={"P1": "china", "V1": "china", "M1": "india"},
-        active="pluto",
-        hands={4: DEFLECTORS},
-        forced=[1, 1, 1, 7, 6, 9],
+        ships=ships,
+        active=planet,
+        hands=hands,
+        forced=forced,
     )
-    run(state, "attack P1 M1", "done", "extend 10", "attack P1 V1")
+    run(state, f"attack {ship} M1", "done", "extend 10", f"attack {ship} {target}")
+    return state
+
+
+@pytest.mark.parametrize(("option", "hit", "left"), [("rulebook", False, [9]), ("errata", True, [])])
+def test_an_extended_attack_uses_the_cards_only_under_errata(option: str, hit: bool, left: list[int]) -> None:
+    """A-01: an extra attack is Basic under 'rulebook' (2 dice, 8+); 'errata': Pluto's 3 dice vs Defense."""
+    # 7 and 6 miss a Basic attack (no Defense card); Venus's land Defense is 7.
+    state = extended_attack(option, "P1", "V1", hands={4: DEFLECTORS}, forced=[1, 1, 1, 7, 6, 9])
     assert (state.ships["V1"] is None) is hit
     assert [f.value for f in state.chance.forced] == left
 
@@ -912,16 +923,7 @@ def test_an_extended_attack_uses_the_cards_only_under_errata(option: str, hit: b
 @pytest.mark.parametrize(("option", "disabled"), [("rulebook", False), ("errata", True)])
 def test_an_extended_attack_is_saved_by_robotic_only_under_errata(option: str, disabled: bool) -> None:
     """A-01: under 'rulebook' Robotic does not save the target of an extra attack; under 'errata' it does."""
-    state = load_enhanced(
-        5,
-        planets=P5,
-        options={"extension_cards": option},
-        ships={"T1": "china", "P1": "china", "M1": "india"},
-        active="titan",
-        hands={3: DEFLECTORS},
-        forced=[1, 1, 9, 1],
-    )
-    run(state, "attack T1 M1", "done", "extend 10", "attack T1 P1")
+    state = extended_attack(option, "T1", "P1", hands={3: DEFLECTORS}, forced=[1, 1, 9, 1])
     assert (state.ships["P1"] == "china") is disabled and (state.disabled == ["P1"]) is disabled
 
 

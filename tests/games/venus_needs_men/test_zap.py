@@ -464,11 +464,21 @@ def test_sabotage_destroys_an_enemy_ship_anywhere() -> None:
     assert state.ships["G1"] is None and state.supply("ganymede")[0] == "G1"
 
 
-def test_deflector_shield_saves_a_ship_hit_in_an_attack() -> None:
-    """Against an ordinary hit a Deflector Shield always saves, whatever its number."""
-    state = roll_window((9, 9), s1=[10])
-    assert top(state) == ("zap", "save") and window_seats(state) == [1]
-    play(state, "1: zap 10")
+@pytest.mark.parametrize(
+    ("roll", "card", "moment"),
+    [
+        pytest.param((9, 9), 10, "save", id="deflector shield: before the hit ship is destroyed"),
+        pytest.param((10, 10), 11, "roll", id="evasive maneuvers: after the roll, a hit made a miss"),
+    ],
+)
+def test_the_target_s_owner_saves_it_with_a_defence_card_in_its_window(
+    roll: tuple[int, int], card: int, moment: str
+) -> None:
+    """Against an ordinary hit a Deflector Shield always saves, whatever its number; Evasive Maneuvers,
+    played by the target's owner after the roll, makes the attack miss."""
+    state = roll_window(roll, s1=[card])
+    assert top(state) == ("zap", moment) and window_seats(state) == [1]
+    play(state, f"1: zap {card}")
     assert state.ships["M1"] == "orbit"
 
 
@@ -478,14 +488,6 @@ def test_the_save_window_opens_only_for_a_hit_and_only_for_the_owner() -> None:
     assert top(state) != ("zap", "save") and state.ships["M1"] is not None
     state = roll_window((8, 1), s1=[], s2=[23])
     assert top(state) != ("zap", "save") and state.ships["M1"] is None
-
-
-def test_evasive_maneuvers_turns_a_hit_into_a_miss() -> None:
-    """Evasive Maneuvers, played by the target's owner after the roll, makes the attack miss."""
-    state = roll_window((10, 10), s1=[11])
-    assert top(state) == ("zap", "roll") and window_seats(state) == [1]
-    play(state, "1: zap 11")
-    assert state.ships["M1"] == "orbit"
 
 
 def test_targeting_computer_turns_a_miss_into_a_hit() -> None:

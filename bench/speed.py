@@ -1,0 +1,222 @@
+"""Issue 15's speed table: every game beside OpenSpiel's and PettingZoo's reference games, in one run.
+
+``python bench/speed.py [--seconds S] [--json FILE]`` (or ``make bench ONLY=speed``) prints, for every
+game and mode: random-playout actions per second (through ``apply_legal``, as the issue measured them;
+through the checked ``apply`` too, in the JSON) and their ratios to OpenSpiel's pure-Python
+``python_block_dominoes`` and C++ ``gin_rummy`` (driven from Python), the median ISMCTS iterations per
+second over the bench positions (a 1 s search at each), PettingZoo steps per second and their ratio to
+PettingZoo's ``connect_four_v3``, and the OpenSpiel wrapper's steps per second. Every figure comes
+from this one process, so the ratios hold on a busy machine too; the script reads only public APIs, so
+it measures an older checkout as well (``git worktree add``, then run it there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from playouts import random_playouts
+
+from parlour.bots.registry import make_bot
+from parlour.core.registry import load_game
+
+TABLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("Venture", "venture", {}),
+    ("I'm the Boss!", "im-the-boss", {}),
+    ("Venus Needs Men! Basic", "venus-needs-men", {"game": "basic"}),
+    ("Venus Needs Men! Enhanced", "venus-needs-men", {"game": "enhanced"}),
+    ("Embers", "embers", {}),
+)
+"""The games and modes measured, four players each."""
+PLAYERS = 4
+SEARCH_POSITIONS = 5
+"""Bench positions of the search: the first decision with a choice after 0, 8, 16, 24 and 32 random
+actions (seeded)."""
+
+
+def openspiel_rate(name: str, seconds: float) -> float | None:
+    """Random-playout actions per second of an OpenSpiel game (chance outcomes sampled), or None."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the Python game)
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+    actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+    return actions / (time.perf_counter() - start)
+
+
+def aec_rate(env: Any, seconds: float) -> float:
+    """Steps per second of a PettingZoo AEC environment with random masked actions (as PettingZoo's
+    ``performance_benchmark`` plays it)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    steps, episode = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=episode)
+        episode += 1
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+            else:
+                mask = observation["action_mask"] if isinstance(observation, dict) else None
+                legal = np.flatnonzero(mask) if mask is not None else np.arange(env.action_space(agent).n)
+                env.step(int(rng.choice(legal)))
+            steps += 1
+            if time.perf_counter() - start >= seconds:
+                break
+    return steps / (time.perf_counter() - start)
+
+
+def connect_four_rate(seconds: float) -> float | None:
+    """PettingZoo's ``connect_four_v3`` steps per second, or None where it cannot load."""
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError:
+        return None
+    return aec_rate(connect_four_v3.env(), seconds)
+
+
+def pettingzoo_rate(name: str, options: dict[str, Any], seconds: float) -> float:
+    """Parlour's PettingZoo environment steps per second for one game and mode."""
+    from parlour.envs import make
+
+    return aec_rate(make(name, players=PLAYERS, **options), seconds)
+
+
+def openspiel_wrapper_rate(name: str, options: dict[str, Any], seconds: float) -> float | None:
+    """Parlour's OpenSpiel wrapper: player steps per second with random legal actions, or None."""
+    try:
+        import pyspiel
+
+        import parlour.envs.openspiel  # noqa: F401  (registers Parlour's games)
+    except ImportError:
+        return None
+    short = "parlour_" + name.replace("-", "_")
+    try:
+        game = pyspiel.load_game(short, {"players": PLAYERS, **options})
+    except pyspiel.SpielError:
+        return None
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal() and time.perf_counter() - start < seconds:
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def search_rate(name: str, options: dict[str, Any], seconds: float = 1.0) -> float:
+    """Median ISMCTS iterations per second of one ``seconds`` search at each bench position."""
+    game = load_game(name)
+    rates = []
+    for index in range(SEARCH_POSITIONS):
+        state = game.new_state(PLAYERS, index, options)
+        rng = random.Random(index)
+        steps = 0
+        while not state.is_over() and (
+            steps < 8 * index or len(state.legal_actions(state.deciders()[0])) < 2
+        ):
+            seat = state.deciders()[0]
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+            steps += 1
+        if state.is_over():
+            continue
+        bot = make_bot(game, f"ismcts:{round(seconds * 1000)}ms", index)
+        start = time.perf_counter()
+        bot.choose(state, state.deciders()[0])
+        rates.append(bot.iterations_done / (time.perf_counter() - start))  # type: ignore[attr-defined]
+    return statistics.median(rates)
+
+
+def speed_table(seconds: float) -> dict[str, Any]:
+    """Measures and prints every figure of the table; returns them."""
+    dominoes = openspiel_rate("python_block_dominoes", seconds)
+    gin = openspiel_rate("gin_rummy", seconds)
+    connect_four = connect_four_rate(seconds)
+    results: dict[str, Any] = {
+        "python_block_dominoes": dominoes,
+        "gin_rummy": gin,
+        "connect_four_v3": connect_four,
+    }
+    print(
+        f"References: python_block_dominoes {dominoes or 0:,.0f} actions/s, gin_rummy (C++) {gin or 0:,.0f}"
+        f" actions/s, PettingZoo connect_four_v3 {connect_four or 0:,.0f} steps/s"
+    )
+    print(
+        f"{'game':27s} {'actions/s':>9s} {'×dominoes':>9s} {'×gin':>6s} {'ISMCTS it/s':>11s}"
+        f" {'PZ steps/s':>10s} {'×c4':>5s} {'OS steps/s':>10s}"
+    )
+    for label, name, options in TABLES:
+        row: dict[str, Any] = {
+            "actions_per_second": random_playouts(name, PLAYERS, seconds, False, options)[
+                "actions_per_second"
+            ],
+            "checked_actions_per_second": random_playouts(name, PLAYERS, seconds, True, options)[
+                "actions_per_second"
+            ],
+        }
+        row["ratio_dominoes"] = row["actions_per_second"] / dominoes if dominoes else None
+        row["ratio_gin_rummy"] = row["actions_per_second"] / gin if gin else None
+        row["ismcts_iterations_per_second"] = search_rate(name, options)
+        row["pettingzoo_steps_per_second"] = pettingzoo_rate(name, options, seconds)
+        row["ratio_connect_four"] = (
+            row["pettingzoo_steps_per_second"] / connect_four if connect_four else None
+        )
+        row["openspiel_steps_per_second"] = openspiel_wrapper_rate(name, options, seconds)
+        results[label] = row
+        print(
+            f"{label:27s} {row['actions_per_second']:>9,.0f} {_ratio(row['ratio_dominoes']):>9s}"
+            f" {_ratio(row['ratio_gin_rummy']):>6s} {row['ismcts_iterations_per_second']:>11,.0f}"
+            f" {row['pettingzoo_steps_per_second']:>10,.0f} {_ratio(row['ratio_connect_four']):>5s}"
+            f" {row['openspiel_steps_per_second'] or 0:>10,.0f}"
+        )
+    return results
+
+
+def _ratio(value: float | None) -> str:
+    """Returns a ratio as text (``-`` where the reference could not be measured)."""
+    return "-" if value is None else f"{value:.2f}"
+
+
+def main() -> None:
+    """Measures the table; ``--json FILE`` also writes it there."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    results = speed_table(args.seconds)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

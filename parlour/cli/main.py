@@ -194,7 +194,7 @@ def _add_workers(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=int,
         help="processes to play in (default 1, at most the CPU count); with --backend ray the local Ray's "
-        "CPUs (default all), or on a cluster the games played at once (default the cluster's CPUs)",
+        "CPUs (default all), or on a cluster a cap of 2N chunks at a time (default: the cluster's CPUs)",
     )
     parser.add_argument(
         "--workers-max", type=int, metavar="N", help="allow --workers up to N instead of the CPU count"

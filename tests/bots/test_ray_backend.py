@@ -198,6 +198,16 @@ def test_the_command_on_ray_prints_the_local_summary(capsys: pytest.CaptureFixtu
     assert timeless(there) == timeless(here) and there["games"] == 40
 
 
+@on_ray
+def test_the_scale_bench_plays_the_same_games_on_both_backends() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from scale_bench import scale_row
+
+    row = scale_row("embers", SEATS, 30, workers=2, seed=1)
+    assert row["identical"] is True and row["games"] == 30
+    assert row["local_games_per_second"] > 0 and row["ray_games_per_second"] > 0
+
+
 # ---------------------------------------------------------------- a worker that dies
 def crash_once(job: tuple[str, tuple]) -> list[GameOutcome]:
     """Plays a chunk, noting each attempt in a log; the worker playing game 5 dies the first time."""

@@ -179,25 +179,28 @@ def ray_runner(workers: int | None) -> Iterator[RayRunner]:
 
     A Ray this function starts or joins is left (``ray.shutdown``) on the way out; one already
     running (a notebook's, a test's) is used and left running. ``workers`` (None: every CPU Ray has)
-    is the local Ray's CPU count, and on a cluster how many jobs run at once.
+    is a new local Ray's CPU count; it sizes the chunks and the queue (twice as many jobs submitted).
     """
     ray = _ray()
     started = not ray.is_initialized()
-    if started:
-        _connect(ray, workers)
     try:
+        if started:
+            with held_signals():  # Ctrl-C while Ray starts: acted on once it has, so it is stopped
+                _connect(ray, workers)
+        if not ray.is_initialized():
+            raise BackendError("Ray was stopped while it started")  # a SIGTERM without a handler to raise
         cpus = int(ray.cluster_resources().get("CPU", 1))
         yield RayRunner(ray, workers if workers is not None else max(1, cpus))
     finally:
-        if started:
+        if started and ray.is_initialized():
             ray.shutdown()
 
 
 def _connect(ray: Any, workers: int | None) -> None:
     """Joins the cluster at RAY_ADDRESS or starts a local Ray of ``workers`` CPUs (None: all of them).
 
-    ``ray.init`` installs its own SIGTERM handler (exiting at once); the command's own is put back,
-    so that SIGTERM still stops the tasks and Ray before the command ends.
+    ``ray.init`` installs its own SIGTERM handler (exiting at once); the one before it is put back,
+    and a SIGTERM that came while Ray started is raised again for it, once Ray is stopped.
     """
     address = cluster_address()
     settings: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR}
@@ -210,13 +213,25 @@ def _connect(ray: Any, workers: int | None) -> None:
     previous = signal.getsignal(signal.SIGTERM) if main else None
     try:
         ray.init(**settings)
+    except SystemExit as exit_:
+        if previous is None or exit_.code != signal.SIGTERM:
+            raise
+        with suppress(Exception):
+            ray.shutdown()
+        signal.signal(signal.SIGTERM, previous)
+        signal.raise_signal(signal.SIGTERM)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as err:
-        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
-        where = f"the Ray cluster at RAY_ADDRESS={address[:80]}" if address else "a local Ray"
-        hint = ""
-        if address and "RAY_AUTH_MODE" not in os.environ:
-            hint = " (a cluster with token authentication needs RAY_AUTH_MODE=token: docs/scaling.md)"
-        raise BackendError(f"cannot start or join {where}: {first}{hint}") from None
+        raise _not_started(err, address) from None
     finally:
-        if main and previous is not None:
+        if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _not_started(err: Exception, address: str | None) -> BackendError:
+    """Returns the one-line error of a Ray that could not be started or joined."""
+    first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+    where = f"the Ray cluster at RAY_ADDRESS={address[:80]}" if address else "a local Ray"
+    hint = ""
+    if address and "RAY_AUTH_MODE" not in os.environ:
+        hint = " (a cluster with token authentication needs RAY_AUTH_MODE=token: docs/scaling.md)"
+    return BackendError(f"cannot start or join {where}: {first}{hint}")

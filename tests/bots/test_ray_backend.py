@@ -1,6 +1,6 @@
 """The Ray backend (parlour.bots.ray_backend): the same results as the local one, retries without losing
-or doubling a game, clear refusals. One local Ray of two CPUs for the module (its tests run in one
-pytest-xdist worker: the group below)."""
+or doubling a game, stopping, clear refusals. The checks that need a Ray are subtests of one test, so
+that one local Ray of two CPUs serves them all, in one pytest-xdist worker."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 import ray
@@ -29,9 +28,6 @@ from parlour.bots.workers import check_backend, cpu_count, open_runner
 from parlour.cli.main import main
 from parlour.core.errors import OptionError
 
-pytestmark = pytest.mark.xdist_group("ray")  # pyproject's --dist loadgroup: one worker, one Ray
-F = TypeVar("F", bound=Callable[..., Any])
-
 SEATS = ["random", "random", "random"]
 """Embers with random bots: about a millisecond a game."""
 
@@ -43,7 +39,7 @@ def timeless(summary: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """A local Ray of two CPUs, shared by the module's tests (the backend uses a running Ray as it is)."""
+    """A local Ray of two CPUs for the module (the backend uses a Ray already running as it is)."""
     # This module is imported by pytest under its file name, which Ray's workers cannot import: its
     # job functions travel by value.
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -53,11 +49,6 @@ def local_ray() -> Iterator[None]:
     finally:
         ray.shutdown()
         cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
-
-
-def on_ray(test: F) -> F:
-    """Runs a test on the module's local Ray: slow, as starting a Ray takes ten seconds or so here."""
-    return pytest.mark.slow(pytest.mark.usefixtures("local_ray", "no_cluster")(test))
 
 
 @pytest.fixture
@@ -99,13 +90,8 @@ def wait_until(condition: Callable[[], bool], what: str, patience: float = 120.0
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-@pytest.mark.parametrize(
-    ("signum", "code", "line"),
-    [(signal.SIGTERM, 143, "parlour: terminated"), (signal.SIGINT, 130, "parlour: interrupted")],
-    ids=["sigterm", "ctrl-c"],
-)
-def test_a_signal_stops_the_games_and_the_local_ray(signum: int, code: int, line: str) -> None:
-    """SIGTERM or Ctrl-C while Ray plays: one line, the command's status, and its Ray's processes end."""
+def test_sigterm_stops_the_games_and_the_local_ray() -> None:
+    """SIGTERM while Ray plays: one line, status 143, and the Ray the command started ends."""
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     argv = [
         "simulate",
@@ -131,9 +117,9 @@ def test_a_signal_stops_the_games_and_the_local_ray(signum: int, code: int, line
     try:
         wait_until(lambda: "ray::run_job" in descendants(proc.pid).values(), "Ray playing games")
         seen = descendants(proc.pid)
-        os.kill(proc.pid, signum)
-        assert proc.wait(timeout=120) == code
-        assert proc.stderr is not None and proc.stderr.read().splitlines()[-1] == line
+        os.kill(proc.pid, signal.SIGTERM)
+        assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+        assert proc.stderr is not None and proc.stderr.read().splitlines()[-1] == "parlour: terminated"
         wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in seen), "Ray's processes to end")
     finally:
         for pid in [proc.pid, *seen]:  # only the processes this test started
@@ -142,7 +128,8 @@ def test_a_signal_stops_the_games_and_the_local_ray(signum: int, code: int, line
         proc.wait(timeout=120)
 
 
-def test_signals_during_a_ray_call_are_held_then_acted_on() -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
+def test_signals_during_a_ray_call_are_held_then_acted_on(signum: int) -> None:
     """Ray runs Python's signal handlers inside its waits, mangling their errors: they are held till after."""
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signal handlers belong to the main thread")
@@ -150,35 +137,59 @@ def test_signals_during_a_ray_call_are_held_then_acted_on() -> None:
     class Stop(BaseException):
         pass
 
-    def stop(signum: int, frame: object) -> None:
+    def stop(number: int, frame: object) -> None:
         raise Stop
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    previous = signal.signal(signum, stop)
     reached = False
     try:
         with pytest.raises(Stop), ray_backend.held_signals():
-            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signum)
             time.sleep(0.2)  # a handler would have run by now
             reached = True
-        assert reached and signal.getsignal(signal.SIGTERM) is stop
+        assert reached and signal.getsignal(signum) is stop
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signum, previous)
 
 
-# ---------------------------------------------------------------- the same results as the local backend
-@on_ray
-def test_simulate_on_ray_equals_the_local_backend() -> None:
+# ---------------------------------------------------------------- on a local Ray of two CPUs
+@pytest.mark.slow  # the Ray alone takes several seconds to start (ten on a busy machine)
+def test_the_ray_backend_on_a_local_ray(
+    local_ray: None,
+    no_cluster: None,
+    subtests: pytest.Subtests,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every check that needs a Ray, as subtests of one test: one Ray, started once, in one worker."""
+    checks: list[tuple[str, Callable[[], None]]] = [
+        ("simulate equals the local backend", simulate_equals_local),
+        ("tournament equals the local backend", tournament_equals_local),
+        ("the command prints the local summary", lambda: command_equals_local(capsys)),
+        ("the scale bench plays the same games", scale_bench_agrees),
+        ("a dead worker is retried", lambda: dead_worker_is_retried(tmp_path / "once")),
+        ("Ray giving up is one line", lambda: giving_up_is_one_line(tmp_path / "always", monkeypatch)),
+        ("a game's own error comes back as it is", own_error_comes_back),
+    ]
+    for name, check in checks:
+        with subtests.test(msg=name):
+            check()
+
+
+def simulate_equals_local() -> None:
+    """The same summary (but the time) as two local processes; progress comes chunk by chunk."""
     seen: list[int] = []
     here = simulate("embers", SEATS, 90, seed=7, batch=Batch(workers=2, workers_max=2))
     there = simulate("embers", SEATS, 90, seed=7, batch=Batch(workers=2, backend="ray", progress=seen.append))
     assert timeless(there) == timeless(here)
-    assert sum(seen) == 90 and len(seen) == len(chunks(90, 2)) > 1  # progress chunk by chunk
+    assert sum(seen) == 90 and len(seen) == len(chunks(90, 2)) > 1
     other = simulate("embers", SEATS, 90, seed=8, batch=Batch(workers=2, backend="ray"))
     assert timeless(other) != timeless(here)
 
 
-@on_ray
-def test_tournament_on_ray_equals_the_local_backend() -> None:
+def tournament_equals_local() -> None:
+    """The same ratings and results as in this process; progress game by game."""
     bots = ["random", "ismcts:8it"]
     here = tournament("embers", bots, 12, 3, seed=5)
     seen: list[int] = []
@@ -188,8 +199,8 @@ def test_tournament_on_ray_equals_the_local_backend() -> None:
     assert {row["bot"] for row in there["bots"]} == set(bots)
 
 
-@on_ray
-def test_the_command_on_ray_prints_the_local_summary(capsys: pytest.CaptureFixture[str]) -> None:
+def command_equals_local(capsys: pytest.CaptureFixture[str]) -> None:
+    """`parlour simulate --backend ray --json` prints the local backend's summary."""
     argv = ["simulate", "embers", "-n", "40", "--seats", "random,random", "--seed", "3", "--json"]
     assert main([*argv, "--workers", "2"]) == 0
     here = json.loads(capsys.readouterr().out)
@@ -198,8 +209,8 @@ def test_the_command_on_ray_prints_the_local_summary(capsys: pytest.CaptureFixtu
     assert timeless(there) == timeless(here) and there["games"] == 40
 
 
-@on_ray
-def test_the_scale_bench_plays_the_same_games_on_both_backends() -> None:
+def scale_bench_agrees() -> None:
+    """bench/scale_bench.py's row: both backends' games per second, and their summaries equal."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     from scale_bench import scale_row
 
@@ -208,7 +219,6 @@ def test_the_scale_bench_plays_the_same_games_on_both_backends() -> None:
     assert row["local_games_per_second"] > 0 and row["ray_games_per_second"] > 0
 
 
-# ---------------------------------------------------------------- a worker that dies
 def crash_once(job: tuple[str, tuple]) -> list[GameOutcome]:
     """Plays a chunk, noting each attempt in a log; the worker playing game 5 dies the first time."""
     folder, chunk = job
@@ -228,36 +238,37 @@ def crash_always(job: tuple[str, tuple]) -> list[GameOutcome]:
 
 
 def chunk_jobs(folder: Path, games: int) -> list[tuple[str, tuple]]:
-    """Returns simulation chunks of Embers (seed 4, three random bots), each with the test's folder."""
+    """Returns simulation chunks of Embers (seed 4, three random bots), each with a folder of its own."""
+    folder.mkdir()
     return [(str(folder), ("embers", SEATS, 4, c, {"chain": "on"}, None)) for c in chunks(games, 2)]
 
 
-@on_ray
-def test_a_dead_worker_is_retried_without_losing_or_doubling_a_game(tmp_path: Path) -> None:
-    jobs = chunk_jobs(tmp_path, 40)
+def dead_worker_is_retried(folder: Path) -> None:
+    """A chunk whose worker dies runs again; every game comes back once, as played in this process."""
+    jobs = chunk_jobs(folder, 40)
     with open_runner("ray", 2) as runner:
         played = [o for outcomes in runner.run(crash_once, jobs) for o in outcomes]
-    assert (tmp_path / "crashed").exists()
-    attempts = (tmp_path / "attempts").read_text(encoding="utf-8").split()
+    assert (folder / "crashed").exists()
+    attempts = (folder / "attempts").read_text(encoding="utf-8").split()
     first_of_crashed = next(c[0] for _, (_, _, _, c, _, _) in jobs if 5 in c)
-    assert attempts.count(str(first_of_crashed)) == 2  # the chunk ran again
-    assert sorted(o.index for o in played) == list(range(40))  # every game once
+    assert attempts.count(str(first_of_crashed)) == 2
+    assert sorted(o.index for o in played) == list(range(40))
     expected = [o for _, chunk in jobs for o in _play_chunk(chunk)]
     assert sorted(played, key=lambda o: o.index) == expected
 
 
-@on_ray
-def test_ray_giving_up_on_a_job_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ray_backend, "MAX_RETRIES", 1)
-    with open_runner("ray", 2) as runner, pytest.raises(BackendError) as err:
-        list(runner.run(crash_always, chunk_jobs(tmp_path, 20)))
+def giving_up_is_one_line(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk whose worker dies every time ends the run with one line, once the retries are spent."""
+    with monkeypatch.context() as patch:
+        patch.setattr(ray_backend, "MAX_RETRIES", 1)
+        with open_runner("ray", 2) as runner, pytest.raises(BackendError) as err:
+            list(runner.run(crash_always, chunk_jobs(folder, 20)))
     message = str(err.value)
     assert message.startswith("Ray gave up on job ") and "after 1 retries" in message
     assert "\n" not in message
 
 
-@on_ray
-def test_a_games_own_error_comes_back_as_it_is() -> None:
+def own_error_comes_back() -> None:
     """A game's error (deterministic) is not retried and reaches the caller as the local backend's would."""
     bad = ("embers", SEATS, 4, [0], {"chain": "sideways"}, None)
     with open_runner("ray", 2) as runner, pytest.raises(Exception) as err:

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
 from playouts import random_playouts
+from scale_bench import scale_figures
 from search_bench import search_figures
 from server_bench import server_figures
 
@@ -78,18 +79,21 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement (or, with ``--only server``, the server's alone, keeping the other
-    figures of bench/results.json), prints it and writes bench/results.json."""
+    """Runs every measurement (or, with ``--only server`` or ``--only scale``, that part alone, keeping
+    the other figures of bench/results.json), prints it and writes bench/results.json."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--only", choices=["server", "playouts"], help="measure only this part")
+    parser.add_argument("--only", choices=["server", "playouts", "scale"], help="measure only this part")
     results: dict[str, Any]
     only = parser.parse_args().only
     if only == "playouts":
         playout_ratios({}, seconds=5.0)
         return
-    if only == "server":
+    if only in ("server", "scale"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
-        server_bench(results)
+        if only == "server":
+            server_bench(results)
+        else:
+            scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {RESULTS}")
         return
@@ -129,6 +133,7 @@ def main() -> None:
     venus_figures(results)
     env_figures(results)
     search_figures(results, games=16, duel_games=4, seconds=1.0, duel=0.25)
+    scale_figures(results)
     server_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")

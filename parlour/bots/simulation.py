@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from parlour.bots.registry import make_bot
-from parlour.bots.workers import run_jobs
+from parlour.bots.workers import open_runner
 from parlour.core.content import ContentSets
 from parlour.core.match import play_match
 from parlour.core.positions import JSONObject
@@ -18,20 +18,24 @@ from parlour.core.registry import load_game
 
 @dataclass(frozen=True)
 class Batch:
-    """How a batch of games is played: worker processes, progress reports, the user's content sets.
+    """How a batch of games is played: backend and workers, progress reports, the user's content sets.
 
-    ``workers`` may not exceed the CPU count unless ``workers_max`` allows more; ``progress`` is told how
-    many games just ended; ``content`` holds the user's own content sets the options may name.
+    ``workers`` (None: one process locally, every CPU on Ray) may not exceed the CPU count unless
+    ``workers_max`` allows more (a Ray cluster's CPUs are not this machine's); ``progress`` is told
+    how many games just ended; ``content`` holds the user's own content sets the options may name;
+    ``backend`` is ``local`` (processes here) or ``ray`` (the Ray cluster at ``RAY_ADDRESS``, or a
+    local Ray, ``docs/scaling.md``).
     """
 
-    workers: int = 1
+    workers: int | None = None
     progress: Callable[[int], None] | None = None
     workers_max: int | None = None
     content: ContentSets | None = None
+    backend: str = "local"
 
 
 DEFAULT_BATCH = Batch()
-"""One process, no progress report, no content sets of the user's."""
+"""One local process, no progress report, no content sets of the user's."""
 
 
 @dataclass(frozen=True)
@@ -90,22 +94,28 @@ def simulate(
     options: Mapping[str, object] | None = None,
     batch: Batch = DEFAULT_BATCH,
 ) -> JSONObject:
-    """Plays ``games`` games and returns the summary (identical for any number of workers)."""
-    workers, content = batch.workers, batch.content
+    """Plays ``games`` games and returns the summary (identical for any backend and number of workers)."""
+    content = batch.content
     values = check_simulation(game_name, seats, options, content)
     game = load_game(game_name)
-    start = time.perf_counter()
     outcomes: list[GameOutcome] = []
-    # Chunks of up to ten games, but at least four chunks a worker so slow games spread evenly.
-    size = max(1, min(10, games // (4 * max(workers, 1))))
-    chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
-    jobs = [(game.name, list(seats), seed, chunk, values, content) for chunk in chunks]
-    for played in run_jobs(_play_chunk, jobs, workers, batch.workers_max):
-        outcomes.extend(played)
-        if batch.progress:
-            batch.progress(len(played))
+    with open_runner(batch.backend, batch.workers, batch.workers_max) as runner:
+        start = time.perf_counter()
+        jobs = [(game.name, list(seats), seed, c, values, content) for c in chunks(games, runner.workers)]
+        for played in runner.run(_play_chunk, jobs):
+            outcomes.extend(played)
+            if batch.progress:
+                batch.progress(len(played))
+        seconds = time.perf_counter() - start
     outcomes.sort(key=lambda o: o.index)
-    return summarise(game.name, list(seats), seed, values, outcomes, time.perf_counter() - start)
+    return summarise(game.name, list(seats), seed, values, outcomes, seconds)
+
+
+def chunks(games: int, workers: int) -> list[list[int]]:
+    """Returns the game indexes in chunks: up to ten games, at least four chunks a worker (slow games
+    spread evenly); how games are chunked never changes their outcomes."""
+    size = max(1, min(10, games // (4 * max(workers, 1))))
+    return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
 
 
 def check_simulation(

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from openskill.models import PlackettLuce
 
 from parlour.bots.simulation import DEFAULT_BATCH, Batch, GameOutcome, play_one
-from parlour.bots.workers import run_jobs
+from parlour.bots.workers import open_runner
 from parlour.core.content import ContentSets
 from parlour.core.positions import JSONObject
 from parlour.core.registry import load_game
@@ -44,18 +44,21 @@ def tournament(
     options: Mapping[str, object] | None = None,
     batch: Batch = DEFAULT_BATCH,
 ) -> JSONObject:
-    """Plays the tournament and returns each bot's rating, results and the run's figures."""
+    """Plays the tournament and returns each bot's rating, results and the run's figures (one game a job,
+    on any backend: the ratings are worked out in game order, so they never depend on where games ran)."""
     content = batch.content
     game = load_game(game_name).with_content(content or ContentSets())
     game.check_players(players)
     values = game.options(options)
     jobs = [(game_name, seating(bots, players, i), seed, i, values, content) for i in range(games)]
-    start = time.perf_counter()
     results: list[tuple[list[str], GameOutcome]] = []
-    for item in run_jobs(_play, jobs, batch.workers, batch.workers_max):
-        results.append(item)
-        if batch.progress:
-            batch.progress(1)
+    with open_runner(batch.backend, batch.workers, batch.workers_max) as runner:
+        start = time.perf_counter()
+        for item in runner.run(_play, jobs):
+            results.append(item)
+            if batch.progress:
+                batch.progress(1)
+        seconds = time.perf_counter() - start
     table = rate(sorted(set(bots)), results)
     return {
         "game": game_name,
@@ -64,7 +67,7 @@ def tournament(
         "seed": seed,
         "options": values,
         "bots": table,
-        "seconds": time.perf_counter() - start,
+        "seconds": seconds,
     }
 
 

@@ -3,6 +3,10 @@
 Workers ignore Ctrl-C (the parent alone handles it and terminates them all), and
 on Linux ask the kernel for SIGTERM when their parent dies (``PR_SET_PDEATHSIG``),
 so no worker outlives the command, however the command ends.
+
+A backend says where the jobs run: ``local`` (these processes) or ``ray`` (a local
+Ray or the cluster at ``RAY_ADDRESS``, in :mod:`parlour.bots.ray_backend`, which
+alone imports Ray, and only when asked for).
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from parlour.core.errors import OptionError
 
@@ -24,6 +30,33 @@ HARD_LIMIT = 256
 """No count of workers above this is accepted, whatever ``workers_max`` says."""
 PR_SET_PDEATHSIG = 1
 """Linux prctl option: the signal a process gets when its parent dies."""
+BACKENDS = ("local", "ray")
+"""Where games may run: these processes, or Ray tasks."""
+
+
+class Runner(Protocol):
+    """Runs jobs on a backend, ``workers`` at a time."""
+
+    @property
+    def workers(self) -> int:
+        """How many jobs run at once (what chunk sizes are worked out from)."""
+        ...
+
+    def run(self, work: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+        """Yields ``work(job)`` for every job exactly once, as the jobs end (in order locally)."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalRunner:
+    """Runs jobs in this process or a pool of worker processes."""
+
+    workers: int
+    workers_max: int | None = None
+
+    def run(self, work: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+        """Yields ``work(job)`` for every job, in order (see :func:`run_jobs`)."""
+        return run_jobs(work, jobs, self.workers, self.workers_max)
 
 
 def cpu_count() -> int:
@@ -44,6 +77,38 @@ def check_workers(workers: int, workers_max: int | None = None) -> int:
         where = f"--workers-max {workers_max}" if workers_max is not None else f"the {limit} CPUs here"
         raise OptionError(f"--workers {workers} is more than {where}; give --workers-max N to allow up to N")
     return workers
+
+
+def check_backend(backend: str, workers: int | None = None, workers_max: int | None = None) -> None:
+    """Refuses an unknown backend, a worker count it does not allow, Ray missing or out of reach.
+
+    ``workers`` (None: the default, one process locally and every CPU on Ray) is capped by the CPU
+    count or ``workers_max``, except on a Ray cluster, whose CPUs are not this machine's.
+    """
+    if backend not in BACKENDS:
+        raise OptionError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend[:40]!r}")
+    if backend == "ray":
+        from parlour.bots import ray_backend
+
+        ray_backend.check_ray()
+        if ray_backend.cluster_address() is not None:
+            if workers is not None and workers < 1:
+                raise OptionError(f"--workers must be at least 1, not {workers}")
+            return
+    check_workers(1 if workers is None else workers, workers_max)
+
+
+@contextmanager
+def open_runner(backend: str, workers: int | None = None, workers_max: int | None = None) -> Iterator[Runner]:
+    """Opens the backend (a local Ray is started, and stopped after, unless Ray is already running)."""
+    check_backend(backend, workers, workers_max)
+    if backend == "ray":
+        from parlour.bots.ray_backend import ray_runner
+
+        with ray_runner(workers) as runner:
+            yield runner
+        return
+    yield LocalRunner(1 if workers is None else workers, workers_max)
 
 
 def run_jobs(

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from parlour.bots.registry import bot_names, make_bot
 from parlour.bots.simulation import Batch, check_simulation, simulate
-from parlour.bots.workers import check_workers
+from parlour.bots.workers import check_backend
 from parlour.cli import files
 from parlour.cli.content import content_sets
 from parlour.cli.output import make_console
@@ -184,23 +184,30 @@ def _with_progress(
     content: ContentSets | None,
     play: Callable[[int, JSONObject, Batch], JSONObject],
 ) -> JSONObject:
-    """Plays a batch of games as the command line asked (seed, options, workers) under a progress bar."""
+    """Plays a batch of games as the command line asked (seed, options, backend, workers) under a
+    progress bar."""
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task(label, total=args.games)
         progress = partial(bar.advance, task)
-        return play(args.seed, args.options, Batch(args.workers, progress, args.workers_max, content))
+        batch = Batch(args.workers, progress, args.workers_max, content, args.backend)
+        return play(args.seed, args.options, batch)
+
+
+def _check_batch(args: argparse.Namespace) -> None:
+    """Refuses -n out of range, a bad worker count or backend (Ray missing or out of reach)."""
+    if args.games < 1 or (args.workers is not None and args.workers < 1):
+        raise OptionError("-n and --workers must be at least 1")
+    check_games(args.games)
+    check_backend(args.backend, args.workers, args.workers_max)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Plays many games with bots and prints the summary."""
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
-    if args.games < 1 or args.workers < 1:
-        raise OptionError("-n and --workers must be at least 1")
-    check_games(args.games)
     if "human" in seats:
         raise OptionError("simulate plays bots only; 'human' cannot sit at a simulated table")
     # Every refusal comes before the progress bar starts, so it is the one line printed.
-    check_workers(args.workers, args.workers_max)
+    _check_batch(args)
     content = content_sets(args.game, args.content_dir)
     check_simulation(args.game, seats, args.options, content)
     summary = _with_progress(
@@ -225,12 +232,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from parlour.cli.plot import ratings_svg
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if len(bots) < 2 or args.games < 1 or args.workers < 1:
+    if len(bots) < 2 or args.games < 1 or (args.workers is not None and args.workers < 1):
         raise OptionError("a tournament needs at least two bots, -n 1 or more and --workers 1 or more")
-    check_games(args.games)
     if "human" in bots:
         raise OptionError("a tournament plays bots only")
-    check_workers(args.workers, args.workers_max)
+    _check_batch(args)
     game = _game(args.game, args)
     game.check_players(args.players)  # every refusal before the first line of output
     for name in set(bots):

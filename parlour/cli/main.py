@@ -189,10 +189,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_workers(parser: argparse.ArgumentParser) -> None:
-    """Adds ``--workers`` and ``--workers-max``."""
-    parser.add_argument("--workers", type=int, default=1, help="processes to play in (at most the CPU count)")
+    """Adds ``--workers``, ``--workers-max`` and ``--backend``."""
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="processes to play in (default 1, at most the CPU count); with --backend ray the local Ray's "
+        "CPUs (default all), or on a cluster a cap of 2N chunks at a time (default: the cluster's CPUs)",
+    )
     parser.add_argument(
         "--workers-max", type=int, metavar="N", help="allow --workers up to N instead of the CPU count"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where the games run: 'local' processes (default) or 'ray', the Ray cluster at RAY_ADDRESS "
+        "or else a local Ray (docs/scaling.md)",
     )
 
 

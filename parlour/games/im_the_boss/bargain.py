@@ -45,13 +45,13 @@ from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.phases import clockwise, clockwise_order, others_from_left
 from parlour.games.im_the_boss.plays import card_plays, play
 from parlour.games.im_the_boss.supply import (
+    Supply,
     auto_use,
     can_supply,
     hand_names,
-    laid_names,
     stands,
     strike_unagreed,
-    supply_table,
+    supply,
 )
 from parlour.games.im_the_boss.tabletop import Tabletop, UnderStop
 
@@ -73,9 +73,10 @@ class Bargain(UnderStop):
 
     def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
         """Returns what ``seat`` may do in the negotiation window."""
-        nego = state.negotiation()
+        nego = state.nego
+        assert nego is not None
         closing: list[BossAction] = [CALL, FAIL] if stands(state) else [FAIL]
-        if spent(state, seat):
+        if nego.counted[seat] >= state.options["negotiation_limit"]:  # spent (ruling B-2)
             if self.quiet:
                 return closing
             # Out of actions: pass, answer the terms, or (the Boss) close or fail.
@@ -84,14 +85,14 @@ class Bargain(UnderStop):
         # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
         found: list[BossAction] = [] if self.quiet else [PASS]
         held = hand_names(state, seat)
-        laid = laid_names(state)
-        found += [shared(Lay, c) for c in state.space(nego.space).colours if f"clan:{c}" in held]
-        found += card_plays(state, seat, held, laid)
+        known = supply(state)
+        found += [shared(Lay, c) for c in known.colours if f"clan:{c}" in held]
+        found += card_plays(state, seat, held, known)
         if seat == nego.boss:
-            found += boss_actions(state, supply_table(state, laid))
+            found += boss_actions(state, known)
             found += closing
         else:
-            found += investor_actions(state, seat, supply_table(state, laid))
+            found += investor_actions(state, seat, known)
         return found
 
     def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
@@ -127,7 +128,9 @@ class Bargain(UnderStop):
     def resume(self, state: Tabletop, keep_call: bool) -> None:
         """Asks every seat again, from the Boss, after an action."""
         self.quiet = False
-        self.reopen(clockwise(state.negotiation().boss, state.players))
+        nego = state.nego
+        assert nego is not None
+        self.reopen(clockwise_order(nego.boss, state.players))
 
     def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
         """Seats from the Boss clockwise; only the Boss once everyone has passed."""
@@ -203,13 +206,11 @@ def public_only_pass(state: Tabletop, seat: int) -> bool:
     return not any(can_supply(state, seat, c) for c in state.space(nego.space).colours)
 
 
-def investor_actions(
-    state: Tabletop, seat: int, table: dict[str, list[int]] | None = None
-) -> list[BossAction]:
-    """Returns a non-Boss seat's offers, withdrawals and answers to the terms (``table``: the deal's
-    suppliers, ``supply.supply_table``, when the caller has them)."""
-    nego = state.negotiation()
-    table = supply_table(state, laid_names(state)) if table is None else table
+def investor_actions(state: Tabletop, seat: int, known: Supply | None = None) -> list[BossAction]:
+    """Returns a non-Boss seat's offers, withdrawals and answers to the terms (``known``: who supplies
+    what, ``supply.supply``, when the caller has it)."""
+    known = supply(state) if known is None else known
+    nego, table = known.nego, known.table
     offers, proceeds = nego.offers, nego.proceeds
     found: list[BossAction] = []
     for colour, seats in table.items():
@@ -222,11 +223,11 @@ def investor_actions(
     return found
 
 
-def boss_actions(state: Tabletop, table: dict[str, list[int]] | None = None) -> list[BossAction]:
-    """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip (``table``: the deal's
-    suppliers, ``supply.supply_table``, when the caller has them)."""
-    nego = state.negotiation()
-    table = supply_table(state, laid_names(state)) if table is None else table
+def boss_actions(state: Tabletop, known: Supply | None = None) -> list[BossAction]:
+    """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip (``known``: who
+    supplies what, ``supply.supply``, when the caller has it)."""
+    known = supply(state) if known is None else known
+    nego, table = known.nego, known.table
     items, tips, proceeds, boss = nego.items, nego.tips, nego.proceeds, nego.boss
     committed = nego.committed()  # each line's room below is the proceeds less the other lines
     found: list[BossAction] = []

@@ -28,7 +28,7 @@ from parlour.games.im_the_boss.negotiation import Pending
 from parlour.games.im_the_boss.options import TRIPLE
 from parlour.games.im_the_boss.phases import others_from_left
 from parlour.games.im_the_boss.pieces import recruit_targets, spend_triple, take_placard
-from parlour.games.im_the_boss.supply import auto_use, hand_names, laid_names, prune
+from parlour.games.im_the_boss.supply import Supply, auto_use, hand_names, prune, supply
 from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 
 
@@ -96,16 +96,16 @@ class Respond(BossDecision):
 
 
 def card_plays(
-    state: Tabletop, seat: int, held: list[str] | None = None, laid: list[frozenset[str]] | None = None
+    state: Tabletop, seat: int, held: list[str] | None = None, known: Supply | None = None
 ) -> list[BossAction]:
     """Returns the Travel, Boss and Recruitment plays ``seat`` may make in the negotiation (``held`` and
-    ``laid``: ``supply.hand_names`` and ``supply.laid_names``, when the caller has them)."""
-    nego = state.negotiation()
+    ``known``: ``supply.hand_names`` and ``supply.supply``, when the caller has them)."""
     held = hand_names(state, seat) if held is None else held
-    laid = laid_names(state) if laid is None else laid
+    known = supply(state) if known is None else known
+    nego, laid = known.nego, known.laid
     found: list[BossAction] = []
     wild = f"travel:{ANY}" in held
-    for colour in state.space(nego.space).colours:
+    for colour in known.colours:
         if not wild and f"travel:{colour}" not in held:
             continue
         # Ruling A-12: only investors that could take part in this deal are targets.

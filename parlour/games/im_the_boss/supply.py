@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from parlour.games.im_the_boss.content import Space
-from parlour.games.im_the_boss.negotiation import Term
+from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.tabletop import Tabletop
 
 NONE_LAID: frozenset[str] = frozenset()
@@ -44,16 +46,34 @@ def suppliers_from(state: Tabletop, laid: list[frozenset[str]], colour: str) -> 
     return [s for s, names in enumerate(laid) if s == home or clan in names]
 
 
-def supply_table(state: Tabletop, laid: list[frozenset[str]]) -> dict[str, list[int]]:
-    """Returns the seats that can supply each colour of the deal's space (``suppliers_from`` of each)."""
-    nego = state.negotiation()
+@dataclass(slots=True)
+class Supply:
+    """What the negotiation's legal actions read, worked out once per call (``supply``)."""
+
+    nego: Negotiation
+    """The negotiation in progress."""
+    colours: str
+    """The colours printed on the deal's space, required first."""
+    laid: list[frozenset[str]]
+    """The names of the Clan cards each seat has laid."""
+    table: dict[str, list[int]]
+    """The seats that can supply each of the space's colours, in seat order (``suppliers``)."""
+
+
+def supply(state: Tabletop) -> Supply:
+    """Returns who can supply what in the negotiation in progress, worked out in one pass."""
+    nego = state.nego
+    assert nego is not None
+    colours = state.content.spaces[nego.space].colours
+    name = state.content.cards.__getitem__
+    laid = [frozenset(map(name, pile)) if pile else NONE_LAID for pile in nego.laid]
     travelling, owners = nego.travelling, state.owners
     table: dict[str, list[int]] = {}
-    for colour in state.space(nego.space).colours:
+    for colour in colours:
         home = -1 if colour in travelling else owners[colour]
         clan = f"clan:{colour}"
         table[colour] = [s for s, names in enumerate(laid) if s == home or clan in names]
-    return table
+    return Supply(nego, colours, laid, table)
 
 
 def covers(space: Space, colours: set[str] | str) -> bool:
@@ -69,8 +89,9 @@ def stands(state: Tabletop) -> bool:
 
     Lines not yet agreed do not count, and calling strikes them (ruling B-4).
     """
-    nego = state.negotiation()
-    return covers(state.space(nego.space), {c for c, t in nego.items.items() if t.agreed})
+    nego = state.nego
+    assert nego is not None
+    return covers(state.content.spaces[nego.space], {c for c, t in nego.items.items() if t.agreed})
 
 
 def strike_unagreed(state: Tabletop) -> None:

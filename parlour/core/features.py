@@ -14,23 +14,31 @@ import numpy as np
 class Features:
     """Appends named blocks of numbers, each clipped to 0..1; ``layout()`` documents them."""
 
-    __slots__ = ("blocks", "values")
+    __slots__ = ("array_", "blocks", "values")
 
     def __init__(self) -> None:
         self.values: list[float] = []
         """Every number so far, in order (before clipping)."""
         self.blocks: list[tuple[str, int]] = []
         """Each block's name and length, in order."""
+        self.array_: np.ndarray | None = None
+        """The whole vector as a float32 array, when an encoder filled one (``filled``): then ``values``
+        stays empty."""
 
     @classmethod
-    def filled(cls, values: list[float], blocks: Sequence[tuple[str, int]], size: int) -> Features:
-        """Returns the features of a vector an encoder wrote whole (``values``), with its blocks' names and
-        lengths and their total (``blocks`` and ``size``, worked out once per encoding); refuses a vector
-        of another size."""
+    def filled(
+        cls, values: list[float] | np.ndarray, blocks: Sequence[tuple[str, int]], size: int
+    ) -> Features:
+        """Returns the features of a vector an encoder wrote whole (``values``: numbers, or a float32
+        array it filled), with its blocks' names and lengths and their total (``blocks`` and ``size``,
+        worked out once per encoding); refuses a vector of another size. Append nothing to it."""
         if len(values) != size:
             raise ValueError(f"{len(values)} values do not fill blocks of {size}")
         features = cls()
-        features.values = values
+        if isinstance(values, np.ndarray):
+            features.array_ = values
+        else:
+            features.values = values
         features.blocks = list(blocks)
         return features
 
@@ -89,14 +97,15 @@ class Features:
     @property
     def size(self) -> int:
         """Returns the number of values."""
-        return len(self.values)
+        return len(self.values) if self.array_ is None else len(self.array_)
 
     def array(self, out: np.ndarray | None = None) -> np.ndarray:
         """Returns the vector as float32, clipped to 0..1 (written into ``out`` when given: its size)."""
+        values = self.values if self.array_ is None else self.array_
         if out is None:
-            out = np.array(self.values, dtype=np.float32)
+            out = values.copy() if isinstance(values, np.ndarray) else np.array(values, dtype=np.float32)
         else:
-            out[:] = self.values
+            out[:] = values
         clipped: np.ndarray = np.clip(out, 0.0, 1.0, out=out)
         return clipped
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from parlour.core.encoding import SEATS, Encoding, game_state, one_hot_rows, turned
 from parlour.core.features import Features
 from parlour.core.state import GameState
@@ -92,11 +94,17 @@ class _Table:
         self.moments = {moment: i for i, moment in enumerate(MOMENTS)}
         self.planets = {planet: i for i, planet in enumerate(order)}
         self.actions = {action: i for i, action in enumerate(ACTIONS)}
+        self.size = sum(
+            length
+            for _, length in layout(order, len(ships), self.areas, len(lands), len(upgrades), len(numbers))
+        )
+        self.ship_index = {ship: i for i, ship in enumerate(ships)}
+        self.no_upgrades = [0.0] * len(upgrades)
         self.basic = [0.0] * (len(order) * 2 * len(upgrades) + len(upgrades) + 1)
         self.basic += [0.0] * (len(order) * len(ships) + len(ships) + len(lands))
 
-    def write(self, state: VenusGameState, seat: int) -> list[float]:
-        """Returns the tensor's values (before clipping) for ``seat``."""
+    def write(self, state: VenusGameState, seat: int) -> np.ndarray:
+        """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
         players, order, ships = self.players, self.order, self.ships
         top = state.stack.top if len(state.stack) else None
         out = list(one_hot_rows(len(KINDS))[-1 if top is None else self.kinds.get(top.kind, -1)])
@@ -108,13 +116,14 @@ class _Table:
         for planet in order:
             owner = owners.get(planet)
             out += rows[SEATS if owner is None else (owner - seat) % players]
-        where, index, width = state.ships, self.area_index, self.areas
-        cells = [0.0] * (len(ships) * width)
+        # The ships' areas, a large block of zeros, are written into the array as the places of their ones.
+        where, index, width, start = state.ships, self.area_index, self.areas, len(out)
+        ones = []
         for row, ship in enumerate(ships):
             area = index.get(where.get(ship) or "", -1)
             if area >= 0:
-                cells[row * width + area] = 1.0
-        out += cells
+                ones.append(row * width + area)
+        head, out = out, []
         population, collected, total = state.population, state.collected, self.total
         out += [population[a] / 40 for a in self.lands]
         out += [collected.get(p, 0) / total for p in order]
@@ -126,28 +135,44 @@ class _Table:
         played = {n for pile in state.discards for n in pile}
         out += [1.0 if n in played else 0.0 for n in self.numbers]
         out += one_hot_rows(len(ACTIONS))[self.actions.get(state.action, -1)]
-        acted = set(state.acted)
-        out += [1.0 if s in acted else 0.0 for s in ships]
+        out += self.marked(state.acted)
         out.append(state.extended / 3)
         out += self.enhanced(state) if state.options["game"] == "enhanced" else self.basic
-        return out
+        values = np.zeros(self.size, np.float32)
+        values[:start] = head
+        values[[start + i for i in ones]] = 1.0
+        values[start + len(ships) * width :] = out
+        return values
+
+    def marked(self, chosen: list[str]) -> list[float]:
+        """Returns one flag per ship: whether it is among ``chosen`` (usually few: zeros, then the ones)."""
+        row = [0.0] * len(self.ships)
+        index = self.ship_index
+        for ship in chosen:
+            at = index.get(ship)
+            if at is not None:
+                row[at] = 1.0
+        return row
 
     def enhanced(self, state: VenusGameState) -> list[float]:
         """Returns the Enhanced game's block (public: Upgrades held and face up, control, infection)."""
-        upgrades, ships = self.upgrades, self.ships
+        upgrades, ships, none = self.upgrades, self.ships, self.no_upgrades
         out: list[float] = []
         held, pending = state.upgrades, state.pending_upgrades
         for planet in self.order:
-            mine, waiting = held.get(planet, ()), pending.get(planet, ())
-            out += [1.0 if u in mine else 0.0 for u in upgrades]
-            out += [1.0 if u in waiting else 0.0 for u in upgrades]
-        out += [state.face_up.count(u) / 2 for u in upgrades]
+            mine, waiting = held.get(planet), pending.get(planet)
+            out += [1.0 if u in mine else 0.0 for u in upgrades] if mine else none
+            out += [1.0 if u in waiting else 0.0 for u in upgrades] if waiting else none
+        face_up = state.face_up
+        out += [face_up.count(u) / 2 for u in upgrades] if face_up else none
         out.append(len(state.upgrade_deck) / 16)
-        controlled = state.controlled
-        for planet in self.order:
-            out += [1.0 if controlled.get(s) == planet else 0.0 for s in ships]
-        disabled = set(state.disabled)
-        out += [1.0 if s in disabled else 0.0 for s in ships]
+        control = [0.0] * (len(self.order) * len(ships))  # a row of ships per planet, in order
+        for ship, planet in state.controlled.items():
+            at, row = self.ship_index.get(ship), self.planets.get(planet)
+            if at is not None and row is not None:
+                control[row * len(ships) + at] = 1.0
+        out += control
+        out += self.marked(state.disabled)
         infected = state.infected
         out += [infected.get(a, 0) / 40 for a in self.lands]
         return out

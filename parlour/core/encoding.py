@@ -58,16 +58,23 @@ class ActionIds:
         self._by_identity: dict[int, int] = {}
         self._kept: list[object] = []
         self._by_action: dict[object, int] = {}
+        self._last: tuple[Sequence[object] | None, list[int]] = (None, [])
 
     def of(self, actions: Sequence[object], write: Callable[[Any], str] = str) -> list[int]:
         """Returns the catalogue id of each action, in order (``write``: the action's notation, for one
-        never met; KeyError if the catalogue lacks it)."""
+        never met; KeyError if the catalogue lacks it). The list returned for the last list asked is
+        returned again for it: do not change it."""
+        last = self._last
+        if last[0] is actions:  # the same list again (a state keeps its legal actions' list)
+            return last[1]
         found: list[int | None] = list(map(self._by_identity.get, map(id, actions)))
         if None in found:
             for i, index in enumerate(found):
                 if index is None:
                     found[i] = self._learn(actions[i], write)
-        return cast(list[int], found)  # no None is left
+        ids = cast(list[int], found)  # no None is left
+        self._last = (actions, ids)
+        return ids
 
     def _learn(self, action: object, write: Callable[[Any], str]) -> int:
         """Returns a new action object's id, remembering it by identity (and by equality)."""

@@ -67,7 +67,6 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         self._action_spaces = {agent: spaces.Discrete(len(self.catalogue)) for agent in self.possible_agents}
         self.state_: GameState = probe
         self._seen: dict[tuple[int, int, str], dict[str, np.ndarray]] = {}
-        self._last_ids: tuple[list[object], list[int]] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Returns an agent's observation space: the tensor and the action mask."""
@@ -118,14 +117,9 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         return {"observation": self.adapter.encode(state, seat).array(), "action_mask": mask}
 
     def _legal_ids(self, seat: int) -> tuple[list[object], list[int]]:
-        """Returns the seat's legal actions and their catalogue ids (the last seat's kept until the state
-        lists other actions: the state keeps its list until it changes)."""
+        """Returns the seat's legal actions and their catalogue ids."""
         legal: list[object] = self.state_.legal_actions(seat)
-        last = self._last_ids
-        if last is not None and last[0] is legal:
-            return last
-        found = self._last_ids = (legal, self.adapter.ids.of(legal, self.state_.format_action))
-        return found
+        return legal, self.adapter.ids.of(legal, self.state_.format_action)
 
     def _chosen(self, seat: int, action: int) -> tuple[object, bool] | None:
         """Returns the legal action with this id for ``seat`` and whether the state listed it (else a

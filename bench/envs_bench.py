@@ -11,31 +11,50 @@ import numpy as np
 from parlour.bots.registry import make_bot
 from parlour.core.registry import load_game
 
-OPTIONS: dict[str, dict[str, Any]] = {"venture": {}, "im-the-boss": {}, "venus-needs-men": {}}
+OPTIONS: dict[str, dict[str, Any]] = {"venture": {}, "im-the-boss": {}, "venus-needs-men": {}, "embers": {}}
+
+
+def benchmark_steps(env: Any, seconds: float, seed: int = 0) -> float:
+    """Returns the steps per second of PettingZoo's ``performance_benchmark`` loop on an AEC environment
+    (every agent once per cycle: ``last()``, a random masked action, ``step``; a reset when all are done),
+    seeded, for ``seconds`` after one untimed warm-up second (first imports, caches)."""
+    rng = random.Random(seed)
+    episode = 0
+    env.reset(seed=episode)
+    turns, start, warm = 0, time.perf_counter(), True
+    while True:
+        for _agent in env.agent_iter(env.num_agents):
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            env.step(action)
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                episode += 1
+                env.reset(seed=episode)
+        elapsed = time.perf_counter() - start
+        if warm and elapsed >= 1.0:
+            turns, start, warm = 0, time.perf_counter(), False
+        elif not warm and elapsed >= seconds:
+            return turns / elapsed
 
 
 def pettingzoo_steps(name: str, players: int, seconds: float) -> float:
-    """Returns environment steps per second with random masked actions."""
+    """Returns environment steps per second of a game (``benchmark_steps``)."""
     from parlour.envs import make
 
-    env = make(name, players=players, **OPTIONS[name])
-    rng = np.random.default_rng(0)
-    steps, episode = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=episode)
-        episode += 1
-        for _agent in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(rng.choice(legal)))
-            steps += 1
-            if time.perf_counter() - start >= seconds:
-                break
-    return steps / (time.perf_counter() - start)
+    return benchmark_steps(make(name, players=players, **OPTIONS[name]), seconds)
+
+
+def connect_four_steps(seconds: float) -> float | str:
+    """Returns PettingZoo's own ``connect_four_v3`` steps per second (``benchmark_steps``), the yardstick."""
+    try:
+        from pettingzoo.classic import connect_four_v3  # type: ignore[import-untyped]
+    except ImportError as err:  # its module draws with pygame (installed by ``make bench``)
+        return f"unavailable: {err}"
+    return benchmark_steps(connect_four_v3.env(), seconds)
 
 
 def openspiel_steps(name: str, players: int, seconds: float) -> float:

@@ -236,19 +236,27 @@ def venus_figures(results: dict[str, Any]) -> None:
 
 
 def env_figures(results: dict[str, Any]) -> None:
-    """Measures environment throughput and ISMCTS iterations per game (four players)."""
-    from envs_bench import ismcts_iterations, openspiel_steps, pettingzoo_steps
+    """Measures environment throughput and ISMCTS iterations per game (four players): PettingZoo steps
+    beside PettingZoo's own connect_four_v3, measured just before each game in the same run (a shared
+    machine's load changes), with the ratio."""
+    from envs_bench import connect_four_steps, ismcts_iterations, openspiel_steps, pettingzoo_steps
 
-    print("Environments and search (four players, default options):")
-    for name in ("venture", "im-the-boss", "venus-needs-men"):
-        row = {
+    print("Environments and search (four players, default options; connect_four_v3 beside each game):")
+    for name in ("venture", "im-the-boss", "venus-needs-men", "embers"):
+        yardstick = connect_four_steps(SECONDS / 4)
+        row: dict[str, Any] = {
             "pettingzoo_steps_per_second": pettingzoo_steps(name, 4, SECONDS / 2),
+            "connect_four_v3_steps_per_second": yardstick,
             "openspiel_steps_per_second": openspiel_steps(name, 4, SECONDS / 2),
             "ismcts_iterations_per_second": ismcts_iterations(name, 4),
         }
+        ratio = f" (connect_four_v3 {yardstick})"
+        if isinstance(yardstick, float):
+            row["pettingzoo_ratio_to_connect_four_v3"] = row["pettingzoo_steps_per_second"] / yardstick
+            ratio = f" ({row['pettingzoo_ratio_to_connect_four_v3']:.2f}x connect_four_v3's {yardstick:,.0f})"
         results[f"envs_{name}"] = row
         print(
-            f"  {name:16s} PettingZoo {row['pettingzoo_steps_per_second']:>8,.0f} steps/s"
+            f"  {name:16s} PettingZoo {row['pettingzoo_steps_per_second']:>8,.0f} steps/s{ratio}"
             f"  OpenSpiel {row['openspiel_steps_per_second']:>8,.0f} steps/s"
             f"  ISMCTS {row['ismcts_iterations_per_second']:>6,.0f} iterations/s"
         )

@@ -79,6 +79,11 @@ class Decision(ABC, Generic[S, A]):
         """
         return False
 
+    def accepts(self, state: S, seat: Seat, action: object) -> bool:
+        """Returns whether ``action``, though not among :meth:`legal`'s list, is legal all the same (a
+        shorthand the list leaves out, such as one line laying several cards); default: none is."""
+        return False
+
     def why(self, state: S, seat: Seat, action: A) -> str:
         """Returns why ``action`` is not legal for ``seat`` (decisions may say more precisely)."""
         return "it is not among the legal actions"

@@ -9,10 +9,11 @@ clockwise from the viewer (the viewer is 0), padded to six seats (layouts in doc
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, TypeVar, cast
 
-from parlour.core.features import Features, relative
+from parlour.core.features import Features
 from parlour.core.state import GameState
 
 S = TypeVar("S", bound=GameState)
@@ -32,6 +33,63 @@ class Encoding:
     """The names of every item the game shuffles (piles, placards, home worlds), for chance outcomes."""
     faces: int = 0
     """The highest number any of the game's die rolls can show."""
+    ids: ActionIds = field(init=False, repr=False, compare=False)
+    """The catalogue ids of action objects (found without writing each action's text)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ids", ActionIds(self.catalogue))
+
+
+class ActionIds:
+    """Finds the catalogue id of action objects without writing their notation each time.
+
+    An action met before is found by identity (games hand out the same objects again and again), in C,
+    for a whole list at once; a new one by equality (actions are frozen dataclasses), then by its text.
+    The objects whose identity is remembered are kept alive (an ``id`` is never reused while its object
+    lives), at most ``LIMIT`` of them: past that the memory starts afresh.
+    """
+
+    LIMIT = 100_000
+    """The most actions remembered by identity, and by equality."""
+
+    def __init__(self, catalogue: Sequence[str]) -> None:
+        self.by_text: dict[str, int] = {text: i for i, text in enumerate(catalogue)}
+        """Each catalogue text's id."""
+        self._by_identity: dict[int, int] = {}
+        self._kept: list[object] = []
+        self._by_action: dict[object, int] = {}
+        self._last: tuple[Sequence[object] | None, list[int]] = (None, [])
+
+    def of(self, actions: Sequence[object], write: Callable[[Any], str] = str) -> list[int]:
+        """Returns the catalogue id of each action, in order (``write``: the action's notation, for one
+        never met; KeyError if the catalogue lacks it). The list returned for the last list asked is
+        returned again for it: do not change it."""
+        last = self._last
+        if last[0] is actions:  # the same list again (a state keeps its legal actions' list)
+            return last[1]
+        found: list[int | None] = list(map(self._by_identity.get, map(id, actions)))
+        if None in found:
+            for i, index in enumerate(found):
+                if index is None:
+                    found[i] = self._learn(actions[i], write)
+        ids = cast(list[int], found)  # no None is left
+        self._last = (actions, ids)
+        return ids
+
+    def _learn(self, action: object, write: Callable[[Any], str]) -> int:
+        """Returns a new action object's id, remembering it by identity (and by equality)."""
+        index = self._by_action.get(action)
+        if index is None:
+            index = self.by_text[write(action)]
+            if len(self._by_action) >= self.LIMIT:
+                self._by_action.clear()
+            self._by_action[action] = index
+        if len(self._kept) >= self.LIMIT:
+            self._by_identity.clear()
+            self._kept.clear()
+        self._by_identity[id(action)] = index
+        self._kept.append(action)
+        return index
 
 
 def seat_block(features: Features, name: str, values: Sequence[object], viewer: int, scale: float) -> None:
@@ -39,14 +97,13 @@ def seat_block(features: Features, name: str, values: Sequence[object], viewer: 
     players = len(values)
     ordered = [0.0] * SEATS
     for seat, value in enumerate(values):
-        ordered[relative(seat, viewer, players)] = float(value or 0)  # type: ignore[arg-type]
+        ordered[(seat - viewer) % players] = float(value or 0)  # type: ignore[arg-type]
     features.flags(name, ordered, scale)
 
 
 def owner_block(features: Features, name: str, owner: int | None, viewer: int, players: int) -> None:
     """Appends a one-hot of a seat (relative to the viewer) or a final 'nobody' slot."""
-    slot = SEATS if owner is None else relative(owner, viewer, players)
-    features.one_hot(name, slot, range(SEATS + 1))
+    features.one_hot_at(name, SEATS if owner is None else (owner - viewer) % players, SEATS + 1)
 
 
 def game_state(state: GameState, kind: type[S]) -> S:
@@ -54,3 +111,28 @@ def game_state(state: GameState, kind: type[S]) -> S:
     if not isinstance(state, kind):
         raise TypeError(f"this encoding reads a {kind.__name__}, not {type(state).__name__}")
     return state
+
+
+_PADDING = [[0.0] * (SEATS - n) for n in range(SEATS + 1)]
+"""The zeros that pad a row of ``n`` seats to six."""
+
+
+def turned(values: list[Any], viewer: int) -> list[Any]:
+    """Returns one value per seat, the viewer's first and then clockwise, padded with zeros to six seats
+    (what ``seat_block`` writes before scaling: for encoders that write whole vectors)."""
+    return [*values[viewer:], *values[:viewer], *_PADDING[len(values)]]
+
+
+def one_hot_row(index: int | None, size: int) -> list[float]:
+    """Returns ``size`` zeros with a 1 at ``index`` (none if it is None or out of range)."""
+    row = [0.0] * size
+    if index is not None and 0 <= index < size:
+        row[index] = 1.0
+    return row
+
+
+@cache
+def one_hot_rows(size: int) -> tuple[list[float], ...]:
+    """Returns (once, then shared: never change them) every one-hot row of ``size``: row ``i`` has its 1
+    at ``i``, and the last, row ``size``, is all zeros (for a value that is not there)."""
+    return (*(one_hot_row(i, size) for i in range(size)), [0.0] * size)

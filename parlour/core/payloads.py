@@ -116,8 +116,20 @@ def _slot_names(kind: type) -> tuple[str, ...]:
     return found
 
 
+_ATOMIC = frozenset({int, str, float, bool, type(None)})
+"""The immutable values records hold most (shared by copies without a look at them)."""
+
+
 def copy_value(value: T) -> T:
     """Returns a deep copy of a field's value (immutable values are shared)."""
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    if kind is list:  # the common containers first, their atomic items without a call each
+        return [v if type(v) in _ATOMIC else copy_value(v) for v in value]  # type: ignore[attr-defined, return-value]
+    if kind is dict:
+        items = value.items()  # type: ignore[attr-defined]
+        return {k: v if type(v) in _ATOMIC else copy_value(v) for k, v in items}  # type: ignore[return-value]
     if isinstance(value, list):
         return [copy_value(v) for v in value]  # type: ignore[return-value]
     if isinstance(value, dict):

@@ -6,6 +6,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from typing import Any, Generic
 
 from typing_extensions import TypeVar
@@ -76,7 +78,6 @@ class GameState(ABC, Generic[A]):
     def __init__(self) -> None:
         self._legal_cache: dict[Seat, list[A]] = {}
         self._legal_sets: dict[Seat, frozenset[A]] = {}
-        self._legal_ids: dict[Seat, set[int]] = {}
         self._deciders: tuple[Seat, ...] | None = None
         self._events: list[Event] | None = None
         self.actions_applied = 0
@@ -86,7 +87,8 @@ class GameState(ABC, Generic[A]):
         """Returns the seats that may act now (empty once the game is over); cached until the next action."""
         found = self._deciders
         if found is None:
-            found = () if self.is_over() or not len(self.stack) else self.stack.top.deciders()
+            items = self.stack._items  # the stack's own list: no method calls on this hot path
+            found = () if not items or self.is_over() else items[-1].deciders()
             self._deciders = found
         return found
 
@@ -99,13 +101,21 @@ class GameState(ABC, Generic[A]):
 
     def legal_actions(self, seat: Seat | None = None) -> list[A]:
         """Returns the legal actions of ``seat`` (default: the only decider) in a stable order."""
-        seat = self._resolve_seat(seat, strict=False)
-        if seat is None:
+        if type(seat) is int:  # a bool is no seat: it takes the checks below
+            cached = self._legal_cache.get(seat)
+            if cached is not None:  # only a seat already checked has a list
+                return cached
+            if 0 <= seat < self.players:
+                cached = self._legal_actions(seat) if seat in self.deciders() else []
+                self._legal_cache[seat] = cached
+                return cached
+        resolved = self._resolve_seat(seat, strict=False)
+        if resolved is None:
             return []
-        cached = self._legal_cache.get(seat)
+        cached = self._legal_cache.get(resolved)
         if cached is None:
-            cached = self._legal_actions(seat) if seat in self.deciders() else []
-            self._legal_cache[seat] = cached
+            cached = self._legal_actions(resolved) if resolved in self.deciders() else []
+            self._legal_cache[resolved] = cached
         return cached
 
     def is_legal(self, action: object, seat: Seat | None = None) -> bool:
@@ -114,15 +124,23 @@ class GameState(ABC, Generic[A]):
         return resolved is not None and self._is_listed(action, resolved)
 
     def _is_listed(self, action: object, seat: Seat) -> bool:
-        """Returns whether the action is among the seat's legal actions (identity first: cheap)."""
-        legal = self.legal_actions(seat)
-        ids = self._legal_ids.get(seat)
-        if ids is None:
-            ids = self._legal_ids[seat] = {id(a) for a in legal}
+        """Returns whether the action is among the seat's legal actions, or one the top decision accepts
+        all the same (``Decision.accepts``).
+
+        An action taken from ``legal_actions`` is found by identity, without hashing or comparing any
+        action; another one (parsed from text) by equality, through a set built once per state.
+        """
+        legal = self._legal_cache.get(seat)
+        if legal is None:
+            legal = self.legal_actions(seat)
+        if any(map(is_, legal, repeat(action))):
+            return True
         try:
-            return id(action) in ids or action in self._legal_set(seat)
+            if action in self._legal_set(seat):
+                return True
         except TypeError:
             return False
+        return seat in self.deciders() and bool(self.stack.top.accepts(self, seat, action))
 
     def _legal_set(self, seat: Seat) -> frozenset[A]:
         """Returns the legal actions of ``seat`` as a set (cached)."""
@@ -150,19 +168,16 @@ class GameState(ABC, Generic[A]):
     # ----------------------------------------------------------------- actions
     def apply(self, action: A, seat: Seat | None = None) -> list[Event]:
         """Applies a legal action for ``seat`` and returns the events; refuses anything else."""
-        acting = self._resolve_seat(seat, strict=True)
-        assert acting is not None
-        if acting not in self.deciders():
-            raise IllegalActionError(f"seat {acting} may not act now (waiting for {self._waiting()})")
-        if not self._is_listed(action, acting):
-            raise IllegalActionError(
-                f"{action} is not legal for seat {acting} now: {self._why(action, acting)}"
-            )
+        if type(seat) is not int or seat not in self.deciders():  # the common case: one check
+            seat = self._acting(seat)
+        if not self._is_listed(action, seat):
+            raise IllegalActionError(f"{action} is not legal for seat {seat} now: {self._why(action, seat)}")
         # Forced outcomes and a manual-dice callback may be refused mid-action: keep a copy to restore.
-        snapshot = self.clone() if self.chance.forced or self.chance.ask is not None else None
+        chance = self.chance
+        snapshot = self.clone() if chance.forced or chance.ask is not None else None
         self._events = []
         try:
-            self._apply(acting, action)
+            self._apply(seat, action)
         except Exception:
             if snapshot is None:
                 raise
@@ -172,23 +187,34 @@ class GameState(ABC, Generic[A]):
             raise
         finally:
             events, self._events = self._events, None
-        self._forget_legal()
+        self._deciders = None
+        if self._legal_cache:
+            self._forget_legal()
         self.actions_applied += 1
         return events or []
+
+    def _acting(self, seat: Seat | None) -> Seat:
+        """Returns the seat that acts (the one given, or the only decider); refuses one that may not act."""
+        acting = self._resolve_seat(seat, strict=True)
+        assert acting is not None
+        if acting not in self.deciders():
+            raise IllegalActionError(f"seat {acting} may not act now (waiting for {self._waiting()})")
+        return acting
 
     def apply_legal(self, action: A, seat: Seat) -> None:
         """Applies an action taken from ``legal_actions(seat)`` without checks or events (playouts)."""
         self._apply(seat, action)
-        self._forget_legal()
+        self._deciders = None
+        if self._legal_cache:
+            self._forget_legal()
         self.actions_applied += 1
 
     def _forget_legal(self) -> None:
         """Drops the cached deciders and legal actions after the state changed."""
         self._deciders = None
-        if self._legal_cache:
-            self._legal_cache.clear()
-            self._legal_sets.clear()
-            self._legal_ids.clear()
+        self._legal_cache = {}
+        if self._legal_sets:
+            self._legal_sets = {}
 
     def emit(self, text: str, seat: Seat | None = None, secret: str | None = None) -> None:
         """Records an event of the action being applied (no-op in quiet playouts)."""
@@ -240,9 +266,9 @@ class GameState(ABC, Generic[A]):
         Games call it after setting up a new game too. It stops when the game is over or the stack is
         empty; a game whose automatic steps never end is refused after MAX_AUTO_STEPS of them.
         """
-        stack = self.stack
         for _ in range(MAX_AUTO_STEPS):
-            if not len(stack) or self.is_over() or not stack.top.auto(self):
+            items = self.stack._items  # read anew: a step may replace the stack (Venture's undo)
+            if not items or self.is_over() or not items[-1].auto(self):
                 self._deciders = None
                 return
         raise RuntimeError(f"more than {MAX_AUTO_STEPS} automatic steps in a row: a loop in the rules")

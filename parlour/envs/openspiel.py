@@ -32,6 +32,11 @@ from parlour.core.positions import JSONObject
 from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState, rank
 
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+"""OpenSpiel's player id of a chance node."""
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+"""OpenSpiel's player id of a terminal node."""
+
 
 def short_name(name: str) -> str:
     """Returns the OpenSpiel name of a Parlour game (``parlour_im_the_boss``)."""
@@ -48,12 +53,18 @@ def _defaults(game: Game) -> JSONObject:
 
 
 def _attempt(
-    game: ParlourSpielGame, inner: GameState | None, pending: tuple[int, str] | None, outcomes: list[Forced]
+    game: ParlourSpielGame,
+    inner: GameState | None,
+    pending: tuple[int, str] | None,
+    outcomes: list[Forced],
+    listed: object = None,
 ) -> GameState | ChanceRequest:
     """Tries the deal (``inner`` None) or a player's action with the outcomes chosen so far, on a copy.
 
-    Returns the state after it, or the next chance event it asks for.  An illegal action raises
-    IllegalActionError and changes nothing.
+    ``listed``: the action object itself when it was taken from ``inner``'s legal actions (no text to
+    read, no legality to check); else the pending text is read and checked.  Returns the state after
+    it, or the next chance event it asks for.  An illegal action raises IllegalActionError and changes
+    nothing.
     """
     probe = ProbeChance(0, forced=[Forced(f.kind, f.value) for f in outcomes])
     try:
@@ -62,10 +73,12 @@ def _attempt(
         else:
             assert pending is not None
             seat, text = pending
-            action = inner.parse_action(text)
-            if not inner.is_legal(action, seat):  # checked on ``inner``, whose legal actions are cached
-                why = inner.why_illegal(action, seat)
-                raise IllegalActionError(f"{text} is not legal for seat {seat} now: {why}")
+            action = listed
+            if action is None:
+                action = inner.parse_action(text)
+                if not inner.is_legal(action, seat):  # checked on ``inner``, whose legal actions are cached
+                    why = inner.why_illegal(action, seat)
+                    raise IllegalActionError(f"{text} is not legal for seat {seat} now: {why}")
             state = inner.clone()
             state.chance = probe
             state.apply_legal(action, seat)
@@ -95,6 +108,8 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         """The chance event being chosen (a chance node), or None at a player or terminal node."""
         self.drawn: list[str] = []
         """For a shuffle being chosen: the item names placed so far, top of pile first."""
+        self.listed: object = None
+        """The pending action's object, when it was among ``inner``'s legal actions (else None)."""
         if inner is None:
             start = game.deal_start()
             if isinstance(start, ChanceRequest):
@@ -106,18 +121,20 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         """Returns CHANCE at a chance node, TERMINAL at the end, else the seat to act (first decider)."""
         if self.request is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert self.inner is not None
-        return int(self.inner.deciders()[0])
+            return CHANCE
+        inner = self.inner
+        assert inner is not None
+        if inner.is_over() or len(self.moves) >= self._spiel_game.max_length:
+            return TERMINAL
+        return int(inner.deciders()[0])
 
     def is_terminal(self) -> bool:
         """Returns whether the game is over, or truncated at ``max_game_length`` player actions."""
         if self.request is not None:
             return False
-        assert self.inner is not None
-        return bool(self.inner.is_over()) or self.truncated()
+        inner = self.inner
+        assert inner is not None
+        return bool(inner.is_over()) or len(self.moves) >= self._spiel_game.max_length
 
     def truncated(self) -> bool:
         """Returns whether the game stopped at ``max_game_length`` player actions before its end."""
@@ -145,12 +162,17 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         """Returns the catalogue ids of the player's legal actions, ascending."""
         if self.is_terminal() or self.inner is None or player not in self.inner.deciders():
             return []
-        ids = self._spiel_game.ids
-        return sorted(ids[self.inner.format_action(a)] for a in self.inner.legal_actions(player))
+        return sorted(self._listed(player)[1])
+
+    def _listed(self, player: int) -> tuple[list[object], list[int]]:
+        """Returns the player's legal action objects and their catalogue ids, in the engine's order."""
+        assert self.inner is not None
+        legal: list[object] = self.inner.legal_actions(player)
+        return legal, self._spiel_game.adapter.ids.of(legal, self.inner.format_action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """Returns an action id's notation, or a chance outcome's (``roll 7``, ``next ST-DF``)."""
-        if player == int(pyspiel.PlayerId.CHANCE):
+        if player == CHANCE:
             return self._spiel_game.outcome_text(action)
         return str(self._spiel_game.adapter.catalogue[action])
 
@@ -188,7 +210,11 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= action < len(catalogue):
             raise ValueError(f"there is no action id {action}")
         pending = (self.current_player(), str(catalogue[action]))
-        result = _attempt(self._spiel_game, self.inner, pending, [])  # an illegal action changes nothing
+        legal, ids = self._listed(pending[0])
+        listed = legal[ids.index(action)] if action in ids else None
+        self.listed = listed
+        # An illegal action changes nothing.
+        result = _attempt(self._spiel_game, self.inner, pending, [], listed)
         self.moves.append(pending[1])
         self._settle(pending, result)
 
@@ -213,7 +239,8 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
             self.drawn.extend(left.elements())  # one name left: the rest of the pile is known
             self.outcomes.append(Forced("order", self.drawn))
             self.drawn = []
-        self._settle(self.pending, _attempt(self._spiel_game, self.inner, self.pending, self.outcomes))
+        result = _attempt(self._spiel_game, self.inner, self.pending, self.outcomes, self.listed)
+        self._settle(self.pending, result)
 
     def _settle(self, pending: tuple[int, str] | None, result: GameState | ChanceRequest) -> None:
         """Opens the next chance node, or takes the state the action (or the deal) led to."""
@@ -244,6 +271,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         other.moves, other.pending, other.request = list(self.moves), self.pending, self.request
         other.outcomes = [Forced(f.kind, copy.deepcopy(f.value)) for f in self.outcomes]
         other.drawn = list(self.drawn)
+        other.listed = self.listed  # actions never change: shared
         return other
 
     def __str__(self) -> str:
@@ -274,7 +302,7 @@ class ParlourObserver:
         if state.inner is None:
             self.tensor[:] = 0.0
         else:
-            self.tensor[:] = self.game.adapter.encode(state.inner, player).array()
+            self.game.adapter.encode(state.inner, player).array(out=self.tensor)
 
     def string_from(self, state: ParlourSpielState, player: int) -> str:
         """Returns what the player may know (with the public history for perfect recall): no outcome."""
@@ -316,7 +344,7 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"max_game_length must be at least 1, not {self.max_length}")
         self.options = self.parlour.options({s.name: values[s.name] for s in self.parlour.option_specs})
         self.adapter: Encoding = self.parlour.encoding(self.players, self.options)
-        self.ids = {text: i for i, text in enumerate(self.adapter.catalogue)}
+        self.ids = self.adapter.ids.by_text
         self.chance_names = tuple(dict.fromkeys(self.adapter.chance_names))
         offset = self.adapter.faces + 1
         self.chance_index = {name: offset + i for i, name in enumerate(self.chance_names)}

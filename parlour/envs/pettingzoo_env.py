@@ -50,8 +50,9 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"parlour_{self.game.name.replace('-', '_')}_v0"}
         self.adapter = self.game.encoding(players, self.options)
         self.catalogue = self.adapter.catalogue
-        self.ids = {text: i for i, text in enumerate(self.catalogue)}
+        self.ids = self.adapter.ids.by_text
         self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         probe = self.game.new_state(players, 0, self.options)
         size = self.adapter.encode(probe, 0).size
         self._observation_spaces = {
@@ -90,12 +91,12 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
 
     def _seat(self, agent: str) -> int:
         """Returns an agent's seat."""
-        return int(agent.rsplit("_", 1)[1])
+        return self._seats[agent]
 
     def _next_agent(self) -> str:
         """Returns the agent that acts now (the first decider)."""
         deciders = self.state_.deciders()
-        return f"player_{deciders[0]}" if deciders else self.agents[0]
+        return self.possible_agents[deciders[0]] if deciders else self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns the agent's tensor and its action mask (all zeros when it may not act); cached per step."""
@@ -109,12 +110,26 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
 
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
         """Computes an agent's tensor and action mask."""
-        seat = self._seat(agent)
+        seat, state = self._seat(agent), self.state_
         mask = np.zeros(len(self.catalogue), dtype=np.int8)
-        if not self.state_.is_over() and seat in self.state_.deciders():
-            for action in self.state_.legal_actions(seat):
-                mask[self.ids[self.state_.format_action(action)]] = 1
-        return {"observation": self.adapter.encode(self.state_, seat).array(), "action_mask": mask}
+        if seat in state.deciders():  # nobody decides once the game is over
+            mask[self._legal_ids(seat)[1]] = 1
+        return {"observation": self.adapter.encode(state, seat).array(), "action_mask": mask}
+
+    def _legal_ids(self, seat: int) -> tuple[list[object], list[int]]:
+        """Returns the seat's legal actions and their catalogue ids."""
+        legal: list[object] = self.state_.legal_actions(seat)
+        return legal, self.adapter.ids.of(legal, self.state_.format_action)
+
+    def _chosen(self, seat: int, action: int) -> tuple[object, bool] | None:
+        """Returns the legal action with this id for ``seat`` and whether the state listed it (else a
+        decision accepts it: ``Decision.accepts``), or None if it is not legal."""
+        legal, ids = self._legal_ids(seat)
+        if action in ids:
+            return legal[ids.index(action)], True
+        state = self.state_
+        parsed = state.parse_action(self.catalogue[action])
+        return (parsed, False) if state.is_legal(parsed, seat) else None
 
     def step(self, action: int | None) -> None:
         """Applies the acting agent's action id; an illegal id raises ValueError and changes nothing."""
@@ -125,11 +140,14 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         if action is None or not 0 <= int(action) < len(self.catalogue):
             raise ValueError(f"action must be an id 0..{len(self.catalogue) - 1}, not {action!r}")
         seat = self._seat(agent)
-        parsed = self.state_.parse_action(self.catalogue[int(action)])
-        if not self.state_.is_legal(parsed, seat):
+        chosen = self._chosen(seat, int(action))
+        if chosen is None:
             raise ValueError(f"action {action} ({self.catalogue[int(action)]}) is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        self.state_.apply(parsed, seat)
+        if chosen[1]:
+            self.state_.apply_legal(chosen[0], seat)  # listed, so legal; nobody reads the events
+        else:
+            self.state_.apply(chosen[0], seat)
         self.steps += 1
         if self.state_.is_over():
             winners = self.state_.winners()

@@ -245,3 +245,30 @@ def test_a_step_nobody_decides_lists_no_actions_and_refuses_any() -> None:
     assert step.legal(state, 0) == []
     with pytest.raises(IllegalActionError, match="nobody decides 'score'"):
         step.apply(state, 0, Go(1))
+
+
+def test_an_action_the_top_decision_accepts_is_legal_though_not_listed() -> None:
+    @dataclass(eq=False, kw_only=True)
+    class Generous(Turn):
+        kind = "generous"
+
+        def accepts(self, state: Toy, seat: int, action: object) -> bool:
+            return isinstance(action, Go) and action.points == 4
+
+    state = Toy([0, 0, 0, 0])
+    state.stack = DecisionStack([Generous(seats=[0])])
+    assert Go(4) not in state.legal_actions(0)
+    assert state.is_legal(Go(4), 0)
+    assert not state.is_legal(Go(5), 0)
+    assert not state.is_legal(Go(4), 1)  # accepted only from a seat that may act
+    state.apply(Go(4), 0)
+    assert state.points == [4, 0, 0, 0]
+
+
+def test_an_equal_action_is_legal_as_the_listed_one_and_an_unhashable_object_is_not() -> None:
+    state = Toy([0, 1, 1, 1])
+    listed = state.legal_actions(0)[1]
+    assert state.is_legal(listed, 0) and state.is_legal(Go(2), 0)
+    assert not state.is_legal([Go(2)], 0)
+    state.apply(Go(2), 0)
+    assert state.stack.kinds() == ["turn", "score", "window"]

@@ -11,8 +11,10 @@ cannot repeat for ever).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from parlour.core.decisions import Seat
 from parlour.games.im_the_boss.actions import (
@@ -40,9 +42,17 @@ from parlour.games.im_the_boss.actions import (
 )
 from parlour.games.im_the_boss.closing import Closing, fail_deal
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
-from parlour.games.im_the_boss.phases import clockwise, others_from_left
+from parlour.games.im_the_boss.phases import clockwise, clockwise_order, others_from_left
 from parlour.games.im_the_boss.plays import card_plays, play
-from parlour.games.im_the_boss.supply import auto_use, can_supply, stands, strike_unagreed, suppliers
+from parlour.games.im_the_boss.supply import (
+    Supply,
+    auto_use,
+    can_supply,
+    hand_names,
+    stands,
+    strike_unagreed,
+    supply,
+)
 from parlour.games.im_the_boss.tabletop import Tabletop, UnderStop
 
 
@@ -63,9 +73,10 @@ class Bargain(UnderStop):
 
     def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
         """Returns what ``seat`` may do in the negotiation window."""
-        nego = state.negotiation()
+        nego = state.nego
+        assert nego is not None
         closing: list[BossAction] = [CALL, FAIL] if stands(state) else [FAIL]
-        if spent(state, seat):
+        if nego.counted[seat] >= state.options["negotiation_limit"]:  # spent (ruling B-2)
             if self.quiet:
                 return closing
             # Out of actions: pass, answer the terms, or (the Boss) close or fail.
@@ -73,13 +84,15 @@ class Bargain(UnderStop):
             return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
         # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
         found: list[BossAction] = [] if self.quiet else [PASS]
-        found += [shared(Lay, c) for c in state.space(nego.space).colours if state.count(seat, f"clan:{c}")]
-        found += card_plays(state, seat)
+        held = hand_names(state, seat)
+        known = supply(state)
+        found += [shared(Lay, c) for c in known.colours if f"clan:{c}" in held]
+        found += card_plays(state, seat, held, known)
         if seat == nego.boss:
-            found += boss_actions(state)
+            found += boss_actions(state, known)
             found += closing
         else:
-            found += investor_actions(state, seat)
+            found += investor_actions(state, seat, known)
         return found
 
     def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
@@ -115,7 +128,9 @@ class Bargain(UnderStop):
     def resume(self, state: Tabletop, keep_call: bool) -> None:
         """Asks every seat again, from the Boss, after an action."""
         self.quiet = False
-        self.reopen(clockwise(state.negotiation().boss, state.players))
+        nego = state.nego
+        assert nego is not None
+        self.reopen(clockwise_order(nego.boss, state.players))
 
     def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
         """Seats from the Boss clockwise; only the Boss once everyone has passed."""
@@ -191,47 +206,61 @@ def public_only_pass(state: Tabletop, seat: int) -> bool:
     return not any(can_supply(state, seat, c) for c in state.space(nego.space).colours)
 
 
-def investor_actions(state: Tabletop, seat: int) -> list[BossAction]:
-    """Returns a non-Boss seat's offers, withdrawals and answers to the terms."""
-    nego = state.negotiation()
+def investor_actions(state: Tabletop, seat: int, known: Supply | None = None) -> list[BossAction]:
+    """Returns a non-Boss seat's offers, withdrawals and answers to the terms (``known``: who supplies
+    what, ``supply.supply``, when the caller has it)."""
+    known = supply(state) if known is None else known
+    nego, table = known.nego, known.table
+    offers, proceeds = nego.offers, nego.proceeds
     found: list[BossAction] = []
-    for colour in state.space(nego.space).colours:
-        if can_supply(state, seat, colour):
-            ask = nego.offers.get((colour, seat), -1)
-            found += amounts(offer_amounts(colour, 0, nego.proceeds), 0, ask)
-    found += [shared(Withdraw, c) for c, s in sorted(nego.offers) if s == seat]
+    for colour, seats in table.items():
+        if seat in seats:
+            found += amounts(offer_amounts(colour, 0, proceeds), 0, offers.get((colour, seat), -1))
+    if offers:
+        found += [shared(Withdraw, c) for c, s in sorted(offers) if s == seat]
     if nego.unagreed(seat):
         found += [AGREE, REFUSE]
     return found
 
 
-def boss_actions(state: Tabletop) -> list[BossAction]:
-    """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip."""
-    nego = state.negotiation()
+def boss_actions(state: Tabletop, known: Supply | None = None) -> list[BossAction]:
+    """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip (``known``: who
+    supplies what, ``supply.supply``, when the caller has it)."""
+    known = supply(state) if known is None else known
+    nego, table = known.nego, known.table
+    items, tips, proceeds, boss = nego.items, nego.tips, nego.proceeds, nego.boss
+    committed = nego.committed()  # each line's room below is the proceeds less the other lines
     found: list[BossAction] = []
     for (colour, seat), ask in sorted(nego.offers.items()):
-        term = nego.items.get(colour)
-        if (term is None or (term.seat, term.amount, term.agreed) != (seat, ask, True)) and nego.committed(
-            without_colour=colour
-        ) + ask <= nego.proceeds:
+        term = items.get(colour)
+        if term is None:
+            others = committed
+        elif term.seat == seat and term.amount == ask and term.agreed:
+            continue  # accepting would change nothing
+        else:
+            others = committed - term.amount
+        if others + ask <= proceeds:
             found.append(shared(Accept, colour, seat))
-    for colour in state.space(nego.space).colours:
-        term = nego.items.get(colour)
-        room = nego.proceeds - nego.committed(without_colour=colour)
-        for seat in suppliers(state, colour):
-            if seat == nego.boss:
+    for colour, seats in table.items():
+        term = items.get(colour)
+        room = proceeds - committed + (0 if term is None else term.amount)
+        for seat in seats:
+            if seat == boss:
                 if term is None or term.seat != seat:
                     found.append(shared(Use, colour))
-                continue
-            current = term.amount if term is not None and term.seat == seat else -1
-            found += amounts(include_amounts(colour, seat, 0, room), 0, current)
-    found += [shared(Drop, c) for c in sorted(nego.items)]
-    for seat in others_from_left(nego.boss, state.players):
-        tip = nego.tips.get(seat)
-        room = nego.proceeds - nego.committed(without_tip=seat)
-        low = 0 if tip is not None else 1
-        current = tip.amount if tip is not None else -1
-        found += amounts(tip_amounts(seat, low, room), low, current)
+            elif term is not None and term.seat == seat:
+                found += amounts(include_amounts(colour, seat, 0, room), 0, term.amount)
+            else:
+                found += include_amounts(colour, seat, 0, room)
+    if items:
+        found += [shared(Drop, c) for c in sorted(items)]
+    free = proceeds - committed
+    for seat in clockwise_order(boss, state.players)[1:]:
+        tip = tips.get(seat)
+        if tip is None:
+            found += tip_amounts(seat, 1, free)
+        else:
+            found += amounts(tip_amounts(seat, 0, free + tip.amount), 0, tip.amount)
     return found
 
 
@@ -281,39 +310,52 @@ def call(state: Tabletop, seat: int) -> None:
 
 def shape_terms(state: Tabletop, seat: int, action: BossAction) -> None:
     """Lays a Clan card, makes or withdraws an offer, shapes the terms or answers them."""
+    shaper = SHAPERS.get(type(action))
+    if shaper is None:
+        raise AssertionError(f"{action} does not shape the terms")
+    shaper(state, seat, action)
+
+
+def lay(state: Tabletop, seat: int, action: Lay) -> None:
+    """Lays a Clan card of the colour face up."""
+    colour = action.colour
+    card = state.holding(seat, f"clan:{colour}")[0]
+    state.hands[seat].remove(card)
+    state.negotiation().laid[seat].append(card)
+    state.emit(f"Seat {seat} lays {article(colour)} {colour} Clan card.")
+
+
+def offer(state: Tabletop, seat: int, action: Offer) -> None:
+    """Offers (or re-prices) the seat's investor of the colour."""
+    state.negotiation().offers[(action.colour, seat)] = action.number
+    state.emit(f"Seat {seat} offers {action.colour} for {action.number} million.")
+
+
+def accept(state: Tabletop, seat: int, action: Accept) -> None:
+    """The Boss accepts an offer at its ask: an agreed line of the terms."""
     nego = state.negotiation()
-    match action:
-        case Lay(colour):
-            card = state.holding(seat, f"clan:{colour}")[0]
-            state.hands[seat].remove(card)
-            nego.laid[seat].append(card)
-            state.emit(f"Seat {seat} lays {article(colour)} {colour} Clan card.")
-        case Offer(colour, number):
-            nego.offers[(colour, seat)] = number
-            state.emit(f"Seat {seat} offers {colour} for {number} million.")
-        case Withdraw(colour):
-            withdraw(state, seat, colour)
-        case Accept(colour, supplier):
-            ask = nego.offers[(colour, supplier)]
-            nego.items[colour] = Term(supplier, ask, True)
-            state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
-        case Include(colour, supplier, number):
-            nego.items[colour] = Term(supplier, number, False)
-            state.emit(f"The Boss proposes {number} million to seat {supplier} for {colour}.")
-        case Use(colour):
-            nego.items[colour] = Term(seat, 0, True)
-            state.emit(f"The Boss brings in its own {colour}.")
-        case Drop(colour):
-            del nego.items[colour]
-            state.emit(f"The Boss drops {colour} from the terms.")
-        case Tip(payee, number):
-            tip(state, payee, number)
-        case Agree():
-            agree(state, seat)
-        case Refuse():
-            refuse(state, seat)
-        case _:
-            raise AssertionError(f"{action} does not shape the terms")
+    colour, supplier = action.colour, action.seat
+    ask = nego.offers[(colour, supplier)]
+    nego.items[colour] = Term(supplier, ask, True)
+    state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
+
+
+def include(state: Tabletop, seat: int, action: Include) -> None:
+    """The Boss proposes an amount to a seat for its investor: a line the seat has not agreed to yet."""
+    state.negotiation().items[action.colour] = Term(action.seat, action.number, False)
+    state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
+
+
+def use(state: Tabletop, seat: int, action: Use) -> None:
+    """The Boss brings in its own investor of the colour."""
+    state.negotiation().items[action.colour] = Term(seat, 0, True)
+    state.emit(f"The Boss brings in its own {action.colour}.")
+
+
+def drop(state: Tabletop, seat: int, action: Drop) -> None:
+    """The Boss takes the investor of the colour out of the terms."""
+    del state.negotiation().items[action.colour]
+    state.emit(f"The Boss drops {action.colour} from the terms.")
 
 
 def withdraw(state: Tabletop, seat: int, colour: str) -> None:
@@ -356,6 +398,21 @@ def refuse(state: Tabletop, seat: int) -> None:
         del nego.tips[seat]
         struck.append("its payment for no investor")
     state.emit(f"Seat {seat} refuses the terms offered to it: {' and '.join(struck)} struck.")
+
+
+SHAPERS: dict[type[BossAction], Callable[[Tabletop, int, Any], None]] = {
+    Lay: lay,
+    Offer: offer,
+    Withdraw: lambda state, seat, action: withdraw(state, seat, action.colour),
+    Accept: accept,
+    Include: include,
+    Use: use,
+    Drop: drop,
+    Tip: lambda state, seat, action: tip(state, action.seat, action.number),
+    Agree: lambda state, seat, action: agree(state, seat),
+    Refuse: lambda state, seat, action: refuse(state, seat),
+}
+"""How each action that shapes the terms does so, by its class."""
 
 
 def article(colour: str) -> str:

@@ -43,11 +43,11 @@ class Space:
     required: str
     groups: tuple[Group, ...]
     dividends: int
+    colours: str = field(init=False, repr=False, compare=False)
+    """Every colour printed on the space, required first (worked out once: legality reads it often)."""
 
-    @property
-    def colours(self) -> str:
-        """Returns every colour printed on the space, required first."""
-        return self.required + "".join(g.colours for g in self.groups)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "colours", self.required + "".join(g.colours for g in self.groups))
 
     def text(self) -> str:
         """Returns the requirement as text, e.g. ``R B Y + 2 of M O G``."""

@@ -4,6 +4,7 @@ position form (docs/positions.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Protocol, runtime_checkable
 
 from parlour.core.errors import PositionError
@@ -26,6 +27,8 @@ NEGO_FIELDS = {
     "called",
     "pending",
 }
+_AMOUNT = attrgetter("amount")
+"""A term's amount (sums over the terms run in C)."""
 
 
 @dataclass
@@ -113,8 +116,13 @@ class Negotiation:
 
     def committed(self, without_colour: str = "", without_tip: int = -1) -> int:
         """Returns the total the terms pay out, leaving out one item or tip."""
-        total = sum(t.amount for c, t in self.items.items() if c != without_colour)
-        return total + sum(t.amount for s, t in self.tips.items() if s != without_tip)
+        items, tips = self.items, self.tips
+        total: int = sum(map(_AMOUNT, items.values())) + sum(map(_AMOUNT, tips.values()))
+        if without_colour in items:
+            total -= items[without_colour].amount
+        if without_tip in tips:
+            total -= tips[without_tip].amount
+        return total
 
     def payments(self) -> dict[int, int]:
         """Returns what each seat receives under the terms."""

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 
 def clockwise(first: int, players: int) -> list[int]:
     """Returns every seat in clockwise order starting with ``first``."""
-    return [(first + i) % players for i in range(players)]
+    return list(clockwise_order(first, players))
 
 
 def others_from_left(seat: int, players: int) -> list[int]:
     """Returns the other seats in clockwise order starting at ``seat``'s left."""
-    return [(seat + i) % players for i in range(1, players)]
+    return list(clockwise_order(seat, players)[1:])
+
+
+@cache
+def clockwise_order(first: int, players: int) -> tuple[int, ...]:
+    """Returns (once, then shared) every seat in clockwise order starting with ``first``."""
+    return tuple((first + i) % players for i in range(players))

@@ -46,9 +46,10 @@ def reshuffle(state: Tabletop) -> None:
         state.emit("The deck is exhausted: the discard pile is shuffled into a new deck.")
 
 
-def recruit_targets(state: Tabletop, seat: int) -> str:
-    """Returns the placards a triple by ``seat`` may take: spares first, else other players' ones."""
-    if state.count(seat, RECRUIT) < TRIPLE:
+def recruit_targets(state: Tabletop, seat: int, recruits: int = -1) -> str:
+    """Returns the placards a triple by ``seat`` may take: spares first, else other players' ones
+    (``recruits``: the seat's Recruitment cards, when the caller has counted them)."""
+    if (state.count(seat, RECRUIT) if recruits < 0 else recruits) < TRIPLE:
         return ""
     spares = state.spares()
     if spares:

@@ -23,11 +23,12 @@ from parlour.games.im_the_boss.actions import (
     Travel,
     shared,
 )
-from parlour.games.im_the_boss.content import ANY, BOSS, STOP
+from parlour.games.im_the_boss.content import ANY, BOSS, RECRUIT, STOP
 from parlour.games.im_the_boss.negotiation import Pending
+from parlour.games.im_the_boss.options import TRIPLE
 from parlour.games.im_the_boss.phases import others_from_left
 from parlour.games.im_the_boss.pieces import recruit_targets, spend_triple, take_placard
-from parlour.games.im_the_boss.supply import auto_use, prune
+from parlour.games.im_the_boss.supply import Supply, auto_use, hand_names, prune, supply
 from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 
 
@@ -94,27 +95,29 @@ class Respond(BossDecision):
         )
 
 
-def card_plays(state: Tabletop, seat: int) -> list[BossAction]:
-    """Returns the Travel, Boss and Recruitment plays ``seat`` may make in the negotiation."""
-    nego = state.negotiation()
+def card_plays(
+    state: Tabletop, seat: int, held: list[str] | None = None, known: Supply | None = None
+) -> list[BossAction]:
+    """Returns the Travel, Boss and Recruitment plays ``seat`` may make in the negotiation (``held`` and
+    ``known``: ``supply.hand_names`` and ``supply.supply``, when the caller has them)."""
+    held = hand_names(state, seat) if held is None else held
+    known = supply(state) if known is None else known
+    nego, laid = known.nego, known.laid
     found: list[BossAction] = []
-    wild = state.count(seat, f"travel:{ANY}") > 0
-    cards = state.content.cards
-    for colour in state.space(nego.space).colours:
-        if not wild and not state.count(seat, f"travel:{colour}"):
+    wild = f"travel:{ANY}" in held
+    for colour in known.colours:
+        if not wild and f"travel:{colour}" not in held:
             continue
         # Ruling A-12: only investors that could take part in this deal are targets.
         if state.owners[colour] is not None and colour not in nego.travelling:
             found.append(shared(Travel, colour))
         clan = f"clan:{colour}"
-        found += [
-            shared(Travel, colour, s)
-            for s in range(state.players)
-            if any(cards[c] == clan for c in nego.laid[s])
-        ]
-    if seat != nego.boss and state.count(seat, BOSS):
+        found += [shared(Travel, colour, s) for s, names in enumerate(laid) if clan in names]
+    if seat != nego.boss and BOSS in held:
         found.append(BOSS_CARD)
-    found += [shared(Recruit, c) for c in recruit_targets(state, seat)]
+    recruits = held.count(RECRUIT)
+    if recruits >= TRIPLE:
+        found += [shared(Recruit, c) for c in recruit_targets(state, seat, recruits)]
     return found
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from parlour.games.im_the_boss.content import Space
-from parlour.games.im_the_boss.negotiation import Term
+from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.tabletop import Tabletop
+
+NONE_LAID: frozenset[str] = frozenset()
+"""The names a seat that has laid no Clan card has laid (shared: most seats)."""
 
 
 def can_supply(state: Tabletop, seat: int, colour: str) -> bool:
@@ -13,22 +18,70 @@ def can_supply(state: Tabletop, seat: int, colour: str) -> bool:
     assert nego is not None
     if state.owners[colour] == seat and colour not in nego.travelling:
         return True
-    cards = state.content.cards
-    name = f"clan:{colour}"
-    return any(cards[c] == name for c in nego.laid[seat])
+    return f"clan:{colour}" in map(state.content.cards.__getitem__, nego.laid[seat])
 
 
 def suppliers(state: Tabletop, colour: str) -> list[int]:
     """Returns the seats that can supply ``colour`` now."""
-    return [s for s in range(state.players) if can_supply(state, s, colour)]
+    return suppliers_from(state, laid_names(state), colour)
+
+
+def hand_names(state: Tabletop, seat: int) -> list[str]:
+    """Returns the names of the cards ``seat`` holds, in hand order (legality counts several names)."""
+    return list(map(state.content.cards.__getitem__, state.hands[seat]))
+
+
+def laid_names(state: Tabletop) -> list[frozenset[str]]:
+    """Returns the names of the Clan cards each seat has laid in the negotiation (for ``suppliers_from``)."""
+    name = state.content.cards.__getitem__
+    return [frozenset(map(name, laid)) if laid else NONE_LAID for laid in state.negotiation().laid]
+
+
+def suppliers_from(state: Tabletop, laid: list[frozenset[str]], colour: str) -> list[int]:
+    """Returns the seats that can supply ``colour`` now, given each seat's laid names (``laid_names``):
+    the placard's holder while it is at home, and every seat with a Clan card of the colour laid."""
+    nego = state.negotiation()
+    home = -1 if colour in nego.travelling else state.owners[colour]
+    clan = f"clan:{colour}"
+    return [s for s, names in enumerate(laid) if s == home or clan in names]
+
+
+@dataclass(slots=True)
+class Supply:
+    """What the negotiation's legal actions read, worked out once per call (``supply``)."""
+
+    nego: Negotiation
+    """The negotiation in progress."""
+    colours: str
+    """The colours printed on the deal's space, required first."""
+    laid: list[frozenset[str]]
+    """The names of the Clan cards each seat has laid."""
+    table: dict[str, list[int]]
+    """The seats that can supply each of the space's colours, in seat order (``suppliers``)."""
+
+
+def supply(state: Tabletop) -> Supply:
+    """Returns who can supply what in the negotiation in progress, worked out in one pass."""
+    nego = state.nego
+    assert nego is not None
+    colours = state.content.spaces[nego.space].colours
+    name = state.content.cards.__getitem__
+    laid = [frozenset(map(name, pile)) if pile else NONE_LAID for pile in nego.laid]
+    travelling, owners = nego.travelling, state.owners
+    table: dict[str, list[int]] = {}
+    for colour in colours:
+        home = -1 if colour in travelling else owners[colour]
+        clan = f"clan:{colour}"
+        table[colour] = [s for s, names in enumerate(laid) if s == home or clan in names]
+    return Supply(nego, colours, laid, table)
 
 
 def covers(space: Space, colours: set[str] | str) -> bool:
     """Returns whether these colours satisfy the space: every required one, enough of each group."""
-    chosen = set(colours)
-    if not set(space.required) <= chosen:
+    chosen = colours if isinstance(colours, set) else set(colours)
+    if not chosen.issuperset(space.required):
         return False
-    return all(len(chosen & set(g.colours)) >= g.count for g in space.groups)
+    return all(len(chosen.intersection(group.colours)) >= group.count for group in space.groups)
 
 
 def stands(state: Tabletop) -> bool:
@@ -36,8 +89,9 @@ def stands(state: Tabletop) -> bool:
 
     Lines not yet agreed do not count, and calling strikes them (ruling B-4).
     """
-    nego = state.negotiation()
-    return covers(state.space(nego.space), {c for c, t in nego.items.items() if t.agreed})
+    nego = state.nego
+    assert nego is not None
+    return covers(state.content.spaces[nego.space], {c for c, t in nego.items.items() if t.agreed})
 
 
 def strike_unagreed(state: Tabletop) -> None:

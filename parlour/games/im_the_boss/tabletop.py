@@ -13,6 +13,7 @@ import random
 from abc import abstractmethod
 from dataclasses import dataclass
 from functools import cache
+from operator import countOf
 from typing import ClassVar, NotRequired, Self, TypedDict, cast
 
 from parlour.core.chance import Chance
@@ -203,8 +204,7 @@ class Tabletop(ModularState[BossAction]):
 
     def count(self, seat: Seat, name: str) -> int:
         """Returns how many cards called ``name`` a seat holds."""
-        cards = self.content.cards
-        return sum(1 for c in self.hands[seat] if cards[c] == name)
+        return countOf(map(self.content.cards.__getitem__, self.hands[seat]), name)
 
     def space(self, index: int) -> Space:
         """Returns the board space with this index."""

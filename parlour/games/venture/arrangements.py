@@ -10,7 +10,7 @@ move back to one of them (ruling A-16), so it always ends.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -79,6 +79,80 @@ def moves(deck: Deck, stacks: Sequence[Sequence[int]]) -> Iterator[tuple[Move, s
                     yield table[cid][top], _join([*grown, *source])
 
 
+def unseen_moves(deck: Deck, stacks: Sequence[Sequence[int]], seen: Collection[str]) -> list[Move]:
+    """Returns the moves of :func:`moves`, in its order, that lead to no arrangement in ``seen``.
+
+    The hot path of random playouts: an arrangement is first compared by its key (:func:`key`: a sum
+    over its stacks, worked out from the two stacks a move changes); only a key that matches one seen
+    is checked against the text, so an arrangement not seen never has its text built.
+    """
+    corps = deck.corporations
+    table = move_actions(deck)
+    keys = seen_keys(deck, seen)
+    tuples = [tuple(s) for s in stacks]
+    hashes = [hash(s) for s in tuples]
+    total = sum(hashes)
+    summaries = [summarise(corps, s) for s in stacks]
+
+    def reaches_seen(index: int, cid: int, other: int) -> bool:
+        """Whether moving ``cid`` from stack ``index`` onto ``other`` (-1: alone) reaches a seen
+        arrangement: asked only when the key it reaches is seen (keys may collide, texts do not)."""
+        moved = [[c for c in s if c != cid] if i == index else list(s) for i, s in enumerate(stacks)]
+        if other == -1:
+            moved.append([cid])
+        else:
+            moved[other].append(cid)
+        return arrangement(deck, [s for s in moved if s]) in seen
+
+    found: list[Move] = []
+    for index, stack in enumerate(tuples):
+        others = total - hashes[index]
+        for position, cid in enumerate(stack):
+            corp = corps[cid]
+            rest = stack[:position] + stack[position + 1 :]
+            rest_hash = hash(rest) if rest else 0
+            if rest and (others + rest_hash + hash((cid,)) not in keys or not reaches_seen(index, cid, -1)):
+                found.append(table[cid][-1])
+            bit, mask = corp.industry_bit, corp.mask
+            for other, (industries, common, top) in enumerate(summaries):
+                if other != index and not industries & bit and common & mask:
+                    after = others - hashes[other] + rest_hash + hash((*tuples[other], cid))
+                    if after not in keys or not reaches_seen(index, cid, other):
+                        found.append(table[cid][top])
+    return found
+
+
+def key(stacks: Sequence[Sequence[int]]) -> int:
+    """Returns an arrangement's key: the sum of its stacks' hashes (the same for the same stacks in
+    any order); two arrangements may share a key, one arrangement has one key."""
+    return sum(hash(tuple(s)) for s in stacks)
+
+
+KEY_MEMO_LIMIT = 100_000
+"""The most arrangement texts whose keys are remembered (the memo is emptied when full)."""
+
+
+def seen_keys(deck: Deck, seen: Collection[str]) -> frozenset[int]:
+    """Returns the keys of the arrangements (as text) seen (-1 for a text naming no arrangement)."""
+    memo = _key_memo(deck)
+    keys = []
+    for text in seen:
+        found = memo.get(text)
+        if found is None:
+            if len(memo) >= KEY_MEMO_LIMIT:
+                memo.clear()
+            stacks = parse(deck, text)
+            found = memo[text] = -1 if stacks is None else key(stacks)
+        keys.append(found)
+    return frozenset(keys)
+
+
+@cache
+def _key_memo(deck: Deck) -> dict[str, int]:
+    """Returns the deck's memo of arrangement keys by text."""
+    return {}
+
+
 @cache
 def move_actions(deck: Deck) -> list[dict[int, Move]]:
     """Returns every Move of the deck, made once: ``[corp][target]`` and ``[corp][-1]`` for alone."""
@@ -96,4 +170,15 @@ def current(state: VentureState, seat: int) -> str:
     return arrangement(state.deck, state.holdings[seat])
 
 
-__all__ = ["SEEN", "arrangement", "current", "move_actions", "moves", "parse", "stack_text"]
+__all__ = [
+    "SEEN",
+    "arrangement",
+    "current",
+    "key",
+    "move_actions",
+    "moves",
+    "parse",
+    "seen_keys",
+    "stack_text",
+    "unseen_moves",
+]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from parlour.core.agents import SeededBot
 from parlour.core.decisions import Seat
 from parlour.core.state import GameState
@@ -12,14 +10,11 @@ from parlour.games.venture.actions import VentureAction
 from parlour.games.venture.conglomerates import common_letters, fits, summarise
 from parlour.games.venture.content import PROXY, Corporation
 from parlour.games.venture.payment import cheapest_payment, payment_value
-from parlour.games.venture.reorganisation import Reorganisation
+from parlour.games.venture.reorganisation import Reorganisation, best_names, best_profit
 from parlour.games.venture.rules import Payment
 from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.takeovers import Placement, proxy_cost
-
-if TYPE_CHECKING:
-    from parlour.games.venture.optimiser import Arrangement
 
 POTENTIAL = {1: 0.0, 2: 0.4, 3: 1.0, 4: 3.0, 5: 8.0, 6: 20.0}
 """What a stack of each size is worth per common letter, pairs counted as promise."""
@@ -117,8 +112,7 @@ class GreedyBot(SeededBot):
 
     def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
         """Returns the scoring gained by reorganising to the optimum, net of its fee."""
-        target = self._target(state, seat)
-        gain = target.profit - holdings_profit(state, seat)
+        gain = best_profit(state, seat) - holdings_profit(state, seat)
         if gain <= 0:
             return 0.0
         scorings_left = 1.5 if state.stock else 1.0
@@ -159,16 +153,9 @@ class GreedyBot(SeededBot):
 
         return max((a for a in legal if isinstance(a, actions.Place)), key=value)
 
-    def _target(self, state: VentureState, seat: Seat) -> Arrangement:
-        """Returns the optimal arrangement of the seat's corporations."""
-        # Imported when first needed: the optimiser brings scipy (slow to load, large in memory).
-        from parlour.games.venture.optimiser import arrange
-
-        return arrange(state.corp(c) for s in state.holdings[seat] for c in s)
-
     def _reorganise_step(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Makes the next move towards the optimal arrangement, then done."""
-        move = next_move(state, seat, self._target(state, seat).stacks)
+        move = next_move(state, seat, best_names(state, seat))
         if move is not None and move in legal:
             return move
         return actions.Done() if actions.Done() in legal else legal[0]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
+from typing import Self
 
 from parlour.core.decisions import Decision, Seat
 from parlour.games.venture.actions import Cancel, Move, Pay, Place, Proxy, Take, Undo, VentureAction
@@ -67,6 +68,18 @@ class TurnDecision(Decision[VentureState, VentureAction]):
     def forget_arrangement(self) -> None:
         """Forgets the arrangement the last move reached: only a reorganisation records them (and only a
         reorganisation's moves are undone), so other decisions have nothing to forget."""
+
+    def copy(self) -> Self:
+        """Returns a deep copy: every field of Venture's decisions is a scalar or a list of scalars, so
+        copying the lists is enough (the core's general copy, which reads each field's type, is slower;
+        the undo record copies the decision stack at every transaction)."""
+        clone = object.__new__(type(self))
+        fields = clone.__dict__
+        fields.update(self.__dict__)
+        for name, value in fields.items():
+            if type(value) is list:
+                fields[name] = value.copy()
+        return clone
 
     # ----------------------------------------------------------------- the core's hooks
     def legal(self, state: VentureState, seat: Seat) -> list[VentureAction]:

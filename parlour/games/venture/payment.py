@@ -71,15 +71,20 @@ def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> l
     debt and the deck's set values, so it is remembered for them, and with it the answers after
     each of its cards is laid in turn (:func:`_remember`): a payment is planned once, when it opens.
     """
-    hand = tuple(state.card(r).name for r in state.hands[seat] if state.card(r).kind == CAPITAL)
-    laid = tuple(sorted(state.card(r).name for r in state.payment if state.card(r).kind == CAPITAL))
-    key = (state.deck, hand, laid, state.owed, budget)
+    key = _key(state, seat, budget)
     plan = _PLANS.get(key)
     if plan is None:
         found, nodes = _plan(*key)
-        plan = hand if found is None else found
+        plan = key[1] if found is None else found
         _remember(key, plan, whole=found is not None and nodes < budget)
     return list(plan)
+
+
+def _key(state: VentureState, seat: Seat, budget: int) -> PlanKey:
+    """Returns what the seat's cheapest payment depends on (:data:`PlanKey`)."""
+    hand = tuple(state.card(r).name for r in state.hands[seat] if state.card(r).kind == CAPITAL)
+    laid = tuple(sorted(state.card(r).name for r in state.payment if state.card(r).kind == CAPITAL))
+    return (state.deck, hand, laid, state.owed, budget)
 
 
 Names = tuple[str, ...]

@@ -84,40 +84,41 @@ def unseen_moves(deck: Deck, stacks: Sequence[Sequence[int]], seen: Collection[s
 
     The hot path of random playouts: an arrangement is first compared by its key (:func:`key`: a sum
     over its stacks, worked out from the two stacks a move changes); only a key that matches one seen
-    is checked against the text, so an arrangement not seen never has its text built.
+    is checked against the arrangements seen (as sets of stacks), and no arrangement's text is built.
     """
-    corps = deck.corporations
+    fits = _fit_masks(deck)
+    singles = _single_hashes(deck)
     table = move_actions(deck)
-    keys = seen_keys(deck, seen)
+    keys, forms = seen_forms(deck, seen)
     tuples = [tuple(s) for s in stacks]
     hashes = [hash(s) for s in tuples]
     total = sum(hashes)
-    summaries = [summarise(corps, s) for s in stacks]
+    summaries = [summarise(deck.corporations, s) for s in stacks]
 
-    def reaches_seen(index: int, cid: int, other: int) -> bool:
-        """Whether moving ``cid`` from stack ``index`` onto ``other`` (-1: alone) reaches a seen
-        arrangement: asked only when the key it reaches is seen (keys may collide, texts do not)."""
-        moved = [[c for c in s if c != cid] if i == index else list(s) for i, s in enumerate(stacks)]
-        if other == -1:
-            moved.append([cid])
-        else:
-            moved[other].append(cid)
-        return arrangement(deck, [s for s in moved if s]) in seen
+    def reaches_seen(index: int, cid: int, rest: tuple[int, ...], other: int) -> bool:
+        """Whether moving ``cid`` from stack ``index`` (leaving ``rest``) onto ``other`` (-1: alone)
+        reaches a seen arrangement: asked only when its key is seen (keys may collide)."""
+        moved = [s for i, s in enumerate(tuples) if i != index and i != other]
+        moved.append((*tuples[other], cid) if other >= 0 else (cid,))
+        if rest:
+            moved.append(rest)
+        return frozenset(moved) in forms
 
     found: list[Move] = []
     for index, stack in enumerate(tuples):
         others = total - hashes[index]
         for position, cid in enumerate(stack):
-            corp = corps[cid]
             rest = stack[:position] + stack[position + 1 :]
             rest_hash = hash(rest) if rest else 0
-            if rest and (others + rest_hash + hash((cid,)) not in keys or not reaches_seen(index, cid, -1)):
+            if rest and (
+                others + rest_hash + singles[cid] not in keys or not reaches_seen(index, cid, rest, -1)
+            ):
                 found.append(table[cid][-1])
-            bit, mask = corp.industry_bit, corp.mask
+            bit, mask = fits[cid]
             for other, (industries, common, top) in enumerate(summaries):
                 if other != index and not industries & bit and common & mask:
                     after = others - hashes[other] + rest_hash + hash((*tuples[other], cid))
-                    if after not in keys or not reaches_seen(index, cid, other):
+                    if after not in keys or not reaches_seen(index, cid, rest, other):
                         found.append(table[cid][top])
     return found
 
@@ -128,29 +129,53 @@ def key(stacks: Sequence[Sequence[int]]) -> int:
     return sum(hash(tuple(s)) for s in stacks)
 
 
-KEY_MEMO_LIMIT = 100_000
-"""The most arrangement texts whose keys are remembered (the memo is emptied when full)."""
+Form = frozenset[tuple[int, ...]]
+"""An arrangement as the set of its stacks (corporation ids, bottom first): stacks in any order."""
+FORM_MEMO_LIMIT = 100_000
+"""The most arrangement texts whose keys and forms are remembered (the memo is emptied when full)."""
 
 
-def seen_keys(deck: Deck, seen: Collection[str]) -> frozenset[int]:
-    """Returns the keys of the arrangements (as text) seen (-1 for a text naming no arrangement)."""
-    memo = _key_memo(deck)
+def seen_forms(deck: Deck, seen: Collection[str]) -> tuple[frozenset[int], set[Form]]:
+    """Returns the keys and the forms of the arrangements (as text) seen; a text naming no arrangement
+    has no form and key -1."""
+    memo = _form_memo(deck)
     keys = []
+    forms = set()
     for text in seen:
         found = memo.get(text)
         if found is None:
-            if len(memo) >= KEY_MEMO_LIMIT:
-                memo.clear()
-            stacks = parse(deck, text)
-            found = memo[text] = -1 if stacks is None else key(stacks)
-        keys.append(found)
-    return frozenset(keys)
+            found = remember(deck, text, parse(deck, text))
+        keys.append(found[0])
+        if found[1] is not None:
+            forms.add(found[1])
+    return frozenset(keys), forms
+
+
+def remember(deck: Deck, text: str, stacks: Sequence[Sequence[int]] | None) -> tuple[int, Form | None]:
+    """Remembers the key and form of an arrangement's text (its stacks, None if it names none)."""
+    memo = _form_memo(deck)
+    if len(memo) >= FORM_MEMO_LIMIT:
+        memo.clear()
+    found = memo[text] = (-1, None) if stacks is None else (key(stacks), frozenset(tuple(s) for s in stacks))
+    return found
 
 
 @cache
-def _key_memo(deck: Deck) -> dict[str, int]:
-    """Returns the deck's memo of arrangement keys by text."""
+def _form_memo(deck: Deck) -> dict[str, tuple[int, Form | None]]:
+    """Returns the deck's memo of arrangement keys and forms by text."""
     return {}
+
+
+@cache
+def _fit_masks(deck: Deck) -> list[tuple[int, int]]:
+    """Returns each corporation's industry bit and letter mask, by id."""
+    return [(c.industry_bit, c.mask) for c in deck.corporations]
+
+
+@cache
+def _single_hashes(deck: Deck) -> list[int]:
+    """Returns the hash of each corporation standing alone, by id."""
+    return [hash((c.id,)) for c in deck.corporations]
 
 
 @cache
@@ -166,8 +191,12 @@ def _join(texts: list[str]) -> str:
 
 
 def current(state: VentureState, seat: int) -> str:
-    """Returns the canonical text of a seat's holdings now."""
-    return arrangement(state.deck, state.holdings[seat])
+    """Returns the canonical text of a seat's holdings now (its key and form remembered: a reorganisation
+    records it among those seen)."""
+    holdings = state.holdings[seat]
+    text = arrangement(state.deck, holdings)
+    remember(state.deck, text, holdings)
+    return text
 
 
 __all__ = [
@@ -178,7 +207,8 @@ __all__ = [
     "move_actions",
     "moves",
     "parse",
-    "seen_keys",
+    "remember",
+    "seen_forms",
     "stack_text",
     "unseen_moves",
 ]

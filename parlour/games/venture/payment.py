@@ -51,9 +51,13 @@ def _best_symbol_value(counts: tuple[int, ...], table: tuple[int, int, int]) -> 
 
 def wealth(state: VentureState, seat: Seat) -> int:
     """Returns the most the seat's capital cards (hand and laid down) can pay."""
-    cards = [state.card(r) for r in state.hands[seat]]
-    cards += [state.card(r) for r in state.payment]
-    return payment_value(cards, state.deck.set_values)
+    index = _capital_index(state.deck)
+    counts = [0] * len(index)
+    for r in (*state.hands[seat], *state.payment):
+        card = state.card(r)
+        if card.kind == CAPITAL:
+            counts[index[card.name]] += 1
+    return _worth(state.deck, tuple(counts))
 
 
 def laid_worth(state: VentureState) -> int:

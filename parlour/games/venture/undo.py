@@ -147,7 +147,6 @@ def _why_take_back(state: VentureState, action: Undo | Cancel) -> str:
 def record(state: VentureState, seat: Seat, action: VentureAction) -> Step:
     """Returns the record that takes back ``action``, taken before it is applied."""
     text = str(action)
-    holdings = tuple(tuple(s) for s in state.holdings[seat])
     if isinstance(action, Pay):
         hand, at = list(state.hands[seat]), []
         for name in action.cards:
@@ -155,6 +154,7 @@ def record(state: VentureState, seat: Seat, action: VentureAction) -> Step:
             hand.pop(index)
             at.append(index)
         return Step(text, at=tuple(at))
+    holdings = tuple(tuple(s) for s in state.holdings[seat])
     if isinstance(action, Move):
         return Step(text, holdings=holdings)
     return Step(

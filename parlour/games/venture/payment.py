@@ -51,9 +51,14 @@ def _best_symbol_value(counts: tuple[int, ...], table: tuple[int, int, int]) -> 
 
 def wealth(state: VentureState, seat: Seat) -> int:
     """Returns the most the seat's capital cards (hand and laid down) can pay."""
+    return _counted_worth(state, (*state.hands[seat], *state.payment))
+
+
+def _counted_worth(state: VentureState, cards: Iterable[int]) -> int:
+    """Returns :func:`payment_value` of resources cards (ids), from the counts of each capital name."""
     index = _capital_index(state.deck)
     counts = [0] * len(index)
-    for r in (*state.hands[seat], *state.payment):
+    for r in cards:
         card = state.card(r)
         if card.kind == CAPITAL:
             counts[index[card.name]] += 1
@@ -62,7 +67,7 @@ def wealth(state: VentureState, seat: Seat) -> int:
 
 def laid_worth(state: VentureState) -> int:
     """Returns what the capital cards laid down so far are worth."""
-    return payment_value((state.card(r) for r in state.payment), state.deck.set_values)
+    return _counted_worth(state, state.payment)
 
 
 def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> list[str]:

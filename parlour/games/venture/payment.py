@@ -3,7 +3,7 @@ player can pay, and the cards that pay a debt most cheaply."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 
 from parlour.core.decisions import Seat
@@ -56,13 +56,13 @@ def wealth(state: VentureState, seat: Seat) -> int:
 
 def _counted_worth(state: VentureState, cards: Iterable[int]) -> int:
     """Returns :func:`payment_value` of resources cards (ids), from the counts of each capital name."""
-    index = _capital_index(state.deck)
-    counts = [0] * len(index)
+    places = _capital_places(state.deck)
+    counts = [0] * len(_capital_cards(state.deck))
     for r in cards:
-        card = state.card(r)
-        if card.kind == CAPITAL:
-            counts[index[card.name]] += 1
-    return _worth(state.deck, tuple(counts))
+        place = places[r]
+        if place >= 0:
+            counts[place] += 1
+    return _worth(state.deck)(tuple(counts))
 
 
 def laid_worth(state: VentureState) -> int:
@@ -146,12 +146,13 @@ def _plan(deck: Deck, hand: Names, laid: Names, owed: int, budget: int) -> tuple
     best: tuple[int, Names] | None = None
     nodes = 0
     chosen: list[str] = []
+    worth = _worth(deck)
 
     def search(start: int) -> None:
         nonlocal best, nodes
         nodes += 1
-        if _worth(deck, tuple(paid)) >= owed:
-            value = _worth(deck, tuple(have))
+        if worth(tuple(paid)) >= owed:
+            value = worth(tuple(have))
             if best is None or value > best[0]:
                 best = (value, tuple(chosen))
             return
@@ -170,13 +171,24 @@ def _plan(deck: Deck, hand: Names, laid: Names, owed: int, budget: int) -> tuple
     return (None if best is None else best[1]), nodes
 
 
-@lru_cache(maxsize=262_144)
-def _worth(deck: Deck, counts: Counts) -> int:
-    """Returns :func:`payment_value` of capital cards given as counts of each name."""
+@cache
+def _worth(deck: Deck) -> Callable[[Counts], int]:
+    """Returns the deck's :func:`payment_value` of capital cards given as counts of each name (remembered)."""
     cards = _capital_cards(deck)
-    return payment_value(
-        (card for card, n in zip(cards, counts, strict=True) for _ in range(n)), deck.set_values
-    )
+
+    @lru_cache(maxsize=262_144)
+    def worth(counts: Counts) -> int:
+        held = (card for card, n in zip(cards, counts, strict=True) for _ in range(n))
+        return payment_value(held, deck.set_values)
+
+    return worth
+
+
+@cache
+def _capital_places(deck: Deck) -> list[int]:
+    """Returns each resources card's place in :func:`_capital_cards` by id (-1 for other cards)."""
+    index = _capital_index(deck)
+    return [index[card.name] if card.kind == CAPITAL else -1 for card in deck.resources]
 
 
 @cache

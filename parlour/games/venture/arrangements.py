@@ -10,7 +10,7 @@ move back to one of them (ruling A-16), so it always ends.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -79,6 +79,105 @@ def moves(deck: Deck, stacks: Sequence[Sequence[int]]) -> Iterator[tuple[Move, s
                     yield table[cid][top], _join([*grown, *source])
 
 
+def unseen_moves(deck: Deck, stacks: Sequence[Sequence[int]], seen: Collection[str]) -> list[Move]:
+    """Returns the moves of :func:`moves`, in its order, that lead to no arrangement in ``seen``.
+
+    The hot path of random playouts: an arrangement is first compared by its key (:func:`key`: a sum
+    over its stacks, worked out from the two stacks a move changes); only a key that matches one seen
+    is checked against the arrangements seen (as sets of stacks), and no arrangement's text is built.
+    """
+    fits = _fit_masks(deck)
+    singles = _single_hashes(deck)
+    table = move_actions(deck)
+    keys, forms = seen_forms(deck, seen)
+    tuples = [tuple(s) for s in stacks]
+    hashes = [hash(s) for s in tuples]
+    total = sum(hashes)
+    summaries = [summarise(deck.corporations, s) for s in stacks]
+
+    def reaches_seen(index: int, cid: int, rest: tuple[int, ...], other: int) -> bool:
+        """Whether moving ``cid`` from stack ``index`` (leaving ``rest``) onto ``other`` (-1: alone)
+        reaches a seen arrangement: asked only when its key is seen (keys may collide)."""
+        moved = [s for i, s in enumerate(tuples) if i != index and i != other]
+        moved.append((*tuples[other], cid) if other >= 0 else (cid,))
+        if rest:
+            moved.append(rest)
+        return frozenset(moved) in forms
+
+    found: list[Move] = []
+    for index, stack in enumerate(tuples):
+        others = total - hashes[index]
+        for position, cid in enumerate(stack):
+            rest = stack[:position] + stack[position + 1 :]
+            rest_hash = hash(rest) if rest else 0
+            if rest and (
+                others + rest_hash + singles[cid] not in keys or not reaches_seen(index, cid, rest, -1)
+            ):
+                found.append(table[cid][-1])
+            bit, mask = fits[cid]
+            for other, (industries, common, top) in enumerate(summaries):
+                if other != index and not industries & bit and common & mask:
+                    after = others - hashes[other] + rest_hash + hash((*tuples[other], cid))
+                    if after not in keys or not reaches_seen(index, cid, rest, other):
+                        found.append(table[cid][top])
+    return found
+
+
+def key(stacks: Sequence[Sequence[int]]) -> int:
+    """Returns an arrangement's key: the sum of its stacks' hashes (the same for the same stacks in
+    any order); two arrangements may share a key, one arrangement has one key."""
+    return sum(hash(tuple(s)) for s in stacks)
+
+
+Form = frozenset[tuple[int, ...]]
+"""An arrangement as the set of its stacks (corporation ids, bottom first): stacks in any order."""
+FORM_MEMO_LIMIT = 100_000
+"""The most arrangement texts whose keys and forms are remembered (the memo is emptied when full)."""
+
+
+def seen_forms(deck: Deck, seen: Collection[str]) -> tuple[frozenset[int], set[Form]]:
+    """Returns the keys and the forms of the arrangements (as text) seen; a text naming no arrangement
+    has no form and key -1."""
+    memo = _form_memo(deck)
+    keys = []
+    forms = set()
+    for text in seen:
+        found = memo.get(text)
+        if found is None:
+            found = remember(deck, text, parse(deck, text))
+        keys.append(found[0])
+        if found[1] is not None:
+            forms.add(found[1])
+    return frozenset(keys), forms
+
+
+def remember(deck: Deck, text: str, stacks: Sequence[Sequence[int]] | None) -> tuple[int, Form | None]:
+    """Remembers the key and form of an arrangement's text (its stacks, None if it names none)."""
+    memo = _form_memo(deck)
+    if len(memo) >= FORM_MEMO_LIMIT:
+        memo.clear()
+    found = memo[text] = (-1, None) if stacks is None else (key(stacks), frozenset(tuple(s) for s in stacks))
+    return found
+
+
+@cache
+def _form_memo(deck: Deck) -> dict[str, tuple[int, Form | None]]:
+    """Returns the deck's memo of arrangement keys and forms by text."""
+    return {}
+
+
+@cache
+def _fit_masks(deck: Deck) -> list[tuple[int, int]]:
+    """Returns each corporation's industry bit and letter mask, by id."""
+    return [(c.industry_bit, c.mask) for c in deck.corporations]
+
+
+@cache
+def _single_hashes(deck: Deck) -> list[int]:
+    """Returns the hash of each corporation standing alone, by id."""
+    return [hash((c.id,)) for c in deck.corporations]
+
+
 @cache
 def move_actions(deck: Deck) -> list[dict[int, Move]]:
     """Returns every Move of the deck, made once: ``[corp][target]`` and ``[corp][-1]`` for alone."""
@@ -92,8 +191,24 @@ def _join(texts: list[str]) -> str:
 
 
 def current(state: VentureState, seat: int) -> str:
-    """Returns the canonical text of a seat's holdings now."""
-    return arrangement(state.deck, state.holdings[seat])
+    """Returns the canonical text of a seat's holdings now (its key and form remembered: a reorganisation
+    records it among those seen)."""
+    holdings = state.holdings[seat]
+    text = arrangement(state.deck, holdings)
+    remember(state.deck, text, holdings)
+    return text
 
 
-__all__ = ["SEEN", "arrangement", "current", "move_actions", "moves", "parse", "stack_text"]
+__all__ = [
+    "SEEN",
+    "arrangement",
+    "current",
+    "key",
+    "move_actions",
+    "moves",
+    "parse",
+    "remember",
+    "seen_forms",
+    "stack_text",
+    "unseen_moves",
+]

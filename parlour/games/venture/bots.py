@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from parlour.core.agents import SeededBot
 from parlour.core.decisions import Seat
 from parlour.core.state import GameState
 from parlour.games.venture import actions
 from parlour.games.venture.actions import VentureAction
-from parlour.games.venture.conglomerates import common_letters, fits, summarise
+from parlour.games.venture.conglomerates import summarise
 from parlour.games.venture.content import PROXY, Corporation
 from parlour.games.venture.payment import cheapest_payment, payment_value
-from parlour.games.venture.reorganisation import Reorganisation
+from parlour.games.venture.reorganisation import Reorganisation, best_names, best_profit
 from parlour.games.venture.rules import Payment
 from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.takeovers import Placement, proxy_cost
-
-if TYPE_CHECKING:
-    from parlour.games.venture.optimiser import Arrangement
 
 POTENTIAL = {1: 0.0, 2: 0.4, 3: 1.0, 4: 3.0, 5: 8.0, 6: 20.0}
 """What a stack of each size is worth per common letter, pairs counted as promise."""
@@ -27,12 +22,15 @@ LONE_VALUE = 1.0
 """Worth of a corporation standing alone: raw material for later conglomerates."""
 MONEY_WEIGHT = 0.04
 """Worth of one million kept, in points of potential."""
+NEVER = frozenset({actions.Undo, actions.Cancel, actions.ReorganiseBest})
+"""This bot never takes a step back, nor uses 'reorganise best' (ruling A-17, A-19)."""
 
 
-def _stack_potential(corps: list[Corporation]) -> float:
-    """Returns a stack's promise: the size's potential times its common letters."""
-    common = common_letters(corps)
-    return POTENTIAL[min(len(corps), 6)] * len(common) + 0.05 * len(common)
+def _potential(size: int, common: int) -> float:
+    """Returns a stack's promise: the size's potential times its common letters (the bits of ``common``,
+    the letters' mask: conglomerates.summarise)."""
+    letters = common.bit_count()
+    return POTENTIAL[min(size, 6)] * letters + 0.05 * letters
 
 
 class GreedyBot(SeededBot):
@@ -44,9 +42,7 @@ class GreedyBot(SeededBot):
         """Returns the action this bot prefers on the current decision."""
         assert isinstance(state, VentureState)
         top = state.stack.top
-        # This bot never takes a step back, nor uses 'reorganise best' (ruling A-17, A-19).
-        never = actions.Undo | actions.Cancel | actions.ReorganiseBest
-        legal: list[VentureAction] = [a for a in state.legal_actions(seat) if not isinstance(a, never)]
+        legal: list[VentureAction] = [a for a in state.legal_actions(seat) if type(a) not in NEVER]
         if isinstance(top, Placement):
             return self._place(state, seat, top, legal)
         if isinstance(top, Reorganisation):
@@ -69,7 +65,7 @@ class GreedyBot(SeededBot):
                 best, best_gain = action, gain
         if best is not None:
             return best
-        if actions.End() in legal:
+        if any(type(a) is actions.End for a in legal):
             return actions.End()
         return self._discard(state, seat, legal)
 
@@ -96,10 +92,12 @@ class GreedyBot(SeededBot):
     def _add_value(self, state: VentureState, seat: Seat, corp: Corporation) -> float:
         """Returns a corporation's worth: raw material for later, plus the best stack it extends now."""
         best = 0.0
+        bit, mask = corp.industry_bit, corp.mask
         for stack in state.holdings[seat]:
-            if fits(corp, summarise(state.deck.corporations, stack)):
-                corps = [state.corp(c) for c in stack]
-                best = max(best, _stack_potential([*corps, corp]) - _stack_potential(corps))
+            industries, common, _ = summarise(state.deck.corporations, stack)
+            if not industries & bit and common & mask:  # it fits (conglomerates.fits)
+                size = len(stack)
+                best = max(best, _potential(size + 1, common & mask) - _potential(size, common))
         return LONE_VALUE + 0.2 * len(corp.letters) + best
 
     def _proxy_value(self, state: VentureState, seat: Seat, action: actions.Proxy, leader: Seat) -> float:
@@ -108,8 +106,9 @@ class GreedyBot(SeededBot):
         assert corp is not None
         owner = next(s for s in range(state.players) for st in state.holdings[s] if st[-1] == corp.id)
         stack = next(st for st in state.holdings[owner] if st[-1] == corp.id)
-        before = _stack_potential([state.corp(c) for c in stack])
-        after = _stack_potential([state.corp(c) for c in stack[:-1]]) if len(stack) > 1 else 0.0
+        corps = state.deck.corporations
+        before = _potential(len(stack), summarise(corps, stack)[1])
+        after = _potential(len(stack) - 1, summarise(corps, stack[:-1])[1]) if len(stack) > 1 else 0.0
         harm = (before - after) * (1.0 if owner == leader else 0.5)
         halves = {"x1/2": 1, "x1": 2, "x3/2": 3}[action.card]
         cost = proxy_cost(corp.value, halves)
@@ -117,8 +116,7 @@ class GreedyBot(SeededBot):
 
     def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
         """Returns the scoring gained by reorganising to the optimum, net of its fee."""
-        target = self._target(state, seat)
-        gain = target.profit - holdings_profit(state, seat)
+        gain = best_profit(state, seat) - holdings_profit(state, seat)
         if gain <= 0:
             return 0.0
         scorings_left = 1.5 if state.stock else 1.0
@@ -154,32 +152,26 @@ class GreedyBot(SeededBot):
             if action.onto is None:
                 return 0.0
             stack = next(s for s in state.holdings[seat] if state.corp(s[-1]).name == action.onto)
-            corps = [state.corp(c) for c in stack]
-            return _stack_potential([*corps, corp]) - _stack_potential(corps)
+            common = summarise(state.deck.corporations, stack)[1]
+            return _potential(len(stack) + 1, common & corp.mask) - _potential(len(stack), common)
 
         return max((a for a in legal if isinstance(a, actions.Place)), key=value)
 
-    def _target(self, state: VentureState, seat: Seat) -> Arrangement:
-        """Returns the optimal arrangement of the seat's corporations."""
-        # Imported when first needed: the optimiser brings scipy (slow to load, large in memory).
-        from parlour.games.venture.optimiser import arrange
-
-        return arrange(state.corp(c) for s in state.holdings[seat] for c in s)
-
     def _reorganise_step(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Makes the next move towards the optimal arrangement, then done."""
-        move = next_move(state, seat, self._target(state, seat).stacks)
+        move = next_move(state, seat, best_names(state, seat))
         if move is not None and move in legal:
             return move
         return actions.Done() if actions.Done() in legal else legal[0]
 
     def _pay(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Pays with the cards whose loss costs least buying power."""
-        if actions.Done() in legal:
+        if any(type(a) is actions.Done for a in legal):
             return actions.Done()
         plan = cheapest_payment(state, seat)
+        payable = {a.card for a in legal if type(a) is actions.Pay and not a.also}
         for name in plan:
-            if actions.Pay(name) in legal:
+            if name in payable:
                 return actions.Pay(name)
         return next(a for a in legal if isinstance(a, actions.Pay))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cached_property
 from typing import Any
 
 from parlour.core.content import SetReader
@@ -71,10 +71,12 @@ class Deck:
     """The deck file's card texts (``texts``: templates per kind of card); empty if it gives none."""
 
     def corporation(self, name: str) -> Corporation | None:
-        """Returns the corporation with this notation, or None."""
-        return self._corp_by_name().get(name.upper())
+        """Returns the corporation with this notation (in any case), or None."""
+        by_name = self._corp_by_name
+        found = by_name.get(name)  # the canonical notation: no need to change its case
+        return found if found is not None else by_name.get(name.upper())
 
-    @cache  # noqa: B019 - decks are few and live for the whole process
+    @cached_property
     def _corp_by_name(self) -> dict[str, Corporation]:
         """Returns corporations by notation."""
         return {c.name: c for c in self.corporations}

@@ -38,6 +38,7 @@ from scipy.sparse import csr_array
 from parlour.games.venture.conglomerates import common_letters
 from parlour.games.venture.content import Corporation
 from parlour.games.venture.options import PROFIT_TABLE
+from parlour.games.venture.packing import CardKey, canonical, solve
 
 __all__ = [
     "DEFAULT_TABLE",
@@ -81,7 +82,7 @@ DEFAULT_TABLE: Mapping[int, int] = PROFIT_TABLE
 _BRUTE_FORCE_LIMIT = 16
 
 # Hashable snapshot of a card: (id, industry, sorted letters).
-_CardKey = tuple[str, str, tuple[str, ...]]
+_CardKey = CardKey
 
 
 def is_valid_stack(stack: Sequence[CorpLike]) -> bool:
@@ -140,11 +141,6 @@ def _snapshot(corps: Sequence[CorpLike]) -> tuple[_CardKey, ...]:
     return keys
 
 
-def _stack_order(cards: list[_CardKey]) -> tuple[str, ...]:
-    """Return ids bottom to top: ascending value (it grows with the letters), then id; dearest on top."""
-    return tuple(cid for _, cid in sorted((len(ls), cid) for cid, _, ls in cards))
-
-
 def _closed_letter_sets(cards: Sequence[_CardKey]) -> list[frozenset[str]]:
     """Return all non-empty intersections of one or more card letter sets."""
     family: set[frozenset[str]] = {frozenset(ls) for _, _, ls in cards}
@@ -164,7 +160,21 @@ def _closed_letter_sets(cards: Sequence[_CardKey]) -> list[frozenset[str]]:
 def _solve(
     cards: tuple[_CardKey, ...], table_items: tuple[tuple[int, int], ...]
 ) -> tuple[tuple[tuple[str, ...], ...], int]:
-    """Solve the arrangement problem for snapshot cards; return (stacks, profit)."""
+    """Solve the arrangement problem for snapshot cards; return (stacks, profit).
+
+    The pure-Python search answers small hands whose best arrangement is the only one; the MILP
+    the rest (its answer is then the same: the one best arrangement).
+    """
+    quick = solve(cards, table_items)
+    if quick is not None and quick.stacks is not None:
+        return quick.stacks, quick.profit
+    return _solve_by_milp(cards, table_items)
+
+
+def _solve_by_milp(
+    cards: tuple[_CardKey, ...], table_items: tuple[tuple[int, int], ...]
+) -> tuple[tuple[tuple[str, ...], ...], int]:
+    """Solve the arrangement problem for snapshot cards with the MILP; return (stacks, profit)."""
     industries = sorted({ind for _, ind, _ in cards})
     n_ind = len(industries)
     sizes = sorted(k for k, v in table_items if v > 0 and k <= min(n_ind, len(cards)))
@@ -190,13 +200,13 @@ def _solve(
     used = {i for g in chosen for i in g}
     groups = [[cards[i] for i in g] for g in chosen]
     groups += [[cards[i]] for i in range(len(cards)) if i not in used]
-    stacks = sorted((_stack_order(g) for g in groups), key=lambda s: (-len(s), s))
+    stacks = canonical(groups)
     profit = sum(
         table.get(len(g), 0) * len(frozenset.intersection(*(frozenset(c[2]) for c in g))) for g in groups
     )
     if profit < model_profit:  # pragma: no cover - defensive
         raise RuntimeError("recovered arrangement scores below the MILP optimum")
-    return tuple(stacks), profit
+    return stacks, profit
 
 
 def _solve_milp(
@@ -318,6 +328,7 @@ def _solve_cached(
 def clear_cache() -> None:
     """Forget all memoised solutions (used by benchmarks)."""
     _solve_cached.cache_clear()
+    solve.cache_clear()
 
 
 def best_arrangement(corps: Sequence[CorpLike], table: Mapping[int, int] = DEFAULT_TABLE) -> Arrangement:

@@ -3,11 +3,11 @@ player can pay, and the cards that pay a debt most cheaply."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import cache
+from collections.abc import Callable, Iterable
+from functools import cache, lru_cache
 
 from parlour.core.decisions import Seat
-from parlour.games.venture.content import CAPITAL, SET_DENOMINATIONS, Resource
+from parlour.games.venture.content import CAPITAL, SET_DENOMINATIONS, Deck, Resource
 from parlour.games.venture.state import VentureState
 
 
@@ -51,14 +51,23 @@ def _best_symbol_value(counts: tuple[int, ...], table: tuple[int, int, int]) -> 
 
 def wealth(state: VentureState, seat: Seat) -> int:
     """Returns the most the seat's capital cards (hand and laid down) can pay."""
-    cards = [state.card(r) for r in state.hands[seat]]
-    cards += [state.card(r) for r in state.payment]
-    return payment_value(cards, state.deck.set_values)
+    return _counted_worth(state, (*state.hands[seat], *state.payment))
+
+
+def _counted_worth(state: VentureState, cards: Iterable[int]) -> int:
+    """Returns :func:`payment_value` of resources cards (ids), from the counts of each capital name."""
+    places = _capital_places(state.deck)
+    counts = [0] * len(_capital_cards(state.deck))
+    for r in cards:
+        place = places[r]
+        if place >= 0:
+            counts[place] += 1
+    return _worth(state.deck)(tuple(counts))
 
 
 def laid_worth(state: VentureState) -> int:
     """Returns what the capital cards laid down so far are worth."""
-    return payment_value((state.card(r) for r in state.payment), state.deck.set_values)
+    return _counted_worth(state, state.payment)
 
 
 def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> list[str]:
@@ -67,34 +76,132 @@ def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> l
     Only minimal covers matter (adding a card to a cover can only lose value), so a
     depth-first search over card names stops at the first cover on each branch;
     ``budget`` bounds the search on very large hands (the best cover found is kept).
+    The answer depends only on the names of the cards in hand (in hand order) and laid down, the
+    debt and the deck's set values, so it is remembered for them, and with it the answers after
+    each of its cards is laid in turn (:func:`_remember`): a payment is planned once, when it opens.
     """
-    laid = [state.card(r) for r in state.payment]
-    hand = [state.card(r) for r in state.hands[seat] if state.card(r).kind == CAPITAL]
-    sets = state.deck.set_values
-    kinds: dict[str, list[Resource]] = {}
-    for card in sorted(hand, key=lambda c: (-c.value, c.name)):
-        kinds.setdefault(card.name, []).append(card)
-    names = list(kinds)
-    best: tuple[int, list[str]] | None = None
-    nodes = 0
+    key = _key(state, seat, budget)
+    plan = _PLANS.get(key)
+    if plan is None:
+        found, nodes = _plan(*key)
+        plan = key[1] if found is None else found
+        _remember(key, plan, whole=found is not None and nodes < budget)
+    return list(plan)
 
-    def search(start: int, chosen: list[Resource], counts: dict[str, int]) -> None:
+
+def _key(state: VentureState, seat: Seat, budget: int) -> PlanKey:
+    """Returns what the seat's cheapest payment depends on (:data:`PlanKey`)."""
+    hand = tuple(state.card(r).name for r in state.hands[seat] if state.card(r).kind == CAPITAL)
+    laid = tuple(sorted(state.card(r).name for r in state.payment if state.card(r).kind == CAPITAL))
+    return (state.deck, hand, laid, state.owed, budget)
+
+
+Names = tuple[str, ...]
+"""Card names."""
+Counts = tuple[int, ...]
+"""How many capital cards of each name (in the deck's :func:`_capital_cards` order)."""
+PlanKey = tuple[Deck, Names, Names, int, int]
+"""What a plan depends on: the deck, the capital names in hand (in hand order) and laid down (sorted),
+the debt and the search's budget."""
+_PLANS: dict[PlanKey, Names] = {}
+PLAN_MEMO_LIMIT = 65_536
+"""The most plans remembered (the memo is emptied when full)."""
+
+
+def _remember(key: PlanKey, plan: Names, whole: bool) -> None:
+    """Remembers a plan and, when its search was ``whole`` (it found a cover within its budget), the plan
+    after each of its cards is laid down in turn: the rest of it.
+
+    Why the rest is the answer: laying the plan's first card ``p`` makes covering easier, so the search
+    from there visits no sequence the first did not (within the budget still), its best worth is the
+    same (a cover ``Q`` there makes ``p + Q`` a cover here, whose first covering prefix keeps at least
+    as much), the rest of the plan reaches it, and a sequence reaching it earlier would make a prefix
+    of ``p + Q`` reach it earlier than the plan here (tests: test_payment's plan-suffix property).
+    """
+    if len(_PLANS) >= PLAN_MEMO_LIMIT:
+        _PLANS.clear()
+    _PLANS[key] = plan
+    deck, hand, laid, owed, budget = key
+    for at, name in enumerate(plan if whole else ()):
+        index = hand.index(name)
+        hand = hand[:index] + hand[index + 1 :]
+        laid = tuple(sorted((*laid, name)))
+        _PLANS[(deck, hand, laid, owed, budget)] = plan[at + 1 :]
+
+
+def _plan(deck: Deck, hand: Names, laid: Names, owed: int, budget: int) -> tuple[Names | None, int]:
+    """Returns :func:`cheapest_payment`'s cards for a hand (capital names, in hand order), the names laid
+    down and the debt (None when nothing covers it), and the positions searched: the same search over
+    counts of each name, each count's worth remembered."""
+    index = _capital_index(deck)
+    cards = _capital_cards(deck)
+    # The names in search order: dearest first, then by name.
+    order = [index[n] for n in sorted(set(hand), key=lambda n: (-cards[index[n]].value, n))]
+    have = [0] * len(cards)
+    for name in hand:
+        have[index[name]] += 1
+    paid = [0] * len(cards)
+    for name in laid:
+        paid[index[name]] += 1
+    best: tuple[int, Names] | None = None
+    nodes = 0
+    chosen: list[str] = []
+    worth = _worth(deck)
+
+    def search(start: int) -> None:
         nonlocal best, nodes
         nodes += 1
-        if payment_value(laid + chosen, sets) >= state.owed:
-            rest = list(hand)
-            for card in chosen:
-                rest.remove(card)
-            kept = payment_value(rest, sets)
-            if best is None or kept > best[0]:
-                best = (kept, [c.name for c in chosen])
+        if worth(tuple(paid)) >= owed:
+            value = worth(tuple(have))
+            if best is None or value > best[0]:
+                best = (value, tuple(chosen))
             return
-        for index in range(start, len(names)):
-            name = names[index]
-            if counts.get(name, 0) < len(kinds[name]) and nodes < budget:
-                counts[name] = counts.get(name, 0) + 1
-                search(index, [*chosen, kinds[name][counts[name] - 1]], counts)
-                counts[name] -= 1
+        for at in range(start, len(order)):
+            card = order[at]
+            if have[card] and nodes < budget:
+                have[card] -= 1
+                paid[card] += 1
+                chosen.append(cards[card].name)
+                search(at)
+                chosen.pop()
+                paid[card] -= 1
+                have[card] += 1
 
-    search(0, [], {})
-    return best[1] if best is not None else [c.name for c in hand]
+    search(0)
+    return (None if best is None else best[1]), nodes
+
+
+@cache
+def _worth(deck: Deck) -> Callable[[Counts], int]:
+    """Returns the deck's :func:`payment_value` of capital cards given as counts of each name (remembered)."""
+    cards = _capital_cards(deck)
+
+    @lru_cache(maxsize=262_144)
+    def worth(counts: Counts) -> int:
+        held = (card for card, n in zip(cards, counts, strict=True) for _ in range(n))
+        return payment_value(held, deck.set_values)
+
+    return worth
+
+
+@cache
+def _capital_places(deck: Deck) -> list[int]:
+    """Returns each resources card's place in :func:`_capital_cards` by id (-1 for other cards)."""
+    index = _capital_index(deck)
+    return [index[card.name] if card.kind == CAPITAL else -1 for card in deck.resources]
+
+
+@cache
+def _capital_cards(deck: Deck) -> list[Resource]:
+    """Returns a capital card of each name of the deck (cards of one name are alike), in deck order."""
+    found: dict[str, Resource] = {}
+    for card in deck.resources:
+        if card.kind == CAPITAL:
+            found.setdefault(card.name, card)
+    return list(found.values())
+
+
+@cache
+def _capital_index(deck: Deck) -> dict[str, int]:
+    """Returns each capital name's place in :func:`_capital_cards`."""
+    return {card.name: i for i, card in enumerate(_capital_cards(deck))}

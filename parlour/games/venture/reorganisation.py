@@ -9,15 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
 
 from parlour.core.decisions import Seat
 from parlour.games.venture.actions import Done, Move, VentureAction
-from parlour.games.venture.arrangements import current, moves, parse
+from parlour.games.venture.arrangements import current, moves, parse, unseen_moves
 from parlour.games.venture.conglomerates import fits, is_lawful, offending, summarise
-from parlour.games.venture.scoring import holdings_profit, stack_profit
+from parlour.games.venture.content import Deck
+from parlour.games.venture.options import PROFIT_TABLE
+from parlour.games.venture.packing import CardKey, Solution, Stacks, solve
+from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.takeovers import put
 from parlour.games.venture.undo import REORGANISE_TEXT, TurnDecision
+
+if TYPE_CHECKING:
+    from parlour.games.venture.optimiser import Arrangement
+
+TABLE_ITEMS = tuple(sorted(PROFIT_TABLE.items()))
+"""The profit table as the optimiser's cache keys take it."""
 
 
 def move_cap(holdings: Sequence[Sequence[int]]) -> int:
@@ -41,12 +52,15 @@ class Reorganisation(TurnDecision):
         corporation held, only moves that part a same-industry pair (ruling A-16, "at most")."""
         seen = set(self.seen)
         holdings = state.holdings[seat]
-        found = moves(state.deck, holdings)
         lawful = holdings_lawful(state, seat)
-        if len(self.seen) - 1 >= move_cap(holdings):
+        actions: list[VentureAction]
+        if len(self.seen) - 1 < move_cap(holdings):
+            actions = list(unseen_moves(state.deck, holdings, seen))
+        else:
             pairs = _pairs(state, holdings)
+            found = moves(state.deck, holdings)
             found = (m for m in found if not lawful and _pairs(state, parse(state.deck, m[1]) or []) < pairs)
-        actions: list[VentureAction] = [move for move, after in found if after not in seen]
+            actions = [move for move, after in found if after not in seen]
         if lawful:
             actions.append(Done())
         return actions
@@ -133,13 +147,44 @@ def reorganise(state: VentureState, seat: Seat) -> None:
 
 def best_stacks(state: VentureState, seat: Seat) -> list[list[int]]:
     """Returns the optimiser's best arrangement of the seat's corporations (ids, bottom first)."""
+    by_name = {state.corp(c).name: c for s in state.holdings[seat] for c in s}
+    return [[by_name[name] for name in stack] for stack in best_names(state, seat)]
+
+
+def best_names(state: VentureState, seat: Seat) -> Stacks:
+    """Returns the optimiser's best arrangement of the seat's corporations (names, bottom first)."""
+    quick = _quick(state, seat)
+    if quick is not None and quick.stacks is not None:
+        return quick.stacks  # the only best arrangement: the optimiser's too
+    return _optimiser_arrangement(state, seat).stacks
+
+
+def best_profit(state: VentureState, seat: Seat) -> int:
+    """Returns what the seat's best arrangement earns a scoring."""
+    quick = _quick(state, seat)
+    if quick is not None:
+        return quick.profit
+    return _optimiser_arrangement(state, seat).profit
+
+
+def _quick(state: VentureState, seat: Seat) -> Solution | None:
+    """Returns the pure-Python search's answer for the seat's corporations (None for large hands)."""
+    keys = card_keys(state.deck)
+    return solve(tuple(sorted(keys[c] for s in state.holdings[seat] for c in s)), TABLE_ITEMS)
+
+
+def _optimiser_arrangement(state: VentureState, seat: Seat) -> Arrangement:
+    """Returns the optimiser's arrangement of the seat's corporations (the MILP for ties, large hands)."""
     # Imported when first needed: the optimiser brings scipy (slow to load, large in memory).
     from parlour.games.venture.optimiser import arrange
 
-    corps = [state.corp(c) for s in state.holdings[seat] for c in s]
-    best = arrange(corps)
-    by_name = {c.name: c.id for c in corps}
-    return [[by_name[name] for name in stack] for stack in best.stacks]
+    return arrange(state.corp(c) for s in state.holdings[seat] for c in s)
+
+
+@cache
+def card_keys(deck: Deck) -> list[CardKey]:
+    """Returns the optimiser's snapshot of every corporation of the deck, by id."""
+    return [(c.name, c.industry, tuple(sorted(c.letters))) for c in deck.corporations]
 
 
 def reorganise_best(state: VentureState, seat: Seat) -> None:
@@ -148,13 +193,9 @@ def reorganise_best(state: VentureState, seat: Seat) -> None:
     state.owed += cost
     state.transacted = True
     before = holdings_profit(state, seat)
-    best = best_stacks(state, seat)
     # Ruling A-19: holdings that already earn the most (and are lawful) stay as they are.
-    if (
-        not holdings_lawful(state, seat)
-        or sum(stack_profit([state.corp(c) for c in s]) for s in best) > before
-    ):
-        state.holdings[seat] = best
+    if not holdings_lawful(state, seat) or best_profit(state, seat) > before:
+        state.holdings[seat] = best_stacks(state, seat)
     if state.logging:
         after = holdings_profit(state, seat)
         state.emit(

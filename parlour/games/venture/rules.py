@@ -9,6 +9,7 @@ goes, skipped when it can only stand alone: ``takeovers``), a reorganisation pus
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from parlour.core.decisions import DecisionKinds, DecisionStack, Seat
@@ -62,14 +63,16 @@ class Turn(TurnDecision):
         held = state.corporations_held(seat)
         money = wealth(state, seat) - state.owed
         if self.must_reorganise:
-            return [Reorganise(), ReorganiseBest()] if held >= 2 else [Reorganise()]
+            return [REORGANISE, REORGANISE_BEST] if held >= 2 else [REORGANISE]
         actions = takeover_actions(state, seat, money)
         if held >= 2 and held <= money:
-            actions += [Reorganise(), ReorganiseBest()]
+            actions += [REORGANISE, REORGANISE_BEST]
         if state.transacted or not state.hands[seat]:
-            actions.append(End())
+            actions.append(END)
         if not state.transacted:
-            actions.extend(Discard(n) for n in sorted({state.card(r).name for r in state.hands[seat]}))
+            actions.extend(
+                _discard_action(n) for n in sorted({state.card(r).name for r in state.hands[seat]})
+            )
         return actions
 
     def undoable(self, state: VentureState, action: VentureAction) -> bool:
@@ -180,9 +183,9 @@ class Payment(TurnDecision):
     def choices(self, state: VentureState, seat: Seat) -> list[VentureAction]:
         """Returns the capital cards that may be handed in, and done once the debt is covered."""
         names = sorted({state.card(r).name for r in state.hands[seat] if state.card(r).kind == CAPITAL})
-        actions: list[VentureAction] = [Pay(n) for n in names]
+        actions: list[VentureAction] = [_pay_action(n) for n in names]
         if laid_worth(state) >= state.owed:
-            actions.append(Done())
+            actions.append(DONE)
         return actions
 
     def accepts(self, state: VentureState, seat: Seat, action: object) -> bool:
@@ -249,6 +252,22 @@ def _why_pay(state: VentureState, seat: Seat, action: Pay) -> str:
         if card.kind != CAPITAL:
             return f"{name} is not a capital card: only capital pays"
     return "those cards cannot be laid down now"
+
+
+REORGANISE, REORGANISE_BEST, END, DONE = Reorganise(), ReorganiseBest(), End(), Done()
+"""The actions without fields, made once (actions are immutable)."""
+
+
+@cache
+def _pay_action(name: str) -> Pay:
+    """Returns ``pay NAME``, made once per name (actions are immutable)."""
+    return Pay(name)
+
+
+@cache
+def _discard_action(name: str) -> Discard:
+    """Returns ``discard NAME``, made once per name (actions are immutable)."""
+    return Discard(name)
 
 
 KINDS = DecisionKinds(Turn, Placement, Reorganisation, Payment)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from parlour.games.venture.conglomerates import common_letters, offending
+from parlour.games.venture.conglomerates import common_letters, offending, summarise
 from parlour.games.venture.content import Corporation
 from parlour.games.venture.options import PROFIT_TABLE
 
@@ -28,7 +28,15 @@ def stack_profit(stack: Sequence[Corporation]) -> int:
 
 def holdings_profit(state: VentureState, seat: int) -> int:
     """Returns what a seat's holdings earn in one scoring."""
-    return sum(stack_profit([state.corp(c) for c in s]) for s in state.holdings[seat])
+    corps = state.deck.corporations
+    total = 0
+    for stack in state.holdings[seat]:
+        industries, common, _ = summarise(corps, stack)
+        if industries.bit_count() == len(stack):  # no two of one industry: stack_profit from the masks
+            total += PROFIT_TABLE.get(len(stack), 0) * common.bit_count()
+        else:
+            total += stack_profit([corps[c] for c in stack])
+    return total
 
 
 def score_round(state: VentureState, reason: str) -> None:

@@ -8,6 +8,7 @@ for the payment at once (``rules.Turn.auto``, ruling A-1).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from parlour.core.decisions import Seat
 from parlour.games.venture.actions import Place, Proxy, Take, VentureAction
@@ -80,7 +81,7 @@ class Placement(TurnDecision):
 def takeover_actions(state: VentureState, seat: Seat, money: int) -> list[VentureAction]:
     """Returns the take-overs the seat can pay for, then the proxy fights (by card, then opponent)."""
     actions: list[VentureAction] = [
-        Take(state.corp(c).name) for c in state.center if state.corp(c).value <= money
+        _take_action(state.corp(c).name) for c in state.center if state.corp(c).value <= money
     ]
     proxies = sorted(
         {state.card(r).name: state.card(r) for r in state.hands[seat] if state.card(r).kind == PROXY}.items()
@@ -94,6 +95,12 @@ def takeover_actions(state: VentureState, seat: Seat, money: int) -> list[Ventur
                 if proxy_cost(top.value, card.halves) <= money:
                     actions.append(Proxy(name, top.name))
     return actions
+
+
+@cache
+def _take_action(name: str) -> Take:
+    """Returns ``take NAME``, made once per name (actions are immutable)."""
+    return Take(name)
 
 
 def take(state: VentureState, seat: Seat, action: Take) -> None:

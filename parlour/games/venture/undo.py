@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
+from typing import Self
 
 from parlour.core.decisions import Decision, Seat
 from parlour.games.venture.actions import Cancel, Move, Pay, Place, Proxy, Take, Undo, VentureAction
@@ -67,6 +68,18 @@ class TurnDecision(Decision[VentureState, VentureAction]):
     def forget_arrangement(self) -> None:
         """Forgets the arrangement the last move reached: only a reorganisation records them (and only a
         reorganisation's moves are undone), so other decisions have nothing to forget."""
+
+    def copy(self) -> Self:
+        """Returns a deep copy: every field of Venture's decisions is a scalar or a list of scalars, so
+        copying the lists is enough (the core's general copy, which reads each field's type, is slower;
+        the undo record copies the decision stack at every transaction)."""
+        clone = object.__new__(type(self))
+        fields = clone.__dict__
+        fields.update(self.__dict__)
+        for name, value in fields.items():
+            if type(value) is list:
+                fields[name] = value.copy()
+        return clone
 
     # ----------------------------------------------------------------- the core's hooks
     def legal(self, state: VentureState, seat: Seat) -> list[VentureAction]:
@@ -134,7 +147,6 @@ def _why_take_back(state: VentureState, action: Undo | Cancel) -> str:
 def record(state: VentureState, seat: Seat, action: VentureAction) -> Step:
     """Returns the record that takes back ``action``, taken before it is applied."""
     text = str(action)
-    holdings = tuple(tuple(s) for s in state.holdings[seat])
     if isinstance(action, Pay):
         hand, at = list(state.hands[seat]), []
         for name in action.cards:
@@ -142,6 +154,7 @@ def record(state: VentureState, seat: Seat, action: VentureAction) -> Step:
             hand.pop(index)
             at.append(index)
         return Step(text, at=tuple(at))
+    holdings = tuple(tuple(s) for s in state.holdings[seat])
     if isinstance(action, Move):
         return Step(text, holdings=holdings)
     return Step(

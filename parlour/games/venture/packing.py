@@ -1,0 +1,174 @@
+"""An exact search for the best reorganisation of small hands, in pure Python (no scipy).
+
+It finds the best profit of a hand and tells whether one arrangement alone earns it.  When one
+does, that arrangement is the one the optimiser's MILP returns too (the MILP returns *an* optimal
+arrangement of scoring stacks and leftover single cards, and there is only one), so the MILP is
+asked only when several arrangements tie (which one HiGHS picks then is its own affair) or the hand
+is too large for this search.
+
+The search runs over the cards still to place: the first of them (in a fixed order, the card in
+fewest stacks first) either stands alone or joins one of the scoring stacks (distinct industries,
+a letter common to all, a size the table pays for) that lie within the cards left.  Each partition
+is reached by exactly one path, so counting the best paths (up to two) counts the best
+arrangements.  Only stacks that earn something count as stacks: the MILP forms no other.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = ["SIZE_LIMIT", "CardKey", "Solution", "Stacks", "canonical", "solve", "stack_order"]
+
+CardKey = tuple[str, str, tuple[str, ...]]
+"""A card as the optimiser snapshots it: (id, industry, sorted letters)."""
+Stacks = tuple[tuple[str, ...], ...]
+"""An arrangement: stacks of card ids, bottom to top, largest stacks first."""
+
+SIZE_LIMIT = 14
+"""The largest hand this search takes; larger ones go to the MILP (the search grows fast with size)."""
+STEP_BUDGET = 12_000
+"""The most positions the search visits before it leaves the hand to the MILP (a bound on its time)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The best profit of a hand and, when no other arrangement earns as much, that arrangement."""
+
+    profit: int
+    stacks: Stacks | None
+    """The only best arrangement in the optimiser's canonical form; None when several tie."""
+
+
+class _OverBudget(Exception):
+    """The search visited more positions than its budget."""
+
+
+def stack_order(cards: list[CardKey]) -> tuple[str, ...]:
+    """Return ids bottom to top: ascending value (it grows with the letters), then id; dearest on top."""
+    return tuple(cid for _, cid in sorted((len(ls), cid) for cid, _, ls in cards))
+
+
+def canonical(groups: list[list[CardKey]]) -> Stacks:
+    """Return groups of cards as the optimiser's arrangement: each stack ordered, largest first."""
+    return tuple(sorted((stack_order(g) for g in groups), key=lambda s: (-len(s), s)))
+
+
+@functools.lru_cache(maxsize=4096)
+def solve(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> Solution | None:
+    """Return the best profit and the only best arrangement (if one) of the cards; None when the
+    hand is larger than :data:`SIZE_LIMIT` or the search runs over :data:`STEP_BUDGET`."""
+    if len(cards) > SIZE_LIMIT:
+        return None
+    table = dict(table_items)
+    masks = _letter_masks(cards)
+    industries = sorted({ind for _, ind, _ in cards})
+    ind_of = [industries.index(ind) for _, ind, _ in cards]
+    alone = [table.get(1, 0) * m.bit_count() for m in masks]
+    stacks = _scoring_stacks(ind_of, masks, table)
+    try:
+        profit, groups, unique = _pack(len(cards), stacks, alone)
+    except _OverBudget:
+        return None
+    if not unique:
+        return Solution(profit, None)
+    used = 0
+    for g in groups:
+        used |= g
+    parts = [[cards[i] for i in range(len(cards)) if g >> i & 1] for g in groups]
+    parts += [[cards[i]] for i in range(len(cards)) if not used >> i & 1]
+    return Solution(profit, canonical(parts))
+
+
+def _letter_masks(cards: tuple[CardKey, ...]) -> list[int]:
+    """Return each card's letters as a bit mask (bits given to letters as first met)."""
+    bits: dict[str, int] = {}
+    masks = []
+    for _, _, letters in cards:
+        mask = 0
+        for letter in letters:
+            mask |= bits.setdefault(letter, 1 << len(bits))
+        masks.append(mask)
+    return masks
+
+
+def _scoring_stacks(ind_of: list[int], masks: list[int], table: Mapping[int, int]) -> list[tuple[int, int]]:
+    """Return every stack of two or more cards that earns: (its cards as a bit mask, its profit)."""
+    top = max((k for k, v in table.items() if v > 0), default=0)
+    worth = [table.get(k, 0) if k >= 2 else 0 for k in range(top + 1)]
+    order = sorted(range(len(masks)), key=lambda i: ind_of[i])
+    found: list[tuple[int, int]] = []
+
+    def grow(start: int, members: int, common: int, size: int, industries: int) -> None:
+        if worth[size]:
+            found.append((members, worth[size] * common.bit_count()))
+        if size == top:
+            return
+        for position in range(start, len(order)):
+            card = order[position]
+            shared = common & masks[card]
+            if shared and not industries >> ind_of[card] & 1:
+                grow(position + 1, members | 1 << card, shared, size + 1, industries | 1 << ind_of[card])
+
+    if top >= 2:
+        for position, card in enumerate(order):
+            grow(position + 1, 1 << card, masks[card], 1, 1 << ind_of[card])
+    return found
+
+
+def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
+    """Return the best total over partitions into scoring stacks and single cards, the stacks of a
+    best one (bit masks) and whether it is the only best one; raise _OverBudget past the budget."""
+    active = 0
+    uses = [0] * n
+    for members, _ in stacks:
+        active |= members
+        for i in range(n):
+            uses[i] += members >> i & 1
+    fixed = sum(alone[i] for i in range(n) if not active >> i & 1)
+    # The card in fewest stacks goes first: it branches least.
+    order = sorted((i for i in range(n) if active >> i & 1), key=lambda i: (uses[i], i))
+    rank = {card: r for r, card in enumerate(order)}
+    by_first: dict[int, list[tuple[int, int]]] = {card: [] for card in order}
+    for members, value in stacks:
+        first = min((i for i in order if members >> i & 1), key=rank.__getitem__)
+        by_first[first].append((members, value))
+    memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
+    steps = 0
+
+    def best(mask: int) -> tuple[int, int, int]:
+        """(best total, number of best partitions up to 2, the stack the first card joins or 0)."""
+        nonlocal steps
+        found = memo.get(mask)
+        if found is not None:
+            return found
+        steps += 1
+        if steps > STEP_BUDGET:
+            raise _OverBudget
+        card = next(c for c in order if mask >> c & 1)
+        total, count, _ = best(mask ^ 1 << card)
+        total += alone[card]
+        pick = 0
+        for members, value in by_first[card]:
+            if members & mask == members:
+                sub, ways, _ = best(mask ^ members)
+                sub += value
+                if sub > total:
+                    total, count, pick = sub, ways, members
+                elif sub == total:
+                    count = min(2, count + ways)
+        memo[mask] = found = (total, count, pick)
+        return found
+
+    total, count, _ = best(active)
+    groups = []
+    mask = active
+    while mask:
+        pick = memo[mask][2]
+        if pick:
+            groups.append(pick)
+            mask ^= pick
+        else:
+            mask ^= 1 << next(c for c in order if mask >> c & 1)
+    return total + fixed, groups, count == 1

@@ -18,7 +18,7 @@ from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
 from parlour.games.venus_needs_men.phases import RELEASE
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.steps import IMMEDIATE, cards_apply, in_range, is_enemy, research_steps
+from parlour.games.venus_needs_men.steps import IMMEDIATE, cards_apply, is_enemy, reach, research_steps
 
 EARTH, REFUGE = "earth", "refuge"
 REFUGE_DEFENSE = 10
@@ -35,7 +35,7 @@ def still_possible(state: VenusState, ship: str, target: str, cards: bool) -> bo
     if target == REFUGE:
         return state.ships[ship] == state.board.orbit and state.collected.get(EARTH, 0) > 0
     where = state.ships.get(target)
-    return where is not None and is_enemy(state, planet, target) and where in in_range(state, ship, cards)
+    return where is not None and is_enemy(state, planet, target) and where in reach(state, ship, cards)
 
 
 def roll(
@@ -68,7 +68,7 @@ def roll(
 def control(state: VenusState, ship: str, target: str) -> None:
     """Mind Control: the target is the attacker's commander's now (usable from its next turn)."""
     planet = state.controller(ship)
-    state.controlled[target] = planet
+    state.control_ship(target, planet)
     state.seized.append(target)
     state.emit(f"{ship} takes {target} over by Mind Control.")
     if state.owner(target) == EARTH:
@@ -105,7 +105,7 @@ def teleport(state: VenusState, ship: str) -> None:
         return
     roll = state.chance.roll(DIE)
     where = state.board.teleport(roll)
-    state.ships[ship] = where
+    state.place_ship(ship, where)
     state.emit(f"{ship} teleports to {state.board.area(where).name} (rolled {roll}).")
 
 
@@ -122,8 +122,8 @@ def wreck(state: VenusState, ship: str, cards: bool) -> None:
 def destroy(state: VenusState, ship: str) -> None:
     """Removes a ship to its owner's supply; a wreck on Earth lets Earth scavenge (Enhanced)."""
     where = state.ships[ship]
-    state.ships[ship] = None
-    state.controlled.pop(ship, None)
+    state.place_ship(ship, None)
+    state.free_ship(ship)
     if ship in state.disabled:
         state.disabled.remove(ship)
     state.emit(f"{ship} is destroyed{'' if where is None else ' in ' + state.board.area(where).name}.")
@@ -152,7 +152,9 @@ def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:
 
 def release_ship(state: VenusState, ship: str, chosen: bool = False) -> None:
     """Gives a controlled ship back to its owner."""
-    planet = state.controlled.pop(ship)
+    planet = state.free_ship(ship)
+    if planet is None:
+        raise KeyError(ship)
     how = f" ({state.planet(planet).name}'s choice)" if chosen else ""
     state.emit(
         f"{ship} is released from Mind Control and returns to {state.planet(state.owner(ship)).name}{how}."
@@ -163,6 +165,8 @@ def release(state: VenusState) -> str | None:
     """End of any turn: where a planet holds no ship of its own, every ship it controls there goes free;
     where it has fewer of its own than it holds, it must choose which to release ("you must release
     controlled spaceships of your choice"): returns the first such planet (None if nothing is left)."""
+    if not state.controlled:
+        return None  # nothing is held: nothing to release (what _excess would find)
     for _area, _planet, held, own in _excess(state):
         if own == 0:
             for ship in held:

@@ -22,9 +22,12 @@ def is_enhanced(state: VenusState) -> bool:
 
 def cards_of(state: VenusState, planet: str, slot: str) -> list[TechCard]:
     """Returns a planet's Technology card and Upgrades in effect for one slot."""
-    tech = state.tech
-    found = [tech.technology[planet][slot]] if slot in tech.technology[planet] else []
-    return found + [tech.upgrades[u] for u in state.upgrades.get(planet, []) if tech.upgrades[u].slot == slot]
+    return list(in_effect(state, planet, slot))
+
+
+def in_effect(state: VenusState, planet: str, slot: str) -> tuple[TechCard, ...]:
+    """Returns :func:`cards_of` as a tuple (the rules' hot paths read it without copying)."""
+    return state.tech.in_effect(planet, slot, tuple(state.upgrades.get(planet, ())))
 
 
 def has_special(state: VenusState, planet: str, special: str) -> bool:
@@ -37,6 +40,11 @@ def weapons(state: VenusState, ship: str) -> list[TechCard]:
     return cards_of(state, state.owner(ship), "weapon")
 
 
+def ship_weapons(state: VenusState, ship: str) -> tuple[TechCard, ...]:
+    """Returns :func:`weapons` as a tuple (not to be changed)."""
+    return in_effect(state, state.owner(ship), "weapon")
+
+
 def terrain(state: VenusState, area: str) -> str:
     """Returns ``space`` (planets and Orbit too, ruling A-04), ``land`` or ``ocean``."""
     kind = state.board.area(area).kind
@@ -47,7 +55,7 @@ def defense(state: VenusState, ship: str) -> int:
     """Returns a ship's defense where it stands (the best of its planet's cards)."""
     where = state.ships[ship]
     assert where is not None
-    return max(c.defense[terrain(state, where)] for c in cards_of(state, state.owner(ship), "defense"))
+    return max(c.defense[terrain(state, where)] for c in in_effect(state, state.owner(ship), "defense"))
 
 
 def hit_chance(card: TechCard, target: int) -> float:
@@ -65,27 +73,37 @@ def best_weapon(state: VenusState, ship: str, target: int) -> TechCard:
 
 def moves_per_ship(state: VenusState, ship: str) -> int:
     """Returns how many areas a ship may move in a move action."""
-    return max(c.areas for c in cards_of(state, state.owner(ship), "movement"))
+    return max(c.areas for c in in_effect(state, state.owner(ship), "movement"))
 
 
 def build_count(state: VenusState, planet: str) -> int:
     """Returns the ships one build action makes (Amphibious 2, Automated Assembly one more)."""
     count = 2 if has_special(state, planet, "amphibious") else 1
-    return count + sum(c.extra_build for c in cards_of(state, planet, "build"))
+    return count + sum(c.extra_build for c in in_effect(state, planet, "build"))
 
 
 def launches(state: VenusState, planet: str) -> bool:
     """Returns whether new ships may go next to the home world (Quality Control)."""
-    return any(c.launch for c in cards_of(state, planet, "build"))
+    return any(c.launch for c in in_effect(state, planet, "build"))
 
 
-def researchable(state: VenusState, planet: str, upgrade: str) -> bool:
-    """Returns whether the planet may try for an Upgrade: no duplicate, nothing that obsoletes it."""
+SLOTS = ("weapon", "defense", "movement", "build")
+"""The slots of Technology and Upgrade cards."""
+
+
+def held(state: VenusState, planet: str) -> set[str]:
+    """Returns the ids of a planet's cards in effect and of the Upgrades it acquired this turn."""
+    have = {c.id for slot in SLOTS for c in in_effect(state, planet, slot)}
+    have.update(state.pending_upgrades.get(planet, ()))
+    return have
+
+
+def researchable(state: VenusState, planet: str, upgrade: str, have: set[str] | None = None) -> bool:
+    """Returns whether the planet may try for an Upgrade: no duplicate, nothing that obsoletes it
+    (``have``: the planet's :func:`held` cards, when the caller has them)."""
     card = state.tech.upgrades[upgrade]
-    have = {
-        c.id for slot in ("weapon", "defense", "movement", "build") for c in cards_of(state, planet, slot)
-    }
-    have |= set(state.pending_upgrades.get(planet, []))
+    if have is None:
+        have = held(state, planet)
     if upgrade in have or have & set(card.duplicates):
         return False
     blockers = set(card.obsoleted_by)

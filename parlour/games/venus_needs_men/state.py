@@ -129,6 +129,8 @@ class VenusState(ModularState[VenusAction]):
         self.upgrade_deck, self.face_up, self.upgrade_discard = [], [], []
         self.controlled, self.disabled, self.infected = {}, [], {}
         self.cycled, self.seized = False, []
+        self._fleets: dict[str, tuple[str, ...]] | None = None
+        self._roster: Roster | None = None
 
     # ------------------------------------------------------------ lookups
     @property
@@ -147,13 +149,16 @@ class VenusState(ModularState[VenusAction]):
 
     def owner(self, ship: str) -> str:
         """Returns the planet a spaceship belongs to."""
+        known = self.factions.owners.get(ship)
+        if known is not None:
+            return known
         found = self.factions.by_letter(ship[0])
         assert found is not None
         return found.id
 
     def sides(self, seat: int) -> list[str]:
         """Returns the planets a seat plays."""
-        return [p for p in self.planets if self.seat_of[p] == seat]
+        return list(self.roster.sides.get(seat, ()))
 
     def card(self, number: int) -> ZapCard:
         """Returns a Zap card by number."""
@@ -161,22 +166,70 @@ class VenusState(ModularState[VenusAction]):
 
     def controller(self, ship: str) -> str:
         """Returns the planet that commands a ship (its owner, unless under Mind Control)."""
-        return self.controlled.get(ship) or self.owner(ship)
+        return self.controlled.get(ship) or self.factions.owners.get(ship) or self.owner(ship)
 
     def fleet(self, planet: str) -> list[str]:
         """Returns the spaceships on the board that ``planet`` commands (its own and those it controls)."""
-        return sorted(
-            s for s, where in self.ships.items() if where is not None and self.controller(s) == planet
-        )
+        return list(self.fleets().get(planet, ()))
+
+    def fleets(self) -> Mapping[str, tuple[str, ...]]:
+        """Returns the spaceships on the board by the planet commanding them, each fleet in name order
+        (kept until a ship joins or leaves the board or changes hands: :meth:`place_ship`,
+        :meth:`control_ship`, :meth:`free_ship`; never change the mapping)."""
+        found = self._fleets
+        if found is None:
+            found = self._fleets = self._count_fleets()
+        return found
+
+    def _count_fleets(self) -> dict[str, tuple[str, ...]]:
+        """Returns the fleets worked out from the ships' places and Mind Control."""
+        fleets: dict[str, list[str]] = {}
+        ships, controlled = self.ships, self.controlled
+        for ship in self.roster.ships:
+            if ships[ship] is not None:
+                fleets.setdefault(controlled.get(ship) or self.owner(ship), []).append(ship)
+        return {planet: tuple(fleet) for planet, fleet in fleets.items()}
+
+    def place_ship(self, ship: str, where: str | None) -> None:
+        """Puts a spaceship on an area, or (None) back in its owner's supply."""
+        if (self.ships[ship] is None) is not (where is None):
+            self._fleets = None
+        self.ships[ship] = where
+
+    def control_ship(self, ship: str, planet: str) -> None:
+        """Puts a spaceship under Mind Control: ``planet`` commands it now."""
+        self.controlled[ship] = planet
+        self._fleets = None
+
+    def free_ship(self, ship: str) -> str | None:
+        """Releases a spaceship from Mind Control; returns the planet that held it (None: none did)."""
+        held = self.controlled.pop(ship, None)
+        if held is not None:
+            self._fleets = None
+        return held
+
+    @property
+    def roster(self) -> Roster:
+        """The planets each seat plays and the spaceships in play: fixed once the game is dealt."""
+        found = self._roster
+        if found is None:
+            found = self._roster = Roster.of(self)
+        return found
 
     def supply(self, planet: str) -> list[str]:
         """Returns a planet's spaceships not on the board."""
-        letter = self.planet(planet).letter
-        return sorted(s for s, where in self.ships.items() if where is None and s[0] == letter)
+        ships = self.ships
+        return [s for s in self.factions.fleets[planet] if ships.get(s, "") is None]
+
+    def has_supply(self, planet: str) -> bool:
+        """Returns whether a planet has a spaceship left to build."""
+        ships = self.ships
+        return any(ships.get(s, "") is None for s in self.factions.fleets[planet])
 
     def seat_population(self, seat: int) -> int:
         """Returns the population a seat has collected (a team's two planets together)."""
-        return sum(self.collected[p] for p in self.sides(seat))
+        collected = self.collected
+        return sum(collected[p] for p in self.roster.sides.get(seat, ()))
 
     # ------------------------------------------------------------ protocol
     def scores(self) -> list[float]:
@@ -236,11 +289,13 @@ class VenusState(ModularState[VenusAction]):
 
     # ------------------------------------------------------------ copies
     def clone(self) -> Self:
-        """Returns a deep, independent copy."""
+        """Returns a deep, independent copy (sharing the fleets and roster worked out so far: neither is
+        ever changed in place, only replaced)."""
         other = type(self).__new__(type(self))
         GameState.__init__(other)
         LAYOUT.copy_into(self, other)
         other.actions_applied = self.actions_applied
+        other._fleets, other._roster = self._fleets, self._roster
         return other
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
@@ -250,6 +305,23 @@ class VenusState(ModularState[VenusAction]):
         other.chance = self.chance.fresh(rng)
         LAYOUT.redeal(other, seat, rng)
         return other
+
+
+@dataclass(frozen=True)
+class Roster:
+    """What the seating fixes for a whole game: the planets each seat plays (in turn order) and every
+    spaceship in play, in name order."""
+
+    sides: dict[int, tuple[str, ...]]
+    ships: tuple[str, ...]
+
+    @classmethod
+    def of(cls, state: VenusState) -> Roster:
+        """Returns the roster of a dealt (or read) game."""
+        sides: dict[int, list[str]] = {}
+        for planet in state.planets:
+            sides.setdefault(state.seat_of[planet], []).append(planet)
+        return cls({seat: tuple(planets) for seat, planets in sides.items()}, tuple(sorted(state.ships)))
 
 
 class Sorted(Form):

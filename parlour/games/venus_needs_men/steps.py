@@ -8,6 +8,8 @@ Technology or Special card applies to it (option ``extension_cards``, A-01).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import (
     Attack,
@@ -20,11 +22,51 @@ from parlour.games.venus_needs_men.actions import (
     Research,
     VenusAction,
 )
+from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.state import VenusState
 
 EARTH = "earth"
 REFUGE = "refuge"
 MAIN, EXTRA, IMMEDIATE = "main", "extra", "immediate"
+SPACES = ("space", "orbit")
+EARTHLY = ("land", "ocean")
+
+
+class Tables:
+    """The movement and attack tables worked out for every area of one board (they depend on the board
+    alone), and each ship's moves from each area as actions: the steps are listed after every action."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        ids = board.ids
+        self.destinations = {a: tuple(_destinations(board, a)) for a in ids}
+        """Where a ship may move from each area."""
+        self.reach = {a: frozenset(_reach(board, a, False)) for a in ids}
+        """The areas a ship in each area can attack into."""
+        self.long_reach = {a: frozenset(_reach(board, a, True)) for a in ids}
+        """... with Long-Range Missiles."""
+        self._moves: dict[tuple[str, str], tuple[Move, ...]] = {}
+
+    def moves(self, ship: str, where: str) -> tuple[Move, ...]:
+        """Returns ``move SHIP AREA`` for each area the ship may move to from ``where``."""
+        key = (ship, where)
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = tuple(Move.of(ship, d) for d in self.destinations[where])
+        return found
+
+
+_TABLES: dict[int, Tables] = {}
+"""The tables of each board seen, by the board's ``id`` (each entry keeps its board alive, so no other
+board takes its ``id``)."""
+
+
+def tables(board: Board) -> Tables:
+    """Returns the movement and attack tables of a board (worked out once)."""
+    found = _TABLES.get(id(board))
+    if found is None or found.board is not board:
+        found = _TABLES[id(board)] = Tables(board)
+    return found
 
 
 def cards_apply(state: VenusState, mode: str) -> bool:
@@ -40,9 +82,38 @@ def is_enemy(state: VenusState, planet: str, ship: str) -> bool:
     return owner in state.seat_of and state.seat_of[owner] != state.seat_of[planet]
 
 
-def ready(state: VenusState, ships: list[str]) -> list[str]:
+def enemies(state: VenusState, planet: str) -> list[tuple[str, str]]:
+    """Returns every enemy ship of ``planet`` on the board with its area, in name order."""
+    seat_of, ships, controlled, owners = state.seat_of, state.ships, state.controlled, state.factions.owners
+    mine = seat_of[planet]
+    found = []
+    for ship in state.roster.ships:
+        where = ships[ship]
+        if where is not None:
+            commander = controlled.get(ship) or owners.get(ship) or state.owner(ship)
+            if commander in seat_of and seat_of[commander] != mine:
+                found.append((ship, where))
+    return found
+
+
+def has_enemy(state: VenusState, planet: str) -> bool:
+    """Returns whether ``planet`` has an enemy ship on the board."""
+    seat_of, ships, controlled, owners = state.seat_of, state.ships, state.controlled, state.factions.owners
+    mine = seat_of[planet]
+    for ship in state.roster.ships:
+        if ships[ship] is not None:
+            commander = controlled.get(ship) or owners.get(ship) or state.owner(ship)
+            if commander in seat_of and seat_of[commander] != mine:
+                return True
+    return False
+
+
+def ready(state: VenusState, ships: Sequence[str]) -> Sequence[str]:
     """Returns the ships that may act: not a disabled robot, nor a ship taken over this turn (A-10)."""
-    return [s for s in ships if s not in state.disabled and s not in state.seized]
+    disabled, seized = state.disabled, state.seized
+    if not disabled and not seized:
+        return ships
+    return [s for s in ships if s not in disabled and s not in seized]
 
 
 # ------------------------------------------------------------------ build
@@ -58,7 +129,7 @@ def build_areas(state: VenusState, planet: str, mode: str) -> list[str]:
 
 def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusAction]:
     """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
-    if not state.supply(planet):
+    if not state.has_supply(planet):
         return []
     areas = build_areas(state, planet, mode)
     if planet != EARTH and areas == [state.board.home(planet)] and mode != IMMEDIATE:
@@ -80,22 +151,29 @@ def build(state: VenusState, planet: str, action: Build, count: int) -> None:
     where = action.area or state.board.home(planet)
     built = state.supply(planet)[:count]
     for ship in built:
-        state.ships[ship] = where
-    state.emit(f"{state.planet(planet).name} builds {' '.join(built)} on {state.board.area(where).name}.")
+        state.place_ship(ship, where)
+    if state.logging:
+        state.emit(f"{state.planet(planet).name} builds {' '.join(built)} on {state.board.area(where).name}.")
 
 
 # ------------------------------------------------------------------ move
-def destinations(state: VenusState, ship: str) -> list[str]:
-    """Returns where a ship may move: the movement table (A-02: never onto a home world or the Refuge)."""
-    board, where = state.board, state.ships[ship]
-    assert where is not None
+def _destinations(board: Board, where: str) -> list[str]:
+    """Returns where a ship in ``where`` may move: the movement table (A-02: never onto a home world or
+    the Refuge)."""
     area = board.area(where)
-    spaces = [n for n in board.neighbours(where) if board.area(n).kind in ("space", "orbit")]
+    spaces = [n for n in board.neighbours(where) if board.area(n).kind in SPACES]
     if area.kind == "orbit":
         return spaces + list(board.earth_areas())
-    if area.kind in ("land", "ocean"):
+    if area.kind in EARTHLY:
         return [a for a in board.earth_areas() if a != where] + [board.orbit]
     return spaces
+
+
+def destinations(state: VenusState, ship: str) -> list[str]:
+    """Returns where a ship may move: the movement table (A-02: never onto a home world or the Refuge)."""
+    where = state.ships[ship]
+    assert where is not None
+    return list(tables(state.board).destinations[where])
 
 
 def can_still_move(state: VenusState, ship: str, mode: str) -> bool:
@@ -106,66 +184,107 @@ def can_still_move(state: VenusState, ship: str, mode: str) -> bool:
     return state.acted.count(ship) < allowed
 
 
-def move_steps(state: VenusState, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
+    """Returns the ships that may take a move step: ready, with move steps left (:func:`can_still_move`)."""
+    movers = ready(state, ships)
+    if mode != MAIN:
+        return list(movers)
+    acted = state.acted
+    if not tech.is_enhanced(state):
+        return [s for s in movers if s not in acted]
+    allowed: dict[str, int] = {}
+    found = []
+    for ship in movers:
+        owner = state.owner(ship)
+        most = allowed.get(owner)
+        if most is None:
+            most = allowed[owner] = max(c.areas for c in tech.in_effect(state, owner, "movement"))
+        if acted.count(ship) < most:
+            found.append(ship)
+    return found
+
+
+def move_steps(state: VenusState, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``move SHIP AREA`` for each of these ships that may move, and each destination."""
-    return [
-        Move.of(s, d)
-        for s in ready(state, ships)
-        if can_still_move(state, s, mode)
-        for d in destinations(state, s)
-    ]
+    table, places = tables(state.board), state.ships
+    found: list[VenusAction] = []
+    for ship in _movers(state, ships, mode):
+        where = places[ship]
+        assert where is not None
+        found += table.moves(ship, where)
+    return found
 
 
 def move(state: VenusState, action: Move) -> None:
     """Moves a ship one area."""
-    state.ships[action.ship] = action.area
-    state.emit(f"{action.ship} moves to {state.board.area(action.area).name}.")
+    state.place_ship(action.ship, action.area)
+    if state.logging:
+        state.emit(f"{action.ship} moves to {state.board.area(action.area).name}.")
 
 
 # ------------------------------------------------------------------ attack
-def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
-    """Returns the areas a ship can attack into (the attack table; Long-Range Missiles reach further)."""
-    board, where = state.board, state.ships[ship]
-    assert where is not None
+def _reach(board: Board, where: str, long: bool) -> list[str]:
+    """Returns the areas a ship in ``where`` can attack into (the attack table; ``long``: with Long-Range
+    Missiles, which reach neighbouring space areas from a space area, Orbit too, A-03)."""
     kind = board.area(where).kind
-    if kind in ("land", "ocean"):
-        return [
-            where,
-            board.orbit,
-            *(n for n in board.neighbours(where) if board.area(n).kind in ("land", "ocean")),
-        ]
+    if kind in EARTHLY:
+        return [where, board.orbit, *(n for n in board.neighbours(where) if board.area(n).kind in EARTHLY)]
     reach = [where, *board.earth_areas()] if kind == "orbit" else [where]
-    if kind in ("space", "orbit") and cards and any(c.long for c in tech.weapons(state, ship)):
-        # Long-Range Missiles: a ship in a space area (Orbit too, A-03) reaches neighbouring space areas.
-        reach += [n for n in board.neighbours(where) if board.area(n).kind in ("space", "orbit")]
+    if kind in SPACES and long:
+        reach += [n for n in board.neighbours(where) if board.area(n).kind in SPACES]
     return reach
 
 
-def _targets(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
-    """Returns the enemy ships a ship can attack (the attack table)."""
-    reach = set(in_range(state, ship, cards))
-    return [t for t, where in sorted(state.ships.items()) if where in reach and is_enemy(state, planet, t)]
+def _long_range(state: VenusState, ship: str, cards: bool) -> bool:
+    """Returns whether a ship's attack reaches further (Long-Range Missiles, with cards applying)."""
+    return cards and any(c.long for c in tech.ship_weapons(state, ship))
 
 
-def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
+    """Returns the areas a ship can attack into (the attack table; Long-Range Missiles reach further)."""
+    where = state.ships[ship]
+    assert where is not None
+    return _reach(state.board, where, _long_range(state, ship, cards))
+
+
+def reach(state: VenusState, ship: str, cards: bool) -> frozenset[str]:
+    """Returns :func:`in_range` as a set."""
+    where = state.ships[ship]
+    assert where is not None
+    table = tables(state.board)
+    return (table.long_reach if _long_range(state, ship, cards) else table.reach)[where]
+
+
+def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``attack SHIP TARGET [WEAPON]``, ``attack SHIP refuge`` and ``control SHIP TARGET``."""
     cards = cards_apply(state, mode)
     found: list[VenusAction] = []
-    for ship in ready(state, ships):
-        targets = _targets(state, planet, ship, cards)
-        for target in targets:
-            found.append(Attack.of(ship, target))
-            if cards and any(c.qray for c in tech.weapons(state, ship)):
+    attackers = ready(state, ships)
+    if not attackers:
+        return found
+    rivals = enemies(state, planet)
+    raid = cards and _may_raid(state, planet)
+    seize = cards and tech.has_special(state, planet, "mindcontrol")
+    places = state.ships
+    for ship in attackers:
+        area = reach(state, ship, cards)
+        targets = [t for t, where in rivals if where in area]
+        second = []
+        if cards and targets:
+            weapons = tech.ship_weapons(state, ship)
+            if any(c.qray for c in weapons):
                 # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire
                 # Control and Energy Amplifier improve the Q-Ray instead.
-                found += [
-                    Attack.of(ship, target, c.id) for c in tech.weapons(state, ship) if c.id == "gatling"
-                ]
-        if cards and _can_raid(state, planet, ship):
+                second = [c.id for c in weapons if c.id == "gatling"]
+        for target in targets:
+            found.append(Attack.of(ship, target))
+            if second:
+                found += [Attack.of(ship, target, weapon) for weapon in second]
+        if raid and places[ship] == state.board.orbit:
             found.append(Attack.of(ship, REFUGE))
-        if cards and tech.has_special(state, planet, "mindcontrol") and _may_seize(state, planet, ship):
-            here = state.ships[ship]
-            found += [Control.of(ship, t) for t in targets if state.ships[t] == here]
+        if seize and _may_seize(state, planet, ship):
+            here = places[ship]
+            found += [Control.of(ship, t) for t in targets if places[t] == here]
     return found
 
 
@@ -183,42 +302,62 @@ def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
     return held < own
 
 
-def _can_raid(state: VenusState, planet: str, ship: str) -> bool:
-    """Returns whether an alien ship in Orbit may attack Earth's Refuge (Earth's Special)."""
+def _may_raid(state: VenusState, planet: str) -> bool:
+    """Returns whether a ship of ``planet`` in Orbit may attack Earth's Refuge (Earth's Special)."""
     return (
         planet != EARTH
         and tech.has_special(state, EARTH, "resistance")
-        and state.ships[ship] == state.board.orbit
         and state.collected.get(EARTH, 0) > 0
         and state.seat_of[EARTH] != state.seat_of[planet]
     )
 
 
+def _can_raid(state: VenusState, planet: str, ship: str) -> bool:
+    """Returns whether an alien ship in Orbit may attack Earth's Refuge (Earth's Special)."""
+    return _may_raid(state, planet) and state.ships[ship] == state.board.orbit
+
+
 # ------------------------------------------------------------------ population
 def collect_sources(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
     """Returns the land areas a ship may collect from: its own (Amphibious: or a neighbouring one)."""
+    return _sources(state, ship, cards and tech.has_special(state, planet, "amphibious"))
+
+
+def _sources(state: VenusState, ship: str, amphibious: bool) -> list[str]:
+    """Returns the land areas with units a ship may collect from (``amphibious``: neighbours too)."""
     where = state.ships[ship]
     assert where is not None
-    areas = [where]
-    if cards and tech.has_special(state, planet, "amphibious"):
-        areas += list(state.board.neighbours(where))
-    return [a for a in areas if state.population.get(a, 0) + state.infected.get(a, 0) > 0]
+    population, infected = state.population, state.infected
+    if not amphibious:
+        return [where] if population.get(where, 0) + infected.get(where, 0) > 0 else []
+    areas = [where, *state.board.neighbours(where)]
+    return [a for a in areas if population.get(a, 0) + infected.get(a, 0) > 0]
 
 
-def collect_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def collect_steps(
+    state: VenusState, planet: str, ships: Sequence[str], mode: str = MAIN
+) -> list[VenusAction]:
     """Returns ``collect SHIP [AREA]``, and Titan's ``infect SHIP`` and Pluto's ``purge SHIP``."""
     cards = cards_apply(state, mode)
     found: list[VenusAction] = []
-    for ship in ready(state, ships):
+    collectors = ready(state, ships)
+    if not collectors:
+        return found
+    may_collect = planet != EARTH or state.earth_open
+    amphibious = cards and tech.has_special(state, planet, "amphibious")
+    parasites = tech.has_special(state, planet, "parasites")
+    robotic = tech.has_special(state, planet, "robotic")
+    population, infected = state.population, state.infected
+    for ship in collectors:
         where = state.ships[ship] or ""
-        if planet != EARTH or state.earth_open:
-            for a in collect_sources(state, planet, ship, cards):
+        if may_collect:
+            for a in _sources(state, ship, amphibious):
                 found.append(Collect.of(ship, "" if a == where else a))
                 if _choice_of_units(state, a):
                     found.append(Collect.of(ship, "" if a == where else a, True))
-        if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
+        if parasites and population.get(where, 0) > 0:
             found.append(Infect.of(ship))
-        if tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0:
+        if robotic and infected.get(where, 0) > 0:
             found.append(Purge.of(ship))
     return found
 
@@ -238,42 +377,60 @@ def research_steps(state: VenusState, planet: str) -> list[VenusAction]:
     """Returns ``research ID`` for each face-up Upgrade the planet may try for (Enhanced game)."""
     if not tech.is_enhanced(state):
         return []
-    return [Research.of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u)]
+    have = tech.held(state, planet)
+    return [Research.of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)]
 
 
-def has_steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> bool:
+def has_steps(state: VenusState, kind: str, planet: str, ships: Sequence[str], mode: str = MAIN) -> bool:
     """Returns whether :func:`steps` would list any step, without listing them all (the steps nobody
     decides ask it after every action)."""
     if kind == "move":
-        return any(can_still_move(state, s, mode) and destinations(state, s) for s in ready(state, ships))
+        places, table = state.ships, tables(state.board)
+        for ship in _movers(state, ships, mode):
+            where = places[ship]
+            assert where is not None
+            if table.destinations[where]:
+                return True
+        return False
     if kind == "attack":
+        attackers = ready(state, ships)
+        if not attackers:
+            return False
         cards = cards_apply(state, mode)
-        return any(
-            (cards and _can_raid(state, planet, s)) or _has_target(state, planet, s, cards)
-            for s in ready(state, ships)
-        )
+        if cards and _may_raid(state, planet):
+            orbit = state.board.orbit
+            if any(state.ships[s] == orbit for s in attackers):
+                return True
+        occupied = {where for _, where in enemies(state, planet)}
+        return any(not occupied.isdisjoint(reach(state, s, cards)) for s in attackers)
     if kind == "collect":
-        return any(_may_collect(state, planet, s, cards_apply(state, mode)) for s in ready(state, ships))
+        return _may_collect(state, planet, ready(state, ships), cards_apply(state, mode))
     return bool(steps(state, kind, planet, ships, mode))
 
 
-def _has_target(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
-    """Returns whether a ship has an enemy ship in range."""
-    reach = set(in_range(state, ship, cards))
-    return any(where in reach and is_enemy(state, planet, t) for t, where in state.ships.items())
+def _may_collect(state: VenusState, planet: str, ships: Sequence[str], cards: bool) -> bool:
+    """Returns whether one of these ships has a collect, infect or purge step."""
+    if not ships:
+        return False
+    may_collect = planet != EARTH or state.earth_open
+    amphibious = cards and tech.has_special(state, planet, "amphibious")
+    parasites = tech.has_special(state, planet, "parasites")
+    robotic = tech.has_special(state, planet, "robotic")
+    population, infected = state.population, state.infected
+    for ship in ships:
+        where = state.ships[ship] or ""
+        if may_collect and _sources(state, ship, amphibious):
+            return True
+        if parasites and population.get(where, 0) > 0:
+            return True
+        if robotic and infected.get(where, 0) > 0:
+            return True
+    return False
 
 
-def _may_collect(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
-    """Returns whether a ship has a collect, infect or purge step."""
-    where = state.ships[ship] or ""
-    if (planet != EARTH or state.earth_open) and collect_sources(state, planet, ship, cards):
-        return True
-    if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
-        return True
-    return tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0
-
-
-def steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def steps(
+    state: VenusState, kind: str, planet: str, ships: Sequence[str], mode: str = MAIN
+) -> list[VenusAction]:
     """Returns the steps of one kind of action for these ships."""
     if kind == "build":
         return build_steps(state, planet, mode)

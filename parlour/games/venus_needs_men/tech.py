@@ -58,6 +58,21 @@ class TechSet:
     upgrade_cards: tuple[str, ...]
     """The 16 physical Upgrade cards, by id (duplicates repeat)."""
     specials: dict[str, Special]
+    _in_effect: dict[tuple[str, str, tuple[str, ...]], tuple[TechCard, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def in_effect(self, planet: str, slot: str, upgrades: tuple[str, ...]) -> tuple[TechCard, ...]:
+        """Returns a planet's Technology card for a slot, then the cards of ``upgrades`` (Upgrade ids held)
+        for that slot; worked out once for each planet, slot and Upgrades held."""
+        key = (planet, slot, upgrades)
+        found = self._in_effect.get(key)
+        if found is None:
+            own = self.technology[planet]
+            found = (own[slot],) if slot in own else ()
+            found += tuple(self.upgrades[u] for u in upgrades if self.upgrades[u].slot == slot)
+            self._in_effect[key] = found
+        return found
 
     def card(self, card_id: str) -> TechCard:
         """Returns a Technology or Upgrade card by id."""

@@ -17,7 +17,7 @@ BASIC_DEFENSE = 8
 
 def is_enhanced(state: VenusState) -> bool:
     """Returns whether this is the Enhanced game."""
-    return bool(state.options["game"] == "enhanced")
+    return state.enhanced
 
 
 def cards_of(state: VenusState, planet: str, slot: str) -> list[TechCard]:

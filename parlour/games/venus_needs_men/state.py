@@ -129,7 +129,9 @@ class VenusState(ModularState[VenusAction]):
         self.upgrade_deck, self.face_up, self.upgrade_discard = [], [], []
         self.controlled, self.disabled, self.infected = {}, [], {}
         self.cycled, self.seized = False, []
-        self._fleets: dict[str, tuple[str, ...]] | None = None
+        self.enhanced = options.get("game") == "enhanced"
+        """Whether this is the Enhanced game (option ``game``)."""
+        self._fleets: Fleets | None = None
         self._roster: Roster | None = None
 
     # ------------------------------------------------------------ lookups
@@ -170,25 +172,16 @@ class VenusState(ModularState[VenusAction]):
 
     def fleet(self, planet: str) -> list[str]:
         """Returns the spaceships on the board that ``planet`` commands (its own and those it controls)."""
-        return list(self.fleets().get(planet, ()))
+        return list(self.fleets.of.get(planet, ()))
 
-    def fleets(self) -> Mapping[str, tuple[str, ...]]:
-        """Returns the spaceships on the board by the planet commanding them, each fleet in name order
-        (kept until a ship joins or leaves the board or changes hands: :meth:`place_ship`,
-        :meth:`control_ship`, :meth:`free_ship`; never change the mapping)."""
+    @property
+    def fleets(self) -> Fleets:
+        """The spaceships on the board by the planet commanding them (kept until a ship joins or leaves
+        the board or changes hands: :meth:`place_ship`, :meth:`control_ship`, :meth:`free_ship`)."""
         found = self._fleets
         if found is None:
-            found = self._fleets = self._count_fleets()
+            found = self._fleets = Fleets.of_state(self)
         return found
-
-    def _count_fleets(self) -> dict[str, tuple[str, ...]]:
-        """Returns the fleets worked out from the ships' places and Mind Control."""
-        fleets: dict[str, list[str]] = {}
-        ships, controlled = self.ships, self.controlled
-        for ship in self.roster.ships:
-            if ships[ship] is not None:
-                fleets.setdefault(controlled.get(ship) or self.owner(ship), []).append(ship)
-        return {planet: tuple(fleet) for planet, fleet in fleets.items()}
 
     def place_ship(self, ship: str, where: str | None) -> None:
         """Puts a spaceship on an area, or (None) back in its owner's supply."""
@@ -295,7 +288,7 @@ class VenusState(ModularState[VenusAction]):
         GameState.__init__(other)
         LAYOUT.copy_into(self, other)
         other.actions_applied = self.actions_applied
-        other._fleets, other._roster = self._fleets, self._roster
+        other.enhanced, other._fleets, other._roster = self.enhanced, self._fleets, self._roster
         return other
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
@@ -305,6 +298,46 @@ class VenusState(ModularState[VenusAction]):
         other.chance = self.chance.fresh(rng)
         LAYOUT.redeal(other, seat, rng)
         return other
+
+
+class Fleets:
+    """The spaceships on the board by the planet commanding them, each fleet in name order, and each
+    seat's enemy ships: worked out from the ships' places and Mind Control, then never changed (a state
+    replaces them when a ship joins or leaves the board or changes hands), so copies share them."""
+
+    __slots__ = ("_enemies", "of", "seat_of")
+
+    def __init__(self, of: dict[str, tuple[str, ...]], seat_of: dict[str, int]) -> None:
+        self.of = of
+        """Each commanding planet's fleet."""
+        self.seat_of = seat_of
+        self._enemies: dict[int, tuple[str, ...]] = {}
+
+    @classmethod
+    def of_state(cls, state: VenusState) -> Fleets:
+        """Returns the fleets of a state as its ships stand."""
+        fleets: dict[str, list[str]] = {}
+        ships, controlled = state.ships, state.controlled
+        for ship in state.roster.ships:
+            if ships[ship] is not None:
+                fleets.setdefault(controlled.get(ship) or state.owner(ship), []).append(ship)
+        return cls({planet: tuple(fleet) for planet, fleet in fleets.items()}, state.seat_of)
+
+    def enemies(self, seat: int) -> tuple[str, ...]:
+        """Returns the ships on the board commanded by a planet in play of another seat, in name order."""
+        found = self._enemies.get(seat)
+        if found is None:
+            seat_of = self.seat_of
+            found = tuple(
+                sorted(
+                    ship
+                    for planet, fleet in self.of.items()
+                    if planet in seat_of and seat_of[planet] != seat
+                    for ship in fleet
+                )
+            )
+            self._enemies[seat] = found
+        return found
 
 
 @dataclass(frozen=True)

@@ -84,28 +84,13 @@ def is_enemy(state: VenusState, planet: str, ship: str) -> bool:
 
 def enemies(state: VenusState, planet: str) -> list[tuple[str, str]]:
     """Returns every enemy ship of ``planet`` on the board with its area, in name order."""
-    seat_of, ships, controlled, owners = state.seat_of, state.ships, state.controlled, state.factions.owners
-    mine = seat_of[planet]
-    found = []
-    for ship in state.roster.ships:
-        where = ships[ship]
-        if where is not None:
-            commander = controlled.get(ship) or owners.get(ship) or state.owner(ship)
-            if commander in seat_of and seat_of[commander] != mine:
-                found.append((ship, where))
-    return found
+    ships = state.ships
+    return [(ship, ships[ship] or "") for ship in state.fleets.enemies(state.seat_of[planet])]
 
 
 def has_enemy(state: VenusState, planet: str) -> bool:
     """Returns whether ``planet`` has an enemy ship on the board."""
-    seat_of, ships, controlled, owners = state.seat_of, state.ships, state.controlled, state.factions.owners
-    mine = seat_of[planet]
-    for ship in state.roster.ships:
-        if ships[ship] is not None:
-            commander = controlled.get(ship) or owners.get(ship) or state.owner(ship)
-            if commander in seat_of and seat_of[commander] != mine:
-                return True
-    return False
+    return bool(state.fleets.enemies(state.seat_of[planet]))
 
 
 def ready(state: VenusState, ships: Sequence[str]) -> Sequence[str]:

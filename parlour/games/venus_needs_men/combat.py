@@ -55,11 +55,12 @@ def roll(
     else:
         weapon = tech.best_weapon(state, ship, need) if cards else tech.BASIC
     dice = [state.chance.roll(DIE) for _ in range(1 if qray else weapon.dice)]
-    state.emit(
-        f"{ship} attacks {target} with {weapon.name}: rolls {' '.join(map(str, dice))}"
-        + ("" if qray else f" (needs {need}{f' with +{weapon.bonus}' if weapon.bonus else ''})")
-        + "."
-    )
+    if state.logging:
+        state.emit(
+            f"{ship} attacks {target} with {weapon.name}: rolls {' '.join(map(str, dice))}"
+            + ("" if qray else f" (needs {need}{f' with +{weapon.bonus}' if weapon.bonus else ''})")
+            + "."
+        )
     if target != REFUGE and state.owner(target) == EARTH and attacker != EARTH and not state.earth_open:
         population.open_earth(state, attacker, "attacked an Earth ship")
     return dice, need, weapon.bonus, qray
@@ -126,7 +127,8 @@ def destroy(state: VenusState, ship: str) -> None:
     state.free_ship(ship)
     if ship in state.disabled:
         state.disabled.remove(ship)
-    state.emit(f"{ship} is destroyed{'' if where is None else ' in ' + state.board.area(where).name}.")
+    if state.logging:
+        state.emit(f"{ship} is destroyed{'' if where is None else ' in ' + state.board.area(where).name}.")
     earthly = where is not None and state.board.area(where).kind in ("land", "ocean")
     resistance = tech.has_special(state, EARTH, "resistance")
     if earthly and state.owner(ship) != EARTH and resistance and research_steps(state, EARTH):

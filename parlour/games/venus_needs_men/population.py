@@ -37,6 +37,8 @@ def take(state: VenusState, planet: str, area: str, infected: bool = False, ship
     else:
         state.population[area] -= 1
     state.collected[planet] += 1
+    if not state.logging:
+        return
     name, unit = state.planet(planet).name, f"one {'infected ' if sick else ''}population unit"
     where = state.board.area(area).name
     if ship:

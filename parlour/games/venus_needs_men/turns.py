@@ -52,17 +52,20 @@ def start_turn(state: VenusState, index: int) -> None:
     state.turn += 1
     state.current = index
     state.action, state.acted, state.extended, state.cycled, state.seized = "", [], 0, False, []
-    seat = state.active_seat
-    repaired = [s for s in state.disabled if state.owner(s) == state.active]
+    active = state.planets[index]
+    seat = state.seat_of[active]
+    repaired = [s for s in state.disabled if state.owner(s) == active]
     if repaired:
         state.disabled = [s for s in state.disabled if s not in repaired]
         state.emit(f"{' '.join(repaired)} repaired (Robotic).")
-    state.emit(f"Turn {state.turn}: {state.planet(state.active).name}.")
+    if state.logging:
+        state.emit(f"Turn {state.turn}: {state.planet(active).name}.")
     drawn = []
-    while len(state.hands[seat]) < HAND and state.decks[seat]:
-        drawn.append(state.decks[seat].pop(0))
-        state.hands[seat].append(drawn[-1])
-    if drawn:
+    hand, deck = state.hands[seat], state.decks[seat]
+    while len(hand) < HAND and deck:
+        drawn.append(deck.pop(0))
+        hand.append(drawn[-1])
+    if drawn and state.logging:
         # Which cards were drawn is the drawer's secret (Event.secret); how many is public.
         state.emit(
             f"{state.seat_name(seat)} draws {len(drawn)} Zap card{'s' if len(drawn) > 1 else ''} "
@@ -77,7 +80,7 @@ def start_turn(state: VenusState, index: int) -> None:
     # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
     # robot disabled now stays out of this whole turn).
-    robots = tech.has_special(state, state.active, "robotic")
+    robots = tech.has_special(state, active, "robotic")
     state.stack.push(StartWindow(open=False, everyone=state.turn == 1 or bool(repaired) or robots))
 
 

@@ -453,8 +453,11 @@ def asked(state: VenusState, window: ZapWindow) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
     card by public knowledge (ruling B-3), whatever they really hold (a turn's start window: see
     :meth:`StartWindow.first_asked`)."""
+    hands = state.hands
+    seats = [s for s in window.first_asked(order_from(state, state.active_seat)) if hands[s]]
+    if not seats:
+        return seats  # nobody holds a Zap card
     kinds = unseen_kinds(state)
-    seats = window.first_asked(order_from(state, state.active_seat))
     return [s for s in seats if _may_play_one(state, s, window, kinds)]
 
 
@@ -535,7 +538,8 @@ def _declare(state: VenusState, ship: str, target: str, weapon: str, cards: bool
     """Declares an attack: "You must declare which enemy spaceship you are attacking before you roll the
     dice." A Zap window opens between the declaration and the roll (ruling B-3, moment ``declare``)."""
     where = "the Secret Underground Refuge" if target == REFUGE else target
-    state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
+    if state.logging:
+        state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
     state.stack.push(
         DeclareWindow(open=False, attacker=ship, target=target, weapon=weapon, cards=cards, main=main)
     )

@@ -284,7 +284,7 @@ class GreedyBot(SeededBot):
 
     def _standing(self, state: VenusState, seat: int) -> Standing:
         """Returns the leader among the other seats, the seat's population and the best of the others'."""
-        populations = [state.seat_population(s) for s in range(state.players)]
+        populations = state.seat_populations()
         best_other = max((populations[s] for s in range(state.players) if s != seat), default=0)
         return Standing(self._leader(state, seat, populations), populations[seat], best_other)
 
@@ -321,7 +321,7 @@ class GreedyBot(SeededBot):
         """Returns the other seat with the most population (the first clockwise on a tie); ``populations``:
         every seat's, when the caller has them."""
         if populations is None:
-            populations = [state.seat_population(s) for s in range(state.players)]
+            populations = state.seat_populations()
         others = [s for s in range(state.players) if s != seat]
         return max(others, key=lambda s: (populations[s], -s), default=None)
 

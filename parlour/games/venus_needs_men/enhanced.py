@@ -8,7 +8,7 @@ controlled ship uses its own planet's cards, never its Special (Mind Control).
 from __future__ import annotations
 
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.tech import TechCard
+from parlour.games.venus_needs_men.tech import Loadout, TechCard
 
 BASIC = TechCard("basic", "Basic attack", "weapon", "two dice, 8 or more", dice=2)
 """The Basic game's attack (and an extended attack under the rulebook's reading, ruling A-01)."""
@@ -30,6 +30,11 @@ def in_effect(state: VenusState, planet: str, slot: str) -> tuple[TechCard, ...]
     return state.tech.in_effect(planet, slot, tuple(state.upgrades.get(planet, ())))
 
 
+def loadout(state: VenusState, planet: str) -> Loadout:
+    """Returns what a planet's Technology cards and Upgrades in effect give (moves, reach, builds...)."""
+    return state.tech.loadout(planet, tuple(state.upgrades.get(planet, ())))
+
+
 def has_special(state: VenusState, planet: str, special: str) -> bool:
     """Returns whether the planet is in play with this Special (Enhanced game only)."""
     return is_enhanced(state) and planet in state.seat_of and state.tech.specials[planet].id == special
@@ -38,11 +43,6 @@ def has_special(state: VenusState, planet: str, special: str) -> bool:
 def weapons(state: VenusState, ship: str) -> list[TechCard]:
     """Returns the weapons a ship may use: its planet's Weapon card and weapon Upgrades."""
     return cards_of(state, state.owner(ship), "weapon")
-
-
-def ship_weapons(state: VenusState, ship: str) -> tuple[TechCard, ...]:
-    """Returns :func:`weapons` as a tuple (not to be changed)."""
-    return in_effect(state, state.owner(ship), "weapon")
 
 
 def terrain(state: VenusState, area: str) -> str:
@@ -73,27 +73,23 @@ def best_weapon(state: VenusState, ship: str, target: int) -> TechCard:
 
 def moves_per_ship(state: VenusState, ship: str) -> int:
     """Returns how many areas a ship may move in a move action."""
-    return max(c.areas for c in in_effect(state, state.owner(ship), "movement"))
+    return loadout(state, state.owner(ship)).moves
 
 
 def build_count(state: VenusState, planet: str) -> int:
     """Returns the ships one build action makes (Amphibious 2, Automated Assembly one more)."""
     count = 2 if has_special(state, planet, "amphibious") else 1
-    return count + sum(c.extra_build for c in in_effect(state, planet, "build"))
+    return count + loadout(state, planet).extra_build
 
 
 def launches(state: VenusState, planet: str) -> bool:
     """Returns whether new ships may go next to the home world (Quality Control)."""
-    return any(c.launch for c in in_effect(state, planet, "build"))
-
-
-SLOTS = ("weapon", "defense", "movement", "build")
-"""The slots of Technology and Upgrade cards."""
+    return loadout(state, planet).launch
 
 
 def held(state: VenusState, planet: str) -> set[str]:
     """Returns the ids of a planet's cards in effect and of the Upgrades it acquired this turn."""
-    have = {c.id for slot in SLOTS for c in in_effect(state, planet, slot)}
+    have = set(loadout(state, planet).held)
     have.update(state.pending_upgrades.get(planet, ()))
     return have
 
@@ -104,13 +100,12 @@ def researchable(state: VenusState, planet: str, upgrade: str, have: set[str] | 
     card = state.tech.upgrades[upgrade]
     if have is None:
         have = held(state, planet)
-    if upgrade in have or have & set(card.duplicates):
+    if upgrade in have or not have.isdisjoint(card.duplicates):
         return False
-    blockers = set(card.obsoleted_by)
-    if card.id == "gatling" and any(c.qray for c in weapons_of_planet(state, planet)):
+    if card.id == "gatling" and loadout(state, planet).qray:
         # Gatling Lasers' text: with the Q-Ray it is not obsoleted by Auto Fire Control or Energy Amplifier.
-        blockers -= {"autofire", "amplifier"}
-    return not have & blockers
+        return have.isdisjoint(set(card.obsoleted_by) - {"autofire", "amplifier"})
+    return have.isdisjoint(card.obsoleted_by)
 
 
 def why_not_researchable(state: VenusState, planet: str, upgrade: str) -> str:

@@ -100,7 +100,7 @@ def raid(state: VenusState, planet: str) -> None:
 def reached(state: VenusState) -> list[int]:
     """Returns the seats that have the population needed to win."""
     target = needed(state)
-    return [s for s in range(state.players) if state.seat_population(s) >= target]
+    return [s for s, population in enumerate(state.seat_populations()) if population >= target]
 
 
 def nothing_left(state: VenusState) -> bool:
@@ -114,8 +114,9 @@ def nothing_left(state: VenusState) -> bool:
 
 def leaders(state: VenusState) -> list[int]:
     """Returns the seats with the most population."""
-    best = max(state.seat_population(s) for s in range(state.players))
-    return [s for s in range(state.players) if state.seat_population(s) == best]
+    populations = state.seat_populations()
+    best = max(populations)
+    return [s for s, population in enumerate(populations) if population == best]
 
 
 def check_win(state: VenusState) -> None:

@@ -224,10 +224,18 @@ class VenusState(ModularState[VenusAction]):
         collected = self.collected
         return sum(collected[p] for p in self.roster.sides.get(seat, ()))
 
+    def seat_populations(self) -> list[int]:
+        """Returns every seat's :meth:`seat_population`, by seat."""
+        found = [0] * self.players
+        collected, seat_of = self.collected, self.seat_of
+        for planet in self.planets:
+            found[seat_of[planet]] += collected[planet]
+        return found
+
     # ------------------------------------------------------------ protocol
     def scores(self) -> list[float]:
         """Returns each seat's collected population."""
-        return [float(self.seat_population(s)) for s in range(self.players)]
+        return [float(p) for p in self.seat_populations()]
 
     def winners(self) -> list[Seat]:
         """Returns the seats that won (reached the target together, or led at the turn limit)."""

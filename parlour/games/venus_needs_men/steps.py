@@ -183,7 +183,7 @@ def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
         owner = state.owner(ship)
         most = allowed.get(owner)
         if most is None:
-            most = allowed[owner] = max(c.areas for c in tech.in_effect(state, owner, "movement"))
+            most = allowed[owner] = tech.loadout(state, owner).moves
         if acted.count(ship) < most:
             found.append(ship)
     return found
@@ -222,7 +222,7 @@ def _reach(board: Board, where: str, long: bool) -> list[str]:
 
 def _long_range(state: VenusState, ship: str, cards: bool) -> bool:
     """Returns whether a ship's attack reaches further (Long-Range Missiles, with cards applying)."""
-    return cards and any(c.long for c in tech.ship_weapons(state, ship))
+    return cards and tech.loadout(state, state.owner(ship)).long
 
 
 def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
@@ -248,42 +248,44 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     if not attackers:
         return found
     rivals = enemies(state, planet)
+    occupied = {where for _, where in rivals}
     raid = cards and _may_raid(state, planet)
     seize = cards and tech.has_special(state, planet, "mindcontrol")
-    places = state.ships
+    places, table, orbit = state.ships, tables(state.board), state.board.orbit
     for ship in attackers:
-        area = reach(state, ship, cards)
-        targets = [t for t, where in rivals if where in area]
-        second = []
-        if cards and targets:
-            weapons = tech.ship_weapons(state, ship)
-            if any(c.qray for c in weapons):
-                # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire
-                # Control and Energy Amplifier improve the Q-Ray instead.
-                second = [c.id for c in weapons if c.id == "gatling"]
-        for target in targets:
-            found.append(Attack.of(ship, target))
-            if second:
-                found += [Attack.of(ship, target, weapon) for weapon in second]
-        if raid and places[ship] == state.board.orbit:
+        where = places[ship]
+        assert where is not None
+        area = (table.long_reach if _long_range(state, ship, cards) else table.reach)[where]
+        targets = [] if occupied.isdisjoint(area) else [t for t, there in rivals if there in area]
+        if targets:
+            second = _second_weapons(state, ship) if cards else ()
+            for target in targets:
+                found.append(Attack.of(ship, target))
+                if second:
+                    found += [Attack.of(ship, target, weapon) for weapon in second]
+        if raid and where == orbit:
             found.append(Attack.of(ship, REFUGE))
-        if seize and _may_seize(state, planet, ship):
-            here = places[ship]
-            found += [Control.of(ship, t) for t in targets if places[t] == here]
+        if seize and targets and _may_seize(state, planet, ship):
+            found += [Control.of(ship, t) for t in targets if places[t] == where]
     return found
+
+
+def _second_weapons(state: VenusState, ship: str) -> list[str]:
+    """Returns the weapons a ship names in an attack: a Q-Ray owner's Gatling Lasers. Only Gatling Lasers
+    is a second weapon for a Q-Ray owner (its text); Auto Fire Control and Energy Amplifier improve the
+    Q-Ray instead."""
+    return list(tech.loadout(state, state.owner(ship)).second)
 
 
 def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
     """Returns whether a Mars ship may take one more ship over: one each, counted per area (A-10)."""
-    if state.owner(ship) != planet or ship in state.controlled:
+    controlled, places = state.controlled, state.ships
+    if state.owner(ship) != planet or ship in controlled:
         return False
-    here = state.ships[ship]
-    own = sum(
-        1
-        for s, w in state.ships.items()
-        if w == here and state.owner(s) == planet and s not in state.controlled
-    )
-    held = sum(1 for s, p in state.controlled.items() if p == planet and state.ships[s] == here)
+    here = places[ship]
+    # The planet's own ships on the board are the ships it commands that are not held by Mind Control.
+    own = sum(1 for s in state.fleets.of.get(planet, ()) if places[s] == here and s not in controlled)
+    held = sum(1 for s, p in controlled.items() if p == planet and places[s] == here)
     return held < own
 
 

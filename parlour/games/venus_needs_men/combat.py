@@ -138,15 +138,20 @@ def destroy(state: VenusState, ship: str) -> None:
 def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:
     """Returns (area, planet, ships held there, own ships there) wherever a planet holds more ships
     by Mind Control than it has of its own in the area (ruling A-10(v): counted per area)."""
-    found = []
-    for area in sorted({w for w in state.ships.values() if w is not None}):
-        for planet in sorted(set(state.controlled.values())):
-            own = sum(
-                1
-                for s, w in state.ships.items()
-                if w == area and state.owner(s) == planet and s not in state.controlled
-            )
-            held = sorted(s for s, p in state.controlled.items() if p == planet and state.ships[s] == area)
+    found: list[tuple[str, str, list[str], int]] = []
+    controlled, places = state.controlled, state.ships
+    holders = sorted(set(controlled.values()))
+    if not holders:
+        return found
+    held_in = {places[s] for s in controlled}  # only where a ship is held can a planet hold too many
+    fleets = state.fleets.of
+    for area in sorted({w for w in places.values() if w is not None}):
+        if area not in held_in:
+            continue
+        for planet in holders:
+            # The planet's own ships on the board: those it commands that are not held by Mind Control.
+            own = sum(1 for s in fleets.get(planet, ()) if places[s] == area and s not in controlled)
+            held = sorted(s for s, p in controlled.items() if p == planet and places[s] == area)
             if len(held) > own:
                 found.append((area, planet, held, own))
     return found

@@ -32,7 +32,14 @@ def in_effect(state: VenusState, planet: str, slot: str) -> tuple[TechCard, ...]
 
 def loadout(state: VenusState, planet: str) -> Loadout:
     """Returns what a planet's Technology cards and Upgrades in effect give (moves, reach, builds...)."""
-    return state.tech.loadout(planet, tuple(state.upgrades.get(planet, ())))
+    return state.loadout(planet)
+
+
+def special(state: VenusState, planet: str) -> str:
+    """Returns the id of the planet's Special ('' outside the Enhanced game, or for a planet not in play)."""
+    if not state.enhanced or planet not in state.seat_of:
+        return ""
+    return state.tech.specials[planet].id
 
 
 def has_special(state: VenusState, planet: str, special: str) -> bool:

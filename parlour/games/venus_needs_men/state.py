@@ -17,7 +17,7 @@ from parlour.games.venus_needs_men.actions import NOTATION, VenusAction
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
 from parlour.games.venus_needs_men.phases import ZAP
-from parlour.games.venus_needs_men.tech import TechSet, load_tech
+from parlour.games.venus_needs_men.tech import Loadout, TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
 POSITION_FORMAT = "parlour-venus-needs-men-position/1"
@@ -133,6 +133,7 @@ class VenusState(ModularState[VenusAction]):
         """Whether this is the Enhanced game (option ``game``)."""
         self._fleets: Fleets | None = None
         self._roster: Roster | None = None
+        self._loadouts: dict[str, Loadout] = {}
 
     # ------------------------------------------------------------ lookups
     @property
@@ -201,6 +202,18 @@ class VenusState(ModularState[VenusAction]):
             self._fleets = None
         return held
 
+    def loadout(self, planet: str) -> Loadout:
+        """Returns what a planet's Technology cards and Upgrades in effect give (kept until its Upgrades
+        change: :meth:`upgrades_changed`)."""
+        found = self._loadouts.get(planet)
+        if found is None:
+            found = self._loadouts[planet] = self.tech.loadout(planet, tuple(self.upgrades.get(planet, ())))
+        return found
+
+    def upgrades_changed(self) -> None:
+        """Forgets the loadouts worked out so far (call it whenever ``upgrades`` changes)."""
+        self._loadouts = {}
+
     @property
     def roster(self) -> Roster:
         """The planets each seat plays and the spaceships in play: fixed once the game is dealt."""
@@ -217,7 +230,7 @@ class VenusState(ModularState[VenusAction]):
     def has_supply(self, planet: str) -> bool:
         """Returns whether a planet has a spaceship left to build."""
         ships = self.ships
-        return any(ships.get(s, "") is None for s in self.factions.fleets[planet])
+        return None in [ships.get(ship, "") for ship in self.factions.fleets[planet]]  # None: in supply
 
     def seat_population(self, seat: int) -> int:
         """Returns the population a seat has collected (a team's two planets together)."""
@@ -290,13 +303,14 @@ class VenusState(ModularState[VenusAction]):
 
     # ------------------------------------------------------------ copies
     def clone(self) -> Self:
-        """Returns a deep, independent copy (sharing the fleets and roster worked out so far: neither is
-        ever changed in place, only replaced)."""
+        """Returns a deep, independent copy (sharing the fleets, roster and loadouts worked out so far: each
+        is only ever replaced, or filled in with what both copies would work out alike)."""
         other = type(self).__new__(type(self))
         GameState.__init__(other)
         LAYOUT.copy_into(self, other)
         other.actions_applied = self.actions_applied
         other.enhanced, other._fleets, other._roster = self.enhanced, self._fleets, self._roster
+        other._loadouts = self._loadouts
         return other
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:

@@ -28,6 +28,8 @@ from parlour.games.venus_needs_men.state import VenusState
 EARTH = "earth"
 REFUGE = "refuge"
 MAIN, EXTRA, IMMEDIATE = "main", "extra", "immediate"
+BUILD = Build.of()
+"""``build``: new ships on the home world."""
 SPACES = ("space", "orbit")
 EARTHLY = ("land", "ocean")
 
@@ -71,7 +73,7 @@ def tables(board: Board) -> Tables:
 
 def cards_apply(state: VenusState, mode: str) -> bool:
     """Returns whether Technology and Special cards apply to a step in this mode."""
-    if not tech.is_enhanced(state):
+    if not state.enhanced:
         return False
     return mode != EXTRA or state.options["extension_cards"] == "errata"
 
@@ -116,9 +118,12 @@ def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusA
     """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
     if not state.has_supply(planet):
         return []
+    launching = mode == MAIN and state.enhanced and tech.launches(state, planet)
+    if planet != EARTH and mode != IMMEDIATE and not launching:
+        return [BUILD]  # the home world alone: no need to name it
     areas = build_areas(state, planet, mode)
     if planet != EARTH and areas == [state.board.home(planet)] and mode != IMMEDIATE:
-        return [Build.of()]
+        return [BUILD]
     return [Build.of(a) for a in areas]
 
 
@@ -175,12 +180,13 @@ def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
     if mode != MAIN:
         return list(movers)
     acted = state.acted
-    if not tech.is_enhanced(state):
+    if not state.enhanced:
         return [s for s in movers if s not in acted]
     allowed: dict[str, int] = {}
     found = []
+    owners = state.factions.owners  # every ship in play has its owner here
     for ship in movers:
-        owner = state.owner(ship)
+        owner = owners[ship]
         most = allowed.get(owner)
         if most is None:
             most = allowed[owner] = tech.loadout(state, owner).moves
@@ -222,7 +228,7 @@ def _reach(board: Board, where: str, long: bool) -> list[str]:
 
 def _long_range(state: VenusState, ship: str, cards: bool) -> bool:
     """Returns whether a ship's attack reaches further (Long-Range Missiles, with cards applying)."""
-    return cards and tech.loadout(state, state.owner(ship)).long
+    return cards and tech.loadout(state, state.factions.owners[ship]).long
 
 
 def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
@@ -274,7 +280,7 @@ def _second_weapons(state: VenusState, ship: str) -> list[str]:
     """Returns the weapons a ship names in an attack: a Q-Ray owner's Gatling Lasers. Only Gatling Lasers
     is a second weapon for a Q-Ray owner (its text); Auto Fire Control and Energy Amplifier improve the
     Q-Ray instead."""
-    return list(tech.loadout(state, state.owner(ship)).second)
+    return list(tech.loadout(state, state.factions.owners[ship]).second)
 
 
 def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
@@ -331,9 +337,12 @@ def collect_steps(
     if not collectors:
         return found
     may_collect = planet != EARTH or state.earth_open
-    amphibious = cards and tech.has_special(state, planet, "amphibious")
-    parasites = tech.has_special(state, planet, "parasites")
-    robotic = tech.has_special(state, planet, "robotic")
+    special = tech.special(state, planet)
+    amphibious, parasites, robotic = (
+        cards and special == "amphibious",
+        special == "parasites",
+        special == "robotic",
+    )
     population, infected = state.population, state.infected
     for ship in collectors:
         where = state.ships[ship] or ""
@@ -362,7 +371,7 @@ def _choice_of_units(state: VenusState, area: str) -> bool:
 # ------------------------------------------------------------------ research
 def research_steps(state: VenusState, planet: str) -> list[VenusAction]:
     """Returns ``research ID`` for each face-up Upgrade the planet may try for (Enhanced game)."""
-    if not tech.is_enhanced(state):
+    if not state.enhanced:
         return []
     have = tech.held(state, planet)
     return [Research.of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)]
@@ -400,9 +409,12 @@ def _may_collect(state: VenusState, planet: str, ships: Sequence[str], cards: bo
     if not ships:
         return False
     may_collect = planet != EARTH or state.earth_open
-    amphibious = cards and tech.has_special(state, planet, "amphibious")
-    parasites = tech.has_special(state, planet, "parasites")
-    robotic = tech.has_special(state, planet, "robotic")
+    special = tech.special(state, planet)
+    amphibious, parasites, robotic = (
+        cards and special == "amphibious",
+        special == "parasites",
+        special == "robotic",
+    )
     population, infected = state.population, state.infected
     for ship in ships:
         where = state.ships[ship] or ""

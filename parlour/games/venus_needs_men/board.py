@@ -100,6 +100,7 @@ class Board:
     _orbit: str | None = field(init=False, repr=False, compare=False)
     _refuge: str | None = field(init=False, repr=False, compare=False)
     _homes: dict[str, str] = field(init=False, repr=False, compare=False)
+    _totals: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {a.id: a for a in self.areas})
@@ -114,6 +115,7 @@ class Board:
             if a.planet is not None:
                 homes.setdefault(a.planet, a.id)
         object.__setattr__(self, "_homes", homes)
+        object.__setattr__(self, "_totals", {})
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -216,8 +218,12 @@ class Board:
         return {a.id: a.population[length] for a in self.areas if a.kind == LAND}
 
     def total(self, length: str = "normal") -> int:
-        """Returns Earth's total population for a game length."""
-        return sum(self.population(length).values())
+        """Returns Earth's total population for a game length (worked out once: the win checks ask it
+        after every unit collected)."""
+        found = self._totals.get(length)
+        if found is None:
+            found = self._totals[length] = sum(self.population(length).values())
+        return found
 
     def needed(self, length: str, players: int) -> int:
         """Returns the population a player needs to win: the total divided by the players, rounded up."""

@@ -350,15 +350,12 @@ class Fleets:
         found = self._enemies.get(seat)
         if found is None:
             seat_of = self.seat_of
-            found = tuple(
-                sorted(
-                    ship
-                    for planet, fleet in self.of.items()
-                    if planet in seat_of and seat_of[planet] != seat
-                    for ship in fleet
-                )
-            )
-            self._enemies[seat] = found
+            ships: list[str] = []
+            for planet, fleet in self.of.items():
+                if planet in seat_of and seat_of[planet] != seat:
+                    ships += fleet
+            ships.sort()
+            found = self._enemies[seat] = tuple(ships)
         return found
 
 

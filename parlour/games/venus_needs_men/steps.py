@@ -48,6 +48,8 @@ class Tables:
         self.long_reach = {a: frozenset(_reach(board, a, True)) for a in ids}
         """... with Long-Range Missiles."""
         self._moves: dict[tuple[str, str], tuple[Move, ...]] = {}
+        self._attacks: dict[tuple[str, str], Attack] = {}
+        self._collects: dict[tuple[str, str, bool], Collect] = {}
 
     def moves(self, ship: str, where: str) -> tuple[Move, ...]:
         """Returns ``move SHIP AREA`` for each area the ship may move to from ``where``."""
@@ -55,6 +57,22 @@ class Tables:
         found = self._moves.get(key)
         if found is None:
             found = self._moves[key] = tuple(Move.of(ship, d) for d in self.destinations[where])
+        return found
+
+    def attack(self, ship: str, target: str) -> Attack:
+        """Returns ``attack SHIP TARGET``."""
+        key = (ship, target)
+        found = self._attacks.get(key)
+        if found is None:
+            found = self._attacks[key] = Attack.of(ship, target)
+        return found
+
+    def collect(self, ship: str, area: str, infected: bool) -> Collect:
+        """Returns ``collect SHIP [AREA] [infected]``."""
+        key = (ship, area, infected)
+        found = self._collects.get(key)
+        if found is None:
+            found = self._collects[key] = Collect.of(ship, area, True) if infected else Collect.of(ship, area)
         return found
 
 
@@ -189,7 +207,7 @@ def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
         owner = owners[ship]
         most = allowed.get(owner)
         if most is None:
-            most = allowed[owner] = tech.loadout(state, owner).moves
+            most = allowed[owner] = state.loadout(owner).moves
         if acted.count(ship) < most:
             found.append(ship)
     return found
@@ -257,16 +275,19 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     occupied = {where for _, where in rivals}
     raid = cards and _may_raid(state, planet)
     seize = cards and tech.has_special(state, planet, "mindcontrol")
-    places, table, orbit = state.ships, tables(state.board), state.board.orbit
+    places, table, orbit, owners = state.ships, tables(state.board), state.board.orbit, state.factions.owners
     for ship in attackers:
         where = places[ship]
         assert where is not None
-        area = (table.long_reach if _long_range(state, ship, cards) else table.reach)[where]
+        loadout = state.loadout(owners[ship]) if cards else None
+        area = (table.long_reach if loadout is not None and loadout.long else table.reach)[where]
         targets = [] if occupied.isdisjoint(area) else [t for t, there in rivals if there in area]
         if targets:
-            second = _second_weapons(state, ship) if cards else ()
+            # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire Control and
+            # Energy Amplifier improve the Q-Ray instead.
+            second = loadout.second if loadout is not None else ()
             for target in targets:
-                found.append(Attack.of(ship, target))
+                found.append(table.attack(ship, target))
                 if second:
                     found += [Attack.of(ship, target, weapon) for weapon in second]
         if raid and where == orbit:
@@ -274,13 +295,6 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
         if seize and targets and _may_seize(state, planet, ship):
             found += [Control.of(ship, t) for t in targets if places[t] == where]
     return found
-
-
-def _second_weapons(state: VenusState, ship: str) -> list[str]:
-    """Returns the weapons a ship names in an attack: a Q-Ray owner's Gatling Lasers. Only Gatling Lasers
-    is a second weapon for a Q-Ray owner (its text); Auto Fire Control and Energy Amplifier improve the
-    Q-Ray instead."""
-    return list(tech.loadout(state, state.factions.owners[ship]).second)
 
 
 def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
@@ -343,29 +357,22 @@ def collect_steps(
         special == "parasites",
         special == "robotic",
     )
-    population, infected = state.population, state.infected
+    population, infected, table = state.population, state.infected, tables(state.board)
+    # Ruling A-23 (option ``infected``): where healthy and infected units share an area, the collector
+    # chooses which kind it takes.
+    choosing = state.options.get("infected", "choose") == "choose"
     for ship in collectors:
         where = state.ships[ship] or ""
         if may_collect:
             for a in _sources(state, ship, amphibious):
-                found.append(Collect.of(ship, "" if a == where else a))
-                if _choice_of_units(state, a):
-                    found.append(Collect.of(ship, "" if a == where else a, True))
+                found.append(table.collect(ship, "" if a == where else a, False))
+                if choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0:
+                    found.append(table.collect(ship, "" if a == where else a, True))
         if parasites and population.get(where, 0) > 0:
             found.append(Infect.of(ship))
         if robotic and infected.get(where, 0) > 0:
             found.append(Purge.of(ship))
     return found
-
-
-def _choice_of_units(state: VenusState, area: str) -> bool:
-    """Returns whether a collector chooses between a healthy and an infected unit here (ruling A-23,
-    option ``infected``): both kinds are there."""
-    return (
-        state.options.get("infected", "choose") == "choose"
-        and state.population.get(area, 0) > 0
-        and state.infected.get(area, 0) > 0
-    )
 
 
 # ------------------------------------------------------------------ research

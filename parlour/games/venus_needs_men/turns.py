@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -36,7 +37,15 @@ from parlour.games.venus_needs_men.phases import (
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
-from parlour.games.venus_needs_men.steps import has_steps, steps
+from parlour.games.venus_needs_men.steps import (
+    attack_steps,
+    build_steps,
+    collect_steps,
+    has_steps,
+    move_steps,
+    research_steps,
+    steps,
+)
 from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, take_step
 
 ACTIONS = ("build", "move", "attack", "collect", "research")
@@ -114,16 +123,21 @@ def extension_options(state: VenusState) -> list[int]:
     seat = state.active_seat
     if not state.action or state.extended >= EXTENSIONS or not state.hands[seat]:
         return []
-    if not has_steps(state, state.action, state.active, state.fleet(state.active), EXTRA_MODE):
+    if not has_steps(state, state.action, state.active, _fleet(state), EXTRA_MODE):
         return []
     return sorted(state.hands[seat])
 
 
-def _unacted(state: VenusState) -> list[str]:
+def _unacted(state: VenusState) -> Sequence[str]:
     """Returns the active planet's ships that may still step in its action (a move: every ship, each
     as far as its Movement card lets it)."""
-    fleet = state.fleet(state.active)
+    fleet = _fleet(state)
     return fleet if state.action == "move" else [s for s in fleet if s not in state.acted]
+
+
+def _fleet(state: VenusState) -> tuple[str, ...]:
+    """Returns the active planet's fleet (:meth:`VenusState.fleet`, not copied)."""
+    return state.fleets.of.get(state.active, ())
 
 
 # ------------------------------------------------------------------ the turn's decisions
@@ -140,10 +154,14 @@ class Act(VenusDecision):
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass, the first step of every action, and the Upgrades that may be cycled."""
         planet = state.active
-        fleet = state.fleet(planet)
+        fleet = _fleet(state)
         found: list[VenusAction] = [PASS]
-        for kind in ACTIONS:
-            found += steps(state, kind, planet, fleet)
+        # The first step of each of ACTIONS, in its order.
+        found += build_steps(state, planet)
+        found += move_steps(state, fleet)
+        found += attack_steps(state, planet, fleet)
+        found += collect_steps(state, planet, fleet)
+        found += research_steps(state, planet)
         if tech.is_enhanced(state) and not state.cycled:
             found += [Cycle.of(u) for u in sorted(set(state.face_up))]
         return found
@@ -276,7 +294,7 @@ class Extra(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns the extra steps of the action."""
-        return steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
+        return steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step."""
@@ -285,7 +303,7 @@ class Extra(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Drops the step when there is none (a card changed the board meanwhile)."""
-        more = has_steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
+        more = has_steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
         return self.close_unless(state, more)
 
     def researcher(self, state: VenusState) -> str | None:

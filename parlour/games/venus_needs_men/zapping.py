@@ -81,11 +81,11 @@ class ZapWindow(VenusDecision):
         self.reopen(())
 
     def auto(self, state: VenusState) -> bool:
-        """Counts the seats to ask when the window comes to the top; closes it when all have passed."""
+        """Counts the seats to ask when the window comes to the top; closes it when all have passed (at
+        once when it asks nobody)."""
         if not self.open:
             self.open = True
             self.reopen(asked(state, self))
-            return True
         if not self.is_settled:
             return False
         state.stack.pop()

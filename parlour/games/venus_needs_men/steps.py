@@ -213,6 +213,24 @@ def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
     return found
 
 
+def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
+    """Returns whether one of these ships may take a move step (:func:`_movers` with a destination),
+    stopping at the first."""
+    places, destinations = state.ships, tables(state.board).destinations
+    disabled, seized, acted, owners = state.disabled, state.seized, state.acted, state.factions.owners
+    main, enhanced = mode == MAIN, state.enhanced
+    for ship in ships:
+        if ship in disabled or ship in seized:
+            continue
+        if main and (acted.count(ship) >= state.loadout(owners[ship]).moves if enhanced else ship in acted):
+            continue
+        where = places[ship]
+        assert where is not None
+        if destinations[where]:
+            return True
+    return False
+
+
 def move_steps(state: VenusState, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``move SHIP AREA`` for each of these ships that may move, and each destination."""
     table, places = tables(state.board), state.ships
@@ -388,13 +406,7 @@ def has_steps(state: VenusState, kind: str, planet: str, ships: Sequence[str], m
     """Returns whether :func:`steps` would list any step, without listing them all (the steps nobody
     decides ask it after every action)."""
     if kind == "move":
-        places, table = state.ships, tables(state.board)
-        for ship in _movers(state, ships, mode):
-            where = places[ship]
-            assert where is not None
-            if table.destinations[where]:
-                return True
-        return False
+        return _may_move(state, ships, mode)
     if kind == "attack":
         attackers = ready(state, ships)
         if not attackers:

@@ -377,7 +377,8 @@ def order_from(state: VenusState, seat: int) -> list[int]:
 
 def for_planet(state: VenusState, seat: int) -> str:
     """Returns the planet a seat plays a card for: the active one on its turn, else its first."""
-    return state.active if state.active_seat == seat else state.sides(seat)[0]
+    active = state.planets[state.current]
+    return active if state.seat_of[active] == seat else state.roster.sides.get(seat, ())[0]
 
 
 def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
@@ -389,7 +390,7 @@ def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
     if need == "planet":
         return [p for p in state.planets if state.seat_of[p] != seat]
     if need == "ship":
-        return [ship for ship, _ in step_rules.enemies(state, planet)]
+        return list(state.fleets.enemies(state.seat_of[planet]))
     if card.effect == "extra-turn" or card.effect.startswith("immediate"):
         return [""] if _immediate_possible(state, seat, card) else []
     return [""]
@@ -415,9 +416,11 @@ def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
     if card.effect == "extra-turn":
         return True
     kind = card.effect.split("-", 1)[1]
-    return any(
-        step_rules.has_steps(state, kind, p, state.fleet(p), step_rules.IMMEDIATE) for p in state.sides(seat)
-    )
+    fleets = state.fleets.of
+    for planet in state.roster.sides.get(seat, ()):
+        if step_rules.has_steps(state, kind, planet, fleets.get(planet, ()), step_rules.IMMEDIATE):
+            return True
+    return False
 
 
 def unseen(state: VenusState) -> list[int]:

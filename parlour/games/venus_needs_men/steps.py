@@ -50,6 +50,7 @@ class Tables:
         self._moves: dict[tuple[str, str], tuple[Move, ...]] = {}
         self._attacks: dict[tuple[str, str], Attack] = {}
         self._collects: dict[tuple[str, str, bool], Collect] = {}
+        self._launches: dict[str, tuple[Build, ...]] = {}
 
     def moves(self, ship: str, where: str) -> tuple[Move, ...]:
         """Returns ``move SHIP AREA`` for each area the ship may move to from ``where``."""
@@ -65,6 +66,18 @@ class Tables:
         found = self._attacks.get(key)
         if found is None:
             found = self._attacks[key] = Attack.of(ship, target)
+        return found
+
+    def launches(self, planet: str) -> tuple[Build, ...]:
+        """Returns the builds of a planet with Quality Control: on its home world or a space area next to
+        it, each named (just ``build`` when no such area is there)."""
+        found = self._launches.get(planet)
+        if found is None:
+            board = self.board
+            home = board.home(planet)
+            areas = [home, *(n for n in board.neighbours(home) if board.area(n).kind == "space")]
+            found = (BUILD,) if areas == [home] else tuple(Build.of(a) for a in areas)
+            self._launches[planet] = found
         return found
 
     def collect(self, ship: str, area: str, infected: bool) -> Collect:
@@ -137,8 +150,9 @@ def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusA
     if not state.has_supply(planet):
         return []
     launching = mode == MAIN and state.enhanced and tech.launches(state, planet)
-    if planet != EARTH and mode != IMMEDIATE and not launching:
-        return [BUILD]  # the home world alone: no need to name it
+    if planet != EARTH and mode != IMMEDIATE:
+        # The home world alone needs no name; Quality Control adds the space areas next to it.
+        return list(tables(state.board).launches(planet)) if launching else [BUILD]
     areas = build_areas(state, planet, mode)
     if planet != EARTH and areas == [state.board.home(planet)] and mode != IMMEDIATE:
         return [BUILD]
@@ -289,17 +303,21 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     attackers = ready(state, ships)
     if not attackers:
         return found
-    rivals = enemies(state, planet)
-    occupied = {where for _, where in rivals}
+    places, table, owners = state.ships, tables(state.board), state.factions.owners
+    rivals = state.fleets.enemies(state.seat_of[planet])  # on the board: each has an area
+    occupied = {places[t] for t in rivals}
     raid = cards and _may_raid(state, planet)
+    orbit = state.board.orbit if raid else None
     seize = cards and tech.has_special(state, planet, "mindcontrol")
-    places, table, orbit, owners = state.ships, tables(state.board), state.board.orbit, state.factions.owners
+    owner, loadout = "", None
     for ship in attackers:
         where = places[ship]
         assert where is not None
-        loadout = state.loadout(owners[ship]) if cards else None
+        if cards and owners[ship] != owner:
+            owner = owners[ship]
+            loadout = state.loadout(owner)
         area = (table.long_reach if loadout is not None and loadout.long else table.reach)[where]
-        targets = [] if occupied.isdisjoint(area) else [t for t, there in rivals if there in area]
+        targets = [] if occupied.isdisjoint(area) else [t for t in rivals if places[t] in area]
         if targets:
             # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire Control and
             # Energy Amplifier improve the Q-Ray instead.
@@ -381,7 +399,7 @@ def collect_steps(
     choosing = state.options.get("infected", "choose") == "choose"
     for ship in collectors:
         where = state.ships[ship] or ""
-        if may_collect:
+        if may_collect and (amphibious or population.get(where, 0) + infected.get(where, 0) > 0):
             for a in _sources(state, ship, amphibious):
                 found.append(table.collect(ship, "" if a == where else a, False))
                 if choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0:

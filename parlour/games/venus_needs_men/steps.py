@@ -417,7 +417,18 @@ def research_steps(state: VenusState, planet: str) -> list[VenusAction]:
     if not state.enhanced:
         return []
     have = tech.held(state, planet)
-    return [Research.of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)]
+    return [research_of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)]
+
+
+_RESEARCH: dict[str, Research] = {}
+
+
+def research_of(upgrade: str) -> Research:
+    """Returns ``research ID`` (the shared action, found without building its key)."""
+    found = _RESEARCH.get(upgrade)
+    if found is None:
+        found = _RESEARCH[upgrade] = Research.of(upgrade)
+    return found
 
 
 def has_steps(state: VenusState, kind: str, planet: str, ships: Sequence[str], mode: str = MAIN) -> bool:

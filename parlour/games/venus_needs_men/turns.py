@@ -137,7 +137,7 @@ def _unacted(state: VenusState) -> Sequence[str]:
 
 def _fleet(state: VenusState) -> tuple[str, ...]:
     """Returns the active planet's fleet (:meth:`VenusState.fleet`, not copied)."""
-    return state.fleets.of.get(state.active, ())
+    return state.fleets.of.get(state.planets[state.current], ())
 
 
 # ------------------------------------------------------------------ the turn's decisions
@@ -208,7 +208,7 @@ class Phase(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns done and every further step."""
-        return [DONE, *steps(state, state.action, state.active, _unacted(state))]
+        return [DONE, *steps(state, state.action, state.planets[state.current], _unacted(state))]
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step, or ends the action."""
@@ -219,7 +219,8 @@ class Phase(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Ends the action when only 'done' is left."""
-        return self.close_unless(state, has_steps(state, state.action, state.active, _unacted(state)))
+        more = has_steps(state, state.action, state.planets[state.current], _unacted(state))
+        return self.close_unless(state, more)
 
 
 @dataclass(eq=False, kw_only=True)

@@ -97,12 +97,25 @@ class Board:
 
     _earth: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _land: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _orbit: str | None = field(init=False, repr=False, compare=False)
+    _refuge: str | None = field(init=False, repr=False, compare=False)
+    _homes: dict[str, str] = field(init=False, repr=False, compare=False)
+    _totals: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {a.id: a for a in self.areas})
         object.__setattr__(self, "_distances", {})
         object.__setattr__(self, "_earth", tuple(a.id for a in self.areas if a.is_earth))
         object.__setattr__(self, "_land", tuple(a.id for a in self.areas if a.kind == LAND))
+        # Looked up on every step of play: found once (the first of each, as the lookups below find them).
+        object.__setattr__(self, "_orbit", next((a.id for a in self.areas if a.kind == ORBIT), None))
+        object.__setattr__(self, "_refuge", next((a.id for a in self.areas if a.kind == REFUGE), None))
+        homes: dict[str, str] = {}
+        for a in self.areas:
+            if a.planet is not None:
+                homes.setdefault(a.planet, a.id)
+        object.__setattr__(self, "_homes", homes)
+        object.__setattr__(self, "_totals", {})
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -144,19 +157,23 @@ class Board:
     @property
     def orbit(self) -> str:
         """Returns Orbit's id."""
-        return next(a.id for a in self.areas if a.kind == ORBIT)
+        if self._orbit is None:
+            raise StopIteration("the board has no Orbit")
+        return self._orbit
 
     @property
     def refuge(self) -> str:
         """Returns the Secret Underground Refuge's id."""
-        return next(a.id for a in self.areas if a.kind == REFUGE)
+        if self._refuge is None:
+            raise StopIteration("the board has no Refuge")
+        return self._refuge
 
     def home(self, planet: str) -> str:
         """Returns the id of a planet's home world (the Refuge for Earth); KeyError if none."""
-        for a in self.areas:
-            if a.planet == planet:
-                return a.id
-        raise KeyError(f"no home world for {planet!r}")
+        found = self._homes.get(planet)
+        if found is None:
+            raise KeyError(f"no home world for {planet!r}")
+        return found
 
     def neighbours(self, area_id: str) -> tuple[str, ...]:
         """Returns the ids joined to an area by neighbour lines."""
@@ -201,8 +218,12 @@ class Board:
         return {a.id: a.population[length] for a in self.areas if a.kind == LAND}
 
     def total(self, length: str = "normal") -> int:
-        """Returns Earth's total population for a game length."""
-        return sum(self.population(length).values())
+        """Returns Earth's total population for a game length (worked out once: the win checks ask it
+        after every unit collected)."""
+        found = self._totals.get(length)
+        if found is None:
+            found = self._totals[length] = sum(self.population(length).values())
+        return found
 
     def needed(self, length: str, players: int) -> int:
         """Returns the population a player needs to win: the total divided by the players, rounded up."""

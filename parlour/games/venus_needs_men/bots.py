@@ -7,6 +7,7 @@ its own Zap hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from parlour.core.agents import SeededBot
 from parlour.core.state import GameState
@@ -31,7 +32,6 @@ from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
     COLLECTING,
-    DECLARE,
     END,
     EXTEND,
     EXTRA,
@@ -42,10 +42,18 @@ from parlour.games.venus_needs_men.phases import (
     ZAP,
 )
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.zapping import RollWindow
+from parlour.games.venus_needs_men.zapping import DeclareWindow, RollWindow, ZapWindow
 
 FEW_SHIPS = 3
 """Below this many ships on the board the bot builds rather than waits."""
+
+
+class Standing(NamedTuple):
+    """Where a seat stands: the leader among the others, its own population and the best of the others'."""
+
+    leader: int | None
+    mine: int
+    best_other: int
 
 
 class GreedyBot(SeededBot):
@@ -57,13 +65,15 @@ class GreedyBot(SeededBot):
         """Returns the bot's action for ``seat``."""
         assert isinstance(state, VenusState)
         legal = state.legal_actions(seat)
-        allowed = set(legal)
-        for action in self._wishes(state, seat, legal):
+        listed = {id(a) for a in legal}  # the wishes are mostly the legal actions themselves: cheap to find
+        allowed: set[VenusAction] | None = None
+        for action in (*self._wishes(state, seat, legal), PASS, DONE, End()):
+            if id(action) in listed:
+                return action
+            if allowed is None:
+                allowed = set(legal)
             if action in allowed:
                 return action
-        for fallback in (PASS, DONE, End()):
-            if fallback in allowed:
-                return fallback
         return legal[0]
 
     def _wishes(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
@@ -167,7 +177,10 @@ class GreedyBot(SeededBot):
         self, state: VenusState, planet: str, attacks: list[Attack | Control]
     ) -> list[Attack | Control]:
         """Returns attacks on the leader's ships and on ships sharing an area with the bot's, best first."""
+        if not attacks:
+            return []
         leader = self._leader(state, state.seat_of[planet])
+        fleet = state.fleet(planet)
         good = []
         for action in attacks:
             if action.target == "refuge":
@@ -177,7 +190,7 @@ class GreedyBot(SeededBot):
             where = state.ships[action.target] or ""
             # The leader's ships, and ships sharing a land area with ours (they compete for its people).
             land = state.board.area(where).kind == "land" if where else False
-            near = land and any(state.ships[s] == where for s in state.fleet(planet))
+            near = land and any(state.ships[s] == where for s in fleet)
             score = (target_seat == leader) * 2 + near
             if score:
                 good.append((-score, action.target, action))
@@ -188,14 +201,20 @@ class GreedyBot(SeededBot):
 
     def _rank_moves(self, state: VenusState, planet: str, moves: list[Move]) -> list[Move]:
         """Moves that bring a ship closer to Earth, or onto the richest land with the fewest enemies."""
-        board = state.board
+        values: dict[str, int] = {}
+
+        def value(area: str) -> int:
+            found = values.get(area)
+            if found is None:
+                found = values[area] = self._place_value(state, planet, area)
+            return found
+
         scored = []
         for action in moves:
             here = state.ships[action.ship] or ""
-            gain = self._place_value(state, planet, action.area) - self._place_value(state, planet, here)
+            gain = value(action.area) - value(here)
             if gain > 0:
                 scored.append((-gain, action.ship, action.area, action))
-        del board
         return [a for *_, a in sorted(scored)]
 
     def _place_value(self, state: VenusState, planet: str, area: str) -> int:
@@ -218,23 +237,27 @@ class GreedyBot(SeededBot):
     def _zap(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Plays a Zap card when it clearly pays; otherwise passes."""
         window = state.stack.top
-        moment = window.data["moment"]
+        assert isinstance(window, ZapWindow)
+        moment = window.moment
         plays = [a for a in legal if isinstance(a, Zap)]
         wishes: list[VenusAction] = []
+        standing: Standing | None = None
         for action in plays:
             effect = state.card(action.card).effect
             if moment == SAVE and effect == "save":
                 wishes.append(action)
             elif isinstance(window, RollWindow):
                 wishes += self._roll_card(state, seat, window, action, effect)
-            elif moment == DECLARE:
+            elif isinstance(window, DeclareWindow):
                 # One of its ships is attacked: Sabotage the attacker before it rolls.
-                target = window.data["target"]
+                target = window.target
                 mine = target != "refuge" and state.seat_of[state.controller(target)] == seat
-                if mine and effect == "destroy" and action.target == window.data["attacker"]:
+                if mine and effect == "destroy" and action.target == window.attacker:
                     wishes.append(action)
             elif moment in (START, END):
-                wishes += self._any_card(state, seat, action, effect)
+                if standing is None:
+                    standing = self._standing(state, seat)
+                wishes += self._any_card(state, seat, action, effect, standing)
         return [*wishes, PASS]
 
     def _roll_card(
@@ -259,11 +282,17 @@ class GreedyBot(SeededBot):
             return [action]
         return []
 
-    def _any_card(self, state: VenusState, seat: int, action: Zap, effect: str) -> Sequence[VenusAction]:
+    def _standing(self, state: VenusState, seat: int) -> Standing:
+        """Returns the leader among the other seats, the seat's population and the best of the others'."""
+        populations = state.seat_populations()
+        best_other = max((populations[s] for s in range(state.players) if s != seat), default=0)
+        return Standing(self._leader(state, seat, populations), populations[seat], best_other)
+
+    def _any_card(
+        self, state: VenusState, seat: int, action: Zap, effect: str, standing: Standing
+    ) -> Sequence[VenusAction]:
         """Cards playable at the start or end of a turn, when they help the bot more than others."""
-        leader = self._leader(state, seat)
-        mine = state.seat_population(seat)
-        best_other = max((state.seat_population(s) for s in range(state.players) if s != seat), default=0)
+        leader, mine, best_other = standing
         if effect == "extra-turn" or effect == "immediate-collect":
             return [action]
         if effect in ("each-receives", "plague") and mine > best_other:
@@ -288,10 +317,13 @@ class GreedyBot(SeededBot):
         return worth.get(state.card(number).effect, 2)
 
     @staticmethod
-    def _leader(state: VenusState, seat: int) -> int | None:
-        """Returns the other seat with the most population (the first clockwise on a tie)."""
+    def _leader(state: VenusState, seat: int, populations: list[int] | None = None) -> int | None:
+        """Returns the other seat with the most population (the first clockwise on a tie); ``populations``:
+        every seat's, when the caller has them."""
+        if populations is None:
+            populations = state.seat_populations()
         others = [s for s in range(state.players) if s != seat]
-        return max(others, key=lambda s: (state.seat_population(s), -s), default=None)
+        return max(others, key=lambda s: (populations[s], -s), default=None)
 
 
 __all__ = ["END", "GreedyBot"]

@@ -18,7 +18,7 @@ from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
 from parlour.games.venus_needs_men.phases import RELEASE
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.steps import IMMEDIATE, cards_apply, in_range, is_enemy, research_steps
+from parlour.games.venus_needs_men.steps import IMMEDIATE, cards_apply, is_enemy, reach, research_steps
 
 EARTH, REFUGE = "earth", "refuge"
 REFUGE_DEFENSE = 10
@@ -35,7 +35,7 @@ def still_possible(state: VenusState, ship: str, target: str, cards: bool) -> bo
     if target == REFUGE:
         return state.ships[ship] == state.board.orbit and state.collected.get(EARTH, 0) > 0
     where = state.ships.get(target)
-    return where is not None and is_enemy(state, planet, target) and where in in_range(state, ship, cards)
+    return where is not None and is_enemy(state, planet, target) and where in reach(state, ship, cards)
 
 
 def roll(
@@ -55,11 +55,12 @@ def roll(
     else:
         weapon = tech.best_weapon(state, ship, need) if cards else tech.BASIC
     dice = [state.chance.roll(DIE) for _ in range(1 if qray else weapon.dice)]
-    state.emit(
-        f"{ship} attacks {target} with {weapon.name}: rolls {' '.join(map(str, dice))}"
-        + ("" if qray else f" (needs {need}{f' with +{weapon.bonus}' if weapon.bonus else ''})")
-        + "."
-    )
+    if state.logging:
+        state.emit(
+            f"{ship} attacks {target} with {weapon.name}: rolls {' '.join(map(str, dice))}"
+            + ("" if qray else f" (needs {need}{f' with +{weapon.bonus}' if weapon.bonus else ''})")
+            + "."
+        )
     if target != REFUGE and state.owner(target) == EARTH and attacker != EARTH and not state.earth_open:
         population.open_earth(state, attacker, "attacked an Earth ship")
     return dice, need, weapon.bonus, qray
@@ -68,7 +69,7 @@ def roll(
 def control(state: VenusState, ship: str, target: str) -> None:
     """Mind Control: the target is the attacker's commander's now (usable from its next turn)."""
     planet = state.controller(ship)
-    state.controlled[target] = planet
+    state.control_ship(target, planet)
     state.seized.append(target)
     state.emit(f"{ship} takes {target} over by Mind Control.")
     if state.owner(target) == EARTH:
@@ -105,7 +106,7 @@ def teleport(state: VenusState, ship: str) -> None:
         return
     roll = state.chance.roll(DIE)
     where = state.board.teleport(roll)
-    state.ships[ship] = where
+    state.place_ship(ship, where)
     state.emit(f"{ship} teleports to {state.board.area(where).name} (rolled {roll}).")
 
 
@@ -122,11 +123,12 @@ def wreck(state: VenusState, ship: str, cards: bool) -> None:
 def destroy(state: VenusState, ship: str) -> None:
     """Removes a ship to its owner's supply; a wreck on Earth lets Earth scavenge (Enhanced)."""
     where = state.ships[ship]
-    state.ships[ship] = None
-    state.controlled.pop(ship, None)
+    state.place_ship(ship, None)
+    state.free_ship(ship)
     if ship in state.disabled:
         state.disabled.remove(ship)
-    state.emit(f"{ship} is destroyed{'' if where is None else ' in ' + state.board.area(where).name}.")
+    if state.logging:
+        state.emit(f"{ship} is destroyed{'' if where is None else ' in ' + state.board.area(where).name}.")
     earthly = where is not None and state.board.area(where).kind in ("land", "ocean")
     resistance = tech.has_special(state, EARTH, "resistance")
     if earthly and state.owner(ship) != EARTH and resistance and research_steps(state, EARTH):
@@ -136,15 +138,20 @@ def destroy(state: VenusState, ship: str) -> None:
 def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:
     """Returns (area, planet, ships held there, own ships there) wherever a planet holds more ships
     by Mind Control than it has of its own in the area (ruling A-10(v): counted per area)."""
-    found = []
-    for area in sorted({w for w in state.ships.values() if w is not None}):
-        for planet in sorted(set(state.controlled.values())):
-            own = sum(
-                1
-                for s, w in state.ships.items()
-                if w == area and state.owner(s) == planet and s not in state.controlled
-            )
-            held = sorted(s for s, p in state.controlled.items() if p == planet and state.ships[s] == area)
+    found: list[tuple[str, str, list[str], int]] = []
+    controlled, places = state.controlled, state.ships
+    holders = sorted(set(controlled.values()))
+    if not holders:
+        return found
+    held_in = {places[s] for s in controlled}  # only where a ship is held can a planet hold too many
+    fleets = state.fleets.of
+    for area in sorted({w for w in places.values() if w is not None}):
+        if area not in held_in:
+            continue
+        for planet in holders:
+            # The planet's own ships on the board: those it commands that are not held by Mind Control.
+            own = sum(1 for s in fleets.get(planet, ()) if places[s] == area and s not in controlled)
+            held = sorted(s for s, p in controlled.items() if p == planet and places[s] == area)
             if len(held) > own:
                 found.append((area, planet, held, own))
     return found
@@ -152,7 +159,9 @@ def _excess(state: VenusState) -> list[tuple[str, str, list[str], int]]:
 
 def release_ship(state: VenusState, ship: str, chosen: bool = False) -> None:
     """Gives a controlled ship back to its owner."""
-    planet = state.controlled.pop(ship)
+    planet = state.free_ship(ship)
+    if planet is None:
+        raise KeyError(ship)
     how = f" ({state.planet(planet).name}'s choice)" if chosen else ""
     state.emit(
         f"{ship} is released from Mind Control and returns to {state.planet(state.owner(ship)).name}{how}."
@@ -163,6 +172,8 @@ def release(state: VenusState) -> str | None:
     """End of any turn: where a planet holds no ship of its own, every ship it controls there goes free;
     where it has fewer of its own than it holds, it must choose which to release ("you must release
     controlled spaceships of your choice"): returns the first such planet (None if nothing is left)."""
+    if not state.controlled:
+        return None  # nothing is held: nothing to release (what _excess would find)
     for _area, _planet, held, own in _excess(state):
         if own == 0:
             for ship in held:

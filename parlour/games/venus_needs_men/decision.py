@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from parlour.core.decisions import Decision
 from parlour.core.errors import PositionError
+from parlour.core.payloads import copy_value, record_fields
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import (
     Attack,
@@ -32,6 +33,17 @@ class VenusDecision(Decision[VenusState, VenusAction]):
     """Whether the decision asks the active seat alone (its own turn's choices)."""
     cycles: ClassVar[bool] = False
     """Whether a face-up Upgrade may be discarded and replaced here (the action's first step)."""
+
+    def copy(self) -> Self:
+        """Returns a deep copy: its seats and every other field that may change in place copied, the
+        rest shared (``Decision.copy``, without working out the fields for every copy)."""
+        other = object.__new__(type(self))
+        values = self.__dict__.copy()
+        values["seats"] = self.seats.copy()
+        for name in _changing(type(self)):
+            values[name] = copy_value(values[name])
+        other.__dict__ = values
+        return other
 
     def close_unless(self, state: VenusState, more: bool) -> bool:
         """Takes this decision off the stack unless ``more`` is left to decide in it (an ``auto`` step);
@@ -72,6 +84,19 @@ class VenusDecision(Decision[VenusState, VenusAction]):
         if isinstance(action, Move | Attack | Control | Collect):
             return _why_not_this_step(state, seat, action, [a for a in legal if isinstance(a, type(action))])
         return f"{action.verb} is possible now, but not with these arguments (type 'list' to see them)"
+
+
+_CHANGING: dict[type, tuple[str, ...]] = {}
+
+
+def _changing(kind: type) -> tuple[str, ...]:
+    """Returns the fields of a decision class, seats aside, whose values may change in place."""
+    found = _CHANGING.get(kind)
+    if found is None:
+        found = _CHANGING[kind] = tuple(
+            f.name for f in record_fields(kind) if f.mutable and f.name != "seats"
+        )
+    return found
 
 
 def _why_not_this_step(

@@ -8,7 +8,7 @@ controlled ship uses its own planet's cards, never its Special (Mind Control).
 from __future__ import annotations
 
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.tech import TechCard
+from parlour.games.venus_needs_men.tech import Loadout, TechCard
 
 BASIC = TechCard("basic", "Basic attack", "weapon", "two dice, 8 or more", dice=2)
 """The Basic game's attack (and an extended attack under the rulebook's reading, ruling A-01)."""
@@ -17,14 +17,29 @@ BASIC_DEFENSE = 8
 
 def is_enhanced(state: VenusState) -> bool:
     """Returns whether this is the Enhanced game."""
-    return bool(state.options["game"] == "enhanced")
+    return state.enhanced
 
 
 def cards_of(state: VenusState, planet: str, slot: str) -> list[TechCard]:
     """Returns a planet's Technology card and Upgrades in effect for one slot."""
-    tech = state.tech
-    found = [tech.technology[planet][slot]] if slot in tech.technology[planet] else []
-    return found + [tech.upgrades[u] for u in state.upgrades.get(planet, []) if tech.upgrades[u].slot == slot]
+    return list(in_effect(state, planet, slot))
+
+
+def in_effect(state: VenusState, planet: str, slot: str) -> tuple[TechCard, ...]:
+    """Returns :func:`cards_of` as a tuple (the rules' hot paths read it without copying)."""
+    return state.tech.in_effect(planet, slot, tuple(state.upgrades.get(planet, ())))
+
+
+def loadout(state: VenusState, planet: str) -> Loadout:
+    """Returns what a planet's Technology cards and Upgrades in effect give (moves, reach, builds...)."""
+    return state.loadout(planet)
+
+
+def special(state: VenusState, planet: str) -> str:
+    """Returns the id of the planet's Special ('' outside the Enhanced game, or for a planet not in play)."""
+    if not state.enhanced or planet not in state.seat_of:
+        return ""
+    return state.tech.specials[planet].id
 
 
 def has_special(state: VenusState, planet: str, special: str) -> bool:
@@ -47,7 +62,7 @@ def defense(state: VenusState, ship: str) -> int:
     """Returns a ship's defense where it stands (the best of its planet's cards)."""
     where = state.ships[ship]
     assert where is not None
-    return max(c.defense[terrain(state, where)] for c in cards_of(state, state.owner(ship), "defense"))
+    return max(c.defense[terrain(state, where)] for c in in_effect(state, state.owner(ship), "defense"))
 
 
 def hit_chance(card: TechCard, target: int) -> float:
@@ -65,34 +80,39 @@ def best_weapon(state: VenusState, ship: str, target: int) -> TechCard:
 
 def moves_per_ship(state: VenusState, ship: str) -> int:
     """Returns how many areas a ship may move in a move action."""
-    return max(c.areas for c in cards_of(state, state.owner(ship), "movement"))
+    return loadout(state, state.owner(ship)).moves
 
 
 def build_count(state: VenusState, planet: str) -> int:
     """Returns the ships one build action makes (Amphibious 2, Automated Assembly one more)."""
     count = 2 if has_special(state, planet, "amphibious") else 1
-    return count + sum(c.extra_build for c in cards_of(state, planet, "build"))
+    return count + loadout(state, planet).extra_build
 
 
 def launches(state: VenusState, planet: str) -> bool:
     """Returns whether new ships may go next to the home world (Quality Control)."""
-    return any(c.launch for c in cards_of(state, planet, "build"))
+    return loadout(state, planet).launch
 
 
-def researchable(state: VenusState, planet: str, upgrade: str) -> bool:
-    """Returns whether the planet may try for an Upgrade: no duplicate, nothing that obsoletes it."""
+def held(state: VenusState, planet: str) -> set[str]:
+    """Returns the ids of a planet's cards in effect and of the Upgrades it acquired this turn."""
+    have = set(loadout(state, planet).held)
+    have.update(state.pending_upgrades.get(planet, ()))
+    return have
+
+
+def researchable(state: VenusState, planet: str, upgrade: str, have: set[str] | None = None) -> bool:
+    """Returns whether the planet may try for an Upgrade: no duplicate, nothing that obsoletes it
+    (``have``: the planet's :func:`held` cards, when the caller has them)."""
     card = state.tech.upgrades[upgrade]
-    have = {
-        c.id for slot in ("weapon", "defense", "movement", "build") for c in cards_of(state, planet, slot)
-    }
-    have |= set(state.pending_upgrades.get(planet, []))
-    if upgrade in have or have & set(card.duplicates):
+    if have is None:
+        have = held(state, planet)
+    if upgrade in have or not have.isdisjoint(card.duplicates):
         return False
-    blockers = set(card.obsoleted_by)
-    if card.id == "gatling" and any(c.qray for c in weapons_of_planet(state, planet)):
+    if card.id == "gatling" and loadout(state, planet).qray:
         # Gatling Lasers' text: with the Q-Ray it is not obsoleted by Auto Fire Control or Energy Amplifier.
-        blockers -= {"autofire", "amplifier"}
-    return not have & blockers
+        return have.isdisjoint(set(card.obsoleted_by) - {"autofire", "amplifier"})
+    return have.isdisjoint(card.obsoleted_by)
 
 
 def why_not_researchable(state: VenusState, planet: str, upgrade: str) -> str:

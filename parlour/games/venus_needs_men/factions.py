@@ -40,9 +40,17 @@ class Factions:
     planets: dict[str, Planet]
     order: tuple[str, ...]
     letters: dict[str, Planet] = field(init=False, repr=False, compare=False)
+    owners: dict[str, str] = field(init=False, repr=False, compare=False)
+    """Every spaceship's planet, by the ship's name (a ship's owner never changes)."""
+    fleets: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    """Each planet's spaceships, by name in sorted order."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "letters", {p.letter: p for p in self.planets.values()})
+        owners = {ship: p.id for p in self.letters.values() for ship in p.ship_ids()}
+        object.__setattr__(self, "owners", owners)
+        fleets = {p.id: tuple(sorted(p.ship_ids())) for p in self.planets.values()}
+        object.__setattr__(self, "fleets", fleets)
 
     def by_letter(self, letter: str) -> Planet | None:
         """Returns the planet whose ships start with ``letter``."""

@@ -37,6 +37,8 @@ def take(state: VenusState, planet: str, area: str, infected: bool = False, ship
     else:
         state.population[area] -= 1
     state.collected[planet] += 1
+    if not state.logging:
+        return
     name, unit = state.planet(planet).name, f"one {'infected ' if sick else ''}population unit"
     where = state.board.area(area).name
     if ship:
@@ -98,7 +100,7 @@ def raid(state: VenusState, planet: str) -> None:
 def reached(state: VenusState) -> list[int]:
     """Returns the seats that have the population needed to win."""
     target = needed(state)
-    return [s for s in range(state.players) if state.seat_population(s) >= target]
+    return [s for s, population in enumerate(state.seat_populations()) if population >= target]
 
 
 def nothing_left(state: VenusState) -> bool:
@@ -112,8 +114,9 @@ def nothing_left(state: VenusState) -> bool:
 
 def leaders(state: VenusState) -> list[int]:
     """Returns the seats with the most population."""
-    best = max(state.seat_population(s) for s in range(state.players))
-    return [s for s in range(state.players) if state.seat_population(s) == best]
+    populations = state.seat_populations()
+    best = max(populations)
+    return [s for s, population in enumerate(populations) if population == best]
 
 
 def check_win(state: VenusState) -> None:

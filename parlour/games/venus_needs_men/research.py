@@ -69,4 +69,5 @@ def take_effect(state: VenusState) -> None:
                     state.upgrade_discard.append(old)
                     state.emit(f"{state.tech.upgrades[old].name} is obsolete and discarded.")
             held.append(upgrade)
+        state.upgrades_changed()
     state.pending_upgrades = {}

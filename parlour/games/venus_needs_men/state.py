@@ -17,7 +17,7 @@ from parlour.games.venus_needs_men.actions import NOTATION, VenusAction
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
 from parlour.games.venus_needs_men.phases import ZAP
-from parlour.games.venus_needs_men.tech import TechSet, load_tech
+from parlour.games.venus_needs_men.tech import Loadout, TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
 POSITION_FORMAT = "parlour-venus-needs-men-position/1"
@@ -129,6 +129,11 @@ class VenusState(ModularState[VenusAction]):
         self.upgrade_deck, self.face_up, self.upgrade_discard = [], [], []
         self.controlled, self.disabled, self.infected = {}, [], {}
         self.cycled, self.seized = False, []
+        self.enhanced = options.get("game") == "enhanced"
+        """Whether this is the Enhanced game (option ``game``)."""
+        self._fleets: Fleets | None = None
+        self._roster: Roster | None = None
+        self._loadouts: dict[str, Loadout] = {}
 
     # ------------------------------------------------------------ lookups
     @property
@@ -147,13 +152,16 @@ class VenusState(ModularState[VenusAction]):
 
     def owner(self, ship: str) -> str:
         """Returns the planet a spaceship belongs to."""
+        known = self.factions.owners.get(ship)
+        if known is not None:
+            return known
         found = self.factions.by_letter(ship[0])
         assert found is not None
         return found.id
 
     def sides(self, seat: int) -> list[str]:
         """Returns the planets a seat plays."""
-        return [p for p in self.planets if self.seat_of[p] == seat]
+        return list(self.roster.sides.get(seat, ()))
 
     def card(self, number: int) -> ZapCard:
         """Returns a Zap card by number."""
@@ -161,27 +169,86 @@ class VenusState(ModularState[VenusAction]):
 
     def controller(self, ship: str) -> str:
         """Returns the planet that commands a ship (its owner, unless under Mind Control)."""
-        return self.controlled.get(ship) or self.owner(ship)
+        return self.controlled.get(ship) or self.factions.owners.get(ship) or self.owner(ship)
 
     def fleet(self, planet: str) -> list[str]:
         """Returns the spaceships on the board that ``planet`` commands (its own and those it controls)."""
-        return sorted(
-            s for s, where in self.ships.items() if where is not None and self.controller(s) == planet
-        )
+        return list(self.fleets.of.get(planet, ()))
+
+    @property
+    def fleets(self) -> Fleets:
+        """The spaceships on the board by the planet commanding them (kept until a ship joins or leaves
+        the board or changes hands: :meth:`place_ship`, :meth:`control_ship`, :meth:`free_ship`)."""
+        found = self._fleets
+        if found is None:
+            found = self._fleets = Fleets.of_state(self)
+        return found
+
+    def place_ship(self, ship: str, where: str | None) -> None:
+        """Puts a spaceship on an area, or (None) back in its owner's supply."""
+        if (self.ships[ship] is None) is not (where is None):
+            self._fleets = None
+        self.ships[ship] = where
+
+    def control_ship(self, ship: str, planet: str) -> None:
+        """Puts a spaceship under Mind Control: ``planet`` commands it now."""
+        self.controlled[ship] = planet
+        self._fleets = None
+
+    def free_ship(self, ship: str) -> str | None:
+        """Releases a spaceship from Mind Control; returns the planet that held it (None: none did)."""
+        held = self.controlled.pop(ship, None)
+        if held is not None:
+            self._fleets = None
+        return held
+
+    def loadout(self, planet: str) -> Loadout:
+        """Returns what a planet's Technology cards and Upgrades in effect give (kept until its Upgrades
+        change: :meth:`upgrades_changed`)."""
+        found = self._loadouts.get(planet)
+        if found is None:
+            found = self._loadouts[planet] = self.tech.loadout(planet, tuple(self.upgrades.get(planet, ())))
+        return found
+
+    def upgrades_changed(self) -> None:
+        """Forgets the loadouts worked out so far (call it whenever ``upgrades`` changes)."""
+        self._loadouts = {}
+
+    @property
+    def roster(self) -> Roster:
+        """The planets each seat plays and the spaceships in play: fixed once the game is dealt."""
+        found = self._roster
+        if found is None:
+            found = self._roster = Roster.of(self)
+        return found
 
     def supply(self, planet: str) -> list[str]:
         """Returns a planet's spaceships not on the board."""
-        letter = self.planet(planet).letter
-        return sorted(s for s, where in self.ships.items() if where is None and s[0] == letter)
+        ships = self.ships
+        return [s for s in self.factions.fleets[planet] if ships.get(s, "") is None]
+
+    def has_supply(self, planet: str) -> bool:
+        """Returns whether a planet has a spaceship left to build."""
+        ships = self.ships
+        return None in [ships.get(ship, "") for ship in self.factions.fleets[planet]]  # None: in supply
 
     def seat_population(self, seat: int) -> int:
         """Returns the population a seat has collected (a team's two planets together)."""
-        return sum(self.collected[p] for p in self.sides(seat))
+        collected = self.collected
+        return sum(collected[p] for p in self.roster.sides.get(seat, ()))
+
+    def seat_populations(self) -> list[int]:
+        """Returns every seat's :meth:`seat_population`, by seat."""
+        found = [0] * self.players
+        collected, seat_of = self.collected, self.seat_of
+        for planet in self.planets:
+            found[seat_of[planet]] += collected[planet]
+        return found
 
     # ------------------------------------------------------------ protocol
     def scores(self) -> list[float]:
         """Returns each seat's collected population."""
-        return [float(self.seat_population(s)) for s in range(self.players)]
+        return [float(p) for p in self.seat_populations()]
 
     def winners(self) -> list[Seat]:
         """Returns the seats that won (reached the target together, or led at the turn limit)."""
@@ -236,11 +303,14 @@ class VenusState(ModularState[VenusAction]):
 
     # ------------------------------------------------------------ copies
     def clone(self) -> Self:
-        """Returns a deep, independent copy."""
+        """Returns a deep, independent copy (sharing the fleets, roster and loadouts worked out so far: each
+        is only ever replaced, or filled in with what both copies would work out alike)."""
         other = type(self).__new__(type(self))
         GameState.__init__(other)
         LAYOUT.copy_into(self, other)
         other.actions_applied = self.actions_applied
+        other.enhanced, other._fleets, other._roster = self.enhanced, self._fleets, self._roster
+        other._loadouts = self._loadouts
         return other
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
@@ -250,6 +320,60 @@ class VenusState(ModularState[VenusAction]):
         other.chance = self.chance.fresh(rng)
         LAYOUT.redeal(other, seat, rng)
         return other
+
+
+class Fleets:
+    """The spaceships on the board by the planet commanding them, each fleet in name order, and each
+    seat's enemy ships: worked out from the ships' places and Mind Control, then never changed (a state
+    replaces them when a ship joins or leaves the board or changes hands), so copies share them."""
+
+    __slots__ = ("_enemies", "of", "seat_of")
+
+    def __init__(self, of: dict[str, tuple[str, ...]], seat_of: dict[str, int]) -> None:
+        self.of = of
+        """Each commanding planet's fleet."""
+        self.seat_of = seat_of
+        self._enemies: dict[int, tuple[str, ...]] = {}
+
+    @classmethod
+    def of_state(cls, state: VenusState) -> Fleets:
+        """Returns the fleets of a state as its ships stand."""
+        fleets: dict[str, list[str]] = {}
+        ships, controlled = state.ships, state.controlled
+        for ship in state.roster.ships:
+            if ships[ship] is not None:
+                fleets.setdefault(controlled.get(ship) or state.owner(ship), []).append(ship)
+        return cls({planet: tuple(fleet) for planet, fleet in fleets.items()}, state.seat_of)
+
+    def enemies(self, seat: int) -> tuple[str, ...]:
+        """Returns the ships on the board commanded by a planet in play of another seat, in name order."""
+        found = self._enemies.get(seat)
+        if found is None:
+            seat_of = self.seat_of
+            ships: list[str] = []
+            for planet, fleet in self.of.items():
+                if planet in seat_of and seat_of[planet] != seat:
+                    ships += fleet
+            ships.sort()
+            found = self._enemies[seat] = tuple(ships)
+        return found
+
+
+@dataclass(frozen=True)
+class Roster:
+    """What the seating fixes for a whole game: the planets each seat plays (in turn order) and every
+    spaceship in play, in name order."""
+
+    sides: dict[int, tuple[str, ...]]
+    ships: tuple[str, ...]
+
+    @classmethod
+    def of(cls, state: VenusState) -> Roster:
+        """Returns the roster of a dealt (or read) game."""
+        sides: dict[int, list[str]] = {}
+        for planet in state.planets:
+            sides.setdefault(state.seat_of[planet], []).append(planet)
+        return cls({seat: tuple(planets) for seat, planets in sides.items()}, tuple(sorted(state.ships)))
 
 
 class Sorted(Form):

@@ -8,6 +8,8 @@ Technology or Special card applies to it (option ``extension_cards``, A-01).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import (
     Attack,
@@ -20,16 +22,89 @@ from parlour.games.venus_needs_men.actions import (
     Research,
     VenusAction,
 )
+from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.state import VenusState
 
 EARTH = "earth"
 REFUGE = "refuge"
 MAIN, EXTRA, IMMEDIATE = "main", "extra", "immediate"
+BUILD = Build.of()
+"""``build``: new ships on the home world."""
+SPACES = ("space", "orbit")
+EARTHLY = ("land", "ocean")
+
+
+class Tables:
+    """The movement and attack tables worked out for every area of one board (they depend on the board
+    alone), and each ship's moves from each area as actions: the steps are listed after every action."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        ids = board.ids
+        self.destinations = {a: tuple(_destinations(board, a)) for a in ids}
+        """Where a ship may move from each area."""
+        self.reach = {a: frozenset(_reach(board, a, False)) for a in ids}
+        """The areas a ship in each area can attack into."""
+        self.long_reach = {a: frozenset(_reach(board, a, True)) for a in ids}
+        """... with Long-Range Missiles."""
+        self._moves: dict[tuple[str, str], tuple[Move, ...]] = {}
+        self._attacks: dict[tuple[str, str], Attack] = {}
+        self._collects: dict[tuple[str, str, bool], Collect] = {}
+        self._launches: dict[str, tuple[Build, ...]] = {}
+
+    def moves(self, ship: str, where: str) -> tuple[Move, ...]:
+        """Returns ``move SHIP AREA`` for each area the ship may move to from ``where``."""
+        key = (ship, where)
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = tuple(Move.of(ship, d) for d in self.destinations[where])
+        return found
+
+    def attack(self, ship: str, target: str) -> Attack:
+        """Returns ``attack SHIP TARGET``."""
+        key = (ship, target)
+        found = self._attacks.get(key)
+        if found is None:
+            found = self._attacks[key] = Attack.of(ship, target)
+        return found
+
+    def launches(self, planet: str) -> tuple[Build, ...]:
+        """Returns the builds of a planet with Quality Control: on its home world or a space area next to
+        it, each named (just ``build`` when no such area is there)."""
+        found = self._launches.get(planet)
+        if found is None:
+            board = self.board
+            home = board.home(planet)
+            areas = [home, *(n for n in board.neighbours(home) if board.area(n).kind == "space")]
+            found = (BUILD,) if areas == [home] else tuple(Build.of(a) for a in areas)
+            self._launches[planet] = found
+        return found
+
+    def collect(self, ship: str, area: str, infected: bool) -> Collect:
+        """Returns ``collect SHIP [AREA] [infected]``."""
+        key = (ship, area, infected)
+        found = self._collects.get(key)
+        if found is None:
+            found = self._collects[key] = Collect.of(ship, area, True) if infected else Collect.of(ship, area)
+        return found
+
+
+_TABLES: dict[int, Tables] = {}
+"""The tables of each board seen, by the board's ``id`` (each entry keeps its board alive, so no other
+board takes its ``id``)."""
+
+
+def tables(board: Board) -> Tables:
+    """Returns the movement and attack tables of a board (worked out once)."""
+    found = _TABLES.get(id(board))
+    if found is None or found.board is not board:
+        found = _TABLES[id(board)] = Tables(board)
+    return found
 
 
 def cards_apply(state: VenusState, mode: str) -> bool:
     """Returns whether Technology and Special cards apply to a step in this mode."""
-    if not tech.is_enhanced(state):
+    if not state.enhanced:
         return False
     return mode != EXTRA or state.options["extension_cards"] == "errata"
 
@@ -40,9 +115,23 @@ def is_enemy(state: VenusState, planet: str, ship: str) -> bool:
     return owner in state.seat_of and state.seat_of[owner] != state.seat_of[planet]
 
 
-def ready(state: VenusState, ships: list[str]) -> list[str]:
+def enemies(state: VenusState, planet: str) -> list[tuple[str, str]]:
+    """Returns every enemy ship of ``planet`` on the board with its area, in name order."""
+    ships = state.ships
+    return [(ship, ships[ship] or "") for ship in state.fleets.enemies(state.seat_of[planet])]
+
+
+def has_enemy(state: VenusState, planet: str) -> bool:
+    """Returns whether ``planet`` has an enemy ship on the board."""
+    return bool(state.fleets.enemies(state.seat_of[planet]))
+
+
+def ready(state: VenusState, ships: Sequence[str]) -> Sequence[str]:
     """Returns the ships that may act: not a disabled robot, nor a ship taken over this turn (A-10)."""
-    return [s for s in ships if s not in state.disabled and s not in state.seized]
+    disabled, seized = state.disabled, state.seized
+    if not disabled and not seized:
+        return ships
+    return [s for s in ships if s not in disabled and s not in seized]
 
 
 # ------------------------------------------------------------------ build
@@ -58,11 +147,15 @@ def build_areas(state: VenusState, planet: str, mode: str) -> list[str]:
 
 def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusAction]:
     """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
-    if not state.supply(planet):
+    if not state.has_supply(planet):
         return []
+    launching = mode == MAIN and state.enhanced and tech.launches(state, planet)
+    if planet != EARTH and mode != IMMEDIATE:
+        # The home world alone needs no name; Quality Control adds the space areas next to it.
+        return list(tables(state.board).launches(planet)) if launching else [BUILD]
     areas = build_areas(state, planet, mode)
     if planet != EARTH and areas == [state.board.home(planet)] and mode != IMMEDIATE:
-        return [Build.of()]
+        return [BUILD]
     return [Build.of(a) for a in areas]
 
 
@@ -80,22 +173,29 @@ def build(state: VenusState, planet: str, action: Build, count: int) -> None:
     where = action.area or state.board.home(planet)
     built = state.supply(planet)[:count]
     for ship in built:
-        state.ships[ship] = where
-    state.emit(f"{state.planet(planet).name} builds {' '.join(built)} on {state.board.area(where).name}.")
+        state.place_ship(ship, where)
+    if state.logging:
+        state.emit(f"{state.planet(planet).name} builds {' '.join(built)} on {state.board.area(where).name}.")
 
 
 # ------------------------------------------------------------------ move
-def destinations(state: VenusState, ship: str) -> list[str]:
-    """Returns where a ship may move: the movement table (A-02: never onto a home world or the Refuge)."""
-    board, where = state.board, state.ships[ship]
-    assert where is not None
+def _destinations(board: Board, where: str) -> list[str]:
+    """Returns where a ship in ``where`` may move: the movement table (A-02: never onto a home world or
+    the Refuge)."""
     area = board.area(where)
-    spaces = [n for n in board.neighbours(where) if board.area(n).kind in ("space", "orbit")]
+    spaces = [n for n in board.neighbours(where) if board.area(n).kind in SPACES]
     if area.kind == "orbit":
         return spaces + list(board.earth_areas())
-    if area.kind in ("land", "ocean"):
+    if area.kind in EARTHLY:
         return [a for a in board.earth_areas() if a != where] + [board.orbit]
     return spaces
+
+
+def destinations(state: VenusState, ship: str) -> list[str]:
+    """Returns where a ship may move: the movement table (A-02: never onto a home world or the Refuge)."""
+    where = state.ships[ship]
+    assert where is not None
+    return list(tables(state.board).destinations[where])
 
 
 def can_still_move(state: VenusState, ship: str, mode: str) -> bool:
@@ -106,174 +206,278 @@ def can_still_move(state: VenusState, ship: str, mode: str) -> bool:
     return state.acted.count(ship) < allowed
 
 
-def move_steps(state: VenusState, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
+    """Returns the ships that may take a move step: ready, with move steps left (:func:`can_still_move`)."""
+    movers = ready(state, ships)
+    if mode != MAIN:
+        return list(movers)
+    acted = state.acted
+    if not state.enhanced:
+        return [s for s in movers if s not in acted]
+    allowed: dict[str, int] = {}
+    found = []
+    owners = state.factions.owners  # every ship in play has its owner here
+    for ship in movers:
+        owner = owners[ship]
+        most = allowed.get(owner)
+        if most is None:
+            most = allowed[owner] = state.loadout(owner).moves
+        if acted.count(ship) < most:
+            found.append(ship)
+    return found
+
+
+def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
+    """Returns whether one of these ships may take a move step (:func:`_movers` with a destination),
+    stopping at the first."""
+    places, destinations = state.ships, tables(state.board).destinations
+    disabled, seized, acted, owners = state.disabled, state.seized, state.acted, state.factions.owners
+    main, enhanced = mode == MAIN, state.enhanced
+    for ship in ships:
+        if ship in disabled or ship in seized:
+            continue
+        if main and (acted.count(ship) >= state.loadout(owners[ship]).moves if enhanced else ship in acted):
+            continue
+        where = places[ship]
+        assert where is not None
+        if destinations[where]:
+            return True
+    return False
+
+
+def move_steps(state: VenusState, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``move SHIP AREA`` for each of these ships that may move, and each destination."""
-    return [
-        Move.of(s, d)
-        for s in ready(state, ships)
-        if can_still_move(state, s, mode)
-        for d in destinations(state, s)
-    ]
+    table, places = tables(state.board), state.ships
+    found: list[VenusAction] = []
+    for ship in _movers(state, ships, mode):
+        where = places[ship]
+        assert where is not None
+        found += table.moves(ship, where)
+    return found
 
 
 def move(state: VenusState, action: Move) -> None:
     """Moves a ship one area."""
-    state.ships[action.ship] = action.area
-    state.emit(f"{action.ship} moves to {state.board.area(action.area).name}.")
+    state.place_ship(action.ship, action.area)
+    if state.logging:
+        state.emit(f"{action.ship} moves to {state.board.area(action.area).name}.")
 
 
 # ------------------------------------------------------------------ attack
-def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
-    """Returns the areas a ship can attack into (the attack table; Long-Range Missiles reach further)."""
-    board, where = state.board, state.ships[ship]
-    assert where is not None
+def _reach(board: Board, where: str, long: bool) -> list[str]:
+    """Returns the areas a ship in ``where`` can attack into (the attack table; ``long``: with Long-Range
+    Missiles, which reach neighbouring space areas from a space area, Orbit too, A-03)."""
     kind = board.area(where).kind
-    if kind in ("land", "ocean"):
-        return [
-            where,
-            board.orbit,
-            *(n for n in board.neighbours(where) if board.area(n).kind in ("land", "ocean")),
-        ]
+    if kind in EARTHLY:
+        return [where, board.orbit, *(n for n in board.neighbours(where) if board.area(n).kind in EARTHLY)]
     reach = [where, *board.earth_areas()] if kind == "orbit" else [where]
-    if kind in ("space", "orbit") and cards and any(c.long for c in tech.weapons(state, ship)):
-        # Long-Range Missiles: a ship in a space area (Orbit too, A-03) reaches neighbouring space areas.
-        reach += [n for n in board.neighbours(where) if board.area(n).kind in ("space", "orbit")]
+    if kind in SPACES and long:
+        reach += [n for n in board.neighbours(where) if board.area(n).kind in SPACES]
     return reach
 
 
-def _targets(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
-    """Returns the enemy ships a ship can attack (the attack table)."""
-    reach = set(in_range(state, ship, cards))
-    return [t for t, where in sorted(state.ships.items()) if where in reach and is_enemy(state, planet, t)]
+def _long_range(state: VenusState, ship: str, cards: bool) -> bool:
+    """Returns whether a ship's attack reaches further (Long-Range Missiles, with cards applying)."""
+    return cards and tech.loadout(state, state.factions.owners[ship]).long
 
 
-def attack_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def in_range(state: VenusState, ship: str, cards: bool) -> list[str]:
+    """Returns the areas a ship can attack into (the attack table; Long-Range Missiles reach further)."""
+    where = state.ships[ship]
+    assert where is not None
+    return _reach(state.board, where, _long_range(state, ship, cards))
+
+
+def reach(state: VenusState, ship: str, cards: bool) -> frozenset[str]:
+    """Returns :func:`in_range` as a set."""
+    where = state.ships[ship]
+    assert where is not None
+    table = tables(state.board)
+    return (table.long_reach if _long_range(state, ship, cards) else table.reach)[where]
+
+
+def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``attack SHIP TARGET [WEAPON]``, ``attack SHIP refuge`` and ``control SHIP TARGET``."""
     cards = cards_apply(state, mode)
     found: list[VenusAction] = []
-    for ship in ready(state, ships):
-        targets = _targets(state, planet, ship, cards)
-        for target in targets:
-            found.append(Attack.of(ship, target))
-            if cards and any(c.qray for c in tech.weapons(state, ship)):
-                # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire
-                # Control and Energy Amplifier improve the Q-Ray instead.
-                found += [
-                    Attack.of(ship, target, c.id) for c in tech.weapons(state, ship) if c.id == "gatling"
-                ]
-        if cards and _can_raid(state, planet, ship):
+    attackers = ready(state, ships)
+    if not attackers:
+        return found
+    places, table, owners = state.ships, tables(state.board), state.factions.owners
+    rivals = state.fleets.enemies(state.seat_of[planet])  # on the board: each has an area
+    occupied = {places[t] for t in rivals}
+    raid = cards and _may_raid(state, planet)
+    orbit = state.board.orbit if raid else None
+    seize = cards and tech.has_special(state, planet, "mindcontrol")
+    owner, loadout = "", None
+    for ship in attackers:
+        where = places[ship]
+        assert where is not None
+        if cards and owners[ship] != owner:
+            owner = owners[ship]
+            loadout = state.loadout(owner)
+        area = (table.long_reach if loadout is not None and loadout.long else table.reach)[where]
+        targets = [] if occupied.isdisjoint(area) else [t for t in rivals if places[t] in area]
+        if targets:
+            # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire Control and
+            # Energy Amplifier improve the Q-Ray instead.
+            second = loadout.second if loadout is not None else ()
+            for target in targets:
+                found.append(table.attack(ship, target))
+                if second:
+                    found += [Attack.of(ship, target, weapon) for weapon in second]
+        if raid and where == orbit:
             found.append(Attack.of(ship, REFUGE))
-        if cards and tech.has_special(state, planet, "mindcontrol") and _may_seize(state, planet, ship):
-            here = state.ships[ship]
-            found += [Control.of(ship, t) for t in targets if state.ships[t] == here]
+        if seize and targets and _may_seize(state, planet, ship):
+            found += [Control.of(ship, t) for t in targets if places[t] == where]
     return found
 
 
 def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
     """Returns whether a Mars ship may take one more ship over: one each, counted per area (A-10)."""
-    if state.owner(ship) != planet or ship in state.controlled:
+    controlled, places = state.controlled, state.ships
+    if state.owner(ship) != planet or ship in controlled:
         return False
-    here = state.ships[ship]
-    own = sum(
-        1
-        for s, w in state.ships.items()
-        if w == here and state.owner(s) == planet and s not in state.controlled
-    )
-    held = sum(1 for s, p in state.controlled.items() if p == planet and state.ships[s] == here)
+    here = places[ship]
+    # The planet's own ships on the board are the ships it commands that are not held by Mind Control.
+    own = sum(1 for s in state.fleets.of.get(planet, ()) if places[s] == here and s not in controlled)
+    held = sum(1 for s, p in controlled.items() if p == planet and places[s] == here)
     return held < own
 
 
-def _can_raid(state: VenusState, planet: str, ship: str) -> bool:
-    """Returns whether an alien ship in Orbit may attack Earth's Refuge (Earth's Special)."""
+def _may_raid(state: VenusState, planet: str) -> bool:
+    """Returns whether a ship of ``planet`` in Orbit may attack Earth's Refuge (Earth's Special)."""
     return (
         planet != EARTH
         and tech.has_special(state, EARTH, "resistance")
-        and state.ships[ship] == state.board.orbit
         and state.collected.get(EARTH, 0) > 0
         and state.seat_of[EARTH] != state.seat_of[planet]
     )
 
 
+def _can_raid(state: VenusState, planet: str, ship: str) -> bool:
+    """Returns whether an alien ship in Orbit may attack Earth's Refuge (Earth's Special)."""
+    return _may_raid(state, planet) and state.ships[ship] == state.board.orbit
+
+
 # ------------------------------------------------------------------ population
 def collect_sources(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
     """Returns the land areas a ship may collect from: its own (Amphibious: or a neighbouring one)."""
+    return _sources(state, ship, cards and tech.has_special(state, planet, "amphibious"))
+
+
+def _sources(state: VenusState, ship: str, amphibious: bool) -> list[str]:
+    """Returns the land areas with units a ship may collect from (``amphibious``: neighbours too)."""
     where = state.ships[ship]
     assert where is not None
-    areas = [where]
-    if cards and tech.has_special(state, planet, "amphibious"):
-        areas += list(state.board.neighbours(where))
-    return [a for a in areas if state.population.get(a, 0) + state.infected.get(a, 0) > 0]
+    population, infected = state.population, state.infected
+    if not amphibious:
+        return [where] if population.get(where, 0) + infected.get(where, 0) > 0 else []
+    areas = [where, *state.board.neighbours(where)]
+    return [a for a in areas if population.get(a, 0) + infected.get(a, 0) > 0]
 
 
-def collect_steps(state: VenusState, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def collect_steps(
+    state: VenusState, planet: str, ships: Sequence[str], mode: str = MAIN
+) -> list[VenusAction]:
     """Returns ``collect SHIP [AREA]``, and Titan's ``infect SHIP`` and Pluto's ``purge SHIP``."""
     cards = cards_apply(state, mode)
     found: list[VenusAction] = []
-    for ship in ready(state, ships):
+    collectors = ready(state, ships)
+    if not collectors:
+        return found
+    may_collect = planet != EARTH or state.earth_open
+    special = tech.special(state, planet)
+    amphibious, parasites, robotic = (
+        cards and special == "amphibious",
+        special == "parasites",
+        special == "robotic",
+    )
+    population, infected, table = state.population, state.infected, tables(state.board)
+    # Ruling A-23 (option ``infected``): where healthy and infected units share an area, the collector
+    # chooses which kind it takes.
+    choosing = state.options.get("infected", "choose") == "choose"
+    for ship in collectors:
         where = state.ships[ship] or ""
-        if planet != EARTH or state.earth_open:
-            for a in collect_sources(state, planet, ship, cards):
-                found.append(Collect.of(ship, "" if a == where else a))
-                if _choice_of_units(state, a):
-                    found.append(Collect.of(ship, "" if a == where else a, True))
-        if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
+        if may_collect and (amphibious or population.get(where, 0) + infected.get(where, 0) > 0):
+            for a in _sources(state, ship, amphibious):
+                found.append(table.collect(ship, "" if a == where else a, False))
+                if choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0:
+                    found.append(table.collect(ship, "" if a == where else a, True))
+        if parasites and population.get(where, 0) > 0:
             found.append(Infect.of(ship))
-        if tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0:
+        if robotic and infected.get(where, 0) > 0:
             found.append(Purge.of(ship))
     return found
-
-
-def _choice_of_units(state: VenusState, area: str) -> bool:
-    """Returns whether a collector chooses between a healthy and an infected unit here (ruling A-23,
-    option ``infected``): both kinds are there."""
-    return (
-        state.options.get("infected", "choose") == "choose"
-        and state.population.get(area, 0) > 0
-        and state.infected.get(area, 0) > 0
-    )
 
 
 # ------------------------------------------------------------------ research
 def research_steps(state: VenusState, planet: str) -> list[VenusAction]:
     """Returns ``research ID`` for each face-up Upgrade the planet may try for (Enhanced game)."""
-    if not tech.is_enhanced(state):
+    if not state.enhanced:
         return []
-    return [Research.of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u)]
+    have = tech.held(state, planet)
+    return [research_of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)]
 
 
-def has_steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> bool:
+_RESEARCH: dict[str, Research] = {}
+
+
+def research_of(upgrade: str) -> Research:
+    """Returns ``research ID`` (the shared action, found without building its key)."""
+    found = _RESEARCH.get(upgrade)
+    if found is None:
+        found = _RESEARCH[upgrade] = Research.of(upgrade)
+    return found
+
+
+def has_steps(state: VenusState, kind: str, planet: str, ships: Sequence[str], mode: str = MAIN) -> bool:
     """Returns whether :func:`steps` would list any step, without listing them all (the steps nobody
     decides ask it after every action)."""
     if kind == "move":
-        return any(can_still_move(state, s, mode) and destinations(state, s) for s in ready(state, ships))
+        return _may_move(state, ships, mode)
     if kind == "attack":
+        attackers = ready(state, ships)
+        if not attackers:
+            return False
         cards = cards_apply(state, mode)
-        return any(
-            (cards and _can_raid(state, planet, s)) or _has_target(state, planet, s, cards)
-            for s in ready(state, ships)
-        )
+        if cards and _may_raid(state, planet):
+            orbit = state.board.orbit
+            if any(state.ships[s] == orbit for s in attackers):
+                return True
+        occupied = {where for _, where in enemies(state, planet)}
+        return any(not occupied.isdisjoint(reach(state, s, cards)) for s in attackers)
     if kind == "collect":
-        return any(_may_collect(state, planet, s, cards_apply(state, mode)) for s in ready(state, ships))
+        return _may_collect(state, planet, ready(state, ships), cards_apply(state, mode))
     return bool(steps(state, kind, planet, ships, mode))
 
 
-def _has_target(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
-    """Returns whether a ship has an enemy ship in range."""
-    reach = set(in_range(state, ship, cards))
-    return any(where in reach and is_enemy(state, planet, t) for t, where in state.ships.items())
+def _may_collect(state: VenusState, planet: str, ships: Sequence[str], cards: bool) -> bool:
+    """Returns whether one of these ships has a collect, infect or purge step."""
+    if not ships:
+        return False
+    may_collect = planet != EARTH or state.earth_open
+    special = tech.special(state, planet)
+    amphibious, parasites, robotic = (
+        cards and special == "amphibious",
+        special == "parasites",
+        special == "robotic",
+    )
+    population, infected = state.population, state.infected
+    for ship in ships:
+        where = state.ships[ship] or ""
+        if may_collect and _sources(state, ship, amphibious):
+            return True
+        if parasites and population.get(where, 0) > 0:
+            return True
+        if robotic and infected.get(where, 0) > 0:
+            return True
+    return False
 
 
-def _may_collect(state: VenusState, planet: str, ship: str, cards: bool) -> bool:
-    """Returns whether a ship has a collect, infect or purge step."""
-    where = state.ships[ship] or ""
-    if (planet != EARTH or state.earth_open) and collect_sources(state, planet, ship, cards):
-        return True
-    if tech.has_special(state, planet, "parasites") and state.population.get(where, 0) > 0:
-        return True
-    return tech.has_special(state, planet, "robotic") and state.infected.get(where, 0) > 0
-
-
-def steps(state: VenusState, kind: str, planet: str, ships: list[str], mode: str = MAIN) -> list[VenusAction]:
+def steps(
+    state: VenusState, kind: str, planet: str, ships: Sequence[str], mode: str = MAIN
+) -> list[VenusAction]:
     """Returns the steps of one kind of action for these ships."""
     if kind == "build":
         return build_steps(state, planet, mode)

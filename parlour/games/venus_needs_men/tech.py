@@ -50,6 +50,30 @@ class Special:
 
 
 @dataclass(frozen=True)
+class Loadout:
+    """What a planet's Technology cards and Upgrades in effect give, as the rules ask it on every step."""
+
+    moves: int
+    """The areas a ship may move in a move action (the best Movement card)."""
+    long: bool
+    """Whether a weapon reaches further (Long-Range Missiles)."""
+    qray: bool
+    """Whether a weapon is the Q-Ray."""
+    second: tuple[str, ...]
+    """The weapons a ship may name in an attack: a Q-Ray owner's Gatling Lasers."""
+    launch: bool
+    """Whether new ships may go next to the home world (Quality Control)."""
+    extra_build: int
+    """Ships a build makes beyond the usual (Automated Assembly)."""
+    held: frozenset[str]
+    """The ids of the cards in effect."""
+
+
+SLOTS = ("weapon", "defense", "movement", "build")
+"""The slots of Technology and Upgrade cards."""
+
+
+@dataclass(frozen=True)
 class TechSet:
     """Every Technology card by planet and slot, the Upgrade cards (one id per physical card), Specials."""
 
@@ -58,6 +82,45 @@ class TechSet:
     upgrade_cards: tuple[str, ...]
     """The 16 physical Upgrade cards, by id (duplicates repeat)."""
     specials: dict[str, Special]
+    _in_effect: dict[tuple[str, str, tuple[str, ...]], tuple[TechCard, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _loadouts: dict[tuple[str, tuple[str, ...]], Loadout] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def in_effect(self, planet: str, slot: str, upgrades: tuple[str, ...]) -> tuple[TechCard, ...]:
+        """Returns a planet's Technology card for a slot, then the cards of ``upgrades`` (Upgrade ids held)
+        for that slot; worked out once for each planet, slot and Upgrades held."""
+        key = (planet, slot, upgrades)
+        found = self._in_effect.get(key)
+        if found is None:
+            own = self.technology[planet]
+            found = (own[slot],) if slot in own else ()
+            found += tuple(self.upgrades[u] for u in upgrades if self.upgrades[u].slot == slot)
+            self._in_effect[key] = found
+        return found
+
+    def loadout(self, planet: str, upgrades: tuple[str, ...]) -> Loadout:
+        """Returns what a planet's cards give with ``upgrades`` (Upgrade ids held) in effect; worked out
+        once for each planet and Upgrades held."""
+        key = (planet, upgrades)
+        found = self._loadouts.get(key)
+        if found is None:
+            weapons = self.in_effect(planet, "weapon", upgrades)
+            builds = self.in_effect(planet, "build", upgrades)
+            qray = any(c.qray for c in weapons)
+            found = Loadout(
+                moves=max((c.areas for c in self.in_effect(planet, "movement", upgrades)), default=0),
+                long=any(c.long for c in weapons),
+                qray=qray,
+                second=tuple(c.id for c in weapons if c.id == "gatling") if qray else (),
+                launch=any(c.launch for c in builds),
+                extra_build=sum(c.extra_build for c in builds),
+                held=frozenset(c.id for slot in SLOTS for c in self.in_effect(planet, slot, upgrades)),
+            )
+            self._loadouts[key] = found
+        return found
 
     def card(self, card_id: str) -> TechCard:
         """Returns a Technology or Upgrade card by id."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -36,7 +37,15 @@ from parlour.games.venus_needs_men.phases import (
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
-from parlour.games.venus_needs_men.steps import has_steps, steps
+from parlour.games.venus_needs_men.steps import (
+    attack_steps,
+    build_steps,
+    collect_steps,
+    has_steps,
+    move_steps,
+    research_steps,
+    steps,
+)
 from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, take_step
 
 ACTIONS = ("build", "move", "attack", "collect", "research")
@@ -52,17 +61,20 @@ def start_turn(state: VenusState, index: int) -> None:
     state.turn += 1
     state.current = index
     state.action, state.acted, state.extended, state.cycled, state.seized = "", [], 0, False, []
-    seat = state.active_seat
-    repaired = [s for s in state.disabled if state.owner(s) == state.active]
+    active = state.planets[index]
+    seat = state.seat_of[active]
+    repaired = [s for s in state.disabled if state.owner(s) == active]
     if repaired:
         state.disabled = [s for s in state.disabled if s not in repaired]
         state.emit(f"{' '.join(repaired)} repaired (Robotic).")
-    state.emit(f"Turn {state.turn}: {state.planet(state.active).name}.")
+    if state.logging:
+        state.emit(f"Turn {state.turn}: {state.planet(active).name}.")
     drawn = []
-    while len(state.hands[seat]) < HAND and state.decks[seat]:
-        drawn.append(state.decks[seat].pop(0))
-        state.hands[seat].append(drawn[-1])
-    if drawn:
+    hand, deck = state.hands[seat], state.decks[seat]
+    while len(hand) < HAND and deck:
+        drawn.append(deck.pop(0))
+        hand.append(drawn[-1])
+    if drawn and state.logging:
         # Which cards were drawn is the drawer's secret (Event.secret); how many is public.
         state.emit(
             f"{state.seat_name(seat)} draws {len(drawn)} Zap card{'s' if len(drawn) > 1 else ''} "
@@ -77,7 +89,7 @@ def start_turn(state: VenusState, index: int) -> None:
     # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
     # robot disabled now stays out of this whole turn).
-    robots = tech.has_special(state, state.active, "robotic")
+    robots = tech.has_special(state, active, "robotic")
     state.stack.push(StartWindow(open=False, everyone=state.turn == 1 or bool(repaired) or robots))
 
 
@@ -111,16 +123,21 @@ def extension_options(state: VenusState) -> list[int]:
     seat = state.active_seat
     if not state.action or state.extended >= EXTENSIONS or not state.hands[seat]:
         return []
-    if not has_steps(state, state.action, state.active, state.fleet(state.active), EXTRA_MODE):
+    if not has_steps(state, state.action, state.active, _fleet(state), EXTRA_MODE):
         return []
     return sorted(state.hands[seat])
 
 
-def _unacted(state: VenusState) -> list[str]:
+def _unacted(state: VenusState) -> Sequence[str]:
     """Returns the active planet's ships that may still step in its action (a move: every ship, each
     as far as its Movement card lets it)."""
-    fleet = state.fleet(state.active)
+    fleet = _fleet(state)
     return fleet if state.action == "move" else [s for s in fleet if s not in state.acted]
+
+
+def _fleet(state: VenusState) -> tuple[str, ...]:
+    """Returns the active planet's fleet (:meth:`VenusState.fleet`, not copied)."""
+    return state.fleets.of.get(state.planets[state.current], ())
 
 
 # ------------------------------------------------------------------ the turn's decisions
@@ -137,10 +154,14 @@ class Act(VenusDecision):
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass, the first step of every action, and the Upgrades that may be cycled."""
         planet = state.active
-        fleet = state.fleet(planet)
+        fleet = _fleet(state)
         found: list[VenusAction] = [PASS]
-        for kind in ACTIONS:
-            found += steps(state, kind, planet, fleet)
+        # The first step of each of ACTIONS, in its order.
+        found += build_steps(state, planet)
+        found += move_steps(state, fleet)
+        found += attack_steps(state, planet, fleet)
+        found += collect_steps(state, planet, fleet)
+        found += research_steps(state, planet)
         if tech.is_enhanced(state) and not state.cycled:
             found += [Cycle.of(u) for u in sorted(set(state.face_up))]
         return found
@@ -187,7 +208,7 @@ class Phase(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns done and every further step."""
-        return [DONE, *steps(state, state.action, state.active, _unacted(state))]
+        return [DONE, *steps(state, state.action, state.planets[state.current], _unacted(state))]
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step, or ends the action."""
@@ -198,7 +219,8 @@ class Phase(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Ends the action when only 'done' is left."""
-        return self.close_unless(state, has_steps(state, state.action, state.active, _unacted(state)))
+        more = has_steps(state, state.action, state.planets[state.current], _unacted(state))
+        return self.close_unless(state, more)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -273,7 +295,7 @@ class Extra(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns the extra steps of the action."""
-        return steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
+        return steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step."""
@@ -282,7 +304,7 @@ class Extra(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Drops the step when there is none (a card changed the board meanwhile)."""
-        more = has_steps(state, self.action, state.active, state.fleet(state.active), EXTRA_MODE)
+        more = has_steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
         return self.close_unless(state, more)
 
     def researcher(self, state: VenusState) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.content import SetReader
@@ -50,6 +50,15 @@ class ZapDeck:
 
     name: str
     cards: dict[int, ZapCard]
+    kinds: dict[tuple[str, str], tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """The numbers of the cards of each kind (timing and effect), each kind once, in number order."""
+
+    def __post_init__(self) -> None:
+        kinds: dict[tuple[str, str], list[int]] = {}
+        for number in sorted(self.cards):
+            card = self.cards[number]
+            kinds.setdefault((card.timing, card.effect), []).append(number)
+        object.__setattr__(self, "kinds", {kind: tuple(numbers) for kind, numbers in kinds.items()})
 
 
 def parse_zap(data: Any) -> ZapDeck:

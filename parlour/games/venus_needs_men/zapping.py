@@ -32,7 +32,6 @@ from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
 from parlour.games.venus_needs_men.phases import DECLARE, END, IMMEDIATE, ROLL, SAVE, START, ZAP
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.steps import is_enemy
 from parlour.games.venus_needs_men.zapdeck import TARGETS, ZapCard
 
 MAX_DICE = 6
@@ -82,11 +81,11 @@ class ZapWindow(VenusDecision):
         self.reopen(())
 
     def auto(self, state: VenusState) -> bool:
-        """Counts the seats to ask when the window comes to the top; closes it when all have passed."""
+        """Counts the seats to ask when the window comes to the top; closes it when all have passed (at
+        once when it asks nobody)."""
         if not self.open:
             self.open = True
             self.reopen(asked(state, self))
-            return True
         if not self.is_settled:
             return False
         state.stack.pop()
@@ -378,7 +377,8 @@ def order_from(state: VenusState, seat: int) -> list[int]:
 
 def for_planet(state: VenusState, seat: int) -> str:
     """Returns the planet a seat plays a card for: the active one on its turn, else its first."""
-    return state.active if state.active_seat == seat else state.sides(seat)[0]
+    active = state.planets[state.current]
+    return active if state.seat_of[active] == seat else state.roster.sides.get(seat, ())[0]
 
 
 def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
@@ -390,12 +390,25 @@ def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
     if need == "planet":
         return [p for p in state.planets if state.seat_of[p] != seat]
     if need == "ship":
-        return [
-            s for s, where in sorted(state.ships.items()) if where is not None and is_enemy(state, planet, s)
-        ]
+        return list(state.fleets.enemies(state.seat_of[planet]))
     if card.effect == "extra-turn" or card.effect.startswith("immediate"):
         return [""] if _immediate_possible(state, seat, card) else []
     return [""]
+
+
+def has_targets(state: VenusState, seat: int, card: ZapCard) -> bool:
+    """Returns whether :func:`targets` lists any target, without listing them all."""
+    need = TARGETS.get(card.effect)
+    if need == "area":
+        population = state.population
+        return any(population[a] > 0 for a in state.board.land_areas())
+    if need == "planet":
+        return any(state.seat_of[p] != seat for p in state.planets)
+    if need == "ship":
+        return step_rules.has_enemy(state, for_planet(state, seat))
+    if card.effect == "extra-turn" or card.effect.startswith("immediate"):
+        return _immediate_possible(state, seat, card)
+    return True
 
 
 def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
@@ -403,9 +416,11 @@ def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
     if card.effect == "extra-turn":
         return True
     kind = card.effect.split("-", 1)[1]
-    return any(
-        step_rules.has_steps(state, kind, p, state.fleet(p), step_rules.IMMEDIATE) for p in state.sides(seat)
-    )
+    fleets = state.fleets.of
+    for planet in state.roster.sides.get(seat, ()):
+        if step_rules.has_steps(state, kind, planet, fleets.get(planet, ()), step_rules.IMMEDIATE):
+            return True
+    return False
 
 
 def unseen(state: VenusState) -> list[int]:
@@ -418,20 +433,35 @@ def unseen(state: VenusState) -> list[int]:
 def may_hold_playable(state: VenusState, seat: int, window: ZapWindow, cards: list[int]) -> bool:
     """Returns whether ``seat`` could hold a card playable in ``window`` by public knowledge: it holds
     some Zap card, and one of ``cards`` (the unseen ones) would be playable by it there, with a target."""
-    if not state.hands[seat]:
-        return False
     # Whether a card is playable depends on its timing and effect alone: test one card of each kind.
     kinds = {(state.card(c).timing, state.card(c).effect): state.card(c) for c in cards}
-    return any(window.playable(state, seat, card) and targets(state, seat, card) for card in kinds.values())
+    return _may_play_one(state, seat, window, list(kinds.values()))
+
+
+def _may_play_one(state: VenusState, seat: int, window: ZapWindow, kinds: list[ZapCard]) -> bool:
+    """Returns whether ``seat`` holds a Zap card and a card of one of these kinds would be playable by it
+    in ``window``, with a target."""
+    if not state.hands[seat]:
+        return False
+    return any(window.playable(state, seat, card) and has_targets(state, seat, card) for card in kinds)
+
+
+def unseen_kinds(state: VenusState) -> list[ZapCard]:
+    """Returns a card of each kind (timing and effect) among the Zap cards nobody has shown."""
+    shown = {c for pile in state.discards for c in pile}
+    return [state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)]
 
 
 def asked(state: VenusState, window: ZapWindow) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
     card by public knowledge (ruling B-3), whatever they really hold (a turn's start window: see
     :meth:`StartWindow.first_asked`)."""
-    cards = unseen(state)
-    seats = window.first_asked(order_from(state, state.active_seat))
-    return [s for s in seats if may_hold_playable(state, s, window, cards)]
+    hands = state.hands
+    seats = [s for s in window.first_asked(order_from(state, state.active_seat)) if hands[s]]
+    if not seats:
+        return seats  # nobody holds a Zap card
+    kinds = unseen_kinds(state)
+    return [s for s in seats if _may_play_one(state, s, window, kinds)]
 
 
 # ------------------------------------------------------------------ effects
@@ -511,7 +541,8 @@ def _declare(state: VenusState, ship: str, target: str, weapon: str, cards: bool
     """Declares an attack: "You must declare which enemy spaceship you are attacking before you roll the
     dice." A Zap window opens between the declaration and the roll (ruling B-3, moment ``declare``)."""
     where = "the Secret Underground Refuge" if target == REFUGE else target
-    state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
+    if state.logging:
+        state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
     state.stack.push(
         DeclareWindow(open=False, attacker=ship, target=target, weapon=weapon, cards=cards, main=main)
     )

@@ -159,6 +159,6 @@ def test_routine_steps_are_not_tree_nodes() -> None:
     stack = [bot.last_root]
     while stack:
         node = stack.pop()
-        texts.extend(node.children)
+        texts.extend(state.format_action(a) for a in node.children)
         stack.extend(node.children.values())
     assert texts and not [t for t in texts if t.split()[0] in ("pay", "place", "move", "done")]

@@ -21,7 +21,8 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.state import GameState
@@ -125,16 +126,16 @@ class Settings:
     @classmethod
     def parse(cls, text: str) -> Settings:
         """Reads comma-separated ``name=number`` pairs (``horizon=2,explore=0.5``); empty: the defaults."""
-        settings = cls()
         names = {f.name: f.type for f in fields(cls)}
+        values: dict[str, Any] = {}
         for pair in filter(None, (p.strip() for p in text.split(","))):
             name, equals, value = pair.partition("=")
             if not equals or name not in names:
                 raise ValueError(
                     f"a search setting is one of {', '.join(names)} with =number, not {pair[:40]!r}"
                 )
-            settings = replace(settings, **{name: _setting(name, value, names[name] == "int")})
-        return settings
+            values[name] = _setting(name, value, names[name] == "int")
+        return cls(**values)
 
     def describe(self) -> str:
         """Returns the settings that differ from the defaults, as a bot name writes them."""

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.state import GameState
 
@@ -41,6 +42,10 @@ HORIZON = 4
 """Turns, counted from the searched decision, a playout plays before the game's estimate judges it."""
 PLAYOUT_CAP = 120
 """Actions a playout may take before it is scored as it stands (also bounds games without turns)."""
+RACE = 4
+"""Root actions raced on each determinisation: the adviser's choice and others that replace the losers."""
+MARGIN = 1.0
+"""How sure the race must be (in standard errors of the paired difference) before overruling the adviser."""
 SOFTNESS = 0.0
 """The softmax temperature, as a fraction of the top estimate, that judges unfinished playouts."""
 MAX_MILLISECONDS = 3_600_000
@@ -119,6 +124,10 @@ class Settings:
     """Turns from the searched decision a playout plays (0: to the end of the game or the cap)."""
     cap: int = PLAYOUT_CAP
     """Actions a playout may take at most."""
+    race: int = RACE
+    """Root actions evaluated side by side on each determinisation (0: plain UCB1 at the root)."""
+    margin: float = MARGIN
+    """Standard errors by which an action must beat the adviser's choice on shared worlds to replace it."""
     soft: float = SOFTNESS
     """How an unfinished game's leader is judged: 0 the leader takes the win's share, more shares it
     out by a softmax over the estimates with this fraction of the top estimate as its temperature."""
@@ -150,7 +159,8 @@ class Settings:
 def _setting(name: str, value: str, whole: bool) -> float:
     """Returns one setting's value: a whole number or a decimal from 0 to 10,000, or raises ValueError."""
     word = value.strip()
-    number = _whole(word) if whole else float(word) if word.replace(".", "", 1).isdecimal() else -1.0
+    shape = word.isdecimal() if whole else word.replace(".", "", 1).isdecimal()
+    number = (int(word) if whole else float(word)) if shape and len(word) <= 12 else -1
     if not 0 <= number <= 10_000:
         raise ValueError(f"the search setting {name} takes a number from 0 to 10000, not {value[:40]!r}")
     return number
@@ -161,6 +171,24 @@ def _whole(word: str) -> int:
     if not word.isdecimal() or len(word) > 12:
         raise ValueError(word)
     return int(word)
+
+
+def _lower(differences: list[float], margin: float) -> float:
+    """Returns the mean of paired differences less ``margin`` standard errors (-inf for none)."""
+    count = len(differences)
+    if not count:
+        return -math.inf
+    mean = sum(differences) / count
+    if count < 2:
+        return mean
+    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    return mean - margin * math.sqrt(variance / count)
+
+
+def _beaten(differences: list[float], margin: float) -> bool:
+    """Returns whether an action is clearly no better than the adviser's: after three shared worlds,
+    its mean difference plus ``margin`` standard errors is not above zero."""
+    return len(differences) >= 3 and -_lower([-d for d in differences], margin) <= 0
 
 
 def reward(state: GameState, soft: float = 0.0) -> list[float]:
@@ -224,6 +252,12 @@ class IsmctsBot:
         self._after: tuple[GameState | None, int, Node | None] = (None, 0, None)
         """The state, its count of actions and the tree below the action this bot last returned: the
         root of its next search if only that action was applied in between (its own next decision)."""
+        self._deadline: float | None = None
+        """When the current search must stop (None: it counts iterations)."""
+        self._iterations = 0
+        """Iterations of the current search so far."""
+        self._seed: int | None = None
+        """The seed of the current iteration's playout bots (None: drawn from the bot's generator)."""
         self._until = 0
         """The turn at which the current search's playouts stop (see ``Settings.horizon``)."""
 
@@ -253,19 +287,63 @@ class IsmctsBot:
             self.prior = advice.choose(state, seat)
         self._root = root
         self._until = state.turns_played() + self.settings.horizon
-        iterations = 0
-        while True:
-            if deadline is not None and iterations and time.perf_counter() >= deadline:
-                break
-            if deadline is None and iterations >= max(1, self.budget.iterations):
-                break
-            self._iterate(root, state, seat)
-            iterations += 1
-        self.iterations_done += iterations
+        self._deadline = deadline
+        self._iterations = 0
+        if self.settings.race > 1:
+            action = self._race(root, state, seat, legal)
+        else:
+            while not self._spent():
+                self._iterate(root, state.determinize(seat, self.rng), seat)
+            action = self._best(root, legal)
+        self.iterations_done += self._iterations
         self.last_root = root
-        action = self._best(root, legal)
         self._carry(state, root.children.get(action))
         return action
+
+    def _spent(self) -> bool:
+        """Returns whether the budget is spent (at least one iteration is always made)."""
+        if not self._iterations:
+            return False
+        if self._deadline is not None:
+            return time.perf_counter() >= self._deadline
+        return self._iterations >= self.budget.iterations
+
+    def _race(self, root: Node, state: GameState, seat: int, legal: list[object]) -> object:
+        """Returns the root action that beats the adviser's choice by the margin on shared worlds.
+
+        Each round deals one determinisation and plays every racing action from a copy of it, with the
+        same generator and the same playout bots, so luck cancels out of the paired differences. An action
+        clearly no better than the adviser's leaves the race for one not tried yet.
+        """
+        settings = self.settings
+        waiting = [a for a in legal if a != self.prior]
+        self.rng.shuffle(waiting)
+        base = self.prior if self.prior is not None and self.prior in legal else waiting.pop()
+        racing = [base]
+        differences: dict[object, list[float]] = {}
+        while not self._spent():
+            while len(racing) < settings.race and waiting:
+                racing.append(waiting.pop())
+                differences[racing[-1]] = []
+            world = state.determinize(seat, self.rng)
+            seed = self.rng.randrange(2**31)
+            first = 0.0
+            for index, action in enumerate(racing):
+                if index and self._spent():
+                    break
+                copy = world.clone() if index < len(racing) - 1 else world
+                value = self._iterate(root, copy, seat, action, seed)
+                if index:
+                    differences[action].append(value - first)
+                else:
+                    first = value
+            racing = [base, *(a for a in racing[1:] if not _beaten(differences[a], settings.margin))]
+        best, best_score = base, 0.0
+        for action, found in differences.items():
+            score = _lower(found, settings.margin)
+            if len(found) > 1 and score > best_score:
+                best, best_score = action, score
+        return best
 
     def _carried(self, state: GameState) -> Node | None:
         """Returns the tree below this bot's last action if nobody else has acted since, else None."""
@@ -298,10 +376,15 @@ class IsmctsBot:
         return best
 
     # ------------------------------------------------------------ one iteration
-    def _iterate(self, root: Node, state: GameState, seat: int) -> None:
-        """Determinise, select (opening actions as visits allow), expand, play out, back up."""
-        world = state.determinize(seat, self.rng)
+    def _iterate(
+        self, root: Node, world: GameState, seat: int, first: object = None, seed: int | None = None
+    ) -> float:
+        """Selects (opening actions as visits allow; ``first`` at the root if given), expands, plays
+        out and backs up in a determinisation; returns the searching seat's reward. ``seed`` seeds the
+        playout bots (by default they draw from the bot's generator)."""
+        self._iterations += 1
         agents: dict[int, Agent] = {}
+        self._seed = seed
         path = [root]
         node = root
         while not world.is_over():
@@ -311,7 +394,11 @@ class IsmctsBot:
                 # Forced and routine steps are not tree nodes: the playout policy takes them.
                 world.apply_legal(self._policy_action(world, actor, legal, agents), actor)
                 continue
-            action, child = self._select(node, world, actor, legal, agents)
+            if node is root and first is not None:
+                action, child = first, root.children.get(first) or Node(seat=actor)
+                root.children[first] = child
+            else:
+                action, child = self._select(node, world, actor, legal, agents)
             world.apply_legal(action, actor)
             path.append(child)
             if child.visits == 0:
@@ -322,6 +409,7 @@ class IsmctsBot:
         for visited in path[1:]:
             visited.visits += 1
             visited.reward += values[visited.seat]
+        return values[seat]
 
     def _select(
         self, node: Node, world: GameState, actor: int, legal: list[object], agents: dict[int, Agent]
@@ -387,9 +475,8 @@ class IsmctsBot:
         """Returns the playout policy's action for the actor (one agent per seat per iteration)."""
         if len(legal) == 1:
             return legal[0]
-        if self.policy is None:
-            return self.rng.choice(legal)
         agent = agents.get(actor)
         if agent is None:
-            agent = agents[actor] = self.policy(self.rng.randrange(2**31))
+            seed = self.rng.randrange(2**31) if self._seed is None else self._seed + actor
+            agent = agents[actor] = (self.policy or RandomBot)(seed)
         return agent.choose(world, actor)

@@ -3,11 +3,16 @@
 Each iteration deals a fresh *determinisation* of the hidden information (the
 engine's ``determinize``: a state the bot cannot tell from the real one, with a
 fresh generator, so it never sees future draws), walks a tree shared by all
-determinisations (nodes keyed by the actions taken, in notation), expands one
-action, finishes the game with a playout policy (random, or a game's own bot for
-games where random playouts are hopeless), and backs up a reward for every seat.
+determinisations (nodes keyed by the actions taken), expands one action, plays
+on with a playout policy (random, or a game's own bot for games where random
+playouts are hopeless) for a few turns, and backs up a reward for every seat
+from the game's estimate where the playout stopped.
+
 Selection is UCB1 over the actions available in this determinisation, counting
 availability rather than parent visits (Cowling, Powley and Whitehouse, 2012).
+A node opens its actions one at a time (progressive widening): the playout
+policy's own choice first, then the others at random as the node's visits grow,
+so a short search refines the policy's line instead of trying every action once.
 """
 
 from __future__ import annotations
@@ -16,33 +21,50 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
+from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.state import GameState
 
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards lie in 0..1)."""
 PRIOR = 1.0
-"""Progressive bias towards the playout bot's own choice at the root (fades as 1 / visits)."""
+"""Progressive bias towards the adviser's own choice at the root (fades as 1 / visits)."""
+WIDENING = 1.0
+"""Progressive widening: a node visited n times may have ``WIDENING * n ** WIDENING_POWER`` children."""
+INNER_WIDENING = 0.5
+"""Progressive widening below the root (as ``WIDENING``)."""
+WIDENING_POWER = 0.5
+"""How fast a node opens further actions with its visits (0: never beyond the first, 1: linearly)."""
+HORIZON = 4
+"""Turns, counted from the searched decision, a playout plays before the game's estimate judges it."""
 PLAYOUT_CAP = 120
-"""Actions a playout may take before it is scored as it stands."""
+"""Actions a playout may take before it is scored as it stands (also bounds games without turns)."""
+RACE = 4
+"""Root actions raced on each determinisation: the adviser's choice and others that replace the losers."""
+MARGIN = 1.0
+"""How sure the race must be (in standard errors of the paired difference) before overruling the adviser."""
+SOFTNESS = 0.0
+"""The softmax temperature, as a fraction of the top estimate, that judges unfinished playouts."""
 MAX_MILLISECONDS = 3_600_000
 """The longest search budget accepted: an hour a move."""
 MAX_ITERATIONS = 10_000_000
 """The most iterations a search budget may ask for."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
-    """Statistics of one information set: the seat that acts there and its children by action text."""
+    """Statistics of one information set: the seat that acted into it and its children by action."""
 
     seat: int = -1
+    """The seat whose action led here (-1: the root of a fresh search)."""
     visits: int = 0
     reward: float = 0.0
     """Summed reward of the seat that acted into this node (its parent's decider)."""
     available: int = 0
-    children: dict[str, Node] = field(default_factory=dict)
+    children: dict[object, Node] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,25 +106,112 @@ class Budget:
         return f"{self.milliseconds}ms" if self.milliseconds else f"{self.iterations}it"
 
 
+@dataclass(frozen=True)
+class Settings:
+    """The search's tunables; a bot name may set them after its playout bot (``horizon=2,explore=0.5``)."""
+
+    explore: float = EXPLORATION
+    """UCB1's exploration constant."""
+    prior: float = PRIOR
+    """The root bias towards the adviser's choice."""
+    widening: float = WIDENING
+    """Children the root may have per square root (by default) of its visits."""
+    inner: float = INNER_WIDENING
+    """The same for the nodes below the root (where the policy's line matters more than alternatives)."""
+    power: float = WIDENING_POWER
+    """The power of the visits in progressive widening."""
+    horizon: int = HORIZON
+    """Turns from the searched decision a playout plays (0: to the end of the game or the cap)."""
+    cap: int = PLAYOUT_CAP
+    """Actions a playout may take at most."""
+    race: int = RACE
+    """Root actions evaluated side by side on each determinisation (0: plain UCB1 at the root)."""
+    margin: float = MARGIN
+    """Standard errors by which an action must beat the adviser's choice on shared worlds to replace it."""
+    soft: float = SOFTNESS
+    """How an unfinished game's leader is judged: 0 the leader takes the win's share, more shares it
+    out by a softmax over the estimates with this fraction of the top estimate as its temperature."""
+
+    @classmethod
+    def parse(cls, text: str) -> Settings:
+        """Reads comma-separated ``name=number`` pairs (``horizon=2,explore=0.5``); empty: the defaults."""
+        names = {f.name: f.type for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for pair in filter(None, (p.strip() for p in text.split(","))):
+            name, equals, value = pair.partition("=")
+            if not equals or name not in names:
+                raise ValueError(
+                    f"a search setting is one of {', '.join(names)} with =number, not {pair[:40]!r}"
+                )
+            values[name] = _setting(name, value, names[name] == "int")
+        return cls(**values)
+
+    def describe(self) -> str:
+        """Returns the settings that differ from the defaults, as a bot name writes them."""
+        default = Settings()
+        return ",".join(
+            f"{f.name}={getattr(self, f.name):g}"
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        )
+
+
+def _setting(name: str, value: str, whole: bool) -> float:
+    """Returns one setting's value: a whole number or a decimal from 0 to 10,000, or raises ValueError."""
+    word = value.strip()
+    shape = word.isdecimal() if whole else word.replace(".", "", 1).isdecimal()
+    number = (int(word) if whole else float(word)) if shape and len(word) <= 12 else -1
+    if not 0 <= number <= 10_000:
+        raise ValueError(f"the search setting {name} takes a number from 0 to 10000, not {value[:40]!r}")
+    return number
+
+
 def _whole(word: str) -> int:
     """Returns a whole number written in ASCII digits only (no sign, no underscore), or raises ValueError."""
-    if not word.isdecimal():
+    if not word.isdecimal() or len(word) > 12:
         raise ValueError(word)
     return int(word)
 
 
-def reward(state: GameState) -> list[float]:
-    """Returns each seat's reward in 0..1: a (shared) win counts most, the score breaks ties."""
-    scores = state.scores() if state.is_over() else state.estimate()
+def _lower(differences: list[float], margin: float) -> float:
+    """Returns the mean of paired differences less ``margin`` standard errors (-inf for none)."""
+    count = len(differences)
+    if not count:
+        return -math.inf
+    mean = sum(differences) / count
+    if count < 2:
+        return mean
+    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    return mean - margin * math.sqrt(variance / count)
+
+
+def _beaten(differences: list[float], margin: float) -> bool:
+    """Returns whether an action is clearly no better than the adviser's: after three shared worlds,
+    its mean difference plus ``margin`` standard errors is not above zero."""
+    return len(differences) >= 3 and -_lower([-d for d in differences], margin) <= 0
+
+
+def reward(state: GameState, soft: float = 0.0) -> list[float]:
+    """Returns each seat's reward in 0..1: a (shared) win counts most, the score breaks ties.
+
+    An unfinished game is judged by its estimate: the leaders share the win's part, or (``soft`` > 0)
+    every seat takes a softmax share of it, with ``soft`` times the top estimate as temperature.
+    """
+    over = state.is_over()
+    scores = state.scores() if over else state.estimate()
     best = max(scores)
-    winners = state.winners() if state.is_over() else [s for s, x in enumerate(scores) if x == best]
-    top = max(max(scores), 1e-9)
-    low = min(min(scores), 0.0)
+    top = max(best, 1e-9)
+    low = min(scores)
     spread = max(top - low, 1e-9)
-    return [
-        0.75 * (1.0 / len(winners) if s in winners else 0.0) + 0.25 * (x - low) / spread
-        for s, x in enumerate(scores)
-    ]
+    if over or soft <= 0:
+        winners = state.winners() if over else [s for s, x in enumerate(scores) if x == best]
+        shares = [1.0 / len(winners) if s in winners else 0.0 for s in range(len(scores))]
+    else:
+        temperature = max(soft * abs(best), 1.0)
+        weights = [math.exp((x - best) / temperature) for x in scores]
+        total = sum(weights)
+        shares = [w / total for w in weights]
+    return [0.75 * share + 0.25 * (x - low) / spread for share, x in zip(shares, scores, strict=True)]
 
 
 class IsmctsBot:
@@ -118,115 +227,256 @@ class IsmctsBot:
         budget: Budget | None = None,
         policy: Callable[[int], Agent] | None = None,
         adviser: Callable[[int], Agent] | None = None,
+        settings: Settings | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget or Budget(milliseconds=200)
         self.policy = policy
         self.adviser = adviser or policy
-        self.name = f"ismcts:{self.budget.describe()}"
+        self.settings = settings or Settings()
+        extra = self.settings.describe()
+        self.name = f"ismcts:{self.budget.describe()}" + (f"::{extra}" if extra else "")
         self.iterations_done = 0
         self.steady = False
         """Whether to spend the whole budget in a reaction window even with nothing but a pass to play,
         so that how long the bot takes never tells people whether it held a playable card (front ends
         with people at the table set it; simulations leave it off)."""
-        self.prior = ""
+        self.prior: object = None
+        """The adviser's choice at the root of the current search (None: no adviser)."""
         self.last_root: Node | None = None
         """The tree of the last search (for inspection)."""
+        self._adviser: Agent | None = None
+        """The adviser advising this bot's seat (made at the first decision)."""
+        self._root = Node()
+        """The root of the current search."""
+        self._after: tuple[GameState | None, int, Node | None] = (None, 0, None)
+        """The state, its count of actions and the tree below the action this bot last returned: the
+        root of its next search if only that action was applied in between (its own next decision)."""
+        self._deadline: float | None = None
+        """When the current search must stop (None: it counts iterations)."""
+        self._iterations = 0
+        """Iterations of the current search so far."""
+        self._seed: int | None = None
+        """The seed of the current iteration's playout bots (None: drawn from the bot's generator)."""
+        self._until = 0
+        """The turn at which the current search's playouts stop (see ``Settings.horizon``)."""
 
     def choose(self, state: GameState, seat: int) -> object:
         """Returns the action with the most visits after the search."""
         legal = state.legal_actions(seat)
-        if len(legal) == 1 and not (self.steady and state.passing_window()):
-            return legal[0]
-        if state.routine_decision() and self.adviser is not None:
-            # Bookkeeping (paying, placing) is the adviser's: search spends its time on choices.
-            return self.adviser(self.rng.randrange(2**31)).choose(state, seat)
-        root = Node(seat=seat)
-        self.prior = ""
-        if self.adviser is not None:
-            # The adviser's choice in the real state (a bot reads only what its seat may know).
-            self.prior = state.format_action(self.adviser(self.rng.randrange(2**31)).choose(state, seat))
         deadline = time.perf_counter() + self.budget.milliseconds / 1000 if self.budget.milliseconds else None
-        iterations = 0
-        while True:
-            if deadline is not None and time.perf_counter() >= deadline and iterations:
-                break
-            if deadline is None and iterations >= max(1, self.budget.iterations):
-                break
-            self._iterate(root, state, seat)
-            iterations += 1
-        self.iterations_done += iterations
+        carried = self._carried(state)
+        advice = self._advice()
+        if len(legal) == 1 or (state.routine_decision() and advice is not None):
+            if len(legal) == 1:
+                if deadline is not None and self.steady and state.passing_window():
+                    # The same time whether or not the seat could have played (see ``steady``).
+                    time.sleep(max(0.0, deadline - time.perf_counter()))
+                action = legal[0]
+            else:
+                # Bookkeeping (paying, placing) is the adviser's: search spends its time on choices.
+                assert advice is not None
+                action = advice.choose(state, seat)
+            # Such steps are not tree nodes: the tree below the last search's choice still fits.
+            self._carry(state, carried)
+            return action
+        root = carried or Node()
+        self.prior = None
+        if advice is not None:
+            # The adviser's choice in the real state (a bot reads only what its seat may know).
+            self.prior = advice.choose(state, seat)
+        self._root = root
+        self._until = state.turns_played() + self.settings.horizon
+        self._deadline = deadline
+        self._iterations = 0
+        if self.settings.race > 1:
+            action = self._race(root, state, seat, legal)
+        else:
+            while not self._spent():
+                self._iterate(root, state.determinize(seat, self.rng), seat)
+            action = self._best(root, legal)
+        self.iterations_done += self._iterations
         self.last_root = root
-        by_text = {state.format_action(a): a for a in legal}
-        best = max(
-            (c for c in root.children.items() if c[0] in by_text),
-            key=lambda item: (item[1].visits, item[1].reward),
-            default=None,
-        )
-        return by_text[best[0]] if best else self.rng.choice(legal)
+        self._carry(state, root.children.get(action))
+        return action
+
+    def _spent(self) -> bool:
+        """Returns whether the budget is spent (at least one iteration is always made)."""
+        if not self._iterations:
+            return False
+        if self._deadline is not None:
+            return time.perf_counter() >= self._deadline
+        return self._iterations >= self.budget.iterations
+
+    def _race(self, root: Node, state: GameState, seat: int, legal: list[object]) -> object:
+        """Returns the root action that beats the adviser's choice by the margin on shared worlds.
+
+        Each round deals one determinisation and plays every racing action from a copy of it, with the
+        same generator and the same playout bots, so luck cancels out of the paired differences. An action
+        clearly no better than the adviser's leaves the race for one not tried yet.
+        """
+        settings = self.settings
+        waiting = [a for a in legal if a != self.prior]
+        self.rng.shuffle(waiting)
+        base = self.prior if self.prior is not None and self.prior in legal else waiting.pop()
+        racing = [base]
+        differences: dict[object, list[float]] = {}
+        while not self._spent():
+            while len(racing) < settings.race and waiting:
+                racing.append(waiting.pop())
+                differences[racing[-1]] = []
+            world = state.determinize(seat, self.rng)
+            seed = self.rng.randrange(2**31)
+            first = 0.0
+            for index, action in enumerate(racing):
+                if index and self._spent():
+                    break
+                copy = world.clone() if index < len(racing) - 1 else world
+                value = self._iterate(root, copy, seat, action, seed)
+                if index:
+                    differences[action].append(value - first)
+                else:
+                    first = value
+            racing = [base, *(a for a in racing[1:] if not _beaten(differences[a], settings.margin))]
+        best, best_score = base, 0.0
+        for action, found in differences.items():
+            score = _lower(found, settings.margin)
+            if len(found) > 1 and score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _carried(self, state: GameState) -> Node | None:
+        """Returns the tree below this bot's last action if nobody else has acted since, else None."""
+        if state is self._after[0] and state.actions_applied == self._after[1] + 1:
+            return self._after[2]
+        return None
+
+    def _carry(self, state: GameState, node: Node | None) -> None:
+        """Keeps the tree below the action about to be played, for this seat's next decision."""
+        self._after = (state, state.actions_applied, node)
+
+    def _advice(self) -> Agent | None:
+        """Returns the adviser, one for the whole game: a bot that remembers (I'm the Boss!'s greedy
+        counts the refusals of its proposals) remembers as it would playing the seat itself."""
+        if self._adviser is None and self.adviser is not None:
+            self._adviser = self.adviser(self.rng.randrange(2**31))
+        return self._adviser
+
+    def _best(self, root: Node, legal: list[object]) -> object:
+        """Returns the legal root action with the most visits (ties: the better mean reward)."""
+        best, key = None, (-1, -math.inf)
+        for action in legal:
+            child = root.children.get(action)
+            if child is not None and child.visits:
+                rank = (child.visits, child.reward / child.visits)
+                if rank > key:
+                    best, key = action, rank
+        if best is None:
+            return self.prior if self.prior is not None and self.prior in legal else self.rng.choice(legal)
+        return best
 
     # ------------------------------------------------------------ one iteration
-    def _iterate(self, root: Node, state: GameState, seat: int) -> None:
-        """Determinise, select, expand, play out, back up."""
-        world = state.determinize(seat, self.rng)
+    def _iterate(
+        self, root: Node, world: GameState, seat: int, first: object = None, seed: int | None = None
+    ) -> float:
+        """Selects (opening actions as visits allow; ``first`` at the root if given), expands, plays
+        out and backs up in a determinisation; returns the searching seat's reward. ``seed`` seeds the
+        playout bots (by default they draw from the bot's generator)."""
+        self._iterations += 1
         agents: dict[int, Agent] = {}
+        self._seed = seed
         path = [root]
         node = root
         while not world.is_over():
             actor = world.deciders()[0]
-            if node is not root and world.routine_decision():
-                # Routine steps are not tree nodes: the playout policy takes them.
-                world.apply_legal(self._policy_action(world, actor, agents), actor)
-                continue
             legal = world.legal_actions(actor)
-            texts = [world.format_action(a) for a in legal]
-            untried = [i for i, t in enumerate(texts) if t not in node.children]
-            for text in texts:
-                if text in node.children:
-                    node.children[text].available += 1
-            if untried:
-                favoured = [i for i in untried if node is root and texts[i] == self.prior]
-                index = favoured[0] if favoured else self.rng.choice(untried)
-                child = node.children[texts[index]] = Node(seat=actor, available=1)
-                world.apply_legal(legal[index], actor)
-                path.append(child)
+            if node is not root and (len(legal) == 1 or world.routine_decision()):
+                # Forced and routine steps are not tree nodes: the playout policy takes them.
+                world.apply_legal(self._policy_action(world, actor, legal, agents), actor)
+                continue
+            if node is root and first is not None:
+                action, child = first, root.children.get(first) or Node(seat=actor)
+                root.children[first] = child
+            else:
+                action, child = self._select(node, world, actor, legal, agents)
+            world.apply_legal(action, actor)
+            path.append(child)
+            if child.visits == 0:
                 break
-            index = max(
-                range(len(legal)),
-                key=lambda i: self._ucb(node.children[texts[i]], node is root and texts[i] == self.prior),
-            )
-            node = node.children[texts[index]]
-            node.seat = actor
-            world.apply_legal(legal[index], actor)
-            path.append(node)
+            node = child
         values = self._playout(world, agents)
-        for visited in path:
+        root.visits += 1
+        for visited in path[1:]:
             visited.visits += 1
-            if visited.seat >= 0:
-                visited.reward += values[visited.seat]
+            visited.reward += values[visited.seat]
+        return values[seat]
 
-    def _ucb(self, node: Node, favoured: bool = False) -> float:
-        """Returns UCB1 with availability counts (plus a fading bias for the favoured root action)."""
-        if node.visits == 0:
-            return math.inf
-        bias = PRIOR / node.visits if favoured else 0.0
-        explore = EXPLORATION * math.sqrt(math.log(max(node.available, 1)) / node.visits)
-        return node.reward / node.visits + explore + bias
+    def _select(
+        self, node: Node, world: GameState, actor: int, legal: list[object], agents: dict[int, Agent]
+    ) -> tuple[object, Node]:
+        """Returns the action to take at a node and its child: a new one while the node may widen, else
+        the available child with the best UCB1 score."""
+        children = node.children
+        available = []
+        for action in legal:
+            child = children.get(action)
+            if child is not None:
+                child.available += 1
+                available.append((action, child))
+        settings = self.settings
+        if len(available) < len(legal) and (
+            not available
+            or len(children)
+            < (settings.widening if node is self._root else settings.inner)
+            * (node.visits + 1) ** settings.power
+        ):
+            action = self._untried(node, world, actor, legal, agents)
+            child = children[action] = Node(seat=actor, available=1)
+            return action, child
+        favoured = self.prior if node is self._root else None
+        explore = settings.explore
+        best, best_score = available[0], -math.inf
+        for pair in available:
+            child = pair[1]
+            if not child.visits:
+                return pair
+            score = child.reward / child.visits + explore * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if favoured is not None and pair[0] == favoured:
+                score += settings.prior / child.visits
+            if score > best_score:
+                best, best_score = pair, score
+        return best
+
+    def _untried(
+        self, node: Node, world: GameState, actor: int, legal: list[object], agents: dict[int, Agent]
+    ) -> object:
+        """Returns the next action a node opens: the adviser's (root) or policy's choice, else any other."""
+        children = node.children
+        wanted = self.prior if node is self._root else self._policy_action(world, actor, legal, agents)
+        if wanted is not None and wanted not in children and wanted in legal:
+            return wanted
+        return self.rng.choice([a for a in legal if a not in children])
 
     def _playout(self, world: GameState, agents: dict[int, Agent]) -> list[float]:
-        """Finishes the game with the playout policy (capped) and returns every seat's reward."""
-        for _ in range(PLAYOUT_CAP):
-            if world.is_over():
+        """Plays on with the policy up to the horizon (or the cap) and returns every seat's reward."""
+        until = self._until if self.settings.horizon else None
+        for _ in range(self.settings.cap):
+            if world.is_over() or (until is not None and world.turns_played() >= until):
                 break
             actor = world.deciders()[0]
-            world.apply_legal(self._policy_action(world, actor, agents), actor)
-        return reward(world)
+            world.apply_legal(self._policy_action(world, actor, world.legal_actions(actor), agents), actor)
+        return reward(world, self.settings.soft)
 
-    def _policy_action(self, world: GameState, actor: int, agents: dict[int, Agent]) -> object:
+    def _policy_action(
+        self, world: GameState, actor: int, legal: list[object], agents: dict[int, Agent]
+    ) -> object:
         """Returns the playout policy's action for the actor (one agent per seat per iteration)."""
-        if self.policy is None:
-            return self.rng.choice(world.legal_actions(actor))
+        if len(legal) == 1:
+            return legal[0]
         agent = agents.get(actor)
         if agent is None:
-            agent = agents[actor] = self.policy(self.rng.randrange(2**31))
+            seed = self.rng.randrange(2**31) if self._seed is None else self._seed + actor
+            agent = agents[actor] = (self.policy or RandomBot)(seed)
         return agent.choose(world, actor)

@@ -1,14 +1,15 @@
 """Bots by name: the generic ones here plus each game's own (``Game.bots()``).
 
-A search bot takes its budget (and optionally its playout bot) after colons:
-``ismcts``, ``ismcts:200ms``, ``ismcts:1s``, ``ismcts:500it``, ``ismcts:200ms:random``.
+A search bot takes its budget (and optionally its playout bot and settings) after colons:
+``ismcts``, ``ismcts:200ms``, ``ismcts:1s``, ``ismcts:500it``, ``ismcts:200ms:random``,
+``ismcts:200ms::horizon=2,explore=0.5`` (see ``parlour.bots.ismcts.Settings``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from parlour.bots.ismcts import Budget, IsmctsBot
+from parlour.bots.ismcts import Budget, IsmctsBot, Settings
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.errors import OptionError
@@ -35,10 +36,12 @@ def make_bot(game: Game, name: str, seed: int) -> Agent:
 
 
 def _search_bot(game: Game, factories: dict[str, Callable[[int], Agent]], argument: str, seed: int) -> Agent:
-    """Returns an ISMCTS bot with the budget and playout bot written after the colons."""
-    budget_text, _, playout = argument.partition(":")
+    """Returns an ISMCTS bot with the budget, playout bot and settings written after the colons."""
+    budget_text, _, rest = argument.partition(":")
+    playout, _, settings_text = rest.partition(":")
     try:
         budget = Budget.parse(budget_text) if budget_text else Budget(milliseconds=200)
+        settings = Settings.parse(settings_text)
     except ValueError as err:
         raise OptionError(str(err)) from None
     playout = playout or game.playout_bot
@@ -48,4 +51,4 @@ def _search_bot(game: Game, factories: dict[str, Callable[[int], Agent]], argume
         )
     # The game's own greedy bot (if any) advises the search's first visits at the root.
     adviser = factories.get("greedy")
-    return IsmctsBot(seed, budget, None if playout == "random" else factories[playout], adviser)
+    return IsmctsBot(seed, budget, None if playout == "random" else factories[playout], adviser, settings)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
-from parlour.bots.ismcts import Budget, IsmctsBot, reward
+from parlour.bots.ismcts import Budget, IsmctsBot, Settings, reward
 from parlour.bots.registry import bot_names, make_bot
 from parlour.core.errors import OptionError
 from parlour.core.match import play_match
@@ -159,6 +160,85 @@ def test_routine_steps_are_not_tree_nodes() -> None:
     stack = [bot.last_root]
     while stack:
         node = stack.pop()
-        texts.extend(node.children)
+        texts.extend(state.format_action(a) for a in node.children)
         stack.extend(node.children.values())
     assert texts and not [t for t in texts if t.split()[0] in ("pay", "place", "move", "done")]
+
+
+def test_settings_are_read_from_the_name() -> None:
+    """A fourth part sets the search's tunables; the name says which differ; a bad one is refused."""
+    game = load_game("venus-needs-men")
+    bot = make_bot(game, "ismcts:20it::horizon=2,explore=0.5", 0)
+    assert isinstance(bot, IsmctsBot)
+    assert (bot.settings.horizon, bot.settings.explore) == (
+        2,
+        0.5,
+    ) and bot.name == "ismcts:20it::explore=0.5,horizon=2"
+    assert Settings.parse("") == Settings()
+    for text in ("horizon", "speed=2", "horizon=1.5", "explore=-1", "explore=1e9", "race=x"):
+        with pytest.raises(OptionError, match="search setting"):
+            make_bot(game, f"ismcts:20it::{text}", 0)
+
+
+class Scored:
+    """A stand-in for an unfinished game with given estimates (all ``reward`` reads)."""
+
+    def __init__(self, scores: list[float]) -> None:
+        self.values = scores
+
+    def is_over(self) -> bool:
+        return False
+
+    def estimate(self) -> list[float]:
+        return self.values
+
+
+def test_rewards_do_not_change_when_every_score_rises_alike() -> None:
+    """Points everyone gains (Venus Needs Men!'s Natural Disaster) do not help the seat behind."""
+    low = reward(cast(GameState, Scored([4.0, 10.0, 7.0, 9.0])))
+    high = reward(cast(GameState, Scored([14.0, 20.0, 17.0, 19.0])))
+    assert low == pytest.approx(high) and low.index(max(low)) == 1 and low.index(min(low)) == 0
+
+
+def test_one_iteration_plays_the_advisers_choice() -> None:
+    """A search too short to compare anything keeps the adviser's choice (the greedy bot's)."""
+    from parlour.games.venus_needs_men.bots import GreedyBot
+
+    state = midgame("venus-needs-men", steps=30)
+    rng = random.Random(2)
+    while (seat := state.deciders()[0]) is not None and (
+        len(state.legal_actions(seat)) < 3 or GreedyBot(0).choose(state, seat) == state.legal_actions(seat)[0]
+    ):
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    bot = IsmctsBot(3, Budget(iterations=1), GreedyBot, GreedyBot)
+    assert bot.choose(state, seat) == GreedyBot(0).choose(state, seat) and bot.iterations_done == 1
+
+
+@pytest.mark.parametrize("race", [0, 4])
+def test_the_tree_below_its_own_move_is_kept_for_its_next_decision(race: int) -> None:
+    """When the seat decides again right after its own move, the search starts from the tree below it."""
+    state = venture_at("turn")
+    seat = state.deciders()[0]
+    bot = make_bot(load_game("venture"), f"ismcts:40it::race={race}", 2)
+    assert isinstance(bot, IsmctsBot)
+    action = bot.choose(state, seat)
+    assert bot.last_root is not None
+    below = bot.last_root.children[action]
+    before = below.visits
+    state.apply(action, seat)
+    while state.deciders()[0] == seat and (state.routine_decision() or len(state.legal_actions(seat)) == 1):
+        state.apply(bot.choose(state, seat), seat)
+    if state.deciders()[0] == seat:
+        bot.choose(state, seat)
+        assert bot.last_root is below and below.visits == before + 40
+    # Anyone else's move in between starts a fresh tree.
+    other = midgame("venture")
+    mover = other.deciders()[0]
+    bot.choose(other, mover)
+    first = bot.last_root
+    other.apply(random.Random(1).choice(other.legal_actions(mover)), mover)
+    while not other.is_over() and other.deciders()[0] == mover:
+        other.apply(other.legal_actions(mover)[0], mover)
+    if not other.is_over():
+        bot.choose(other, other.deciders()[0])
+        assert bot.last_root is not first and bot.last_root is not None

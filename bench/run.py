@@ -22,6 +22,7 @@ from playouts import random_playouts
 from scale_bench import scale_figures
 from search_bench import search_figures
 from server_bench import server_figures
+from speed import speed_table
 
 from parlour.bots.simulation import Batch, simulate
 from parlour.core.registry import load_game
@@ -79,19 +80,23 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement (or, with ``--only server`` or ``--only scale``, that part alone, keeping
-    the other figures of bench/results.json), prints it and writes bench/results.json."""
+    """Runs every measurement (or, with ``--only server``, ``--only scale`` or ``--only speed``, that part
+    alone, keeping the other figures of bench/results.json), prints it and writes bench/results.json."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--only", choices=["server", "playouts", "scale"], help="measure only this part")
+    parser.add_argument(
+        "--only", choices=["server", "playouts", "scale", "speed"], help="measure only this part"
+    )
     results: dict[str, Any]
     only = parser.parse_args().only
     if only == "playouts":
         playout_ratios({}, seconds=5.0)
         return
-    if only in ("server", "scale"):
+    if only in ("server", "scale", "speed"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         if only == "server":
             server_bench(results)
+        elif only == "speed":
+            results["speed"] = speed_table(SECONDS / 2)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -118,6 +123,8 @@ def main() -> None:
         else:
             print(f"  {key:36s} {value}")
     playout_ratios(results, SECONDS / 2)
+    print("Issue 15's speed table (every figure from this one run):")
+    results["speed"] = speed_table(SECONDS / 2)
     print("Reorganisation optimiser, median ms:")
     results["optimiser_ms"] = optimiser_figures()
     for size, ms in results["optimiser_ms"].items():

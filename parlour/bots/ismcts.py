@@ -388,7 +388,8 @@ class IsmctsBot:
         path = [root]
         node = root
         while not world.is_over():
-            actor = world.deciders()[0]
+            # At the root the searching seat acts (others may be asked at once); below, the first asked.
+            actor = seat if node is root else world.deciders()[0]
             legal = world.legal_actions(actor)
             if node is not root and (len(legal) == 1 or world.routine_decision()):
                 # Forced and routine steps are not tree nodes: the playout policy takes them.

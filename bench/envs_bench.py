@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import numpy as np
+from speed import spiel_playouts
 
 from parlour.bots.registry import make_bot
 from parlour.core.registry import load_game
@@ -65,19 +66,7 @@ def openspiel_steps(name: str, players: int, seconds: float) -> float:
     import parlour.envs.openspiel  # noqa: F401
 
     game = pyspiel.load_game("parlour_" + name.replace("-", "_"), {"players": players, **OPTIONS[name]})
-    rng = random.Random(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal() and time.perf_counter() - start < seconds:
-            if state.is_chance_node():
-                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, weights)[0])
-                continue
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-    return steps / (time.perf_counter() - start)
+    return spiel_playouts(game, seconds, count_chance=False)["actions_per_second"]
 
 
 def ismcts_iterations(name: str, players: int, moves: int = 5) -> float:

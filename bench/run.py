@@ -8,9 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import random
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ from playouts import random_playouts
 from scale_bench import scale_figures
 from search_bench import search_figures
 from server_bench import server_figures
-from speed import speed_table
+from speed import openspiel_playouts, speed_table
 
 from parlour.bots.simulation import Batch, simulate
 from parlour.core.registry import load_game
@@ -30,31 +28,6 @@ from parlour.games.venture.optimiser import OptimiserCard
 
 SECONDS = 10.0
 RESULTS = Path(__file__).resolve().parent / "results.json"
-
-
-def openspiel_playouts(name: str, seconds: float) -> dict[str, float] | str:
-    """Random playouts of an OpenSpiel game (chance outcomes sampled; each applied action counted)."""
-    try:
-        import pyspiel
-        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the Python game)
-    except ImportError as err:
-        return f"unavailable: {err}"
-    game = pyspiel.load_game(name)
-    rng = random.Random(0)
-    actions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, weights)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"actions_per_second": actions / elapsed, "games_per_second": games / elapsed, "games": games}
 
 
 def optimiser_figures() -> dict[str, float]:

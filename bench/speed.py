@@ -42,27 +42,41 @@ SEARCH_POSITIONS = 5
 actions (seeded)."""
 
 
-def openspiel_rate(name: str, seconds: float) -> float | None:
-    """Random-playout actions per second of an OpenSpiel game (chance outcomes sampled), or None."""
-    try:
-        import pyspiel
-        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the Python game)
-    except ImportError:
-        return None
-    game = pyspiel.load_game(name)
+def spiel_playouts(game: Any, seconds: float, count_chance: bool = True) -> dict[str, float]:
+    """Random playouts of a loaded OpenSpiel game for ``seconds``: actions and games per second (chance
+    outcomes sampled, and counted as actions unless ``count_chance`` is False)."""
     rng = random.Random(0)
-    actions = 0
+    actions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
+            chance = state.is_chance_node()
+            if chance:
                 outcomes, weights = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(outcomes, weights)[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-    return actions / (time.perf_counter() - start)
+            actions += count_chance or not chance
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"actions_per_second": actions / elapsed, "games_per_second": games / elapsed, "games": games}
+
+
+def openspiel_playouts(name: str, seconds: float) -> dict[str, float] | str:
+    """Random playouts of one of OpenSpiel's own games, or why it cannot load."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the Python game)
+    except ImportError as err:
+        return f"unavailable: {err}"
+    return spiel_playouts(pyspiel.load_game(name), seconds)
+
+
+def openspiel_rate(name: str, seconds: float) -> float | None:
+    """Random-playout actions per second of one of OpenSpiel's own games, or None."""
+    found = openspiel_playouts(name, seconds)
+    return found["actions_per_second"] if isinstance(found, dict) else None
 
 
 def aec_rate(env: Any, seconds: float) -> float:
@@ -119,19 +133,7 @@ def openspiel_wrapper_rate(name: str, options: dict[str, Any], seconds: float) -
         game = pyspiel.load_game(short, {"players": PLAYERS, **options})
     except pyspiel.SpielError:
         return None
-    rng = random.Random(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal() and time.perf_counter() - start < seconds:
-            if state.is_chance_node():
-                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, weights)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                steps += 1
-    return steps / (time.perf_counter() - start)
+    return spiel_playouts(game, seconds, count_chance=False)["actions_per_second"]
 
 
 def search_rate(name: str, options: dict[str, Any], seconds: float = 1.0) -> float:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from parlour.core.encoding import SEATS, game_state
+from parlour.core.features import Features as CoreFeatures
 from parlour.core.features import relative
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
@@ -80,13 +81,8 @@ class Features:
         clipped: np.ndarray = np.clip(np.concatenate(self.chunks), 0.0, 1.0)
         return clipped
 
-    def layout(self) -> list[tuple[str, int, int]]:
-        """Returns (name, start, length) of every block."""
-        found, start = [], 0
-        for name, length in self.blocks:
-            found.append((name, start, length))
-            start += length
-        return found
+    layout = CoreFeatures.layout
+    """Returns (name, start, length) of every block (the core's: it reads only ``blocks``)."""
 
 
 def seat_block(features: Features, name: str, values: Sequence[object], viewer: int, scale: float) -> None:

@@ -386,13 +386,7 @@ def collect_steps(
     collectors = ready(state, ships)
     if not collectors:
         return found
-    may_collect = planet != EARTH or state.earth_open
-    special = tech.special(state, planet)
-    amphibious, parasites, robotic = (
-        cards and special == "amphibious",
-        special == "parasites",
-        special == "robotic",
-    )
+    may_collect, amphibious, parasites, robotic = _collecting(state, planet, cards)
     population, infected, table = state.population, state.infected, tables(state.board)
     # Ruling A-23 (option ``infected``): where healthy and infected units share an area, the collector
     # chooses which kind it takes.
@@ -452,17 +446,19 @@ def has_steps(state: VenusState, kind: str, planet: str, ships: Sequence[str], m
     return bool(steps(state, kind, planet, ships, mode))
 
 
+def _collecting(state: VenusState, planet: str, cards: bool) -> tuple[bool, bool, bool, bool]:
+    """Returns whether the planet may collect (Earth once opened), and whether its Special is in effect
+    as Amphibious (where cards apply), Parasites or Robotic."""
+    special = tech.special(state, planet)
+    may_collect = planet != EARTH or state.earth_open
+    return may_collect, cards and special == "amphibious", special == "parasites", special == "robotic"
+
+
 def _may_collect(state: VenusState, planet: str, ships: Sequence[str], cards: bool) -> bool:
     """Returns whether one of these ships has a collect, infect or purge step."""
     if not ships:
         return False
-    may_collect = planet != EARTH or state.earth_open
-    special = tech.special(state, planet)
-    amphibious, parasites, robotic = (
-        cards and special == "amphibious",
-        special == "parasites",
-        special == "robotic",
-    )
+    may_collect, amphibious, parasites, robotic = _collecting(state, planet, cards)
     population, infected = state.population, state.infected
     for ship in ships:
         where = state.ships[ship] or ""

@@ -4,7 +4,6 @@ that one local Ray of two CPUs serves them all, in one pytest-xdist worker."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -27,6 +26,8 @@ from parlour.bots.tournament import tournament
 from parlour.bots.workers import check_backend, cpu_count, open_runner
 from parlour.cli.main import main
 from parlour.core.errors import OptionError
+
+from .processes import descendants, kill_all, linux_only, start_cli, wait_until
 
 SEATS = ["random", "random", "random"]
 """Embers with random bots: about a millisecond a game."""
@@ -58,38 +59,8 @@ def no_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # ---------------------------------------------------------------- stopping (first: before the module's Ray)
-def descendants(pid: int) -> dict[int, str]:
-    """Returns the live processes under ``pid`` (its children, theirs, ...) with their names."""
-    parents: dict[int, list[tuple[int, str]]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdecimal():
-            continue
-        try:
-            text = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
-        if rest[0] != "Z":
-            parents.setdefault(int(rest[1]), []).append((int(entry.name), name))
-    found: dict[int, str] = {}
-    todo = [pid]
-    while todo:
-        for child, name in parents.get(todo.pop(), []):
-            found[child] = name
-            todo.append(child)
-    return found
-
-
-def wait_until(condition: Callable[[], bool], what: str, patience: float = 120.0) -> None:
-    """Polls until ``condition()`` holds, failing after ``patience`` seconds (a loaded machine is slow)."""
-    deadline = time.monotonic() + patience
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@linux_only
 def test_sigterm_stops_the_games_and_the_local_ray() -> None:
     """SIGTERM while Ray plays: one line, status 143, and the Ray the command started ends."""
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
@@ -105,14 +76,7 @@ def test_sigterm_stops_the_games_and_the_local_ray() -> None:
         "--workers",
         "2",
     ]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
+    proc = start_cli(argv, env)
     seen: dict[int, str] = {}
     try:
         wait_until(lambda: "ray::run_job" in descendants(proc.pid).values(), "Ray playing games")
@@ -122,10 +86,7 @@ def test_sigterm_stops_the_games_and_the_local_ray() -> None:
         assert proc.stderr is not None and proc.stderr.read().splitlines()[-1] == "parlour: terminated"
         wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in seen), "Ray's processes to end")
     finally:
-        for pid in [proc.pid, *seen]:  # only the processes this test started
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        proc.wait(timeout=120)
+        kill_all(proc, list(seen))
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])

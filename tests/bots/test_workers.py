@@ -6,56 +6,18 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
 from parlour.bots.workers import HARD_LIMIT, check_workers, cpu_count, run_jobs
 from parlour.core.errors import OptionError
 
-linux_only = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-PATIENCE = 60.0
-"""Seconds to wait for something that should happen at once (a loaded machine may be slow)."""
-
-
-def _stat(pid: int) -> list[str] | None:
-    """Returns the fields of /proc/PID/stat after the command name, or None if there is no such process."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
-
-
-def children(pid: int) -> list[int]:
-    """Returns the live child processes of ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdecimal():
-            fields = _stat(int(entry.name))
-            if fields is not None and fields[1] == str(pid) and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Returns whether a process exists and is not a zombie."""
-    fields = _stat(pid)
-    return fields is not None and fields[0] != "Z"
-
-
-def wait_until(condition: object, what: str) -> None:
-    """Polls until ``condition()`` holds, failing after PATIENCE seconds."""
-    deadline = time.monotonic() + PATIENCE
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+from .processes import PATIENCE, alive, children, kill_all, linux_only, start_cli, wait_until
 
 
 @pytest.fixture
-def simulation() -> Iterator[tuple[subprocess.Popen[bytes], list[int]]]:
+def simulation() -> Iterator[tuple[subprocess.Popen[str], list[int]]]:
     """A `parlour simulate` with two workers, in its own process group, once both workers are up."""
     argv = [
         "simulate",
@@ -69,36 +31,28 @@ def simulation() -> Iterator[tuple[subprocess.Popen[bytes], list[int]]]:
         "--workers-max",
         "2",
     ]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    proc = start_cli(argv)
     workers: list[int] = []
     try:
         wait_until(lambda: len(children(proc.pid)) >= 2, "two workers")
         workers = children(proc.pid)
         yield proc, workers
     finally:
-        for pid in [proc.pid, *workers]:  # only the processes this test started
-            if alive(pid):
-                os.kill(pid, signal.SIGKILL)
-        proc.wait(timeout=PATIENCE)
+        kill_all(proc, workers)
 
 
 @linux_only
 @pytest.mark.parametrize(
     ("send", "code", "line"),
     [
-        (lambda pid: os.kill(pid, signal.SIGTERM), 128 + signal.SIGTERM, b"parlour: terminated\n"),
+        (lambda pid: os.kill(pid, signal.SIGTERM), 128 + signal.SIGTERM, "parlour: terminated\n"),
         # Ctrl-C at a terminal signals the whole process group.
-        (lambda pid: os.killpg(pid, signal.SIGINT), 130, b"parlour: interrupted\n"),
+        (lambda pid: os.killpg(pid, signal.SIGINT), 130, "parlour: interrupted\n"),
     ],
     ids=["sigterm-to-the-parent", "ctrl-c-to-the-group"],
 )
 def test_a_signal_ends_the_workers_with_one_line(
-    simulation: tuple[subprocess.Popen[bytes], list[int]], send: Callable[[int], None], code: int, line: bytes
+    simulation: tuple[subprocess.Popen[str], list[int]], send: Callable[[int], None], code: int, line: str
 ) -> None:
     proc, workers = simulation
     send(proc.pid)
@@ -108,7 +62,7 @@ def test_a_signal_ends_the_workers_with_one_line(
 
 
 @linux_only
-def test_workers_die_with_a_killed_parent(simulation: tuple[subprocess.Popen[bytes], list[int]]) -> None:
+def test_workers_die_with_a_killed_parent(simulation: tuple[subprocess.Popen[str], list[int]]) -> None:
     """SIGKILL leaves the parent no time to clean up: the kernel ends the workers (PR_SET_PDEATHSIG)."""
     proc, workers = simulation
     os.kill(proc.pid, signal.SIGKILL)

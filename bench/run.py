@@ -27,6 +27,8 @@ from parlour.core.registry import load_game
 from parlour.games.venture.optimiser import OptimiserCard
 
 SECONDS = 10.0
+SEARCH: dict[str, Any] = {"games": 100, "duel_games": 4, "seconds": 0.2, "duel": 0.25}
+"""The search figures' settings: issue 15's goal (ismcts:200ms against three greedy over 100 games each)."""
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -53,23 +55,25 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement (or, with ``--only server``, ``--only scale`` or ``--only speed``, that part
+    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed`` or ``search``, that part
     alone, keeping the other figures of bench/results.json), prints it and writes bench/results.json."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
-        "--only", choices=["server", "playouts", "scale", "speed"], help="measure only this part"
+        "--only", choices=["server", "playouts", "scale", "speed", "search"], help="measure only this part"
     )
     results: dict[str, Any]
     only = parser.parse_args().only
     if only == "playouts":
         playout_ratios({}, seconds=5.0)
         return
-    if only in ("server", "scale", "speed"):
+    if only in ("server", "scale", "speed", "search"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         if only == "server":
             server_bench(results)
         elif only == "speed":
             results["speed"] = speed_table(SECONDS / 2)
+        elif only == "search":
+            search_figures(results, **SEARCH)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -112,7 +116,7 @@ def main() -> None:
     boss_figures(results)
     venus_figures(results)
     env_figures(results)
-    search_figures(results, games=16, duel_games=4, seconds=1.0, duel=0.25)
+    search_figures(results, **SEARCH)
     scale_figures(results)
     server_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

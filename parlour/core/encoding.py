@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar, cast
 
+import numpy as np
+
 from parlour.core.features import Features
 from parlour.core.state import GameState
 
@@ -90,6 +92,21 @@ class ActionIds:
         self._by_identity[id(action)] = index
         self._kept.append(action)
         return index
+
+
+_CLIP: np.ufunc = (getattr(np, "_core", None) or np.core).umath.clip
+"""NumPy's clip ufunc itself (``np.clip`` reaches it through several Python calls: the same numbers;
+``numpy._core`` from NumPy 2, ``numpy.core`` before)."""
+
+
+def tensor(features: Features) -> np.ndarray:
+    """Returns the features as ``features.array()`` does (float32, clipped to 0..1), taking over the array
+    an encoder filled (``Features.filled``) instead of copying it: read the features no more after."""
+    values = features.array_
+    if values is None:
+        values = np.array(features.values, dtype=np.float32)
+    _CLIP(values, 0.0, 1.0, out=values)
+    return values
 
 
 def seat_block(features: Features, name: str, values: Sequence[object], viewer: int, scale: float) -> None:

@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
+from parlour.core.encoding import tensor
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
 
@@ -114,7 +115,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(len(self.catalogue), dtype=np.int8)
         if seat in state.deciders():  # nobody decides once the game is over
             mask[self._legal_ids(seat)[1]] = 1
-        return {"observation": self.adapter.encode(state, seat).array(), "action_mask": mask}
+        return {"observation": tensor(self.adapter.encode(state, seat)), "action_mask": mask}
 
     def _legal_ids(self, seat: int) -> tuple[list[object], list[int]]:
         """Returns the seat's legal actions and their catalogue ids."""

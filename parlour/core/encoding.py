@@ -8,7 +8,8 @@ clockwise from the viewer (the viewer is 0), padded to six seats (layouts in doc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar, cast
@@ -107,6 +108,39 @@ def tensor(features: Features) -> np.ndarray:
         values = np.array(features.values, dtype=np.float32)
     _CLIP(values, 0.0, 1.0, out=values)
     return values
+
+
+class WholeNumbers:
+    """A tensor whose every value is a whole number over its block's fixed scale (a flag or one-hot over
+    1, a count over the most there can be…), for encoders that write only what is not zero.
+
+    The numbers are written as integers into a copy of a buffer of zeros (``blank``), then divided by
+    each place's scale at once in float32 (``values``). That rounds as dividing in Python then converting
+    to float32 does: both give the correctly rounded quotient (float64 has more than twice float32's
+    precision, so rounding twice cannot differ), for numbers and scales below 2**24.
+    """
+
+    def __init__(self, blocks: Sequence[tuple[str, int]], scales: Mapping[str, float]) -> None:
+        self.at: dict[str, int] = {}
+        """Where each block starts."""
+        places: list[float] = []
+        for name, length in blocks:
+            self.at[name] = len(places)
+            places += [float(scales.get(name, 1))] * length
+        self.scales = np.array(places, np.float32)
+        """Each place's scale (1 where ``scales`` does not name the block)."""
+        self.zeros = array("i", bytes(4 * len(places)))
+        """The numbers before anything is written (an encoder may set some it always starts from)."""
+
+    def blank(self) -> array[int]:
+        """Returns a new copy of the starting numbers, to write one tensor into."""
+        return self.zeros[:]
+
+    def values(self, numbers: array[int]) -> np.ndarray:
+        """Returns the numbers divided by their scales, as float32 (not clipped)."""
+        values = np.frombuffer(numbers, np.intc).astype(np.float32)
+        np.divide(values, self.scales, out=values)
+        return values
 
 
 def seat_block(features: Features, name: str, values: Sequence[object], viewer: int, scale: float) -> None:

@@ -93,10 +93,15 @@ def _attempt(
     return state
 
 
+_NO_OUTCOMES = ProbeChance(0)
+"""Chance for actions applied in place: any event with more than one outcome raises NeedChance (it has no
+forced outcome to take, so it never changes: one for every state)."""
+
+
 def _replay(state: GameState, played: list[tuple[int, object]]) -> GameState:
     """Applies actions that asked no chance event (``ParlourSpielState._base``'s record) to ``state``."""
     chance = state.chance
-    state.chance = ProbeChance(0)  # they asked none before, so they ask none now
+    state.chance = _NO_OUTCOMES  # they asked none before, so they ask none now
     for seat, action in played:
         state.apply_legal(action, seat)
     state.chance = chance
@@ -162,7 +167,10 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Returns whether the game is over, or truncated at ``max_game_length`` player actions."""
-        return self.current_player() == TERMINAL
+        player = self._player
+        if player is None:
+            player = self._player = self._find_player()
+        return player == TERMINAL
 
     def truncated(self) -> bool:
         """Returns whether the game stopped at ``max_game_length`` player actions before its end."""
@@ -253,7 +261,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         assert inner is not None
         if self._base is None or len(self._played) >= CHECKPOINT:
             self._base, self._played = inner.clone(), []
-        chance, inner.chance = inner.chance, ProbeChance(0)
+        chance, inner.chance = inner.chance, _NO_OUTCOMES
         try:
             inner.apply_legal(action, seat)
         except BaseException as error:

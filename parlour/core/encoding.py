@@ -36,6 +36,9 @@ class Encoding:
     """The names of every item the game shuffles (piles, placards, home worlds), for chance outcomes."""
     faces: int = 0
     """The highest number any of the game's die rolls can show."""
+    write: Callable[[GameState, int], np.ndarray] | None = None
+    """For an encoder that writes a whole array: returns a new float32 array of a seat's numbers before
+    clipping (those ``encode`` gives), without building the features (``observation``)."""
     ids: ActionIds = field(init=False, repr=False, compare=False)
     """The catalogue ids of action objects (found without writing each action's text)."""
 
@@ -98,6 +101,16 @@ class ActionIds:
 _CLIP: np.ufunc = (getattr(np, "_core", None) or np.core).umath.clip
 """NumPy's clip ufunc itself (``np.clip`` reaches it through several Python calls: the same numbers;
 ``numpy._core`` from NumPy 2, ``numpy.core`` before)."""
+
+
+def observation(encoding: Encoding, state: GameState, seat: int) -> np.ndarray:
+    """Returns a seat's tensor, as ``encoding.encode(state, seat).array()`` gives it (through
+    ``encoding.write`` when the encoder has one)."""
+    if encoding.write is None:
+        return tensor(encoding.encode(state, seat))
+    values = encoding.write(state, seat)
+    _CLIP(values, 0.0, 1.0, out=values)
+    return values
 
 
 def tensor(features: Features) -> np.ndarray:

@@ -25,7 +25,7 @@ import numpy as np
 import pyspiel
 
 from parlour.core.chance import DIE, Chance, ChanceRequest, Forced, NeedChance, ProbeChance
-from parlour.core.encoding import Encoding
+from parlour.core.encoding import Encoding, observation
 from parlour.core.errors import IllegalActionError
 from parlour.core.game import Game
 from parlour.core.positions import JSONObject
@@ -364,7 +364,7 @@ class ParlourObserver:
         if state.inner is None:
             self.tensor[:] = 0.0
         else:
-            self.game.adapter.encode(state.inner, player).array(out=self.tensor)
+            self.tensor[:] = observation(self.game.adapter, state.inner, player)
 
     def string_from(self, state: ParlourSpielState, player: int) -> str:
         """Returns what the player may know (with the public history for perfect recall): no outcome."""

@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from parlour.core.encoding import tensor
+from parlour.core.encoding import observation
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
 
@@ -116,7 +116,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         if seat in state.deciders():  # nobody decides once the game is over
             ids = self.adapter.ids.of(state.legal_actions(seat), state.format_action)
             mask.put(ids, 1)
-        return {"observation": tensor(self.adapter.encode(state, seat)), "action_mask": mask}
+        return {"observation": observation(self.adapter, state, seat), "action_mask": mask}
 
     def _legal_ids(self, seat: int) -> tuple[list[object], list[int]]:
         """Returns the seat's legal actions and their catalogue ids."""

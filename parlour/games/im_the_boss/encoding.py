@@ -35,9 +35,12 @@ def encoding(content: Content, players: int, options: Mapping[str, JSONValue], m
     def encode(state: GameState, seat: int) -> Features:
         return Features.filled(table.write(game_state(state, BossState), seat), blocks, size)
 
+    def write(state: GameState, seat: int) -> np.ndarray:
+        return table.write(game_state(state, BossState), seat)
+
     # Shuffled: the placards and the deck; rolled: the die and the first player (0 to players - 1, any table).
     faces = max(content.die, max_players - 1)
-    return Encoding(action_catalogue(content, players), encode, (*colours, *names), faces)
+    return Encoding(action_catalogue(content, players), encode, (*colours, *names), faces, write=write)
 
 
 def layout(colours: list[str], names: list[str], kinds: list[str], spaces: int) -> list[tuple[str, int]]:

@@ -37,8 +37,11 @@ def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
     def encode(state: GameState, seat: int) -> Features:
         return Features.filled(table.write(game_state(state, VentureGameState), seat), blocks, size)
 
+    def write(state: GameState, seat: int) -> np.ndarray:
+        return table.write(game_state(state, VentureGameState), seat)
+
     # Shuffled: the corporations and the resources cards; rolled: the dealer (0 to players - 1, any table).
-    return Encoding(action_catalogue(deck), encode, (*corps, *cards), max_players - 1)
+    return Encoding(action_catalogue(deck), encode, (*corps, *cards), max_players - 1, write=write)
 
 
 def layout(corps: int, cards: int) -> list[tuple[str, int]]:

@@ -50,9 +50,12 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encod
     def encode(state: GameState, seat: int) -> Features:
         return Features.filled(table.write(game_state(state, VenusGameState), seat), blocks, size)
 
+    def write(state: GameState, seat: int) -> np.ndarray:
+        return table.write(game_state(state, VenusGameState), seat)
+
     # Shuffled: home worlds (planets=random), the Zap cards and the Upgrade cards; rolled: the die.
     shuffled = (*order, *map(str, numbers), *upgrades)
-    return Encoding(action_catalogue(board, factions, zap, tech), encode, shuffled, DIE)
+    return Encoding(action_catalogue(board, factions, zap, tech), encode, shuffled, DIE, write=write)
 
 
 def layout(

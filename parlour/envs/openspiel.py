@@ -4,8 +4,10 @@
 ``parlour_venus_needs_men``); the game options are game parameters, with ``max_game_length``.
 Chance is *explicit* (``EXPLICIT_STOCHASTIC``), as in OpenSpiel's own card games: every deal, draw
 pile, reshuffle and die is a chance node with ``chance_outcomes()``, so no parameter fixes the hidden
-cards.  The engine finds out which chance events an action asks for by trying it on a copy with a
-:class:`~parlour.core.chance.ProbeChance`; the outcomes chosen at the chance nodes are then forced.
+cards.  The engine finds out which chance events an action asks for by trying it with a
+:class:`~parlour.core.chance.ProbeChance` (a legal action on the state itself, which a recent copy and the
+actions since restore if the action asks for chance); the outcomes chosen at the chance nodes are then
+forced, on a copy.
 A shuffle is a run of chance nodes, "which item comes next" (one outcome per distinct name left,
 probability by multiplicity).  Outcome ids: ``0..faces`` a die showing that number, then one id per
 item name of :attr:`ParlourSpielGame.chance_names`.  Actions are the ids of the game's catalogue;

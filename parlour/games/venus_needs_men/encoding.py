@@ -30,6 +30,8 @@ MOMENTS = ["start", "roll", "save", "end"]
 """The Zap windows' moments the tensor tells apart, in order."""
 ACTIONS = ["build", "move", "attack", "collect", "research"]
 """The turn's actions, in order."""
+REMEMBERED = 10_000
+"""The most discard piles' flags an encoder remembers (past that it starts afresh)."""
 
 
 def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encoding:
@@ -101,6 +103,8 @@ class _Table:
         self.ship_index = {ship: i for i, ship in enumerate(ships)}
         self.upgrade_index = {upgrade: i for i, upgrade in enumerate(upgrades)}
         self.number_index = {number: i for i, number in enumerate(numbers)}
+        self.played_flags: dict[tuple[tuple[int, ...], ...], array[int]] = {}
+        """The flags of the Zap cards played, by the discard piles (``played``)."""
         scales: dict[str, float] = {"population": 40, "collected": total, "needed": total, "infected": 40}
         scales |= {"Zap hand sizes": 3, "Zap deck sizes": 18, "extended": 3, "face-up upgrades": 2}
         scales |= {"upgrade deck": 16}
@@ -163,12 +167,9 @@ class _Table:
         where = at["Zap deck sizes"]
         for s, deck in enumerate(state.decks):
             out[where + (s - seat) % players] = len(deck)
+        played = self.played(state.discards)
         where = at["Zap cards played"]
-        for pile in state.discards:
-            for number in pile:
-                found = numbers.get(number, -1)
-                if found >= 0:
-                    out[where + found] = 1
+        out[where : where + len(played)] = played
         found = self.actions.get(state.action, -1)
         if found >= 0:
             out[at["action"] + found] = 1
@@ -177,6 +178,24 @@ class _Table:
         if state.options["game"] == "enhanced":
             self.enhanced(out, state)
         return self.numbers.values(out)
+
+    def played(self, discards: list[list[int]]) -> array[int]:
+        """Returns the flags of the Zap cards in the discard piles (remembered by the piles: they change
+        only when a card is played, and hold a few dozen cards)."""
+        key = tuple(map(tuple, discards))
+        flags = self.played_flags.get(key)
+        if flags is None:
+            flags = array("i", bytes(4 * len(self.number_index)))
+            numbers = self.number_index
+            for pile in discards:
+                for number in pile:
+                    found = numbers.get(number, -1)
+                    if found >= 0:
+                        flags[found] = 1
+            if len(self.played_flags) >= REMEMBERED:
+                self.played_flags.clear()
+            self.played_flags[key] = flags
+        return flags
 
     @staticmethod
     def mark(out: array[int], where: int, at: int | None) -> None:

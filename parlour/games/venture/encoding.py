@@ -24,6 +24,8 @@ KINDS = ["turn", "place", "reorganise", "pay", "discard"]
 SCALES = {"turn": 400, "hand": 8, "discard": 8, "payment": 8, "profits": 400, "holdings profit": 400}
 SCALES |= {"hand sizes": 20, "owed": 100, "stock": 54, "draw pile": 60}
 """What each block's whole numbers are divided by (flags and one-hots: 1)."""
+REMEMBERED = 10_000
+"""The most holdings' blocks an encoder remembers (past that it starts afresh)."""
 
 
 def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
@@ -84,6 +86,8 @@ class _Table:
         where = self.at["holder of each corporation"]
         self.holder = [where + c * (SEATS + 1) for c in range(len(deck.corporations))]
         """Where each corporation's row of holders starts."""
+        self.held: dict[tuple[object, ...], tuple[array[int], array[int]]] = {}
+        """The holdings' blocks (``holdings``) by the seat and the holdings, stack by stack."""
         self.zeros = array("i", bytes(4 * len(scales)))
         """The numbers of a tensor before anything is written: zeros, but for "nobody holds it" (copied for
         each tensor)."""
@@ -100,6 +104,28 @@ class _Table:
                 self.profits[key] = found
         return found
 
+    def holdings(self, state: VentureGameState, seat: int) -> tuple[array[int], array[int]]:
+        """Returns the numbers of the blocks of the holdings for ``seat``: the holders of each corporation
+        with the tops of the stacks (blocks that follow each other), and the holdings' profits."""
+        at, players = self.at, self.players
+        start = at["holder of each corporation"]
+        blocks = self.zeros[start : at["hand"]]  # "nobody holds it" set for every corporation
+        earned = array("i", bytes(4 * SEATS))
+        holder, tops, profits = self.holder, at["top of a stack"] - start, self.profits
+        for s, stacks in enumerate(state.holdings):
+            mine = (s - seat) % players
+            total = 0
+            for stack in stacks:
+                for c in stack:
+                    where = holder[c] - start
+                    blocks[where + SEATS] = 0
+                    blocks[where + mine] = 1
+                blocks[tops + stack[-1]] = 1
+                found = profits.get(tuple(stack))
+                total += self.profit(state, stack) if found is None else found
+            earned[mine] = total
+        return blocks, earned
+
     def write(self, state: VentureGameState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
         players, at = self.players, self.at
@@ -113,20 +139,19 @@ class _Table:
         where = at["center"]
         for c in state.center:
             out[where + c] = 1
-        # The zeros' buffer has every corporation's "nobody holds it" set: a held one moves its 1.
-        holder, tops, earned, profits = self.holder, at["top of a stack"], at["holdings profit"], self.profits
-        for s, stacks in enumerate(state.holdings):
-            mine = (s - seat) % players
-            total = 0
-            for stack in stacks:
-                for c in stack:
-                    where = holder[c]
-                    out[where + SEATS] = 0
-                    out[where + mine] = 1
-                out[tops + stack[-1]] = 1
-                found = profits.get(tuple(stack))
-                total += self.profit(state, stack) if found is None else found
-            out[earned + mine] = total
+        key = (seat, *(tuple(map(tuple, stacks)) for stacks in state.holdings))
+        found = self.held.get(key)
+        if found is None:
+            found = self.holdings(state, seat)
+            if state.deck is self.deck:
+                if len(self.held) >= REMEMBERED:
+                    self.held.clear()
+                self.held[key] = found
+        blocks, earned = found
+        where = at["holder of each corporation"]
+        out[where : where + len(blocks)] = blocks
+        where = at["holdings profit"]
+        out[where : where + SEATS] = earned
         name_of = self.name_of
         piles = (("hand", state.hands[seat]), ("discard", state.discard), ("payment", state.payment))
         for block, pile in piles:

@@ -119,7 +119,10 @@ class _Table:
         }
         """The place of each ship's flag for each area it may be in."""
         self.seat_of = [at[f"seat of {p}"] for p in order]
-        self.held = [(p, at[f"upgrades of {p}"], at[f"pending upgrades of {p}"]) for p in order]
+        self.held = {p: at[f"upgrades of {p}"] for p in order}
+        """Where each planet's row of Upgrades held starts."""
+        self.pending = {p: at[f"pending upgrades of {p}"] for p in order}
+        """Where each planet's row of Upgrades waiting starts."""
         self.control = {p: at[f"controlled by {p}"] for p in order}
 
     def write(self, state: VenusGameState, seat: int) -> np.ndarray:
@@ -197,31 +200,29 @@ class _Table:
             self.played_flags[key] = flags
         return flags
 
-    @staticmethod
-    def mark(out: array[int], where: int, at: int | None) -> None:
-        """Sets the flag at ``where + at`` (nothing if ``at`` is None)."""
-        if at is not None:
-            out[where + at] = 1
-
     def marked(self, out: array[int], where: int, chosen: list[str]) -> None:
         """Sets one flag per ship among ``chosen`` in the row of ships at ``where``."""
         index = self.ship_index
         for ship in chosen:
-            self.mark(out, where, index.get(ship))
+            found = index.get(ship, -1)
+            if found >= 0:
+                out[where + found] = 1
 
     def enhanced(self, out: array[int], state: VenusGameState) -> None:
         """Writes the Enhanced game's block (public: Upgrades held and face up, control, infection)."""
         index, at = self.upgrade_index, self.numbers.at
-        held, pending = state.upgrades, state.pending_upgrades
-        for planet, mine, waiting in self.held:
-            for upgrade in held.get(planet) or ():
-                self.mark(out, mine, index.get(upgrade))
-            for upgrade in pending.get(planet) or ():
-                self.mark(out, waiting, index.get(upgrade))
+        for rows, upgrades in ((self.held, state.upgrades), (self.pending, state.pending_upgrades)):
+            for planet, cards in upgrades.items():
+                where = rows.get(planet, -1)
+                if where >= 0:
+                    for upgrade in cards:
+                        found = index.get(upgrade, -1)
+                        if found >= 0:
+                            out[where + found] = 1
         where = at["face-up upgrades"]
         for upgrade in state.face_up:
-            found = index.get(upgrade)
-            if found is not None:
+            found = index.get(upgrade, -1)
+            if found >= 0:
                 out[where + found] += 1
         out[at["upgrade deck"]] = len(state.upgrade_deck)
         control, ships = self.control, self.ship_index

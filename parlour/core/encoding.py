@@ -8,10 +8,13 @@ clockwise from the viewer (the viewer is 0), padded to six seats (layouts in doc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar, cast
+
+import numpy as np
 
 from parlour.core.features import Features
 from parlour.core.state import GameState
@@ -33,6 +36,9 @@ class Encoding:
     """The names of every item the game shuffles (piles, placards, home worlds), for chance outcomes."""
     faces: int = 0
     """The highest number any of the game's die rolls can show."""
+    write: Callable[[GameState, int], np.ndarray] | None = None
+    """For an encoder that writes a whole array: returns a new float32 array of a seat's numbers before
+    clipping (those ``encode`` gives), without building the features (``observation``)."""
     ids: ActionIds = field(init=False, repr=False, compare=False)
     """The catalogue ids of action objects (found without writing each action's text)."""
 
@@ -90,6 +96,64 @@ class ActionIds:
         self._by_identity[id(action)] = index
         self._kept.append(action)
         return index
+
+
+_CLIP: np.ufunc = (getattr(np, "_core", None) or np.core).umath.clip
+"""NumPy's clip ufunc itself (``np.clip`` reaches it through several Python calls: the same numbers;
+``numpy._core`` from NumPy 2, ``numpy.core`` before)."""
+
+
+def observation(encoding: Encoding, state: GameState, seat: int) -> np.ndarray:
+    """Returns a seat's tensor, as ``encoding.encode(state, seat).array()`` gives it (through
+    ``encoding.write`` when the encoder has one)."""
+    if encoding.write is None:
+        return tensor(encoding.encode(state, seat))
+    values = encoding.write(state, seat)
+    _CLIP(values, 0.0, 1.0, out=values)
+    return values
+
+
+def tensor(features: Features) -> np.ndarray:
+    """Returns the features as ``features.array()`` does (float32, clipped to 0..1), taking over the array
+    an encoder filled (``Features.filled``) instead of copying it: read the features no more after."""
+    values = features.array_
+    if values is None:
+        values = np.array(features.values, dtype=np.float32)
+    _CLIP(values, 0.0, 1.0, out=values)
+    return values
+
+
+class WholeNumbers:
+    """A tensor whose every value is a whole number over its block's fixed scale (a flag or one-hot over
+    1, a count over the most there can be…), for encoders that write only what is not zero.
+
+    The numbers are written as integers into a copy of a buffer of zeros (``blank``), then divided by
+    each place's scale at once in float32 (``values``). That rounds as dividing in Python then converting
+    to float32 does: both give the correctly rounded quotient (float64 has more than twice float32's
+    precision, so rounding twice cannot differ), for numbers and scales below 2**24.
+    """
+
+    def __init__(self, blocks: Sequence[tuple[str, int]], scales: Mapping[str, float]) -> None:
+        self.at: dict[str, int] = {}
+        """Where each block starts."""
+        places: list[float] = []
+        for name, length in blocks:
+            self.at[name] = len(places)
+            places += [float(scales.get(name, 1))] * length
+        self.scales = np.array(places, np.float32)
+        """Each place's scale (1 where ``scales`` does not name the block)."""
+        self.zeros = array("i", bytes(4 * len(places)))
+        """The numbers before anything is written (an encoder may set some it always starts from)."""
+
+    def blank(self) -> array[int]:
+        """Returns a new copy of the starting numbers, to write one tensor into."""
+        return self.zeros[:]
+
+    def values(self, numbers: array[int]) -> np.ndarray:
+        """Returns the numbers divided by their scales, as float32 (not clipped)."""
+        values = np.frombuffer(numbers, np.intc).astype(np.float32)
+        np.divide(values, self.scales, out=values)
+        return values
 
 
 def seat_block(features: Features, name: str, values: Sequence[object], viewer: int, scale: float) -> None:

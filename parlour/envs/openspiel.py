@@ -4,8 +4,10 @@
 ``parlour_venus_needs_men``); the game options are game parameters, with ``max_game_length``.
 Chance is *explicit* (``EXPLICIT_STOCHASTIC``), as in OpenSpiel's own card games: every deal, draw
 pile, reshuffle and die is a chance node with ``chance_outcomes()``, so no parameter fixes the hidden
-cards.  The engine finds out which chance events an action asks for by trying it on a copy with a
-:class:`~parlour.core.chance.ProbeChance`; the outcomes chosen at the chance nodes are then forced.
+cards.  The engine finds out which chance events an action asks for by trying it with a
+:class:`~parlour.core.chance.ProbeChance` (a legal action on the state itself, which a recent copy and the
+actions since restore if the action asks for chance); the outcomes chosen at the chance nodes are then
+forced, on a copy.
 A shuffle is a run of chance nodes, "which item comes next" (one outcome per distinct name left,
 probability by multiplicity).  Outcome ids: ``0..faces`` a die showing that number, then one id per
 item name of :attr:`ParlourSpielGame.chance_names`.  Actions are the ids of the game's catalogue;
@@ -25,7 +27,7 @@ import numpy as np
 import pyspiel
 
 from parlour.core.chance import DIE, Chance, ChanceRequest, Forced, NeedChance, ProbeChance
-from parlour.core.encoding import Encoding
+from parlour.core.encoding import Encoding, observation
 from parlour.core.errors import IllegalActionError
 from parlour.core.game import Game
 from parlour.core.positions import JSONObject
@@ -36,6 +38,9 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 """OpenSpiel's player id of a chance node."""
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 """OpenSpiel's player id of a terminal node."""
+CHECKPOINT = 16
+"""The most player actions applied in place before the state is copied again: an action that asks for
+chance is undone by replaying at most these from the copy (one copy per action was the wrapper's cost)."""
 
 
 def short_name(name: str) -> str:
@@ -90,6 +95,21 @@ def _attempt(
     return state
 
 
+_NO_OUTCOMES = ProbeChance(0)
+"""Chance for actions applied in place: any event with more than one outcome raises NeedChance (it has no
+forced outcome to take, so it never changes: one for every state)."""
+
+
+def _replay(state: GameState, played: list[tuple[int, object]]) -> GameState:
+    """Applies actions that asked no chance event (``ParlourSpielState._base``'s record) to ``state``."""
+    chance = state.chance
+    state.chance = _NO_OUTCOMES  # they asked none before, so they ask none now
+    for seat, action in played:
+        state.apply_legal(action, seat)
+    state.chance = chance
+    return state
+
+
 class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state wrapping a Parlour state, with explicit chance nodes."""
 
@@ -110,16 +130,35 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         """For a shuffle being chosen: the item names placed so far, top of pile first."""
         self.listed: object = None
         """The pending action's object, when it was among ``inner``'s legal actions (else None)."""
+        self._base: GameState | None = None
+        """A copy of ``inner`` before the actions of ``_played`` (None: none taken since ``inner`` was
+        set): ``inner`` takes player actions in place, and is rebuilt from it when one asks for chance."""
+        self._played: list[tuple[int, object]] = []
+        """The seats and actions applied to ``inner`` in place since ``_base`` was copied."""
+        self._player: int | None = None
+        """``current_player()``, remembered until the state changes."""
+        self._sorted: tuple[list[int] | None, list[int]] = (None, [])
+        """The last list of catalogue ids asked for, and the same ids ascending."""
+        self._remaining: Counter[str] = Counter()
+        """For a shuffle being chosen: the names not placed yet, with their counts (none at zero)."""
         if inner is None:
             start = game.deal_start()
             if isinstance(start, ChanceRequest):
                 self.request = start
+                self._remaining = +Counter(start.names)
             else:
                 self.inner = start.clone()
 
     # ------------------------------------------------------------ nodes
     def current_player(self) -> int:
         """Returns CHANCE at a chance node, TERMINAL at the end, else the seat to act (first decider)."""
+        player = self._player
+        if player is None:
+            player = self._player = self._find_player()
+        return player
+
+    def _find_player(self) -> int:
+        """Works out ``current_player()`` (OpenSpiel asks it several times an action: remembered)."""
         if self.request is not None:
             return CHANCE
         inner = self.inner
@@ -130,11 +169,10 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Returns whether the game is over, or truncated at ``max_game_length`` player actions."""
-        if self.request is not None:
-            return False
-        inner = self.inner
-        assert inner is not None
-        return bool(inner.is_over()) or len(self.moves) >= self._spiel_game.max_length
+        player = self._player
+        if player is None:
+            player = self._player = self._find_player()
+        return player == TERMINAL
 
     def truncated(self) -> bool:
         """Returns whether the game stopped at ``max_game_length`` player actions before its end."""
@@ -162,7 +200,11 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         """Returns the catalogue ids of the player's legal actions, ascending."""
         if self.is_terminal() or self.inner is None or player not in self.inner.deciders():
             return []
-        return sorted(self._listed(player)[1])
+        ids = self._listed(player)[1]
+        known = self._sorted
+        if known[0] is not ids:  # the same list comes back while the state does not change
+            known = self._sorted = (ids, sorted(ids))
+        return list(known[1])
 
     def _listed(self, player: int) -> tuple[list[object], list[int]]:
         """Returns the player's legal action objects and their catalogue ids, in the engine's order."""
@@ -185,17 +227,10 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         if request.kind == DIE:
             faces = request.high - request.low + 1
             return [(face, 1.0 / faces) for face in range(request.low, request.high + 1)]
-        left = self._left()
+        left = self._remaining
         total = sum(left.values())
         index = self._spiel_game.chance_index
         return sorted((index[name], count / total) for name, count in left.items())
-
-    def _left(self) -> Counter[str]:
-        """Returns the names of the pile being shuffled that are not placed yet, with their counts."""
-        assert self.request is not None
-        left = Counter(self.request.names)
-        left.subtract(self.drawn)
-        return +left
 
     # ------------------------------------------------------------ applying
     def _apply_action(self, action: int) -> None:
@@ -214,9 +249,33 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         listed = legal[ids.index(action)] if action in ids else None
         self.listed = listed
         # An illegal action changes nothing.
-        result = _attempt(self._spiel_game, self.inner, pending, [], listed)
+        if listed is None:
+            result = _attempt(self._spiel_game, self.inner, pending, [], listed)
+        else:
+            result = self._apply_in_place(pending[0], listed)
         self.moves.append(pending[1])
         self._settle(pending, result)
+
+    def _apply_in_place(self, seat: int, action: object) -> GameState | ChanceRequest:
+        """Applies a listed action to ``inner`` itself (no copy), or returns the chance event it asks for
+        with ``inner`` as it was before: rebuilt from ``_base`` and the actions played since."""
+        inner = self.inner
+        assert inner is not None
+        if self._base is None or len(self._played) >= CHECKPOINT:
+            self._base, self._played = inner.clone(), []
+        chance, inner.chance = inner.chance, _NO_OUTCOMES
+        try:
+            inner.apply_legal(action, seat)
+        except BaseException as error:
+            # The action was cut short: ``inner`` is the state before it again, as a copy would have left it.
+            self.inner, self._base = _replay(self._base, self._played), None
+            self._player = None
+            if isinstance(error, NeedChance):
+                return error.request
+            raise
+        inner.chance = chance  # never drawn from: every chance event is a chance node
+        self._played.append((seat, action))
+        return inner
 
     def _apply_outcome(self, outcome: int) -> None:
         """Records a chance outcome; completes the action (or the deal) once every outcome is chosen."""
@@ -228,12 +287,13 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
             self.outcomes.append(Forced(DIE, outcome))
         else:
             name = self._spiel_game.outcome_name(outcome)
-            left = self._left()
+            left = self._remaining
             if not left[name]:
                 raise ValueError(f"chance outcome {outcome} ({name}) is not left in this pile")
             self.drawn.append(name)
             left[name] -= 1
-            left = +left
+            if not left[name]:
+                del left[name]
             if len(left) > 1:
                 return  # the next item of the same pile is another chance node
             self.drawn.extend(left.elements())  # one name left: the rest of the pile is known
@@ -244,9 +304,13 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _settle(self, pending: tuple[int, str] | None, result: GameState | ChanceRequest) -> None:
         """Opens the next chance node, or takes the state the action (or the deal) led to."""
+        self._player = None
         if isinstance(result, ChanceRequest):
             self.pending, self.request, self.drawn = pending, result, []
+            self._remaining = +Counter(result.names)
             return
+        if result is not self.inner:  # a new state: no copy of it is taken yet
+            self._base = None
         self.inner, self.pending, self.request, self.outcomes, self.drawn = result, None, None, [], []
 
     # ------------------------------------------------------------ information
@@ -270,7 +334,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         other = ParlourSpielState(self._spiel_game, self.inner.clone() if self.inner is not None else None)
         other.moves, other.pending, other.request = list(self.moves), self.pending, self.request
         other.outcomes = [Forced(f.kind, copy.deepcopy(f.value)) for f in self.outcomes]
-        other.drawn = list(self.drawn)
+        other.drawn, other._remaining = list(self.drawn), Counter(self._remaining)
         other.listed = self.listed  # actions never change: shared
         return other
 
@@ -302,7 +366,7 @@ class ParlourObserver:
         if state.inner is None:
             self.tensor[:] = 0.0
         else:
-            self.game.adapter.encode(state.inner, player).array(out=self.tensor)
+            self.tensor[:] = observation(self.game.adapter, state.inner, player)
 
     def string_from(self, state: ParlourSpielState, player: int) -> str:
         """Returns what the player may know (with the public history for perfect recall): no outcome."""

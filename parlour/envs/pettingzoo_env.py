@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
+from parlour.core.encoding import observation
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
 
@@ -110,11 +111,12 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
 
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
         """Computes an agent's tensor and action mask."""
-        seat, state = self._seat(agent), self.state_
+        seat, state = self._seats[agent], self.state_
         mask = np.zeros(len(self.catalogue), dtype=np.int8)
         if seat in state.deciders():  # nobody decides once the game is over
-            mask[self._legal_ids(seat)[1]] = 1
-        return {"observation": self.adapter.encode(state, seat).array(), "action_mask": mask}
+            ids = self.adapter.ids.of(state.legal_actions(seat), state.format_action)
+            mask.put(ids, 1)
+        return {"observation": observation(self.adapter, state, seat), "action_mask": mask}
 
     def _legal_ids(self, seat: int) -> tuple[list[object], list[int]]:
         """Returns the seat's legal actions and their catalogue ids."""

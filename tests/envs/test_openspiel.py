@@ -302,3 +302,36 @@ def test_truncation_ends_the_game_and_pays_the_leaders() -> None:
     assert "truncated" in str(state)
     with pytest.raises(ValueError, match="at least 1"):
         pyspiel.load_game("parlour_venture", {"max_game_length": 0})
+
+
+# ---------------------------------------------------------------- actions applied in place
+@pytest.mark.parametrize("name", [*GAMES, "parlour_embers"])
+def test_actions_in_place_give_what_a_copy_would(name: str) -> None:
+    """Each player action, applied to the wrapped state itself, leaves the same position (or asks for the
+    same chance event, the state as before) as applying it to a copy, the wrapper's reference path."""
+    from parlour.core.chance import ChanceRequest
+    from parlour.envs.openspiel import _attempt
+
+    game = pyspiel.load_game(name, {"players": 4})
+    rng = random.Random(3)
+    state, asked = game.new_initial_state(), 0
+    for _ in range(1500):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(sample(state, rng))
+            continue
+        action, before = rng.choice(state.legal_actions()), state.inner.to_position()
+        seat = state.current_player()
+        legal = state.inner.legal_actions(seat)
+        text = state.action_to_string(seat, action)
+        listed = next(a for a in legal if state.inner.format_action(a) == text)
+        copied = _attempt(state.get_game(), state.inner, (seat, ""), [], listed)
+        state.apply_action(action)
+        if state.is_chance_node():
+            asked += 1
+            assert state.request == copied and state.inner.to_position() == before
+        else:
+            assert not isinstance(copied, ChanceRequest)
+            assert state.inner.to_position() == copied.to_position()
+    assert asked > 0 or name == "parlour_embers"  # some actions asked for chance (a draw, a die)

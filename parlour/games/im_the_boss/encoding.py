@@ -7,10 +7,12 @@ the seat's observation (``views.observation``) would give (tests/envs/test_encod
 
 from __future__ import annotations
 
-from collections import Counter
+from array import array
 from collections.abc import Mapping
 
-from parlour.core.encoding import SEATS, Encoding, game_state, one_hot_rows, turned
+import numpy as np
+
+from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
@@ -19,9 +21,6 @@ from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.rules import KINDS
 from parlour.games.im_the_boss.state import BossState
-
-NO_SEATS = [0.0] * SEATS
-"""A seat block of zeros (most of the negotiation's blocks, most of the time)."""
 
 
 def encoding(content: Content, players: int, options: Mapping[str, JSONValue], max_players: int) -> Encoding:
@@ -36,9 +35,12 @@ def encoding(content: Content, players: int, options: Mapping[str, JSONValue], m
     def encode(state: GameState, seat: int) -> Features:
         return Features.filled(table.write(game_state(state, BossState), seat), blocks, size)
 
+    def write(state: GameState, seat: int) -> np.ndarray:
+        return table.write(game_state(state, BossState), seat)
+
     # Shuffled: the placards and the deck; rolled: the die and the first player (0 to players - 1, any table).
     faces = max(content.die, max_players - 1)
-    return Encoding(action_catalogue(content, players), encode, (*colours, *names), faces)
+    return Encoding(action_catalogue(content, players), encode, (*colours, *names), faces, write=write)
 
 
 def layout(colours: list[str], names: list[str], kinds: list[str], spaces: int) -> list[tuple[str, int]]:
@@ -57,7 +59,8 @@ def layout(colours: list[str], names: list[str], kinds: list[str], spaces: int) 
 
 
 class _Table:
-    """Writes a seat's tensor from the state, with what never changes in a game worked out once."""
+    """Writes a seat's tensor from the state, with what never changes in a game worked out once: whole
+    numbers written where they are not zero, divided by their blocks' scales at once (``WholeNumbers``)."""
 
     def __init__(
         self,
@@ -70,72 +73,105 @@ class _Table:
     ) -> None:
         self.content, self.players, self.colours, self.names = content, players, colours, names
         self.kinds = {kind: i for i, kind in enumerate(kinds)}
-        self.top = float(largest_proceeds(content))
-        self.limit = float(options["negotiation_limit"])
+        top = largest_proceeds(content)
+        limit = options["negotiation_limit"]
+        assert isinstance(limit, int)
         self.public = options["money"] == "public"
         self.spaces = len(content.spaces)
-        negotiation = layout(colours, names, kinds, self.spaces)
-        start = next(i for i, (name, _) in enumerate(negotiation) if name == "negotiating")
-        self.no_negotiation = [0.0] * sum(length for _, length in negotiation[start:])
+        slot = {name: i for i, name in enumerate(names)}
+        self.slot_of = [slot[name] for name in content.cards]
+        """Each card's place among the sorted card names."""
+        self.colour_of = [name[-1] for name in content.cards]
+        """Each card's colour (a Clan card's last letter)."""
+        scales: dict[str, float] = {"hand": 12, "hand sizes": 15, "money": 150, "dividend value": 10}
+        scales |= {"deal cards left": 15, "draw pile": 98, "discard": 33, "proceeds": top, "tips": top}
+        scales |= {"term amounts": top, "counted": limit}
+        scales |= {f"laid {c}": 4 for c in colours} | {f"ask {c}": top for c in colours}
+        self.numbers = WholeNumbers(layout(colours, names, kinds, self.spaces), scales)
+        at = self.numbers.at
+        self.placard = [at[f"placard {c}"] for c in colours]
+        self.laid = {c: at[f"laid {c}"] for c in colours}
+        self.offer = {c: at[f"offer {c}"] for c in colours}
+        self.ask = {c: at[f"ask {c}"] for c in colours}
+        self.term = [at[f"term seat {c}"] for c in colours]
 
-    def write(self, state: BossState, seat: int) -> list[float]:
-        """Returns the tensor's values (before clipping) for ``seat``."""
-        cards, names, players = self.content.cards, self.names, self.players
-        kinds = one_hot_rows(len(self.kinds))
-        out = list(kinds[self.kinds.get(state.stack.top.kind, -1) if len(state.stack) else -1])
-        out.append(1.0 if state.current == seat else 0.0)
-        out.append(1.0 if seat in state.deciders() else 0.0)
-        hand = Counter(map(cards.__getitem__, state.hands[seat]))
-        out += [hand.get(n, 0) / 12 for n in names]
-        out += [n / 15 for n in turned([len(h) for h in state.hands], seat)]
-        owners, placards = state.owners, one_hot_rows(SEATS + 1)
-        for colour in self.colours:
+    def write(self, state: BossState, seat: int) -> np.ndarray:
+        """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
+        players, at = self.players, self.numbers.at
+        out = self.numbers.blank()
+        if len(state.stack):
+            kind = self.kinds.get(state.stack.top.kind, -1)
+            if kind >= 0:
+                out[kind] = 1
+        out[at["my turn"]] = 1 if state.current == seat else 0
+        out[at["I may act"]] = 1 if seat in state.deciders() else 0
+        slot_of, where = self.slot_of, at["hand"]
+        for card in state.hands[seat]:
+            out[where + slot_of[card]] += 1
+        where = at["hand sizes"]
+        for s, hand in enumerate(state.hands):
+            out[where + (s - seat) % players] = len(hand)
+        owners = state.owners
+        for colour, where in zip(self.colours, self.placard, strict=True):
             owner = owners[colour]
-            out += placards[SEATS if owner is None else (owner - seat) % players]
-        shown = [self.public or s == seat for s in range(players)]  # ruling A-17: option money
-        money = [m if see else 0 for m, see in zip(state.money, shown, strict=True)]
-        out += [m / 150 for m in turned(money, seat)]
-        out += turned([1.0 if see else 0.0 for see in shown], seat)
-        out += [0.0 if n is None else 1.0 for n in state.covered]
-        out += one_hot_rows(self.spaces)[-1 if state.marker is None else state.marker]
+            out[where + (SEATS if owner is None else (owner - seat) % players)] = 1
+        money, shown = at["money"], at["money shown"]
+        for s, amount in enumerate(state.money):
+            if self.public or s == seat:  # ruling A-17: option money
+                out[money + (s - seat) % players] = amount
+                out[shown + (s - seat) % players] = 1
+        where = at["covered"]
+        for i, cover in enumerate(state.covered):
+            if cover is not None:
+                out[where + i] = 1
+        if state.marker is not None:
+            out[at["marker"] + state.marker] = 1
         top = state.top_card()
-        out += [(top.value if top else 0) / 10, len(state.deal_cards) / 15, len(state.draw) / 98]
-        discard = Counter(map(cards.__getitem__, state.discard))
-        out += [discard.get(n, 0) / 33 for n in names]
-        nego = state.nego
-        out += self.no_negotiation if nego is None else self.negotiation(nego, seat)
-        return out
+        out[at["dividend value"]] = top.value if top else 0
+        out[at["deal cards left"]] = len(state.deal_cards)
+        out[at["draw pile"]] = len(state.draw)
+        where = at["discard"]
+        for card in state.discard:
+            out[where + slot_of[card]] += 1
+        if state.nego is not None:
+            self.negotiation(out, state.nego, seat)
+        return self.numbers.values(out)
 
-    def negotiation(self, nego: Negotiation, seat: int) -> list[float]:
-        """Returns the negotiation's block (public: the record every seat sees)."""
-        colours, players, top, cards = self.colours, self.players, self.top, self.content.cards
-        seats = one_hot_rows(SEATS)
-        out = [1.0, *one_hot_rows(self.spaces)[nego.space], *seats[(nego.boss - seat) % players]]
-        out.append(nego.proceeds / top)
-        laid: dict[str, list[int]] = {}  # each colour's laid Clan cards by seat (a card's last letter)
+    def negotiation(self, out: array[int], nego: Negotiation, seat: int) -> None:
+        """Writes the negotiation's block (public: the record every seat sees)."""
+        players, at = self.players, self.numbers.at
+        out[at["negotiating"]] = 1
+        out[at["deal space"] + nego.space] = 1
+        out[at["boss"] + (nego.boss - seat) % players] = 1
+        out[at["proceeds"]] = nego.proceeds
+        laid, colour_of = self.laid, self.colour_of
         for s, pile in enumerate(nego.laid):
             for card in pile:
-                laid.setdefault(cards[card][-1], [0] * players)[s] += 1
-        for colour in colours:
-            row = laid.get(colour)
-            out += NO_SEATS if row is None else [n / 4 for n in turned(row, seat)]
-        out += [1.0 if c in nego.travelling else 0.0 for c in colours]
-        asks: dict[str, list[int | None]] = {}  # each colour's offers by seat (None: no offer)
-        for (colour, s), ask in nego.offers.items():
-            asks.setdefault(colour, [None] * players)[s] = ask
-        offered = [asks.get(colour) for colour in colours]
-        for line in offered:
-            out += NO_SEATS if line is None else turned([0.0 if a is None else 1.0 for a in line], seat)
-        for line in offered:
-            out += NO_SEATS if line is None else [(a or 0) / top for a in turned(line, seat)]
+                where = laid.get(colour_of[card])
+                if where is not None:
+                    out[where + (s - seat) % players] += 1
+        where = at["travelling"]
+        for i, colour in enumerate(self.colours):
+            if colour in nego.travelling:
+                out[where + i] = 1
+        offer, ask = self.offer, self.ask
+        for (colour, s), amount in nego.offers.items():
+            if colour in offer:
+                out[offer[colour] + (s - seat) % players] = 1
+                out[ask[colour] + (s - seat) % players] = amount or 0
         items = nego.items
-        for colour in colours:
+        amounts, agreed = at["term amounts"], at["terms agreed"]
+        for i, (colour, where) in enumerate(zip(self.colours, self.term, strict=True)):
             term = items.get(colour)
-            out += seats[-1 if term is None else (term.seat - seat) % players]
-        out += [(items[c].amount if c in items else 0) / top for c in colours]
-        out += [1.0 if c in items and items[c].agreed else 0.0 for c in colours]
-        tips = nego.tips
-        out += [t / top for t in turned([tips[s].amount if s in tips else 0 for s in range(players)], seat)]
-        out += [n / self.limit for n in turned(nego.counted, seat)]
-        out += [1.0 if nego.called else 0.0, 0.0 if nego.pending is None else 1.0]
-        return out
+            if term is not None:
+                out[where + (term.seat - seat) % players] = 1
+                out[amounts + i] = term.amount
+                out[agreed + i] = 1 if term.agreed else 0
+        where = at["tips"]
+        for s, tip in nego.tips.items():
+            out[where + (s - seat) % players] = tip.amount
+        where = at["counted"]
+        for s, count in enumerate(nego.counted):
+            out[where + (s - seat) % players] = count
+        out[at["called"]] = 1 if nego.called else 0
+        out[at["pending play"]] = 0 if nego.pending is None else 1

@@ -7,9 +7,11 @@ give (tests/envs/test_encoding_reference.py). A stack's profit is worked out onc
 
 from __future__ import annotations
 
-from collections import Counter
+from array import array
 
-from parlour.core.encoding import SEATS, Encoding, game_state, one_hot_rows, turned
+import numpy as np
+
+from parlour.core.encoding import SEATS, Encoding, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.venture.catalogue import action_catalogue
@@ -19,6 +21,11 @@ from parlour.games.venture.scoring import stack_profit
 
 KINDS = ["turn", "place", "reorganise", "pay", "discard"]
 """The decisions the tensor tells apart, in order."""
+SCALES = {"turn": 400, "hand": 8, "discard": 8, "payment": 8, "profits": 400, "holdings profit": 400}
+SCALES |= {"hand sizes": 20, "owed": 100, "stock": 54, "draw pile": 60}
+"""What each block's whole numbers are divided by (flags and one-hots: 1)."""
+REMEMBERED = 10_000
+"""The most holdings' blocks an encoder remembers (past that it starts afresh)."""
 
 
 def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
@@ -32,8 +39,11 @@ def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
     def encode(state: GameState, seat: int) -> Features:
         return Features.filled(table.write(game_state(state, VentureGameState), seat), blocks, size)
 
+    def write(state: GameState, seat: int) -> np.ndarray:
+        return table.write(game_state(state, VentureGameState), seat)
+
     # Shuffled: the corporations and the resources cards; rolled: the dealer (0 to players - 1, any table).
-    return Encoding(action_catalogue(deck), encode, (*corps, *cards), max_players - 1)
+    return Encoding(action_catalogue(deck), encode, (*corps, *cards), max_players - 1, write=write)
 
 
 def layout(corps: int, cards: int) -> list[tuple[str, int]]:
@@ -47,7 +57,14 @@ def layout(corps: int, cards: int) -> list[tuple[str, int]]:
 
 
 class _Table:
-    """Writes a seat's tensor from the state, with what never changes in a game worked out once."""
+    """Writes a seat's tensor from the state, with what never changes in a game worked out once.
+
+    Every value of the tensor is a whole number over a fixed scale (a flag over 1, a count over 8, a
+    profit over 400…), so the numbers are written as integers into a buffer of zeros, only where they are
+    not zero, and divided by each place's scale at once in float32 (which rounds as dividing in Python
+    then converting to float32 does: the quotient of two small whole numbers is rounded correctly both
+    ways).
+    """
 
     def __init__(self, deck: Deck, players: int, cards: int) -> None:
         self.deck, self.players, self.cards = deck, players, cards
@@ -57,11 +74,25 @@ class _Table:
         self.kinds = {kind: i for i, kind in enumerate(KINDS)}
         self.profits: dict[tuple[int, ...], int] = {}
         """Each stack's profit (``scoring.stack_profit``), by its corporations bottom first."""
-
-    def counts(self, pile: list[int], scale: float) -> list[float]:
-        """Returns how many cards of each name a pile holds, divided by ``scale``."""
-        held = Counter(map(self.name_of.__getitem__, pile))
-        return [held.get(i, 0) / scale for i in range(self.cards)]
+        blocks = layout(len(deck.corporations), cards)
+        self.at: dict[str, int] = {}
+        """Where each block starts."""
+        scales: list[float] = []
+        for name, length in blocks:
+            self.at[name] = len(scales)
+            scales += [float(SCALES.get(name, 1))] * length
+        self.scales = np.array(scales, np.float32)
+        """Each place's scale."""
+        where = self.at["holder of each corporation"]
+        self.holder = [where + c * (SEATS + 1) for c in range(len(deck.corporations))]
+        """Where each corporation's row of holders starts."""
+        self.held: dict[tuple[object, ...], tuple[array[int], array[int]]] = {}
+        """The holdings' blocks (``holdings``) by the seat and the holdings, stack by stack."""
+        self.zeros = array("i", bytes(4 * len(scales)))
+        """The numbers of a tensor before anything is written: zeros, but for "nobody holds it" (copied for
+        each tensor)."""
+        for where in self.holder:
+            self.zeros[where + SEATS] = 1
 
     def profit(self, state: VentureGameState, stack: list[int]) -> int:
         """Returns a stack's profit at a scoring (remembered by the stack's cards for this deck)."""
@@ -73,32 +104,69 @@ class _Table:
                 self.profits[key] = found
         return found
 
-    def write(self, state: VentureGameState, seat: int) -> list[float]:
-        """Returns the tensor's values (before clipping) for ``seat``."""
-        players, corps = self.players, len(self.deck.corporations)
-        top = state.stack.top if len(state.stack) else None
-        out = list(one_hot_rows(len(KINDS))[-1 if top is None else self.kinds.get(top.kind, -1)])
-        out += [1.0 if state.current == seat else 0.0, state.turn / 400]
-        center = set(state.center)
-        out += [1.0 if c in center else 0.0 for c in range(corps)]
-        holder = [SEATS] * corps
-        tops: set[int] = set()
+    def holdings(self, state: VentureGameState, seat: int) -> tuple[array[int], array[int]]:
+        """Returns the numbers of the blocks of the holdings for ``seat``: the holders of each corporation
+        with the tops of the stacks (blocks that follow each other), and the holdings' profits."""
+        at, players = self.at, self.players
+        start = at["holder of each corporation"]
+        blocks = self.zeros[start : at["hand"]]  # "nobody holds it" set for every corporation
+        earned = array("i", bytes(4 * SEATS))
+        holder, tops, profits = self.holder, at["top of a stack"] - start, self.profits
         for s, stacks in enumerate(state.holdings):
             mine = (s - seat) % players
+            total = 0
             for stack in stacks:
                 for c in stack:
-                    holder[c] = mine
-                tops.add(stack[-1])
-        rows = one_hot_rows(SEATS + 1)
-        for slot in holder:
-            out += rows[slot]
-        out += [1.0 if c in tops else 0.0 for c in range(corps)]
-        out += self.counts(state.hands[seat], 8)
-        out += self.counts(state.discard, 8)
-        out += self.counts(state.payment, 8)
-        out += [p / 400 for p in turned(state.profits, seat)]
-        earned = [sum(self.profit(state, stack) for stack in stacks) for stacks in state.holdings]
-        out += [p / 400 for p in turned(earned, seat)]
-        out += [n / 20 for n in turned([len(h) for h in state.hands], seat)]
-        out += [state.owed / 100, len(state.stock) / 54, len(state.draw) / 60]
-        return out
+                    where = holder[c] - start
+                    blocks[where + SEATS] = 0
+                    blocks[where + mine] = 1
+                blocks[tops + stack[-1]] = 1
+                found = profits.get(tuple(stack))
+                total += self.profit(state, stack) if found is None else found
+            earned[mine] = total
+        return blocks, earned
+
+    def write(self, state: VentureGameState, seat: int) -> np.ndarray:
+        """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
+        players, at = self.players, self.at
+        out = self.zeros[:]
+        top = state.stack.top if len(state.stack) else None
+        kind = -1 if top is None else self.kinds.get(top.kind, -1)
+        if kind >= 0:
+            out[kind] = 1
+        out[at["my turn"]] = 1 if state.current == seat else 0
+        out[at["turn"]] = state.turn
+        where = at["center"]
+        for c in state.center:
+            out[where + c] = 1
+        key = (seat, *(tuple(map(tuple, stacks)) for stacks in state.holdings))
+        found = self.held.get(key)
+        if found is None:
+            found = self.holdings(state, seat)
+            if state.deck is self.deck:
+                if len(self.held) >= REMEMBERED:
+                    self.held.clear()
+                self.held[key] = found
+        blocks, earned = found
+        where = at["holder of each corporation"]
+        out[where : where + len(blocks)] = blocks
+        where = at["holdings profit"]
+        out[where : where + SEATS] = earned
+        name_of = self.name_of
+        piles = (("hand", state.hands[seat]), ("discard", state.discard), ("payment", state.payment))
+        for block, pile in piles:
+            where = at[block]
+            for card in pile:
+                out[where + name_of[card]] += 1
+        where = at["profits"]
+        for s, value in enumerate(state.profits):
+            out[where + (s - seat) % players] = value
+        where = at["hand sizes"]
+        for s, hand in enumerate(state.hands):
+            out[where + (s - seat) % players] = len(hand)
+        out[at["owed"]] = state.owed
+        out[at["stock"]] = len(state.stock)
+        out[at["draw pile"]] = len(state.draw)
+        values = np.frombuffer(out, np.intc).astype(np.float32)
+        np.divide(values, self.scales, out=values)
+        return values

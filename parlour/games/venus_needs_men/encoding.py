@@ -7,11 +7,12 @@ would give (tests/envs/test_encoding_reference.py).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 
 import numpy as np
 
-from parlour.core.encoding import SEATS, Encoding, game_state, one_hot_rows, turned
+from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.venus_needs_men.board import load_board
@@ -29,6 +30,8 @@ MOMENTS = ["start", "roll", "save", "end"]
 """The Zap windows' moments the tensor tells apart, in order."""
 ACTIONS = ["build", "move", "attack", "collect", "research"]
 """The turn's actions, in order."""
+REMEMBERED = 10_000
+"""The most discard piles' flags an encoder remembers (past that it starts afresh)."""
 
 
 def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encoding:
@@ -43,15 +46,18 @@ def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encod
     blocks = layout(order, len(ships), len(areas), len(lands), len(upgrades), len(numbers))
     size = sum(length for _, length in blocks)
     table = _Table(
-        players, order, ships, areas, lands, upgrades, numbers, float(board.total(str(options["length"])))
+        players, order, ships, areas, lands, upgrades, numbers, board.total(str(options["length"]))
     )
 
     def encode(state: GameState, seat: int) -> Features:
         return Features.filled(table.write(game_state(state, VenusGameState), seat), blocks, size)
 
+    def write(state: GameState, seat: int) -> np.ndarray:
+        return table.write(game_state(state, VenusGameState), seat)
+
     # Shuffled: home worlds (planets=random), the Zap cards and the Upgrade cards; rolled: the die.
     shuffled = (*order, *map(str, numbers), *upgrades)
-    return Encoding(action_catalogue(board, factions, zap, tech), encode, shuffled, DIE)
+    return Encoding(action_catalogue(board, factions, zap, tech), encode, shuffled, DIE, write=write)
 
 
 def layout(
@@ -73,7 +79,8 @@ def layout(
 
 
 class _Table:
-    """Writes a seat's tensor from the state, with what never changes in a game worked out once."""
+    """Writes a seat's tensor from the state, with what never changes in a game worked out once: whole
+    numbers written where they are not zero, divided by their blocks' scales at once (``WholeNumbers``)."""
 
     def __init__(
         self,
@@ -84,95 +91,146 @@ class _Table:
         lands: list[str],
         upgrades: list[str],
         numbers: list[int],
-        total: float,
+        total: int,
     ) -> None:
         self.players, self.order, self.ships, self.lands = players, order, ships, lands
-        self.upgrades, self.numbers, self.total = upgrades, numbers, total
         self.areas = len(areas)
         self.area_index = {a: i for i, a in enumerate(areas)}
         self.kinds = {kind: i for i, kind in enumerate(KINDS)}
         self.moments = {moment: i for i, moment in enumerate(MOMENTS)}
         self.planets = {planet: i for i, planet in enumerate(order)}
         self.actions = {action: i for i, action in enumerate(ACTIONS)}
-        self.size = sum(
-            length
-            for _, length in layout(order, len(ships), self.areas, len(lands), len(upgrades), len(numbers))
-        )
         self.ship_index = {ship: i for i, ship in enumerate(ships)}
-        self.no_upgrades = [0.0] * len(upgrades)
-        self.basic = [0.0] * (len(order) * 2 * len(upgrades) + len(upgrades) + 1)
-        self.basic += [0.0] * (len(order) * len(ships) + len(ships) + len(lands))
+        self.upgrade_index = {upgrade: i for i, upgrade in enumerate(upgrades)}
+        self.number_index = {number: i for i, number in enumerate(numbers)}
+        self.played_flags: dict[tuple[tuple[int, ...], ...], array[int]] = {}
+        """The flags of the Zap cards played, by the discard piles (``played``)."""
+        scales: dict[str, float] = {"population": 40, "collected": total, "needed": total, "infected": 40}
+        scales |= {"Zap hand sizes": 3, "Zap deck sizes": 18, "extended": 3, "face-up upgrades": 2}
+        scales |= {"upgrade deck": 16}
+        blocks = layout(order, len(ships), self.areas, len(lands), len(upgrades), len(numbers))
+        self.numbers = WholeNumbers(blocks, scales)
+        at = self.numbers.at
+        where = at["area of each ship"]
+        self.ship_area: dict[tuple[str, str | None], int] = {
+            (ship, area): where + row * self.areas + i
+            for row, ship in enumerate(ships)
+            for area, i in self.area_index.items()
+        }
+        """The place of each ship's flag for each area it may be in."""
+        self.seat_of = [at[f"seat of {p}"] for p in order]
+        self.held = {p: at[f"upgrades of {p}"] for p in order}
+        """Where each planet's row of Upgrades held starts."""
+        self.pending = {p: at[f"pending upgrades of {p}"] for p in order}
+        """Where each planet's row of Upgrades waiting starts."""
+        self.control = {p: at[f"controlled by {p}"] for p in order}
 
     def write(self, state: VenusGameState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
-        players, order, ships = self.players, self.order, self.ships
+        players, at = self.players, self.numbers.at
+        out = self.numbers.blank()
         top = state.stack.top if len(state.stack) else None
-        out = list(one_hot_rows(len(KINDS))[-1 if top is None else self.kinds.get(top.kind, -1)])
-        moment = getattr(top, "moment", None) if top is not None and top.kind == "zap" else None
-        out += one_hot_rows(len(MOMENTS))[self.moments.get(moment, -1) if moment is not None else -1]
-        out.append(1.0 if seat in state.deciders() else 0.0)
-        out += one_hot_rows(len(order))[self.planets.get(state.active, -1)]
-        owners, rows = state.seat_of, one_hot_rows(SEATS + 1)
-        for planet in order:
+        if top is not None:
+            kind = self.kinds.get(top.kind, -1)
+            if kind >= 0:
+                out[kind] = 1
+            moment = getattr(top, "moment", None) if top.kind == "zap" else None
+            found = -1 if moment is None else self.moments.get(moment, -1)
+            if found >= 0:
+                out[at["window"] + found] = 1
+        out[at["I may act"]] = 1 if seat in state.deciders() else 0
+        found = self.planets.get(state.active, -1)
+        if found >= 0:
+            out[at["active planet"] + found] = 1
+        owners = state.seat_of
+        for planet, where in zip(self.order, self.seat_of, strict=True):
             owner = owners.get(planet)
-            out += rows[SEATS if owner is None else (owner - seat) % players]
-        # The ships' areas, a large block of zeros, are written into the array as the places of their ones.
-        where, index, width, start = state.ships, self.area_index, self.areas, len(out)
-        ones = []
-        for row, ship in enumerate(ships):
-            area = index.get(where.get(ship) or "", -1)
-            if area >= 0:
-                ones.append(row * width + area)
-        head, out = out, []
-        population, collected, total = state.population, state.collected, self.total
-        out += [population[a] / 40 for a in self.lands]
-        out += [collected.get(p, 0) / total for p in order]
-        out += [needed(state) / total, 1.0 if state.earth_open else 0.0]
-        hand = set(state.hands[seat])
-        out += [1.0 if n in hand else 0.0 for n in self.numbers]
-        out += [n / 3 for n in turned([len(h) for h in state.hands], seat)]
-        out += [n / 18 for n in turned([len(d) for d in state.decks], seat)]
-        played = {n for pile in state.discards for n in pile}
-        out += [1.0 if n in played else 0.0 for n in self.numbers]
-        out += one_hot_rows(len(ACTIONS))[self.actions.get(state.action, -1)]
-        out += self.marked(state.acted)
-        out.append(state.extended / 3)
-        out += self.enhanced(state) if state.options["game"] == "enhanced" else self.basic
-        values = np.zeros(self.size, np.float32)
-        values[:start] = head
-        values[[start + i for i in ones]] = 1.0
-        values[start + len(ships) * width :] = out
-        return values
+            out[where + (SEATS if owner is None else (owner - seat) % players)] = 1
+        ship_area = self.ship_area
+        for placed in state.ships.items():
+            found = ship_area.get(placed, -1)
+            if found >= 0:
+                out[found] = 1
+        population, where = state.population, at["population"]
+        for i, land in enumerate(self.lands):
+            out[where + i] = population[land]
+        collected, where = state.collected, at["collected"]
+        for i, planet in enumerate(self.order):
+            out[where + i] = collected.get(planet, 0)
+        out[at["needed"]] = needed(state)
+        out[at["earth open"]] = 1 if state.earth_open else 0
+        numbers, where = self.number_index, at["my Zap hand"]
+        for number in state.hands[seat]:
+            found = numbers.get(number, -1)
+            if found >= 0:
+                out[where + found] = 1
+        where = at["Zap hand sizes"]
+        for s, hand in enumerate(state.hands):
+            out[where + (s - seat) % players] = len(hand)
+        where = at["Zap deck sizes"]
+        for s, deck in enumerate(state.decks):
+            out[where + (s - seat) % players] = len(deck)
+        played = self.played(state.discards)
+        where = at["Zap cards played"]
+        out[where : where + len(played)] = played
+        found = self.actions.get(state.action, -1)
+        if found >= 0:
+            out[at["action"] + found] = 1
+        self.marked(out, at["acted"], state.acted)
+        out[at["extended"]] = state.extended
+        if state.options["game"] == "enhanced":
+            self.enhanced(out, state)
+        return self.numbers.values(out)
 
-    def marked(self, chosen: list[str]) -> list[float]:
-        """Returns one flag per ship: whether it is among ``chosen`` (usually few: zeros, then the ones)."""
-        row = [0.0] * len(self.ships)
+    def played(self, discards: list[list[int]]) -> array[int]:
+        """Returns the flags of the Zap cards in the discard piles (remembered by the piles: they change
+        only when a card is played, and hold a few dozen cards)."""
+        key = tuple(map(tuple, discards))
+        flags = self.played_flags.get(key)
+        if flags is None:
+            flags = array("i", bytes(4 * len(self.number_index)))
+            numbers = self.number_index
+            for pile in discards:
+                for number in pile:
+                    found = numbers.get(number, -1)
+                    if found >= 0:
+                        flags[found] = 1
+            if len(self.played_flags) >= REMEMBERED:
+                self.played_flags.clear()
+            self.played_flags[key] = flags
+        return flags
+
+    def marked(self, out: array[int], where: int, chosen: list[str]) -> None:
+        """Sets one flag per ship among ``chosen`` in the row of ships at ``where``."""
         index = self.ship_index
         for ship in chosen:
-            at = index.get(ship)
-            if at is not None:
-                row[at] = 1.0
-        return row
+            found = index.get(ship, -1)
+            if found >= 0:
+                out[where + found] = 1
 
-    def enhanced(self, state: VenusGameState) -> list[float]:
-        """Returns the Enhanced game's block (public: Upgrades held and face up, control, infection)."""
-        upgrades, ships, none = self.upgrades, self.ships, self.no_upgrades
-        out: list[float] = []
-        held, pending = state.upgrades, state.pending_upgrades
-        for planet in self.order:
-            mine, waiting = held.get(planet), pending.get(planet)
-            out += [1.0 if u in mine else 0.0 for u in upgrades] if mine else none
-            out += [1.0 if u in waiting else 0.0 for u in upgrades] if waiting else none
-        face_up = state.face_up
-        out += [face_up.count(u) / 2 for u in upgrades] if face_up else none
-        out.append(len(state.upgrade_deck) / 16)
-        control = [0.0] * (len(self.order) * len(ships))  # a row of ships per planet, in order
+    def enhanced(self, out: array[int], state: VenusGameState) -> None:
+        """Writes the Enhanced game's block (public: Upgrades held and face up, control, infection)."""
+        index, at = self.upgrade_index, self.numbers.at
+        for rows, upgrades in ((self.held, state.upgrades), (self.pending, state.pending_upgrades)):
+            for planet, cards in upgrades.items():
+                where = rows.get(planet, -1)
+                if where >= 0:
+                    for upgrade in cards:
+                        found = index.get(upgrade, -1)
+                        if found >= 0:
+                            out[where + found] = 1
+        where = at["face-up upgrades"]
+        for upgrade in state.face_up:
+            found = index.get(upgrade, -1)
+            if found >= 0:
+                out[where + found] += 1
+        out[at["upgrade deck"]] = len(state.upgrade_deck)
+        control, ships = self.control, self.ship_index
         for ship, planet in state.controlled.items():
-            at, row = self.ship_index.get(ship), self.planets.get(planet)
-            if at is not None and row is not None:
-                control[row * len(ships) + at] = 1.0
-        out += control
-        out += self.marked(state.disabled)
-        infected = state.infected
-        out += [infected.get(a, 0) / 40 for a in self.lands]
-        return out
+            at_ship, row = ships.get(ship), control.get(planet)
+            if at_ship is not None and row is not None:
+                out[row + at_ship] = 1
+        self.marked(out, at["disabled"], state.disabled)
+        infected, where = state.infected, at["infected"]
+        for i, land in enumerate(self.lands):
+            out[where + i] = infected.get(land, 0)

@@ -16,8 +16,6 @@ from parlour.core.features import Features as CoreFeatures
 from parlour.core.features import relative
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
-from parlour.games.embers.content import Content as EmbersContent
-from parlour.games.embers.state import EmbersState
 from parlour.games.im_the_boss.catalogue import largest_proceeds
 from parlour.games.im_the_boss.content import Content as BossContent
 from parlour.games.im_the_boss.rules import KINDS
@@ -26,9 +24,8 @@ from parlour.games.im_the_boss.views import NegotiationView, observation
 from parlour.games.venture.content import Deck
 from parlour.games.venture.game_state import VentureGameState
 from parlour.games.venus_needs_men.board import load_board
-from parlour.games.venus_needs_men.factions import load_factions
+from parlour.games.venus_needs_men.encoding import places
 from parlour.games.venus_needs_men.game_state import VenusGameState
-from parlour.games.venus_needs_men.tech import load_tech
 from parlour.games.venus_needs_men.views import EnhancedView
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
 
@@ -98,31 +95,6 @@ def owner_block(features: Features, name: str, owner: int | None, viewer: int, p
     """Appends a one-hot of a seat (relative to the viewer) or a final 'nobody' slot."""
     slot = SEATS if owner is None else relative(owner, viewer, players)
     features.one_hot(name, slot, range(SEATS + 1))
-
-
-def embers_encoder(content: EmbersContent, players: int) -> Encoder:
-    """Returns Embers' encoding for a table of ``players``."""
-    names = content.names
-    deck = len(content.deck)
-
-    def encode(state: GameState, seat: int) -> Features:
-        obs = game_state(state, EmbersState).observe(seat)
-        f = Features()
-        f.one_hot("decision", obs["decision"], ["turn", "answer"])
-        f.scalar("I may act", seat in obs["deciders"])
-        f.flags("hand", ((obs["hand"] or []).count(n) for n in names), content.hand)
-        seat_block(f, "hand sizes", obs["hand_sizes"], seat, content.hand)
-        seat_block(f, "scores", obs["scores"], seat, deck)
-        owner_block(f, "active", obs["active"], seat, players)
-        f.scalar("draw pile", obs["draw_size"], deck)
-        f.flags("fire", (obs["fire"].count(n) for n in names), 3)
-        f.scalar("fire total", obs["fire_total"], content.blaze)
-        f.flags("discard", (obs["discard"].count(n) for n in names), deck)
-        f.one_hot("in play", obs["play"], names)
-        f.scalar("douses on it", len(obs["dousers"]), 6)
-        return f
-
-    return encode
 
 
 def boss_encoder(content: BossContent, players: int, options: Mapping[str, JSONValue]) -> Encoder:
@@ -237,13 +209,8 @@ def venture_encoder(deck: Deck, players: int) -> Encoder:
 
 def venus_encoder(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encoder:
     """Returns Venus Needs Men!'s encoding for a table of ``players`` with this Zap deck and options."""
-    board, factions, tech = load_board(), load_factions(), load_tech()
-    order = list(factions.order)
-    ships = [s for p in order for s in factions.planets[p].ship_ids()]
-    areas = [a.id for a in board.areas if a.kind != "refuge"]
-    lands = list(board.land_areas())
-    upgrades = sorted(tech.upgrades)
-    numbers = sorted(zap.cards)
+    board = load_board()
+    order, ships, areas, lands, upgrades, numbers = places(zap)
     kinds = ["zap", "act", "moving", "attacking", "collecting", "extend", "extra", "immediate", "scavenge"]
     total = float(board.total(str(options["length"])))
 

@@ -59,8 +59,8 @@ def layout(colours: list[str], names: list[str], kinds: list[str], spaces: int) 
 
 
 class _Table:
-    """Writes a seat's tensor from the state, with what never changes in a game worked out once: whole
-    numbers written where they are not zero, divided by their blocks' scales at once (``WholeNumbers``)."""
+    """Writes a seat's I'm the Boss! tensor as whole numbers (``WholeNumbers``), the board's spaces, the
+    colours and the card names indexed once a game."""
 
     def __init__(
         self,

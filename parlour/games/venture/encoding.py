@@ -11,7 +11,7 @@ from array import array
 
 import numpy as np
 
-from parlour.core.encoding import SEATS, Encoding, game_state
+from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.venture.catalogue import action_catalogue
@@ -57,14 +57,8 @@ def layout(corps: int, cards: int) -> list[tuple[str, int]]:
 
 
 class _Table:
-    """Writes a seat's tensor from the state, with what never changes in a game worked out once.
-
-    Every value of the tensor is a whole number over a fixed scale (a flag over 1, a count over 8, a
-    profit over 400…), so the numbers are written as integers into a buffer of zeros, only where they are
-    not zero, and divided by each place's scale at once in float32 (which rounds as dividing in Python
-    then converting to float32 does: the quotient of two small whole numbers is rounded correctly both
-    ways).
-    """
+    """Writes a seat's Venture tensor as whole numbers (``WholeNumbers``), remembering each stack's profit
+    and each seat's holdings blocks by the cards they read."""
 
     def __init__(self, deck: Deck, players: int, cards: int) -> None:
         self.deck, self.players, self.cards = deck, players, cards
@@ -74,25 +68,16 @@ class _Table:
         self.kinds = {kind: i for i, kind in enumerate(KINDS)}
         self.profits: dict[tuple[int, ...], int] = {}
         """Each stack's profit (``scoring.stack_profit``), by its corporations bottom first."""
-        blocks = layout(len(deck.corporations), cards)
-        self.at: dict[str, int] = {}
+        self.numbers = WholeNumbers(layout(len(deck.corporations), cards), SCALES)
+        self.at = self.numbers.at
         """Where each block starts."""
-        scales: list[float] = []
-        for name, length in blocks:
-            self.at[name] = len(scales)
-            scales += [float(SCALES.get(name, 1))] * length
-        self.scales = np.array(scales, np.float32)
-        """Each place's scale."""
         where = self.at["holder of each corporation"]
         self.holder = [where + c * (SEATS + 1) for c in range(len(deck.corporations))]
         """Where each corporation's row of holders starts."""
         self.held: dict[tuple[object, ...], tuple[array[int], array[int]]] = {}
         """The holdings' blocks (``holdings``) by the seat and the holdings, stack by stack."""
-        self.zeros = array("i", bytes(4 * len(scales)))
-        """The numbers of a tensor before anything is written: zeros, but for "nobody holds it" (copied for
-        each tensor)."""
-        for where in self.holder:
-            self.zeros[where + SEATS] = 1
+        for where in self.holder:  # a tensor starts with "nobody holds it" for every corporation
+            self.numbers.zeros[where + SEATS] = 1
 
     def profit(self, state: VentureGameState, stack: list[int]) -> int:
         """Returns a stack's profit at a scoring (remembered by the stack's cards for this deck)."""
@@ -109,7 +94,7 @@ class _Table:
         with the tops of the stacks (blocks that follow each other), and the holdings' profits."""
         at, players = self.at, self.players
         start = at["holder of each corporation"]
-        blocks = self.zeros[start : at["hand"]]  # "nobody holds it" set for every corporation
+        blocks = self.numbers.zeros[start : at["hand"]]  # "nobody holds it" set for every corporation
         earned = array("i", bytes(4 * SEATS))
         holder, tops, profits = self.holder, at["top of a stack"] - start, self.profits
         for s, stacks in enumerate(state.holdings):
@@ -129,7 +114,7 @@ class _Table:
     def write(self, state: VentureGameState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
         players, at = self.players, self.at
-        out = self.zeros[:]
+        out = self.numbers.blank()
         top = state.stack.top if len(state.stack) else None
         kind = -1 if top is None else self.kinds.get(top.kind, -1)
         if kind >= 0:
@@ -167,6 +152,4 @@ class _Table:
         out[at["owed"]] = state.owed
         out[at["stock"]] = len(state.stock)
         out[at["draw pile"]] = len(state.draw)
-        values = np.frombuffer(out, np.intc).astype(np.float32)
-        np.divide(values, self.scales, out=values)
-        return values
+        return self.numbers.values(out)

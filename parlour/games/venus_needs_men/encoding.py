@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,20 +35,37 @@ REMEMBERED = 10_000
 """The most discard piles' flags an encoder remembers (past that it starts afresh)."""
 
 
-def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encoding:
-    """Returns Venus Needs Men!'s encoding for a table of ``players`` with this Zap deck and options."""
-    board, factions, tech = load_board(), load_factions(), load_tech()
+class Places(NamedTuple):
+    """What the tensor's blocks index, each in its order."""
+
+    order: list[str]
+    """The planets."""
+    ships: list[str]
+    areas: list[str]
+    """Every area but the refuges."""
+    lands: list[str]
+    upgrades: list[str]
+    numbers: list[int]
+    """The Zap cards' numbers."""
+
+
+def places(zap: ZapDeck) -> Places:
+    """Returns what the tensor's blocks index, for this Zap deck."""
+    board, factions = load_board(), load_factions()
     order = list(factions.order)
     ships = [s for p in order for s in factions.planets[p].ship_ids()]
     areas = [a.id for a in board.areas if a.kind != "refuge"]
-    lands = list(board.land_areas())
-    upgrades = sorted(tech.upgrades)
-    numbers = sorted(zap.cards)
+    lands, upgrades = list(board.land_areas()), sorted(load_tech().upgrades)
+    return Places(order, ships, areas, lands, upgrades, sorted(zap.cards))
+
+
+def encoding(zap: ZapDeck, players: int, options: Mapping[str, object]) -> Encoding:
+    """Returns Venus Needs Men!'s encoding for a table of ``players`` with this Zap deck and options."""
+    board, factions, tech = load_board(), load_factions(), load_tech()
+    order, ships, areas, lands, upgrades, numbers = indexed = places(zap)
     blocks = layout(order, len(ships), len(areas), len(lands), len(upgrades), len(numbers))
     size = sum(length for _, length in blocks)
-    table = _Table(
-        players, order, ships, areas, lands, upgrades, numbers, board.total(str(options["length"]))
-    )
+    table = _Table(players, indexed, board.total(str(options["length"])))
 
     def encode(state: GameState, seat: int) -> Features:
         return Features.filled(table.write(game_state(state, VenusGameState), seat), blocks, size)
@@ -79,20 +97,11 @@ def layout(
 
 
 class _Table:
-    """Writes a seat's tensor from the state, with what never changes in a game worked out once: whole
-    numbers written where they are not zero, divided by their blocks' scales at once (``WholeNumbers``)."""
+    """Writes a seat's Venus Needs Men! tensor as whole numbers (``WholeNumbers``): ships, areas, lands,
+    Upgrades and Zap numbers indexed once a game; the Zap cards played remembered by the discard piles."""
 
-    def __init__(
-        self,
-        players: int,
-        order: list[str],
-        ships: list[str],
-        areas: list[str],
-        lands: list[str],
-        upgrades: list[str],
-        numbers: list[int],
-        total: int,
-    ) -> None:
+    def __init__(self, players: int, indexed: Places, total: int) -> None:
+        order, ships, areas, lands, upgrades, numbers = indexed
         self.players, self.order, self.ships, self.lands = players, order, ships, lands
         self.areas = len(areas)
         self.area_index = {a: i for i, a in enumerate(areas)}

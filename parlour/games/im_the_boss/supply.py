@@ -91,7 +91,12 @@ def stands(state: Tabletop) -> bool:
     """
     nego = state.nego
     assert nego is not None
-    return covers(state.content.spaces[nego.space], {c for c, t in nego.items.items() if t.agreed})
+    agreed = frozenset([c for c, t in nego.items.items() if t.agreed])
+    key = (nego.space, agreed)
+    found: bool | None = nego.memo.get(key)
+    if found is None:
+        found = nego.memo[key] = covers(state.content.spaces[nego.space], set(agreed))
+    return found
 
 
 def strike_unagreed(state: Tabletop) -> None:

@@ -106,7 +106,10 @@ class GameState(ABC, Generic[A]):
             if cached is not None:  # only a seat already checked has a list
                 return cached
             if 0 <= seat < self.players:
-                cached = self._legal_actions(seat) if seat in self.deciders() else []
+                deciders = self._deciders
+                if deciders is None:
+                    deciders = self.deciders()
+                cached = self._legal_actions(seat) if seat in deciders else []
                 self._legal_cache[seat] = cached
                 return cached
         resolved = self._resolve_seat(seat, strict=False)
@@ -251,13 +254,13 @@ class GameState(ABC, Generic[A]):
     def _legal_actions(self, seat: Seat) -> list[A]:
         """Returns the legal actions for a seat that may act (the one source of legality): the top
         decision's."""
-        result: list[A] = self.stack.top.legal(self, seat)
+        result: list[A] = self.stack._items[-1].legal(self, seat)  # the top decision, read directly
         return result
 
     def _apply(self, seat: Seat, action: A) -> None:
         """Changes the state for a legal action: the top decision applies it, then the steps nobody
         decides run (:meth:`settle`)."""
-        self.stack.top.apply(self, seat, action)
+        self.stack._items[-1].apply(self, seat, action)  # the top decision, read directly
         self.settle()
 
     def settle(self) -> None:

@@ -233,11 +233,20 @@ def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
     places, destinations = state.ships, tables(state.board).destinations
     disabled, seized, acted, owners = state.disabled, state.seized, state.acted, state.factions.owners
     main, enhanced = mode == MAIN, state.enhanced
+    allowed: dict[str, int] = {}  # each owner's move steps a ship (read once)
     for ship in ships:
         if ship in disabled or ship in seized:
             continue
-        if main and (acted.count(ship) >= state.loadout(owners[ship]).moves if enhanced else ship in acted):
-            continue
+        if main:
+            if enhanced:
+                owner = owners[ship]
+                most = allowed.get(owner)
+                if most is None:
+                    most = allowed[owner] = state.loadout(owner).moves
+                if acted.count(ship) >= most:
+                    continue
+            elif ship in acted:
+                continue
         where = places[ship]
         assert where is not None
         if destinations[where]:
@@ -310,14 +319,19 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     orbit = state.board.orbit if raid else None
     seize = cards and tech.has_special(state, planet, "mindcontrol")
     owner, loadout = "", None
+    aims: dict[tuple[str, bool], list[str]] = {}  # the targets from each area, with and without long range
     for ship in attackers:
         where = places[ship]
         assert where is not None
         if cards and owners[ship] != owner:
             owner = owners[ship]
             loadout = state.loadout(owner)
-        area = (table.long_reach if loadout is not None and loadout.long else table.reach)[where]
-        targets = [] if occupied.isdisjoint(area) else [t for t in rivals if places[t] in area]
+        long = loadout is not None and loadout.long
+        targets = aims.get((where, long))
+        if targets is None:
+            area = (table.long_reach if long else table.reach)[where]
+            targets = [] if occupied.isdisjoint(area) else [t for t in rivals if places[t] in area]
+            aims[(where, long)] = targets
         if targets:
             # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire Control and
             # Energy Amplifier improve the Q-Ray instead.

@@ -16,7 +16,9 @@ window gives a step), so the step itself is taken here too (:func:`take_step`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar, Literal, Self
 
 from parlour.core.decisions import Seat
@@ -105,7 +107,7 @@ class ZapWindow(VenusDecision):
     def resolve(self, state: VenusState) -> None:
         """Carries out what the window's moment waited for, once it has closed."""
 
-    def first_asked(self, seats: list[Seat]) -> list[Seat]:
+    def first_asked(self, seats: Sequence[Seat]) -> Sequence[Seat]:
         """Returns the seats the window may ask, of every seat from the active one clockwise."""
         return seats
 
@@ -148,7 +150,7 @@ class StartWindow(ZapWindow):
     """Whether every seat may be asked (ruling B-3): on the first turn, when robots were repaired as the
     turn began, and once a card has been played in it; else the active seat alone."""
 
-    def first_asked(self, seats: list[Seat]) -> list[Seat]:
+    def first_asked(self, seats: Sequence[Seat]) -> Sequence[Seat]:
         """Returns the active seat alone unless the window is open to everyone (the others were asked
         at the end of the turn before, and only the active seat's secret refill came between)."""
         return seats if self.everyone else seats[:1]
@@ -370,9 +372,15 @@ def _card(state: VenusState, number: int, effects: tuple[str, ...], path: str) -
 
 
 # ------------------------------------------------------------------ who is asked
-def order_from(state: VenusState, seat: int) -> list[int]:
+def order_from(state: VenusState, seat: int) -> tuple[int, ...]:
     """Returns every seat clockwise from ``seat``."""
-    return [(seat + i) % state.players for i in range(state.players)]
+    return _clockwise(seat, state.players)
+
+
+@cache
+def _clockwise(seat: int, players: int) -> tuple[int, ...]:
+    """Returns (once, then shared) every seat clockwise from ``seat``."""
+    return tuple((seat + i) % players for i in range(players))
 
 
 def for_planet(state: VenusState, seat: int) -> str:

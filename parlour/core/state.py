@@ -208,8 +208,10 @@ class GameState(ABC, Generic[A]):
         """Applies an action taken from ``legal_actions(seat)`` without checks or events (playouts)."""
         self._apply(seat, action)
         self._deciders = None
-        if self._legal_cache:
-            self._forget_legal()
+        if self._legal_cache:  # what _forget_legal does, inline on this hot path
+            self._legal_cache = {}
+            if self._legal_sets:
+                self._legal_sets = {}
         self.actions_applied += 1
 
     def _forget_legal(self) -> None:

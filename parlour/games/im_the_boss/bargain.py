@@ -45,6 +45,7 @@ from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.phases import clockwise, clockwise_order, others_from_left
 from parlour.games.im_the_boss.plays import card_plays, play
 from parlour.games.im_the_boss.supply import (
+    Line,
     Supply,
     auto_use,
     can_supply,
@@ -252,28 +253,41 @@ def boss_actions(state: Tabletop, known: Supply | None = None) -> list[BossActio
     items, tips, boss = nego.items, nego.tips, nego.boss
     free = nego.proceeds - nego.committed()  # each line's room below is what the other lines leave
     found: list[BossAction] = accepts(nego, free) if nego.offers else []
-    for colour, seats in known.table.items():
+    for colour, suppliers in boss_lines(known, boss):
         term = items.get(colour)
-        if term is None:
-            for seat in seats:
-                if seat == boss:
-                    found.append(shared(Use, colour))
-                else:
-                    found += include_amounts(colour, seat, 0, free)
-            continue
-        room = free + term.amount
-        for seat in seats:
-            if seat == term.seat:
-                if seat != boss:
-                    found += amounts(include_amounts(colour, seat, 0, room), 0, term.amount)
-            elif seat == boss:
-                found.append(shared(Use, colour))
-            else:
-                found += include_amounts(colour, seat, 0, room)
+        high = free if term is None else free + term.amount  # the line's room
+        for seat, use, every in suppliers:
+            if use is not None:
+                if term is None or term.seat != seat:
+                    found.append(use)
+                continue
+            upto = every[: high + 1] if 0 <= high < len(every) else include_amounts(colour, seat, 0, high)
+            found += upto if term is None or term.seat != seat else amounts(upto, 0, term.amount)
     if items:
         found += drops(tuple(items))
     found += tip_actions(boss, state.players, free, tuple([(s, t.amount) for s, t in tips.items()]))
     return found
+
+
+def boss_lines(known: Supply, boss: int) -> tuple[Line, ...]:
+    """Returns the Boss's actions on each colour's line (``supply.Line``), worked out once for the table
+    and the Boss (kept in ``known``)."""
+    if known.lines_boss != boss:
+        proceeds = known.nego.proceeds
+        known.lines = tuple(
+            (
+                colour,
+                tuple(
+                    (seat, shared(Use, colour), ())
+                    if seat == boss
+                    else (seat, None, include_amounts(colour, seat, 0, proceeds))
+                    for seat in seats
+                ),
+            )
+            for colour, seats in known.table.items()
+        )
+        known.lines_boss = boss
+    return known.lines
 
 
 def accepts(nego: Negotiation, free: int) -> list[BossAction]:

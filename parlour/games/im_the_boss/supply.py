@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from parlour.games.im_the_boss.actions import BossAction
 from parlour.games.im_the_boss.content import Space
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.tabletop import Tabletop
@@ -58,6 +59,15 @@ class Supply:
     """The names of the Clan cards each seat has laid."""
     table: dict[str, list[int]]
     """The seats that can supply each of the space's colours, in seat order (``suppliers``)."""
+    lines: tuple[Line, ...] = ()
+    """The Boss's actions on each colour's line, from the table (``bargain.boss_lines`` fills it)."""
+    lines_boss: int = -1
+    """The Boss that ``lines`` were worked out for (-1: not yet)."""
+
+
+Line = tuple[str, tuple[tuple[int, BossAction | None, tuple[BossAction, ...]], ...]]
+"""A colour's line of the terms as the Boss may shape it: each supplier, with ``use C`` if it is the Boss,
+else ``include C @S N`` for every N from 0 to the proceeds."""
 
 
 def supply(state: Tabletop) -> Supply:

@@ -316,6 +316,8 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     rivals = state.fleets.enemies(state.seat_of[planet])  # on the board: each has an area
     occupied = {places[t] for t in rivals}
     raid = cards and _may_raid(state, planet)
+    if not rivals and not raid:
+        return found  # no enemy ship on the board to attack, take over or raid from
     orbit = state.board.orbit if raid else None
     seize = cards and tech.has_special(state, planet, "mindcontrol")
     owner, loadout = "", None
@@ -405,13 +407,24 @@ def collect_steps(
     # Ruling A-23 (option ``infected``): where healthy and infected units share an area, the collector
     # chooses which kind it takes.
     choosing = state.options.get("infected", "choose") == "choose"
+    places = state.ships
+    sources: dict[str, list[tuple[str, bool]]] = {}  # each area's sources, and whether both kinds are there
     for ship in collectors:
-        where = state.ships[ship] or ""
+        where = places[ship] or ""
         if may_collect and (amphibious or population.get(where, 0) + infected.get(where, 0) > 0):
-            for a in _sources(state, ship, amphibious):
-                found.append(table.collect(ship, "" if a == where else a, False))
-                if choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0:
-                    found.append(table.collect(ship, "" if a == where else a, True))
+            here = sources.get(where)
+            if here is None:
+                here = sources[where] = [
+                    (
+                        "" if a == where else a,
+                        choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0,
+                    )
+                    for a in _sources(state, ship, amphibious)
+                ]
+            for a, both in here:
+                found.append(table.collect(ship, a, False))
+                if both:
+                    found.append(table.collect(ship, a, True))
         if parasites and population.get(where, 0) > 0:
             found.append(Infect.of(ship))
         if robotic and infected.get(where, 0) > 0:

@@ -63,7 +63,7 @@ def start_turn(state: VenusState, index: int) -> None:
     state.action, state.acted, state.extended, state.cycled, state.seized = "", [], 0, False, []
     active = state.planets[index]
     seat = state.seat_of[active]
-    repaired = [s for s in state.disabled if state.owner(s) == active]
+    repaired = [s for s in state.disabled if state.owner(s) == active] if state.disabled else []
     if repaired:
         state.disabled = [s for s in state.disabled if s not in repaired]
         state.emit(f"{' '.join(repaired)} repaired (Robotic).")

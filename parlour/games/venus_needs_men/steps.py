@@ -437,8 +437,18 @@ def research_steps(state: VenusState, planet: str) -> list[VenusAction]:
     """Returns ``research ID`` for each face-up Upgrade the planet may try for (Enhanced game)."""
     if not state.enhanced:
         return []
-    have = tech.held(state, planet)
-    return [research_of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)]
+    pending = state.pending_upgrades.get(planet, ())
+    key = ("research", planet, *state.upgrades.get(planet, ()), "", *pending, "", *state.face_up)
+    memo = state.tech.memo
+    found: tuple[Research, ...] | None = memo.get(key)
+    if found is None:
+        # What it reads: the planet's Upgrades in effect (its loadout), those acquired this turn, the face-up
+        # ones, and the cards (``state.tech``, which keeps the memo).
+        have = tech.held(state, planet)
+        found = memo[key] = tuple(
+            research_of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)
+        )
+    return list(found)
 
 
 _RESEARCH: dict[str, Research] = {}

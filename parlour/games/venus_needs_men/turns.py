@@ -163,7 +163,7 @@ class Act(VenusDecision):
         found += collect_steps(state, planet, fleet)
         found += research_steps(state, planet)
         if tech.is_enhanced(state) and not state.cycled:
-            found += [Cycle.of(u) for u in sorted(set(state.face_up))]
+            found += cycles(state)
         return found
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
@@ -185,6 +185,15 @@ class Act(VenusDecision):
     def researcher(self, state: VenusState) -> str | None:
         """Returns the active planet: research is one of its actions."""
         return state.active
+
+
+def cycles(state: VenusState) -> tuple[VenusAction, ...]:
+    """Returns ``cycle ID`` for each face-up Upgrade, in id order (kept in ``state.tech.memo``)."""
+    key = ("cycle", *state.face_up)
+    found: tuple[VenusAction, ...] | None = state.tech.memo.get(key)
+    if found is None:
+        found = state.tech.memo[key] = tuple(Cycle.of(u) for u in sorted(set(state.face_up)))
+    return found
 
 
 def _main_step(state: VenusState, action: VenusAction) -> None:

@@ -227,7 +227,13 @@ class Phase(VenusDecision):
         _main_step(state, action)
 
     def auto(self, state: VenusState) -> bool:
-        """Ends the action when only 'done' is left."""
+        """Ends the action when only 'done' is left (a move lists its steps here, and offers them as the
+        seat's legal actions: :meth:`legal` would list them again)."""
+        if state.action == "move" and self.seats:
+            found = move_steps(state, _unacted(state))
+            if found:
+                state.offer_legal(self.seats[0], [DONE, *found])
+            return self.close_unless(state, bool(found))
         more = has_steps(state, state.action, state.planets[state.current], _unacted(state))
         return self.close_unless(state, more)
 

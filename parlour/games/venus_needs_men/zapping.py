@@ -41,6 +41,8 @@ MAX_DICE = 6
 MAX_NUMBER = 100
 """Larger than any hit number, weapon bonus or jam a legal game reaches."""
 _BASE = frozenset({"seats", "concurrent"})
+MEMO_SIZE = 4096
+"""The most discard-pile layouts whose unseen kinds the Zap deck keeps (``unseen_kinds``)."""
 
 
 # ------------------------------------------------------------------ the windows
@@ -456,8 +458,17 @@ def _may_play_one(state: VenusState, seat: int, window: ZapWindow, kinds: list[Z
 
 def unseen_kinds(state: VenusState) -> list[ZapCard]:
     """Returns a card of each kind (timing and effect) among the Zap cards nobody has shown."""
-    shown = {c for pile in state.discards for c in pile}
-    return [state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)]
+    key = tuple(map(tuple, state.discards))
+    memo = state.zap.unseen
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()  # the deck is shared by every game: keep the memo small
+        shown = {c for pile in state.discards for c in pile}
+        found = memo[key] = [
+            state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)
+        ]
+    return list(found)
 
 
 def asked(state: VenusState, window: ZapWindow) -> list[int]:

@@ -60,6 +60,17 @@ class Tables:
             found = self._moves[key] = tuple(Move.of(ship, d) for d in self.destinations[where])
         return found
 
+    def fleet_moves(self, ships: Sequence[str], places: dict[str, str | None]) -> list[VenusAction]:
+        """Returns ``move SHIP AREA`` for each of these ships, from where each stands (``places``), and
+        each area it may move to (:meth:`moves`, looked up without a call per ship)."""
+        found: list[VenusAction] = []
+        kept = self._moves
+        for ship in ships:
+            where = places[ship]
+            assert where is not None
+            found += kept.get((ship, where)) or self.moves(ship, where)
+        return found
+
     def attack(self, ship: str, target: str) -> Attack:
         """Returns ``attack SHIP TARGET``."""
         key = (ship, target)
@@ -67,6 +78,11 @@ class Tables:
         if found is None:
             found = self._attacks[key] = Attack.of(ship, target)
         return found
+
+    def attacks(self, ship: str, targets: list[str]) -> list[Attack]:
+        """Returns ``attack SHIP TARGET`` for each target (:meth:`attack`, looked up without a call each)."""
+        kept = self._attacks
+        return [kept.get((ship, t)) or self.attack(ship, t) for t in targets]
 
     def launches(self, planet: str) -> tuple[Build, ...]:
         """Returns the builds of a planet with Quality Control: on its home world or a space area next to
@@ -256,13 +272,7 @@ def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
 
 def move_steps(state: VenusState, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``move SHIP AREA`` for each of these ships that may move, and each destination."""
-    table, places = tables(state.board), state.ships
-    found: list[VenusAction] = []
-    for ship in _movers(state, ships, mode):
-        where = places[ship]
-        assert where is not None
-        found += table.moves(ship, where)
-    return found
+    return tables(state.board).fleet_moves(_movers(state, ships, mode), state.ships)
 
 
 def move(state: VenusState, action: Move) -> None:
@@ -338,10 +348,12 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
             # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire Control and
             # Energy Amplifier improve the Q-Ray instead.
             second = loadout.second if loadout is not None else ()
-            for target in targets:
-                found.append(table.attack(ship, target))
-                if second:
+            if second:
+                for target in targets:
+                    found.append(table.attack(ship, target))
                     found += [Attack.of(ship, target, weapon) for weapon in second]
+            else:
+                found += table.attacks(ship, targets)
         if raid and where == orbit:
             found.append(Attack.of(ship, REFUGE))
         if seize and targets and _may_seize(state, planet, ship):

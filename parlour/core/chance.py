@@ -6,10 +6,12 @@ which chance events an action asks for, then supply every outcome as a forced on
 
 from __future__ import annotations
 
+import _random
 import random
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from parlour.core.errors import IllegalActionError, PositionError
 from parlour.core.positions import short_key, short_repr
@@ -70,8 +72,14 @@ class Chance:
     """If set, die results come from ``ask(low, high)`` (a table rolling real dice); copies drop it."""
 
     def _generator(self) -> random.Random:
-        """Returns the generator for the next event and counts the event."""
-        rng = random.Random(f"{self.seed}:{self.events}")
+        """Returns the generator for the next event, seeded with ``"seed:events"``, and counts the event.
+
+        The thread's one generator is seeded again for each event, exactly as ``random.Random(text)``
+        would be (the text and its SHA-512 digest as one integer), without making a generator each
+        time: the caller draws from it at once, before any other event.
+        """
+        text = f"{self.seed}:{self.events}".encode()
+        rng = _seeded(int.from_bytes(text + _SHA512(text).digest()))
         self.events += 1
         return rng
 
@@ -194,6 +202,23 @@ class ProbeChance(Chance):
         if not (self.forced and self.forced[0].kind == ORDER):
             raise NeedChance(ChanceRequest(ORDER, names=names))
         return super().shuffle(items, name_of)
+
+
+_THREAD = threading.local()
+"""Each thread's generator that :meth:`Chance._generator` seeds again for every event."""
+_SHA512: Callable[[bytes], Any] = random._sha512  # type: ignore[attr-defined]
+"""The SHA-512 that ``random.Random.seed`` hashes a text seed with (the built-in one, not OpenSSL's)."""
+_SEED = _random.Random.seed
+"""Seeding from an integer in C (what ``random.Random.seed`` does with the integer it makes of a text)."""
+
+
+def _seeded(number: int) -> random.Random:
+    """Returns the thread's generator seeded with ``number`` (``random.Random(number)``'s state)."""
+    rng: random.Random | None = getattr(_THREAD, "rng", None)
+    if rng is None:
+        rng = _THREAD.rng = random.Random(0)
+    _SEED(rng, number)
+    return rng
 
 
 def read_forced(entry: object, where: str) -> Forced:

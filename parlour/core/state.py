@@ -80,6 +80,7 @@ class GameState(ABC, Generic[A]):
         self._legal_sets: dict[Seat, frozenset[A]] = {}
         self._deciders: tuple[Seat, ...] | None = None
         self._events: list[Event] | None = None
+        self._offered: tuple[Seat, list[A]] | None = None
         self.actions_applied = 0
 
     # ----------------------------------------------------------------- queries
@@ -106,7 +107,10 @@ class GameState(ABC, Generic[A]):
             if cached is not None:  # only a seat already checked has a list
                 return cached
             if 0 <= seat < self.players:
-                cached = self._legal_actions(seat) if seat in self.deciders() else []
+                deciders = self._deciders
+                if deciders is None:
+                    deciders = self.deciders()
+                cached = self._legal_actions(seat) if seat in deciders else []
                 self._legal_cache[seat] = cached
                 return cached
         resolved = self._resolve_seat(seat, strict=False)
@@ -176,6 +180,7 @@ class GameState(ABC, Generic[A]):
         chance = self.chance
         snapshot = self.clone() if chance.forced or chance.ask is not None else None
         self._events = []
+        self._offered = None
         try:
             self._apply(seat, action)
         except Exception:
@@ -188,8 +193,7 @@ class GameState(ABC, Generic[A]):
         finally:
             events, self._events = self._events, None
         self._deciders = None
-        if self._legal_cache:
-            self._forget_legal()
+        self._take_offered()
         self.actions_applied += 1
         return events or []
 
@@ -203,11 +207,31 @@ class GameState(ABC, Generic[A]):
 
     def apply_legal(self, action: A, seat: Seat) -> None:
         """Applies an action taken from ``legal_actions(seat)`` without checks or events (playouts)."""
+        self._offered = None
         self._apply(seat, action)
         self._deciders = None
-        if self._legal_cache:
-            self._forget_legal()
+        if self._offered is not None or self._legal_cache:  # what _take_offered does, on this hot path
+            self._take_offered()
         self.actions_applied += 1
+
+    def _take_offered(self) -> None:
+        """Forgets the legal actions cached before the action, keeping those the decision now on top
+        worked out as the action settled (:meth:`offer_legal`)."""
+        offered = self._offered
+        if offered is not None:
+            self._offered = None
+            self._legal_cache = {offered[0]: offered[1]}
+            if self._legal_sets:
+                self._legal_sets = {}
+        elif self._legal_cache:
+            self._forget_legal()
+
+    def offer_legal(self, seat: Seat, actions: list[A]) -> None:
+        """Hands over ``seat``'s legal actions, just worked out by the top decision's ``auto`` as it returns
+        False (so nothing changes before a seat decides) and asking that seat alone: the action being
+        applied keeps them, and ``legal_actions(seat)`` returns them without working them out again. They
+        must be exactly what the decision's ``legal`` returns now."""
+        self._offered = (seat, actions)
 
     def _forget_legal(self) -> None:
         """Drops the cached deciders and legal actions after the state changed."""
@@ -251,13 +275,13 @@ class GameState(ABC, Generic[A]):
     def _legal_actions(self, seat: Seat) -> list[A]:
         """Returns the legal actions for a seat that may act (the one source of legality): the top
         decision's."""
-        result: list[A] = self.stack.top.legal(self, seat)
+        result: list[A] = self.stack._items[-1].legal(self, seat)  # the top decision, read directly
         return result
 
     def _apply(self, seat: Seat, action: A) -> None:
         """Changes the state for a legal action: the top decision applies it, then the steps nobody
         decides run (:meth:`settle`)."""
-        self.stack.top.apply(self, seat, action)
+        self.stack._items[-1].apply(self, seat, action)  # the top decision, read directly
         self.settle()
 
     def settle(self) -> None:

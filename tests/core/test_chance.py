@@ -289,3 +289,18 @@ def test_a_game_starts_from_a_given_chance(name: str) -> None:
     with pytest.raises(NeedChance) as raised:
         game.new_state(players, 3, chance=ProbeChance(3))
     assert raised.value.request.kind == ORDER
+
+
+def test_each_event_draws_from_the_generator_its_text_seed_makes() -> None:
+    """Event n of seed s draws exactly what ``random.Random(f"{s}:{n}")`` would (positions keep only the
+    seed and the count; the generator reused for every event must not change a single draw)."""
+    chance = Chance(2026)
+    for n in range(40):
+        reference = random.Random(f"2026:{n}")
+        if n % 2:
+            assert chance.roll(6 + n) == reference.randrange(1, 7 + n)
+        else:
+            expected = list(ITEMS)
+            reference.shuffle(expected)
+            assert chance.shuffle(ITEMS) == expected
+    assert chance.events == 40

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from parlour.core.decisions import Seat
@@ -45,6 +45,7 @@ from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.phases import clockwise, clockwise_order, others_from_left
 from parlour.games.im_the_boss.plays import card_plays, play
 from parlour.games.im_the_boss.supply import (
+    Line,
     Supply,
     auto_use,
     can_supply,
@@ -84,10 +85,8 @@ class Bargain(UnderStop):
             return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
         # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
         found: list[BossAction] = [] if self.quiet else [PASS]
-        held = hand_names(state, seat)
-        known = supply(state)
-        found += [shared(Lay, c) for c in known.colours if f"clan:{c}" in held]
-        found += card_plays(state, seat, held, known)
+        cards, known = hand_plays(state, nego, seat)
+        found += cards
         if seat == nego.boss:
             found += boss_actions(state, known)
             found += closing
@@ -105,7 +104,7 @@ class Bargain(UnderStop):
         if isinstance(action, Fail):
             fail_deal(state)
             return
-        if not isinstance(action, Agree | Refuse):
+        if not isinstance(action, (Agree, Refuse)):
             nego.counted[seat] += 1
         if isinstance(action, Call):
             call(state, seat)
@@ -150,11 +149,34 @@ def open_negotiation(state: Tabletop, seat: int) -> None:
     state.nego = Negotiation(state.marker, seat, seat, proceeds, [[] for _ in range(state.players)])
     state.nego.counted = [0] * state.players
     state.stack.push(Bargain(seats=clockwise(seat, state.players), quiet=False))
-    state.emit(
-        f'Seat {seat}: "Let\'s make a deal!" Space {space.number} ({space.text()}), '
-        f"proceeds {proceeds} million."
-    )
+    if state.logging:
+        state.emit(
+            f'Seat {seat}: "Let\'s make a deal!" Space {space.number} ({space.text()}), '
+            f"proceeds {proceeds} million."
+        )
     auto_use(state)
+
+
+def hand_plays(state: Tabletop, nego: Negotiation, seat: int) -> tuple[tuple[BossAction, ...], Supply]:
+    """Returns the Clan cards ``seat`` may lay and the cards it may play (``plays.card_plays``), with who
+    supplies what (``supply.supply``): worked out once for each hand, Boss, laid cards, travellers and
+    placards in the negotiation (``Negotiation.memo``, keyed by all of them)."""
+    key = (
+        seat,
+        nego.boss,
+        nego.space,
+        tuple(state.hands[seat]),
+        tuple(map(tuple, nego.laid)),
+        tuple(nego.travelling),
+        tuple(state.owners.items()),
+    )
+    found: tuple[tuple[BossAction, ...], Supply] | None = nego.memo.get(key)
+    if found is None:
+        held = hand_names(state, seat)
+        known = supply(state)
+        lays = [shared(Lay, c) for c in known.colours if f"clan:{c}" in held]
+        found = nego.memo[key] = (tuple(lays + card_plays(state, seat, held, known)), known)
+    return found
 
 
 def bargaining(state: Tabletop) -> Bargain:
@@ -227,40 +249,85 @@ def boss_actions(state: Tabletop, known: Supply | None = None) -> list[BossActio
     """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip (``known``: who
     supplies what, ``supply.supply``, when the caller has it)."""
     known = supply(state) if known is None else known
-    nego, table = known.nego, known.table
-    items, tips, proceeds, boss = nego.items, nego.tips, nego.proceeds, nego.boss
-    committed = nego.committed()  # each line's room below is the proceeds less the other lines
-    found: list[BossAction] = []
+    nego = known.nego
+    items, tips, boss = nego.items, nego.tips, nego.boss
+    free = nego.proceeds - nego.committed()  # each line's room below is what the other lines leave
+    found: list[BossAction] = accepts(nego, free) if nego.offers else []
+    for colour, suppliers in boss_lines(known, boss):
+        term = items.get(colour)
+        high = free if term is None else free + term.amount  # the line's room
+        for seat, use, every in suppliers:
+            if use is not None:
+                if term is None or term.seat != seat:
+                    found.append(use)
+                continue
+            upto = every[: high + 1] if 0 <= high < len(every) else include_amounts(colour, seat, 0, high)
+            found += upto if term is None or term.seat != seat else amounts(upto, 0, term.amount)
+    if items:
+        found += drops(tuple(items))
+    found += tip_actions(boss, state.players, free, tuple([(s, t.amount) for s, t in tips.items()]))
+    return found
+
+
+def boss_lines(known: Supply, boss: int) -> tuple[Line, ...]:
+    """Returns the Boss's actions on each colour's line (``supply.Line``), worked out once for the table
+    and the Boss (kept in ``known``)."""
+    if known.lines_boss != boss:
+        proceeds = known.nego.proceeds
+        known.lines = tuple(
+            (
+                colour,
+                tuple(
+                    (seat, shared(Use, colour), ())
+                    if seat == boss
+                    else (seat, None, include_amounts(colour, seat, 0, proceeds))
+                    for seat in seats
+                ),
+            )
+            for colour, seats in known.table.items()
+        )
+        known.lines_boss = boss
+    return known.lines
+
+
+def accepts(nego: Negotiation, free: int) -> list[BossAction]:
+    """Returns the offers the Boss may accept at their ask (the terms' other lines leave room for it),
+    but an offer the terms already hold, agreed, at its ask."""
+    items, found = nego.items, []
     for (colour, seat), ask in sorted(nego.offers.items()):
         term = items.get(colour)
         if term is None:
-            others = committed
+            room = free
         elif term.seat == seat and term.amount == ask and term.agreed:
             continue  # accepting would change nothing
         else:
-            others = committed - term.amount
-        if others + ask <= proceeds:
+            room = free + term.amount
+        if ask <= room:
             found.append(shared(Accept, colour, seat))
-    for colour, seats in table.items():
-        term = items.get(colour)
-        room = proceeds - committed + (0 if term is None else term.amount)
-        for seat in seats:
-            if seat == boss:
-                if term is None or term.seat != seat:
-                    found.append(shared(Use, colour))
-            elif term is not None and term.seat == seat:
-                found += amounts(include_amounts(colour, seat, 0, room), 0, term.amount)
-            else:
-                found += include_amounts(colour, seat, 0, room)
-    if items:
-        found += [shared(Drop, c) for c in sorted(items)]
-    free = proceeds - committed
-    for seat in clockwise_order(boss, state.players)[1:]:
-        tip = tips.get(seat)
+    return found
+
+
+@cache
+def drops(colours: tuple[str, ...]) -> tuple[BossAction, ...]:
+    """Returns (once, then shared) ``drop C`` for each colour in the terms, in colour order."""
+    return tuple(shared(Drop, c) for c in sorted(colours))
+
+
+@lru_cache(maxsize=4096)  # bounded: the tips on the table can take many values
+def tip_actions(
+    boss: int, players: int, free: int, tipped: tuple[tuple[int, int], ...]
+) -> tuple[BossAction, ...]:
+    """Returns (once, then shared) the Boss's payments for no investor, to each other seat clockwise:
+    ``tip @S N`` up to what the terms leave free (plus the seat's own tip, which it replaces; N = 0
+    withdraws it, and its own amount is left out). ``tipped``: each tipped seat and its amount."""
+    found: tuple[BossAction, ...] = ()
+    given = dict(tipped)
+    for seat in clockwise_order(boss, players)[1:]:
+        tip = given.get(seat)
         if tip is None:
             found += tip_amounts(seat, 1, free)
         else:
-            found += amounts(tip_amounts(seat, 0, free + tip.amount), 0, tip.amount)
+            found += amounts(tip_amounts(seat, 0, free + tip), 0, tip)
     return found
 
 
@@ -322,13 +389,15 @@ def lay(state: Tabletop, seat: int, action: Lay) -> None:
     card = state.holding(seat, f"clan:{colour}")[0]
     state.hands[seat].remove(card)
     state.negotiation().laid[seat].append(card)
-    state.emit(f"Seat {seat} lays {article(colour)} {colour} Clan card.")
+    if state.logging:
+        state.emit(f"Seat {seat} lays {article(colour)} {colour} Clan card.")
 
 
 def offer(state: Tabletop, seat: int, action: Offer) -> None:
     """Offers (or re-prices) the seat's investor of the colour."""
     state.negotiation().offers[(action.colour, seat)] = action.number
-    state.emit(f"Seat {seat} offers {action.colour} for {action.number} million.")
+    if state.logging:
+        state.emit(f"Seat {seat} offers {action.colour} for {action.number} million.")
 
 
 def accept(state: Tabletop, seat: int, action: Accept) -> None:
@@ -337,25 +406,29 @@ def accept(state: Tabletop, seat: int, action: Accept) -> None:
     colour, supplier = action.colour, action.seat
     ask = nego.offers[(colour, supplier)]
     nego.items[colour] = Term(supplier, ask, True)
-    state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
+    if state.logging:
+        state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
 
 
 def include(state: Tabletop, seat: int, action: Include) -> None:
     """The Boss proposes an amount to a seat for its investor: a line the seat has not agreed to yet."""
     state.negotiation().items[action.colour] = Term(action.seat, action.number, False)
-    state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
+    if state.logging:
+        state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
 
 
 def use(state: Tabletop, seat: int, action: Use) -> None:
     """The Boss brings in its own investor of the colour."""
     state.negotiation().items[action.colour] = Term(seat, 0, True)
-    state.emit(f"The Boss brings in its own {action.colour}.")
+    if state.logging:
+        state.emit(f"The Boss brings in its own {action.colour}.")
 
 
 def drop(state: Tabletop, seat: int, action: Drop) -> None:
     """The Boss takes the investor of the colour out of the terms."""
     del state.negotiation().items[action.colour]
-    state.emit(f"The Boss drops {action.colour} from the terms.")
+    if state.logging:
+        state.emit(f"The Boss drops {action.colour} from the terms.")
 
 
 def withdraw(state: Tabletop, seat: int, colour: str) -> None:
@@ -365,7 +438,8 @@ def withdraw(state: Tabletop, seat: int, colour: str) -> None:
     term = nego.items.get(colour)
     if term is not None and term.seat == seat:
         del nego.items[colour]
-    state.emit(f"Seat {seat} withdraws its {colour} offer.")
+    if state.logging:
+        state.emit(f"Seat {seat} withdraws its {colour} offer.")
 
 
 def tip(state: Tabletop, payee: int, number: int) -> None:
@@ -373,10 +447,12 @@ def tip(state: Tabletop, payee: int, number: int) -> None:
     nego = state.negotiation()
     if number == 0:
         del nego.tips[payee]
-        state.emit(f"The Boss withdraws the payment to seat {payee}.")
+        if state.logging:
+            state.emit(f"The Boss withdraws the payment to seat {payee}.")
     else:
         nego.tips[payee] = Term(payee, number, False)
-        state.emit(f"The Boss proposes {number} million to seat {payee} (no investor).")
+        if state.logging:
+            state.emit(f"The Boss proposes {number} million to seat {payee} (no investor).")
 
 
 def agree(state: Tabletop, seat: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from parlour.core.errors import PositionError
 from parlour.core.positions import Fields, check_int, check_str, short_key
@@ -113,6 +113,9 @@ class Negotiation:
     called: bool = False
     """Whether the Boss has called the deal (the closing round is on)."""
     pending: Pending | None = None
+    memo: dict[tuple[object, ...], Any] = field(default_factory=dict, compare=False, repr=False)
+    """Worked-out parts of the legal actions, keyed by everything they read (``bargain``): never in
+    positions or copies, and never stale, as a changed input is a new key."""
 
     def committed(self, without_colour: str = "", without_tip: int = -1) -> int:
         """Returns the total the terms pay out, leaving out one item or tip."""

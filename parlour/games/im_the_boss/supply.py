@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from parlour.games.im_the_boss.actions import BossAction
 from parlour.games.im_the_boss.content import Space
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.tabletop import Tabletop
@@ -58,6 +59,15 @@ class Supply:
     """The names of the Clan cards each seat has laid."""
     table: dict[str, list[int]]
     """The seats that can supply each of the space's colours, in seat order (``suppliers``)."""
+    lines: tuple[Line, ...] = ()
+    """The Boss's actions on each colour's line, from the table (``bargain.boss_lines`` fills it)."""
+    lines_boss: int = -1
+    """The Boss that ``lines`` were worked out for (-1: not yet)."""
+
+
+Line = tuple[str, tuple[tuple[int, BossAction | None, tuple[BossAction, ...]], ...]]
+"""A colour's line of the terms as the Boss may shape it: each supplier, with ``use C`` if it is the Boss,
+else ``include C @S N`` for every N from 0 to the proceeds."""
 
 
 def supply(state: Tabletop) -> Supply:
@@ -91,7 +101,12 @@ def stands(state: Tabletop) -> bool:
     """
     nego = state.nego
     assert nego is not None
-    return covers(state.content.spaces[nego.space], {c for c, t in nego.items.items() if t.agreed})
+    agreed = frozenset([c for c, t in nego.items.items() if t.agreed])
+    key = (nego.space, agreed)
+    found: bool | None = nego.memo.get(key)
+    if found is None:
+        found = nego.memo[key] = covers(state.content.spaces[nego.space], set(agreed))
+    return found
 
 
 def strike_unagreed(state: Tabletop) -> None:

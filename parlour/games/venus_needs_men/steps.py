@@ -60,6 +60,17 @@ class Tables:
             found = self._moves[key] = tuple(Move.of(ship, d) for d in self.destinations[where])
         return found
 
+    def fleet_moves(self, ships: Sequence[str], places: dict[str, str | None]) -> list[VenusAction]:
+        """Returns ``move SHIP AREA`` for each of these ships, from where each stands (``places``), and
+        each area it may move to (:meth:`moves`, looked up without a call per ship)."""
+        found: list[VenusAction] = []
+        kept = self._moves
+        for ship in ships:
+            where = places[ship]
+            assert where is not None
+            found += kept.get((ship, where)) or self.moves(ship, where)
+        return found
+
     def attack(self, ship: str, target: str) -> Attack:
         """Returns ``attack SHIP TARGET``."""
         key = (ship, target)
@@ -67,6 +78,11 @@ class Tables:
         if found is None:
             found = self._attacks[key] = Attack.of(ship, target)
         return found
+
+    def attacks(self, ship: str, targets: list[str]) -> list[Attack]:
+        """Returns ``attack SHIP TARGET`` for each target (:meth:`attack`, looked up without a call each)."""
+        kept = self._attacks
+        return [kept.get((ship, t)) or self.attack(ship, t) for t in targets]
 
     def launches(self, planet: str) -> tuple[Build, ...]:
         """Returns the builds of a planet with Quality Control: on its home world or a space area next to
@@ -233,11 +249,20 @@ def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
     places, destinations = state.ships, tables(state.board).destinations
     disabled, seized, acted, owners = state.disabled, state.seized, state.acted, state.factions.owners
     main, enhanced = mode == MAIN, state.enhanced
+    allowed: dict[str, int] = {}  # each owner's move steps a ship (read once)
     for ship in ships:
         if ship in disabled or ship in seized:
             continue
-        if main and (acted.count(ship) >= state.loadout(owners[ship]).moves if enhanced else ship in acted):
-            continue
+        if main:
+            if enhanced:
+                owner = owners[ship]
+                most = allowed.get(owner)
+                if most is None:
+                    most = allowed[owner] = state.loadout(owner).moves
+                if acted.count(ship) >= most:
+                    continue
+            elif ship in acted:
+                continue
         where = places[ship]
         assert where is not None
         if destinations[where]:
@@ -247,13 +272,7 @@ def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
 
 def move_steps(state: VenusState, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``move SHIP AREA`` for each of these ships that may move, and each destination."""
-    table, places = tables(state.board), state.ships
-    found: list[VenusAction] = []
-    for ship in _movers(state, ships, mode):
-        where = places[ship]
-        assert where is not None
-        found += table.moves(ship, where)
-    return found
+    return tables(state.board).fleet_moves(_movers(state, ships, mode), state.ships)
 
 
 def move(state: VenusState, action: Move) -> None:
@@ -307,25 +326,34 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     rivals = state.fleets.enemies(state.seat_of[planet])  # on the board: each has an area
     occupied = {places[t] for t in rivals}
     raid = cards and _may_raid(state, planet)
+    if not rivals and not raid:
+        return found  # no enemy ship on the board to attack, take over or raid from
     orbit = state.board.orbit if raid else None
     seize = cards and tech.has_special(state, planet, "mindcontrol")
     owner, loadout = "", None
+    aims: dict[tuple[str, bool], list[str]] = {}  # the targets from each area, with and without long range
     for ship in attackers:
         where = places[ship]
         assert where is not None
         if cards and owners[ship] != owner:
             owner = owners[ship]
             loadout = state.loadout(owner)
-        area = (table.long_reach if loadout is not None and loadout.long else table.reach)[where]
-        targets = [] if occupied.isdisjoint(area) else [t for t in rivals if places[t] in area]
+        long = loadout is not None and loadout.long
+        targets = aims.get((where, long))
+        if targets is None:
+            area = (table.long_reach if long else table.reach)[where]
+            targets = [] if occupied.isdisjoint(area) else [t for t in rivals if places[t] in area]
+            aims[(where, long)] = targets
         if targets:
             # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire Control and
             # Energy Amplifier improve the Q-Ray instead.
             second = loadout.second if loadout is not None else ()
-            for target in targets:
-                found.append(table.attack(ship, target))
-                if second:
+            if second:
+                for target in targets:
+                    found.append(table.attack(ship, target))
                     found += [Attack.of(ship, target, weapon) for weapon in second]
+            else:
+                found += table.attacks(ship, targets)
         if raid and where == orbit:
             found.append(Attack.of(ship, REFUGE))
         if seize and targets and _may_seize(state, planet, ship):
@@ -391,13 +419,24 @@ def collect_steps(
     # Ruling A-23 (option ``infected``): where healthy and infected units share an area, the collector
     # chooses which kind it takes.
     choosing = state.options.get("infected", "choose") == "choose"
+    places = state.ships
+    sources: dict[str, list[tuple[str, bool]]] = {}  # each area's sources, and whether both kinds are there
     for ship in collectors:
-        where = state.ships[ship] or ""
+        where = places[ship] or ""
         if may_collect and (amphibious or population.get(where, 0) + infected.get(where, 0) > 0):
-            for a in _sources(state, ship, amphibious):
-                found.append(table.collect(ship, "" if a == where else a, False))
-                if choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0:
-                    found.append(table.collect(ship, "" if a == where else a, True))
+            here = sources.get(where)
+            if here is None:
+                here = sources[where] = [
+                    (
+                        "" if a == where else a,
+                        choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0,
+                    )
+                    for a in _sources(state, ship, amphibious)
+                ]
+            for a, both in here:
+                found.append(table.collect(ship, a, False))
+                if both:
+                    found.append(table.collect(ship, a, True))
         if parasites and population.get(where, 0) > 0:
             found.append(Infect.of(ship))
         if robotic and infected.get(where, 0) > 0:
@@ -410,8 +449,18 @@ def research_steps(state: VenusState, planet: str) -> list[VenusAction]:
     """Returns ``research ID`` for each face-up Upgrade the planet may try for (Enhanced game)."""
     if not state.enhanced:
         return []
-    have = tech.held(state, planet)
-    return [research_of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)]
+    pending = state.pending_upgrades.get(planet, ())
+    key = ("research", planet, *state.upgrades.get(planet, ()), "", *pending, "", *state.face_up)
+    memo = state.tech.memo
+    found: tuple[Research, ...] | None = memo.get(key)
+    if found is None:
+        # What it reads: the planet's Upgrades in effect (its loadout), those acquired this turn, the face-up
+        # ones, and the cards (``state.tech``, which keeps the memo).
+        have = tech.held(state, planet)
+        found = memo[key] = tuple(
+            research_of(u) for u in sorted(set(state.face_up)) if tech.researchable(state, planet, u, have)
+        )
+    return list(found)
 
 
 _RESEARCH: dict[str, Research] = {}

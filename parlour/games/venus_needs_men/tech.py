@@ -88,6 +88,8 @@ class TechSet:
     _loadouts: dict[tuple[str, tuple[str, ...]], Loadout] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    memo: dict[tuple[str, ...], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """What the rules work out from these cards alone and keep (``steps.research_steps``), by all it reads."""
 
     def in_effect(self, planet: str, slot: str, upgrades: tuple[str, ...]) -> tuple[TechCard, ...]:
         """Returns a planet's Technology card for a slot, then the cards of ``upgrades`` (Upgrade ids held)

@@ -63,7 +63,7 @@ def start_turn(state: VenusState, index: int) -> None:
     state.action, state.acted, state.extended, state.cycled, state.seized = "", [], 0, False, []
     active = state.planets[index]
     seat = state.seat_of[active]
-    repaired = [s for s in state.disabled if state.owner(s) == active]
+    repaired = [s for s in state.disabled if state.owner(s) == active] if state.disabled else []
     if repaired:
         state.disabled = [s for s in state.disabled if s not in repaired]
         state.emit(f"{' '.join(repaired)} repaired (Robotic).")
@@ -163,7 +163,7 @@ class Act(VenusDecision):
         found += collect_steps(state, planet, fleet)
         found += research_steps(state, planet)
         if tech.is_enhanced(state) and not state.cycled:
-            found += [Cycle.of(u) for u in sorted(set(state.face_up))]
+            found += cycles(state)
         return found
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
@@ -185,6 +185,15 @@ class Act(VenusDecision):
     def researcher(self, state: VenusState) -> str | None:
         """Returns the active planet: research is one of its actions."""
         return state.active
+
+
+def cycles(state: VenusState) -> tuple[VenusAction, ...]:
+    """Returns ``cycle ID`` for each face-up Upgrade, in id order (kept in ``state.tech.memo``)."""
+    key = ("cycle", *state.face_up)
+    found: tuple[VenusAction, ...] | None = state.tech.memo.get(key)
+    if found is None:
+        found = state.tech.memo[key] = tuple(Cycle.of(u) for u in sorted(set(state.face_up)))
+    return found
 
 
 def _main_step(state: VenusState, action: VenusAction) -> None:
@@ -218,7 +227,13 @@ class Phase(VenusDecision):
         _main_step(state, action)
 
     def auto(self, state: VenusState) -> bool:
-        """Ends the action when only 'done' is left."""
+        """Ends the action when only 'done' is left (a move lists its steps here, and offers them as the
+        seat's legal actions: :meth:`legal` would list them again)."""
+        if state.action == "move" and self.seats:
+            found = move_steps(state, _unacted(state))
+            if found:
+                state.offer_legal(self.seats[0], [DONE, *found])
+            return self.close_unless(state, bool(found))
         more = has_steps(state, state.action, state.planets[state.current], _unacted(state))
         return self.close_unless(state, more)
 

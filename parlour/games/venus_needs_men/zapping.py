@@ -16,7 +16,9 @@ window gives a step), so the step itself is taken here too (:func:`take_step`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar, Literal, Self
 
 from parlour.core.decisions import Seat
@@ -39,6 +41,8 @@ MAX_DICE = 6
 MAX_NUMBER = 100
 """Larger than any hit number, weapon bonus or jam a legal game reaches."""
 _BASE = frozenset({"seats", "concurrent"})
+MEMO_SIZE = 4096
+"""The most discard-pile layouts whose unseen kinds the Zap deck keeps (``unseen_kinds``)."""
 
 
 # ------------------------------------------------------------------ the windows
@@ -105,7 +109,7 @@ class ZapWindow(VenusDecision):
     def resolve(self, state: VenusState) -> None:
         """Carries out what the window's moment waited for, once it has closed."""
 
-    def first_asked(self, seats: list[Seat]) -> list[Seat]:
+    def first_asked(self, seats: Sequence[Seat]) -> Sequence[Seat]:
         """Returns the seats the window may ask, of every seat from the active one clockwise."""
         return seats
 
@@ -148,7 +152,7 @@ class StartWindow(ZapWindow):
     """Whether every seat may be asked (ruling B-3): on the first turn, when robots were repaired as the
     turn began, and once a card has been played in it; else the active seat alone."""
 
-    def first_asked(self, seats: list[Seat]) -> list[Seat]:
+    def first_asked(self, seats: Sequence[Seat]) -> Sequence[Seat]:
         """Returns the active seat alone unless the window is open to everyone (the others were asked
         at the end of the turn before, and only the active seat's secret refill came between)."""
         return seats if self.everyone else seats[:1]
@@ -370,9 +374,15 @@ def _card(state: VenusState, number: int, effects: tuple[str, ...], path: str) -
 
 
 # ------------------------------------------------------------------ who is asked
-def order_from(state: VenusState, seat: int) -> list[int]:
+def order_from(state: VenusState, seat: int) -> tuple[int, ...]:
     """Returns every seat clockwise from ``seat``."""
-    return [(seat + i) % state.players for i in range(state.players)]
+    return _clockwise(seat, state.players)
+
+
+@cache
+def _clockwise(seat: int, players: int) -> tuple[int, ...]:
+    """Returns (once, then shared) every seat clockwise from ``seat``."""
+    return tuple((seat + i) % players for i in range(players))
 
 
 def for_planet(state: VenusState, seat: int) -> str:
@@ -448,8 +458,17 @@ def _may_play_one(state: VenusState, seat: int, window: ZapWindow, kinds: list[Z
 
 def unseen_kinds(state: VenusState) -> list[ZapCard]:
     """Returns a card of each kind (timing and effect) among the Zap cards nobody has shown."""
-    shown = {c for pile in state.discards for c in pile}
-    return [state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)]
+    key = tuple(map(tuple, state.discards))
+    memo = state.zap.unseen
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()  # the deck is shared by every game: keep the memo small
+        shown = {c for pile in state.discards for c in pile}
+        found = memo[key] = [
+            state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)
+        ]
+    return list(found)
 
 
 def asked(state: VenusState, window: ZapWindow) -> list[int]:

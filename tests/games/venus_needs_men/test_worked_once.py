@@ -1,0 +1,28 @@
+"""What the rules work out once and keep (issue 15) is what working it out afresh gives: the move steps a
+phase offers as it settles, the Upgrades a planet may research or cycle, the unseen Zap kinds. Checked
+after every action of random Basic and Enhanced games, against the top decision's own ``legal`` and a
+clone's (which keeps nothing of the original's legal actions)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parlour.games.venus_needs_men import GAME
+
+
+@pytest.mark.parametrize("game", ["basic", "enhanced"])
+def test_legal_actions_kept_are_those_worked_out_afresh(game: str) -> None:
+    rng = random.Random(15)
+    offered = 0
+    for seed in range(3):
+        state = GAME.new_state(4, seed, {"game": game})
+        while not state.is_over():
+            seat = state.deciders()[0]
+            legal = state.legal_actions(seat)
+            offered += state.stack.top.kind == "moving"
+            assert legal == state.stack.top.legal(state, seat)
+            assert legal == state.clone().legal_actions(seat)
+            state.apply(rng.choice(legal), seat)
+    assert offered  # the playouts moved ships: the offered steps were checked

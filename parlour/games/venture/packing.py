@@ -127,13 +127,17 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         for i in range(n):
             uses[i] += members >> i & 1
     fixed = sum(alone[i] for i in range(n) if not active >> i & 1)
-    # The card in fewest stacks goes first: it branches least.
+    # The card in fewest stacks goes first: it branches least.  Cards are renumbered in that order
+    # (bit r is the card of rank r), so the first card left is the lowest bit of what is left.
     order = sorted((i for i in range(n) if active >> i & 1), key=lambda i: (uses[i], i))
-    rank = {card: r for r, card in enumerate(order)}
-    by_first: dict[int, list[tuple[int, int]]] = {card: [] for card in order}
+    rank_bit = [0] * n
+    for rank, card in enumerate(order):
+        rank_bit[card] = 1 << rank
+    by_first: list[list[tuple[int, int]]] = [[] for _ in order]
     for members, value in stacks:
-        first = min((i for i in order if members >> i & 1), key=rank.__getitem__)
-        by_first[first].append((members, value))
+        ranked = sum(rank_bit[card] for card in order if members >> card & 1)
+        by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
+    ranked_alone = [alone[card] for card in order]
     memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
     steps = 0
 
@@ -146,11 +150,12 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         steps += 1
         if steps > STEP_BUDGET:
             raise _OverBudget
-        card = next(c for c in order if mask >> c & 1)
-        total, count, _ = best(mask ^ 1 << card)
-        total += alone[card]
+        low = mask & -mask
+        first = low.bit_length() - 1
+        total, count, _ = best(mask ^ low)
+        total += ranked_alone[first]
         pick = 0
-        for members, value in by_first[card]:
+        for members, value in by_first[first]:
             if members & mask == members:
                 sub, ways, _ = best(mask ^ members)
                 sub += value
@@ -161,14 +166,19 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         memo[mask] = found = (total, count, pick)
         return found
 
-    total, count, _ = best(active)
+    total, count, _ = best((1 << len(order)) - 1)
     groups = []
-    mask = active
+    mask = (1 << len(order)) - 1
     while mask:
         pick = memo[mask][2]
         if pick:
-            groups.append(pick)
+            groups.append(_renumber_back(pick, order))
             mask ^= pick
         else:
-            mask ^= 1 << next(c for c in order if mask >> c & 1)
+            mask ^= mask & -mask
     return total + fixed, groups, count == 1
+
+
+def _renumber_back(ranked: int, order: list[int]) -> int:
+    """Return a set of cards as bits by rank in ``order`` as bits by card."""
+    return sum(1 << card for rank, card in enumerate(order) if ranked >> rank & 1)

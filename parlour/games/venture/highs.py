@@ -21,9 +21,9 @@ from __future__ import annotations
 import functools
 import importlib.machinery
 import importlib.util
+import os.path
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import scipy  # the package alone (a few milliseconds): where its HiGHS library lies
@@ -57,11 +57,12 @@ def core() -> Any | None:
     if loaded is not None:
         return loaded
     try:
-        folder = Path(scipy.__file__).parent / "optimize" / "_highspy"
-        found = [folder / f"_core{s}" for s in importlib.machinery.EXTENSION_SUFFIXES]
-        path = next(p for p in found if p.is_file())
+        # The library's file, not content: os.path locates it (importlib loads it).
+        folder = os.path.join(os.path.dirname(scipy.__file__), "optimize", "_highspy")
+        found = [os.path.join(folder, f"_core{s}") for s in importlib.machinery.EXTENSION_SUFFIXES]
+        path = next(p for p in found if os.path.isfile(p))
         spec = importlib.util.spec_from_file_location(
-            CORE, path, loader=importlib.machinery.ExtensionFileLoader(CORE, str(path))
+            CORE, path, loader=importlib.machinery.ExtensionFileLoader(CORE, path)
         )
         if spec is None or spec.loader is None:  # pragma: no cover - defensive
             return None

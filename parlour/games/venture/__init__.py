@@ -65,11 +65,8 @@ class VentureGame(Game):
         return text_colours(self.deck(self.options()))
 
     def warm_up(self) -> None:
-        """Loads the optimiser (and scipy's HiGHS), which ``reorganise best`` otherwise loads at its first
-        use."""
-        from parlour.games.venture import highs
-
-        highs.core()
+        """Loads the optimiser (and scipy), which ``reorganise best`` otherwise loads at its first use."""
+        import parlour.games.venture.optimiser  # noqa: F401
 
     def board_svg(self, state: GameState | None = None) -> str:
         """Returns the table as SVG from the public view: center, stock, every player's stacks, counts."""

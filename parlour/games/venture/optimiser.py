@@ -32,7 +32,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from parlour.games.venture import highs
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import csc_array
+
 from parlour.games.venture.conglomerates import common_letters
 from parlour.games.venture.content import Corporation
 from parlour.games.venture.options import PROFIT_TABLE
@@ -170,10 +173,9 @@ def _solve(
 
 
 def _solve_by_milp(
-    cards: tuple[_CardKey, ...], table_items: tuple[tuple[int, int], ...], reference: bool = False
+    cards: tuple[_CardKey, ...], table_items: tuple[tuple[int, int], ...]
 ) -> tuple[tuple[tuple[str, ...], ...], int]:
-    """Solve the arrangement problem for snapshot cards with the MILP; return (stacks, profit)
-    (``reference``: through ``scipy.optimize.milp``, see :func:`_solve_milp`)."""
+    """Solve the arrangement problem for snapshot cards with the MILP; return (stacks, profit)."""
     industries = sorted({ind for _, ind, _ in cards})
     n_ind = len(industries)
     sizes = sorted(k for k, v in table_items if v > 0 and k <= min(n_ind, len(cards)))
@@ -194,7 +196,7 @@ def _solve_by_milp(
     chosen: list[list[int]] = []
     model_profit = 0
     if pairs:
-        chosen, model_profit = _solve_milp(cards, ind_of, pairs, table, reference)
+        chosen, model_profit = _solve_milp(cards, ind_of, pairs, table)
 
     used = {i for g in chosen for i in g}
     groups = [[cards[i] for i in g] for g in chosen]
@@ -213,14 +215,11 @@ def _solve_milp(
     ind_of: list[int],
     pairs: list[tuple[frozenset[str], int, list[int]]],
     table: Mapping[int, int],
-    reference: bool = False,
 ) -> tuple[list[list[int]], int]:
-    """Build and solve the aggregated MILP; return (scoring groups as card indices, value).
-
-    HiGHS is called directly (``highs``), or through ``scipy.optimize.milp`` when ``reference`` is
-    set or it cannot be loaded so: the same model and options, so the same solution."""
+    """Build and solve the aggregated MILP (``scipy.optimize.milp``, HiGHS); return (scoring groups as
+    card indices, value)."""
     model, x_card, x_pair = _model(cards, ind_of, pairs, table)
-    found = _milp_by_scipy(model) if reference or highs.core() is None else highs.solve(model)
+    found = _milp_by_scipy(model)
     if found is None:  # pragma: no cover - defensive
         raise RuntimeError("MILP solver failed")
     sol = [round(v) for v in found]
@@ -248,12 +247,27 @@ def _solve_milp(
     return groups, profit
 
 
+@dataclass(frozen=True, slots=True)
+class _Model:
+    """An integer programme: minimise ``cost`` subject to ``row_lower <= A x <= row_upper`` and
+    ``0 <= x <= upper``, every variable an integer, ``A`` column-wise (``starts``, ``index``,
+    ``value``: each column's rows in ascending order)."""
+
+    cost: list[float]
+    upper: list[float]
+    row_lower: list[float]
+    row_upper: list[float]
+    starts: list[int]
+    index: list[int]
+    value: list[float]
+
+
 def _model(
     cards: tuple[_CardKey, ...],
     ind_of: list[int],
     pairs: list[tuple[frozenset[str], int, list[int]]],
     table: Mapping[int, int],
-) -> tuple[highs.Model, list[int], list[int]]:
+) -> tuple[_Model, list[int], list[int]]:
     """Return the aggregated MILP of the candidate groups, and each x variable's card and pair.
 
     Variables: x for every (pair, member card), then N for every pair.  Rows: each card at most once;
@@ -298,7 +312,7 @@ def _model(
     n_rows = first_pair_row + len(pairs)
     row_lower = [-math.inf] * first_pair_row + [0.0] * len(pairs)
     row_upper = [1.0] * n_cards + [0.0] * (n_rows - n_cards)
-    return highs.Model(cost, upper, row_lower, row_upper, starts, index, value), x_card, x_pair
+    return _Model(cost, upper, row_lower, row_upper, starts, index, value), x_card, x_pair
 
 
 def _most_groups(members: list[int], k: int, ind_of: list[int]) -> int:
@@ -312,12 +326,8 @@ def _most_groups(members: list[int], k: int, ind_of: list[int]) -> int:
     return most
 
 
-def _milp_by_scipy(model: highs.Model) -> list[float] | None:
-    """Solve the model with ``scipy.optimize.milp`` (the reference path); None if it fails."""
-    import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import csc_array
-
+def _milp_by_scipy(model: _Model) -> list[float] | None:
+    """Solve the model with ``scipy.optimize.milp``; None if it fails."""
     n_vars, n_rows = len(model.cost), len(model.row_upper)
     matrix = csc_array((model.value, model.index, model.starts), shape=(n_rows, n_vars))
     res = milp(

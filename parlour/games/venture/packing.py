@@ -16,10 +16,10 @@ arrangements.  Only stacks that earn something count as stacks: the MILP forms n
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["SIZE_LIMIT", "CardKey", "Solution", "Stacks", "canonical", "solve", "stack_order"]
+__all__ = ["SIZE_LIMIT", "CardKey", "Solution", "Stacks", "canonical", "first", "solve", "stack_order"]
 
 CardKey = tuple[str, str, tuple[str, ...]]
 """A card as the optimiser snapshots it: (id, industry, sorted letters)."""
@@ -59,6 +59,30 @@ def canonical(groups: list[list[CardKey]]) -> Stacks:
 def solve(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> Solution | None:
     """Return the best profit and the only best arrangement (if one) of the cards; None when the
     hand is larger than :data:`SIZE_LIMIT` or the search runs over :data:`STEP_BUDGET`."""
+    found = _search(cards, table_items, False)
+    if found is None:
+        return None
+    profit, groups, unique = found
+    return Solution(profit, _arrangement(cards, groups) if unique else None)
+
+
+@functools.lru_cache(maxsize=4096)
+def first(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> Solution | None:
+    """Return the best profit and the first best arrangement of the cards (ruling A-19,
+    ``best_ties=first``): written as its stacks' card names, each stack in alphabetical order and the
+    stacks in alphabetical order, the least such list; None as :func:`solve` (too large a hand)."""
+    found = _search(cards, table_items, True)
+    if found is None:
+        return None
+    profit, groups, _ = found
+    return Solution(profit, _arrangement(cards, groups))
+
+
+def _search(
+    cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...], least: bool
+) -> tuple[int, list[int], bool] | None:
+    """Return :func:`_pack`'s answer for the cards (``least``: the first best arrangement), None past
+    the size limit or the budget."""
     if len(cards) > SIZE_LIMIT:
         return None
     table = dict(table_items)
@@ -68,17 +92,19 @@ def solve(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) 
     alone = [table.get(1, 0) * m.bit_count() for m in masks]
     stacks = _scoring_stacks(ind_of, masks, table)
     try:
-        profit, groups, unique = _pack(len(cards), stacks, alone)
+        return _pack(len(cards), stacks, alone, least)
     except _OverBudget:
         return None
-    if not unique:
-        return Solution(profit, None)
+
+
+def _arrangement(cards: tuple[CardKey, ...], groups: list[int]) -> Stacks:
+    """Return the canonical arrangement of the cards: the groups (bit masks) and the rest alone."""
     used = 0
     for g in groups:
         used |= g
     parts = [[cards[i] for i in range(len(cards)) if g >> i & 1] for g in groups]
     parts += [[cards[i]] for i in range(len(cards)) if not used >> i & 1]
-    return Solution(profit, canonical(parts))
+    return canonical(parts)
 
 
 def _letter_masks(cards: tuple[CardKey, ...]) -> list[int]:
@@ -117,9 +143,12 @@ def _scoring_stacks(ind_of: list[int], masks: list[int], table: Mapping[int, int
     return found
 
 
-def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
+def _pack(
+    n: int, stacks: list[tuple[int, int]], alone: list[int], least: bool = False
+) -> tuple[int, list[int], bool]:
     """Return the best total over partitions into scoring stacks and single cards, the stacks of a
-    best one (bit masks) and whether it is the only best one; raise _OverBudget past the budget."""
+    best one (bit masks; ``least``: the first in :func:`_least`'s order) and whether it is the only
+    best one; raise _OverBudget past the budget."""
     active = 0
     uses = [0] * n
     for members, _ in stacks:
@@ -167,6 +196,8 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         return found
 
     total, count, _ = best((1 << len(order)) - 1)
+    if least:
+        return total + fixed, _least(order, stacks, rank_bit, ranked_alone, best), count == 1
     groups = []
     mask = (1 << len(order)) - 1
     while mask:
@@ -182,3 +213,42 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
 def _renumber_back(ranked: int, order: list[int]) -> int:
     """Return a set of cards as bits by rank in ``order`` as bits by card."""
     return sum(1 << card for rank, card in enumerate(order) if ranked >> rank & 1)
+
+
+def _least(
+    order: list[int],
+    stacks: list[tuple[int, int]],
+    rank_bit: list[int],
+    ranked_alone: list[int],
+    best: Callable[[int], tuple[int, int, int]],
+) -> list[int]:
+    """Return the stacks (bit masks by card) of the first best partition: card by card in the cards'
+    order (the cards come sorted by name), the least stack for the first card not yet placed among
+    those a best partition of the cards left may give it (alone first, then stacks as sorted card
+    numbers), so the sorted list of sorted stacks is the least of the best partitions'.
+
+    ``best`` is the search's memoised best total of any set of cards (bits by rank)."""
+    by_card: dict[int, list[tuple[tuple[int, ...], int, int, int]]] = {card: [] for card in order}
+    for members, value in stacks:
+        cards = tuple(card for card in range(members.bit_length()) if members >> card & 1)
+        ranked = sum(rank_bit[card] for card in cards)
+        by_card[cards[0]].append((cards, ranked, value, members))
+    for options in by_card.values():
+        options.sort()
+    groups: list[int] = []
+    mask = (1 << len(order)) - 1
+    for card in sorted(order):
+        bit = rank_bit[card]
+        if not mask & bit:
+            continue
+        target = best(mask)[0]
+        rank = bit.bit_length() - 1
+        if best(mask ^ bit)[0] + ranked_alone[rank] == target:
+            mask ^= bit
+            continue
+        for _, ranked, value, members in by_card[card]:
+            if ranked & mask == ranked and best(mask ^ ranked)[0] + value == target:
+                groups.append(members)
+                mask ^= ranked
+                break
+    return groups

@@ -19,7 +19,17 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["SIZE_LIMIT", "CardKey", "Solution", "Stacks", "canonical", "first", "solve", "stack_order"]
+__all__ = [
+    "SIZE_LIMIT",
+    "CardKey",
+    "Solution",
+    "Stacks",
+    "canonical",
+    "first",
+    "first_reaching",
+    "solve",
+    "stack_order",
+]
 
 CardKey = tuple[str, str, tuple[str, ...]]
 """A card as the optimiser snapshots it: (id, industry, sorted letters)."""
@@ -30,6 +40,8 @@ SIZE_LIMIT = 14
 """The largest hand this search takes; larger ones go to the MILP (the search grows fast with size)."""
 STEP_BUDGET = 12_000
 """The most positions the search visits before it leaves the hand to the MILP (a bound on its time)."""
+REACH_BUDGET = 20_000
+"""The most positions :func:`first_reaching` visits before it gives up (a bound on its time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +107,66 @@ def _search(
         return _pack(len(cards), stacks, alone, least)
     except _OverBudget:
         return None
+
+
+@functools.lru_cache(maxsize=1024)
+def first_reaching(
+    cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...], target: int
+) -> Stacks | None:
+    """Return the first arrangement of the cards (in :func:`first`'s order) that earns ``target``, the
+    best profit (found by the MILP for a hand :func:`first` does not take); None if there is none or
+    the search visits more than :data:`REACH_BUDGET` positions.
+
+    A depth-first search: the first card left (by name) stands alone or joins one of its stacks, in
+    that order; a branch is cut when even every card left earning its best share (its stack's profit
+    over its size, the most of its stacks or alone) cannot reach the target."""
+    table = dict(table_items)
+    masks = _letter_masks(cards)
+    industries = sorted({ind for _, ind, _ in cards})
+    ind_of = [industries.index(ind) for _, ind, _ in cards]
+    # Profits times 60, so that every share (a profit over a size of 1 to 6) is a whole number.
+    alone = [60 * table.get(1, 0) * m.bit_count() for m in masks]
+    share = list(alone)
+    by_card: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in cards]
+    for members, value in _scoring_stacks(ind_of, masks, table):
+        members_list = tuple(i for i in range(len(cards)) if members >> i & 1)
+        by_card[members_list[0]].append((members_list, members, 60 * value))
+        for i in members_list:
+            share[i] = max(share[i], 60 * value // len(members_list))
+    for options in by_card:
+        options.sort()
+    failed: dict[int, int] = {}
+    steps = 0
+
+    def reach(mask: int, need: int, bound: int) -> list[int] | None:
+        """The first stacks (bit masks) of the cards in ``mask`` earning ``need``; ``bound``: their shares."""
+        nonlocal steps
+        if not mask:
+            return [] if need <= 0 else None
+        if bound < need or failed.get(mask, need + 1) <= need:
+            return None
+        steps += 1
+        if steps > REACH_BUDGET:
+            raise _OverBudget
+        low = mask & -mask
+        card = low.bit_length() - 1
+        found = reach(mask ^ low, need - alone[card], bound - share[card])
+        if found is not None:
+            return found
+        for members_list, members, value in by_card[card]:
+            if members & mask == members:
+                rest = bound - sum(share[i] for i in members_list)
+                found = reach(mask ^ members, need - value, rest)
+                if found is not None:
+                    return [members, *found]
+        failed[mask] = min(need, failed.get(mask, need))
+        return None
+
+    try:
+        groups = reach((1 << len(cards)) - 1, 60 * target, sum(share))
+    except _OverBudget:
+        return None
+    return None if groups is None else _arrangement(cards, groups)
 
 
 def _arrangement(cards: tuple[CardKey, ...], groups: list[int]) -> Stacks:

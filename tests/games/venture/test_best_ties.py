@@ -189,3 +189,31 @@ def test_an_old_record_replays_with_solver_and_a_new_one_names_its_value() -> No
         record.add(seat, action)
     assert replay(GAME, record).scores() == scores
     assert "best_ties" in GAME.new_state(4, 2).options  # type: ignore[attr-defined]
+
+
+def test_first_reaching_a_known_best_is_first() -> None:
+    """Given the best profit, the bounded search finds :func:`packing.first`'s arrangement."""
+    rng = random.Random(18)
+    for _ in range(80):
+        cards = snapshot(deck_hand(rng, rng.randint(0, 12)))
+        found = packing.first.__wrapped__(cards, TABLE)
+        if found is not None:
+            assert packing.first_reaching.__wrapped__(cards, TABLE, found.profit) == found.stacks
+
+
+def test_large_hands_take_the_first_arrangement_earning_the_milp_s_profit() -> None:
+    """A hand too large for the search: the first arrangement, in the same order, that earns the MILP's
+    best profit; none earns more, and the budget may leave the MILP's own (a hand none reaches)."""
+    rng = random.Random(19)
+    cards = snapshot(deck_hand(rng, packing.SIZE_LIMIT + 2))
+    assert packing.first.__wrapped__(cards, TABLE) is None
+    stacks, profit = optimiser._solve_by_milp(cards, TABLE)
+    found = packing.first_reaching.__wrapped__(cards, TABLE, profit)
+    assert found is not None
+    by_name = {c[0]: c for c in cards}
+    assert sum(earns(tuple(by_name[n] for n in s), dict(TABLE)) for s in found) == profit
+    assert as_names(found) <= as_names(stacks)
+    assert packing.first_reaching.__wrapped__(cards, TABLE, profit + 1) is None
+    state = GAME.new_state(4, 0, {"best_ties": "first"})
+    state.holdings[0] = [[c.id] for c in state.deck.corporations if c.name in by_name]
+    assert best_names(state, 0) == found

@@ -2,9 +2,11 @@
 
 It finds the best profit of a hand and tells whether one arrangement alone earns it.  When one
 does, that arrangement is the one the optimiser's MILP returns too (the MILP returns *an* optimal
-arrangement of scoring stacks and leftover single cards, and there is only one), so the MILP is
-asked only when several arrangements tie (which one HiGHS picks then is its own affair) or the hand
-is too large for this search.
+arrangement of scoring stacks and leftover single cards, and there is only one), so under option
+``best_ties=solver`` the MILP is asked only when several arrangements tie (which one HiGHS picks then
+is its own affair) or the hand is too large for this search.  Under ``best_ties=first`` (ruling A-19)
+:func:`first` names the first best arrangement in a fixed order instead, and :func:`first_reaching`
+does so for a large hand once the MILP has given its best profit.
 
 The search runs over the cards still to place: the first of them (in a fixed order, the card in
 fewest stacks first) either stands alone or joins one of the scoring stacks (distinct industries,

@@ -41,6 +41,9 @@ class OptionSpec:
     """For a list option: the names a comma-separated value may list (besides the ``choices``)."""
     content: HouseFile | None = None
     """For a content-set option: where its house set ships; the value names a content set."""
+    stored_default: Any = None
+    """The value assumed when a position or a record lacks the option (it was made before the option
+    existed); None: ``default``."""
 
     def parse(
         self, text: Any, sets: Mapping[str, ContentSet] | None = None, stored: bool = False, where: str = ""
@@ -97,11 +100,19 @@ class OptionSpec:
 
 
 def choice(
-    name: str, choices: tuple[str, ...], doc: str, default: str = "", items: tuple[str, ...] = ()
+    name: str,
+    choices: tuple[str, ...],
+    doc: str,
+    default: str = "",
+    items: tuple[str, ...] = (),
+    stored_default: str | None = None,
 ) -> OptionSpec:
     """Returns a choice option (a list option when it has ``items``): its default is the first choice
-    unless ``default`` names another."""
-    return OptionSpec(name, default or choices[0], doc, choices=choices, items=items)
+    unless ``default`` names another (``stored_default``: the value older positions and records
+    without the option mean)."""
+    return OptionSpec(
+        name, default or choices[0], doc, choices=choices, items=items, stored_default=stored_default
+    )
 
 
 def integer(name: str, default: int, doc: str, minimum: int = 0) -> OptionSpec:
@@ -112,6 +123,11 @@ def integer(name: str, default: int, doc: str, minimum: int = 0) -> OptionSpec:
 def content_option(name: str, house: HouseFile, doc: str) -> OptionSpec:
     """Returns a content-set option: the house set shipped in ``house`` unless the value names another."""
     return OptionSpec(name, HOUSE, doc, content=house)
+
+
+def _default(spec: OptionSpec, stored: bool) -> Any:
+    """Returns the value an option takes when not given (in stored options, its ``stored_default``)."""
+    return spec.stored_default if stored and spec.stored_default is not None else spec.default
 
 
 class Game(ABC):
@@ -158,10 +174,11 @@ class Game(ABC):
         """Returns every option's value: defaults overridden by ``given``, validated.
 
         ``stored`` says the values come from a position or a record: a content set is then
-        named with its digest (but for the bare ``house`` of older files).
+        named with its digest (but for the bare ``house`` of older files), and an option they lack
+        takes its ``stored_default`` (the rules they were made under) if it has one.
         """
         specs = {spec.name: spec for spec in self.option_specs}
-        values = {spec.name: self._parse(spec, spec.default) for spec in self.option_specs}
+        values = {spec.name: self._parse(spec, _default(spec, stored)) for spec in self.option_specs}
         for name, text in (given or {}).items():
             if name not in specs:
                 known = ", ".join(sorted(specs)) or "none"

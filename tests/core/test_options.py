@@ -20,6 +20,7 @@ DEFAULTS = {
     "proxy_placement": "stack",
     "last_draw": "no",
     "max_turns": 400,
+    "best_ties": "first",
     "deck": {"name": "house", "sha256": HOUSE_DECK.sha256},
 }
 
@@ -28,6 +29,12 @@ def test_defaults() -> None:
     assert VENTURE.options() == DEFAULTS
     assert VENTURE.options({}) == DEFAULTS
     assert VENTURE.options(None) == DEFAULTS
+
+
+def test_stored_options_without_a_later_option_take_its_stored_default() -> None:
+    """A position or record made before an option existed keeps the rules it was made under."""
+    assert VENTURE.options({}, stored=True) == {**DEFAULTS, "best_ties": "solver"}
+    assert VENTURE.options({"best_ties": "first"}, stored=True) == DEFAULTS
 
 
 def test_defaults_are_a_fresh_dict_each_time() -> None:
@@ -59,7 +66,8 @@ def test_unknown_option_lists_the_known_ones() -> None:
     with pytest.raises(OptionError) as info:
         VENTURE.options({"colour": "red"})
     assert str(info.value) == (
-        "venture has no option 'colour' (options: deck, last_draw, max_turns, payment, proxy_placement)"
+        "venture has no option 'colour' "
+        "(options: best_ties, deck, last_draw, max_turns, payment, proxy_placement)"
     )
 
 

@@ -27,13 +27,14 @@ arrangement may always declare each group's exact common letters.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import csr_array
+from scipy.sparse import csc_array
 
 from parlour.games.venture.conglomerates import common_letters
 from parlour.games.venture.content import Corporation
@@ -215,85 +216,14 @@ def _solve_milp(
     pairs: list[tuple[frozenset[str], int, list[int]]],
     table: Mapping[int, int],
 ) -> tuple[list[list[int]], int]:
-    """Build and solve the aggregated MILP; return (scoring groups as card indices, value)."""
-    n_cards = len(cards)
-    # Variables: x for every (pair, member card), then N for every pair.
-    x_card: list[int] = []
-    x_pair: list[int] = []
-    for p, (_, _, members) in enumerate(pairs):
-        x_card.extend(members)
-        x_pair.extend([p] * len(members))
+    """Build and solve the aggregated MILP (``scipy.optimize.milp``, HiGHS); return (scoring groups as
+    card indices, value)."""
+    model, x_card, x_pair = _model(cards, ind_of, pairs, table)
+    found = _milp_by_scipy(model)
+    if found is None:  # pragma: no cover - defensive
+        raise RuntimeError("MILP solver failed")
+    sol = [round(v) for v in found]
     n_x = len(x_card)
-    n_pairs = len(pairs)
-    n_vars = n_x + n_pairs
-
-    rows: list[int] = []
-    cols: list[int] = []
-    vals: list[float] = []
-    lo: list[float] = []
-    hi: list[float] = []
-
-    # Each card at most once.
-    for j, c in enumerate(x_card):
-        rows.append(c)
-        cols.append(j)
-        vals.append(1.0)
-    lo.extend([-np.inf] * n_cards)
-    hi.extend([1.0] * n_cards)
-    row = n_cards
-
-    # Per (pair, industry): count <= N.  Per pair: count == k * N.
-    industry_row: dict[tuple[int, int], int] = {}
-    for j, (c, p) in enumerate(zip(x_card, x_pair, strict=True)):
-        key = (p, ind_of[c])
-        r = industry_row.get(key)
-        if r is None:
-            r = industry_row[key] = row
-            row += 1
-            rows.append(r)
-            cols.append(n_x + p)
-            vals.append(-1.0)
-        rows.append(r)
-        cols.append(j)
-        vals.append(1.0)
-    lo.extend([-np.inf] * len(industry_row))
-    hi.extend([0.0] * len(industry_row))
-    for j, p in enumerate(x_pair):
-        rows.append(row + p)
-        cols.append(j)
-        vals.append(1.0)
-    for p, (_, k, _) in enumerate(pairs):
-        rows.append(row + p)
-        cols.append(n_x + p)
-        vals.append(-float(k))
-    lo.extend([0.0] * n_pairs)
-    hi.extend([0.0] * n_pairs)
-    row += n_pairs
-
-    matrix = csr_array((vals, (rows, cols)), shape=(row, n_vars))
-    cost = np.zeros(n_vars)
-    n_hi = np.ones(n_vars)
-    for p, (s, k, members) in enumerate(pairs):
-        cost[n_x + p] = -float(table[k] * len(s))
-        per_ind: dict[int, int] = {}
-        for c in members:
-            per_ind[ind_of[c]] = per_ind.get(ind_of[c], 0) + 1
-        # Most groups the members could fill: sum_i min(count_i, N) >= k * N.
-        most = len(members) // k
-        while most and sum(min(v, most) for v in per_ind.values()) < k * most:
-            most -= 1
-        n_hi[n_x + p] = most
-    res = milp(
-        cost,
-        constraints=LinearConstraint(matrix, np.array(lo), np.array(hi)),
-        integrality=np.ones(n_vars),
-        bounds=Bounds(np.zeros(n_vars), n_hi),
-        # Presolve costs more than it saves on these small models (about 3x slower).
-        options={"mip_rel_gap": 0.0, "presolve": False},
-    )
-    if not res.success or res.x is None:  # pragma: no cover - defensive
-        raise RuntimeError(f"MILP solver failed: {res.message}")
-    sol: list[int] = np.rint(res.x).astype(int).tolist()
 
     picked: list[list[int]] = [[] for _ in pairs]
     for j in range(n_x):
@@ -315,6 +245,102 @@ def _solve_milp(
         groups.extend(dealt)
     profit = sum(table[k] * len(s) * sol[n_x + p] for p, (s, k, _) in enumerate(pairs))
     return groups, profit
+
+
+@dataclass(frozen=True, slots=True)
+class _Model:
+    """An integer programme: minimise ``cost`` subject to ``row_lower <= A x <= row_upper`` and
+    ``0 <= x <= upper``, every variable an integer, ``A`` column-wise (``starts``, ``index``,
+    ``value``: each column's rows in ascending order)."""
+
+    cost: list[float]
+    upper: list[float]
+    row_lower: list[float]
+    row_upper: list[float]
+    starts: list[int]
+    index: list[int]
+    value: list[float]
+
+
+def _model(
+    cards: tuple[_CardKey, ...],
+    ind_of: list[int],
+    pairs: list[tuple[frozenset[str], int, list[int]]],
+    table: Mapping[int, int],
+) -> tuple[_Model, list[int], list[int]]:
+    """Return the aggregated MILP of the candidate groups, and each x variable's card and pair.
+
+    Variables: x for every (pair, member card), then N for every pair.  Rows: each card at most once;
+    per (pair, industry) count <= N; per pair count == k * N.  Columns list their rows in ascending
+    order, as scipy's column-wise matrix does."""
+    n_cards = len(cards)
+    x_card: list[int] = []
+    x_pair: list[int] = []
+    for p, (_, _, members) in enumerate(pairs):
+        x_card.extend(members)
+        x_pair.extend([p] * len(members))
+    n_x = len(x_card)
+    # Rows of (pair, industry), numbered after the card rows as first met.
+    industry_row: dict[tuple[int, int], int] = {}
+    pair_rows: list[list[int]] = [[] for _ in pairs]
+    x_industry_row: list[int] = []
+    for c, p in zip(x_card, x_pair, strict=True):
+        key = (p, ind_of[c])
+        r = industry_row.get(key)
+        if r is None:
+            r = industry_row[key] = n_cards + len(industry_row)
+            pair_rows[p].append(r)
+        x_industry_row.append(r)
+    first_pair_row = n_cards + len(industry_row)
+    starts = [0]
+    index: list[int] = []
+    value: list[float] = []
+    for c, r, p in zip(x_card, x_industry_row, x_pair, strict=True):
+        index.extend((c, r, first_pair_row + p))
+        value.extend((1.0, 1.0, 1.0))
+        starts.append(len(index))
+    cost = [0.0] * n_x
+    upper = [1.0] * n_x
+    for p, (s, k, members) in enumerate(pairs):
+        index.extend(pair_rows[p])
+        value.extend([-1.0] * len(pair_rows[p]))
+        index.append(first_pair_row + p)
+        value.append(-float(k))
+        starts.append(len(index))
+        cost.append(-float(table[k] * len(s)))
+        upper.append(float(_most_groups(members, k, ind_of)))
+    n_rows = first_pair_row + len(pairs)
+    row_lower = [-math.inf] * first_pair_row + [0.0] * len(pairs)
+    row_upper = [1.0] * n_cards + [0.0] * (n_rows - n_cards)
+    return _Model(cost, upper, row_lower, row_upper, starts, index, value), x_card, x_pair
+
+
+def _most_groups(members: list[int], k: int, ind_of: list[int]) -> int:
+    """Return the most groups of ``k`` the members could fill: sum_i min(count_i, N) >= k * N."""
+    per_ind: dict[int, int] = {}
+    for c in members:
+        per_ind[ind_of[c]] = per_ind.get(ind_of[c], 0) + 1
+    most = len(members) // k
+    while most and sum(min(v, most) for v in per_ind.values()) < k * most:
+        most -= 1
+    return most
+
+
+def _milp_by_scipy(model: _Model) -> list[float] | None:
+    """Solve the model with ``scipy.optimize.milp``; None if it fails."""
+    n_vars, n_rows = len(model.cost), len(model.row_upper)
+    matrix = csc_array((model.value, model.index, model.starts), shape=(n_rows, n_vars))
+    res = milp(
+        np.array(model.cost),
+        constraints=LinearConstraint(matrix, np.array(model.row_lower), np.array(model.row_upper)),
+        integrality=np.ones(n_vars),
+        bounds=Bounds(np.zeros(n_vars), np.array(model.upper)),
+        # Presolve costs more than it saves on these small models (about 3x slower).
+        options={"mip_rel_gap": 0.0, "presolve": False},
+    )
+    if not res.success or res.x is None:  # pragma: no cover - defensive
+        return None
+    return [float(v) for v in res.x]
 
 
 @functools.lru_cache(maxsize=4096)

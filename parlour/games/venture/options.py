@@ -33,6 +33,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
     integer(
         "max_turns", 400, "turns after which the game ends with final scoring, 0 for no limit (ruling A-12)"
     ),
+    choice(
+        "best_ties",
+        ("first", "solver"),
+        "which best arrangement 'reorganise best' takes when several tie (ruling A-19): 'first' in a fixed "
+        "order, 'solver' the MILP solver's pick (records and positions without this option)",
+        stored_default="solver",
+    ),
     content_option(
         "deck",
         HOUSE_DECK,

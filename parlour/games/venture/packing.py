@@ -2,9 +2,11 @@
 
 It finds the best profit of a hand and tells whether one arrangement alone earns it.  When one
 does, that arrangement is the one the optimiser's MILP returns too (the MILP returns *an* optimal
-arrangement of scoring stacks and leftover single cards, and there is only one), so the MILP is
-asked only when several arrangements tie (which one HiGHS picks then is its own affair) or the hand
-is too large for this search.
+arrangement of scoring stacks and leftover single cards, and there is only one), so under option
+``best_ties=solver`` the MILP is asked only when several arrangements tie (which one HiGHS picks then
+is its own affair) or the hand is too large for this search.  Under ``best_ties=first`` (ruling A-19)
+:func:`first` names the first best arrangement in a fixed order instead, and :func:`first_reaching`
+does so for a large hand once the MILP has given its best profit.
 
 The search runs over the cards still to place: the first of them (in a fixed order, the card in
 fewest stacks first) either stands alone or joins one of the scoring stacks (distinct industries,
@@ -16,10 +18,20 @@ arrangements.  Only stacks that earn something count as stacks: the MILP forms n
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["SIZE_LIMIT", "CardKey", "Solution", "Stacks", "canonical", "solve", "stack_order"]
+__all__ = [
+    "SIZE_LIMIT",
+    "CardKey",
+    "Solution",
+    "Stacks",
+    "canonical",
+    "first",
+    "first_reaching",
+    "solve",
+    "stack_order",
+]
 
 CardKey = tuple[str, str, tuple[str, ...]]
 """A card as the optimiser snapshots it: (id, industry, sorted letters)."""
@@ -30,6 +42,8 @@ SIZE_LIMIT = 14
 """The largest hand this search takes; larger ones go to the MILP (the search grows fast with size)."""
 STEP_BUDGET = 12_000
 """The most positions the search visits before it leaves the hand to the MILP (a bound on its time)."""
+REACH_BUDGET = 20_000
+"""The most positions :func:`first_reaching` visits before it gives up (a bound on its time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +73,30 @@ def canonical(groups: list[list[CardKey]]) -> Stacks:
 def solve(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> Solution | None:
     """Return the best profit and the only best arrangement (if one) of the cards; None when the
     hand is larger than :data:`SIZE_LIMIT` or the search runs over :data:`STEP_BUDGET`."""
+    found = _search(cards, table_items, False)
+    if found is None:
+        return None
+    profit, groups, unique = found
+    return Solution(profit, _arrangement(cards, groups) if unique else None)
+
+
+@functools.lru_cache(maxsize=4096)
+def first(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> Solution | None:
+    """Return the best profit and the first best arrangement of the cards (ruling A-19,
+    ``best_ties=first``): written as its stacks' card names, each stack in alphabetical order and the
+    stacks in alphabetical order, the least such list; None as :func:`solve` (too large a hand)."""
+    found = _search(cards, table_items, True)
+    if found is None:
+        return None
+    profit, groups, _ = found
+    return Solution(profit, _arrangement(cards, groups))
+
+
+def _search(
+    cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...], least: bool
+) -> tuple[int, list[int], bool] | None:
+    """Return :func:`_pack`'s answer for the cards (``least``: the first best arrangement), None past
+    the size limit or the budget."""
     if len(cards) > SIZE_LIMIT:
         return None
     table = dict(table_items)
@@ -68,17 +106,79 @@ def solve(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) 
     alone = [table.get(1, 0) * m.bit_count() for m in masks]
     stacks = _scoring_stacks(ind_of, masks, table)
     try:
-        profit, groups, unique = _pack(len(cards), stacks, alone)
+        return _pack(len(cards), stacks, alone, least)
     except _OverBudget:
         return None
-    if not unique:
-        return Solution(profit, None)
+
+
+@functools.lru_cache(maxsize=1024)
+def first_reaching(
+    cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...], target: int
+) -> Stacks | None:
+    """Return the first arrangement of the cards (in :func:`first`'s order) that earns ``target``, the
+    best profit (found by the MILP for a hand :func:`first` does not take); None if there is none or
+    the search visits more than :data:`REACH_BUDGET` positions.
+
+    A depth-first search: the first card left (by name) stands alone or joins one of its stacks, in
+    that order; a branch is cut when even every card left earning its best share (its stack's profit
+    over its size, the most of its stacks or alone) cannot reach the target."""
+    table = dict(table_items)
+    masks = _letter_masks(cards)
+    industries = sorted({ind for _, ind, _ in cards})
+    ind_of = [industries.index(ind) for _, ind, _ in cards]
+    # Profits times 60, so that every share (a profit over a size of 1 to 6) is a whole number.
+    alone = [60 * table.get(1, 0) * m.bit_count() for m in masks]
+    share = list(alone)
+    by_card: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in cards]
+    for members, value in _scoring_stacks(ind_of, masks, table):
+        members_list = tuple(i for i in range(len(cards)) if members >> i & 1)
+        by_card[members_list[0]].append((members_list, members, 60 * value))
+        for i in members_list:
+            share[i] = max(share[i], 60 * value // len(members_list))
+    for options in by_card:
+        options.sort()
+    failed: dict[int, int] = {}
+    steps = 0
+
+    def reach(mask: int, need: int, bound: int) -> list[int] | None:
+        """The first stacks (bit masks) of the cards in ``mask`` earning ``need``; ``bound``: their shares."""
+        nonlocal steps
+        if not mask:
+            return [] if need <= 0 else None
+        if bound < need or failed.get(mask, need + 1) <= need:
+            return None
+        steps += 1
+        if steps > REACH_BUDGET:
+            raise _OverBudget
+        low = mask & -mask
+        card = low.bit_length() - 1
+        found = reach(mask ^ low, need - alone[card], bound - share[card])
+        if found is not None:
+            return found
+        for members_list, members, value in by_card[card]:
+            if members & mask == members:
+                rest = bound - sum(share[i] for i in members_list)
+                found = reach(mask ^ members, need - value, rest)
+                if found is not None:
+                    return [members, *found]
+        failed[mask] = min(need, failed.get(mask, need))
+        return None
+
+    try:
+        groups = reach((1 << len(cards)) - 1, 60 * target, sum(share))
+    except _OverBudget:
+        return None
+    return None if groups is None else _arrangement(cards, groups)
+
+
+def _arrangement(cards: tuple[CardKey, ...], groups: list[int]) -> Stacks:
+    """Return the canonical arrangement of the cards: the groups (bit masks) and the rest alone."""
     used = 0
     for g in groups:
         used |= g
     parts = [[cards[i] for i in range(len(cards)) if g >> i & 1] for g in groups]
     parts += [[cards[i]] for i in range(len(cards)) if not used >> i & 1]
-    return Solution(profit, canonical(parts))
+    return canonical(parts)
 
 
 def _letter_masks(cards: tuple[CardKey, ...]) -> list[int]:
@@ -117,9 +217,12 @@ def _scoring_stacks(ind_of: list[int], masks: list[int], table: Mapping[int, int
     return found
 
 
-def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
+def _pack(
+    n: int, stacks: list[tuple[int, int]], alone: list[int], least: bool = False
+) -> tuple[int, list[int], bool]:
     """Return the best total over partitions into scoring stacks and single cards, the stacks of a
-    best one (bit masks) and whether it is the only best one; raise _OverBudget past the budget."""
+    best one (bit masks; ``least``: the first in :func:`_least`'s order) and whether it is the only
+    best one; raise _OverBudget past the budget."""
     active = 0
     uses = [0] * n
     for members, _ in stacks:
@@ -127,13 +230,17 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         for i in range(n):
             uses[i] += members >> i & 1
     fixed = sum(alone[i] for i in range(n) if not active >> i & 1)
-    # The card in fewest stacks goes first: it branches least.
+    # The card in fewest stacks goes first: it branches least.  Cards are renumbered in that order
+    # (bit r is the card of rank r), so the first card left is the lowest bit of what is left.
     order = sorted((i for i in range(n) if active >> i & 1), key=lambda i: (uses[i], i))
-    rank = {card: r for r, card in enumerate(order)}
-    by_first: dict[int, list[tuple[int, int]]] = {card: [] for card in order}
+    rank_bit = [0] * n
+    for rank, card in enumerate(order):
+        rank_bit[card] = 1 << rank
+    by_first: list[list[tuple[int, int]]] = [[] for _ in order]
     for members, value in stacks:
-        first = min((i for i in order if members >> i & 1), key=rank.__getitem__)
-        by_first[first].append((members, value))
+        ranked = sum(rank_bit[card] for card in order if members >> card & 1)
+        by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
+    ranked_alone = [alone[card] for card in order]
     memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
     steps = 0
 
@@ -146,11 +253,12 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         steps += 1
         if steps > STEP_BUDGET:
             raise _OverBudget
-        card = next(c for c in order if mask >> c & 1)
-        total, count, _ = best(mask ^ 1 << card)
-        total += alone[card]
+        low = mask & -mask
+        first = low.bit_length() - 1
+        total, count, _ = best(mask ^ low)
+        total += ranked_alone[first]
         pick = 0
-        for members, value in by_first[card]:
+        for members, value in by_first[first]:
             if members & mask == members:
                 sub, ways, _ = best(mask ^ members)
                 sub += value
@@ -161,14 +269,60 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         memo[mask] = found = (total, count, pick)
         return found
 
-    total, count, _ = best(active)
+    total, count, _ = best((1 << len(order)) - 1)
+    if least:
+        return total + fixed, _least(order, stacks, rank_bit, ranked_alone, best), count == 1
     groups = []
-    mask = active
+    mask = (1 << len(order)) - 1
     while mask:
         pick = memo[mask][2]
         if pick:
-            groups.append(pick)
+            groups.append(_renumber_back(pick, order))
             mask ^= pick
         else:
-            mask ^= 1 << next(c for c in order if mask >> c & 1)
+            mask ^= mask & -mask
     return total + fixed, groups, count == 1
+
+
+def _renumber_back(ranked: int, order: list[int]) -> int:
+    """Return a set of cards as bits by rank in ``order`` as bits by card."""
+    return sum(1 << card for rank, card in enumerate(order) if ranked >> rank & 1)
+
+
+def _least(
+    order: list[int],
+    stacks: list[tuple[int, int]],
+    rank_bit: list[int],
+    ranked_alone: list[int],
+    best: Callable[[int], tuple[int, int, int]],
+) -> list[int]:
+    """Return the stacks (bit masks by card) of the first best partition: card by card in the cards'
+    order (the cards come sorted by name), the least stack for the first card not yet placed among
+    those a best partition of the cards left may give it (alone first, then stacks as sorted card
+    numbers), so the sorted list of sorted stacks is the least of the best partitions'.
+
+    ``best`` is the search's memoised best total of any set of cards (bits by rank)."""
+    by_card: dict[int, list[tuple[tuple[int, ...], int, int, int]]] = {card: [] for card in order}
+    for members, value in stacks:
+        cards = tuple(card for card in range(members.bit_length()) if members >> card & 1)
+        ranked = sum(rank_bit[card] for card in cards)
+        by_card[cards[0]].append((cards, ranked, value, members))
+    for options in by_card.values():
+        options.sort()
+    groups: list[int] = []
+    mask = (1 << len(order)) - 1
+    for card in sorted(order):
+        bit = rank_bit[card]
+        if not mask & bit:
+            continue
+        target = best(mask)[0]
+        rank = bit.bit_length() - 1
+        if best(mask ^ bit)[0] + ranked_alone[rank] == target:
+            mask ^= bit
+            continue
+        for _, ranked, value, members in by_card[card]:
+            if ranked & mask == ranked and best(mask ^ ranked)[0] + value == target:
+                groups.append(members)
+                mask ^= ranked
+                break
+    return groups

@@ -18,7 +18,7 @@ from parlour.games.venture.arrangements import current, moves, parse, unseen_mov
 from parlour.games.venture.conglomerates import fits, is_lawful, offending, summarise
 from parlour.games.venture.content import Deck
 from parlour.games.venture.options import PROFIT_TABLE
-from parlour.games.venture.packing import CardKey, Solution, Stacks, solve
+from parlour.games.venture.packing import CardKey, Solution, Stacks, first, first_reaching, solve
 from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.takeovers import put
@@ -152,7 +152,16 @@ def best_stacks(state: VentureState, seat: Seat) -> list[list[int]]:
 
 
 def best_names(state: VentureState, seat: Seat) -> Stacks:
-    """Returns the optimiser's best arrangement of the seat's corporations (names, bottom first)."""
+    """Returns the best arrangement of the seat's corporations (names, bottom first); of several, the
+    one option ``best_ties`` says (ruling A-19)."""
+    if state.options.get("best_ties") == "first":
+        found = _first(state, seat)
+        if found is not None and found.stacks is not None:
+            return found.stacks
+        # Ruling A-19: a hand too large for the search: the first arrangement that earns the MILP's
+        # best profit, or the MILP's own arrangement when that search runs over its budget.
+        solved = _optimiser_arrangement(state, seat)
+        return first_reaching(_hand(state, seat), TABLE_ITEMS, solved.profit) or solved.stacks
     quick = _quick(state, seat)
     if quick is not None and quick.stacks is not None:
         return quick.stacks  # the only best arrangement: the optimiser's too
@@ -161,7 +170,7 @@ def best_names(state: VentureState, seat: Seat) -> Stacks:
 
 def best_profit(state: VentureState, seat: Seat) -> int:
     """Returns what the seat's best arrangement earns a scoring."""
-    quick = _quick(state, seat)
+    quick = _first(state, seat) if state.options.get("best_ties") == "first" else _quick(state, seat)
     if quick is not None:
         return quick.profit
     return _optimiser_arrangement(state, seat).profit
@@ -169,8 +178,19 @@ def best_profit(state: VentureState, seat: Seat) -> int:
 
 def _quick(state: VentureState, seat: Seat) -> Solution | None:
     """Returns the pure-Python search's answer for the seat's corporations (None for large hands)."""
+    return solve(_hand(state, seat), TABLE_ITEMS)
+
+
+def _first(state: VentureState, seat: Seat) -> Solution | None:
+    """Returns the search's first best arrangement of the seat's corporations (None for large hands;
+    ruling A-19, ``best_ties=first``)."""
+    return first(_hand(state, seat), TABLE_ITEMS)
+
+
+def _hand(state: VentureState, seat: Seat) -> tuple[CardKey, ...]:
+    """Returns the optimiser's snapshot of the seat's corporations, sorted by name."""
     keys = card_keys(state.deck)
-    return solve(tuple(sorted(keys[c] for s in state.holdings[seat] for c in s)), TABLE_ITEMS)
+    return tuple(sorted(keys[c] for s in state.holdings[seat] for c in s))
 
 
 def _optimiser_arrangement(state: VentureState, seat: Seat) -> Arrangement:

@@ -167,7 +167,7 @@ def test_trivial_inputs_skip_the_solver(monkeypatch: pytest.MonkeyPatch) -> None
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("solver called")
 
-    monkeypatch.setattr(optimiser, "milp", boom)
+    monkeypatch.setattr(optimiser, "_solve_milp", boom)
     optimiser.clear_cache()
     assert best_arrangement([]) == Arrangement(stacks=(), profit=0)
     two = [corp("ST", "AB"), corp("OI", "AB")]

@@ -205,12 +205,14 @@ def test_two_to_six_players(players: int) -> None:
 
 
 def test_default_options_follow_the_rulings() -> None:
-    """A-1 pay once per turn, A-3 proxy-won cards may stack, A-7 no last draw, A-12 a 400-turn limit."""
+    """A-1 pay once per turn, A-3 proxy-won cards may stack, A-7 no last draw, A-12 a 400-turn limit,
+    A-19 the first of tied best arrangements."""
     assert GAME.options() == {
         "payment": "turn",
         "proxy_placement": "stack",
         "last_draw": "no",
         "max_turns": 400,
+        "best_ties": "first",
         "deck": GAME.available_content("deck")[0].reference(),
     }
     assert GAME.options()["deck"]["name"] == "house"

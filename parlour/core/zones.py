@@ -7,9 +7,9 @@ A game lists its state's parts in a :class:`Layout`::
         Part("hands", "owner", cards=True),     # one list of cards per seat, seen by its seat
         Part("draw", "secret", cards=True),     # seen by nobody
         Part("discard", cards=True),            # public
-        Part("money"), Part("turn"),            # public values
-        Part("content", shared=True),           # never copied, never written
+        "money", "turn",                        # public values: a name alone is Part(name)
         cards=CardNames(deck.names),            # cards are numbers in the state, names in positions
+        shared=("content",),                    # never copied, never written: Part(name, shared=True)
     )
 
 From it (and the state class's type hints) the core derives :meth:`Layout.copy_into` (``clone``: each
@@ -160,8 +160,15 @@ class CardReader:
 class Layout:
     """The parts of a game's state and how its cards are named (see the module's docstring)."""
 
-    def __init__(self, *parts: Part, cards: CardNames | None = None) -> None:
-        self.parts = parts
+    def __init__(
+        self, *parts: Part | str, cards: CardNames | None = None, shared: Sequence[str] = ()
+    ) -> None:
+        self.parts = (
+            *(Part(p) if isinstance(p, str) else p for p in parts),
+            *(Part(name, shared=True) for name in shared),
+        )
+        """The parts (a name alone given for a public value: ``Part(name)``), then the ``shared`` ones."""
+        parts = self.parts
         self.cards = cards
         self._hidden = tuple(p for p in parts if p.cards and p.visibility != "public")
         self._dealt = tuple(sorted(self._hidden, key=lambda p: p.visibility != "owner"))

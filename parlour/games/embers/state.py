@@ -50,14 +50,14 @@ class Table:
 LAYOUT = Layout(
     Part("hands", "owner", cards=True),  # one list per seat, seen by its seat alone
     Part("draw", "secret", cards=True),  # seen by nobody
-    Part("taken"),  # public; cards too, but one pile per seat, so EmbersState.cards() lists them
+    "taken",  # public; cards too, but one pile per seat, so EmbersState.cards() lists them
     Part("fire", cards=True),
     Part("discard", cards=True),
-    Part("play"),
-    Part("dousers"),
-    Part("active"),
-    Part("turn"),
-    Part("over"),
+    "play",
+    "dousers",
+    "active",
+    "turn",
+    "over",
 )
 """Who sees each part of the :class:`Table` (cards are kept by name: ``"7"``, ``"douse"``): clones,
 re-deals and the position's body come from it."""

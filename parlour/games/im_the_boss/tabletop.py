@@ -323,30 +323,28 @@ class DealsForm(Form):
 
 
 PARTS = (
-    Part("layout", shared=True),
-    Part("content", shared=True),
-    Part("players", shared=True),
-    Part("options", shared=True),
     Part("chance", copy=Chance.copy, body=False),
     Part("actions_applied", body=False),
     Part("hands", "owner", cards=True),
     Part("draw", "secret", cards=True),
     Part("discard", cards=True),
     Part("owners", key="placards"),
-    Part("money"),
-    Part("covered"),
-    Part("deal_cards"),
+    "money",
+    "covered",
+    "deal_cards",
     Part("marker", form=SpaceForm()),
     Part("deals", form=DealsForm()),
-    Part("current"),
-    Part("first"),
-    Part("turn"),
-    Part("over"),
-    Part("must_deal"),
+    "current",
+    "first",
+    "turn",
+    "over",
+    "must_deal",
     Part("nego", key="negotiation", copy=Negotiation.copy_of, form=NegotiationForm()),
     Part("stack", key="decisions", copy=DecisionStack.copy, body=False),
 )
 """Every part of the tabletop, in position order (the decisions are written last, by the position)."""
+SHARED = ("layout", "content", "players", "options")
+"""The parts every copy shares (never copied, never written)."""
 
 
 def layout(content: Content) -> Layout:
@@ -357,4 +355,4 @@ def layout(content: Content) -> Layout:
 @cache
 def _layout(cards: tuple[str, ...]) -> Layout:
     """Returns the tabletop's layout for these Influence cards (one per deck, made once)."""
-    return Layout(*PARTS, cards=CardNames(cards, what="Influence card"))
+    return Layout(*PARTS, cards=CardNames(cards, what="Influence card"), shared=SHARED)

@@ -59,6 +59,21 @@ class _OverBudget(Exception):
     """The search visited more positions than its budget."""
 
 
+class _Budget:
+    """Counts the positions a search visits, raising _OverBudget at the first one past its budget."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, budget: int) -> None:
+        self.left = budget
+
+    def visit(self) -> None:
+        """Counts one more position visited."""
+        self.left -= 1
+        if self.left < 0:
+            raise _OverBudget
+
+
 def stack_order(cards: list[CardKey]) -> tuple[str, ...]:
     """Return ids bottom to top: ascending value (it grows with the letters), then id; dearest on top."""
     return tuple(cid for _, cid in sorted((len(ls), cid) for cid, _, ls in cards))
@@ -138,18 +153,15 @@ def first_reaching(
     for options in by_card:
         options.sort()
     failed: dict[int, int] = {}
-    steps = 0
+    visit = _Budget(REACH_BUDGET).visit
 
     def reach(mask: int, need: int, bound: int) -> list[int] | None:
         """The first stacks (bit masks) of the cards in ``mask`` earning ``need``; ``bound``: their shares."""
-        nonlocal steps
         if not mask:
             return [] if need <= 0 else None
         if bound < need or failed.get(mask, need + 1) <= need:
             return None
-        steps += 1
-        if steps > REACH_BUDGET:
-            raise _OverBudget
+        visit()
         low = mask & -mask
         card = low.bit_length() - 1
         found = reach(mask ^ low, need - alone[card], bound - share[card])
@@ -242,17 +254,14 @@ def _pack(
         by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
     ranked_alone = [alone[card] for card in order]
     memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
-    steps = 0
+    visit = _Budget(STEP_BUDGET).visit
 
     def best(mask: int) -> tuple[int, int, int]:
         """(best total, number of best partitions up to 2, the stack the first card joins or 0)."""
-        nonlocal steps
         found = memo.get(mask)
         if found is not None:
             return found
-        steps += 1
-        if steps > STEP_BUDGET:
-            raise _OverBudget
+        visit()
         low = mask & -mask
         first = low.bit_length() - 1
         total, count, _ = best(mask ^ low)

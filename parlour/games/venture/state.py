@@ -209,13 +209,13 @@ def layout(deck: Deck) -> Layout:
     and undo record are the state's own (``clone``, ``to_position``)."""
     corps = corporation_names(deck)
     return Layout(
-        Part("turn"),
-        Part("current"),
-        Part("owed"),
-        Part("transacted"),
-        Part("over"),
-        Part("profit_rounds"),
-        Part("profits"),
+        "turn",
+        "current",
+        "owed",
+        "transacted",
+        "over",
+        "profit_rounds",
+        "profits",
         Part("hands", "owner", cards=True),
         Part("draw", "secret", cards=True),
         Part("discard", cards=True),
@@ -224,9 +224,6 @@ def layout(deck: Deck) -> Layout:
         Part("stock", "secret", cards=corps, pool="corporations"),
         Part("aside", "secret", cards=corps, pool="corporations"),
         Part("holdings", cards=corps),
-        Part("deck", shared=True),
-        Part("layout", shared=True),
-        Part("players", shared=True),
-        Part("options", shared=True),
         cards=CardNames([r.name for r in deck.resources], "resources card", str.lower),
+        shared=("deck", "layout", "players", "options"),
     )

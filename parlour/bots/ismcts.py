@@ -48,6 +48,9 @@ MARGIN = 1.0
 """How sure the race must be (in standard errors of the paired difference) before overruling the adviser."""
 SOFTNESS = 0.0
 """The softmax temperature, as a fraction of the top estimate, that judges unfinished playouts."""
+STEP_BACK = frozenset({"undo", "cancel"})
+"""Verbs that take back a step that revealed nothing (Venture's ruling A-17): the search leaves them out,
+as whatever they lead to it could have chosen directly."""
 MAX_MILLISECONDS = 3_600_000
 """The longest search budget accepted: an hour a move."""
 MAX_ITERATIONS = 10_000_000
@@ -171,6 +174,24 @@ def _whole(word: str) -> int:
     if not word.isdecimal() or len(word) > 12:
         raise ValueError(word)
     return int(word)
+
+
+_STEPS_BACK: dict[type, bool] = {}
+"""Whether each action class is a step back (by its verb), worked out once a class."""
+
+
+def searched(legal: list[object]) -> list[object]:
+    """Returns the legal actions the search considers: all but steps back (all if nothing else is left)."""
+    kept = []
+    for action in legal:
+        kind = type(action)
+        back = _STEPS_BACK.get(kind)
+        if back is None:
+            forms: tuple[str, ...] = getattr(kind, "forms", ())
+            back = _STEPS_BACK[kind] = bool(forms) and forms[0].split(" ", 1)[0] in STEP_BACK
+        if not back:
+            kept.append(action)
+    return kept or legal
 
 
 def _lower(differences: list[float], margin: float) -> float:
@@ -316,7 +337,7 @@ class IsmctsBot:
         clearly no better than the adviser's leaves the race for one not tried yet.
         """
         settings = self.settings
-        waiting = [a for a in legal if a != self.prior]
+        waiting = [a for a in searched(legal) if a != self.prior]
         self.rng.shuffle(waiting)
         base = self.prior if self.prior is not None and self.prior in legal else waiting.pop()
         racing = [base]
@@ -399,7 +420,7 @@ class IsmctsBot:
                 action, child = first, root.children.get(first) or Node(seat=actor)
                 root.children[first] = child
             else:
-                action, child = self._select(node, world, actor, legal, agents)
+                action, child = self._select(node, world, actor, searched(legal), agents)
             world.apply_legal(action, actor)
             path.append(child)
             if child.visits == 0:

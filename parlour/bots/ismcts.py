@@ -26,6 +26,7 @@ from typing import Any
 
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
+from parlour.core.notation import Action
 from parlour.core.state import GameState
 
 EXPLORATION = 0.7
@@ -177,7 +178,7 @@ def _whole(word: str) -> int:
 
 
 _STEPS_BACK: dict[type, bool] = {}
-"""Whether each action class is a step back (by its verb), worked out once a class."""
+"""Whether each action class is a step back (by its ``Action.verb``), worked out once a class."""
 
 
 def searched(legal: list[object]) -> list[object]:
@@ -187,8 +188,7 @@ def searched(legal: list[object]) -> list[object]:
         kind = type(action)
         back = _STEPS_BACK.get(kind)
         if back is None:
-            forms: tuple[str, ...] = getattr(kind, "forms", ())
-            back = _STEPS_BACK[kind] = bool(forms) and forms[0].split(" ", 1)[0] in STEP_BACK
+            back = _STEPS_BACK[kind] = isinstance(action, Action) and action.verb in STEP_BACK
         if not back:
             kept.append(action)
     return kept or legal
@@ -302,6 +302,11 @@ class IsmctsBot:
             self._carry(state, carried)
             return action
         root = carried or Node()
+        options = searched(legal)
+        if len(options) == 1 and not self.steady:
+            # Nothing to weigh: the other actions only step back (the search leaves them out).
+            self._carry(state, root.children.get(options[0]))
+            return options[0]
         self.prior = None
         if advice is not None:
             # The adviser's choice in the real state (a bot reads only what its seat may know).
@@ -346,6 +351,8 @@ class IsmctsBot:
             while len(racing) < settings.race and waiting:
                 racing.append(waiting.pop())
                 differences[racing[-1]] = []
+            if len(racing) == 1 and not self.steady:
+                break  # every rival is beaten: the rest of the budget could change nothing
             world = state.determinize(seat, self.rng)
             seed = self.rng.randrange(2**31)
             first = 0.0

@@ -41,6 +41,9 @@ WIDENING_POWER = 0.5
 """How fast a node opens further actions with its visits (0: never beyond the first, 1: linearly)."""
 HORIZON = 4
 """Turns, counted from the searched decision, a playout plays before the game's estimate judges it."""
+DEEPEN = 0
+"""Turns added to the horizon, once a search, when no raced action's playouts differed at all from the
+adviser's (0: never)."""
 PLAYOUT_CAP = 120
 """Actions a playout may take before it is scored as it stands (also bounds games without turns)."""
 RACE = 4
@@ -126,6 +129,8 @@ class Settings:
     """The power of the visits in progressive widening."""
     horizon: int = HORIZON
     """Turns from the searched decision a playout plays (0: to the end of the game or the cap)."""
+    deepen: int = DEEPEN
+    """Turns the horizon grows by (once) when the race could tell no action from the adviser's."""
     cap: int = PLAYOUT_CAP
     """Actions a playout may take at most."""
     race: int = RACE
@@ -281,6 +286,8 @@ class IsmctsBot:
         """The seed of the current iteration's playout bots (None: drawn from the bot's generator)."""
         self._until = 0
         """The turn at which the current search's playouts stop (see ``Settings.horizon``)."""
+        self._deepened = False
+        """Whether the current search has pushed its horizon further (see ``Settings.deepen``)."""
 
     def choose(self, state: GameState, seat: int) -> object:
         """Returns the action with the most visits after the search."""
@@ -313,6 +320,7 @@ class IsmctsBot:
             self.prior = advice.choose(state, seat)
         self._root = root
         self._until = state.turns_played() + self.settings.horizon
+        self._deepened = False
         self._deadline = deadline
         self._iterations = 0
         if self.settings.race > 1:
@@ -351,8 +359,12 @@ class IsmctsBot:
             while len(racing) < settings.race and waiting:
                 racing.append(waiting.pop())
                 differences[racing[-1]] = []
-            if len(racing) == 1 and not self.steady:
-                break  # every rival is beaten: the rest of the budget could change nothing
+            if len(racing) == 1:
+                if self._deepen(differences):
+                    waiting, differences = list(differences), {}  # every rival races again, further ahead
+                    continue
+                if not self.steady:
+                    break  # every rival is beaten: the rest of the budget could change nothing
             world = state.determinize(seat, self.rng)
             seed = self.rng.randrange(2**31)
             first = 0.0
@@ -372,6 +384,18 @@ class IsmctsBot:
             if len(found) > 1 and score > best_score:
                 best, best_score = action, score
         return best
+
+    def _deepen(self, differences: dict[object, list[float]]) -> bool:
+        """Pushes the horizon further, once a search, if rivals raced and none of their playouts ended
+        any differently from the adviser's (the horizon fell before the choice showed); says if it did."""
+        step = self.settings.deepen
+        if not step or self._deepened or not self.settings.horizon or not differences:
+            return False
+        if any(any(found) for found in differences.values()):
+            return False
+        self._deepened = True
+        self._until += step
+        return True
 
     def _carried(self, state: GameState) -> Node | None:
         """Returns the tree below this bot's last action if nobody else has acted since, else None."""

@@ -175,6 +175,11 @@ def test_settings_are_read_from_the_name() -> None:
         0.5,
     ) and bot.name == "ismcts:20it::explore=0.5,horizon=2"
     assert Settings.parse("") == Settings()
+    # Venus Needs Men!'s playouts look further ahead unless the name says otherwise.
+    venus = make_bot(game, "ismcts:20it", 0)
+    venture = make_bot(load_game("venture"), "ismcts:20it", 0)
+    assert isinstance(venus, IsmctsBot) and isinstance(venture, IsmctsBot)
+    assert (venus.settings.horizon, venture.settings.horizon) == (8, Settings().horizon)
     for text in ("horizon", "speed=2", "horizon=1.5", "explore=-1", "explore=1e9", "race=x"):
         with pytest.raises(OptionError, match="search setting"):
             make_bot(game, f"ismcts:20it::{text}", 0)
@@ -268,3 +273,7 @@ def test_a_race_with_every_rival_beaten_ends_early() -> None:
     bot = IsmctsBot(3, Budget(iterations=400), GreedyBot, GreedyBot, Settings(horizon=1))
     bot.choose(state, seat)
     assert 6 <= bot.iterations_done < 400
+    # Told nothing apart, the race may run again further ahead (once), on the rest of the budget.
+    deeper = IsmctsBot(3, Budget(iterations=400), GreedyBot, GreedyBot, Settings(horizon=1, deepen=8))
+    deeper.choose(state, seat)
+    assert deeper.iterations_done > bot.iterations_done and deeper._until == state.turns_played() + 9

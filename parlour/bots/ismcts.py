@@ -26,6 +26,7 @@ from typing import Any
 
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
+from parlour.core.notation import Action
 from parlour.core.state import GameState
 
 EXPLORATION = 0.7
@@ -40,6 +41,9 @@ WIDENING_POWER = 0.5
 """How fast a node opens further actions with its visits (0: never beyond the first, 1: linearly)."""
 HORIZON = 4
 """Turns, counted from the searched decision, a playout plays before the game's estimate judges it."""
+DEEPEN = 0
+"""Turns added to the horizon, once a search, when no raced action's playouts differed at all from the
+adviser's (0: never)."""
 PLAYOUT_CAP = 120
 """Actions a playout may take before it is scored as it stands (also bounds games without turns)."""
 RACE = 4
@@ -48,6 +52,9 @@ MARGIN = 1.0
 """How sure the race must be (in standard errors of the paired difference) before overruling the adviser."""
 SOFTNESS = 0.0
 """The softmax temperature, as a fraction of the top estimate, that judges unfinished playouts."""
+STEP_BACK = frozenset({"undo", "cancel"})
+"""Verbs that take back a step that revealed nothing (Venture's ruling A-17): the search leaves them out,
+as whatever they lead to it could have chosen directly."""
 MAX_MILLISECONDS = 3_600_000
 """The longest search budget accepted: an hour a move."""
 MAX_ITERATIONS = 10_000_000
@@ -122,6 +129,8 @@ class Settings:
     """The power of the visits in progressive widening."""
     horizon: int = HORIZON
     """Turns from the searched decision a playout plays (0: to the end of the game or the cap)."""
+    deepen: int = DEEPEN
+    """Turns the horizon grows by (once) when the race could tell no action from the adviser's."""
     cap: int = PLAYOUT_CAP
     """Actions a playout may take at most."""
     race: int = RACE
@@ -171,6 +180,23 @@ def _whole(word: str) -> int:
     if not word.isdecimal() or len(word) > 12:
         raise ValueError(word)
     return int(word)
+
+
+_STEPS_BACK: dict[type, bool] = {}
+"""Whether each action class is a step back (by its ``Action.verb``), worked out once a class."""
+
+
+def searched(legal: list[object]) -> list[object]:
+    """Returns the legal actions the search considers: all but steps back (all if nothing else is left)."""
+    kept = []
+    for action in legal:
+        kind = type(action)
+        back = _STEPS_BACK.get(kind)
+        if back is None:
+            back = _STEPS_BACK[kind] = isinstance(action, Action) and action.verb in STEP_BACK
+        if not back:
+            kept.append(action)
+    return kept or legal
 
 
 def _lower(differences: list[float], margin: float) -> float:
@@ -260,6 +286,8 @@ class IsmctsBot:
         """The seed of the current iteration's playout bots (None: drawn from the bot's generator)."""
         self._until = 0
         """The turn at which the current search's playouts stop (see ``Settings.horizon``)."""
+        self._deepened = False
+        """Whether the current search has pushed its horizon further (see ``Settings.deepen``)."""
 
     def choose(self, state: GameState, seat: int) -> object:
         """Returns the action with the most visits after the search."""
@@ -281,12 +309,18 @@ class IsmctsBot:
             self._carry(state, carried)
             return action
         root = carried or Node()
+        options = searched(legal)
+        if len(options) == 1 and not self.steady:
+            # Nothing to weigh: the other actions only step back (the search leaves them out).
+            self._carry(state, root.children.get(options[0]))
+            return options[0]
         self.prior = None
         if advice is not None:
             # The adviser's choice in the real state (a bot reads only what its seat may know).
             self.prior = advice.choose(state, seat)
         self._root = root
         self._until = state.turns_played() + self.settings.horizon
+        self._deepened = False
         self._deadline = deadline
         self._iterations = 0
         if self.settings.race > 1:
@@ -316,7 +350,7 @@ class IsmctsBot:
         clearly no better than the adviser's leaves the race for one not tried yet.
         """
         settings = self.settings
-        waiting = [a for a in legal if a != self.prior]
+        waiting = [a for a in searched(legal) if a != self.prior]
         self.rng.shuffle(waiting)
         base = self.prior if self.prior is not None and self.prior in legal else waiting.pop()
         racing = [base]
@@ -325,6 +359,12 @@ class IsmctsBot:
             while len(racing) < settings.race and waiting:
                 racing.append(waiting.pop())
                 differences[racing[-1]] = []
+            if len(racing) == 1:
+                if self._deepen(differences):
+                    waiting, differences = list(differences), {}  # every rival races again, further ahead
+                    continue
+                if not self.steady:
+                    break  # every rival is beaten: the rest of the budget could change nothing
             world = state.determinize(seat, self.rng)
             seed = self.rng.randrange(2**31)
             first = 0.0
@@ -344,6 +384,18 @@ class IsmctsBot:
             if len(found) > 1 and score > best_score:
                 best, best_score = action, score
         return best
+
+    def _deepen(self, differences: dict[object, list[float]]) -> bool:
+        """Pushes the horizon further, once a search, if rivals raced and none of their playouts ended
+        any differently from the adviser's (the horizon fell before the choice showed); says if it did."""
+        step = self.settings.deepen
+        if not step or self._deepened or not self.settings.horizon or not differences:
+            return False
+        if any(any(found) for found in differences.values()):
+            return False
+        self._deepened = True
+        self._until += step
+        return True
 
     def _carried(self, state: GameState) -> Node | None:
         """Returns the tree below this bot's last action if nobody else has acted since, else None."""
@@ -399,7 +451,7 @@ class IsmctsBot:
                 action, child = first, root.children.get(first) or Node(seat=actor)
                 root.children[first] = child
             else:
-                action, child = self._select(node, world, actor, legal, agents)
+                action, child = self._select(node, world, actor, searched(legal), agents)
             world.apply_legal(action, actor)
             path.append(child)
             if child.visits == 0:

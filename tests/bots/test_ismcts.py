@@ -8,7 +8,7 @@ from typing import cast
 
 import pytest
 
-from parlour.bots.ismcts import Budget, IsmctsBot, Settings, reward
+from parlour.bots.ismcts import Budget, IsmctsBot, Settings, reward, searched
 from parlour.bots.registry import bot_names, make_bot
 from parlour.core.errors import OptionError
 from parlour.core.match import play_match
@@ -175,6 +175,11 @@ def test_settings_are_read_from_the_name() -> None:
         0.5,
     ) and bot.name == "ismcts:20it::explore=0.5,horizon=2"
     assert Settings.parse("") == Settings()
+    # Venus Needs Men!'s playouts look further ahead unless the name says otherwise.
+    venus = make_bot(game, "ismcts:20it", 0)
+    venture = make_bot(load_game("venture"), "ismcts:20it", 0)
+    assert isinstance(venus, IsmctsBot) and isinstance(venture, IsmctsBot)
+    assert (venus.settings.horizon, venture.settings.horizon) == (8, Settings().horizon)
     for text in ("horizon", "speed=2", "horizon=1.5", "explore=-1", "explore=1e9", "race=x"):
         with pytest.raises(OptionError, match="search setting"):
             make_bot(game, f"ismcts:20it::{text}", 0)
@@ -229,8 +234,10 @@ def test_the_tree_below_its_own_move_is_kept_for_its_next_decision(race: int) ->
     while state.deciders()[0] == seat and (state.routine_decision() or len(state.legal_actions(seat)) == 1):
         state.apply(bot.choose(state, seat), seat)
     if state.deciders()[0] == seat:
+        done = bot.iterations_done
         bot.choose(state, seat)
-        assert bot.last_root is below and below.visits == before + 40
+        # Every iteration of the new search passes through the kept tree (a race may end early).
+        assert bot.last_root is below and below.visits == before + bot.iterations_done - done > before
     # Anyone else's move in between starts a fresh tree.
     other = midgame("venture")
     mover = other.deciders()[0]
@@ -242,3 +249,31 @@ def test_the_tree_below_its_own_move_is_kept_for_its_next_decision(race: int) ->
     if not other.is_over():
         bot.choose(other, other.deciders()[0])
         assert bot.last_root is not first and bot.last_root is not None
+
+
+def test_steps_back_are_left_out_of_the_search() -> None:
+    """Venture's undo and cancel (ruling A-17) are not searched, unless nothing else is legal."""
+    from parlour.games.venture.actions import Cancel, Undo
+
+    state = venture_at("turn")
+    legal = state.legal_actions(state.deciders()[0])
+    assert searched([Undo(), *legal, Cancel()]) == [a for a in legal if not isinstance(a, Undo | Cancel)]
+    assert searched([Undo()]) == [Undo()]
+
+
+def test_a_race_with_every_rival_beaten_ends_early() -> None:
+    """Once every other action is clearly no better than the adviser's, the race stops spending."""
+    from parlour.games.venus_needs_men.bots import GreedyBot
+
+    state = midgame("venus-needs-men", steps=30)
+    seat = state.deciders()[0]
+    while len(searched(state.legal_actions(seat))) != 2:
+        state.apply(random.Random(5).choice(state.legal_actions(seat)), seat)
+        seat = state.deciders()[0]
+    bot = IsmctsBot(3, Budget(iterations=400), GreedyBot, GreedyBot, Settings(horizon=1))
+    bot.choose(state, seat)
+    assert 6 <= bot.iterations_done < 400
+    # Told nothing apart, the race may run again further ahead (once), on the rest of the budget.
+    deeper = IsmctsBot(3, Budget(iterations=400), GreedyBot, GreedyBot, Settings(horizon=1, deepen=8))
+    deeper.choose(state, seat)
+    assert deeper.iterations_done > bot.iterations_done and deeper._until == state.turns_played() + 9

@@ -17,13 +17,6 @@ from parlour.core.game import Game
 
 GENERIC: dict[str, Callable[[int], Agent]] = {"random": RandomBot}
 SEARCH = "ismcts"
-SEARCH_SETTINGS: dict[str, str] = {"venus-needs-men": "horizon=8"}
-"""Search settings that suit a game better than the defaults (a bot name's own settings come after).
-
-Venus Needs Men!: a ship moves in one turn and collects in its seat's next, so four turns (the default)
-end the playouts before most choices show in the score; eight see the seat's next turn and the replies
-to it. Against three greedy bots (seat 0, 4 players), four turns at 195 iterations a move won 3 of 30
-games; eight turns at 107 iterations (about the same time) won 19 of 60 (``bench/search_bench.py``)."""
 
 
 def bot_names(game: Game) -> list[str]:
@@ -48,7 +41,7 @@ def _search_bot(game: Game, factories: dict[str, Callable[[int], Agent]], argume
     playout, _, settings_text = rest.partition(":")
     try:
         budget = Budget.parse(budget_text) if budget_text else Budget(milliseconds=200)
-        settings = Settings.parse(f"{SEARCH_SETTINGS.get(game.name, '')},{settings_text}")
+        settings = Settings.parse(f"{game.search_settings},{settings_text}")
     except ValueError as err:
         raise OptionError(str(err)) from None
     playout = playout or game.playout_bot

@@ -151,6 +151,9 @@ class Game(ABC):
     """The rules in short, shown by the terminal's ``help``."""
     playout_bot: str = "random"
     """The bot a search bot plays its playouts with (a game's own bot where random ones are hopeless)."""
+    search_settings: str = ""
+    """Search settings that suit the game better than the defaults (``horizon=8``; a bot name's own
+    settings come after them)."""
     max_actions: int = 10_000
     """Actions after which a learning environment truncates an unfinished game (PettingZoo's
     ``truncations``, OpenSpiel's ``max_game_length``): several times the game's longest random game,

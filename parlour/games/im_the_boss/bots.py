@@ -7,7 +7,8 @@ public record of deals (from which everyone's money follows).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.actions import (
@@ -40,12 +41,20 @@ from parlour.games.im_the_boss.content import ANY, BOSS, STOP, Space
 from parlour.games.im_the_boss.pieces import recruit_targets
 from parlour.games.im_the_boss.plays import Respond
 from parlour.games.im_the_boss.state import BossState
-from parlour.games.im_the_boss.supply import can_supply, covers, stands, suppliers
+from parlour.games.im_the_boss.supply import (
+    covers,
+    hand_names,
+    laid_names,
+    stands,
+    suppliers_from,
+)
 from parlour.games.im_the_boss.turn import Arrive, Limit, PlaceMarker, Turn
 
 CARD_WORTH = {"recruit": 1, "travel": 2, "clan": 3, "travel:any": 4, STOP: 5, BOSS: 5}
 """How much the bot values keeping each kind of card (the lowest is discarded first)."""
 INF = 10**9
+Sources = Callable[[str], list[int]]
+"""Returns the seats that can supply a colour in the negotiation (``supply.suppliers``)."""
 
 
 def public_money(state: BossState) -> list[int]:
@@ -61,29 +70,63 @@ def public_money(state: BossState) -> list[int]:
 
 def own_colours(state: BossState, seat: int, space: Space) -> set[str]:
     """Returns the colours of ``space`` the seat can bring itself (placard at home or a Clan card)."""
-    travelling = state.nego.travelling if state.nego is not None else {}
-    found = {c for c in space.colours if state.owners[c] == seat and c not in travelling}
-    found |= {c for c in space.colours if state.count(seat, f"clan:{c}")}
-    if state.nego is not None:
-        found |= {c for c in space.colours if can_supply(state, seat, c)}
-    return found
+    nego = state.nego
+    if nego is None:
+        return _own_colours(state, seat, space, None)
+    laid = laid_names(state)
+    return _own_colours(state, seat, space, lambda c: suppliers_from(state, laid, c))
+
+
+def _own_colours(state: BossState, seat: int, space: Space, sources: Sources | None) -> set[str]:
+    """Returns :func:`own_colours`, reading who can supply each colour in the negotiation from
+    ``sources`` (``suppliers``; None: no negotiation)."""
+    owners = state.owners
+    hand = set(hand_names(state, seat))
+    if sources is None:
+        return {c for c in space.colours if owners[c] == seat or f"clan:{c}" in hand}
+    # In a negotiation the seat can supply a colour (``can_supply``: its placard at home or a laid Clan
+    # card) exactly when it is among the colour's suppliers.
+    return {c for c in space.colours if f"clan:{c}" in hand or seat in sources(c)}
 
 
 def colour_cost(state: BossState, seat: int, space: Space, proceeds: int, colour: str) -> int:
     """Returns what the bot, as Boss, expects to pay for a colour (INF if nobody can supply it)."""
-    if colour in own_colours(state, seat, space):
-        return 0
+    return cover_costs(state, seat, space, proceeds)[colour]
+
+
+def cover_costs(
+    state: BossState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
+) -> dict[str, int]:
+    """Returns what the bot, as Boss, expects to pay for each colour of the space: nothing for its own,
+    the lowest ask where there is one, a fair price where another seat could supply it, else INF.
+    ``sources`` (in a negotiation) returns who can supply a colour (default: ``suppliers``)."""
+    fair = fair_price(space, proceeds)
     nego = state.nego
-    if nego is not None:
-        asks = [a for (c, s), a in nego.offers.items() if c == colour]
-        if asks:
-            return min(asks)
-        others = [s for s in suppliers(state, colour) if s != seat]
-    else:
-        others = [s for s in range(state.players) if s != seat and state.owners[colour] == s]
-    if not others:
-        return INF
-    return fair_price(space, proceeds)
+    cost: dict[str, int] = {}
+    if nego is None:
+        own = _own_colours(state, seat, space, None)
+        owners = state.owners
+        for colour in space.colours:
+            holder = owners[colour]
+            cost[colour] = 0 if colour in own else fair if holder is not None and holder != seat else INF
+        return cost
+    if sources is None:
+        laid = laid_names(state)
+        sources = partial(suppliers_from, state, laid)
+    own = _own_colours(state, seat, space, sources)
+    asks: dict[str, int] = {}
+    for (colour, _), amount in nego.offers.items():
+        if amount < asks.get(colour, INF + 1):
+            asks[colour] = amount
+    for colour in space.colours:
+        if colour in own:
+            cost[colour] = 0
+        elif colour in asks:
+            cost[colour] = asks[colour]
+        else:
+            others = any(s != seat for s in sources(colour))
+            cost[colour] = fair if others else INF
+    return cost
 
 
 def fair_price(space: Space, proceeds: int) -> int:
@@ -91,9 +134,12 @@ def fair_price(space: Space, proceeds: int) -> int:
     return max(1, proceeds // (space.investors_needed() + 1))
 
 
-def cheapest_cover(state: BossState, seat: int, space: Space, proceeds: int) -> tuple[int, list[str]]:
-    """Returns the expected cost and the colours of the cheapest cover of the space."""
-    cost = {c: colour_cost(state, seat, space, proceeds, c) for c in space.colours}
+def cheapest_cover(
+    state: BossState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
+) -> tuple[int, list[str]]:
+    """Returns the expected cost and the colours of the cheapest cover of the space (``sources``: as for
+    :func:`cover_costs`)."""
+    cost = cover_costs(state, seat, space, proceeds, sources)
     chosen = list(space.required)
     for group in space.groups:
         chosen += sorted(group.colours, key=lambda c: (cost[c], c))[: group.count]
@@ -109,18 +155,46 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.refusals: dict[tuple[int, str], int] = {}
         self.interfered: set[tuple[int, str]] = set()
+        # What one choice reads again and again, worked out once per call of ``choose`` (the state does
+        # not change while the bot thinks): who can supply each colour, and the names of the bot's cards.
+        self._sources: dict[str, list[int]] = {}
+        self._laid: list[frozenset[str]] | None = None
+        self._hand: frozenset[str] | None = None
 
     def choose(self, state: GameState, seat: int) -> BossAction:
         """Returns the bot's action for ``seat``."""
         assert isinstance(state, BossState)
+        self._sources, self._laid, self._hand = {}, None, None
         legal = state.legal_actions(seat)
-        wanted = self._wishes(state, seat)
-        allowed = set(legal)
-        for action in wanted:
-            if action in allowed:
+        # The wishes are few and the first legal one is taken: look each up in the list (equality, as a
+        # set would) rather than hashing every legal action.
+        for action in self._wishes(state, seat):
+            if action in legal:
                 self._remember(state, action)
                 return action
-        return PASS if PASS in allowed else legal[0]
+        return PASS if PASS in legal else legal[0]
+
+    def _suppliers(self, state: BossState, colour: str) -> list[int]:
+        """Returns ``suppliers(state, colour)``, worked out once per choice (never change the list)."""
+        found = self._sources.get(colour)
+        if found is None:
+            laid = self._laid
+            if laid is None:
+                laid = self._laid = laid_names(state)
+            nego = state.negotiation()
+            home = -1 if colour in nego.travelling else state.owners[colour]
+            clan = f"clan:{colour}"
+            # As ``suppliers_from``: the placard's holder while it is at home, and every seat with a Clan
+            # card of the colour laid.
+            found = self._sources[colour] = [s for s, names in enumerate(laid) if s == home or clan in names]
+        return found
+
+    def _holds(self, state: BossState, seat: int, name: str) -> bool:
+        """Returns whether the bot's seat holds a card called ``name`` (read once per choice)."""
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = frozenset(hand_names(state, seat))
+        return name in hand
 
     def _remember(self, state: BossState, action: BossAction) -> None:
         """Notes a Boss card or Travel played, so that it is not repeated in this negotiation."""
@@ -212,7 +286,7 @@ class GreedyBot:
         if stands(state):
             extra = self._unneeded(state, space)
             return [Drop(extra[0])] if extra else [CALL]
-        cost, targets = cheapest_cover(state, seat, space, nego.proceeds)
+        cost, targets = cheapest_cover(state, seat, space, nego.proceeds, partial(self._suppliers, state))
         wishes: list[BossAction] = []
         if cost >= INF:
             wishes += self._recruit_for(state, seat, space)
@@ -243,9 +317,9 @@ class GreedyBot:
         term = nego.items.get(colour)
         if term is not None and (term.agreed or term.seat == seat):
             return []
-        if can_supply(state, seat, colour):
+        if seat in self._suppliers(state, colour):
             return [Use(colour)]
-        if state.count(seat, f"clan:{colour}"):
+        if self._holds(state, seat, f"clan:{colour}"):
             return [Lay(colour)]
         room = nego.proceeds - nego.committed(without_colour=colour) - 1
         offers = sorted((a, s) for (c, s), a in nego.offers.items() if c == colour)
@@ -253,7 +327,7 @@ class GreedyBot:
             return [Accept(colour, offers[0][1])]
         if term is not None and not quiet(state):
             return []  # waiting for the answer to a proposal
-        others = [s for s in suppliers(state, colour) if s != seat]
+        others = [s for s in self._suppliers(state, colour) if s != seat]
         if not others:
             return []
         key = (state.turn, colour)
@@ -274,7 +348,7 @@ class GreedyBot:
 
     def _recruit_for(self, state: BossState, seat: int, space: Space) -> list[BossAction]:
         """Plays a triple on a placard the deal needs and nobody can supply."""
-        missing = [c for c in space.colours if not suppliers(state, c)]
+        missing = [c for c in space.colours if not self._suppliers(state, c)]
         return [Recruit(c) for c in missing if c in recruit_targets(state, seat)]
 
     # ------------------------------------------------------------ as an investor
@@ -282,7 +356,7 @@ class GreedyBot:
         """Returns the least the bot accepts: 1 with competition, two thirds of its ask as sole source."""
         nego = state.nego
         assert nego is not None
-        rivals = [s for s in suppliers(state, colour) if s not in (seat, nego.boss)]
+        rivals = [s for s in self._suppliers(state, colour) if s not in (seat, nego.boss)]
         return 1 if rivals else max(1, self._ask(state, seat, colour) * 2 // 3)
 
     def _ask(self, state: BossState, seat: int, colour: str) -> int:
@@ -293,12 +367,12 @@ class GreedyBot:
         rival_asks = [a for (c, s), a in nego.offers.items() if c == colour and s != seat]
         if rival_asks:
             return max(1, min(rival_asks) - 1)
-        if [s for s in suppliers(state, colour) if s not in (seat, nego.boss)]:
+        if [s for s in self._suppliers(state, colour) if s not in (seat, nego.boss)]:
             return fair_price(space, nego.proceeds)
         # Sole source: does the Boss have another way to fill this colour's group?
         group = next((g for g in space.groups if colour in g.colours), None)
         if group is not None:
-            others = [c for c in group.colours if c != colour and suppliers(state, c)]
+            others = [c for c in group.colours if c != colour and self._suppliers(state, c)]
             if len(others) >= group.count:
                 return fair_price(space, nego.proceeds)
         return max(1, nego.proceeds * 3 // 10)
@@ -326,8 +400,8 @@ class GreedyBot:
             term = nego.items.get(colour)
             if term is not None and term.seat != seat and term.agreed:
                 continue
-            if not can_supply(state, seat, colour):
-                if state.count(seat, f"clan:{colour}") and not suppliers(state, colour):
+            if seat not in self._suppliers(state, colour):
+                if self._holds(state, seat, f"clan:{colour}") and not self._suppliers(state, colour):
                     wishes.append(Lay(colour))
                 continue
             ask = self._ask(state, seat, colour)
@@ -343,8 +417,8 @@ class GreedyBot:
         wishes: list[BossAction] = []
         space = state.space(nego.space)
         key = (state.turn, "boss")
-        if state.count(seat, BOSS) and key not in self.interfered and nego.proceeds >= 12:
-            cost, _ = cheapest_cover(state, seat, space, nego.proceeds)
+        if self._holds(state, seat, BOSS) and key not in self.interfered and nego.proceeds >= 12:
+            cost, _ = cheapest_cover(state, seat, space, nego.proceeds, partial(self._suppliers, state))
             if cost <= nego.proceeds // 2:
                 wishes.append(BOSS_CARD)
         money = public_money(state)
@@ -360,10 +434,12 @@ class GreedyBot:
         assert nego is not None
         wishes: list[BossAction] = []
         for colour in space.colours:
-            sources = suppliers(state, colour)
+            sources = self._suppliers(state, colour)
             if len(sources) != 1 or sources[0] == seat or (state.turn, colour) in self.interfered:
                 continue
-            if not (state.count(seat, f"travel:{colour}") or state.count(seat, f"travel:{ANY}")):
+            if not (
+                self._holds(state, seat, f"travel:{colour}") or self._holds(state, seat, f"travel:{ANY}")
+            ):
                 continue
             needed = not covers(space, set(space.colours) - {colour})
             if needed:
@@ -377,7 +453,7 @@ class GreedyBot:
         nego = state.nego
         assert nego is not None and nego.pending is not None
         pending = nego.pending
-        if not state.count(seat, STOP) or pending.by == seat:
+        if not self._holds(state, seat, STOP) or pending.by == seat:
             return False
         if isinstance(pending.play, BossCard):
             return seat == nego.boss

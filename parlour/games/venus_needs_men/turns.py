@@ -227,10 +227,10 @@ class Phase(VenusDecision):
         _main_step(state, action)
 
     def auto(self, state: VenusState) -> bool:
-        """Ends the action when only 'done' is left (a move lists its steps here, and offers them as the
-        seat's legal actions: :meth:`legal` would list them again)."""
-        if state.action == "move" and self.seats:
-            found = move_steps(state, _unacted(state))
+        """Ends the action when only 'done' is left (the steps are listed here, and offered as the seat's
+        legal actions: :meth:`legal` would list them again)."""
+        if self.seats:
+            found = steps(state, state.action, state.planets[state.current], _unacted(state))
             if found:
                 state.offer_legal(self.seats[0], [DONE, *found])
             return self.close_unless(state, bool(found))
@@ -294,8 +294,11 @@ class Extending(VenusDecision):
         state.stack.push(Extra(seats=[seat], action=ACTION_NAMES[state.action]))
 
     def auto(self, state: VenusState) -> bool:
-        """Ends the extensions when no card can buy a step."""
-        return self.close_unless(state, bool(extension_options(state)))
+        """Ends the extensions when no card can buy a step (else offers :meth:`legal`'s list, made here)."""
+        options = extension_options(state)
+        if options and self.seats:
+            state.offer_legal(self.seats[0], [END, *(Extend.of(n) for n in options)])
+        return self.close_unless(state, bool(options))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -318,9 +321,15 @@ class Extra(VenusDecision):
         take_step(state, _commander(state, action), action, EXTRA_MODE)
 
     def auto(self, state: VenusState) -> bool:
-        """Drops the step when there is none (a card changed the board meanwhile)."""
-        more = has_steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
-        return self.close_unless(state, more)
+        """Drops the step when there is none (a card changed the board meanwhile); else offers the steps
+        listed here as :meth:`legal`'s."""
+        if not self.seats:
+            more = has_steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+            return self.close_unless(state, more)
+        found = steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+        if found:
+            state.offer_legal(self.seats[0], found)
+        return self.close_unless(state, bool(found))
 
     def researcher(self, state: VenusState) -> str | None:
         """Returns the active planet when the action is research."""

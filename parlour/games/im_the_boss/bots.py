@@ -113,7 +113,8 @@ def cover_costs(
     if sources is None:
         laid = laid_names(state)
         sources = partial(suppliers_from, state, laid)
-    own = _own_colours(state, seat, space, sources)
+    table = {c: sources(c) for c in space.colours}  # each colour's suppliers, asked once
+    own = _own_colours(state, seat, space, table.__getitem__)
     asks: dict[str, int] = {}
     for (colour, _), amount in nego.offers.items():
         if amount < asks.get(colour, INF + 1):
@@ -124,7 +125,7 @@ def cover_costs(
         elif colour in asks:
             cost[colour] = asks[colour]
         else:
-            others = any(s != seat for s in sources(colour))
+            others = any(s != seat for s in table[colour])
             cost[colour] = fair if others else INF
     return cost
 

@@ -190,12 +190,30 @@ def _join(texts: list[str]) -> str:
     return STACK_BREAK.join(sorted(texts))
 
 
+TEXT_MEMO_LIMIT = 100_000
+"""The most holdings (stacks in their order) whose arrangement text is remembered (emptied when full)."""
+
+
+@cache
+def _text_memo(deck: Deck) -> dict[tuple[tuple[int, ...], ...], str]:
+    """Returns the deck's memo of arrangement texts by holdings (stacks in the order held)."""
+    return {}
+
+
 def current(state: VentureState, seat: int) -> str:
     """Returns the canonical text of a seat's holdings now (its key and form remembered: a reorganisation
-    records it among those seen)."""
-    holdings = state.holdings[seat]
-    text = arrangement(state.deck, holdings)
-    remember(state.deck, text, holdings)
+    records it among those seen).  Random reorganisations pass through the same holdings again and
+    again, so the text is remembered by the holdings as they stand (stacks in their order)."""
+    deck, holdings = state.deck, state.holdings[seat]
+    ordered = tuple(map(tuple, holdings))
+    texts = _text_memo(deck)
+    text = texts.get(ordered)
+    if text is None:
+        if len(texts) >= TEXT_MEMO_LIMIT:
+            texts.clear()
+        text = texts[ordered] = arrangement(deck, holdings)
+    if text not in _form_memo(deck):
+        remember(deck, text, holdings)
     return text
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "CardKey",
     "Solution",
     "Stacks",
+    "best_reached",
     "canonical",
     "first",
     "first_reaching",
@@ -137,6 +138,48 @@ def first_reaching(
     A depth-first search: the first card left (by name) stands alone or joins one of its stacks, in
     that order; a branch is cut when even every card left earning its best share (its stack's profit
     over its size, the most of its stacks or alone) cannot reach the target."""
+    reach, full, bound = _reacher(cards, table_items, _Budget(REACH_BUDGET))
+    try:
+        groups = reach(full, 60 * target, bound)
+    except _OverBudget:
+        return None
+    return None if groups is None else _arrangement(cards, groups)
+
+
+@functools.lru_cache(maxsize=1024)
+def best_reached(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> int | None:
+    """Return the best profit of the cards, found by :func:`first_reaching`'s search for ever closer
+    targets (a bisection between a profit reached and the cards' shares); None past
+    :data:`BEST_BUDGET` positions (the MILP answers then).  Exact: a target is reached or it is not
+    (what the search learns of a set of cards holds for every target, so it keeps it)."""
+    reach, full, bound = _reacher(cards, table_items, _Budget(BEST_BUDGET))
+    low, high = 0, bound // 60  # every arrangement earns at most the sum of its cards' best shares
+    try:
+        while low < high:
+            middle = (low + high + 1) // 2
+            groups = reach(full, 60 * middle, bound)
+            if groups is None:
+                high = middle - 1
+            else:
+                low = _groups_profit(cards, groups, table_items)
+    except _OverBudget:
+        return None
+    return low
+
+
+BEST_BUDGET = 40_000
+"""The most positions :func:`best_reached` visits before it leaves the hand to the MILP."""
+
+Reach = Callable[[int, int, int], "list[int] | None"]
+"""A search of the first stacks (bit masks) of a set of cards earning a need (times 60), given the
+sum of the cards' shares."""
+
+
+def _reacher(
+    cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...], budget: _Budget
+) -> tuple[Reach, int, int]:
+    """Return :func:`first_reaching`'s search of the cards (its memo of failures kept between calls),
+    the set of all cards and the sum of their shares (times 60)."""
     table = dict(table_items)
     masks = _letter_masks(cards)
     industries = sorted({ind for _, ind, _ in cards})
@@ -152,8 +195,10 @@ def first_reaching(
             share[i] = max(share[i], 60 * value // len(members_list))
     for options in by_card:
         options.sort()
+    # Each stack's cards' shares, summed once (the shares are final now): (members, value, shares).
+    stacks_of = [[(m, v, sum(share[i] for i in ms)) for ms, m, v in options] for options in by_card]
     failed: dict[int, int] = {}
-    visit = _Budget(REACH_BUDGET).visit
+    visit = budget.visit
 
     def reach(mask: int, need: int, bound: int) -> list[int] | None:
         """The first stacks (bit masks) of the cards in ``mask`` earning ``need``; ``bound``: their shares."""
@@ -167,20 +212,31 @@ def first_reaching(
         found = reach(mask ^ low, need - alone[card], bound - share[card])
         if found is not None:
             return found
-        for members_list, members, value in by_card[card]:
+        for members, value, shares in stacks_of[card]:
             if members & mask == members:
-                rest = bound - sum(share[i] for i in members_list)
-                found = reach(mask ^ members, need - value, rest)
+                found = reach(mask ^ members, need - value, bound - shares)
                 if found is not None:
                     return [members, *found]
         failed[mask] = min(need, failed.get(mask, need))
         return None
 
-    try:
-        groups = reach((1 << len(cards)) - 1, 60 * target, sum(share))
-    except _OverBudget:
-        return None
-    return None if groups is None else _arrangement(cards, groups)
+    return reach, (1 << len(cards)) - 1, sum(share)
+
+
+def _groups_profit(
+    cards: tuple[CardKey, ...], groups: list[int], table_items: tuple[tuple[int, int], ...]
+) -> int:
+    """Return what the stacks (bit masks; the other cards alone) earn."""
+    table = dict(table_items)
+    total = 0
+    used = 0
+    for group in groups:
+        used |= group
+        members = [cards[i] for i in range(len(cards)) if group >> i & 1]
+        common = set(members[0][2]).intersection(*(c[2] for c in members[1:]))
+        total += table.get(len(members), 0) * len(common)
+    alone = table.get(1, 0)
+    return total + sum(alone * len(cards[i][2]) for i in range(len(cards)) if not used >> i & 1)
 
 
 def _arrangement(cards: tuple[CardKey, ...], groups: list[int]) -> Stacks:
@@ -250,7 +306,7 @@ def _pack(
         rank_bit[card] = 1 << rank
     by_first: list[list[tuple[int, int]]] = [[] for _ in order]
     for members, value in stacks:
-        ranked = sum(rank_bit[card] for card in order if members >> card & 1)
+        ranked = _ranked(members, rank_bit)
         by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
     ranked_alone = [alone[card] for card in order]
     memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
@@ -293,6 +349,26 @@ def _pack(
     return total + fixed, groups, count == 1
 
 
+def _cards_of(members: int) -> tuple[int, ...]:
+    """Return the cards of a set (bits by card), in ascending order."""
+    cards = []
+    while members:
+        low = members & -members
+        cards.append(low.bit_length() - 1)
+        members ^= low
+    return tuple(cards)
+
+
+def _ranked(members: int, rank_bit: list[int]) -> int:
+    """Return a set of cards (bits by card) as bits by rank; a card without a rank has bit 0."""
+    ranked = 0
+    while members:
+        low = members & -members
+        ranked |= rank_bit[low.bit_length() - 1]
+        members ^= low
+    return ranked
+
+
 def _renumber_back(ranked: int, order: list[int]) -> int:
     """Return a set of cards as bits by rank in ``order`` as bits by card."""
     return sum(1 << card for rank, card in enumerate(order) if ranked >> rank & 1)
@@ -313,8 +389,8 @@ def _least(
     ``best`` is the search's memoised best total of any set of cards (bits by rank)."""
     by_card: dict[int, list[tuple[tuple[int, ...], int, int, int]]] = {card: [] for card in order}
     for members, value in stacks:
-        cards = tuple(card for card in range(members.bit_length()) if members >> card & 1)
-        ranked = sum(rank_bit[card] for card in cards)
+        cards = _cards_of(members)
+        ranked = _ranked(members, rank_bit)
         by_card[cards[0]].append((cards, ranked, value, members))
     for options in by_card.values():
         options.sort()

@@ -18,7 +18,15 @@ from parlour.games.venture.arrangements import current, moves, parse, unseen_mov
 from parlour.games.venture.conglomerates import fits, is_lawful, offending, summarise
 from parlour.games.venture.content import Deck
 from parlour.games.venture.options import PROFIT_TABLE
-from parlour.games.venture.packing import CardKey, Solution, Stacks, first, first_reaching, solve
+from parlour.games.venture.packing import (
+    CardKey,
+    Solution,
+    Stacks,
+    best_reached,
+    first,
+    first_reaching,
+    solve,
+)
 from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.takeovers import put
@@ -50,13 +58,13 @@ class Reorganisation(TurnDecision):
         """Returns every single move of one corporation to an arrangement not yet seen in this
         reorganisation (ruling A-16), then done once all stacks are lawful; after 2 moves per
         corporation held, only moves that part a same-industry pair (ruling A-16, "at most")."""
-        seen = set(self.seen)
         holdings = state.holdings[seat]
         lawful = holdings_lawful(state, seat)
         actions: list[VentureAction]
         if len(self.seen) - 1 < move_cap(holdings):
-            actions = list(unseen_moves(state.deck, holdings, seen))
+            actions = list(unseen_moves(state.deck, holdings, self.seen))
         else:
+            seen = set(self.seen)
             pairs = _pairs(state, holdings)
             found = moves(state.deck, holdings)
             found = (m for m in found if not lawful and _pairs(state, parse(state.deck, m[1]) or []) < pairs)
@@ -86,8 +94,9 @@ class Reorganisation(TurnDecision):
         put(state, seat, corp.id, action.onto)
         # Ruling A-16: the arrangement reached is never offered again in this reorganisation.
         self.seen.append(current(state, seat))
-        where = f"on {action.onto}" if action.onto else "alone"
-        state.emit(f"seat {seat} moves {action.corp} {where}")
+        if state.logging:
+            where = f"on {action.onto}" if action.onto else "alone"
+            state.emit(f"seat {seat} moves {action.corp} {where}")
 
     def may_cancel(self, state: VentureState) -> bool:
         """Returns whether the reorganisation's start is on the record (ruling A-17)."""
@@ -158,10 +167,16 @@ def best_names(state: VentureState, seat: Seat) -> Stacks:
         found = _first(state, seat)
         if found is not None and found.stacks is not None:
             return found.stacks
-        # Ruling A-19: a hand too large for the search: the first arrangement that earns the MILP's
-        # best profit, or the MILP's own arrangement when that search runs over its budget.
+        # Ruling A-19: a hand too large for the search: the first arrangement that earns the best
+        # profit (the MILP's, unless the pure-Python search finds it: the same, both being exact), or
+        # the MILP's own arrangement when that search runs over its budget.
+        hand = _hand(state, seat)
+        profit = best_reached(hand, TABLE_ITEMS)
+        stacks = None if profit is None else first_reaching(hand, TABLE_ITEMS, profit)
+        if stacks is not None:
+            return stacks
         solved = _optimiser_arrangement(state, seat)
-        return first_reaching(_hand(state, seat), TABLE_ITEMS, solved.profit) or solved.stacks
+        return first_reaching(hand, TABLE_ITEMS, solved.profit) or solved.stacks
     quick = _quick(state, seat)
     if quick is not None and quick.stacks is not None:
         return quick.stacks  # the only best arrangement: the optimiser's too
@@ -170,10 +185,16 @@ def best_names(state: VentureState, seat: Seat) -> Stacks:
 
 def best_profit(state: VentureState, seat: Seat) -> int:
     """Returns what the seat's best arrangement earns a scoring."""
-    quick = _first(state, seat) if state.options.get("best_ties") == "first" else _quick(state, seat)
-    if quick is not None:
-        return quick.profit
-    return _optimiser_arrangement(state, seat).profit
+    if state.options.get("best_ties") != "first":
+        quick = _quick(state, seat)
+        return quick.profit if quick is not None else _optimiser_arrangement(state, seat).profit
+    found = _first(state, seat)
+    if found is not None:
+        return found.profit
+    # A hand too large for the search: the best profit, found without the MILP when the search
+    # for ever closer targets stays within its budget (exact, so the MILP's profit too).
+    profit = best_reached(_hand(state, seat), TABLE_ITEMS)
+    return profit if profit is not None else _optimiser_arrangement(state, seat).profit
 
 
 def _quick(state: VentureState, seat: Seat) -> Solution | None:

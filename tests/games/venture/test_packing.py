@@ -151,3 +151,60 @@ def test_best_stacks_are_the_optimiser_s_on_game_hands() -> None:
         assert best_profit(state, 0) == expected.profit
         names = [[state.corp(c).name for c in s] for s in best_stacks(state, 0)]
         assert names == [list(s) for s in expected.stacks]
+
+
+@pytest.mark.parametrize("seed, hands", [(21, 40), pytest.param(210, 400, marks=pytest.mark.slow)])
+def test_the_bisection_finds_the_milp_s_best_profit_on_large_hands(seed: int, hands: int) -> None:
+    """Hands of the house deck, most too large for the search: the bisection's profit (when within its
+    budget) is the MILP's, and the first arrangement earning it earns exactly that."""
+    rng = random.Random(seed)
+    answered = 0
+    for _ in range(hands):
+        cards = snapshot(deck_hand(rng, rng.randint(6, 20)))
+        found = packing.best_reached.__wrapped__(cards, TABLE)
+        _, profit = optimiser._solve_by_milp(cards, TABLE)
+        if found is not None:
+            answered += 1
+            assert found == profit, cards
+    assert answered > hands * 3 // 4
+
+
+def test_made_up_hands_and_tables_have_the_milp_s_best_profit() -> None:
+    """Dense made-up hands under random tables (pairs and lone cards may earn too)."""
+    rng = random.Random(22)
+    for _ in range(80):
+        table = tuple(
+            sorted({k: rng.randint(0, 9) for k in rng.sample(range(1, 7), rng.randint(0, 6))}.items())
+        )
+        cards = snapshot(random_hand(rng, rng.randint(0, 12)))
+        found = packing.best_reached.__wrapped__(cards, table)
+        assert found is None or found == optimiser._solve_by_milp(cards, table)[1], (cards, table)
+
+
+def test_a_bisection_over_its_budget_leaves_the_hand_to_the_milp(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packing, "BEST_BUDGET", 2)
+    cards = snapshot(deck_hand(random.Random(23), 16))
+    assert packing.best_reached.__wrapped__(cards, TABLE) is None
+
+
+def test_large_hands_are_arranged_without_the_milp_when_the_bisection_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Option best_ties=first, a hand too large for the search: the best profit and the first
+    arrangement earning it, as the MILP's profit gives them, without asking the MILP."""
+    rng = random.Random(24)
+    cards = snapshot(deck_hand(rng, packing.SIZE_LIMIT + 3))
+    _, profit = optimiser._solve_by_milp(cards, TABLE)
+    expected = packing.first_reaching.__wrapped__(cards, TABLE, profit)
+    assert expected is not None
+
+    def boom(*args: object) -> None:
+        raise AssertionError("the MILP was asked")
+
+    monkeypatch.setattr(optimiser, "_solve_milp", boom)
+    optimiser.clear_cache()
+    state = GAME.new_state(4, 0, {"best_ties": "first"})
+    names = {c[0] for c in cards}
+    state.holdings[0] = [[c.id] for c in state.deck.corporations if c.name in names]
+    assert best_profit(state, 0) == profit
+    assert best_names(state, 0) == expected

@@ -50,6 +50,8 @@ RACE = 4
 """Root actions raced on each determinisation: the adviser's choice and others that replace the losers."""
 MARGIN = 1.0
 """How sure the race must be (in standard errors of the paired difference) before overruling the adviser."""
+SAMPLES = 2
+"""Shared worlds a raced action must have been played on before it may overrule the adviser."""
 SOFTNESS = 0.0
 """The softmax temperature, as a fraction of the top estimate, that judges unfinished playouts."""
 STEP_BACK = frozenset({"undo", "cancel"})
@@ -137,6 +139,9 @@ class Settings:
     """Root actions evaluated side by side on each determinisation (0: plain UCB1 at the root)."""
     margin: float = MARGIN
     """Standard errors by which an action must beat the adviser's choice on shared worlds to replace it."""
+    samples: int = SAMPLES
+    """Shared worlds a raced action needs before it may replace the adviser's choice (fewer: a lucky
+    draw or two could pass the margin, and the best of many rivals is the likeliest to be lucky)."""
     soft: float = SOFTNESS
     """How an unfinished game's leader is judged: 0 the leader takes the win's share, more shares it
     out by a softmax over the estimates with this fraction of the top estimate as its temperature."""
@@ -378,10 +383,16 @@ class IsmctsBot:
                 else:
                     first = value
             racing = [base, *(a for a in racing[1:] if not _beaten(differences[a], settings.margin))]
+        return self._pick(base, differences)
+
+    def _pick(self, base: object, differences: dict[object, list[float]]) -> object:
+        """Returns the raced action whose paired differences beat the adviser's choice by the most, by the
+        margin and on at least ``samples`` shared worlds; ``base`` if none does."""
+        settings = self.settings
         best, best_score = base, 0.0
         for action, found in differences.items():
             score = _lower(found, settings.margin)
-            if len(found) > 1 and score > best_score:
+            if len(found) >= settings.samples and score > best_score:
                 best, best_score = action, score
         return best
 

@@ -277,3 +277,16 @@ def test_a_race_with_every_rival_beaten_ends_early() -> None:
     deeper = IsmctsBot(3, Budget(iterations=400), GreedyBot, GreedyBot, Settings(horizon=1, deepen=8))
     deeper.choose(state, seat)
     assert deeper.iterations_done > bot.iterations_done and deeper._until == state.turns_played() + 9
+
+
+def test_an_action_overrules_the_adviser_only_on_enough_shared_worlds() -> None:
+    """A rival ahead on two worlds replaces the adviser's choice by default, not when three are asked for."""
+    differences: dict[object, list[float]] = {
+        "lucky": [0.2, 0.3],
+        "steady": [0.1, 0.1, 0.1],
+        "worse": [-0.1, 0.0, 0.1],
+    }
+    assert IsmctsBot(0)._pick("greedy", differences) == "lucky"
+    assert IsmctsBot(0, settings=Settings(samples=3))._pick("greedy", differences) == "steady"
+    assert IsmctsBot(0, settings=Settings(samples=4))._pick("greedy", differences) == "greedy"
+    assert make_bot(load_game("venture"), "ismcts:9it::samples=3", 0).name == "ismcts:9it::samples=3"

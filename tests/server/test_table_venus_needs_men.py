@@ -44,6 +44,13 @@ DISTANCE = steps_to_orbit()
 """Where the person's ships head: Orbit (every Earth area in range)."""
 
 
+ROLL_AND_DICE = """() => [
+    [...document.querySelectorAll('#board .vnm-roll')].map(n => n.textContent).join(' '),
+    [...document.querySelectorAll('#board .vnm-dice .die')].map(d => d.textContent),
+]"""
+"""Reads the drawing's roll text and its dice in one go."""
+
+
 class Seat:
     """The person's seat at a table: its page, the server and what it has done through the drawing."""
 
@@ -158,12 +165,11 @@ class Seat:
         log = ""
         while time.time() < end:
             log = self.page.text_content("#log") or ""
-            shown = " ".join(self.page.locator("#board .vnm-roll").all_text_contents())
-            if f"{ship} attacks" in shown:
+            # The roll's text and its dice read at once: bots may roll next before a second read.
+            shown, dice = self.page.evaluate(ROLL_AND_DICE)
+            # The drawing shows the latest roll: the person's, or (bots being quick) one after it.
+            if f"{ship} attacks" in shown or (f"{ship} attacks" in log and " attacks " in shown):
                 rolled = re.findall(r"rolls (\d+(?: \d+)*)", shown)[0].split()
-                dice = self.page.eval_on_selector_all(
-                    "#board .vnm-dice .die", "ds => ds.map(d => d.textContent)"
-                )
                 assert dice == rolled, (dice, shown)  # each die drawn beside the ship that rolled
                 self.done["rolled"] = shown
                 screenshot(self.page, f"{name}-mid")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts"
@@ -41,6 +43,24 @@ def version(page: Any) -> int:
 def wait_past(page: Any, seen: int, timeout: float = 30_000) -> None:
     """Waits until the page shows a version after ``seen``."""
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=seen, timeout=timeout)
+
+
+def wait_for_results(page: Any, still: float = 30.0, most: float = 600.0) -> None:
+    """Waits for the results while the table keeps moving: fails once the page shows no new version
+    for ``still`` seconds (a stalled table), or after ``most`` seconds in all (a busy machine is slow,
+    not stuck)."""
+    start = last = time.time()
+    seen = version(page)
+    while True:
+        try:
+            page.wait_for_selector("#results-box:not([hidden])", timeout=2_000)
+            return
+        except PlaywrightTimeout:
+            now, shown = time.time(), version(page)
+            if shown != seen:
+                seen, last = shown, now
+            assert now - last < still, f"the table stalled at version {seen} for {still:.0f} s"
+            assert now - start < most, f"no results after {most:.0f} s (version {seen})"
 
 
 def screenshot(page: Any, name: str) -> Path:

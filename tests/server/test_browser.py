@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .browsing import ARTIFACTS, needs_chromium, use_buttons
+from .browsing import ARTIFACTS, needs_chromium, use_buttons, wait_for_results
 from .live_server import LiveServer
 
 OPTIONS = {"venture": {}, "im-the-boss": {"length": "short"}, "venus-needs-men": {"length": "short"}}
@@ -36,7 +36,7 @@ def test_a_person_plays_turns_then_bots_finish_and_the_replay_steps_back(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{game}-table.png"))
     page.click("#hand-to-bot")
-    page.wait_for_selector("#results-box:not([hidden])", timeout=180_000)
+    wait_for_results(page)
     assert "Winner" in page.text_content("#results")
     assert page.locator("#score-plot polyline").count() == 3  # one line a seat
     assert page.locator(".card[title]").count() > 0  # card texts on hover, in the log at least

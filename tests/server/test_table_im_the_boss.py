@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .browsing import LAPTOP, PHONE, board_fits, needs_chromium, open_seat, screenshot
+from .browsing import LAPTOP, PHONE, board_fits, needs_chromium, open_seat, screenshot, wait_for_results
 from .live_server import LiveServer
 
 pytestmark = [needs_chromium, pytest.mark.slow]
@@ -151,7 +151,7 @@ def test_a_deal_closed_through_negotiation_with_bots_by_clicking_then_bots_finis
     assert page.locator("#board .itb-hand .itb-card").count() > 0  # the person's own cards, face up
     assert phone.locator("#board .itb-hand .itb-card").count() == 0  # a spectator sees no hand
     page.click("#hand-to-bot")
-    page.wait_for_selector("#results-box:not([hidden])", timeout=60_000)
+    wait_for_results(page)
     assert "Winner" in page.text_content("#results")
     assert page.locator("#board .itb-verb").count() == 0  # nothing left to do on the drawing
     screenshot(page, "im-the-boss-end")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .browsing import PHONE, board_fits, needs_chromium, open_seat, screenshot, version
+from .browsing import PHONE, board_fits, needs_chromium, open_seat, screenshot, version, wait_for_results
 from .live_server import LiveServer
 
 pytestmark = [needs_chromium, pytest.mark.slow]
@@ -252,7 +252,7 @@ def test_venture_set_payment_proxy_fight_dragged_reorganisation_undo_then_bots_f
     table.pages[1].click("#hand-to-bot")
     table.pages[1].close()  # one page follows the bots to the end: quicker on a busy machine
     first.click("#hand-to-bot")
-    first.wait_for_selector("#results-box:not([hidden])", timeout=120_000)
+    wait_for_results(first)
     assert "Winner" in first.text_content("#results")
     assert "The game is over" in first.text_content(".vt-prompt")
     screenshot(first, "venture-end")

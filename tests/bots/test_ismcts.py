@@ -179,7 +179,7 @@ def test_settings_are_read_from_the_name() -> None:
     venus = make_bot(game, "ismcts:20it", 0)
     venture = make_bot(load_game("venture"), "ismcts:20it", 0)
     assert isinstance(venus, IsmctsBot) and isinstance(venture, IsmctsBot)
-    assert (venus.settings.horizon, venture.settings.horizon) == (8, Settings().horizon)
+    assert (venus.settings.horizon, venture.settings.horizon) == (12, Settings().horizon)
     for text in ("horizon", "speed=2", "horizon=1.5", "explore=-1", "explore=1e9", "race=x"):
         with pytest.raises(OptionError, match="search setting"):
             make_bot(game, f"ismcts:20it::{text}", 0)

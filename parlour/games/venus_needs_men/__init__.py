@@ -57,11 +57,11 @@ class VenusGame(Game):
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS
     playout_bot = "greedy"
-    search_settings = "horizon=8"
+    search_settings = "horizon=12"
     """A ship moves in one turn and collects in its seat's next, so four turns (the search's default) end
-    the playouts before most choices show in the score; eight see the seat's next turn and the replies
-    to it. Against three greedy bots (seat 0, 4 players), four turns at 195 iterations a move won 3 of 30
-    games; eight turns at 107 iterations (about the same time) won 19 of 60 (``bench/search_bench.py``)."""
+    the playouts before most choices show; twelve see the seat's next turns and the replies to them,
+    judged by what the ships stand to collect (``estimate.progress``). Against three greedy bots (seat 0,
+    4 players, 100 games, 65 iterations a move, about 200 ms) it won 49 (docs/search.md)."""
     text_colours: Mapping[str, str] = MappingProxyType(
         {
             "Venus": "pink3",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from parlour.core.decisions import Seat
 from parlour.games.venus_needs_men import views
+from parlour.games.venus_needs_men.estimate import progress
 from parlour.games.venus_needs_men.population import needed
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.table import table_content
@@ -33,6 +34,10 @@ class VenusGameState(VenusState):
             "parlour board venus-needs-men --svg map.svg"
         )
         return lines
+
+    def estimate(self) -> list[float]:
+        """Returns each seat's population plus what its ships stand to collect (``estimate.progress``)."""
+        return progress(self)
 
     # the banner, the final scoring, why the game ended and the card texts, as the views say them
     decision_summary = views.summary

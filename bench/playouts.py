@@ -10,15 +10,21 @@ from parlour.core.registry import load_game
 
 
 def random_playouts(
-    name: str, players: int, seconds: float, checked: bool, options: dict[str, Any] | None = None
+    name: str,
+    players: int,
+    seconds: float,
+    checked: bool,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
 ) -> dict[str, float]:
-    """Plays random legal actions for ``seconds``; ``checked`` goes through ``apply``."""
+    """Plays random legal actions for ``seconds`` (games seeded ``seed``, ``seed`` + 1, ...); ``checked``
+    goes through ``apply``."""
     game = load_game(name)
-    rng = random.Random(0)
+    rng = random.Random(seed)
     actions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = game.new_state(players, games, options)
+        state = game.new_state(players, seed + games, options)
         while not state.is_over():
             seat = state.deciders()[0]
             action = rng.choice(state.legal_actions(seat))

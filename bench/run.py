@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
 from playouts import random_playouts
+from profiles import print_profiles
 from scale_bench import scale_figures
 from search_bench import search_figures
 from server_bench import server_figures
@@ -56,15 +57,21 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 def main() -> None:
     """Runs every measurement (or, with ``--only server``, ``scale``, ``speed`` or ``search``, that part
-    alone, keeping the other figures of bench/results.json), prints it and writes bench/results.json."""
+    alone, keeping the other figures of bench/results.json), prints it and writes bench/results.json;
+    ``--only playouts`` and ``--only profiles`` print their figures alone."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
-        "--only", choices=["server", "playouts", "scale", "speed", "search"], help="measure only this part"
+        "--only",
+        choices=["server", "playouts", "profiles", "scale", "speed", "search"],
+        help="measure only this part",
     )
     results: dict[str, Any]
     only = parser.parse_args().only
     if only == "playouts":
         playout_ratios({}, seconds=5.0)
+        return
+    if only == "profiles":
+        print_profiles(seconds=5.0, top=12)
         return
     if only in ("server", "scale", "speed", "search"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}

@@ -100,12 +100,22 @@ def solve(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) 
 def first(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> Solution | None:
     """Return the best profit and the first best arrangement of the cards (ruling A-19,
     ``best_ties=first``): written as its stacks' card names, each stack in alphabetical order and the
-    stacks in alphabetical order, the least such list; None as :func:`solve` (too large a hand)."""
-    found = _search(cards, table_items, True)
-    if found is None:
+    stacks in alphabetical order, the least such list; None as :func:`solve` (too large a hand).
+
+    Found by :func:`_brancher`'s search, which cuts branches :func:`_pack` visits, when :func:`_pack`
+    could not run over its budget (it visits each set of the cards in stacks at most once); else by
+    :func:`_pack`, whose budget then says whether the hand is too large."""
+    if len(cards) > SIZE_LIMIT:
         return None
-    profit, groups, _ = found
-    return Solution(profit, _arrangement(cards, groups))
+    brancher = _brancher(cards, table_items, _Budget(1 << len(cards)))
+    if (1 << brancher.active.bit_count()) - 1 > STEP_BUDGET:
+        found = _search(cards, table_items, True)
+        if found is None:
+            return None
+        profit, groups, _ = found
+        return Solution(profit, _arrangement(cards, groups))
+    total = _bounded_best(brancher)
+    return Solution((total + brancher.fixed) // 60, _arrangement(cards, _bounded_least(brancher, total)))
 
 
 def _search(
@@ -148,23 +158,13 @@ def first_reaching(
 
 @functools.lru_cache(maxsize=1024)
 def best_reached(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> int | None:
-    """Return the best profit of the cards, found by :func:`first_reaching`'s search for ever closer
-    targets (a bisection between a profit reached and the cards' shares); None past
-    :data:`BEST_BUDGET` positions (the MILP answers then).  Exact: a target is reached or it is not
-    (what the search learns of a set of cards holds for every target, so it keeps it)."""
-    reach, full, bound = _reacher(cards, table_items, _Budget(BEST_BUDGET))
-    low, high = 0, bound // 60  # every arrangement earns at most the sum of its cards' best shares
+    """Return the best profit of the cards, found by :func:`_brancher`'s search; None past
+    :data:`BEST_BUDGET` positions (the MILP answers then, with the same profit: both are exact)."""
     try:
-        while low < high:
-            middle = (low + high + 1) // 2
-            groups = reach(full, 60 * middle, bound)
-            if groups is None:
-                high = middle - 1
-            else:
-                low = _groups_profit(cards, groups, table_items)
+        brancher = _brancher(_by_uses(cards, table_items), table_items, _Budget(BEST_BUDGET))
+        return (_bounded_best(brancher) + brancher.fixed) // 60
     except _OverBudget:
         return None
-    return low
 
 
 BEST_BUDGET = 40_000
@@ -221,22 +221,6 @@ def _reacher(
         return None
 
     return reach, (1 << len(cards)) - 1, sum(share)
-
-
-def _groups_profit(
-    cards: tuple[CardKey, ...], groups: list[int], table_items: tuple[tuple[int, int], ...]
-) -> int:
-    """Return what the stacks (bit masks; the other cards alone) earn."""
-    table = dict(table_items)
-    total = 0
-    used = 0
-    for group in groups:
-        used |= group
-        members = [cards[i] for i in range(len(cards)) if group >> i & 1]
-        common = set(members[0][2]).intersection(*(c[2] for c in members[1:]))
-        total += table.get(len(members), 0) * len(common)
-    alone = table.get(1, 0)
-    return total + sum(alone * len(cards[i][2]) for i in range(len(cards)) if not used >> i & 1)
 
 
 def _arrangement(cards: tuple[CardKey, ...], groups: list[int]) -> Stacks:
@@ -409,5 +393,173 @@ def _least(
             if ranked & mask == ranked and best(mask ^ ranked)[0] + value == target:
                 groups.append(members)
                 mask ^= ranked
+                break
+    return groups
+
+
+# ---------------------------------------------------------------- branch and bound
+Bounded = Callable[[int, int, int], int]
+"""A search of a set of cards' best total (bits by card, times 60): given the set, the sum of its
+cards' shares and a floor, the exact best total when it beats the floor, else a bound not above it."""
+
+Option = tuple[tuple[int, ...], int, int, int]
+"""A scoring stack as :func:`_brancher` keeps it: (its cards, ascending; its cards as bits; its profit
+times 60; the sum of its cards' shares)."""
+
+
+@dataclass(slots=True)
+class _Brancher:
+    """A hand ready for :func:`_brancher`'s search, in profits times 60."""
+
+    active: int
+    """The cards in some scoring stack (bits by card)."""
+    alone: list[int]
+    """What each card earns alone."""
+    share: list[int]
+    """Each card's best share: its stacks' profit over their size (rounded up), the most of its
+    stacks, or what it earns alone if more."""
+    by_first: list[list[Option]]
+    """The scoring stacks by their first card, in order (the cards, ascending, compared)."""
+    fixed: int
+    """What the cards in no scoring stack earn (alone)."""
+    best: Bounded
+    """The search (remembering what it learns of each set of cards)."""
+
+
+def _stack_options(ind_of: list[int], masks: list[int], table: Mapping[int, int]) -> list[list[Option]]:
+    """Return :func:`_scoring_stacks`' stacks by their first card, each with its cards and profit
+    (times 60) and no shares yet; the cards are taken in their order, so each stack's come ascending."""
+    top = max((k for k, v in table.items() if v > 0), default=0)
+    worth = [60 * table.get(k, 0) if k >= 2 else 0 for k in range(top + 1)]
+    n = len(masks)
+    found: list[list[Option]] = [[] for _ in masks]
+
+    def grow(start: int, members: tuple[int, ...], bits: int, common: int, industries: int) -> None:
+        size = len(members)
+        if worth[size]:
+            found[members[0]].append((members, bits, worth[size] * common.bit_count(), 0))
+        if size == top:
+            return
+        for card in range(start, n):
+            shared = common & masks[card]
+            if shared and not industries >> ind_of[card] & 1:
+                grow(card + 1, (*members, card), bits | 1 << card, shared, industries | 1 << ind_of[card])
+
+    if top >= 2:
+        for card in range(n):
+            grow(card + 1, (card,), 1 << card, masks[card], 1 << ind_of[card])
+    return found
+
+
+def _by_uses(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> tuple[CardKey, ...]:
+    """Return the cards in the order :func:`_pack` ranks them, the card in fewest stacks first (the
+    search of a large hand's best total branches least so)."""
+    masks = _letter_masks(cards)
+    industries = sorted({ind for _, ind, _ in cards})
+    ind_of = [industries.index(ind) for _, ind, _ in cards]
+    uses = [0] * len(cards)
+    for options in _stack_options(ind_of, masks, dict(table_items)):
+        for members, *_ in options:
+            for card in members:
+                uses[card] += 1
+    return tuple(cards[i] for i in sorted(range(len(cards)), key=lambda i: (uses[i], i)))
+
+
+def _brancher(
+    cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...], budget: _Budget
+) -> _Brancher:
+    """Return the cards' branch-and-bound search of the best total: the first card left (by name) stands
+    alone or joins one of its stacks, a branch cut when its cards' shares cannot beat the floor; exact
+    totals and bounds are remembered by set of cards."""
+    table = dict(table_items)
+    masks = _letter_masks(cards)
+    industries = sorted({ind for _, ind, _ in cards})
+    ind_of = [industries.index(ind) for _, ind, _ in cards]
+    by_first = _stack_options(ind_of, masks, table)
+    alone = [60 * table.get(1, 0) * m.bit_count() for m in masks]
+    # Step 1: each card's best share (rounded up: a bound) and the cards in some stack.
+    share = list(alone)
+    active = 0
+    for options in by_first:
+        for members, bits, value, _ in options:
+            active |= bits
+            part = -(-value // len(members))
+            for card in members:
+                if part > share[card]:
+                    share[card] = part
+    # Step 2: each stack's shares.
+    for options in by_first:
+        options[:] = [(m, b, v, sum(share[c] for c in m)) for m, b, v, _ in options]
+    fixed = sum(alone[i] for i in range(len(cards)) if not active >> i & 1)
+    exact: dict[int, int] = {0: 0}
+    above: dict[int, int] = {}
+    visit = budget.visit
+
+    def best(mask: int, bound: int, floor: int) -> int:
+        """The best total of the cards in ``mask`` if above ``floor``, else a bound not above it."""
+        if bound <= floor:
+            return bound
+        found = exact.get(mask)
+        if found is not None:
+            return found
+        found = above.get(mask)
+        if found is not None and found <= floor:
+            return found
+        visit()
+        low = mask & -mask
+        first = low.bit_length() - 1
+        # The first card's stacks (a good total early cuts more), then the card alone.
+        total, beat = -1, floor
+        for _, members, value, shares in by_first[first]:
+            if members & mask == members:
+                sub = best(mask ^ members, bound - shares, beat - value) + value
+                if sub > total:
+                    total = sub
+                    if sub > beat:
+                        beat = sub
+        lone = alone[first]
+        sub = best(mask ^ low, bound - share[first], beat - lone) + lone
+        if sub > total:
+            total = sub
+        # Exact when it beats the floor (each branch that did not is bounded by it), else a bound.
+        if total > floor:
+            exact[mask] = total
+        else:
+            above[mask] = total
+        return total
+
+    return _Brancher(active, alone, share, by_first, fixed, best)
+
+
+def _bounded_best(brancher: _Brancher) -> int:
+    """Return the best total of the brancher's cards in stacks (times 60, the fixed cards left out)."""
+    active = brancher.active
+    bound = sum(brancher.share[c] for c in range(active.bit_length()) if active >> c & 1)
+    return brancher.best(active, bound, -1)
+
+
+def _bounded_least(brancher: _Brancher, total: int) -> list[int]:
+    """Return :func:`_least`'s stacks (bit masks by card) of the first best partition of the cards in
+    stacks, given their best total (times 60): card by card by name, alone or the first of its stacks
+    that leaves the cards left able to earn what is left to earn."""
+    best, share, alone, by_first = brancher.best, brancher.share, brancher.alone, brancher.by_first
+    groups: list[int] = []
+    mask = brancher.active
+    bound = sum(share[c] for c in range(mask.bit_length()) if mask >> c & 1)
+    need = total
+    while mask:
+        bit = mask & -mask
+        card = bit.bit_length() - 1
+        left = need - alone[card]
+        if best(mask ^ bit, bound - share[card], left - 1) >= left:
+            mask, bound, need = mask ^ bit, bound - share[card], left
+            continue
+        for _, members, value, shares in by_first[card]:
+            if (
+                members & mask == members
+                and best(mask ^ members, bound - shares, need - value - 1) >= need - value
+            ):
+                groups.append(members)
+                mask, bound, need = mask ^ members, bound - shares, need - value
                 break
     return groups

@@ -217,3 +217,39 @@ def test_large_hands_take_the_first_arrangement_earning_the_milp_s_profit() -> N
     state = GAME.new_state(4, 0, {"best_ties": "first"})
     state.holdings[0] = [[c.id] for c in state.deck.corporations if c.name in by_name]
     assert best_names(state, 0) == found
+
+
+def pack_first(
+    cards: tuple[packing.CardKey, ...], table: tuple[tuple[int, int], ...]
+) -> packing.Solution | None:
+    """Returns ``first``'s answer as the memoised search of every set of cards (``_pack``) gives it."""
+    found = packing._search(cards, table, True)
+    return None if found is None else packing.Solution(found[0], packing._arrangement(cards, found[1]))
+
+
+@pytest.mark.parametrize("seed, hands", [(24, 150), pytest.param(240, 1500, marks=pytest.mark.slow)])
+def test_the_branch_and_bound_search_is_the_memoised_one(seed: int, hands: int) -> None:
+    """``first``'s branch-and-bound search gives ``_pack``'s profit and least arrangement, on hands of
+    the deck up to the size limit and on made-up hands under random tables (lone cards and pairs may
+    earn too)."""
+    rng = random.Random(seed)
+    for _ in range(hands):
+        table = TABLE
+        if rng.random() < 0.4:
+            cards = snapshot(random_hand(rng, rng.randint(0, 12)))
+            drawn = {k: rng.randint(0, 9) for k in rng.sample(range(1, 7), rng.randint(0, 6))}
+            table = tuple(sorted(drawn.items()))
+        else:
+            cards = snapshot(deck_hand(rng, rng.randint(0, packing.SIZE_LIMIT)))
+        assert packing.first.__wrapped__(cards, table) == pack_first(cards, table), (cards, table)
+
+
+def test_a_hand_all_in_stacks_past_the_budget_keeps_the_memoised_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hand whose cards in stacks could take ``_pack`` past its budget is left to ``_pack``, whose
+    budget then says whether the hand is too large (as before the branch-and-bound search)."""
+    cards = snapshot(random_hand(random.Random(4), 10))
+    assert packing.first.__wrapped__(cards, TABLE) is not None
+    monkeypatch.setattr(packing, "STEP_BUDGET", 2)
+    assert packing.first.__wrapped__(cards, TABLE) is None

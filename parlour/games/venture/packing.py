@@ -532,10 +532,26 @@ def _brancher(
 
 
 def _bounded_best(brancher: _Brancher) -> int:
-    """Return the best total of the brancher's cards in stacks (times 60, the fixed cards left out)."""
+    """Return the best total of the brancher's cards in stacks (times 60, the fixed cards left out).
+
+    The search starts from what the dearest stacks earn, each taken when its cards are still free (a
+    total reached, so the best beats what is one less: the search's answer is exact)."""
     active = brancher.active
     bound = sum(brancher.share[c] for c in range(active.bit_length()) if active >> c & 1)
-    return brancher.best(active, bound, -1)
+    used = reached = 0
+    for _, members, value, _ in sorted((o for options in brancher.by_first for o in options), key=_dearest):
+        if not members & used:
+            used |= members
+            reached += value
+    alone = brancher.alone
+    free = active & ~used
+    reached += sum(alone[c] for c in range(free.bit_length()) if free >> c & 1)
+    return brancher.best(active, bound, reached - 1)
+
+
+def _dearest(option: Option) -> int:
+    """Return the sort key that puts the dearest stacks first."""
+    return -option[2]
 
 
 def _bounded_least(brancher: _Brancher, total: int) -> list[int]:

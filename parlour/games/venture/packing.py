@@ -187,16 +187,16 @@ def _reacher(
     # Profits times 60, so that every share (a profit over a size of 1 to 6) is a whole number.
     alone = [60 * table.get(1, 0) * m.bit_count() for m in masks]
     share = list(alone)
-    by_card: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in cards]
-    for members, value in _scoring_stacks(ind_of, masks, table):
-        members_list = tuple(i for i in range(len(cards)) if members >> i & 1)
-        by_card[members_list[0]].append((members_list, members, 60 * value))
-        for i in members_list:
-            share[i] = max(share[i], 60 * value // len(members_list))
+    # The stacks by their first card, in order (their cards, ascending, compared).
+    by_card = _stack_options(ind_of, masks, table)
     for options in by_card:
-        options.sort()
+        for members_list, _, value, _ in options:
+            part = value // len(members_list)
+            for i in members_list:
+                if part > share[i]:
+                    share[i] = part
     # Each stack's cards' shares, summed once (the shares are final now): (members, value, shares).
-    stacks_of = [[(m, v, sum(share[i] for i in ms)) for ms, m, v in options] for options in by_card]
+    stacks_of = [[(m, v, sum(share[i] for i in ms)) for ms, m, v, _ in options] for options in by_card]
     failed: dict[int, int] = {}
     visit = budget.visit
 

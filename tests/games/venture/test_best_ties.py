@@ -253,3 +253,27 @@ def test_a_hand_all_in_stacks_past_the_budget_keeps_the_memoised_search(
     assert packing.first.__wrapped__(cards, TABLE) is not None
     monkeypatch.setattr(packing, "STEP_BUDGET", 2)
     assert packing.first.__wrapped__(cards, TABLE) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_stacks_by_first_card_are_the_scoring_stacks(seed: int) -> None:
+    """The searches' stacks by first card (cards ascending, in order) are exactly ``_scoring_stacks``'
+    (profits times 60), on hands of the deck and made-up hands under random tables."""
+    rng = random.Random(seed)
+    for _ in range(60):
+        table = dict(TABLE)
+        if rng.random() < 0.5:
+            cards = snapshot(random_hand(rng, rng.randint(0, 12)))
+            table = {k: rng.randint(0, 9) for k in rng.sample(range(1, 7), rng.randint(0, 6))}
+        else:
+            cards = snapshot(deck_hand(rng, rng.randint(0, 18)))
+        masks = packing._letter_masks(cards)
+        industries = sorted({ind for _, ind, _ in cards})
+        ind_of = [industries.index(ind) for _, ind, _ in cards]
+        by_first = packing._stack_options(ind_of, masks, table)
+        listed = [(bits, value) for options in by_first for _, bits, value, _ in options]
+        expected = [(bits, 60 * value) for bits, value in packing._scoring_stacks(ind_of, masks, table)]
+        assert sorted(listed) == sorted(expected)
+        for first, options in enumerate(by_first):
+            assert [o[0] for o in options] == sorted(o[0] for o in options)
+            assert all(o[0][0] == first and sum(1 << c for c in o[0]) == o[1] for o in options)

@@ -59,10 +59,14 @@ class Reorganisation(TurnDecision):
         reorganisation (ruling A-16), then done once all stacks are lawful; after 2 moves per
         corporation held, only moves that part a same-industry pair (ruling A-16, "at most")."""
         holdings = state.holdings[seat]
-        lawful = holdings_lawful(state, seat)
+        corps = state.deck.corporations
+        summaries = [summarise(corps, stack) for stack in holdings]
+        lawful = all(
+            is_lawful(summary, len(stack)) for summary, stack in zip(summaries, holdings, strict=True)
+        )
         actions: list[VentureAction]
         if len(self.seen) - 1 < move_cap(holdings):
-            actions = list(unseen_moves(state.deck, holdings, self.seen))
+            actions = list(unseen_moves(state.deck, holdings, self.seen, summaries))
         else:
             seen = set(self.seen)
             pairs = _pairs(state, holdings)

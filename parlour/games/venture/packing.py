@@ -132,7 +132,7 @@ def _search(
     alone = [table.get(1, 0) * m.bit_count() for m in masks]
     stacks = _scoring_stacks(ind_of, masks, table)
     try:
-        return _pack(len(cards), stacks, alone, least)
+        return _pack_least(len(cards), stacks, alone) if least else _pack(len(cards), stacks, alone)
     except _OverBudget:
         return None
 
@@ -269,30 +269,10 @@ def _scoring_stacks(ind_of: list[int], masks: list[int], table: Mapping[int, int
     return found
 
 
-def _pack(
-    n: int, stacks: list[tuple[int, int]], alone: list[int], least: bool = False
-) -> tuple[int, list[int], bool]:
+def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
     """Return the best total over partitions into scoring stacks and single cards, the stacks of a
-    best one (bit masks; ``least``: the first in :func:`_least`'s order) and whether it is the only
-    best one; raise _OverBudget past the budget."""
-    active = 0
-    uses = [0] * n
-    for members, _ in stacks:
-        active |= members
-        for i in range(n):
-            uses[i] += members >> i & 1
-    fixed = sum(alone[i] for i in range(n) if not active >> i & 1)
-    # The card in fewest stacks goes first: it branches least.  Cards are renumbered in that order
-    # (bit r is the card of rank r), so the first card left is the lowest bit of what is left.
-    order = sorted((i for i in range(n) if active >> i & 1), key=lambda i: (uses[i], i))
-    rank_bit = [0] * n
-    for rank, card in enumerate(order):
-        rank_bit[card] = 1 << rank
-    by_first: list[list[tuple[int, int]]] = [[] for _ in order]
-    for members, value in stacks:
-        ranked = _ranked(members, rank_bit)
-        by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
-    ranked_alone = [alone[card] for card in order]
+    best one (bit masks) and whether it is the only best one; raise _OverBudget past the budget."""
+    order, _, by_first, ranked_alone, fixed = _ranking(n, stacks, alone)
     memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
     visit = _Budget(STEP_BUDGET).visit
 
@@ -319,8 +299,6 @@ def _pack(
         return found
 
     total, count, _ = best((1 << len(order)) - 1)
-    if least:
-        return total + fixed, _least(order, stacks, rank_bit, ranked_alone, best), count == 1
     groups = []
     mask = (1 << len(order)) - 1
     while mask:
@@ -331,6 +309,61 @@ def _pack(
         else:
             mask ^= mask & -mask
     return total + fixed, groups, count == 1
+
+
+def _ranking(
+    n: int, stacks: list[tuple[int, int]], alone: list[int]
+) -> tuple[list[int], list[int], list[list[tuple[int, int]]], list[int], int]:
+    """Return :func:`_pack`'s numbering of the cards in stacks: the cards by rank, each card's bit by
+    rank, the stacks (bits by rank) by their first card, what each card earns alone by rank, and what
+    the cards in no stack earn."""
+    active = 0
+    uses = [0] * n
+    for members, _ in stacks:
+        active |= members
+        for i in range(n):
+            uses[i] += members >> i & 1
+    fixed = sum(alone[i] for i in range(n) if not active >> i & 1)
+    # The card in fewest stacks goes first: it branches least.  Cards are renumbered in that order
+    # (bit r is the card of rank r), so the first card left is the lowest bit of what is left.
+    order = sorted((i for i in range(n) if active >> i & 1), key=lambda i: (uses[i], i))
+    rank_bit = [0] * n
+    for rank, card in enumerate(order):
+        rank_bit[card] = 1 << rank
+    by_first: list[list[tuple[int, int]]] = [[] for _ in order]
+    for members, value in stacks:
+        ranked = _ranked(members, rank_bit)
+        by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
+    return order, rank_bit, by_first, [alone[card] for card in order], fixed
+
+
+def _pack_least(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
+    """Return :func:`_pack`'s best total and the stacks of the first best partition in :func:`_least`'s
+    order (the search visits the same sets as :func:`_pack`'s, so it runs over the budget alike, but
+    keeps only totals); its third answer (whether the best is the only one) is not worked out: False."""
+    order, rank_bit, by_first, ranked_alone, fixed = _ranking(n, stacks, alone)
+    memo: dict[int, int] = {0: 0}
+    visit = _Budget(STEP_BUDGET).visit
+
+    def best(mask: int) -> int:
+        """The best total of the cards in ``mask`` (bits by rank)."""
+        found = memo.get(mask)
+        if found is not None:
+            return found
+        visit()
+        low = mask & -mask
+        first = low.bit_length() - 1
+        total = best(mask ^ low) + ranked_alone[first]
+        for members, value in by_first[first]:
+            if members & mask == members:
+                sub = best(mask ^ members) + value
+                if sub > total:
+                    total = sub
+        memo[mask] = total
+        return total
+
+    total = best((1 << len(order)) - 1)
+    return total + fixed, _least(order, stacks, rank_bit, ranked_alone, best), False
 
 
 def _cards_of(members: int) -> tuple[int, ...]:
@@ -363,7 +396,7 @@ def _least(
     stacks: list[tuple[int, int]],
     rank_bit: list[int],
     ranked_alone: list[int],
-    best: Callable[[int], tuple[int, int, int]],
+    best: Callable[[int], int],
 ) -> list[int]:
     """Return the stacks (bit masks by card) of the first best partition: card by card in the cards'
     order (the cards come sorted by name), the least stack for the first card not yet placed among
@@ -384,13 +417,13 @@ def _least(
         bit = rank_bit[card]
         if not mask & bit:
             continue
-        target = best(mask)[0]
+        target = best(mask)
         rank = bit.bit_length() - 1
-        if best(mask ^ bit)[0] + ranked_alone[rank] == target:
+        if best(mask ^ bit) + ranked_alone[rank] == target:
             mask ^= bit
             continue
         for _, ranked, value, members in by_card[card]:
-            if ranked & mask == ranked and best(mask ^ ranked)[0] + value == target:
+            if ranked & mask == ranked and best(mask ^ ranked) + value == target:
                 groups.append(members)
                 mask ^= ranked
                 break

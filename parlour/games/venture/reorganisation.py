@@ -195,8 +195,8 @@ def best_profit(state: VentureState, seat: Seat) -> int:
     found = _first(state, seat)
     if found is not None:
         return found.profit
-    # A hand too large for the search: the best profit, found without the MILP when the search
-    # for ever closer targets stays within its budget (exact, so the MILP's profit too).
+    # A hand too large for the search: the best profit, found without the MILP when the bounded search
+    # (packing.best_reached) stays within its budget (exact, so the MILP's profit too).
     profit = best_reached(_hand(state, seat), TABLE_ITEMS)
     return profit if profit is not None else _optimiser_arrangement(state, seat).profit
 

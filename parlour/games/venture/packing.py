@@ -13,6 +13,11 @@ fewest stacks first) either stands alone or joins one of the scoring stacks (dis
 a letter common to all, a size the table pays for) that lie within the cards left.  Each partition
 is reached by exactly one path, so counting the best paths (up to two) counts the best
 arrangements.  Only stacks that earn something count as stacks: the MILP forms no other.
+
+:func:`first` and :func:`best_reached` run a branch-and-bound form of it (:func:`_brancher`): each
+card's best share of a stack bounds what the cards left can earn, so branches that cannot beat the
+best total found are cut.  Its answers are exact, the same as the memoised search's (tests); where
+that search's budget decides whether a hand is too large, it still runs (:func:`_pack_least`).
 """
 
 from __future__ import annotations

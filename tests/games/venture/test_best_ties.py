@@ -277,3 +277,14 @@ def test_the_stacks_by_first_card_are_the_scoring_stacks(seed: int) -> None:
         for first, options in enumerate(by_first):
             assert [o[0] for o in options] == sorted(o[0] for o in options)
             assert all(o[0][0] == first and sum(1 << c for c in o[0]) == o[1] for o in options)
+
+
+def test_the_search_keeping_only_totals_has_pack_s_best_total() -> None:
+    """``_pack_least`` (``first``'s memoised search, totals only) finds ``_pack``'s best total."""
+    rng = random.Random(25)
+    for _ in range(60):
+        cards = snapshot(deck_hand(rng, rng.randint(0, packing.SIZE_LIMIT)))
+        least = packing._search(cards, TABLE, True)
+        counted = packing._search(cards, TABLE, False)
+        assert least is not None and counted is not None
+        assert least[0] == counted[0]

@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from parlour.games.venture.actions import Move
-from parlour.games.venture.conglomerates import summarise
+from parlour.games.venture.conglomerates import StackSummary, summarise
 
 if TYPE_CHECKING:
     from parlour.games.venture.content import Deck
@@ -79,8 +79,14 @@ def moves(deck: Deck, stacks: Sequence[Sequence[int]]) -> Iterator[tuple[Move, s
                     yield table[cid][top], _join([*grown, *source])
 
 
-def unseen_moves(deck: Deck, stacks: Sequence[Sequence[int]], seen: Collection[str]) -> list[Move]:
-    """Returns the moves of :func:`moves`, in its order, that lead to no arrangement in ``seen``.
+def unseen_moves(
+    deck: Deck,
+    stacks: Sequence[Sequence[int]],
+    seen: Collection[str],
+    summaries: Sequence[StackSummary] | None = None,
+) -> list[Move]:
+    """Returns the moves of :func:`moves`, in its order, that lead to no arrangement in ``seen`` (given the
+    stacks' summaries, when the caller has them).
 
     The hot path of random playouts: an arrangement is first compared by its key (:func:`key`: a sum
     over its stacks, worked out from the two stacks a move changes); only a key that matches one seen
@@ -93,7 +99,8 @@ def unseen_moves(deck: Deck, stacks: Sequence[Sequence[int]], seen: Collection[s
     tuples = [tuple(s) for s in stacks]
     hashes = [hash(s) for s in tuples]
     total = sum(hashes)
-    summaries = [summarise(deck.corporations, s) for s in stacks]
+    if summaries is None:
+        summaries = [summarise(deck.corporations, s) for s in stacks]
 
     def reaches_seen(index: int, cid: int, rest: tuple[int, ...], other: int) -> bool:
         """Whether moving ``cid`` from stack ``index`` (leaving ``rest``) onto ``other`` (-1: alone)
@@ -204,17 +211,36 @@ def current(state: VentureState, seat: int) -> str:
     """Returns the canonical text of a seat's holdings now (its key and form remembered: a reorganisation
     records it among those seen).  Random reorganisations pass through the same holdings again and
     again, so the text is remembered by the holdings as they stand (stacks in their order)."""
-    deck, holdings = state.deck, state.holdings[seat]
-    ordered = tuple(map(tuple, holdings))
+    deck = state.deck
+    ordered = tuple(map(tuple, state.holdings[seat]))
     texts = _text_memo(deck)
     text = texts.get(ordered)
     if text is None:
         if len(texts) >= TEXT_MEMO_LIMIT:
             texts.clear()
-        text = texts[ordered] = arrangement(deck, holdings)
-    if text not in _form_memo(deck):
-        remember(deck, text, holdings)
+        # The stacks' texts are remembered too: a move changes two stacks, the others recur.
+        stack_texts = _stack_text_memo(deck)
+        if len(stack_texts) >= TEXT_MEMO_LIMIT:
+            stack_texts.clear()
+        parts = []
+        for stack in ordered:
+            part = stack_texts.get(stack)
+            if part is None:
+                part = stack_texts[stack] = stack_text(deck, stack)
+            parts.append(part)
+        text = texts[ordered] = _join(parts)
+    forms = _form_memo(deck)
+    if text not in forms:
+        if len(forms) >= FORM_MEMO_LIMIT:
+            forms.clear()
+        forms[text] = (sum(map(hash, ordered)), frozenset(ordered))  # remember(): key and form
     return text
+
+
+@cache
+def _stack_text_memo(deck: Deck) -> dict[tuple[int, ...], str]:
+    """Returns the deck's memo of stack texts by stack (ids, bottom first)."""
+    return {}
 
 
 __all__ = [

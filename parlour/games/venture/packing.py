@@ -13,6 +13,11 @@ fewest stacks first) either stands alone or joins one of the scoring stacks (dis
 a letter common to all, a size the table pays for) that lie within the cards left.  Each partition
 is reached by exactly one path, so counting the best paths (up to two) counts the best
 arrangements.  Only stacks that earn something count as stacks: the MILP forms no other.
+
+:func:`first` and :func:`best_reached` run a branch-and-bound form of it (:func:`_brancher`): each
+card's best share of a stack bounds what the cards left can earn, so branches that cannot beat the
+best total found are cut.  Its answers are exact, the same as the memoised search's (tests); where
+that search's budget decides whether a hand is too large, it still runs (:func:`_pack_least`).
 """
 
 from __future__ import annotations
@@ -100,12 +105,22 @@ def solve(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) 
 def first(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> Solution | None:
     """Return the best profit and the first best arrangement of the cards (ruling A-19,
     ``best_ties=first``): written as its stacks' card names, each stack in alphabetical order and the
-    stacks in alphabetical order, the least such list; None as :func:`solve` (too large a hand)."""
-    found = _search(cards, table_items, True)
-    if found is None:
+    stacks in alphabetical order, the least such list; None as :func:`solve` (too large a hand).
+
+    Found by :func:`_brancher`'s search, which cuts branches :func:`_pack` visits, when :func:`_pack`
+    could not run over its budget (it visits each set of the cards in stacks at most once); else by
+    :func:`_pack`, whose budget then says whether the hand is too large."""
+    if len(cards) > SIZE_LIMIT:
         return None
-    profit, groups, _ = found
-    return Solution(profit, _arrangement(cards, groups))
+    brancher = _brancher(cards, table_items, _Budget(1 << len(cards)))
+    if (1 << brancher.active.bit_count()) - 1 > STEP_BUDGET:
+        found = _search(cards, table_items, True)
+        if found is None:
+            return None
+        profit, groups, _ = found
+        return Solution(profit, _arrangement(cards, groups))
+    total = _bounded_best(brancher)
+    return Solution((total + brancher.fixed) // 60, _arrangement(cards, _bounded_least(brancher, total)))
 
 
 def _search(
@@ -122,7 +137,7 @@ def _search(
     alone = [table.get(1, 0) * m.bit_count() for m in masks]
     stacks = _scoring_stacks(ind_of, masks, table)
     try:
-        return _pack(len(cards), stacks, alone, least)
+        return _pack_least(len(cards), stacks, alone) if least else _pack(len(cards), stacks, alone)
     except _OverBudget:
         return None
 
@@ -148,27 +163,18 @@ def first_reaching(
 
 @functools.lru_cache(maxsize=1024)
 def best_reached(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> int | None:
-    """Return the best profit of the cards, found by :func:`first_reaching`'s search for ever closer
-    targets (a bisection between a profit reached and the cards' shares); None past
-    :data:`BEST_BUDGET` positions (the MILP answers then).  Exact: a target is reached or it is not
-    (what the search learns of a set of cards holds for every target, so it keeps it)."""
-    reach, full, bound = _reacher(cards, table_items, _Budget(BEST_BUDGET))
-    low, high = 0, bound // 60  # every arrangement earns at most the sum of its cards' best shares
+    """Return the best profit of the cards, found by :func:`_brancher`'s search; None past
+    :data:`BEST_BUDGET` positions (the MILP answers then, with the same profit: both are exact)."""
     try:
-        while low < high:
-            middle = (low + high + 1) // 2
-            groups = reach(full, 60 * middle, bound)
-            if groups is None:
-                high = middle - 1
-            else:
-                low = _groups_profit(cards, groups, table_items)
+        brancher = _brancher(_by_uses(cards, table_items), table_items, _Budget(BEST_BUDGET))
+        return (_bounded_best(brancher) + brancher.fixed) // 60
     except _OverBudget:
         return None
-    return low
 
 
-BEST_BUDGET = 40_000
-"""The most positions :func:`best_reached` visits before it leaves the hand to the MILP."""
+BEST_BUDGET = 10_000
+"""The most positions :func:`best_reached` visits before it leaves the hand to the MILP (which takes
+about 10 ms on a hand of 20; the search visits about 100 positions a millisecond)."""
 
 Reach = Callable[[int, int, int], "list[int] | None"]
 """A search of the first stacks (bit masks) of a set of cards earning a need (times 60), given the
@@ -187,16 +193,16 @@ def _reacher(
     # Profits times 60, so that every share (a profit over a size of 1 to 6) is a whole number.
     alone = [60 * table.get(1, 0) * m.bit_count() for m in masks]
     share = list(alone)
-    by_card: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in cards]
-    for members, value in _scoring_stacks(ind_of, masks, table):
-        members_list = tuple(i for i in range(len(cards)) if members >> i & 1)
-        by_card[members_list[0]].append((members_list, members, 60 * value))
-        for i in members_list:
-            share[i] = max(share[i], 60 * value // len(members_list))
+    # The stacks by their first card, in order (their cards, ascending, compared).
+    by_card = _stack_options(ind_of, masks, table)
     for options in by_card:
-        options.sort()
+        for members_list, _, value, _ in options:
+            part = value // len(members_list)
+            for i in members_list:
+                if part > share[i]:
+                    share[i] = part
     # Each stack's cards' shares, summed once (the shares are final now): (members, value, shares).
-    stacks_of = [[(m, v, sum(share[i] for i in ms)) for ms, m, v in options] for options in by_card]
+    stacks_of = [[(m, v, sum(share[i] for i in ms)) for ms, m, v, _ in options] for options in by_card]
     failed: dict[int, int] = {}
     visit = budget.visit
 
@@ -221,22 +227,6 @@ def _reacher(
         return None
 
     return reach, (1 << len(cards)) - 1, sum(share)
-
-
-def _groups_profit(
-    cards: tuple[CardKey, ...], groups: list[int], table_items: tuple[tuple[int, int], ...]
-) -> int:
-    """Return what the stacks (bit masks; the other cards alone) earn."""
-    table = dict(table_items)
-    total = 0
-    used = 0
-    for group in groups:
-        used |= group
-        members = [cards[i] for i in range(len(cards)) if group >> i & 1]
-        common = set(members[0][2]).intersection(*(c[2] for c in members[1:]))
-        total += table.get(len(members), 0) * len(common)
-    alone = table.get(1, 0)
-    return total + sum(alone * len(cards[i][2]) for i in range(len(cards)) if not used >> i & 1)
 
 
 def _arrangement(cards: tuple[CardKey, ...], groups: list[int]) -> Stacks:
@@ -285,30 +275,10 @@ def _scoring_stacks(ind_of: list[int], masks: list[int], table: Mapping[int, int
     return found
 
 
-def _pack(
-    n: int, stacks: list[tuple[int, int]], alone: list[int], least: bool = False
-) -> tuple[int, list[int], bool]:
+def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
     """Return the best total over partitions into scoring stacks and single cards, the stacks of a
-    best one (bit masks; ``least``: the first in :func:`_least`'s order) and whether it is the only
-    best one; raise _OverBudget past the budget."""
-    active = 0
-    uses = [0] * n
-    for members, _ in stacks:
-        active |= members
-        for i in range(n):
-            uses[i] += members >> i & 1
-    fixed = sum(alone[i] for i in range(n) if not active >> i & 1)
-    # The card in fewest stacks goes first: it branches least.  Cards are renumbered in that order
-    # (bit r is the card of rank r), so the first card left is the lowest bit of what is left.
-    order = sorted((i for i in range(n) if active >> i & 1), key=lambda i: (uses[i], i))
-    rank_bit = [0] * n
-    for rank, card in enumerate(order):
-        rank_bit[card] = 1 << rank
-    by_first: list[list[tuple[int, int]]] = [[] for _ in order]
-    for members, value in stacks:
-        ranked = _ranked(members, rank_bit)
-        by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
-    ranked_alone = [alone[card] for card in order]
+    best one (bit masks) and whether it is the only best one; raise _OverBudget past the budget."""
+    order, _, by_first, ranked_alone, fixed = _ranking(n, stacks, alone)
     memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
     visit = _Budget(STEP_BUDGET).visit
 
@@ -335,8 +305,6 @@ def _pack(
         return found
 
     total, count, _ = best((1 << len(order)) - 1)
-    if least:
-        return total + fixed, _least(order, stacks, rank_bit, ranked_alone, best), count == 1
     groups = []
     mask = (1 << len(order)) - 1
     while mask:
@@ -347,6 +315,61 @@ def _pack(
         else:
             mask ^= mask & -mask
     return total + fixed, groups, count == 1
+
+
+def _ranking(
+    n: int, stacks: list[tuple[int, int]], alone: list[int]
+) -> tuple[list[int], list[int], list[list[tuple[int, int]]], list[int], int]:
+    """Return :func:`_pack`'s numbering of the cards in stacks: the cards by rank, each card's bit by
+    rank, the stacks (bits by rank) by their first card, what each card earns alone by rank, and what
+    the cards in no stack earn."""
+    active = 0
+    uses = [0] * n
+    for members, _ in stacks:
+        active |= members
+        for i in range(n):
+            uses[i] += members >> i & 1
+    fixed = sum(alone[i] for i in range(n) if not active >> i & 1)
+    # The card in fewest stacks goes first: it branches least.  Cards are renumbered in that order
+    # (bit r is the card of rank r), so the first card left is the lowest bit of what is left.
+    order = sorted((i for i in range(n) if active >> i & 1), key=lambda i: (uses[i], i))
+    rank_bit = [0] * n
+    for rank, card in enumerate(order):
+        rank_bit[card] = 1 << rank
+    by_first: list[list[tuple[int, int]]] = [[] for _ in order]
+    for members, value in stacks:
+        ranked = _ranked(members, rank_bit)
+        by_first[(ranked & -ranked).bit_length() - 1].append((ranked, value))
+    return order, rank_bit, by_first, [alone[card] for card in order], fixed
+
+
+def _pack_least(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
+    """Return :func:`_pack`'s best total and the stacks of the first best partition in :func:`_least`'s
+    order (the search visits the same sets as :func:`_pack`'s, so it runs over the budget alike, but
+    keeps only totals); its third answer (whether the best is the only one) is not worked out: False."""
+    order, rank_bit, by_first, ranked_alone, fixed = _ranking(n, stacks, alone)
+    memo: dict[int, int] = {0: 0}
+    visit = _Budget(STEP_BUDGET).visit
+
+    def best(mask: int) -> int:
+        """The best total of the cards in ``mask`` (bits by rank)."""
+        found = memo.get(mask)
+        if found is not None:
+            return found
+        visit()
+        low = mask & -mask
+        first = low.bit_length() - 1
+        total = best(mask ^ low) + ranked_alone[first]
+        for members, value in by_first[first]:
+            if members & mask == members:
+                sub = best(mask ^ members) + value
+                if sub > total:
+                    total = sub
+        memo[mask] = total
+        return total
+
+    total = best((1 << len(order)) - 1)
+    return total + fixed, _least(order, stacks, rank_bit, ranked_alone, best), False
 
 
 def _cards_of(members: int) -> tuple[int, ...]:
@@ -379,7 +402,7 @@ def _least(
     stacks: list[tuple[int, int]],
     rank_bit: list[int],
     ranked_alone: list[int],
-    best: Callable[[int], tuple[int, int, int]],
+    best: Callable[[int], int],
 ) -> list[int]:
     """Return the stacks (bit masks by card) of the first best partition: card by card in the cards'
     order (the cards come sorted by name), the least stack for the first card not yet placed among
@@ -400,14 +423,198 @@ def _least(
         bit = rank_bit[card]
         if not mask & bit:
             continue
-        target = best(mask)[0]
+        target = best(mask)
         rank = bit.bit_length() - 1
-        if best(mask ^ bit)[0] + ranked_alone[rank] == target:
+        if best(mask ^ bit) + ranked_alone[rank] == target:
             mask ^= bit
             continue
         for _, ranked, value, members in by_card[card]:
-            if ranked & mask == ranked and best(mask ^ ranked)[0] + value == target:
+            if ranked & mask == ranked and best(mask ^ ranked) + value == target:
                 groups.append(members)
                 mask ^= ranked
+                break
+    return groups
+
+
+# ---------------------------------------------------------------- branch and bound
+Bounded = Callable[[int, int, int], int]
+"""A search of a set of cards' best total (bits by card, times 60): given the set, the sum of its
+cards' shares and a floor, the exact best total when it beats the floor, else a bound not above it."""
+
+Option = tuple[tuple[int, ...], int, int, int]
+"""A scoring stack as :func:`_brancher` keeps it: (its cards, ascending; its cards as bits; its profit
+times 60; the sum of its cards' shares)."""
+
+
+@dataclass(slots=True)
+class _Brancher:
+    """A hand ready for :func:`_brancher`'s search, in profits times 60."""
+
+    active: int
+    """The cards in some scoring stack (bits by card)."""
+    alone: list[int]
+    """What each card earns alone."""
+    share: list[int]
+    """Each card's best share: its stacks' profit over their size (rounded up), the most of its
+    stacks, or what it earns alone if more."""
+    by_first: list[list[Option]]
+    """The scoring stacks by their first card, in order (the cards, ascending, compared)."""
+    fixed: int
+    """What the cards in no scoring stack earn (alone)."""
+    best: Bounded
+    """The search (remembering what it learns of each set of cards)."""
+
+
+def _stack_options(ind_of: list[int], masks: list[int], table: Mapping[int, int]) -> list[list[Option]]:
+    """Return :func:`_scoring_stacks`' stacks by their first card, each with its cards and profit
+    (times 60) and no shares yet; the cards are taken in their order, so each stack's come ascending."""
+    top = max((k for k, v in table.items() if v > 0), default=0)
+    worth = [60 * table.get(k, 0) if k >= 2 else 0 for k in range(top + 1)]
+    n = len(masks)
+    found: list[list[Option]] = [[] for _ in masks]
+
+    def grow(start: int, members: tuple[int, ...], bits: int, common: int, industries: int) -> None:
+        size = len(members)
+        if worth[size]:
+            found[members[0]].append((members, bits, worth[size] * common.bit_count(), 0))
+        if size == top:
+            return
+        for card in range(start, n):
+            shared = common & masks[card]
+            if shared and not industries >> ind_of[card] & 1:
+                grow(card + 1, (*members, card), bits | 1 << card, shared, industries | 1 << ind_of[card])
+
+    if top >= 2:
+        for card in range(n):
+            grow(card + 1, (card,), 1 << card, masks[card], 1 << ind_of[card])
+    return found
+
+
+def _by_uses(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> tuple[CardKey, ...]:
+    """Return the cards in the order :func:`_pack` ranks them, the card in fewest stacks first (the
+    search of a large hand's best total branches least so)."""
+    masks = _letter_masks(cards)
+    industries = sorted({ind for _, ind, _ in cards})
+    ind_of = [industries.index(ind) for _, ind, _ in cards]
+    uses = [0] * len(cards)
+    for options in _stack_options(ind_of, masks, dict(table_items)):
+        for members, *_ in options:
+            for card in members:
+                uses[card] += 1
+    return tuple(cards[i] for i in sorted(range(len(cards)), key=lambda i: (uses[i], i)))
+
+
+def _brancher(
+    cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...], budget: _Budget
+) -> _Brancher:
+    """Return the cards' branch-and-bound search of the best total: the first card left (by name) stands
+    alone or joins one of its stacks, a branch cut when its cards' shares cannot beat the floor; exact
+    totals and bounds are remembered by set of cards."""
+    table = dict(table_items)
+    masks = _letter_masks(cards)
+    industries = sorted({ind for _, ind, _ in cards})
+    ind_of = [industries.index(ind) for _, ind, _ in cards]
+    by_first = _stack_options(ind_of, masks, table)
+    alone = [60 * table.get(1, 0) * m.bit_count() for m in masks]
+    # Step 1: each card's best share (rounded up: a bound) and the cards in some stack.
+    share = list(alone)
+    active = 0
+    for options in by_first:
+        for members, bits, value, _ in options:
+            active |= bits
+            part = -(-value // len(members))
+            for card in members:
+                if part > share[card]:
+                    share[card] = part
+    # Step 2: each stack's shares.
+    for options in by_first:
+        options[:] = [(m, b, v, sum(share[c] for c in m)) for m, b, v, _ in options]
+    fixed = sum(alone[i] for i in range(len(cards)) if not active >> i & 1)
+    exact: dict[int, int] = {0: 0}
+    above: dict[int, int] = {}
+    visit = budget.visit
+
+    def best(mask: int, bound: int, floor: int) -> int:
+        """The best total of the cards in ``mask`` if above ``floor``, else a bound not above it."""
+        if bound <= floor:
+            return bound
+        found = exact.get(mask)
+        if found is not None:
+            return found
+        found = above.get(mask)
+        if found is not None and found <= floor:
+            return found
+        visit()
+        low = mask & -mask
+        first = low.bit_length() - 1
+        # The first card's stacks (a good total early cuts more), then the card alone.
+        total, beat = -1, floor
+        for _, members, value, shares in by_first[first]:
+            if members & mask == members:
+                sub = best(mask ^ members, bound - shares, beat - value) + value
+                if sub > total:
+                    total = sub
+                    if sub > beat:
+                        beat = sub
+        lone = alone[first]
+        sub = best(mask ^ low, bound - share[first], beat - lone) + lone
+        if sub > total:
+            total = sub
+        # Exact when it beats the floor (each branch that did not is bounded by it), else a bound.
+        if total > floor:
+            exact[mask] = total
+        else:
+            above[mask] = total
+        return total
+
+    return _Brancher(active, alone, share, by_first, fixed, best)
+
+
+def _bounded_best(brancher: _Brancher) -> int:
+    """Return the best total of the brancher's cards in stacks (times 60, the fixed cards left out).
+
+    The search starts from what the dearest stacks earn, each taken when its cards are still free (a
+    total reached, so the best beats what is one less: the search's answer is exact)."""
+    active = brancher.active
+    bound = sum(brancher.share[c] for c in range(active.bit_length()) if active >> c & 1)
+    used = reached = 0
+    for _, members, value, _ in sorted((o for options in brancher.by_first for o in options), key=_dearest):
+        if not members & used:
+            used |= members
+            reached += value
+    alone = brancher.alone
+    free = active & ~used
+    reached += sum(alone[c] for c in range(free.bit_length()) if free >> c & 1)
+    return brancher.best(active, bound, reached - 1)
+
+
+def _dearest(option: Option) -> int:
+    """Return the sort key that puts the dearest stacks first."""
+    return -option[2]
+
+
+def _bounded_least(brancher: _Brancher, total: int) -> list[int]:
+    """Return :func:`_least`'s stacks (bit masks by card) of the first best partition of the cards in
+    stacks, given their best total (times 60): card by card by name, alone or the first of its stacks
+    that leaves the cards left able to earn what is left to earn."""
+    best, share, alone, by_first = brancher.best, brancher.share, brancher.alone, brancher.by_first
+    groups: list[int] = []
+    mask = brancher.active
+    bound = sum(share[c] for c in range(mask.bit_length()) if mask >> c & 1)
+    need = total
+    while mask:
+        bit = mask & -mask
+        card = bit.bit_length() - 1
+        left = need - alone[card]
+        if best(mask ^ bit, bound - share[card], left - 1) >= left:
+            mask, bound, need = mask ^ bit, bound - share[card], left
+            continue
+        for _, members, value, shares in by_first[card]:
+            if (
+                members & mask == members
+                and best(mask ^ members, bound - shares, need - value - 1) >= need - value
+            ):
+                groups.append(members)
+                mask, bound, need = mask ^ members, bound - shares, need - value
                 break
     return groups

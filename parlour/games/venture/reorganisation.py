@@ -59,10 +59,14 @@ class Reorganisation(TurnDecision):
         reorganisation (ruling A-16), then done once all stacks are lawful; after 2 moves per
         corporation held, only moves that part a same-industry pair (ruling A-16, "at most")."""
         holdings = state.holdings[seat]
-        lawful = holdings_lawful(state, seat)
+        corps = state.deck.corporations
+        summaries = [summarise(corps, stack) for stack in holdings]
+        lawful = all(
+            is_lawful(summary, len(stack)) for summary, stack in zip(summaries, holdings, strict=True)
+        )
         actions: list[VentureAction]
         if len(self.seen) - 1 < move_cap(holdings):
-            actions = list(unseen_moves(state.deck, holdings, self.seen))
+            actions = list(unseen_moves(state.deck, holdings, self.seen, summaries))
         else:
             seen = set(self.seen)
             pairs = _pairs(state, holdings)
@@ -191,8 +195,8 @@ def best_profit(state: VentureState, seat: Seat) -> int:
     found = _first(state, seat)
     if found is not None:
         return found.profit
-    # A hand too large for the search: the best profit, found without the MILP when the search
-    # for ever closer targets stays within its budget (exact, so the MILP's profit too).
+    # A hand too large for the search: the best profit, found without the MILP when the bounded search
+    # (packing.best_reached) stays within its budget (exact, so the MILP's profit too).
     profit = best_reached(_hand(state, seat), TABLE_ITEMS)
     return profit if profit is not None else _optimiser_arrangement(state, seat).profit
 

@@ -217,3 +217,74 @@ def test_large_hands_take_the_first_arrangement_earning_the_milp_s_profit() -> N
     state = GAME.new_state(4, 0, {"best_ties": "first"})
     state.holdings[0] = [[c.id] for c in state.deck.corporations if c.name in by_name]
     assert best_names(state, 0) == found
+
+
+def pack_first(
+    cards: tuple[packing.CardKey, ...], table: tuple[tuple[int, int], ...]
+) -> packing.Solution | None:
+    """Returns ``first``'s answer as the memoised search of every set of cards (``_pack``) gives it."""
+    found = packing._search(cards, table, True)
+    return None if found is None else packing.Solution(found[0], packing._arrangement(cards, found[1]))
+
+
+@pytest.mark.parametrize("seed, hands", [(24, 150), pytest.param(240, 1500, marks=pytest.mark.slow)])
+def test_the_branch_and_bound_search_is_the_memoised_one(seed: int, hands: int) -> None:
+    """``first``'s branch-and-bound search gives ``_pack``'s profit and least arrangement, on hands of
+    the deck up to the size limit and on made-up hands under random tables (lone cards and pairs may
+    earn too)."""
+    rng = random.Random(seed)
+    for _ in range(hands):
+        table = TABLE
+        if rng.random() < 0.4:
+            cards = snapshot(random_hand(rng, rng.randint(0, 12)))
+            drawn = {k: rng.randint(0, 9) for k in rng.sample(range(1, 7), rng.randint(0, 6))}
+            table = tuple(sorted(drawn.items()))
+        else:
+            cards = snapshot(deck_hand(rng, rng.randint(0, packing.SIZE_LIMIT)))
+        assert packing.first.__wrapped__(cards, table) == pack_first(cards, table), (cards, table)
+
+
+def test_a_hand_all_in_stacks_past_the_budget_keeps_the_memoised_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hand whose cards in stacks could take ``_pack`` past its budget is left to ``_pack``, whose
+    budget then says whether the hand is too large (as before the branch-and-bound search)."""
+    cards = snapshot(random_hand(random.Random(4), 10))
+    assert packing.first.__wrapped__(cards, TABLE) is not None
+    monkeypatch.setattr(packing, "STEP_BUDGET", 2)
+    assert packing.first.__wrapped__(cards, TABLE) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_stacks_by_first_card_are_the_scoring_stacks(seed: int) -> None:
+    """The searches' stacks by first card (cards ascending, in order) are exactly ``_scoring_stacks``'
+    (profits times 60), on hands of the deck and made-up hands under random tables."""
+    rng = random.Random(seed)
+    for _ in range(60):
+        table = dict(TABLE)
+        if rng.random() < 0.5:
+            cards = snapshot(random_hand(rng, rng.randint(0, 12)))
+            table = {k: rng.randint(0, 9) for k in rng.sample(range(1, 7), rng.randint(0, 6))}
+        else:
+            cards = snapshot(deck_hand(rng, rng.randint(0, 18)))
+        masks = packing._letter_masks(cards)
+        industries = sorted({ind for _, ind, _ in cards})
+        ind_of = [industries.index(ind) for _, ind, _ in cards]
+        by_first = packing._stack_options(ind_of, masks, table)
+        listed = [(bits, value) for options in by_first for _, bits, value, _ in options]
+        expected = [(bits, 60 * value) for bits, value in packing._scoring_stacks(ind_of, masks, table)]
+        assert sorted(listed) == sorted(expected)
+        for first, options in enumerate(by_first):
+            assert [o[0] for o in options] == sorted(o[0] for o in options)
+            assert all(o[0][0] == first and sum(1 << c for c in o[0]) == o[1] for o in options)
+
+
+def test_the_search_keeping_only_totals_has_pack_s_best_total() -> None:
+    """``_pack_least`` (``first``'s memoised search, totals only) finds ``_pack``'s best total."""
+    rng = random.Random(25)
+    for _ in range(60):
+        cards = snapshot(deck_hand(rng, rng.randint(0, packing.SIZE_LIMIT)))
+        least = packing._search(cards, TABLE, True)
+        counted = packing._search(cards, TABLE, False)
+        assert least is not None and counted is not None
+        assert least[0] == counted[0]

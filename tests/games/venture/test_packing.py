@@ -154,8 +154,8 @@ def test_best_stacks_are_the_optimiser_s_on_game_hands() -> None:
 
 
 @pytest.mark.parametrize("seed, hands", [(21, 40), pytest.param(210, 400, marks=pytest.mark.slow)])
-def test_the_bisection_finds_the_milp_s_best_profit_on_large_hands(seed: int, hands: int) -> None:
-    """Hands of the house deck, most too large for the search: the bisection's profit (when within its
+def test_the_bounded_search_finds_the_milp_s_best_profit_on_large_hands(seed: int, hands: int) -> None:
+    """Hands of the house deck, most too large for the search: the bounded search's profit (within its
     budget) is the MILP's, and the first arrangement earning it earns exactly that."""
     rng = random.Random(seed)
     answered = 0
@@ -181,13 +181,15 @@ def test_made_up_hands_and_tables_have_the_milp_s_best_profit() -> None:
         assert found is None or found == optimiser._solve_by_milp(cards, table)[1], (cards, table)
 
 
-def test_a_bisection_over_its_budget_leaves_the_hand_to_the_milp(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bounded_search_over_its_budget_leaves_the_hand_to_the_milp(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(packing, "BEST_BUDGET", 2)
     cards = snapshot(deck_hand(random.Random(23), 16))
     assert packing.best_reached.__wrapped__(cards, TABLE) is None
 
 
-def test_large_hands_are_arranged_without_the_milp_when_the_bisection_answers(
+def test_large_hands_are_arranged_without_the_milp_when_the_bounded_search_answers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Option best_ties=first, a hand too large for the search: the best profit and the first

@@ -55,6 +55,8 @@ class ZapWindow(VenusDecision):
     phase = "a Zap window"
     moment: ClassVar[str] = ""
     """When the window opens: ``start``, ``declare``, ``roll``, ``save`` or ``end`` (ruling B-3)."""
+    any_timing: ClassVar[bool] = True
+    """Whether every seat may play a card of "any" timing here (:meth:`playable` says so for each)."""
     open: bool
     """Whether the seats to ask are counted: a window counts them when it comes to the top, and again
     when a card's effect is done (what the card changed may change who could answer)."""
@@ -89,8 +91,8 @@ class ZapWindow(VenusDecision):
         once when it asks nobody)."""
         if not self.open:
             self.open = True
-            self.reopen(asked(state, self))
-        if not self.is_settled:
+            self.seats = asked(state, self)  # reopen(...), without copying the fresh list
+        if self.seats:  # not is_settled
             return False
         state.stack.pop()
         self.resolve(state)
@@ -230,6 +232,7 @@ class RollWindow(ZapWindow):
     """The window after an attack roll: the roll cards of the attacker's and the target's commanders."""
 
     moment = ROLL
+    any_timing = False
     attacker: str
     target: str
     """A spaceship, or ``refuge``."""
@@ -310,6 +313,7 @@ class SaveWindow(ZapWindow):
     """The window before a ship is destroyed (by a hit or a Zap card): its commander may save it."""
 
     moment = SAVE
+    any_timing = False
     ship: str
     cause: int
     """The destroying Zap card, or 0 for a hit."""
@@ -458,6 +462,12 @@ def _may_play_one(state: VenusState, seat: int, window: ZapWindow, kinds: list[Z
 
 def unseen_kinds(state: VenusState) -> list[ZapCard]:
     """Returns a card of each kind (timing and effect) among the Zap cards nobody has shown."""
+    return list(_unseen(state)[0])
+
+
+def _unseen(state: VenusState) -> tuple[list[ZapCard], bool]:
+    """Returns :func:`unseen_kinds` (not copied), and whether one of them is a card of "any" timing that
+    needs no target (Plague): playable with a target by anyone holding a card where "any" cards are."""
     key = tuple(map(tuple, state.discards))
     memo = state.zap.unseen
     found = memo.get(key)
@@ -465,10 +475,17 @@ def unseen_kinds(state: VenusState) -> list[ZapCard]:
         if len(memo) >= MEMO_SIZE:
             memo.clear()  # the deck is shared by every game: keep the memo small
         shown = {c for pile in state.discards for c in pile}
-        found = memo[key] = [
+        kinds = [
             state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)
         ]
-    return list(found)
+        found = memo[key] = (kinds, any(c.timing == "any" and _needs_nothing(c) for c in kinds))
+    return found
+
+
+def _needs_nothing(card: ZapCard) -> bool:
+    """Returns whether a card always has its target (:func:`has_targets` is true whatever the state)."""
+    effect = card.effect
+    return effect not in TARGETS and effect != "extra-turn" and not effect.startswith("immediate")
 
 
 def asked(state: VenusState, window: ZapWindow) -> list[int]:
@@ -476,10 +493,13 @@ def asked(state: VenusState, window: ZapWindow) -> list[int]:
     card by public knowledge (ruling B-3), whatever they really hold (a turn's start window: see
     :meth:`StartWindow.first_asked`)."""
     hands = state.hands
-    seats = [s for s in window.first_asked(order_from(state, state.active_seat)) if hands[s]]
+    clockwise = _clockwise(state.seat_of[state.planets[state.current]], state.players)  # order_from
+    seats = [s for s in window.first_asked(clockwise) if hands[s]]
     if not seats:
         return seats  # nobody holds a Zap card
-    kinds = unseen_kinds(state)
+    kinds, sure = _unseen(state)
+    if sure and window.any_timing:
+        return seats  # an unseen card playable by anyone here, whatever the board (_needs_nothing)
     return [s for s in seats if _may_play_one(state, s, window, kinds)]
 
 

@@ -245,6 +245,15 @@ class VenusState(ModularState[VenusAction]):
         return found
 
     # ------------------------------------------------------------ protocol
+    def deciders(self) -> tuple[Seat, ...]:
+        """Returns the seats that may act now (``GameState.deciders``, reading ``over`` without a call)."""
+        found = self._deciders
+        if found is None:
+            items = self.stack._items
+            found = () if not items or self.over else items[-1].deciders()
+            self._deciders = found
+        return found
+
     def settle(self) -> None:
         """Runs the top decision's steps nobody decides until a seat must act (``GameState.settle``,
         reading ``over`` without a call on this hot path)."""

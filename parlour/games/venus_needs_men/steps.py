@@ -171,7 +171,7 @@ def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusA
     """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
     if not state.has_supply(planet):
         return []
-    launching = mode == MAIN and state.enhanced and tech.launches(state, planet)
+    launching = mode == MAIN and state.enhanced and state.loadout(planet).launch  # tech.launches
     if planet != EARTH and mode != IMMEDIATE:
         # The home world alone needs no name; Quality Control adds the space areas next to it.
         return list(tables(state.board).launches(planet)) if launching else [BUILD]

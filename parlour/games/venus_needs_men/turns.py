@@ -233,7 +233,10 @@ class Phase(VenusDecision):
         """Ends the action when only 'done' is left (the steps are listed here, and offered as the seat's
         legal actions: :meth:`legal` would list them again)."""
         if self.seats:
-            found = steps(state, state.action, state.planets[state.current], _unacted(state))
+            if state.action == "move":  # steps(...) of a move, without the look-ups it needs not
+                found = move_steps(state, _fleet(state))
+            else:
+                found = steps(state, state.action, state.planets[state.current], _unacted(state))
             if found:
                 state.offer_legal(self.seats[0], [DONE, *found])
                 return False

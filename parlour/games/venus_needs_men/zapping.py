@@ -555,11 +555,12 @@ def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> N
 # ------------------------------------------------------------------ steps
 def take_step(state: VenusState, planet: str, action: VenusAction, mode: str) -> None:
     """Does what a step says (an attack declares its target: its window opens before the roll)."""
+    if type(action) is verbs.Move:  # the commonest step first (no step's class derives from another's)
+        step_rules.move(state, action)
+        return
     cards = step_rules.cards_apply(state, mode)
     if isinstance(action, verbs.Build):
         step_rules.build(state, planet, action, step_rules.build_count(state, planet, mode))
-    elif isinstance(action, verbs.Move):
-        step_rules.move(state, action)
     elif isinstance(action, verbs.Attack):
         _declare(state, action.ship, action.target, action.weapon, cards, mode == step_rules.MAIN)
     elif isinstance(action, verbs.Control):

@@ -414,8 +414,7 @@ def has_targets(state: VenusState, seat: int, card: ZapCard) -> bool:
     """Returns whether :func:`targets` lists any target, without listing them all."""
     need = TARGETS.get(card.effect)
     if need == "area":
-        population = state.population
-        return any(population[a] > 0 for a in state.board.land_areas())
+        return _populated(state)
     if need == "planet":
         return any(state.seat_of[p] != seat for p in state.planets)
     if need == "ship":
@@ -465,9 +464,11 @@ def unseen_kinds(state: VenusState) -> list[ZapCard]:
     return list(_unseen(state)[0])
 
 
-def _unseen(state: VenusState) -> tuple[list[ZapCard], bool]:
-    """Returns :func:`unseen_kinds` (not copied), and whether one of them is a card of "any" timing that
-    needs no target (Plague): playable with a target by anyone holding a card where "any" cards are."""
+def _unseen(state: VenusState) -> tuple[list[ZapCard], bool, bool]:
+    """Returns :func:`unseen_kinds` (not copied); whether one of them is a card of "any" timing that
+    needs no target (Plague): playable with a target by anyone holding a card where "any" cards are; and
+    whether one of them is of "any" timing and aims at a land area (Everyone Receives: it has a target,
+    whoever plays it, while a land area has population)."""
     key = tuple(map(tuple, state.discards))
     memo = state.zap.unseen
     found = memo.get(key)
@@ -478,7 +479,9 @@ def _unseen(state: VenusState) -> tuple[list[ZapCard], bool]:
         kinds = [
             state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)
         ]
-        found = memo[key] = (kinds, any(c.timing == "any" and _needs_nothing(c) for c in kinds))
+        anytime = [c for c in kinds if c.timing == "any"]
+        area = any(TARGETS.get(c.effect) == "area" for c in anytime)
+        found = memo[key] = (kinds, any(_needs_nothing(c) for c in anytime), area)
     return found
 
 
@@ -497,10 +500,18 @@ def asked(state: VenusState, window: ZapWindow) -> list[int]:
     seats = [s for s in window.first_asked(clockwise) if hands[s]]
     if not seats:
         return seats  # nobody holds a Zap card
-    kinds, sure = _unseen(state)
-    if sure and window.any_timing:
-        return seats  # an unseen card playable by anyone here, whatever the board (_needs_nothing)
+    kinds, sure, area = _unseen(state)
+    if window.any_timing and (sure or (area and _populated(state))):
+        # An unseen card anyone may play here, with a target whoever plays it (_needs_nothing, or a land
+        # area with population): every seat holding a card is asked.
+        return seats
     return [s for s in seats if _may_play_one(state, s, window, kinds)]
+
+
+def _populated(state: VenusState) -> bool:
+    """Returns whether a land area has population (the targets of "area" cards, :func:`has_targets`)."""
+    population = state.population
+    return any(population[a] > 0 for a in state.board.land_areas())
 
 
 # ------------------------------------------------------------------ effects

@@ -44,7 +44,7 @@ def special(state: VenusState, planet: str) -> str:
 
 def has_special(state: VenusState, planet: str, special: str) -> bool:
     """Returns whether the planet is in play with this Special (Enhanced game only)."""
-    return is_enhanced(state) and planet in state.seat_of and state.tech.specials[planet].id == special
+    return state.enhanced and planet in state.seat_of and state.tech.specials[planet].id == special
 
 
 def weapons(state: VenusState, ship: str) -> list[TechCard]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import DecisionKinds, DecisionStack, Seat
+from parlour.core.decisions import MAX_AUTO_STEPS, DecisionKinds, DecisionStack, Seat
 from parlour.core.modular import ModularState
 from parlour.core.payloads import read_value, write_value
 from parlour.core.state import GameState
@@ -228,9 +228,8 @@ class VenusState(ModularState[VenusAction]):
         return [s for s in self.factions.fleets[planet] if ships.get(s, "") is None]
 
     def has_supply(self, planet: str) -> bool:
-        """Returns whether a planet has a spaceship left to build."""
-        ships = self.ships
-        return None in [ships.get(ship, "") for ship in self.factions.fleets[planet]]  # None: in supply
+        """Returns whether a planet has a spaceship left to build (kept by :attr:`fleets`)."""
+        return planet in self.fleets.supplied
 
     def seat_population(self, seat: int) -> int:
         """Returns the population a seat has collected (a team's two planets together)."""
@@ -246,6 +245,25 @@ class VenusState(ModularState[VenusAction]):
         return found
 
     # ------------------------------------------------------------ protocol
+    def deciders(self) -> tuple[Seat, ...]:
+        """Returns the seats that may act now (``GameState.deciders``, reading ``over`` without a call)."""
+        found = self._deciders
+        if found is None:
+            items = self.stack._items
+            found = () if not items or self.over else items[-1].deciders()
+            self._deciders = found
+        return found
+
+    def settle(self) -> None:
+        """Runs the top decision's steps nobody decides until a seat must act (``GameState.settle``,
+        reading ``over`` without a call on this hot path)."""
+        for _ in range(MAX_AUTO_STEPS):
+            items = self.stack._items
+            if not items or self.over or not items[-1].auto(self):
+                self._deciders = None
+                return
+        raise RuntimeError(f"more than {MAX_AUTO_STEPS} automatic steps in a row: a loop in the rules")
+
     def scores(self) -> list[float]:
         """Returns each seat's collected population."""
         return [float(p) for p in self.seat_populations()]
@@ -327,23 +345,34 @@ class Fleets:
     seat's enemy ships: worked out from the ships' places and Mind Control, then never changed (a state
     replaces them when a ship joins or leaves the board or changes hands), so copies share them."""
 
-    __slots__ = ("_enemies", "of", "seat_of")
+    __slots__ = ("_enemies", "of", "seat_of", "supplied")
 
-    def __init__(self, of: dict[str, tuple[str, ...]], seat_of: dict[str, int]) -> None:
+    def __init__(
+        self, of: dict[str, tuple[str, ...]], seat_of: dict[str, int], supplied: frozenset[str] = frozenset()
+    ) -> None:
         self.of = of
         """Each commanding planet's fleet."""
         self.seat_of = seat_of
+        self.supplied = supplied
+        """The planets with a spaceship in their supply (a ship joining or leaving the board replaces
+        the fleets, so this is kept with them)."""
         self._enemies: dict[int, tuple[str, ...]] = {}
 
     @classmethod
     def of_state(cls, state: VenusState) -> Fleets:
         """Returns the fleets of a state as its ships stand."""
         fleets: dict[str, list[str]] = {}
-        ships, controlled = state.ships, state.controlled
+        supplied: set[str] = set()
+        ships, controlled, owners = state.ships, state.controlled, state.factions.owners
         for ship in state.roster.ships:
-            if ships[ship] is not None:
-                fleets.setdefault(controlled.get(ship) or state.owner(ship), []).append(ship)
-        return cls({planet: tuple(fleet) for planet, fleet in fleets.items()}, state.seat_of)
+            if ships[ship] is None:
+                supplied.add(owners.get(ship) or state.owner(ship))
+            else:
+                fleets.setdefault(controlled.get(ship) or owners.get(ship) or state.owner(ship), []).append(
+                    ship
+                )
+        fleet_of = {planet: tuple(fleet) for planet, fleet in fleets.items()}
+        return cls(fleet_of, state.seat_of, frozenset(supplied))
 
     def enemies(self, seat: int) -> tuple[str, ...]:
         """Returns the ships on the board commanded by a planet in play of another seat, in name order."""

@@ -47,9 +47,13 @@ class Tables:
         """The areas a ship in each area can attack into."""
         self.long_reach = {a: frozenset(_reach(board, a, True)) for a in ids}
         """... with Long-Range Missiles."""
+        self.around = {a: (a, *board.neighbours(a)) for a in ids}
+        """Each area and its neighbours, in the board's order (where an Amphibious ship may collect)."""
         self._moves: dict[tuple[str, str], tuple[Move, ...]] = {}
-        self._attacks: dict[tuple[str, str], Attack] = {}
-        self._collects: dict[tuple[str, str, bool], Collect] = {}
+        self.kept_attacks: dict[tuple[str, str], Attack] = {}
+        """The actions :meth:`attack` made, by ship and target."""
+        self.kept_collects: dict[tuple[str, str, bool], Collect] = {}
+        """The actions :meth:`collect` made, by ship, area and kind."""
         self._launches: dict[str, tuple[Build, ...]] = {}
 
     def moves(self, ship: str, where: str) -> tuple[Move, ...]:
@@ -74,14 +78,14 @@ class Tables:
     def attack(self, ship: str, target: str) -> Attack:
         """Returns ``attack SHIP TARGET``."""
         key = (ship, target)
-        found = self._attacks.get(key)
+        found = self.kept_attacks.get(key)
         if found is None:
-            found = self._attacks[key] = Attack.of(ship, target)
+            found = self.kept_attacks[key] = Attack.of(ship, target)
         return found
 
     def attacks(self, ship: str, targets: list[str]) -> list[Attack]:
         """Returns ``attack SHIP TARGET`` for each target (:meth:`attack`, looked up without a call each)."""
-        kept = self._attacks
+        kept = self.kept_attacks
         return [kept.get((ship, t)) or self.attack(ship, t) for t in targets]
 
     def launches(self, planet: str) -> tuple[Build, ...]:
@@ -99,9 +103,11 @@ class Tables:
     def collect(self, ship: str, area: str, infected: bool) -> Collect:
         """Returns ``collect SHIP [AREA] [infected]``."""
         key = (ship, area, infected)
-        found = self._collects.get(key)
+        found = self.kept_collects.get(key)
         if found is None:
-            found = self._collects[key] = Collect.of(ship, area, True) if infected else Collect.of(ship, area)
+            found = self.kept_collects[key] = (
+                Collect.of(ship, area, True) if infected else Collect.of(ship, area)
+            )
         return found
 
 
@@ -165,7 +171,7 @@ def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusA
     """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
     if not state.has_supply(planet):
         return []
-    launching = mode == MAIN and state.enhanced and tech.launches(state, planet)
+    launching = mode == MAIN and state.enhanced and state.loadout(planet).launch  # tech.launches
     if planet != EARTH and mode != IMMEDIATE:
         # The home world alone needs no name; Quality Control adds the space areas next to it.
         return list(tables(state.board).launches(planet)) if launching else [BUILD]
@@ -224,20 +230,18 @@ def can_still_move(state: VenusState, ship: str, mode: str) -> bool:
 
 def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
     """Returns the ships that may take a move step: ready, with move steps left (:func:`can_still_move`)."""
-    movers = ready(state, ships)
+    movers = ready(state, ships) if state.disabled or state.seized else ships
     if mode != MAIN:
         return list(movers)
     acted = state.acted
     if not state.enhanced:
-        return [s for s in movers if s not in acted]
-    allowed: dict[str, int] = {}
+        return [s for s in movers if s not in acted] if acted else list(movers)
     found = []
-    owners = state.factions.owners  # every ship in play has its owner here
+    owners, owner, most = state.factions.owners, "", 0  # a fleet lists each owner's ships together
     for ship in movers:
-        owner = owners[ship]
-        most = allowed.get(owner)
-        if most is None:
-            most = allowed[owner] = state.loadout(owner).moves
+        if owners[ship] != owner:
+            owner = owners[ship]
+            most = state.loadout(owner).moves
         if acted.count(ship) < most:
             found.append(ship)
     return found
@@ -249,16 +253,15 @@ def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
     places, destinations = state.ships, tables(state.board).destinations
     disabled, seized, acted, owners = state.disabled, state.seized, state.acted, state.factions.owners
     main, enhanced = mode == MAIN, state.enhanced
-    allowed: dict[str, int] = {}  # each owner's move steps a ship (read once)
+    owner, most = "", 0  # each owner's move steps a ship (read once for a run of its ships)
     for ship in ships:
-        if ship in disabled or ship in seized:
+        if (disabled or seized) and (ship in disabled or ship in seized):
             continue
         if main:
             if enhanced:
-                owner = owners[ship]
-                most = allowed.get(owner)
-                if most is None:
-                    most = allowed[owner] = state.loadout(owner).moves
+                if owners[ship] != owner:
+                    owner = owners[ship]
+                    most = state.loadout(owner).moves
                 if acted.count(ship) >= most:
                     continue
             elif ship in acted:
@@ -317,43 +320,49 @@ def reach(state: VenusState, ship: str, cards: bool) -> frozenset[str]:
 
 def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str = MAIN) -> list[VenusAction]:
     """Returns ``attack SHIP TARGET [WEAPON]``, ``attack SHIP refuge`` and ``control SHIP TARGET``."""
-    cards = cards_apply(state, mode)
     found: list[VenusAction] = []
-    attackers = ready(state, ships)
+    attackers = ready(state, ships) if state.disabled or state.seized else ships
     if not attackers:
         return found
-    places, table, owners = state.ships, tables(state.board), state.factions.owners
+    cards = state.enhanced and cards_apply(state, mode)
     rivals = state.fleets.enemies(state.seat_of[planet])  # on the board: each has an area
-    occupied = {places[t] for t in rivals}
     raid = cards and _may_raid(state, planet)
     if not rivals and not raid:
         return found  # no enemy ship on the board to attack, take over or raid from
+    places, table = state.ships, tables(state.board)
+    occupied = set(map(places.__getitem__, rivals))
     orbit = state.board.orbit if raid else None
-    seize = cards and tech.has_special(state, planet, "mindcontrol")
-    owner, loadout = "", None
-    aims: dict[tuple[str, bool], list[str]] = {}  # the targets from each area, with and without long range
+    seize = cards and state.tech.specials[planet].id == "mindcontrol"  # Mars's Special (planet in play)
+    owners, owner, loadout = state.factions.owners, "", None
+    reaches, long_reaches, kept = table.reach, table.long_reach, table.kept_attacks
+    aims: dict[str, list[str]] = {}  # the targets from each area (long range: the area's name after a '+')
     for ship in attackers:
         where = places[ship]
         assert where is not None
-        if cards and owners[ship] != owner:
-            owner = owners[ship]
-            loadout = state.loadout(owner)
-        long = loadout is not None and loadout.long
-        targets = aims.get((where, long))
+        second: tuple[str, ...] = ()
+        if cards:
+            if owners[ship] != owner:
+                owner = owners[ship]
+                loadout = state.loadout(owner)
+            assert loadout is not None
+            second = loadout.second
+            key = "+" + where if loadout.long else where
+            area = (long_reaches if loadout.long else reaches)[where]
+        else:
+            key, area = where, reaches[where]
+        targets = aims.get(key)
         if targets is None:
-            area = (table.long_reach if long else table.reach)[where]
-            targets = [] if occupied.isdisjoint(area) else [t for t in rivals if places[t] in area]
-            aims[(where, long)] = targets
+            hit = not occupied.isdisjoint(area)
+            targets = aims[key] = [t for t in rivals if places[t] in area] if hit else []
         if targets:
             # Only Gatling Lasers is a second weapon for a Q-Ray owner (its text); Auto Fire Control and
             # Energy Amplifier improve the Q-Ray instead.
-            second = loadout.second if loadout is not None else ()
             if second:
                 for target in targets:
                     found.append(table.attack(ship, target))
                     found += [Attack.of(ship, target, weapon) for weapon in second]
             else:
-                found += table.attacks(ship, targets)
+                found += [kept.get((ship, t)) or table.attack(ship, t) for t in targets]
         if raid and where == orbit:
             found.append(Attack.of(ship, REFUGE))
         if seize and targets and _may_seize(state, planet, ship):
@@ -376,9 +385,9 @@ def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
 def _may_raid(state: VenusState, planet: str) -> bool:
     """Returns whether a ship of ``planet`` in Orbit may attack Earth's Refuge (Earth's Special)."""
     return (
-        planet != EARTH
+        state.collected.get(EARTH, 0) > 0
+        and planet != EARTH
         and tech.has_special(state, EARTH, "resistance")
-        and state.collected.get(EARTH, 0) > 0
         and state.seat_of[EARTH] != state.seat_of[planet]
     )
 
@@ -409,32 +418,33 @@ def collect_steps(
     state: VenusState, planet: str, ships: Sequence[str], mode: str = MAIN
 ) -> list[VenusAction]:
     """Returns ``collect SHIP [AREA]``, and Titan's ``infect SHIP`` and Pluto's ``purge SHIP``."""
-    cards = cards_apply(state, mode)
     found: list[VenusAction] = []
-    collectors = ready(state, ships)
+    collectors = ready(state, ships) if state.disabled or state.seized else ships
     if not collectors:
         return found
-    may_collect, amphibious, parasites, robotic = _collecting(state, planet, cards)
+    may_collect, amphibious, parasites, robotic = _collecting(state, planet, cards_apply(state, mode))
     population, infected, table = state.population, state.infected, tables(state.board)
     # Ruling A-23 (option ``infected``): where healthy and infected units share an area, the collector
     # chooses which kind it takes.
     choosing = state.options.get("infected", "choose") == "choose"
-    places = state.ships
+    places, around, kept = state.ships, table.around, table.kept_collects
     sources: dict[str, list[tuple[str, bool]]] = {}  # each area's sources, and whether both kinds are there
     for ship in collectors:
         where = places[ship] or ""
-        if may_collect and (amphibious or population.get(where, 0) + infected.get(where, 0) > 0):
+        if may_collect:
             here = sources.get(where)
             if here is None:
+                areas = around[where] if amphibious else (where,)
                 here = sources[where] = [
                     (
                         "" if a == where else a,
                         choosing and population.get(a, 0) > 0 and infected.get(a, 0) > 0,
                     )
-                    for a in _sources(state, ship, amphibious)
+                    for a in areas
+                    if population.get(a, 0) + infected.get(a, 0) > 0
                 ]
             for a, both in here:
-                found.append(table.collect(ship, a, False))
+                found.append(kept.get((ship, a, False)) or table.collect(ship, a, False))
                 if both:
                     found.append(table.collect(ship, a, True))
         if parasites and population.get(where, 0) > 0:

@@ -153,14 +153,15 @@ class Act(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass, the first step of every action, and the Upgrades that may be cycled."""
-        planet = state.active
+        planet = state.planets[state.current]
         fleet = _fleet(state)
         found: list[VenusAction] = [PASS]
-        # The first step of each of ACTIONS, in its order.
+        # The first step of each of ACTIONS, in its order (a ship's steps only when there is a ship).
         found += build_steps(state, planet)
-        found += move_steps(state, fleet)
-        found += attack_steps(state, planet, fleet)
-        found += collect_steps(state, planet, fleet)
+        if fleet:
+            found += move_steps(state, fleet)
+            found += attack_steps(state, planet, fleet)
+            found += collect_steps(state, planet, fleet)
         found += research_steps(state, planet)
         if tech.is_enhanced(state) and not state.cycled:
             found += cycles(state)
@@ -197,10 +198,12 @@ def cycles(state: VenusState) -> tuple[VenusAction, ...]:
 
 
 def _main_step(state: VenusState, action: VenusAction) -> None:
-    """Takes a step of the turn's action (the ship has then acted)."""
+    """Takes a step of the turn's action (the ship has then acted) for its commander (:func:`_commander`)."""
     if isinstance(action, ShipAction):
         state.acted.append(action.ship)
-    take_step(state, _commander(state, action), action, MAIN_MODE)
+        take_step(state, state.controller(action.ship), action, MAIN_MODE)
+    else:
+        take_step(state, state.planets[state.current], action, MAIN_MODE)
 
 
 def _commander(state: VenusState, action: VenusAction) -> str:
@@ -230,10 +233,15 @@ class Phase(VenusDecision):
         """Ends the action when only 'done' is left (the steps are listed here, and offered as the seat's
         legal actions: :meth:`legal` would list them again)."""
         if self.seats:
-            found = steps(state, state.action, state.planets[state.current], _unacted(state))
+            if state.action == "move":  # steps(...) of a move, without the look-ups it needs not
+                found = move_steps(state, _fleet(state))
+            else:
+                found = steps(state, state.action, state.planets[state.current], _unacted(state))
             if found:
                 state.offer_legal(self.seats[0], [DONE, *found])
-            return self.close_unless(state, bool(found))
+                return False
+            state.stack.pop()  # close_unless, inline on this hot path
+            return True
         more = has_steps(state, state.action, state.planets[state.current], _unacted(state))
         return self.close_unless(state, more)
 

@@ -52,10 +52,11 @@ class ZapDeck:
     cards: dict[int, ZapCard]
     kinds: dict[tuple[str, str], tuple[int, ...]] = field(init=False, repr=False, compare=False)
     """The numbers of the cards of each kind (timing and effect), each kind once, in number order."""
-    unseen: dict[tuple[tuple[int, ...], ...], list[ZapCard]] = field(
+    unseen: dict[tuple[tuple[int, ...], ...], tuple[list[ZapCard], bool, bool]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    """A card of each kind nobody has shown, by the discard piles (``zapping.unseen_kinds`` keeps it)."""
+    """A card of each kind nobody has shown, by the discard piles, and whether one is playable by anyone at
+    any time, with no target or aiming at a land area (``zapping.unseen_kinds`` keeps it)."""
 
     def __post_init__(self) -> None:
         kinds: dict[tuple[str, str], list[int]] = {}

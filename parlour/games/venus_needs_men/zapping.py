@@ -55,6 +55,8 @@ class ZapWindow(VenusDecision):
     phase = "a Zap window"
     moment: ClassVar[str] = ""
     """When the window opens: ``start``, ``declare``, ``roll``, ``save`` or ``end`` (ruling B-3)."""
+    any_timing: ClassVar[bool] = True
+    """Whether every seat may play a card of "any" timing here (:meth:`playable` says so for each)."""
     open: bool
     """Whether the seats to ask are counted: a window counts them when it comes to the top, and again
     when a card's effect is done (what the card changed may change who could answer)."""
@@ -89,8 +91,8 @@ class ZapWindow(VenusDecision):
         once when it asks nobody)."""
         if not self.open:
             self.open = True
-            self.reopen(asked(state, self))
-        if not self.is_settled:
+            self.seats = asked(state, self)  # reopen(...), without copying the fresh list
+        if self.seats:  # not is_settled
             return False
         state.stack.pop()
         self.resolve(state)
@@ -230,6 +232,7 @@ class RollWindow(ZapWindow):
     """The window after an attack roll: the roll cards of the attacker's and the target's commanders."""
 
     moment = ROLL
+    any_timing = False
     attacker: str
     target: str
     """A spaceship, or ``refuge``."""
@@ -310,6 +313,7 @@ class SaveWindow(ZapWindow):
     """The window before a ship is destroyed (by a hit or a Zap card): its commander may save it."""
 
     moment = SAVE
+    any_timing = False
     ship: str
     cause: int
     """The destroying Zap card, or 0 for a hit."""
@@ -410,8 +414,7 @@ def has_targets(state: VenusState, seat: int, card: ZapCard) -> bool:
     """Returns whether :func:`targets` lists any target, without listing them all."""
     need = TARGETS.get(card.effect)
     if need == "area":
-        population = state.population
-        return any(population[a] > 0 for a in state.board.land_areas())
+        return _populated(state)
     if need == "planet":
         return any(state.seat_of[p] != seat for p in state.planets)
     if need == "ship":
@@ -458,6 +461,14 @@ def _may_play_one(state: VenusState, seat: int, window: ZapWindow, kinds: list[Z
 
 def unseen_kinds(state: VenusState) -> list[ZapCard]:
     """Returns a card of each kind (timing and effect) among the Zap cards nobody has shown."""
+    return list(_unseen(state)[0])
+
+
+def _unseen(state: VenusState) -> tuple[list[ZapCard], bool, bool]:
+    """Returns :func:`unseen_kinds` (not copied); whether one of them is a card of "any" timing that
+    needs no target (Plague): playable with a target by anyone holding a card where "any" cards are; and
+    whether one of them is of "any" timing and aims at a land area (Everyone Receives: it has a target,
+    whoever plays it, while a land area has population)."""
     key = tuple(map(tuple, state.discards))
     memo = state.zap.unseen
     found = memo.get(key)
@@ -465,10 +476,19 @@ def unseen_kinds(state: VenusState) -> list[ZapCard]:
         if len(memo) >= MEMO_SIZE:
             memo.clear()  # the deck is shared by every game: keep the memo small
         shown = {c for pile in state.discards for c in pile}
-        found = memo[key] = [
+        kinds = [
             state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)
         ]
-    return list(found)
+        anytime = [c for c in kinds if c.timing == "any"]
+        area = any(TARGETS.get(c.effect) == "area" for c in anytime)
+        found = memo[key] = (kinds, any(_needs_nothing(c) for c in anytime), area)
+    return found
+
+
+def _needs_nothing(card: ZapCard) -> bool:
+    """Returns whether a card always has its target (:func:`has_targets` is true whatever the state)."""
+    effect = card.effect
+    return effect not in TARGETS and effect != "extra-turn" and not effect.startswith("immediate")
 
 
 def asked(state: VenusState, window: ZapWindow) -> list[int]:
@@ -476,11 +496,22 @@ def asked(state: VenusState, window: ZapWindow) -> list[int]:
     card by public knowledge (ruling B-3), whatever they really hold (a turn's start window: see
     :meth:`StartWindow.first_asked`)."""
     hands = state.hands
-    seats = [s for s in window.first_asked(order_from(state, state.active_seat)) if hands[s]]
+    clockwise = _clockwise(state.seat_of[state.planets[state.current]], state.players)  # order_from
+    seats = [s for s in window.first_asked(clockwise) if hands[s]]
     if not seats:
         return seats  # nobody holds a Zap card
-    kinds = unseen_kinds(state)
+    kinds, sure, area = _unseen(state)
+    if window.any_timing and (sure or (area and _populated(state))):
+        # An unseen card anyone may play here, with a target whoever plays it (_needs_nothing, or a land
+        # area with population): every seat holding a card is asked.
+        return seats
     return [s for s in seats if _may_play_one(state, s, window, kinds)]
+
+
+def _populated(state: VenusState) -> bool:
+    """Returns whether a land area has population (the targets of "area" cards, :func:`has_targets`)."""
+    population = state.population
+    return any(population[a] > 0 for a in state.board.land_areas())
 
 
 # ------------------------------------------------------------------ effects
@@ -535,11 +566,12 @@ def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> N
 # ------------------------------------------------------------------ steps
 def take_step(state: VenusState, planet: str, action: VenusAction, mode: str) -> None:
     """Does what a step says (an attack declares its target: its window opens before the roll)."""
+    if type(action) is verbs.Move:  # the commonest step first (no step's class derives from another's)
+        step_rules.move(state, action)
+        return
     cards = step_rules.cards_apply(state, mode)
     if isinstance(action, verbs.Build):
         step_rules.build(state, planet, action, step_rules.build_count(state, planet, mode))
-    elif isinstance(action, verbs.Move):
-        step_rules.move(state, action)
     elif isinstance(action, verbs.Attack):
         _declare(state, action.ship, action.target, action.weapon, cards, mode == step_rules.MAIN)
     elif isinstance(action, verbs.Control):

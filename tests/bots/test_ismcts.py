@@ -111,11 +111,13 @@ def test_rewards_favour_winners_and_stay_in_range() -> None:
 
 
 def test_unfinished_games_are_judged_by_the_estimate() -> None:
-    """Venture's estimate adds what the holdings would earn at the final scoring; others use the scores."""
+    """Venture's estimate adds what the holdings will earn at the scorings left; others use the scores."""
+    from parlour.games.venture.estimate import scorings_left
     from parlour.games.venture.scoring import holdings_profit
 
     state = midgame("venture", steps=60)
-    assert state.estimate() == [p + holdings_profit(state, s) for s, p in enumerate(state.profits)]  # type: ignore[attr-defined]
+    times = scorings_left(state)  # type: ignore[arg-type]
+    assert state.estimate() == [p + times * holdings_profit(state, s) for s, p in enumerate(state.profits)]  # type: ignore[attr-defined]
     boss = midgame("im-the-boss")
     assert boss.estimate() == boss.scores()
     values, estimates = reward(state), state.estimate()

@@ -6,9 +6,9 @@ from __future__ import annotations
 from parlour.core.decisions import Seat
 from parlour.core.payloads import JSONValue
 from parlour.games.venture import people, views
+from parlour.games.venture.estimate import outlook
 from parlour.games.venture.payment import wealth
 from parlour.games.venture.rules import Turn
-from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.table import table_content
 from parlour.games.venture.takeovers import Placement
@@ -33,10 +33,8 @@ class VentureGameState(VentureState):
         return isinstance(top, TurnDecision) and top.accepts(self, seat, action)
 
     def estimate(self) -> list[float]:
-        """Returns each seat's profits plus what its holdings would earn at the final scoring."""
-        if self.over:
-            return self.scores()
-        return [float(p + holdings_profit(self, s)) for s, p in enumerate(self.profits)]
+        """Returns each seat's profits plus what its holdings will earn at the scorings left (estimate.py)."""
+        return outlook(self)
 
     def routine_decision(self) -> bool:
         """Returns True on placing, paying and reorganising steps: the turn's transactions are the choices."""

@@ -12,7 +12,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -52,11 +52,15 @@ class ActionIds:
     An action met before is found by identity (games hand out the same objects again and again), in C,
     for a whole list at once; a new one by equality (actions are frozen dataclasses), then by its text.
     The objects whose identity is remembered are kept alive (an ``id`` is never reused while its object
-    lives), at most ``LIMIT`` of them: past that the memory starts afresh.
+    lives), at most ``LIMIT`` of them: past that the memory starts afresh. The limit is kept small: a game
+    that makes new action objects for every list would otherwise keep tens of thousands of them alive for
+    nothing, and the garbage collector would walk them all again and again.
     """
 
-    LIMIT = 100_000
-    """The most actions remembered by identity, and by equality."""
+    LIMIT = 4_096
+    """The most actions remembered by identity (objects kept alive)."""
+    EQUAL_LIMIT = 100_000
+    """The most actions remembered by equality."""
 
     def __init__(self, catalogue: Sequence[str]) -> None:
         self.by_text: dict[str, int] = {text: i for i, text in enumerate(catalogue)}
@@ -73,12 +77,12 @@ class ActionIds:
         last = self._last
         if last[0] is actions:  # the same list again (a state keeps its legal actions' list)
             return last[1]
-        found: list[int | None] = list(map(self._by_identity.get, map(id, actions)))
-        if None in found:
-            for i, index in enumerate(found):
-                if index is None:
-                    found[i] = self._learn(actions[i], write)
-        ids = cast(list[int], found)  # no None is left
+        try:  # every action met before: all in C
+            ids = list(map(self._by_identity.__getitem__, map(id, actions)))
+        except KeyError:
+            known = self._by_identity.get
+            found = [known(id(action)) for action in actions]
+            ids = [self._learn(a, write) if i is None else i for a, i in zip(actions, found, strict=True)]
         self._last = (actions, ids)
         return ids
 
@@ -87,7 +91,7 @@ class ActionIds:
         index = self._by_action.get(action)
         if index is None:
             index = self.by_text[write(action)]
-            if len(self._by_action) >= self.LIMIT:
+            if len(self._by_action) >= self.EQUAL_LIMIT:
                 self._by_action.clear()
             self._by_action[action] = index
         if len(self._kept) >= self.LIMIT:

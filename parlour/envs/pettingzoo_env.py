@@ -67,7 +67,11 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         }
         self._action_spaces = {agent: spaces.Discrete(len(self.catalogue)) for agent in self.possible_agents}
         self.state_: GameState = probe
-        self._seen: dict[tuple[int, int, str], dict[str, np.ndarray]] = {}
+        self._actions = len(self.catalogue)
+        self._seen: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        """The tensor and mask of each agent observed in ``_seen_state`` after ``_seen_at`` actions."""
+        self._seen_state: GameState | None = None
+        self._seen_at = -1
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Returns an agent's observation space: the tensor and the action mask."""
@@ -90,48 +94,29 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self.agent_selection = self._next_agent()
 
-    def _seat(self, agent: str) -> int:
-        """Returns an agent's seat."""
-        return self._seats[agent]
-
     def _next_agent(self) -> str:
         """Returns the agent that acts now (the first decider)."""
         deciders = self.state_.deciders()
         return self.possible_agents[deciders[0]] if deciders else self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Returns the agent's tensor and its action mask (all zeros when it may not act); cached per step."""
-        key = (id(self.state_), self.state_.actions_applied, agent)
-        cached = self._seen.get(key)
+        """Returns the agent's tensor and its action mask (all zeros when it may not act): worked out once a
+        step for each agent (``last()`` then ``observe()`` ask twice), handed out as copies."""
+        state = self.state_
+        if self._seen_state is not state or self._seen_at != state.actions_applied:
+            self._seen_state, self._seen_at, self._seen = state, state.actions_applied, {}
+        cached = self._seen.get(agent)
         if cached is None:
-            cached = self._seen[key] = self._observe(agent)
-            if len(self._seen) > 4 * self.players:
-                self._seen = {key: cached}
-        return {name: value.copy() for name, value in cached.items()}
+            cached = self._seen[agent] = self._observe(agent)
+        return {"observation": cached[0].copy(), "action_mask": cached[1].copy()}
 
-    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _observe(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
         """Computes an agent's tensor and action mask."""
         seat, state = self._seats[agent], self.state_
-        mask = np.zeros(len(self.catalogue), dtype=np.int8)
+        mask = np.zeros(self._actions, dtype=np.int8)
         if seat in state.deciders():  # nobody decides once the game is over
-            ids = self.adapter.ids.of(state.legal_actions(seat), state.format_action)
-            mask.put(ids, 1)
-        return {"observation": observation(self.adapter, state, seat), "action_mask": mask}
-
-    def _legal_ids(self, seat: int) -> tuple[list[object], list[int]]:
-        """Returns the seat's legal actions and their catalogue ids."""
-        legal: list[object] = self.state_.legal_actions(seat)
-        return legal, self.adapter.ids.of(legal, self.state_.format_action)
-
-    def _chosen(self, seat: int, action: int) -> tuple[object, bool] | None:
-        """Returns the legal action with this id for ``seat`` and whether the state listed it (else a
-        decision accepts it: ``Decision.accepts``), or None if it is not legal."""
-        legal, ids = self._legal_ids(seat)
-        if action in ids:
-            return legal[ids.index(action)], True
-        state = self.state_
-        parsed = state.parse_action(self.catalogue[action])
-        return (parsed, False) if state.is_legal(parsed, seat) else None
+            mask.put(self.adapter.ids.of(state.legal_actions(seat), state.format_action), 1)
+        return observation(self.adapter, state, seat), mask
 
     def step(self, action: int | None) -> None:
         """Applies the acting agent's action id; an illegal id raises ValueError and changes nothing."""
@@ -139,32 +124,37 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < len(self.catalogue):
-            raise ValueError(f"action must be an id 0..{len(self.catalogue) - 1}, not {action!r}")
-        seat = self._seat(agent)
-        chosen = self._chosen(seat, int(action))
-        if chosen is None:
-            raise ValueError(f"action {action} ({self.catalogue[int(action)]}) is not legal for {agent} now")
-        self._cumulative_rewards[agent] = 0.0
-        if chosen[1]:
-            self.state_.apply_legal(chosen[0], seat)  # listed, so legal; nobody reads the events
+        if action is None or not 0 <= int(action) < self._actions:
+            raise ValueError(f"action must be an id 0..{self._actions - 1}, not {action!r}")
+        seat, state = self._seats[agent], self.state_
+        legal = state.legal_actions(seat)
+        try:
+            chosen = legal[self.adapter.ids.of(legal, state.format_action).index(int(action))]
+        except ValueError:  # not listed: a decision may accept it all the same (``Decision.accepts``)
+            parsed = state.parse_action(self.catalogue[int(action)])
+            if not state.is_legal(parsed, seat):
+                raise ValueError(
+                    f"action {action} ({self.catalogue[int(action)]}) is not legal for {agent} now"
+                ) from None
+            self._cumulative_rewards[agent] = 0.0
+            state.apply(parsed, seat)
         else:
-            self.state_.apply(chosen[0], seat)
+            self._cumulative_rewards[agent] = 0.0
+            state.apply_legal(chosen, seat)  # listed, so legal; nobody reads the events
         self.steps += 1
-        if self.state_.is_over():
-            winners = self.state_.winners()
+        if state.is_over():
+            winners = state.winners()
             for a in self.agents:
-                self.rewards[a] = 1.0 / len(winners) if self._seat(a) in winners else 0.0
+                self.rewards[a] = 1.0 / len(winners) if self._seats[a] in winners else 0.0
                 self.terminations[a] = True
-        else:
-            self.rewards = {a: 0.0 for a in self.agents}
-            if self.steps >= self.max_steps:
-                # Truncated: the game is unfinished, so nobody is rewarded.
-                for a in self.agents:
-                    self.truncations[a] = True
-                    self.infos[a] = {"steps": self.steps}
+            self._accumulate_rewards()
+        elif self.steps >= self.max_steps:
+            # Truncated: the game is unfinished, so nobody is rewarded.
+            for a in self.agents:
+                self.truncations[a] = True
+                self.infos[a] = {"steps": self.steps}
+        # Otherwise every reward stays 0 (set so by ``reset``; only the end rewards): nothing to add up.
         self.agent_selection = self._next_agent()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """Returns the table as text seen by a spectator (render_mode ``ansi``)."""

@@ -16,6 +16,8 @@ from parlour.core.features import Features as CoreFeatures
 from parlour.core.features import relative
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
+from parlour.games.embers.content import Content as EmbersContent
+from parlour.games.embers.state import EmbersState
 from parlour.games.im_the_boss.catalogue import largest_proceeds
 from parlour.games.im_the_boss.content import Content as BossContent
 from parlour.games.im_the_boss.rules import KINDS
@@ -282,3 +284,28 @@ def _enhanced(
         f.flags(f"controlled by {planet}", (controlled.get(s) == planet for s in ships))
     f.flags("disabled", (s in disabled for s in ships))
     f.flags("infected", (ext["infected"].get(a, 0) for a in lands), 40)
+
+
+def embers_encoder(content: EmbersContent, players: int) -> Encoder:
+    """Returns Embers' encoding for a table of ``players``."""
+    names = content.names
+    deck = len(content.deck)
+
+    def encode(state: GameState, seat: int) -> Features:
+        obs = game_state(state, EmbersState).observe(seat)
+        f = Features()
+        f.one_hot("decision", obs["decision"], ["turn", "answer"])
+        f.scalar("I may act", seat in obs["deciders"])
+        f.flags("hand", ((obs["hand"] or []).count(n) for n in names), content.hand)
+        seat_block(f, "hand sizes", obs["hand_sizes"], seat, content.hand)
+        seat_block(f, "scores", obs["scores"], seat, deck)
+        owner_block(f, "active", obs["active"], seat, players)
+        f.scalar("draw pile", obs["draw_size"], deck)
+        f.flags("fire", (obs["fire"].count(n) for n in names), 3)
+        f.scalar("fire total", obs["fire_total"], content.blaze)
+        f.flags("discard", (obs["discard"].count(n) for n in names), deck)
+        f.one_hot("in play", obs["play"], names)
+        f.scalar("douses on it", len(obs["dousers"]), 6)
+        return f
+
+    return encode

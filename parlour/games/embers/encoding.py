@@ -1,8 +1,15 @@
-"""Embers for learning environments: its action catalogue and observation tensor (docs/environments.md)."""
+"""Embers for learning environments: its action catalogue and observation tensor (docs/environments.md).
+
+The tensor is written straight from the state, reading only what the seat may know (its own hand and the
+public table): the same numbers, block for block, as the seat's observation (``EmbersState.observe``)
+would give (tests/envs/test_encoding_reference.py).
+"""
 
 from __future__ import annotations
 
-from parlour.core.encoding import Encoding, game_state, owner_block, seat_block
+import numpy as np
+
+from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.embers.actions import DISCARD, DOUSE, PASS, PLAYS
@@ -15,23 +22,58 @@ def encoding(content: Content, players: int) -> Encoding:
     names = content.names
     numbers = sorted(content.embers.values())
     catalogue = [str(PLAYS[n]) for n in numbers] + [str(DISCARD), str(DOUSE), str(PASS)]
-    deck = len(content.deck)
+    blocks = layout(len(names))
+    size = sum(length for _, length in blocks)
+    table = _Table(content, players)
 
     def encode(state: GameState, seat: int) -> Features:
-        obs = game_state(state, EmbersState).observe(seat)
-        f = Features()
-        f.one_hot("decision", obs["decision"], ["turn", "answer"])
-        f.scalar("I may act", seat in obs["deciders"])
-        f.flags("hand", ((obs["hand"] or []).count(n) for n in names), content.hand)
-        seat_block(f, "hand sizes", obs["hand_sizes"], seat, content.hand)
-        seat_block(f, "scores", obs["scores"], seat, deck)
-        owner_block(f, "active", obs["active"], seat, players)
-        f.scalar("draw pile", obs["draw_size"], deck)
-        f.flags("fire", (obs["fire"].count(n) for n in names), 3)
-        f.scalar("fire total", obs["fire_total"], content.blaze)
-        f.flags("discard", (obs["discard"].count(n) for n in names), deck)
-        f.one_hot("in play", obs["play"], names)
-        f.scalar("douses on it", len(obs["dousers"]), 6)
-        return f
+        return Features.filled(table.write(game_state(state, EmbersState), seat), blocks, size)
 
-    return Encoding(catalogue, encode, chance_names=names, faces=0)
+    def write(state: GameState, seat: int) -> np.ndarray:
+        return table.write(game_state(state, EmbersState), seat)
+
+    return Encoding(catalogue, encode, chance_names=names, faces=0, write=write)
+
+
+def layout(names: int) -> list[tuple[str, int]]:
+    """Returns the tensor's blocks, names and lengths, in order (docs/environments.md)."""
+    blocks = [("decision", 2), ("I may act", 1), ("hand", names), ("hand sizes", SEATS), ("scores", SEATS)]
+    blocks += [("active", SEATS + 1), ("draw pile", 1), ("fire", names), ("fire total", 1)]
+    blocks += [("discard", names), ("in play", names), ("douses on it", 1)]
+    return blocks
+
+
+class _Table:
+    """Writes a seat's Embers tensor as whole numbers (``WholeNumbers``), the card names indexed once."""
+
+    def __init__(self, content: Content, players: int) -> None:
+        self.players = players
+        self.slot = {name: i for i, name in enumerate(content.names)}
+        """Each card name's place in the blocks of cards."""
+        deck = len(content.deck)
+        scales = {"hand": content.hand, "hand sizes": content.hand, "scores": deck, "draw pile": deck}
+        scales |= {"fire": 3, "fire total": content.blaze, "discard": deck, "douses on it": 6}
+        self.numbers = WholeNumbers(layout(len(content.names)), scales)
+
+    def write(self, state: EmbersState, seat: int) -> np.ndarray:
+        """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
+        players, at, slot, table = self.players, self.numbers.at, self.slot, state.table
+        out = self.numbers.blank()
+        if not table.over:  # the decision: a turn, or answers to the ember in play
+            out[0 if table.play is None else 1] = 1
+        out[at["I may act"]] = 1 if seat in state.deciders() else 0
+        for block, pile in (("hand", table.hands[seat]), ("fire", table.fire), ("discard", table.discard)):
+            where = at[block]
+            for card in pile:
+                out[where + slot[card]] += 1
+        sizes, scores = at["hand sizes"], at["scores"]
+        for s, (hand, taken) in enumerate(zip(table.hands, table.taken, strict=True)):
+            out[sizes + (s - seat) % players] = len(hand)
+            out[scores + (s - seat) % players] = len(taken)
+        out[at["active"] + (table.active - seat) % players] = 1
+        out[at["draw pile"]] = len(table.draw)
+        out[at["fire total"]] = sum(map(state.content.embers.__getitem__, table.fire))  # fire_total()
+        if table.play is not None:
+            out[at["in play"] + slot[table.play]] = 1
+        out[at["douses on it"]] = len(table.dousers)
+        return self.numbers.values(out)

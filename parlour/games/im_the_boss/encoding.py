@@ -22,6 +22,9 @@ from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.rules import KINDS
 from parlour.games.im_the_boss.state import BossState
 
+REMEMBERED = 10_000
+"""The most piles an encoder remembers the card counts of (past that it starts afresh)."""
+
 
 def encoding(content: Content, players: int, options: Mapping[str, JSONValue], max_players: int) -> Encoding:
     """Returns I'm the Boss!'s encoding for a table of ``players`` with this content and options."""
@@ -60,7 +63,7 @@ def layout(colours: list[str], names: list[str], kinds: list[str], spaces: int) 
 
 class _Table:
     """Writes a seat's I'm the Boss! tensor as whole numbers (``WholeNumbers``), the board's spaces, the
-    colours and the card names indexed once a game."""
+    colours and the card names indexed once a game; the card counts of a pile remembered by the pile."""
 
     def __init__(
         self,
@@ -73,6 +76,7 @@ class _Table:
     ) -> None:
         self.content, self.players, self.colours, self.names = content, players, colours, names
         self.kinds = {kind: i for i, kind in enumerate(kinds)}
+        self.colour_index = {colour: i for i, colour in enumerate(colours)}
         top = largest_proceeds(content)
         limit = options["negotiation_limit"]
         assert isinstance(limit, int)
@@ -83,21 +87,42 @@ class _Table:
         """Each card's place among the sorted card names."""
         self.colour_of = [name[-1] for name in content.cards]
         """Each card's colour (a Clan card's last letter)."""
+        self.counted: dict[tuple[int, ...], bytes] = {}
+        """The card counts of a pile (``counts``), by the pile."""
         scales: dict[str, float] = {"hand": 12, "hand sizes": 15, "money": 150, "dividend value": 10}
         scales |= {"deal cards left": 15, "draw pile": 98, "discard": 33, "proceeds": top, "tips": top}
         scales |= {"term amounts": top, "counted": limit}
         scales |= {f"laid {c}": 4 for c in colours} | {f"ask {c}": top for c in colours}
         self.numbers = WholeNumbers(layout(colours, names, kinds, self.spaces), scales)
         at = self.numbers.at
-        self.placard = [at[f"placard {c}"] for c in colours]
-        self.laid = {c: at[f"laid {c}"] for c in colours}
+        self.placard = {c: at[f"placard {c}"] for c in colours}
+        """Where each colour's row of placard holders starts."""
+        self.laid_at = [at.get(f"laid {colour}") for colour in self.colour_of]
+        """Where the row of each card's colour laid starts (None: a card of no colour on the tensor)."""
         self.offer = {c: at[f"offer {c}"] for c in colours}
         self.ask = {c: at[f"ask {c}"] for c in colours}
         self.term = [at[f"term seat {c}"] for c in colours]
+        self.shown = array("i", [1] * players)
+        """A flag for every seat (whose money is shown, when money is public)."""
+
+    def counts(self, pile: list[int]) -> bytes:
+        """Returns how many cards of each name a pile holds, as the bytes of whole numbers (remembered by
+        the pile: a hand or the discard pile changes seldom from one step to the next)."""
+        key = tuple(pile)
+        found = self.counted.get(key)
+        if found is None:
+            numbers, slot_of = array("i", bytes(4 * len(self.names))), self.slot_of
+            for card in pile:
+                numbers[slot_of[card]] += 1
+            found = numbers.tobytes()
+            if len(self.counted) >= REMEMBERED:
+                self.counted.clear()
+            self.counted[key] = found
+        return found
 
     def write(self, state: BossState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
-        players, at = self.players, self.numbers.at
+        players, at, names = self.players, self.numbers.at, len(self.names)
         out = self.numbers.blank()
         if len(state.stack):
             kind = self.kinds.get(state.stack.top.kind, -1)
@@ -105,21 +130,22 @@ class _Table:
                 out[kind] = 1
         out[at["my turn"]] = 1 if state.current == seat else 0
         out[at["I may act"]] = 1 if seat in state.deciders() else 0
-        slot_of, where = self.slot_of, at["hand"]
-        for card in state.hands[seat]:
-            out[where + slot_of[card]] += 1
+        where = at["hand"]
+        out[where : where + names] = array("i", self.counts(state.hands[seat]))
         where = at["hand sizes"]
-        for s, hand in enumerate(state.hands):
-            out[where + (s - seat) % players] = len(hand)
-        owners = state.owners
-        for colour, where in zip(self.colours, self.placard, strict=True):
-            owner = owners[colour]
-            out[where + (SEATS if owner is None else (owner - seat) % players)] = 1
+        out[where : where + players] = array("i", turned(list(map(len, state.hands)), seat))
+        placard = self.placard
+        for colour, owner in state.owners.items():
+            row = placard.get(colour)
+            if row is not None:
+                out[row + (SEATS if owner is None else (owner - seat) % players)] = 1
         money, shown = at["money"], at["money shown"]
-        for s, amount in enumerate(state.money):
-            if self.public or s == seat:  # ruling A-17: option money
-                out[money + (s - seat) % players] = amount
-                out[shown + (s - seat) % players] = 1
+        if self.public:  # ruling A-17: option money
+            out[money : money + players] = array("i", turned(state.money, seat))
+            out[shown : shown + players] = self.shown
+        else:
+            out[money] = state.money[seat]
+            out[shown] = 1
         where = at["covered"]
         for i, cover in enumerate(state.covered):
             if cover is not None:
@@ -131,8 +157,7 @@ class _Table:
         out[at["deal cards left"]] = len(state.deal_cards)
         out[at["draw pile"]] = len(state.draw)
         where = at["discard"]
-        for card in state.discard:
-            out[where + slot_of[card]] += 1
+        out[where : where + names] = array("i", self.counts(state.discard))
         if state.nego is not None:
             self.negotiation(out, state.nego, seat)
         return self.numbers.values(out)
@@ -144,29 +169,32 @@ class _Table:
         out[at["deal space"] + nego.space] = 1
         out[at["boss"] + (nego.boss - seat) % players] = 1
         out[at["proceeds"]] = nego.proceeds
-        laid, colour_of = self.laid, self.colour_of
+        laid_at = self.laid_at
         for s, pile in enumerate(nego.laid):
-            for card in pile:
-                where = laid.get(colour_of[card])
-                if where is not None:
-                    out[where + (s - seat) % players] += 1
+            if pile:
+                mine = (s - seat) % players
+                for card in pile:
+                    where = laid_at[card]
+                    if where is not None:
+                        out[where + mine] += 1
+        index = self.colour_index
         where = at["travelling"]
-        for i, colour in enumerate(self.colours):
-            if colour in nego.travelling:
-                out[where + i] = 1
+        for colour in nego.travelling:
+            found = index.get(colour)
+            if found is not None:
+                out[where + found] = 1
         offer, ask = self.offer, self.ask
         for (colour, s), amount in nego.offers.items():
             if colour in offer:
                 out[offer[colour] + (s - seat) % players] = 1
                 out[ask[colour] + (s - seat) % players] = amount or 0
-        items = nego.items
         amounts, agreed = at["term amounts"], at["terms agreed"]
-        for i, (colour, where) in enumerate(zip(self.colours, self.term, strict=True)):
-            term = items.get(colour)
-            if term is not None:
-                out[where + (term.seat - seat) % players] = 1
-                out[amounts + i] = term.amount
-                out[agreed + i] = 1 if term.agreed else 0
+        for colour, term in nego.items.items():
+            found = index.get(colour)
+            if found is not None:
+                out[self.term[found] + (term.seat - seat) % players] = 1
+                out[amounts + found] = term.amount
+                out[agreed + found] = 1 if term.agreed else 0
         where = at["tips"]
         for s, tip in nego.tips.items():
             out[where + (s - seat) % players] = tip.amount
@@ -175,3 +203,8 @@ class _Table:
             out[where + (s - seat) % players] = count
         out[at["called"]] = 1 if nego.called else 0
         out[at["pending play"]] = 0 if nego.pending is None else 1
+
+
+def turned(values: list[int], viewer: int) -> list[int]:
+    """Returns one number per seat, the viewer's first and then clockwise."""
+    return values[viewer:] + values[:viewer]

@@ -25,7 +25,7 @@ SCALES = {"turn": 400, "hand": 8, "discard": 8, "payment": 8, "profits": 400, "h
 SCALES |= {"hand sizes": 20, "owed": 100, "stock": 54, "draw pile": 60}
 """What each block's whole numbers are divided by (flags and one-hots: 1)."""
 REMEMBERED = 10_000
-"""The most holdings' blocks an encoder remembers (past that it starts afresh)."""
+"""The most discard piles an encoder remembers the counts of (past that it starts afresh)."""
 
 
 def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
@@ -58,7 +58,7 @@ def layout(corps: int, cards: int) -> list[tuple[str, int]]:
 
 class _Table:
     """Writes a seat's Venture tensor as whole numbers (``WholeNumbers``), remembering each stack's profit
-    and each seat's holdings blocks by the cards they read."""
+    by its cards and the card counts of the discard pile by the pile."""
 
     def __init__(self, deck: Deck, players: int, cards: int) -> None:
         self.deck, self.players, self.cards = deck, players, cards
@@ -68,14 +68,16 @@ class _Table:
         self.kinds = {kind: i for i, kind in enumerate(KINDS)}
         self.profits: dict[tuple[int, ...], int] = {}
         """Each stack's profit (``scoring.stack_profit``), by its corporations bottom first."""
+        self.counted: dict[tuple[int, ...], bytes] = {}
+        """The card counts of a pile (``counts``), by the pile."""
         self.numbers = WholeNumbers(layout(len(deck.corporations), cards), SCALES)
         self.at = self.numbers.at
         """Where each block starts."""
         where = self.at["holder of each corporation"]
         self.holder = [where + c * (SEATS + 1) for c in range(len(deck.corporations))]
         """Where each corporation's row of holders starts."""
-        self.held: dict[tuple[object, ...], tuple[array[int], array[int]]] = {}
-        """The holdings' blocks (``holdings``) by the seat and the holdings, stack by stack."""
+        self.held_by = [[row + mine for row in self.holder] for mine in range(SEATS + 1)]
+        """The place of each corporation's flag for each holder (the viewer 0 and clockwise; 6: nobody)."""
         for where in self.holder:  # a tensor starts with "nobody holds it" for every corporation
             self.numbers.zeros[where + SEATS] = 1
 
@@ -89,27 +91,39 @@ class _Table:
                 self.profits[key] = found
         return found
 
-    def holdings(self, state: VentureGameState, seat: int) -> tuple[array[int], array[int]]:
-        """Returns the numbers of the blocks of the holdings for ``seat``: the holders of each corporation
-        with the tops of the stacks (blocks that follow each other), and the holdings' profits."""
-        at, players = self.at, self.players
-        start = at["holder of each corporation"]
-        blocks = self.numbers.zeros[start : at["hand"]]  # "nobody holds it" set for every corporation
-        earned = array("i", bytes(4 * SEATS))
-        holder, tops, profits = self.holder, at["top of a stack"] - start, self.profits
+    def holdings(self, out: array[int], state: VentureGameState, seat: int) -> None:
+        """Writes the blocks of the holdings for ``seat``: the holders of each corporation, the tops of the
+        stacks and the holdings' profits."""
+        at, players, profits = self.at, self.players, self.profits
+        tops, earned, nobody = at["top of a stack"], at["holdings profit"], self.held_by[SEATS]
         for s, stacks in enumerate(state.holdings):
+            if not stacks:
+                continue
             mine = (s - seat) % players
-            total = 0
+            held, total = self.held_by[mine], 0
             for stack in stacks:
                 for c in stack:
-                    where = holder[c] - start
-                    blocks[where + SEATS] = 0
-                    blocks[where + mine] = 1
-                blocks[tops + stack[-1]] = 1
+                    out[nobody[c]] = 0
+                    out[held[c]] = 1
+                out[tops + stack[-1]] = 1
                 found = profits.get(tuple(stack))
                 total += self.profit(state, stack) if found is None else found
-            earned[mine] = total
-        return blocks, earned
+            out[earned + mine] = total
+
+    def counts(self, pile: list[int]) -> bytes:
+        """Returns how many cards of each name a pile holds, as the bytes of whole numbers (remembered by
+        the pile: the discard pile changes only when cards are laid)."""
+        key = tuple(pile)
+        found = self.counted.get(key)
+        if found is None:
+            numbers, name_of = array("i", bytes(4 * self.cards)), self.name_of
+            for card in pile:
+                numbers[name_of[card]] += 1
+            found = numbers.tobytes()
+            if len(self.counted) >= REMEMBERED:
+                self.counted.clear()
+            self.counted[key] = found
+        return found
 
     def write(self, state: VentureGameState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
@@ -124,32 +138,24 @@ class _Table:
         where = at["center"]
         for c in state.center:
             out[where + c] = 1
-        key = (seat, *(tuple(map(tuple, stacks)) for stacks in state.holdings))
-        found = self.held.get(key)
-        if found is None:
-            found = self.holdings(state, seat)
-            if state.deck is self.deck:
-                if len(self.held) >= REMEMBERED:
-                    self.held.clear()
-                self.held[key] = found
-        blocks, earned = found
-        where = at["holder of each corporation"]
-        out[where : where + len(blocks)] = blocks
-        where = at["holdings profit"]
-        out[where : where + SEATS] = earned
+        self.holdings(out, state, seat)
         name_of = self.name_of
-        piles = (("hand", state.hands[seat]), ("discard", state.discard), ("payment", state.payment))
-        for block, pile in piles:
+        for block, pile in (("hand", state.hands[seat]), ("payment", state.payment)):
             where = at[block]
             for card in pile:
                 out[where + name_of[card]] += 1
+        where = at["discard"]
+        out[where : where + self.cards] = array("i", self.counts(state.discard))
         where = at["profits"]
-        for s, value in enumerate(state.profits):
-            out[where + (s - seat) % players] = value
+        out[where : where + players] = array("i", turned(state.profits, seat))
         where = at["hand sizes"]
-        for s, hand in enumerate(state.hands):
-            out[where + (s - seat) % players] = len(hand)
+        out[where : where + players] = array("i", turned(list(map(len, state.hands)), seat))
         out[at["owed"]] = state.owed
         out[at["stock"]] = len(state.stock)
         out[at["draw pile"]] = len(state.draw)
         return self.numbers.values(out)
+
+
+def turned(values: list[int], viewer: int) -> list[int]:
+    """Returns one number per seat, the viewer's first and then clockwise."""
+    return values[viewer:] + values[:viewer]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
+from itertools import repeat
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -112,8 +114,11 @@ class _Table:
         self.ship_index = {ship: i for i, ship in enumerate(ships)}
         self.upgrade_index = {upgrade: i for i, upgrade in enumerate(upgrades)}
         self.number_index = {number: i for i, number in enumerate(numbers)}
-        self.played_flags: dict[tuple[tuple[int, ...], ...], array[int]] = {}
+        self.played_flags: dict[tuple[tuple[int, ...], ...], bytes] = {}
         """The flags of the Zap cards played, by the discard piles (``played``)."""
+        self.board = load_board()
+        self.needed: dict[tuple[object, int], int] = {}
+        """The population a seat needs to win on ``board`` (``population.needed``), by length and players."""
         scales: dict[str, float] = {"population": 40, "collected": total, "needed": total, "infected": 40}
         scales |= {"Zap hand sizes": 3, "Zap deck sizes": 18, "extended": 3, "face-up upgrades": 2}
         scales |= {"upgrade deck": 16}
@@ -127,12 +132,19 @@ class _Table:
             for area, i in self.area_index.items()
         }
         """The place of each ship's flag for each area it may be in."""
-        self.seat_of = [at[f"seat of {p}"] for p in order]
+        self.seat_of = {p: at[f"seat of {p}"] for p in order}
+        """Where each planet's row of seats starts."""
+        for where in self.seat_of.values():  # a tensor starts with "nobody plays it" for every planet
+            self.numbers.zeros[where + SEATS] = 1
         self.held = {p: at[f"upgrades of {p}"] for p in order}
         """Where each planet's row of Upgrades held starts."""
         self.pending = {p: at[f"pending upgrades of {p}"] for p in order}
         """Where each planet's row of Upgrades waiting starts."""
         self.control = {p: at[f"controlled by {p}"] for p in order}
+        self.population = itemgetter(*lands)
+        """Reads the population of every land, in order, as a tuple."""
+        self.nothing = tuple(repeat(0, max(len(order), len(lands))))
+        """Zeros enough for every planet and every land (what ``dict.get`` gives for one not listed)."""
 
     def write(self, state: VenusGameState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
@@ -151,22 +163,20 @@ class _Table:
         found = self.planets.get(state.active, -1)
         if found >= 0:
             out[at["active planet"] + found] = 1
-        owners = state.seat_of
-        for planet, where in zip(self.order, self.seat_of, strict=True):
-            owner = owners.get(planet)
-            out[where + (SEATS if owner is None else (owner - seat) % players)] = 1
-        ship_area = self.ship_area
-        for placed in state.ships.items():
-            found = ship_area.get(placed, -1)
-            if found >= 0:
-                out[found] = 1
-        population, where = state.population, at["population"]
-        for i, land in enumerate(self.lands):
-            out[where + i] = population[land]
-        collected, where = state.collected, at["collected"]
-        for i, planet in enumerate(self.order):
-            out[where + i] = collected.get(planet, 0)
-        out[at["needed"]] = needed(state)
+        seat_of = self.seat_of
+        for planet, owner in state.seat_of.items():
+            row = seat_of.get(planet)
+            if row is not None and owner is not None:
+                out[row + SEATS] = 0
+                out[row + (owner - seat) % players] = 1
+        for flag in map(self.ship_area.get, state.ships.items()):
+            if flag is not None:
+                out[flag] = 1
+        where = at["population"]
+        out[where : where + len(self.lands)] = array("i", self.population(state.population))
+        where = at["collected"]
+        out[where : where + len(self.order)] = array("i", map(state.collected.get, self.order, self.nothing))
+        out[at["needed"]] = self.population_needed(state)
         out[at["earth open"]] = 1 if state.earth_open else 0
         numbers, where = self.number_index, at["my Zap hand"]
         for number in state.hands[seat]:
@@ -174,14 +184,11 @@ class _Table:
             if found >= 0:
                 out[where + found] = 1
         where = at["Zap hand sizes"]
-        for s, hand in enumerate(state.hands):
-            out[where + (s - seat) % players] = len(hand)
+        out[where : where + players] = array("i", turned(list(map(len, state.hands)), seat))
         where = at["Zap deck sizes"]
-        for s, deck in enumerate(state.decks):
-            out[where + (s - seat) % players] = len(deck)
-        played = self.played(state.discards)
+        out[where : where + players] = array("i", turned(list(map(len, state.decks)), seat))
         where = at["Zap cards played"]
-        out[where : where + len(played)] = played
+        out[where : where + len(numbers)] = array("i", self.played(state.discards))
         found = self.actions.get(state.action, -1)
         if found >= 0:
             out[at["action"] + found] = 1
@@ -191,19 +198,30 @@ class _Table:
             self.enhanced(out, state)
         return self.numbers.values(out)
 
-    def played(self, discards: list[list[int]]) -> array[int]:
-        """Returns the flags of the Zap cards in the discard piles (remembered by the piles: they change
-        only when a card is played, and hold a few dozen cards)."""
+    def population_needed(self, state: VenusGameState) -> int:
+        """Returns ``population.needed(state)`` (remembered by the length and the players, on ``board``)."""
+        if state.board is not self.board:
+            return needed(state)
+        key = (state.options["length"], state.players)
+        found = self.needed.get(key)
+        if found is None:
+            found = self.needed[key] = needed(state)
+        return found
+
+    def played(self, discards: list[list[int]]) -> bytes:
+        """Returns the flags of the Zap cards in the discard piles, as the bytes of whole numbers
+        (remembered by the piles: they change only when a card is played, and hold a few dozen cards)."""
         key = tuple(map(tuple, discards))
         flags = self.played_flags.get(key)
         if flags is None:
-            flags = array("i", bytes(4 * len(self.number_index)))
+            found = array("i", bytes(4 * len(self.number_index)))
             numbers = self.number_index
             for pile in discards:
                 for number in pile:
-                    found = numbers.get(number, -1)
-                    if found >= 0:
-                        flags[found] = 1
+                    index = numbers.get(number, -1)
+                    if index >= 0:
+                        found[index] = 1
+            flags = found.tobytes()
             if len(self.played_flags) >= REMEMBERED:
                 self.played_flags.clear()
             self.played_flags[key] = flags
@@ -222,24 +240,30 @@ class _Table:
         index, at = self.upgrade_index, self.numbers.at
         for rows, upgrades in ((self.held, state.upgrades), (self.pending, state.pending_upgrades)):
             for planet, cards in upgrades.items():
-                where = rows.get(planet, -1)
-                if where >= 0:
-                    for upgrade in cards:
-                        found = index.get(upgrade, -1)
-                        if found >= 0:
-                            out[where + found] = 1
+                if cards:
+                    where = rows.get(planet, -1)
+                    if where >= 0:
+                        for upgrade in cards:
+                            found = index.get(upgrade, -1)
+                            if found >= 0:
+                                out[where + found] = 1
         where = at["face-up upgrades"]
         for upgrade in state.face_up:
             found = index.get(upgrade, -1)
             if found >= 0:
                 out[where + found] += 1
         out[at["upgrade deck"]] = len(state.upgrade_deck)
-        control, ships = self.control, self.ship_index
-        for ship, planet in state.controlled.items():
-            at_ship, row = ships.get(ship), control.get(planet)
-            if at_ship is not None and row is not None:
-                out[row + at_ship] = 1
+        if state.controlled:
+            control, ships = self.control, self.ship_index
+            for ship, planet in state.controlled.items():
+                at_ship, row = ships.get(ship), control.get(planet)
+                if at_ship is not None and row is not None:
+                    out[row + at_ship] = 1
         self.marked(out, at["disabled"], state.disabled)
-        infected, where = state.infected, at["infected"]
-        for i, land in enumerate(self.lands):
-            out[where + i] = infected.get(land, 0)
+        where = at["infected"]
+        out[where : where + len(self.lands)] = array("i", map(state.infected.get, self.lands, self.nothing))
+
+
+def turned(values: list[int], viewer: int) -> list[int]:
+    """Returns one number per seat, the viewer's first and then clockwise."""
+    return values[viewer:] + values[:viewer]

@@ -18,8 +18,10 @@ def random_playouts(
     seed: int = 0,
 ) -> dict[str, float]:
     """Plays random legal actions for ``seconds`` (games seeded ``seed``, ``seed`` + 1, ...); ``checked``
-    goes through ``apply``."""
+    goes through ``apply``; what the rules load only when first needed (Venture's optimiser and scipy)
+    is loaded before the clock starts, as a long-running process would have it."""
     game = load_game(name)
+    game.warm_up()
     rng = random.Random(seed)
     actions = games = 0
     start = time.perf_counter()

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: play serve checks test test-fast bench fuzz playthroughs clean
+.PHONY: play serve native checks test test-fast bench fuzz playthroughs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,11 +17,16 @@ $(BENCH_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $(BENCH_STAMP)
 
-play: $(STAMP)
+# The hot modules compiled with mypyc beside their sources (parlour/native.py lists them; build/ holds
+# the compiler's temporary files). Nothing is done when every one is newer than its source.
+native: $(STAMP)
+	PARLOUR_NATIVE=0 $(BIN)/python -m parlour.native_build
+
+play: native
 	$(BIN)/parlour play venture --seats human,greedy,greedy,greedy
 
 # The table server at http://127.0.0.1:8000 (its SQLite database in var/, made on first start).
-serve: $(STAMP)
+serve: native
 	$(BIN)/parlour serve --db var/parlour.db
 
 # Browser tests drive Debian's Chromium (Playwright's own download does not work here).
@@ -36,17 +41,20 @@ checks: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-# The whole suite, then the coverage of `parlour` by the tests not marked slow (data in .venv;
-# `make test COVERAGE=` measures none).
+# The whole suite on the Python sources, then the coverage of `parlour` by the tests not marked slow
+# (data in .venv; `make test COVERAGE=` measures none); then the rules' tests, the conformance suite
+# and the environments' on the compiled modules (parlour/native.py).
 COVERAGE ?= --cov=parlour --cov-report=term:skip-covered
-test: checks $(CHROMIUM)
-	COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
+COMPILED_TESTS := tests/games tests/conformance tests/envs tests/test_native.py
+test: checks $(CHROMIUM) native
+	PARLOUR_NATIVE=0 COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
+	PARLOUR_NATIVE=1 $(BIN)/pytest -n 2 -p no:cacheprovider -m "not slow" $(COMPILED_TESTS)
 
 # The suite without the tests marked slow (browser tests, whole games, long sweeps): under a minute.
 test-fast: checks
 	$(BIN)/pytest -n 2 -m "not slow"
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) native
 	$(BIN)/python bench/run.py $(if $(ONLY),--only $(ONLY))
 
 # A long fuzzing run over positions, records, action texts, command lines, HTTP requests and WebSocket
@@ -56,7 +64,8 @@ fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/run.py --inputs $(INPUTS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .coverage .coverage.*
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .coverage .coverage.* build
+	find parlour -name '*.so' -delete
 
 # Golden playthroughs (the spectator's text and every seat's view) of every game that has them
 # (tests/games/*/test_playthroughs.py): regenerate, then check the diff.

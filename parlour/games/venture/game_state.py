@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from parlour.core.decisions import Seat
 from parlour.core.payloads import JSONValue
+from parlour.core.state import ScoreStep
 from parlour.games.venture import people, views
 from parlour.games.venture.estimate import outlook
 from parlour.games.venture.payment import wealth
@@ -53,9 +54,18 @@ class VentureGameState(VentureState):
         return views.hints(self, seat)
 
     # ------------------------------------------------------------ for people
-    decision_summary = people.decision_summary
-    score_steps = people.score_steps
-    end_reason = people.end_reason
+    # Methods that call the functions (a compiled function set as a class attribute binds no self).
+    def decision_summary(self) -> str:
+        """Returns one public line: who decides what now (people.py)."""
+        return people.decision_summary(self)
+
+    def score_steps(self) -> list[ScoreStep]:
+        """Returns the rulebook's final scoring step by step (people.py)."""
+        return people.score_steps(self)
+
+    def end_reason(self) -> str:
+        """Returns why the game ended ('' while it goes on): people.py."""
+        return people.end_reason(self)
 
     def card_texts(self) -> dict[str, str]:
         """Returns the text of every corporation and resources card of the deck in play."""

@@ -112,9 +112,10 @@ def house_texts() -> dict[str, object]:
     )
 
 
-def card_texts(deck: Deck) -> dict[str, str]:
-    """Returns the text of every corporation and every kind of resources card, from the deck's data."""
-    texts: dict[str, object] = {**house_texts(), **deck.texts}
+def card_texts(deck: Deck, house: dict[str, object] | None = None) -> dict[str, str]:
+    """Returns the text of every corporation and every kind of resources card, from the deck's data
+    over the house texts (``house``, by default the house file's)."""
+    texts: dict[str, object] = {**(house_texts() if house is None else house), **deck.texts}
     missing = "(this deck file gives no text for this card)"
     result = {}
     for corp in deck.corporations:

@@ -110,12 +110,7 @@ def test_a_deck_files_own_texts_take_precedence_and_a_missing_one_is_said() -> N
     texts = people.card_texts(mine)
     assert texts["profit"] == "My copy's Profit card."
     assert texts["ST-ABC"].startswith("Steel corporation")
-    saved = people.house_texts
-    try:
-        people.house_texts = dict  # type: ignore[assignment]
-        bare = people.card_texts(mine)
-    finally:
-        people.house_texts = saved  # type: ignore[assignment]
+    bare = people.card_texts(mine, house={})
     assert bare["profit"] == "My copy's Profit card."
     assert bare["10"].endswith("(this deck file gives no text for this card)")
 

@@ -33,6 +33,7 @@ COMPILED: tuple[str, ...] = (
     "parlour.games.venture.content",
     "parlour.games.venture.deal",
     "parlour.games.venture.drawing",
+    "parlour.games.venture.encoding",
     "parlour.games.venture.estimate",
     "parlour.games.venture.options",
     "parlour.games.venture.packing",
@@ -42,9 +43,16 @@ COMPILED: tuple[str, ...] = (
     "parlour.games.venture.scoring",
     "parlour.games.venture.table",
     "parlour.games.venture.views",
+    "parlour.games.venus_needs_men.board",
+    "parlour.games.venus_needs_men.encoding",
     "parlour.games.venus_needs_men.enhanced",
+    "parlour.games.venus_needs_men.estimate",
+    "parlour.games.venus_needs_men.factions",
     "parlour.games.venus_needs_men.population",
+    "parlour.games.venus_needs_men.research",
     "parlour.games.venus_needs_men.steps",
+    "parlour.games.venus_needs_men.tech",
+    "parlour.games.venus_needs_men.zapdeck",
 )
 """The modules ``make native`` compiles, by name (each must be a module, not a package)."""
 VARIABLE = "PARLOUR_NATIVE"

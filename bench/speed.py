@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from playouts import random_playouts
 
+from parlour import native
 from parlour.bots.registry import make_bot
 from parlour.core.registry import load_game
 
@@ -201,6 +202,9 @@ def speed_table(seconds: float) -> dict[str, Any]:
             f" {row['pettingzoo_steps_per_second']:>10,.0f} {_ratio(row['ratio_connect_four']):>5s}"
             f" {row['openspiel_steps_per_second'] or 0:>10,.0f}"
         )
+    # Which modules ran: compiled (make native) or the Python sources (parlour/native.py).
+    results["modules"] = native.running()
+    print(f"Modules: {results['modules']}")
     return results
 
 

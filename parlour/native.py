@@ -16,6 +16,7 @@ package is imported, ``PARLOUR_NATIVE`` in the environment chooses:
 
 from __future__ import annotations
 
+import ast
 import importlib.machinery
 import os
 import sys
@@ -40,8 +41,12 @@ COMPILED: tuple[str, ...] = (
     "parlour.games.venture.payment",
     "parlour.games.venture.people",
     "parlour.games.venture.position",
+    "parlour.games.venture.reorganisation",
+    "parlour.games.venture.rules",
     "parlour.games.venture.scoring",
     "parlour.games.venture.table",
+    "parlour.games.venture.takeovers",
+    "parlour.games.venture.undo",
     "parlour.games.venture.views",
     "parlour.games.venus_needs_men.board",
     "parlour.games.venus_needs_men.encoding",
@@ -81,6 +86,20 @@ def stale() -> list[str]:
         if built.exists() and built.stat().st_mtime < source_path(module).stat().st_mtime:
             found.append(module)
     return found
+
+
+def written_annotations(module: str, name: str) -> dict[str, str]:
+    """Returns the annotations of a top-level class of a package module as its source writes them (a
+    compiled class keeps only their runtime classes: ``parlour.core.hints``)."""
+    # The source beside the extension (a compiled module's own __file__ names a path that is not there).
+    tree = ast.parse(source_path(module).read_text(encoding="utf-8"))
+    return {
+        node.target.id: ast.unparse(node.annotation)
+        for klass in tree.body
+        if isinstance(klass, ast.ClassDef) and klass.name == name
+        for node in klass.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
 
 
 def built() -> list[str]:

@@ -23,9 +23,10 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field
-from typing import Literal, TypeVar, Union, get_args, get_origin
+from typing import ClassVar, Literal, TypeVar, Union, get_args, get_origin
 
 from parlour.core.errors import PositionError
+from parlour.core.hints import class_hints
 from parlour.core.positions import JSONValue, check_int, short_key, short_repr
 
 T = TypeVar("T")
@@ -56,11 +57,11 @@ def record_fields(kind: type, exclude: frozenset[str] = frozenset()) -> tuple[_F
 
 def _find_fields(kind: type, exclude: frozenset[str]) -> tuple[_Field, ...]:
     """Returns the fields of a dataclass with their resolved type hints."""
-    hints = typing.get_type_hints(kind)
+    hints = class_hints(kind)
     found = []
     for spec in dataclasses.fields(kind):
-        if spec.name in exclude or not spec.init:
-            continue
+        if spec.name in exclude or not spec.init or get_origin(hints[spec.name]) is ClassVar:
+            continue  # a class constant a compiled class made a field (mypyc) is no record field
         factory = spec.default_factory if spec.default_factory is not MISSING else None
         hint = hints[spec.name]
         found.append(_Field(spec.name, hint, spec.default, factory, _is_mutable(hint)))

@@ -34,6 +34,7 @@ from itertools import chain
 from typing import Any, Literal, Union
 
 from parlour.core.errors import PositionError
+from parlour.core.hints import class_hints
 from parlour.core.payloads import copy_value, read_value, write_value
 from parlour.core.positions import short_repr
 
@@ -400,7 +401,7 @@ def _copy_expr(hint: object, value: str, depth: int, namespace: dict[str, object
         )
     if typing.is_typeddict(hint):
         helper = f"record{len(namespace)}"
-        namespace[helper] = _record_copier(typing.get_type_hints(hint), namespace)
+        namespace[helper] = _record_copier(class_hints(hint), namespace)
         return f"{helper}({value})"
     return f"copy_value({value})"
 
@@ -439,7 +440,7 @@ def _hints(kind: type) -> dict[str, object]:
     """Returns a state class's attribute type hints (resolved once)."""
     found = _HINTS.get(kind)
     if found is None:
-        found = _HINTS[kind] = typing.get_type_hints(kind)
+        found = _HINTS[kind] = class_hints(kind)
     return found
 
 

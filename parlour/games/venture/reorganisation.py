@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from parlour.core.decisions import Seat
 from parlour.games.venture.actions import Done, Move, VentureAction
 from parlour.games.venture.arrangements import current, moves, parse, unseen_moves
@@ -45,6 +47,7 @@ def move_cap(holdings: Sequence[Sequence[int]]) -> int:
     return 2 * sum(len(stack) for stack in holdings)
 
 
+@mypyc_attr(native_class=False)  # subclasses the core's decision (a Python class)
 @dataclass(eq=False, kw_only=True)
 class Reorganisation(TurnDecision):
     """A reorganisation under way: one ``move`` at a time, then ``done`` once every stack is lawful."""

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 from parlour.core.decisions import DecisionKinds, DecisionStack, Seat
 from parlour.core.notation import Action
 from parlour.core.payloads import JSONValue
@@ -43,6 +45,7 @@ FINISH: Then = "finish"
 CONTINUE: Then = "continue"
 
 
+@mypyc_attr(native_class=False)  # subclasses the core's decision (a Python class)
 @dataclass(eq=False, kw_only=True)
 class Turn(TurnDecision):
     """The current player's turn: transactions (take over, proxy fight, reorganise), then end; or a
@@ -171,6 +174,7 @@ def _discard(state: VentureState, seat: Seat, action: Discard) -> None:
 
 
 # ---------------------------------------------------------------- paying
+@mypyc_attr(native_class=False)  # subclasses the core's decision (a Python class)
 @dataclass(eq=False, kw_only=True)
 class Payment(TurnDecision):
     """Paying what is owed: capital cards laid down one after another (or a line of them, ruling A-18),

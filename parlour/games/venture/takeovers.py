@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from mypy_extensions import mypyc_attr
+
 from parlour.core.decisions import Seat
 from parlour.games.venture.actions import Place, Proxy, Take, VentureAction
 from parlour.games.venture.conglomerates import fits, summarise
@@ -41,6 +43,7 @@ def put(state: VentureState, seat: Seat, cid: int, onto: str | None) -> None:
     next(s for s in holding if s[-1] == target.id).append(cid)
 
 
+@mypyc_attr(native_class=False)  # subclasses the core's decision (a Python class)
 @dataclass(eq=False, kw_only=True)
 class Placement(TurnDecision):
     """Where the corporation just won goes: on a stack it fits, or alone (ruling A-4: new cards go on top)."""

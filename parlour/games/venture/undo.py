@@ -20,6 +20,8 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Self
 
+from mypy_extensions import mypyc_attr
+
 from parlour.core.decisions import Decision, Seat
 from parlour.games.venture.actions import Cancel, Move, Pay, Place, Proxy, Take, Undo, VentureAction
 from parlour.games.venture.state import Step, VentureState
@@ -32,6 +34,7 @@ REORGANISE_TEXT = "reorganise"
 UNDO, CANCEL = Undo(), Cancel()
 
 
+@mypyc_attr(native_class=False)  # subclasses the core's decision (a Python class)
 @dataclass(eq=False, kw_only=True)
 class TurnDecision(Decision[VentureState, VentureAction]):
     """A decision of the current player's turn: its own choices, then ``undo`` and ``cancel`` (A-17).

@@ -1,0 +1,55 @@
+"""Type hints of records, also for classes compiled by mypyc (parlour/core/hints.py): read from the
+source beside a compiled module, they equal what Python resolves from the class itself."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import ClassVar
+
+import pytest
+
+from parlour import native
+from parlour.core import hints, payloads
+from parlour.games.venture.reorganisation import Reorganisation
+from parlour.games.venture.takeovers import Placement
+
+
+@dataclasses.dataclass
+class _Bid:
+    amount: int
+    seats: list[int] = dataclasses.field(default_factory=list)
+
+
+def test_a_python_class_has_the_hints_python_resolves() -> None:
+    """For a class that is not compiled, class_hints is typing.get_type_hints."""
+    assert hints.class_hints(_Bid) == typing.get_type_hints(_Bid) == {"amount": int, "seats": list[int]}
+
+
+@pytest.mark.parametrize("as_compiled", [False, True])
+def test_a_decision_s_hints_are_its_source_s(as_compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Venture decision's hints, read from the class or (taken as compiled) from its module's source,
+    are the parametrised hints the source writes (compiled or not: `make test` runs both)."""
+    if as_compiled:
+        monkeypatch.setattr(hints, "is_compiled", lambda cls: cls in (Reorganisation, Placement))
+    found = hints.class_hints(Reorganisation)
+    assert found["seen"] == list[str] and found["kind"] == ClassVar[str]
+    assert hints.class_hints(Placement)["corp"] is str
+
+
+def test_the_source_s_annotations_are_read_as_written() -> None:
+    """written_annotations gives a class's own annotations, as text, from its module's source."""
+    assert native.written_annotations(Reorganisation.__module__, "Reorganisation") == {"seen": "list[str]"}
+    assert native.written_annotations(Reorganisation.__module__, "NoSuchClass") == {}
+
+
+def test_a_class_constant_made_a_field_is_no_record_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A field whose hint is a ClassVar (mypyc makes a compiled class's constants fields) is left out."""
+
+    @dataclasses.dataclass
+    class Kinded:
+        kind: str = "bid"
+        amount: int = 0
+
+    monkeypatch.setattr(payloads, "class_hints", lambda kind: {"kind": ClassVar[str], "amount": int})
+    assert [f.name for f in payloads.record_fields(Kinded)] == ["amount"]

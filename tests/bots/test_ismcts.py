@@ -79,7 +79,7 @@ def test_budgets_are_read_from_their_names() -> None:
         make_bot(game, "ismcts:fast", 0)
     with pytest.raises(OptionError, match="no playout bot"):
         make_bot(game, "ismcts:10it:nobody", 0)
-    assert make_bot(game, "ismcts:10it", 0).name == "ismcts:10it"
+    assert make_bot(game, "ismcts:10it", 0).name == "ismcts:10it::horizon=12"  # Venture's own settings
 
 
 @pytest.mark.parametrize(
@@ -177,11 +177,11 @@ def test_settings_are_read_from_the_name() -> None:
         0.5,
     ) and bot.name == "ismcts:20it::explore=0.5,horizon=2"
     assert Settings.parse("") == Settings()
-    # Venus Needs Men!'s playouts look further ahead unless the name says otherwise.
+    # Venus Needs Men!'s and Venture's playouts look further ahead unless the name says otherwise.
     venus = make_bot(game, "ismcts:20it", 0)
     venture = make_bot(load_game("venture"), "ismcts:20it", 0)
     assert isinstance(venus, IsmctsBot) and isinstance(venture, IsmctsBot)
-    assert (venus.settings.horizon, venture.settings.horizon) == (12, Settings().horizon)
+    assert (venus.settings.horizon, venture.settings.horizon) == (12, 12) and Settings().horizon < 12
     for text in ("horizon", "speed=2", "horizon=1.5", "explore=-1", "explore=1e9", "race=x"):
         with pytest.raises(OptionError, match="search setting"):
             make_bot(game, f"ismcts:20it::{text}", 0)
@@ -291,4 +291,6 @@ def test_an_action_overrules_the_adviser_only_on_enough_shared_worlds() -> None:
     assert IsmctsBot(0)._pick("greedy", differences) == "lucky"
     assert IsmctsBot(0, settings=Settings(samples=3))._pick("greedy", differences) == "steady"
     assert IsmctsBot(0, settings=Settings(samples=4))._pick("greedy", differences) == "greedy"
-    assert make_bot(load_game("venture"), "ismcts:9it::samples=3", 0).name == "ismcts:9it::samples=3"
+    assert (
+        make_bot(load_game("venture"), "ismcts:9it::samples=3", 0).name == "ismcts:9it::horizon=12,samples=3"
+    )

@@ -10,6 +10,7 @@ move back to one of them (ruling A-16), so it always ends.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
@@ -88,23 +89,29 @@ def unseen_moves(
     """Returns the moves of :func:`moves`, in its order, that lead to no arrangement in ``seen`` (given the
     stacks' summaries, when the caller has them).
 
-    The hot path of random playouts: an arrangement is first compared by its key (:func:`key`: a sum
-    over its stacks, worked out from the two stacks a move changes); only a key that matches one seen
-    is checked against the arrangements seen (as sets of stacks), and no arrangement's text is built.
+    The hot path of random playouts: an arrangement is first compared by its key (:func:`key`), which a
+    move changes by three numbers (the stack it leaves, that stack without it, and the corporation at its
+    new place); only a key that matches one seen is checked against the arrangements seen (as sets of
+    stacks), and no arrangement's text is built.
     """
+    places = _place_keys(deck)
     fits = _fit_masks(deck)
-    singles = _single_hashes(deck)
     table = move_actions(deck)
     keys, forms = seen_forms(deck, seen)
     tuples = [tuple(s) for s in stacks]
-    hashes = [hash(s) for s in tuples]
-    total = sum(hashes)
+    stack_keys = [_stack_key(places, s) for s in tuples]
+    total = 0
+    for stack_key in stack_keys:
+        total ^= stack_key
     if summaries is None:
         summaries = [summarise(deck.corporations, s) for s in stacks]
+    alone = places[0]
 
-    def reaches_seen(index: int, cid: int, rest: tuple[int, ...], other: int) -> bool:
-        """Whether moving ``cid`` from stack ``index`` (leaving ``rest``) onto ``other`` (-1: alone)
+    def reaches_seen(index: int, position: int, other: int) -> bool:
+        """Whether moving the corporation at ``position`` of stack ``index`` onto ``other`` (-1: alone)
         reaches a seen arrangement: asked only when its key is seen (keys may collide)."""
+        stack = tuples[index]
+        cid, rest = stack[position], stack[:position] + stack[position + 1 :]
         moved = [s for i, s in enumerate(tuples) if i != index and i != other]
         moved.append((*tuples[other], cid) if other >= 0 else (cid,))
         if rest:
@@ -113,27 +120,54 @@ def unseen_moves(
 
     found: list[Move] = []
     for index, stack in enumerate(tuples):
-        others = total - hashes[index]
+        others = total ^ stack_keys[index]
+        size = len(stack)
+        below = 0  # the key of the corporations below the one moving (their places unchanged)
         for position, cid in enumerate(stack):
-            rest = stack[:position] + stack[position + 1 :]
-            rest_hash = hash(rest) if rest else 0
-            if rest and (
-                others + rest_hash + singles[cid] not in keys or not reaches_seen(index, cid, rest, -1)
-            ):
-                found.append(table[cid][-1])
+            above = 0  # ... and of those above it, each one place lower once it has left
+            for higher in range(position + 1, size):
+                above ^= places[higher - 1][stack[higher]]
+            base = others ^ below ^ above
+            if size > 1:
+                after = base ^ alone[cid]
+                if after not in keys or not reaches_seen(index, position, -1):
+                    found.append(table[cid][-1])
             bit, mask = fits[cid]
             for other, (industries, common, top) in enumerate(summaries):
                 if other != index and not industries & bit and common & mask:
-                    after = others - hashes[other] + rest_hash + hash((*tuples[other], cid))
-                    if after not in keys or not reaches_seen(index, cid, rest, other):
+                    after = base ^ places[len(tuples[other])][cid]
+                    if after not in keys or not reaches_seen(index, position, other):
                         found.append(table[cid][top])
+            below ^= places[position][cid]
     return found
 
 
-def key(stacks: Sequence[Sequence[int]]) -> int:
-    """Returns an arrangement's key: the sum of its stacks' hashes (the same for the same stacks in
-    any order); two arrangements may share a key, one arrangement has one key."""
-    return sum(hash(tuple(s)) for s in stacks)
+def key(deck: Deck, stacks: Sequence[Sequence[int]]) -> int:
+    """Returns an arrangement's key: the exclusive or of a number for each corporation at its place in
+    its stack (:func:`_place_keys`), so the same for the same stacks in any order; two arrangements may
+    share a key, one arrangement has one key."""
+    places = _place_keys(deck)
+    found = 0
+    for stack in stacks:
+        found ^= _stack_key(places, stack)
+    return found
+
+
+def _stack_key(places: list[list[int]], stack: Sequence[int]) -> int:
+    """Returns a stack's part of an arrangement's key."""
+    found = 0
+    for place, cid in enumerate(stack):
+        found ^= places[place][cid]
+    return found
+
+
+@cache
+def _place_keys(deck: Deck) -> list[list[int]]:
+    """Returns a fixed random 60-bit number for each place in a stack (0 the bottom) and corporation:
+    the parts of arrangement keys (small enough for machine integers in the compiled modules)."""
+    rng = random.Random(f"arrangement keys of {deck.name}")
+    count = len(deck.corporations)
+    return [[rng.getrandbits(60) for _ in range(count)] for _ in range(count)]
 
 
 Form = frozenset[tuple[int, ...]]
@@ -163,7 +197,7 @@ def remember(deck: Deck, text: str, stacks: Sequence[Sequence[int]] | None) -> t
     memo = _form_memo(deck)
     if len(memo) >= FORM_MEMO_LIMIT:
         memo.clear()
-    found = memo[text] = (-1, None) if stacks is None else (key(stacks), frozenset(tuple(s) for s in stacks))
+    found = memo[text] = (-1, None) if stacks is None else (key(deck, stacks), frozenset(map(tuple, stacks)))
     return found
 
 
@@ -177,12 +211,6 @@ def _form_memo(deck: Deck) -> dict[str, tuple[int, Form | None]]:
 def _fit_masks(deck: Deck) -> list[tuple[int, int]]:
     """Returns each corporation's industry bit and letter mask, by id."""
     return [(c.industry_bit, c.mask) for c in deck.corporations]
-
-
-@cache
-def _single_hashes(deck: Deck) -> list[int]:
-    """Returns the hash of each corporation standing alone, by id."""
-    return [hash((c.id,)) for c in deck.corporations]
 
 
 @cache
@@ -233,7 +261,7 @@ def current(state: VentureState, seat: int) -> str:
     if text not in forms:
         if len(forms) >= FORM_MEMO_LIMIT:
             forms.clear()
-        forms[text] = (sum(map(hash, ordered)), frozenset(ordered))  # remember(): key and form
+        forms[text] = (key(deck, ordered), frozenset(ordered))  # remember(): key and form
     return text
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache
 from typing import Any
 
 from parlour.core.content import SetReader
@@ -72,17 +72,19 @@ class Deck:
 
     def corporation(self, name: str) -> Corporation | None:
         """Returns the corporation with this notation (in any case), or None."""
-        by_name = self._corp_by_name
+        by_name = _corp_by_name(self)
         found = by_name.get(name)  # the canonical notation: no need to change its case
         return found if found is not None else by_name.get(name.upper())
 
-    @cached_property
-    def _corp_by_name(self) -> dict[str, Corporation]:
-        """Returns corporations by notation."""
-        return {c.name: c for c in self.corporations}
-
     def __hash__(self) -> int:
         return hash(self.name)
+
+
+@cache
+def _corp_by_name(deck: Deck) -> dict[str, Corporation]:
+    """Returns the deck's corporations by notation (a function, not a cached property: compiled classes
+    have no instance dictionary to cache it in, so the property would be rebuilt on every call)."""
+    return {c.name: c for c in deck.corporations}
 
 
 def _fail(where: str, message: str) -> ContentError:

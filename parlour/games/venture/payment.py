@@ -91,8 +91,9 @@ def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> l
 
 def _key(state: VentureState, seat: Seat, budget: int) -> PlanKey:
     """Returns what the seat's cheapest payment depends on (:data:`PlanKey`)."""
-    hand = tuple(state.card(r).name for r in state.hands[seat] if state.card(r).kind == CAPITAL)
-    laid = tuple(sorted(state.card(r).name for r in state.payment if state.card(r).kind == CAPITAL))
+    cards = state.deck.resources
+    hand = tuple(cards[r].name for r in state.hands[seat] if cards[r].kind == CAPITAL)
+    laid = tuple(sorted(cards[r].name for r in state.payment if cards[r].kind == CAPITAL))
     return (state.deck, hand, laid, state.owed, budget)
 
 

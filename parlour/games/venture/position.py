@@ -289,16 +289,16 @@ def _read_step(state: VentureState, entry: object, path: str) -> Step:
         at = entry["at"]
         if not isinstance(at, list) or len(at) != len(action.cards):
             raise PositionError(f"{path}.at", "one hand position per card laid")
-        return Step(text, at=tuple(check_int(v, f"{path}.at[{i}]", 0, 200) for i, v in enumerate(at)))
+        return Step(action, at=tuple(check_int(v, f"{path}.at[{i}]", 0, 200) for i, v in enumerate(at)))
     holdings = _corp_lists(state, entry["holdings"], f"{path}.holdings")
     if isinstance(action, Move):
-        return Step(text, holdings=holdings)
+        return Step(action, holdings=holdings)
     center = _corp_lists(state, [entry["center"]], f"{path}.center")[0]
     if not isinstance(entry["transacted"], bool):
         raise PositionError(f"{path}.transacted", "must be true or false")
     stack = DecisionStack.from_json(entry["decisions"], f"{path}.decisions", state.players, KINDS)
     owed = check_int(entry["owed"], f"{path}.owed", 0)
-    return Step(text, (), holdings, center, owed, entry["transacted"], stack)
+    return Step(action, (), holdings, center, owed, entry["transacted"], stack)
 
 
 def _recordable(action: VentureAction) -> bool:

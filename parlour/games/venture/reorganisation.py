@@ -32,7 +32,7 @@ from parlour.games.venture.packing import (
 from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.takeovers import put
-from parlour.games.venture.undo import REORGANISE_TEXT, TurnDecision
+from parlour.games.venture.undo import TurnDecision, opens_reorganisation
 
 if TYPE_CHECKING:
     from parlour.games.venture.optimiser import Arrangement
@@ -107,7 +107,7 @@ class Reorganisation(TurnDecision):
 
     def may_cancel(self, state: VentureState) -> bool:
         """Returns whether the reorganisation's start is on the record (ruling A-17)."""
-        return any(s.action == REORGANISE_TEXT for s in state.undo_log)
+        return any(opens_reorganisation(s) for s in state.undo_log)
 
     def forget_arrangement(self) -> None:
         """Forgets the arrangement the last move reached (it is taken back)."""

@@ -186,7 +186,8 @@ class Payment(TurnDecision):
 
     def choices(self, state: VentureState, seat: Seat) -> list[VentureAction]:
         """Returns the capital cards that may be handed in, and done once the debt is covered."""
-        names = sorted({state.card(r).name for r in state.hands[seat] if state.card(r).kind == CAPITAL})
+        cards = state.deck.resources
+        names = sorted({cards[r].name for r in state.hands[seat] if cards[r].kind == CAPITAL})
         actions: list[VentureAction] = [_pay_action(n) for n in names]
         if laid_worth(state) >= state.owed:
             actions.append(DONE)
@@ -222,8 +223,9 @@ class Payment(TurnDecision):
                 finish_turn(state)
             return
         assert isinstance(action, Pay)
+        cards = state.deck.resources
         for name in action.cards:
-            card = next(r for r in state.hands[seat] if state.card(r).name == name)
+            card = next(r for r in state.hands[seat] if cards[r].name == name)
             state.hands[seat].remove(card)
             state.payment.append(card)
         if state.logging:

@@ -13,7 +13,7 @@ from parlour.core.modular import ModularState
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.core.zones import CardNames, Layout, Part, position_header
-from parlour.games.venture.actions import NOTATION, VentureAction
+from parlour.games.venture.actions import NOTATION, Move, Pay, VentureAction
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
 
 FORMAT = "parlour-venture-position/1"
@@ -26,16 +26,17 @@ Position = dict[str, JSONValue]
 """A position: the whole state as JSON data."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
     """What one undoable step changed: enough to put the state back exactly as it was (``undo``).
 
-    ``action`` is the notation of the step.  A payment step keeps the hand positions its cards
-    came from; a move keeps the holdings before it (its arrangement leaves the ``seen`` record);
-    any other step keeps the holdings, center, debt, flag and decision stack before it.
+    ``taken`` is the step's action.  A payment step keeps the hand positions its cards came from; a
+    move keeps the holdings before it (its arrangement leaves the ``seen`` record); any other step keeps
+    the holdings, center, debt, flag and decision stack before it.  Steps are never changed once made
+    (not frozen only because a frozen class is three times slower to make, and one is made per step).
     """
 
-    action: str
+    taken: VentureAction
     at: tuple[int, ...] = ()
     holdings: tuple[tuple[int, ...], ...] = ()
     center: tuple[int, ...] = ()
@@ -44,10 +45,15 @@ class Step:
     decisions: DecisionStack | None = None
 
     @property
+    def action(self) -> str:
+        """The step's action as notation (written when asked: most steps are never taken back)."""
+        return str(self.taken)
+
+    @property
     def kind(self) -> str:
         """``pay``, ``move`` or ``full`` (everything else)."""
-        verb = self.action.split(" ", 1)[0]
-        return verb if verb in ("pay", "move") else "full"
+        taken = self.taken
+        return "pay" if isinstance(taken, Pay) else "move" if isinstance(taken, Move) else "full"
 
 
 class VentureState(ModularState[VentureAction]):

@@ -83,18 +83,17 @@ class Placement(TurnDecision):
 # ---------------------------------------------------------------- the transactions
 def takeover_actions(state: VentureState, seat: Seat, money: int) -> list[VentureAction]:
     """Returns the take-overs the seat can pay for, then the proxy fights (by card, then opponent)."""
+    corps, cards = state.deck.corporations, state.deck.resources
     actions: list[VentureAction] = [
-        _take_action(state.corp(c).name) for c in state.center if state.corp(c).value <= money
+        _take_action(corps[c].name) for c in state.center if corps[c].value <= money
     ]
-    proxies = sorted(
-        {state.card(r).name: state.card(r) for r in state.hands[seat] if state.card(r).kind == PROXY}.items()
-    )
+    proxies = sorted({cards[r].name: cards[r] for r in state.hands[seat] if cards[r].kind == PROXY}.items())
     for name, card in proxies:
         for other in range(state.players):
             if other == seat:
                 continue
             for stack in state.holdings[other]:
-                top = state.corp(stack[-1])
+                top = corps[stack[-1]]
                 if proxy_cost(top.value, card.halves) <= money:
                     actions.append(Proxy(name, top.name))
     return actions

@@ -23,14 +23,22 @@ from typing import Self
 from mypy_extensions import mypyc_attr
 
 from parlour.core.decisions import Decision, Seat
-from parlour.games.venture.actions import Cancel, Move, Pay, Place, Proxy, Take, Undo, VentureAction
+from parlour.games.venture.actions import (
+    Cancel,
+    Move,
+    Pay,
+    Place,
+    Proxy,
+    Reorganise,
+    Take,
+    Undo,
+    VentureAction,
+)
 from parlour.games.venture.state import Step, VentureState
 
 UNDO_LIMIT = 10
 """Steps a player may take back in one turn (``undo`` and ``cancel`` count one each): ruling A-17."""
 
-REORGANISE_TEXT = "reorganise"
-"""The notation of the step that starts a reorganisation (``cancel`` takes back to before it)."""
 UNDO, CANCEL = Undo(), Cancel()
 
 
@@ -149,19 +157,19 @@ def _why_take_back(state: VentureState, action: Undo | Cancel) -> str:
 # ---------------------------------------------------------------- the record
 def record(state: VentureState, seat: Seat, action: VentureAction) -> Step:
     """Returns the record that takes back ``action``, taken before it is applied."""
-    text = str(action)
     if isinstance(action, Pay):
+        resources = state.deck.resources
         hand, at = list(state.hands[seat]), []
         for name in action.cards:
-            index = next(i for i, r in enumerate(hand) if state.card(r).name == name)
+            index = next(i for i, r in enumerate(hand) if resources[r].name == name)
             hand.pop(index)
             at.append(index)
-        return Step(text, at=tuple(at))
+        return Step(action, at=tuple(at))
     holdings = tuple(tuple(s) for s in state.holdings[seat])
     if isinstance(action, Move):
-        return Step(text, holdings=holdings)
+        return Step(action, holdings=holdings)
     return Step(
-        text,
+        action,
         holdings=holdings,
         center=tuple(state.center),
         owed=state.owed,
@@ -188,6 +196,11 @@ def restore(state: VentureState, seat: Seat, step: Step) -> None:
     state.stack = step.decisions.copy()
 
 
+def opens_reorganisation(step: Step) -> bool:
+    """Returns whether a step started a reorganisation (``cancel`` takes back to before it)."""
+    return isinstance(step.taken, Reorganise)
+
+
 def can_undo(state: VentureState) -> bool:
     """Returns whether ``undo`` is offered: a step to take back and the turn's allowance left."""
     return bool(state.undo_log) and state.undos < UNDO_LIMIT
@@ -208,7 +221,7 @@ def cancel(state: VentureState, seat: Seat) -> None:
     while True:
         step = state.undo_log.pop()
         restore(state, seat, step)
-        if step.action == REORGANISE_TEXT:
+        if opens_reorganisation(step):
             break
     state.undos += 1
     state.emit(

@@ -45,11 +45,12 @@ def test_the_listed_moves_are_the_moves_from_scratch_after_every_action(games: i
 
 def test_a_key_is_the_same_for_the_same_stacks_in_any_order() -> None:
     stacks = [[3, 1], [4], [0, 2, 5]]
-    assert key(stacks) == key(list(reversed(stacks)))
-    assert key(stacks) != key([[1, 3], [4], [0, 2, 5]])  # a stack's order is part of the arrangement
     deck = load_deck()
+    assert key(deck, stacks) == key(deck, list(reversed(stacks)))
+    # A stack's order is part of the arrangement.
+    assert key(deck, stacks) != key(deck, [[1, 3], [4], [0, 2, 5]])
     text = arrangements.arrangement(deck, stacks)
-    assert seen_forms(deck, [text]) == ({key(stacks)}, {frozenset(tuple(s) for s in stacks)})
+    assert seen_forms(deck, [text]) == ({key(deck, stacks)}, {frozenset(tuple(s) for s in stacks)})
 
 
 def test_colliding_keys_are_told_apart_by_the_stacks(monkeypatch: pytest.MonkeyPatch) -> None:

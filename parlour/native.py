@@ -29,6 +29,7 @@ from types import ModuleType
 
 COMPILED: tuple[str, ...] = (
     "parlour.games.venture.arrangements",
+    "parlour.games.venture.bots",
     "parlour.games.venture.catalogue",
     "parlour.games.venture.conglomerates",
     "parlour.games.venture.content",
@@ -41,6 +42,7 @@ COMPILED: tuple[str, ...] = (
     "parlour.games.venture.payment",
     "parlour.games.venture.people",
     "parlour.games.venture.position",
+    "parlour.games.venture.record",
     "parlour.games.venture.reorganisation",
     "parlour.games.venture.rules",
     "parlour.games.venture.scoring",

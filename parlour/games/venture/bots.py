@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from parlour.core.agents import SeededBot
 from parlour.core.decisions import Seat
 from parlour.core.state import GameState
@@ -22,6 +24,8 @@ LONE_VALUE = 1.0
 """Worth of a corporation standing alone: raw material for later conglomerates."""
 MONEY_WEIGHT = 0.04
 """Worth of one million kept, in points of potential."""
+HALVES = {"x1/2": 1, "x1": 2, "x3/2": 3}
+"""A proxy card's multiplier in halves, by name."""
 NEVER = frozenset({actions.Undo, actions.Cancel, actions.ReorganiseBest})
 """This bot never takes a step back, nor uses 'reorganise best' (ruling A-17, A-19)."""
 
@@ -33,6 +37,64 @@ def _potential(size: int, common: int) -> float:
     return POTENTIAL[min(size, 6)] * letters + 0.05 * letters
 
 
+Shape = tuple[int, int, int]
+"""A stack as the bot weighs it: its industries and common letters (as bit masks, conglomerates.summarise)
+and its size."""
+
+
+def _stack_shapes(state: VentureState, seat: Seat) -> list[Shape]:
+    """Returns the seat's stacks as :data:`Shape`."""
+    corps = state.deck.corporations
+    shapes = []
+    for stack in state.holdings[seat]:
+        industries, common, _ = summarise(corps, stack)
+        shapes.append((industries, common, len(stack)))
+    return shapes
+
+
+def _add_value(stacks: list[Shape], corp: Corporation) -> float:
+    """Returns a corporation's worth to the seat with these stacks: raw material for later, plus the best
+    stack it extends now."""
+    best = 0.0
+    bit, mask = corp.industry_bit, corp.mask
+    for industries, common, size in stacks:
+        if not industries & bit and common & mask:  # it fits (conglomerates.fits)
+            best = max(best, _potential(size + 1, common & mask) - _potential(size, common))
+    return LONE_VALUE + 0.2 * len(corp.letters) + best
+
+
+def _leader(state: VentureState, seat: Seat) -> Seat:
+    """Returns the seat with the most profits plus holdings (another seat before this one on ties)."""
+
+    def standing(other: Seat) -> tuple[int, bool]:
+        return (state.profits[other] + holdings_profit(state, other), other != seat)
+
+    return max(range(state.players), key=standing)
+
+
+def _take_value(state: VentureState, action: actions.Take, stacks: list[Shape]) -> float:
+    """Returns the worth of a take-over to the seat with these stacks, net of its price."""
+    corp = state.deck.corporation(action.corp)
+    assert corp is not None
+    return _add_value(stacks, corp) - MONEY_WEIGHT * corp.value
+
+
+def _proxy_value(state: VentureState, action: actions.Proxy, leader: Seat, stacks: list[Shape]) -> float:
+    """Returns the worth of a proxy fight: what it adds to us (``stacks``: our stacks) and takes from
+    the victim."""
+    corp = state.deck.corporation(action.corp)
+    assert corp is not None
+    owner = next(s for s in range(state.players) for st in state.holdings[s] if st[-1] == corp.id)
+    stack = next(st for st in state.holdings[owner] if st[-1] == corp.id)
+    corps = state.deck.corporations
+    before = _potential(len(stack), summarise(corps, stack)[1])
+    after = _potential(len(stack) - 1, summarise(corps, stack[:-1])[1]) if len(stack) > 1 else 0.0
+    harm = (before - after) * (1.0 if owner == leader else 0.5)
+    cost = proxy_cost(corp.value, HALVES[action.card])
+    return _add_value(stacks, corp) + harm - MONEY_WEIGHT * cost - 0.5
+
+
+@mypyc_attr(native_class=False)  # subclasses the core's bot (a Python class)
 class GreedyBot(SeededBot):
     """A one-step heuristic player for Venture; reads only what its seat may know."""
 
@@ -58,9 +120,16 @@ class GreedyBot(SeededBot):
             return legal[0]
         best, best_gain = None, 0.5
         # The leader matters only to proxy fights; it is worked out only when one is open.
-        leader = self._leader(state, seat) if any(isinstance(a, actions.Proxy) for a in legal) else seat
+        leader = _leader(state, seat) if any(isinstance(a, actions.Proxy) for a in legal) else seat
+        stacks = _stack_shapes(state, seat)  # what every transaction is weighed against, read once
         for action in legal:
-            gain = self._gain(state, seat, action, leader)
+            # Take-overs and proxy fights, most of the transactions, weighed without a method call.
+            if isinstance(action, actions.Take):
+                gain = _take_value(state, action, stacks)
+            elif isinstance(action, actions.Proxy):
+                gain = _proxy_value(state, action, leader, stacks)
+            else:
+                gain = self._gain(state, seat, action, leader, stacks)
             if gain > best_gain:
                 best, best_gain = action, gain
         if best is not None:
@@ -69,50 +138,18 @@ class GreedyBot(SeededBot):
             return actions.End()
         return self._discard(state, seat, legal)
 
-    @staticmethod
-    def _leader(state: VentureState, seat: Seat) -> Seat:
-        """Returns the seat with the most profits plus holdings (another seat before this one on ties)."""
-        return max(
-            range(state.players),
-            key=lambda s: (state.profits[s] + holdings_profit(state, s), s != seat),
-        )
-
-    def _gain(self, state: VentureState, seat: Seat, action: VentureAction, leader: Seat) -> float:
-        """Returns the estimated worth of a transaction, net of its cost."""
+    def _gain(
+        self, state: VentureState, seat: Seat, action: VentureAction, leader: Seat, stacks: list[Shape]
+    ) -> float:
+        """Returns the estimated worth of a transaction, net of its cost (``stacks``: the seat's stacks,
+        :func:`_stack_shapes`)."""
         if isinstance(action, actions.Take):
-            corp = state.deck.corporation(action.corp)
-            assert corp is not None
-            return self._add_value(state, seat, corp) - MONEY_WEIGHT * corp.value
+            return _take_value(state, action, stacks)
         if isinstance(action, actions.Proxy):
-            return self._proxy_value(state, seat, action, leader)
+            return _proxy_value(state, action, leader, stacks)
         if isinstance(action, actions.Reorganise):
             return self._reorganise_value(state, seat)
         return 0.0
-
-    def _add_value(self, state: VentureState, seat: Seat, corp: Corporation) -> float:
-        """Returns a corporation's worth: raw material for later, plus the best stack it extends now."""
-        best = 0.0
-        bit, mask = corp.industry_bit, corp.mask
-        for stack in state.holdings[seat]:
-            industries, common, _ = summarise(state.deck.corporations, stack)
-            if not industries & bit and common & mask:  # it fits (conglomerates.fits)
-                size = len(stack)
-                best = max(best, _potential(size + 1, common & mask) - _potential(size, common))
-        return LONE_VALUE + 0.2 * len(corp.letters) + best
-
-    def _proxy_value(self, state: VentureState, seat: Seat, action: actions.Proxy, leader: Seat) -> float:
-        """Returns the worth of a proxy fight: what it adds to us and takes from the victim."""
-        corp = state.deck.corporation(action.corp)
-        assert corp is not None
-        owner = next(s for s in range(state.players) for st in state.holdings[s] if st[-1] == corp.id)
-        stack = next(st for st in state.holdings[owner] if st[-1] == corp.id)
-        corps = state.deck.corporations
-        before = _potential(len(stack), summarise(corps, stack)[1])
-        after = _potential(len(stack) - 1, summarise(corps, stack[:-1])[1]) if len(stack) > 1 else 0.0
-        harm = (before - after) * (1.0 if owner == leader else 0.5)
-        halves = {"x1/2": 1, "x1": 2, "x3/2": 3}[action.card]
-        cost = proxy_cost(corp.value, halves)
-        return self._add_value(state, seat, corp) + harm - MONEY_WEIGHT * cost - 0.5
 
     def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
         """Returns the scoring gained by reorganising to the optimum, net of its fee."""
@@ -123,39 +160,15 @@ class GreedyBot(SeededBot):
         return gain * scorings_left * 2 - MONEY_WEIGHT * state.corporations_held(seat)
 
     def _discard(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
-        """Discards the capital card whose loss costs least buying power; proxies go last, x3/2 first."""
-        hand = [state.card(r) for r in state.hands[seat]]
-        options = [a for a in legal if isinstance(a, actions.Discard)]
-        if not options:
-            return legal[0]
-
-        def keep_after(action: actions.Discard) -> tuple[int, float, str]:
-            rest = list(hand)
-            card = next(c for c in rest if c.name == action.card)
-            rest.remove(card)
-            # A proxy card is discarded only when nothing else is left; the dearest first.
-            if card.kind == PROXY:
-                return (0, -card.halves, action.card)
-            return (1, payment_value(rest, state.deck.set_values), action.card)
-
-        return max(options, key=keep_after)
+        """Discards the capital card whose loss costs least buying power (:func:`discard_choice`)."""
+        return discard_choice(state, seat, legal)
 
     # ------------------------------------------------------------ sub-decisions
     def _place(
         self, state: VentureState, seat: Seat, placement: Placement, legal: list[VentureAction]
     ) -> VentureAction:
-        """Puts the won corporation where it adds the most potential."""
-        corp = state.deck.corporation(placement.corp)
-        assert corp is not None
-
-        def value(action: actions.Place) -> float:
-            if action.onto is None:
-                return 0.0
-            stack = next(s for s in state.holdings[seat] if state.corp(s[-1]).name == action.onto)
-            common = summarise(state.deck.corporations, stack)[1]
-            return _potential(len(stack) + 1, common & corp.mask) - _potential(len(stack), common)
-
-        return max((a for a in legal if isinstance(a, actions.Place)), key=value)
+        """Puts the won corporation where it adds the most potential (:func:`place_choice`)."""
+        return place_choice(state, seat, placement, legal)
 
     def _reorganise_step(self, state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
         """Makes the next move towards the optimal arrangement, then done."""
@@ -176,6 +189,7 @@ class GreedyBot(SeededBot):
         return next(a for a in legal if isinstance(a, actions.Pay))
 
 
+@mypyc_attr(native_class=False)  # subclasses the core's bot (a Python class)
 class QuickBot(GreedyBot):
     """The greedy bot without the reorganisation optimiser on its turn: cheap enough for search playouts."""
 
@@ -184,6 +198,43 @@ class QuickBot(GreedyBot):
     def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
         """Never reorganises by choice (it still reorganises when the rules force it)."""
         return 0.0
+
+
+def discard_choice(state: VentureState, seat: Seat, legal: list[VentureAction]) -> VentureAction:
+    """Returns the discard of the capital card whose loss costs least buying power; proxies go last,
+    x3/2 first (a function, not a method: mypyc compiles no closure inside a Python class's method)."""
+    hand = [state.card(r) for r in state.hands[seat]]
+    options = [a for a in legal if isinstance(a, actions.Discard)]
+    if not options:
+        return legal[0]
+
+    def keep_after(action: actions.Discard) -> tuple[int, float, str]:
+        rest = list(hand)
+        card = next(c for c in rest if c.name == action.card)
+        rest.remove(card)
+        # A proxy card is discarded only when nothing else is left; the dearest first.
+        if card.kind == PROXY:
+            return (0, -card.halves, action.card)
+        return (1, payment_value(rest, state.deck.set_values), action.card)
+
+    return max(options, key=keep_after)
+
+
+def place_choice(
+    state: VentureState, seat: Seat, placement: Placement, legal: list[VentureAction]
+) -> VentureAction:
+    """Returns the placement of the won corporation where it adds the most potential."""
+    corp = state.deck.corporation(placement.corp)
+    assert corp is not None
+
+    def value(action: actions.Place) -> float:
+        if action.onto is None:
+            return 0.0
+        stack = next(s for s in state.holdings[seat] if state.corp(s[-1]).name == action.onto)
+        common = summarise(state.deck.corporations, stack)[1]
+        return _potential(len(stack) + 1, common & corp.mask) - _potential(len(stack), common)
+
+    return max((a for a in legal if isinstance(a, actions.Place)), key=value)
 
 
 def next_move(state: VentureState, seat: Seat, target: tuple[tuple[str, ...], ...]) -> actions.Move | None:

@@ -15,13 +15,13 @@ from parlour.games.venture.content import CAPITAL, PROFIT, Deck
 from parlour.games.venture.game_state import VentureGameState
 from parlour.games.venture.options import CENTER_SIZE, TWO_PLAYER_ASIDE
 from parlour.games.venture.payment import wealth
+from parlour.games.venture.record import Step
 from parlour.games.venture.reorganisation import Reorganisation
 from parlour.games.venture.rules import CONTINUE, FINISH, KINDS, Payment, Turn
 from parlour.games.venture.state import (
     FORMAT,
     GAME_NAME,
     Options,
-    Step,
     VentureState,
     corporation_names,
     layout,

@@ -4,7 +4,6 @@ position (what the rules read and change; what people are shown of it is ``game_
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import cache
 
 from parlour.core.chance import Chance
@@ -13,8 +12,9 @@ from parlour.core.modular import ModularState
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.core.zones import CardNames, Layout, Part, position_header
-from parlour.games.venture.actions import NOTATION, Move, Pay, VentureAction
+from parlour.games.venture.actions import NOTATION, VentureAction
 from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
+from parlour.games.venture.record import Step
 
 FORMAT = "parlour-venture-position/1"
 """The format tag of Venture's positions (docs/positions.md)."""
@@ -24,36 +24,6 @@ Options = dict[str, JSONValue]
 """Option values by name (``options.OPTIONS``; the deck is its content set's name and digest)."""
 Position = dict[str, JSONValue]
 """A position: the whole state as JSON data."""
-
-
-@dataclass(slots=True)
-class Step:
-    """What one undoable step changed: enough to put the state back exactly as it was (``undo``).
-
-    ``taken`` is the step's action.  A payment step keeps the hand positions its cards came from; a
-    move keeps the holdings before it (its arrangement leaves the ``seen`` record); any other step keeps
-    the holdings, center, debt, flag and decision stack before it.  Steps are never changed once made
-    (not frozen only because a frozen class is three times slower to make, and one is made per step).
-    """
-
-    taken: VentureAction
-    at: tuple[int, ...] = ()
-    holdings: tuple[tuple[int, ...], ...] = ()
-    center: tuple[int, ...] = ()
-    owed: int = 0
-    transacted: bool = False
-    decisions: DecisionStack | None = None
-
-    @property
-    def action(self) -> str:
-        """The step's action as notation (written when asked: most steps are never taken back)."""
-        return str(self.taken)
-
-    @property
-    def kind(self) -> str:
-        """``pay``, ``move`` or ``full`` (everything else)."""
-        taken = self.taken
-        return "pay" if isinstance(taken, Pay) else "move" if isinstance(taken, Move) else "full"
 
 
 class VentureState(ModularState[VentureAction]):

@@ -34,7 +34,8 @@ from parlour.games.venture.actions import (
     Undo,
     VentureAction,
 )
-from parlour.games.venture.state import Step, VentureState
+from parlour.games.venture.record import Step
+from parlour.games.venture.state import VentureState
 
 UNDO_LIMIT = 10
 """Steps a player may take back in one turn (``undo`` and ``cancel`` count one each): ruling A-17."""

@@ -6,7 +6,8 @@ through the checked ``apply`` too, in the JSON) and their ratios to OpenSpiel's 
 ``python_block_dominoes`` and C++ ``gin_rummy`` (driven from Python), the median ISMCTS iterations per
 second over the bench positions (a 1 s search at each), PettingZoo steps per second and their ratio to
 PettingZoo's ``connect_four_v3``, and the OpenSpiel wrapper's steps per second. Every figure comes
-from this one process, so the ratios hold on a busy machine too; the script reads only public APIs, so
+from this one process, each ratio the median of rounds that measure the reference just before the
+game (:data:`ROUNDS`), so the ratios hold on a busy machine too; the script reads only public APIs, so
 it measures an older checkout as well (``git worktree add``, then run it there).
 """
 
@@ -18,6 +19,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -160,41 +162,76 @@ def search_rate(name: str, options: dict[str, Any], seconds: float = 1.0) -> flo
     return statistics.median(rates)
 
 
+ROUNDS = 3
+"""Each game's figures are measured in this many rounds, each round measuring the reference games just
+before the game: a ratio is the median of the rounds' ratios (a shared machine's speed drifts within
+seconds, by a third at times; a reference measured once at the start misjudged every game after it)."""
+
+
+def paired(
+    measure: Callable[[float], float | None], reference: Callable[[float], float | None], seconds: float
+) -> tuple[float | None, float | None, float | None]:
+    """Measures ``reference`` then ``measure`` in :data:`ROUNDS` rounds of ``seconds / ROUNDS`` each;
+    returns the medians of the measure, of the reference and of the rounds' ratios (None where the
+    reference could not be measured)."""
+    values: list[float] = []
+    references: list[float] = []
+    ratios: list[float] = []
+    for _ in range(ROUNDS):
+        ref = reference(seconds / ROUNDS)
+        value = measure(seconds / ROUNDS)
+        assert value is not None
+        values.append(value)
+        if ref:
+            references.append(ref)
+            ratios.append(value / ref)
+    return (
+        statistics.median(values),
+        statistics.median(references) if references else None,
+        statistics.median(ratios) if ratios else None,
+    )
+
+
 def speed_table(seconds: float) -> dict[str, Any]:
     """Measures and prints every figure of the table; returns them."""
-    dominoes = openspiel_rate("python_block_dominoes", seconds)
-    gin = openspiel_rate("gin_rummy", seconds)
-    connect_four = connect_four_rate(seconds)
-    results: dict[str, Any] = {
-        "python_block_dominoes": dominoes,
-        "gin_rummy": gin,
-        "connect_four_v3": connect_four,
-    }
-    print(
-        f"References: python_block_dominoes {dominoes or 0:,.0f} actions/s, gin_rummy (C++) {gin or 0:,.0f}"
-        f" actions/s, PettingZoo connect_four_v3 {connect_four or 0:,.0f} steps/s"
-    )
+    results: dict[str, Any] = {"rounds": ROUNDS}
     print(
         f"{'game':27s} {'actions/s':>9s} {'×dominoes':>9s} {'×gin':>6s} {'ISMCTS it/s':>11s}"
         f" {'PZ steps/s':>10s} {'×c4':>5s} {'OS steps/s':>10s}"
     )
+    references: dict[str, list[float]] = {"python_block_dominoes": [], "gin_rummy": [], "connect_four_v3": []}
     for label, name, options in TABLES:
+
+        def playouts(span: float, name: str = name, options: dict[str, Any] = options) -> float:
+            return float(random_playouts(name, PLAYERS, span, False, options)["actions_per_second"])
+
+        def pettingzoo(span: float, name: str = name, options: dict[str, Any] = options) -> float:
+            return pettingzoo_rate(name, options, span)
+
+        actions, dominoes, ratio_dominoes = paired(
+            playouts, lambda span: openspiel_rate("python_block_dominoes", span), seconds
+        )
+        _, gin, ratio_gin = paired(playouts, lambda span: openspiel_rate("gin_rummy", span), seconds)
+        steps, connect_four, ratio_c4 = paired(pettingzoo, connect_four_rate, seconds)
+        for key, value in (
+            ("python_block_dominoes", dominoes),
+            ("gin_rummy", gin),
+            ("connect_four_v3", connect_four),
+        ):
+            if value:
+                references[key].append(value)
         row: dict[str, Any] = {
-            "actions_per_second": random_playouts(name, PLAYERS, seconds, False, options)[
-                "actions_per_second"
-            ],
+            "actions_per_second": actions,
             "checked_actions_per_second": random_playouts(name, PLAYERS, seconds, True, options)[
                 "actions_per_second"
             ],
+            "ratio_dominoes": ratio_dominoes,
+            "ratio_gin_rummy": ratio_gin,
+            "ismcts_iterations_per_second": search_rate(name, options),
+            "pettingzoo_steps_per_second": steps,
+            "ratio_connect_four": ratio_c4,
+            "openspiel_steps_per_second": openspiel_wrapper_rate(name, options, seconds),
         }
-        row["ratio_dominoes"] = row["actions_per_second"] / dominoes if dominoes else None
-        row["ratio_gin_rummy"] = row["actions_per_second"] / gin if gin else None
-        row["ismcts_iterations_per_second"] = search_rate(name, options)
-        row["pettingzoo_steps_per_second"] = pettingzoo_rate(name, options, seconds)
-        row["ratio_connect_four"] = (
-            row["pettingzoo_steps_per_second"] / connect_four if connect_four else None
-        )
-        row["openspiel_steps_per_second"] = openspiel_wrapper_rate(name, options, seconds)
         results[label] = row
         print(
             f"{label:27s} {row['actions_per_second']:>9,.0f} {_ratio(row['ratio_dominoes']):>9s}"
@@ -202,6 +239,15 @@ def speed_table(seconds: float) -> dict[str, Any]:
             f" {row['pettingzoo_steps_per_second']:>10,.0f} {_ratio(row['ratio_connect_four']):>5s}"
             f" {row['openspiel_steps_per_second'] or 0:>10,.0f}"
         )
+    for key, found in references.items():
+        results[key] = statistics.median(found) if found else None
+    print(
+        "References (medians of every round): python_block_dominoes"
+        f" {results['python_block_dominoes'] or 0:,.0f}"
+        f" actions/s, gin_rummy (C++) {results['gin_rummy'] or 0:,.0f} actions/s, PettingZoo"
+        f" connect_four_v3 {results['connect_four_v3'] or 0:,.0f} steps/s; each ratio is the median of"
+        f" {ROUNDS} rounds measured beside its reference"
+    )
     # Which modules ran: compiled (make native) or the Python sources (parlour/native.py).
     results["modules"] = native.running()
     print(f"Modules: {results['modules']}")

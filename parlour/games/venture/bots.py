@@ -10,7 +10,7 @@ from parlour.core.state import GameState
 from parlour.games.venture import actions
 from parlour.games.venture.actions import VentureAction
 from parlour.games.venture.conglomerates import summarise
-from parlour.games.venture.content import PROXY, Corporation
+from parlour.games.venture.content import MULTIPLIER_NAMES, PROXY, Corporation
 from parlour.games.venture.payment import cheapest_payment, payment_value
 from parlour.games.venture.reorganisation import Reorganisation, best_names, best_profit
 from parlour.games.venture.rules import Payment
@@ -24,7 +24,7 @@ LONE_VALUE = 1.0
 """Worth of a corporation standing alone: raw material for later conglomerates."""
 MONEY_WEIGHT = 0.04
 """Worth of one million kept, in points of potential."""
-HALVES = {"x1/2": 1, "x1": 2, "x3/2": 3}
+HALVES = {name: halves for halves, name in MULTIPLIER_NAMES.items()}
 """A proxy card's multiplier in halves, by name."""
 NEVER = frozenset({actions.Undo, actions.Cancel, actions.ReorganiseBest})
 """This bot never takes a step back, nor uses 'reorganise best' (ruling A-17, A-19)."""
@@ -94,6 +94,16 @@ def _proxy_value(state: VentureState, action: actions.Proxy, leader: Seat, stack
     return _add_value(stacks, corp) + harm - MONEY_WEIGHT * cost - 0.5
 
 
+def _gain(state: VentureState, action: VentureAction, leader: Seat, stacks: list[Shape]) -> float:
+    """Returns the estimated worth of a take-over or proxy fight, net of its cost (``stacks``: the seat's
+    stacks, :func:`_stack_shapes`); 0 for other actions (reorganising is the bot's own: a method)."""
+    if isinstance(action, actions.Take):
+        return _take_value(state, action, stacks)
+    if isinstance(action, actions.Proxy):
+        return _proxy_value(state, action, leader, stacks)
+    return 0.0
+
+
 @mypyc_attr(native_class=False)  # subclasses the core's bot (a Python class)
 class GreedyBot(SeededBot):
     """A one-step heuristic player for Venture; reads only what its seat may know."""
@@ -123,13 +133,10 @@ class GreedyBot(SeededBot):
         leader = _leader(state, seat) if any(isinstance(a, actions.Proxy) for a in legal) else seat
         stacks = _stack_shapes(state, seat)  # what every transaction is weighed against, read once
         for action in legal:
-            # Take-overs and proxy fights, most of the transactions, weighed without a method call.
-            if isinstance(action, actions.Take):
-                gain = _take_value(state, action, stacks)
-            elif isinstance(action, actions.Proxy):
-                gain = _proxy_value(state, action, leader, stacks)
+            if isinstance(action, actions.Reorganise):
+                gain = self._reorganise_value(state, seat)
             else:
-                gain = self._gain(state, seat, action, leader, stacks)
+                gain = _gain(state, action, leader, stacks)
             if gain > best_gain:
                 best, best_gain = action, gain
         if best is not None:
@@ -137,19 +144,6 @@ class GreedyBot(SeededBot):
         if any(type(a) is actions.End for a in legal):
             return actions.End()
         return self._discard(state, seat, legal)
-
-    def _gain(
-        self, state: VentureState, seat: Seat, action: VentureAction, leader: Seat, stacks: list[Shape]
-    ) -> float:
-        """Returns the estimated worth of a transaction, net of its cost (``stacks``: the seat's stacks,
-        :func:`_stack_shapes`)."""
-        if isinstance(action, actions.Take):
-            return _take_value(state, action, stacks)
-        if isinstance(action, actions.Proxy):
-            return _proxy_value(state, action, leader, stacks)
-        if isinstance(action, actions.Reorganise):
-            return self._reorganise_value(state, seat)
-        return 0.0
 
     def _reorganise_value(self, state: VentureState, seat: Seat) -> float:
         """Returns the scoring gained by reorganising to the optimum, net of its fee."""

@@ -232,8 +232,10 @@ class DecisionStack(Generic[D]):
         return [d.kind for d in self._items]
 
     def copy(self) -> DecisionStack[D]:
-        """Returns a deep copy."""
-        return DecisionStack(d.copy() for d in self._items)
+        """Returns a deep copy (built without ``__init__``'s generator: search copies stacks all the time)."""
+        clone: DecisionStack[D] = DecisionStack.__new__(DecisionStack)
+        clone._items = [d.copy() for d in self._items]
+        return clone
 
     def to_json(self) -> list[DecisionJSON]:
         """Returns the JSON form, bottom first."""

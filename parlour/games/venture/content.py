@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from parlour.core.content import SetReader
@@ -69,22 +68,20 @@ class Deck:
     """Value of a set by its size (2, 3, 4 cards)."""
     texts: dict[str, object] = field(default_factory=dict)
     """The deck file's card texts (``texts``: templates per kind of card); empty if it gives none."""
+    by_name: dict[str, Corporation] = field(default_factory=dict, compare=False, repr=False)
+    """The corporations by notation, filled on first use (:meth:`corporation`; a field, not a cached
+    property: compiled classes have no instance dictionary to cache it in)."""
 
     def corporation(self, name: str) -> Corporation | None:
         """Returns the corporation with this notation (in any case), or None."""
-        by_name = _corp_by_name(self)
+        by_name = self.by_name
+        if not by_name:
+            by_name.update((c.name, c) for c in self.corporations)
         found = by_name.get(name)  # the canonical notation: no need to change its case
         return found if found is not None else by_name.get(name.upper())
 
     def __hash__(self) -> int:
         return hash(self.name)
-
-
-@cache
-def _corp_by_name(deck: Deck) -> dict[str, Corporation]:
-    """Returns the deck's corporations by notation (a function, not a cached property: compiled classes
-    have no instance dictionary to cache it in, so the property would be rebuilt on every call)."""
-    return {c.name: c for c in deck.corporations}
 
 
 def _fail(where: str, message: str) -> ContentError:

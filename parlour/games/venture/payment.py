@@ -3,8 +3,9 @@ player can pay, and the cards that pay a debt most cheaply."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import cache, lru_cache
+from collections import Counter
+from collections.abc import Iterable
+from functools import cache
 
 from parlour.core.decisions import Seat
 from parlour.games.venture.content import CAPITAL, SET_DENOMINATIONS, Deck, Resource
@@ -51,23 +52,37 @@ def _best_symbol_value(counts: tuple[int, ...], table: tuple[int, int, int]) -> 
 
 def wealth(state: VentureState, seat: Seat) -> int:
     """Returns the most the seat's capital cards (hand and laid down) can pay."""
-    return _counted_worth(state, (*state.hands[seat], *state.payment))
-
-
-def _counted_worth(state: VentureState, cards: Iterable[int]) -> int:
-    """Returns :func:`payment_value` of resources cards (ids), from the counts of each capital name."""
-    places = _capital_places(state.deck)
-    counts = [0] * len(_capital_cards(state.deck))
-    for r in cards:
-        place = places[r]
-        if place >= 0:
-            counts[place] += 1
-    return _worth(state.deck)(tuple(counts))
+    return _counted_worth(state.deck, (*state.hands[seat], *state.payment))
 
 
 def laid_worth(state: VentureState) -> int:
     """Returns what the capital cards laid down so far are worth."""
-    return _counted_worth(state, state.payment)
+    return _counted_worth(state.deck, tuple(state.payment))
+
+
+Ids = tuple[int, ...]
+"""Resources cards by id."""
+WORTH_MEMO_LIMIT = 65_536
+"""The most worths a deck's memos (:func:`_memos`) remember each (a memo is emptied when full)."""
+
+
+def _counted_worth(deck: Deck, cards: Ids) -> int:
+    """Returns :func:`payment_value` of resources cards (ids), remembered by the ids (a hand's worth is
+    asked at every turn and every card laid; counting its names each time cost more than the rest of
+    the question)."""
+    memos = _memos(deck)
+    found = memos.by_ids.get(cards)
+    if found is None:
+        places = _capital_places(deck)
+        counts = [0] * len(_capital_cards(deck))
+        for r in cards:
+            place = places[r]
+            if place >= 0:
+                counts[place] += 1
+        if len(memos.by_ids) >= WORTH_MEMO_LIMIT:
+            memos.by_ids.clear()
+        found = memos.by_ids[cards] = memos.worth(memos.key(counts))
+    return found
 
 
 def cheapest_payment(state: VentureState, seat: Seat, budget: int = 20_000) -> list[str]:
@@ -99,8 +114,9 @@ def _key(state: VentureState, seat: Seat, budget: int) -> PlanKey:
 
 Names = tuple[str, ...]
 """Card names."""
-Counts = tuple[int, ...]
-"""How many capital cards of each name (in the deck's :func:`_capital_cards` order)."""
+Counts = int
+"""How many capital cards of each name (in the deck's :func:`_capital_cards` order), packed in one integer
+(:meth:`_Memos.key`): cheaper to hash than a tuple, and updated by adding a name's unit."""
 PlanKey = tuple[Deck, Names, Names, int, int]
 """What a plan depends on: the deck, the capital names in hand (in hand order) and laid down (sorted),
 the debt and the search's budget."""
@@ -132,57 +148,95 @@ def _remember(key: PlanKey, plan: Names, whole: bool) -> None:
 
 def _plan(deck: Deck, hand: Names, laid: Names, owed: int, budget: int) -> tuple[Names | None, int]:
     """Returns :func:`cheapest_payment`'s cards for a hand (capital names, in hand order), the names laid
-    down and the debt (None when nothing covers it), and the positions searched: the same search over
-    counts of each name, each count's worth remembered."""
-    index = _capital_index(deck)
-    cards = _capital_cards(deck)
-    # The names in search order: dearest first, then by name.
-    order = [index[n] for n in sorted(set(hand), key=lambda n: (-cards[index[n]].value, n))]
-    have = [0] * len(cards)
-    for name in hand:
-        have[index[name]] += 1
-    paid = [0] * len(cards)
-    for name in laid:
-        paid[index[name]] += 1
-    best: tuple[int, Names] | None = None
-    nodes = 0
-    chosen: list[str] = []
-    worth = _worth(deck)
+    down and the debt (None when nothing covers it), and the positions searched (:class:`_PlanSearch`)."""
+    search = _PlanSearch(deck, hand, laid, owed, budget)
+    search.run(0)
+    return (None if search.best_value < 0 else search.best), search.nodes
 
-    def search(start: int) -> None:
-        nonlocal best, nodes
-        nodes += 1
-        if worth(tuple(paid)) >= owed:
-            value = worth(tuple(have))
-            if best is None or value > best[0]:
-                best = (value, tuple(chosen))
+
+class _PlanSearch:
+    """The depth-first search of :func:`cheapest_payment` over counts of each capital name, held as
+    :class:`_Memos` keys (a class, not a closure: compiled, its counters are fields rather than cells)."""
+
+    def __init__(self, deck: Deck, hand: Names, laid: Names, owed: int, budget: int) -> None:
+        index = _capital_index(deck)
+        cards = _capital_cards(deck)
+        self.memos = memos = _memos(deck)
+        self.names = [card.name for card in cards]
+        # The names in search order: dearest first, then by name.
+        self.order = [index[n] for n in sorted(set(hand), key=lambda n: (-cards[index[n]].value, n))]
+        self.have = [0] * len(cards)
+        self.have_key = self.paid_key = 0
+        for name in hand:
+            self.have[index[name]] += 1
+            self.have_key += memos.units[index[name]]
+        for name in laid:
+            self.paid_key += memos.units[index[name]]
+        self.owed, self.budget = owed, budget
+        self.best_value = -1
+        self.best: Names = ()
+        self.nodes = 0
+        self.chosen: list[str] = []
+
+    def run(self, start: int) -> None:
+        """Searches the covers that add names from ``order[start:]``, keeping the one worth most."""
+        self.nodes += 1
+        memos = self.memos
+        if memos.worth(self.paid_key) >= self.owed:
+            value = memos.worth(self.have_key)
+            if value > self.best_value:
+                self.best_value, self.best = value, tuple(self.chosen)
             return
+        have, order = self.have, self.order
         for at in range(start, len(order)):
             card = order[at]
-            if have[card] and nodes < budget:
+            if have[card] and self.nodes < self.budget:
+                unit = memos.units[card]
                 have[card] -= 1
-                paid[card] += 1
-                chosen.append(cards[card].name)
-                search(at)
-                chosen.pop()
-                paid[card] -= 1
+                self.have_key -= unit
+                self.paid_key += unit
+                self.chosen.append(self.names[card])
+                self.run(at)
+                self.chosen.pop()
+                self.paid_key -= unit
+                self.have_key += unit
                 have[card] += 1
 
-    search(0)
-    return (None if best is None else best[1]), nodes
+
+class _Memos:
+    """A deck's remembered worths: of capital cards as counts of each name (packed in one integer, a
+    :data:`Counts` key: ``sum(count * units[name])``), and of cards by id."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.cards = _capital_cards(deck)
+        self.set_values = deck.set_values
+        # Each name's count gets bits enough for all the deck's cards of that name.
+        most = max(Counter(card.name for card in deck.resources if card.kind == CAPITAL).values(), default=0)
+        self.bits = most.bit_length()
+        self.units = [1 << (self.bits * i) for i in range(len(self.cards))]
+        self.by_counts: dict[Counts, int] = {}
+        self.by_ids: dict[Ids, int] = {}
+
+    def key(self, counts: list[int]) -> Counts:
+        """Returns the key of capital cards given as counts of each name."""
+        return sum(n * unit for n, unit in zip(counts, self.units, strict=True))
+
+    def worth(self, key: Counts) -> int:
+        """Returns :func:`payment_value` of capital cards given as a key (:meth:`key`)."""
+        found = self.by_counts.get(key)
+        if found is None:
+            mask = (1 << self.bits) - 1
+            held = [card for i, card in enumerate(self.cards) for _ in range(key >> (self.bits * i) & mask)]
+            if len(self.by_counts) >= WORTH_MEMO_LIMIT:
+                self.by_counts.clear()
+            found = self.by_counts[key] = payment_value(held, self.set_values)
+        return found
 
 
 @cache
-def _worth(deck: Deck) -> Callable[[Counts], int]:
-    """Returns the deck's :func:`payment_value` of capital cards given as counts of each name (remembered)."""
-    cards = _capital_cards(deck)
-
-    @lru_cache(maxsize=262_144)
-    def worth(counts: Counts) -> int:
-        held = (card for card, n in zip(cards, counts, strict=True) for _ in range(n))
-        return payment_value(held, deck.set_values)
-
-    return worth
+def _memos(deck: Deck) -> _Memos:
+    """Returns the deck's memos of worths."""
+    return _Memos(deck)
 
 
 @cache

@@ -232,7 +232,8 @@ class DecisionStack(Generic[D]):
         return [d.kind for d in self._items]
 
     def copy(self) -> DecisionStack[D]:
-        """Returns a deep copy (built without ``__init__``'s generator: search copies stacks all the time)."""
+        """Returns a deep copy (built directly, not from a generator passed to ``__init__``: search copies
+        stacks all the time)."""
         clone: DecisionStack[D] = DecisionStack.__new__(DecisionStack)
         clone._items = [d.copy() for d in self._items]
         return clone

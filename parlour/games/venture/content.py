@@ -68,7 +68,7 @@ class Deck:
     """Value of a set by its size (2, 3, 4 cards)."""
     texts: dict[str, object] = field(default_factory=dict)
     """The deck file's card texts (``texts``: templates per kind of card); empty if it gives none."""
-    by_name: dict[str, Corporation] = field(default_factory=dict, compare=False, repr=False)
+    by_name: dict[str, Corporation] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The corporations by notation, filled on first use (:meth:`corporation`; a field, not a cached
     property: compiled classes have no instance dictionary to cache it in)."""
 
@@ -76,7 +76,7 @@ class Deck:
         """Returns the corporation with this notation (in any case), or None."""
         by_name = self.by_name
         if not by_name:
-            by_name.update((c.name, c) for c in self.corporations)
+            by_name.update({c.name: c for c in self.corporations})  # whole, at once (threads)
         found = by_name.get(name)  # the canonical notation: no need to change its case
         return found if found is not None else by_name.get(name.upper())
 

@@ -79,6 +79,7 @@ def _counted_worth(deck: Deck, cards: Ids) -> int:
             place = places[r]
             if place >= 0:
                 counts[place] += 1
+        memos.check(counts)
         if len(memos.by_ids) >= WORTH_MEMO_LIMIT:
             memos.by_ids.clear()
         found = memos.by_ids[cards] = memos.worth(memos.key(counts))
@@ -166,12 +167,14 @@ class _PlanSearch:
         # The names in search order: dearest first, then by name.
         self.order = [index[n] for n in sorted(set(hand), key=lambda n: (-cards[index[n]].value, n))]
         self.have = [0] * len(cards)
-        self.have_key = self.paid_key = 0
+        paid = [0] * len(cards)
         for name in hand:
             self.have[index[name]] += 1
-            self.have_key += memos.units[index[name]]
         for name in laid:
-            self.paid_key += memos.units[index[name]]
+            paid[index[name]] += 1
+        # Cards only move from hand to laid, so no count outgrows its name's cards held and laid.
+        memos.check([h + p for h, p in zip(self.have, paid, strict=True)])
+        self.have_key, self.paid_key = memos.key(self.have), memos.key(paid)
         self.owed, self.budget = owed, budget
         self.best_value = -1
         self.best: Names = ()
@@ -205,20 +208,32 @@ class _PlanSearch:
 
 class _Memos:
     """A deck's remembered worths: of capital cards as counts of each name (packed in one integer, a
-    :data:`Counts` key: ``sum(count * units[name])``), and of cards by id."""
+    :data:`Counts` key: ``sum(count * units[place])``, places in :func:`_capital_cards` order), and of
+    cards by id."""
 
     def __init__(self, deck: Deck) -> None:
         self.cards = _capital_cards(deck)
         self.set_values = deck.set_values
-        # Each name's count gets bits enough for all the deck's cards of that name.
+        # Every name's count gets the bits that hold the most cards of any one name the deck has (cards
+        # held and laid are distinct cards of the deck, so no count is larger: :meth:`check`).
         most = max(Counter(card.name for card in deck.resources if card.kind == CAPITAL).values(), default=0)
         self.bits = most.bit_length()
+        self.most = most
         self.units = [1 << (self.bits * i) for i in range(len(self.cards))]
         self.by_counts: dict[Counts, int] = {}
         self.by_ids: dict[Ids, int] = {}
 
+    def check(self, counts: list[int]) -> None:
+        """Refuses counts of a name larger than the deck holds (a card counted twice): they would spill
+        into the next name's bits of a key."""
+        if counts and max(counts) > self.most:
+            name = self.cards[counts.index(max(counts))].name
+            raise ValueError(
+                f"{max(counts)} {name} cards counted, more than the deck's {self.most} of any name"
+            )
+
     def key(self, counts: list[int]) -> Counts:
-        """Returns the key of capital cards given as counts of each name."""
+        """Returns the key of capital cards given as counts of each name (checked: :meth:`check`)."""
         return sum(n * unit for n, unit in zip(counts, self.units, strict=True))
 
     def worth(self, key: Counts) -> int:

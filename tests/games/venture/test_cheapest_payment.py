@@ -91,3 +91,21 @@ def test_a_forgotten_memo_gives_the_same_plans() -> None:
     first = [cheapest_payment(s, 0) for s in states]
     payment._PLANS.clear()
     assert [cheapest_payment(s, 0) for s in reversed(states)] == list(reversed(first))
+
+
+def test_a_card_counted_twice_is_refused_not_spilled_into_the_next_name() -> None:
+    """Counts are packed into one integer, each name in bits that hold the deck's most cards of one name;
+    a hand counting one card more than that is refused, not read as another name's cards."""
+    state = GAME.new_state(4, 0)
+    capital = [r for r in state.deck.resources if r.kind == CAPITAL]
+    name = capital[0].name
+    most = max(sum(1 for c in capital if c.name == n) for n in {c.name for c in capital})
+    state.hands[0] = [capital[0].id] * (most + 1)
+    state.owed = 1
+    payment._PLANS.clear()
+    with pytest.raises(ValueError, match=f"{most + 1} {name} cards counted"):
+        cheapest_payment(state, 0)
+    with pytest.raises(ValueError, match="more than the deck's"):
+        payment.wealth(state, 0)
+    state.hands[0] = [capital[0].id] * most
+    assert payment.wealth(state, 0) == payment_value([capital[0]] * most, state.deck.set_values)

@@ -7,40 +7,12 @@ import statistics
 import time
 from typing import Any
 
-import numpy as np
-from speed import spiel_playouts
+from speed import benchmark_steps, spiel_playouts
 
 from parlour.bots.registry import make_bot
 from parlour.core.registry import load_game
 
 OPTIONS: dict[str, dict[str, Any]] = {"venture": {}, "im-the-boss": {}, "venus-needs-men": {}, "embers": {}}
-
-
-def benchmark_steps(env: Any, seconds: float, seed: int = 0) -> float:
-    """Returns the steps per second of PettingZoo's ``performance_benchmark`` loop on an AEC environment
-    (every agent once per cycle: ``last()``, a random masked action, ``step``; a reset when all are done),
-    seeded, for ``seconds`` after one untimed warm-up second (first imports, caches)."""
-    rng = random.Random(seed)
-    episode = 0
-    env.reset(seed=episode)
-    turns, start, warm = 0, time.perf_counter(), True
-    while True:
-        for _agent in env.agent_iter(env.num_agents):
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
-            env.step(action)
-            turns += 1
-            if all(env.terminations.values()) or all(env.truncations.values()):
-                episode += 1
-                env.reset(seed=episode)
-        elapsed = time.perf_counter() - start
-        if warm and elapsed >= 1.0:
-            turns, start, warm = 0, time.perf_counter(), False
-        elif not warm and elapsed >= seconds:
-            return turns / elapsed
 
 
 def pettingzoo_steps(name: str, players: int, seconds: float) -> float:

@@ -4,11 +4,12 @@
 game and mode: random-playout actions per second (through ``apply_legal``, as the issue measured them;
 through the checked ``apply`` too, in the JSON) and their ratios to OpenSpiel's pure-Python
 ``python_block_dominoes`` and C++ ``gin_rummy`` (driven from Python), the median ISMCTS iterations per
-second over the bench positions (a 1 s search at each), PettingZoo steps per second and their ratio to
-PettingZoo's ``connect_four_v3``, and the OpenSpiel wrapper's steps per second. Every figure comes
-from this one process, each ratio the median of rounds that measure the reference just before the
-game (:data:`ROUNDS`), so the ratios hold on a busy machine too; the script reads only public APIs, so
-it measures an older checkout as well (``git worktree add``, then run it there).
+second over the bench positions (a 1 s search at each), PettingZoo steps per second (PettingZoo's own
+``performance_benchmark`` loop) and their ratio to PettingZoo's ``connect_four_v3``, and the OpenSpiel
+wrapper's steps per second. Every figure comes from this one process, each ratio the median of rounds
+that measure the reference just before the game (:data:`ROUNDS`), so the ratios hold on a busy machine
+too; the script reads only public APIs, so it measures an older checkout as well (``git worktree add``,
+then run it there).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np
 from playouts import random_playouts
 
 from parlour import native
@@ -82,29 +84,41 @@ def openspiel_rate(name: str, seconds: float) -> float | None:
     return found["actions_per_second"] if isinstance(found, dict) else None
 
 
-def aec_rate(env: Any, seconds: float) -> float:
-    """Steps per second of a PettingZoo AEC environment with random masked actions (as PettingZoo's
-    ``performance_benchmark`` plays it)."""
-    import numpy as np
+WARM_UP = 0.25
+"""Untimed seconds before each PettingZoo measurement (first imports, caches)."""
 
-    rng = np.random.default_rng(0)
-    steps, episode = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=episode)
-        episode += 1
-        for agent in env.agent_iter():
+
+def benchmark_steps(env: Any, seconds: float, seed: int = 0, warm_up: float = 1.0) -> float:
+    """Returns the steps per second of PettingZoo's ``performance_benchmark`` loop on an AEC environment
+    (every agent once per cycle: ``last()``, a random masked action, ``step``; a reset when all are done),
+    seeded, for ``seconds`` after ``warm_up`` untimed seconds (first imports, caches)."""
+    rng = random.Random(seed)
+    episode = 0
+    env.reset(seed=episode)
+    turns, start, warm = 0, time.perf_counter(), True
+    while True:
+        for _agent in env.agent_iter(env.num_agents):
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
-                env.step(None)
+                action = None
             else:
-                mask = observation["action_mask"] if isinstance(observation, dict) else None
-                legal = np.flatnonzero(mask) if mask is not None else np.arange(env.action_space(agent).n)
-                env.step(int(rng.choice(legal)))
-            steps += 1
-            if time.perf_counter() - start >= seconds:
-                break
-    return steps / (time.perf_counter() - start)
+                action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            env.step(action)
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                episode += 1
+                env.reset(seed=episode)
+        elapsed = time.perf_counter() - start
+        if warm and elapsed >= warm_up:
+            turns, start, warm = 0, time.perf_counter(), False
+        elif not warm and elapsed >= seconds:
+            return turns / elapsed
+
+
+def aec_rate(env: Any, seconds: float) -> float:
+    """Steps per second of a PettingZoo AEC environment in PettingZoo's own ``performance_benchmark``
+    loop (``envs_bench.benchmark_steps``: ``random.choice`` of the masked ids, a reset when all are done)."""
+    return benchmark_steps(env, seconds, warm_up=WARM_UP)
 
 
 def connect_four_rate(seconds: float) -> float | None:

@@ -14,7 +14,9 @@ from .live_server import LiveServer
 
 pytestmark = [needs_chromium, pytest.mark.slow]
 
-OPTIONS = {"length": "short"}
+OPTIONS = {"length": "short", "max_turns": 30}
+"""A short game, and at most 30 turns (ruling B-3: then money decides): three greedy bots can fail deal
+after deal (one seat refusing every offer), and a 200-turn game of them took ten minutes to finish here."""
 HOT = "#board [data-actions]"
 
 # Records every closing-round countdown the drawing ever showed (it lasts only as long as the bots

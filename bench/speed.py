@@ -117,7 +117,7 @@ def benchmark_steps(env: Any, seconds: float, seed: int = 0, warm_up: float = 1.
 
 def aec_rate(env: Any, seconds: float) -> float:
     """Steps per second of a PettingZoo AEC environment in PettingZoo's own ``performance_benchmark``
-    loop (``envs_bench.benchmark_steps``: ``random.choice`` of the masked ids, a reset when all are done)."""
+    loop (:func:`benchmark_steps`), after :data:`WARM_UP` untimed seconds."""
     return benchmark_steps(env, seconds, warm_up=WARM_UP)
 
 

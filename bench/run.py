@@ -30,7 +30,7 @@ from parlour.games.venture.optimiser import OptimiserCard
 SECONDS = 10.0
 SEARCH: dict[str, Any] = {"games": 200, "duel_games": 4, "seconds": 0.2, "duel": 0.25}
 """The search figures' settings: issue 15's goal (ismcts:200ms against three greedy, at least 100 games each;
-200 halve the variance of one run)."""
+200 games halve the variance of a 100-game run)."""
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 

@@ -115,26 +115,20 @@ def benchmark_steps(env: Any, seconds: float, seed: int = 0, warm_up: float = 1.
             return turns / elapsed
 
 
-def aec_rate(env: Any, seconds: float) -> float:
-    """Steps per second of a PettingZoo AEC environment in PettingZoo's own ``performance_benchmark``
-    loop (:func:`benchmark_steps`), after :data:`WARM_UP` untimed seconds."""
-    return benchmark_steps(env, seconds, warm_up=WARM_UP)
-
-
 def connect_four_rate(seconds: float) -> float | None:
     """PettingZoo's ``connect_four_v3`` steps per second, or None where it cannot load."""
     try:
         from pettingzoo.classic import connect_four_v3
     except ImportError:
         return None
-    return aec_rate(connect_four_v3.env(), seconds)
+    return benchmark_steps(connect_four_v3.env(), seconds, warm_up=WARM_UP)
 
 
 def pettingzoo_rate(name: str, options: dict[str, Any], seconds: float) -> float:
     """Parlour's PettingZoo environment steps per second for one game and mode."""
     from parlour.envs import make
 
-    return aec_rate(make(name, players=PLAYERS, **options), seconds)
+    return benchmark_steps(make(name, players=PLAYERS, **options), seconds, warm_up=WARM_UP)
 
 
 def openspiel_wrapper_rate(name: str, options: dict[str, Any], seconds: float) -> float | None:

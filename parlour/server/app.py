@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
 import multiprocessing
 import os
 from collections.abc import AsyncIterator
@@ -20,31 +20,34 @@ from typing import TypedDict
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
-from parlour.server.limits import HTTP_BURST, HTTP_RATE, Bucket, HttpRateLimit
+from parlour.server.limits import (
+    CHAT_BURST,
+    CHAT_RATE,
+    HTTP_BURST,
+    HTTP_RATE,
+    SOCKETS_PER_ADDRESS,
+    Buckets,
+    HttpRateLimit,
+)
 from parlour.server.replays import Replayer
+from parlour.server.sockets import MAX_MESSAGE, Doors, parse_json, serve_socket
 from parlour.server.storage import Store
-from parlour.server.tables import Listener, LiveTable, Refusal, Timing, encode
+from parlour.server.tables import LiveTable, Refusal, Timing
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 16 * 1024
-"""The largest request body or WebSocket message accepted (bytes)."""
-MAX_LISTENERS = 100
-"""WebSocket connections one table takes at once (its seats and spectators)."""
-CHAT_HISTORY = 100
-"""Chat lines a connection gets when it joins (a reload keeps the conversation)."""
-MAX_CHAT = 300
-"""The longest chat line (characters)."""
+LOG = logging.getLogger("parlour.server")
+MAX_BODY = MAX_MESSAGE
+"""The largest request body accepted (bytes), as a WebSocket message."""
 
 
 @dataclass
@@ -58,6 +61,8 @@ class Settings:
     http_rate: float = HTTP_RATE
     """HTTP requests a second per client address (bursts up to ``http_burst``)."""
     http_burst: float = HTTP_BURST
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
+    """WebSocket connections one client address may hold open at once."""
 
 
 def make_pool(workers: int) -> Executor:
@@ -88,6 +93,7 @@ def warm_up() -> None:
 def create_app(settings: Settings) -> Starlette:
     """Returns the application; the database is opened (and migrated) and tables resumed at start-up."""
     state: JSONObject = {}
+    doors = Doors(settings.sockets_per_address, Buckets(CHAT_RATE, CHAT_BURST))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -171,7 +177,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/tables/{table}/actions", act, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay),
-        WebSocketRoute("/ws/{table}", lambda ws: _socket(hall(), ws)),
+        WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(
@@ -199,20 +205,17 @@ async def _json_body(request: Request) -> JSONValue:
     """Returns a request's JSON body, refusing one over MAX_BODY bytes or not JSON."""
     size = 0
     chunks = []
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refusal(413, f"a request body is at most {MAX_BODY} bytes")
-        chunks.append(chunk)
-    return _parse(b"".join(chunks))
-
-
-def _parse(data: bytes | str) -> JSONValue:
-    """Returns JSON data, refusing anything else with 400."""
     try:
-        return json.loads(data)
-    except (ValueError, RecursionError):
-        raise Refusal(400, "the body is not JSON") from None
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refusal(413, f"a request body is at most {MAX_BODY} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        client = request.client.host if request.client else "unknown"
+        LOG.info("a client at %s left in the middle of its request body", client)
+        raise Refusal(400, "the request body was cut short") from None
+    return parse_json(b"".join(chunks))
 
 
 def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:
@@ -281,135 +284,3 @@ def _small_int(text: str, low: int, high: int, name: str) -> int:
     if not text.isdecimal() or not text.isascii() or len(text) > 9 or not low <= int(text) <= high:
         raise Refusal(400, f"{name} must be a whole number from {low} to {high}")
     return int(text)
-
-
-# --------------------------------------------------------------------- WebSockets
-async def _socket(hall: Hall, ws: WebSocket) -> None:
-    """Serves one connection: a hello with the token, then the table's updates and the client's moves."""
-    await ws.accept()
-    try:
-        table = hall.get(ws.path_params["table"])
-        hello = _message(await asyncio.wait_for(_frame(ws), timeout=10))
-        if hello.get("type") != "hello":
-            raise Refusal(400, 'the first message is {"type": "hello", "token": TOKEN}')
-        seat = hall.seat_of(table, hello.get("token"))
-    except Refusal as refusal:
-        await _send(ws, refusal.to_json())
-        await ws.close(code=4000 + refusal.status)
-        return
-    except (WebSocketDisconnect, TimeoutError):
-        with contextlib.suppress(Exception):
-            await ws.close(code=4408)
-        return
-    if len(table.listeners) >= MAX_LISTENERS:
-        await _send(ws, Refusal(503, f"this table has {MAX_LISTENERS} connections already").to_json())
-        await ws.close(code=4503)
-        return
-    listener = Listener(seat)
-    table.listeners.add(listener)
-    chat = await asyncio.to_thread(table.store.chat, table.record.id, CHAT_HISTORY)
-    first = table.view(seat)
-    first["chat"] = [{"seat": s, "text": t, "at": a} for s, t, a in chat]  # a reload keeps the conversation
-    await _send(ws, first)
-    listener.seen = len(table.log)
-    await table.broadcast(skip=listener)  # the others see this seat connected
-    sender = asyncio.create_task(_pump(ws, listener))
-    receiver = asyncio.create_task(_receive(hall, table, ws, listener))
-    dropped = asyncio.create_task(listener.gone.wait())
-    try:
-        await asyncio.wait({receiver, dropped}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in (sender, receiver, dropped):
-            task.cancel()
-        table.leave(listener)
-        if listener.gone.is_set():  # it read nothing for too long: closed, so that it reconnects
-            with contextlib.suppress(Exception):
-                await ws.close(code=4429)
-        with contextlib.suppress(Exception):
-            await table.broadcast()
-
-
-async def _pump(ws: WebSocket, listener: Listener) -> None:
-    """Sends the listener's outbox (JSON texts) to its socket as messages arrive."""
-    with contextlib.suppress(Exception):
-        while True:
-            await ws.send_text(await listener.outbox.get())
-
-
-async def _receive(hall: Hall, table: LiveTable, ws: WebSocket, listener: Listener) -> None:
-    """Reads the client's messages until it goes: moves, chat and settings, each refused or done."""
-    bucket = Bucket()
-    while True:
-        try:
-            text = await _frame(ws)
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if not bucket.take():
-            await _send(ws, Refusal(429, "too many messages: slow down").to_json())
-            continue
-        try:
-            await _handle(table, listener, _message(text))
-        except Refusal as refusal:
-            await _send(ws, refusal.to_json())
-
-
-async def _frame(ws: WebSocket) -> str | None:
-    """Returns the next frame's text (None for a binary frame, refused as a message); raises
-    WebSocketDisconnect when the client has gone."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    return text if isinstance(text, str) else None
-
-
-def _message(text: object) -> JSONObject:
-    """Returns a client message: a JSON object of at most MAX_BODY characters with a 'type'."""
-    if text is None:
-        raise Refusal(400, "a message is a JSON text frame, not a binary one")
-    if not isinstance(text, str) or len(text) > MAX_BODY:
-        raise Refusal(413, f"a message is at most {MAX_BODY} characters")
-    found = _parse(text)
-    if not isinstance(found, dict) or not isinstance(found.get("type"), str):
-        raise Refusal(400, "a message is a JSON object with a 'type'")
-    return found
-
-
-async def _handle(table: LiveTable, listener: Listener, message: JSONObject) -> None:
-    """Carries out one client message."""
-    kind, seat = message["type"], listener.seat
-    if kind == "ping":
-        listener.send({"type": "pong"})
-        return
-    if kind == "chat":
-        await _chat(table, seat, message.get("text"))
-        return
-    if seat is None:
-        raise Refusal(403, f"a spectator cannot send {kind[:40]!r}")
-    if kind == "act":
-        version = await table.act(seat, message.get("action"), message.get("version"))
-        listener.send({"type": "accepted", "version": version})
-    elif kind == "auto_pass":
-        await table.set_auto_pass(seat, message.get("on"))
-    elif kind == "stand_in":
-        await table.set_stand_in(seat, message.get("seat"), message.get("bot"))
-    else:
-        raise Refusal(400, f"unknown message type {kind[:40]!r}")
-
-
-async def _chat(table: LiveTable, seat: int | None, text: object) -> None:
-    """Stores a chat line and sends it to everyone at the table."""
-    if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT:
-        raise Refusal(400, f"a chat line is 1 to {MAX_CHAT} characters")
-    clean = "".join(c for c in text if c.isprintable()).strip()
-    if not clean:
-        raise Refusal(400, "a chat line needs printable characters")
-    at = await table.store.write(table.store.add_chat, table.record.id, seat, clean)
-    line = encode({"type": "chat", "seat": seat, "text": clean, "at": at})
-    for listener in list(table.listeners):
-        listener.put(line)
-
-
-async def _send(ws: WebSocket, message: JSONObject) -> None:
-    """Sends one JSON message."""
-    await ws.send_text(encode(message))

@@ -73,7 +73,7 @@ class Hall:
         """Returns the seat a token opens (None: the spectators' token); refuses a wrong or missing one."""
         if token == "" and table.state.is_over():
             return None  # a finished game is open to everyone, as a spectator
-        if not isinstance(token, str) or not token or len(token) > 100:
+        if not isinstance(token, str) or not token or len(token) > 100 or not token.isascii():
             raise Refusal(403, "a seat or spectator token is needed")
         digest = hash_token(token)
         if hmac.compare_digest(digest, table.record.spectator_hash):

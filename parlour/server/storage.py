@@ -30,6 +30,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -215,6 +216,12 @@ class Store:
                 select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(last)
             ).all()
             return [(r.seat, r.text, r.at) for r in reversed(rows)]
+
+    def chat_count(self, table_id: str) -> int:
+        """Returns how many chat lines the table has stored."""
+        with Session(self.engine) as s:
+            found = s.scalar(select(func.count()).select_from(ChatRow).where(ChatRow.table_id == table_id))
+            return int(found or 0)
 
     def load(self, table_id: str) -> TableRecord | None:
         """Returns a stored table with its seats and moves, or None."""

@@ -29,6 +29,7 @@ from parlour.core.log import GameLog
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
+from parlour.server.limits import TABLE_CHAT_BURST, TABLE_CHAT_RATE, Bucket
 from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
 from parlour.server.views import SeatJSON, score_timeline, seat_view
@@ -68,10 +69,17 @@ class Timing:
     answers within it shows nothing by their timing (one who takes longer shows it, as at a table)."""
     clock_bot: str = "random"
     """The bot that moves for a person whose clock ran out where passing is not legal."""
+    grace: float = 15.0
+    """How long a person's seat must have been without a connection before others may put a bot in
+    (a reload is quick); counted from the table's start, or the server's, for a seat never connected."""
 
 
-GRACE_SECONDS = 15.0
-"""How long a person's seat must have been left before others may put a bot in (a reload is quick)."""
+MAX_SPECTATORS = 100
+"""Spectators' connections one table takes at once (more are refused with 503); seats never wait for them."""
+MAX_SEAT_CONNECTIONS = 4
+"""Connections one seat may hold at once (tabs, a hot-seat screen); a newer one closes the oldest (4409)."""
+MAX_STORED_CHAT = 2000
+"""Chat lines one table stores; beyond them its chat is full (429)."""
 MAX_BOT_MILLISECONDS = 2000
 """The longest search a server bot may make for one move (a table's bots are chosen by strangers)."""
 
@@ -95,8 +103,9 @@ def check_bot(game: Game, name: object) -> Agent:
 
 
 def hash_token(token: str) -> str:
-    """Returns the stored form of a seat's token (only hashes are stored)."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    """Returns the stored form of a seat's token (only hashes are stored); any text hashes, a lone
+    surrogate included."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def choose_in_worker(game_name: str, position: dict[str, object], bot: str, seed: int, seat: int) -> str:
@@ -115,10 +124,16 @@ class Listener:
     JSON texts; ``gone`` is set when the table drops a connection that reads nothing."""
 
     seat: int | None
+    guest: bool = False
+    """A visitor of a finished table without a link (who may watch, not chat)."""
+    address: str = "unknown"
     outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
     seen: int = 0
     """The log entries this connection already has."""
     gone: asyncio.Event = field(default_factory=asyncio.Event)
+    close_code: int = 4429
+    """Why the table dropped it: 4429 it read nothing for too long, 4409 a newer connection of its seat."""
+    joined: float = field(default_factory=time.monotonic)
 
     def send(self, message: dict[str, object]) -> None:
         """Queues a message; a connection whose outbox is full is marked gone (it will be closed)."""
@@ -151,6 +166,10 @@ class LiveTable:
         """When the decision now open began (the last accepted move, or the server's start)."""
         self.left: dict[int, float] = {}
         """When each person's seat last lost its last connection (for the stand-in grace period)."""
+        self.loaded = time.time()
+        """When this server took the table up (a seat never connected since is in its grace from here)."""
+        self.chat_bucket = Bucket(TABLE_CHAT_RATE, TABLE_CHAT_BURST)
+        self._chat_stored: int | None = None
         self.notes = {m.number: m.note for m in record.moves if m.note}
         """What the server said about an automatic move, by move number ("the clock ran out")."""
         self._generation = 0
@@ -161,6 +180,10 @@ class LiveTable:
         """The replay viewer's checkpoints, made at the first replay request."""
         self.replay_lock = asyncio.Lock()
         self._card_texts: dict[str, str] | None = None
+        self.window_base: int | None = self.record.version if _asks_several(self.state) else None
+        """The version at which the window asking several seats now open began (None: no such window)."""
+        self.queued: dict[int, asyncio.Future[int]] = {}
+        """Typed passes waiting for their window's answers to land (by seat)."""
         self._table_content: dict[str, object] | None = None
 
     def _rebuild(self) -> GameState:
@@ -271,13 +294,18 @@ class LiveTable:
         note: str | None = None,
         automatic: bool = False,
         generation: int | None = None,
+        queued: bool = False,
     ) -> int:
-        """Applies a move for ``seat`` if it is legal now; returns the new version; refuses with a reason."""
+        """Applies a move for ``seat`` if it is legal now; returns the new version; refuses with a reason.
+        ``queued``: a typed pass that waited for its window's answers (a person's, not automatic)."""
         if not isinstance(text, str) or not text or len(text) > 200:
             raise Refusal(400, "an action is a text of 1 to 200 characters")
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
             raise Refusal(400, "version must be a whole number")
-        if not automatic and text.strip() == PASS_TEXT:
+        if not automatic and not queued and text.strip() == PASS_TEXT:
+            waiting = self._queue_pass(seat, version)
+            if waiting is not None:
+                return await asyncio.shield(waiting)  # a client gone meanwhile does not take its pass back
             await self._pace_pass()
         async with self.lock:
             if generation is not None and generation != self._generation:
@@ -286,6 +314,32 @@ class LiveTable:
         await self.broadcast()
         self.schedule()
         return new_version
+
+    def _queue_pass(self, seat: int, version: int | None) -> asyncio.Future[int] | None:
+        """In a window asking several seats at once, a pass typed before the answers land waits for
+        them: every pass then lands together in the asked order, so neither its time nor its place
+        tells whether the seat could have played (docs/security.md). Returns the future of its
+        version, or None where the pass goes the usual way."""
+        if self.window_base is None or time.time() >= self.opened + self.timing.pass_delay:
+            return None
+        if seat not in self.state.deciders():
+            return None  # refused the usual way
+        if version is not None and version != self.record.version:
+            raise Refusal(
+                409, f"the table has moved on: it is at version {self.record.version}", self.record.version
+            )
+        if seat in self.queued:
+            raise Refusal(409, "your pass is already waiting for the window's answers")
+        self.queued[seat] = asyncio.get_running_loop().create_future()
+        self.schedule()
+        return self.queued[seat]
+
+    def _drop_queue(self, why: str) -> None:
+        """Refuses every pass still waiting (its window closed before it landed)."""
+        for future in self.queued.values():
+            if not future.done():
+                future.set_exception(Refusal(409, why, self.record.version))
+        self.queued.clear()
 
     async def _pace_pass(self) -> None:
         """Holds a typed pass until the pass delay since the decision opened (as an automatic one)."""
@@ -299,7 +353,7 @@ class LiveTable:
     ) -> int:
         """Checks, applies to a copy, commits, then adopts the move (the caller holds the lock)."""
         record = self.record
-        if version is not None and version != record.version:
+        if version is not None and version != record.version and not self._same_window(text, version):
             raise Refusal(409, f"the table has moved on: it is at version {record.version}", record.version)
         if self.state.is_over():
             raise Refusal(422, "the game is over")
@@ -314,6 +368,8 @@ class LiveTable:
         except IllegalActionError as err:
             raise Refusal(422, str(err)) from None
         now = time.time()
+        continuing = self._continues_window(seat, text, trial)
+        opened = self.opened if continuing else now
         move = MoveRecord(record.version + 1, seat, trial.format_action(action), [], now, note)
         # The new table fields go to storage first; the live table adopts them only once committed,
         # so no view ever shows a version whose move is not in the log.
@@ -323,7 +379,7 @@ class LiveTable:
             self._charge_clock(pending.seats[seat], now)  # a person's own time, or the clock running out
         if trial.is_over():
             pending.status, pending.scores = "over", list(trial.scores())
-        pending.deadline = self._deadline(trial, now, pending.seats)
+        pending.deadline = self._deadline(trial, opened, pending.seats)
         try:
             await self.store.write(self.store.add_move, pending, move)
         except Exception:
@@ -333,12 +389,29 @@ class LiveTable:
         record.deadline = pending.deadline
         for live, stored in zip(record.seats, pending.seats, strict=True):
             live.time_left = stored.time_left
-        self.state, self.opened = trial, now
+        self.state, self.opened = trial, opened
         self.log.add(seat, move.action, events, turn, turn_player)
         record.moves.append(move)
         if note:
             self.notes[move.number] = note
+        if not continuing:  # a new decision: a new window (or none), and no pass waits for the old one
+            self.window_base = record.version if _asks_several(trial) else None
+            self._drop_queue("the window closed before your pass landed")
         return record.version
+
+    def _same_window(self, text: str, version: int) -> bool:
+        """Returns whether a pass sent against ``version`` was meant for the window open now (the
+        others' passes that landed since change nothing for it)."""
+        base = self.window_base
+        return base is not None and text.strip() == PASS_TEXT and base <= version <= self.record.version
+
+    def _continues_window(self, seat: int, text: str, trial: GameState) -> bool:
+        """Returns whether this move is a pass that leaves the window asking several seats open for
+        the others (its answers keep the window's time)."""
+        if self.window_base is None or text.strip() != PASS_TEXT or not trial.passing_window():
+            return False
+        left = set(trial.deciders())
+        return bool(left) and left == set(self.state.deciders()) - {seat}
 
     # ----------------------------------------------------------------- clocks
     def _charge_clock(self, stored: SeatRecord, now: float) -> None:
@@ -373,7 +446,7 @@ class LiveTable:
         way for the same move (same version, seat, mover and time) is kept, so a setting changed back
         and forth never starts a bot's search again."""
         plan = None if self.state.is_over() else self._plan()
-        key = None if plan is None else (self.record.version, plan[1], plan[3], plan[4], plan[0])
+        key = None if plan is None else (self.record.version, plan.seat, plan.note, plan.mover, plan.when)
         if key is not None and key == self._planned and self._task is not None and not self._task.done():
             return
         self._generation += 1
@@ -381,30 +454,35 @@ class LiveTable:
             self._task.cancel()
         self._task, self._planned = None, key
         if plan is not None:
-            when, seat, choose, note, _ = plan
-            self._task = asyncio.get_running_loop().create_task(
-                self._run(self._generation, when, seat, choose, note)
-            )
+            self._task = asyncio.get_running_loop().create_task(self._run(self._generation, plan))
 
     def resume(self) -> None:
         """After a restart: the decision open now begins afresh (the downtime is nobody's thinking
         time), with its clock planned again."""
         self.opened = time.time()
+        self.window_base = self.record.version if _asks_several(self.state) else None
         self.record.deadline = self._deadline(self.state, self.opened)
         self.schedule()
 
-    def _plan(self) -> tuple[float, int, Callable[[], object], str | None, str] | None:
-        """Returns (when, seat, how to choose, note, who moves) of the next automatic move, if any."""
+    def _plan(self) -> Plan | None:
+        """Returns the next automatic move, if any: the first seat in the asked order whose answer is
+        ready. In a window asking several seats at once every answer (a bot's, an auto-pass, a typed
+        pass waiting) lands no sooner than the window's ``answer_at``, in that order."""
+        answer_at = self.opened + self.timing.pass_delay
+        several = self.window_base is not None
         for seat in self.state.deciders():
             stored = self.record.seats[seat]
             bot = stored.bot if stored.kind == "bot" else stored.stand_in
             if bot is not None:
-                return self.opened + self.timing.think, seat, self._bot_choice(seat, bot), None, bot
+                when = self.opened + self.timing.think
+                return Plan(max(when, answer_at) if several else when, seat, self._bot_choice(seat, bot), bot)
+            if seat in self.queued:
+                return Plan(answer_at, seat, _pass, "typed")
             if stored.auto_pass and self.state.only_pass(seat):
-                return self.opened + self.timing.pass_delay, seat, lambda: PASS_TEXT, None, "auto-pass"
+                return Plan(answer_at, seat, _pass, "auto-pass")
         if self.record.deadline is not None:
             seat = next(s for s in self.state.deciders() if self._is_person(s))
-            return self.record.deadline, seat, self._clock_choice(seat), "the clock ran out", "clock"
+            return Plan(self.record.deadline, seat, self._clock_choice(seat), "clock", "the clock ran out")
         return None
 
     def _bot_choice(self, seat: int, bot: str) -> Callable[[], object]:
@@ -429,29 +507,44 @@ class LiveTable:
             return lambda: PASS_TEXT
         return self._bot_choice(seat, self.timing.clock_bot)
 
-    async def _run(
-        self, generation: int, when: float, seat: int, choose: Callable[[], object], note: str | None
-    ) -> None:
-        """Waits until ``when``, makes the automatic move and applies it, unless the table moved on."""
+    async def _run(self, generation: int, plan: Plan) -> None:
+        """Waits until the plan's time, makes its move and applies it, unless the table moved on."""
         try:
             # The choice first, then the wait: a move lands at ``when`` however long the bot took.
-            text = choose()
+            text = plan.choose()
             if asyncio.isfuture(text) or asyncio.iscoroutine(text):
                 text = await text
-            wait = when - time.time()
+            wait = plan.when - time.time()
             if wait > 0:
                 await asyncio.sleep(wait)
             if generation != self._generation:
                 return
             version = self.record.version
             self._task = None  # this move's own schedule() must not cancel the task making it
-            await self.act(seat, text, version, note=note, automatic=True, generation=generation)
+            if plan.mover == "typed":
+                await self._land_queued(plan.seat, version, generation)
+            else:
+                await self.act(plan.seat, text, version, plan.note, automatic=True, generation=generation)
         except asyncio.CancelledError:
             raise
         except Refusal as refusal:
             LOG.info("automatic move at table %s dropped: %s", self.record.id, refusal.message)
         except Exception:
             LOG.exception("automatic move at table %s failed", self.record.id)
+
+    async def _land_queued(self, seat: int, version: int, generation: int) -> None:
+        """Lands a typed pass that waited for its window's answers; tells its sender how it went."""
+        future = self.queued.get(seat)
+        try:
+            landed = await self.act(seat, PASS_TEXT, version, generation=generation, queued=True)
+        except Refusal as refusal:
+            if future is not None and not future.done() and self.queued.get(seat) is future:
+                del self.queued[seat]
+                future.set_exception(refusal)
+            raise
+        if future is not None and not future.done():
+            self.queued.pop(seat, None)
+            future.set_result(landed)
 
     # ----------------------------------------------------------------- seat settings
     def _drop_plan_of(self, seat: int) -> None:
@@ -488,10 +581,11 @@ class LiveTable:
             check_bot(self.game, bot)
             if by != seat and seat in {listener.seat for listener in self.listeners}:
                 raise Refusal(422, f"seat {seat} is connected: only its person may hand it to a bot")
-            away = time.time() - self.left.get(seat, 0.0)
-            if by != seat and away < GRACE_SECONDS:
+            away = time.time() - self.left.get(seat, self.loaded)
+            grace = self.timing.grace
+            if by != seat and away < grace:
                 raise Refusal(
-                    422, f"seat {seat} left {away:.0f} s ago: wait {GRACE_SECONDS:.0f} s, it may be reloading"
+                    422, f"seat {seat} left {away:.0f} s ago: wait {grace:.0f} s, it may be reloading"
                 )
         async with self.lock:
             self._drop_plan_of(seat)
@@ -500,6 +594,35 @@ class LiveTable:
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
+
+    def admit(self, listener: Listener) -> None:
+        """Adds a connection: a spectator within the spectators' budget (else 503); a seat always, its
+        oldest connection closed (4409) when it holds MAX_SEAT_CONNECTIONS already."""
+        if listener.seat is None:
+            if sum(other.seat is None for other in self.listeners) >= MAX_SPECTATORS:
+                raise Refusal(503, f"this table has {MAX_SPECTATORS} spectators already")
+        else:
+            own = [other for other in self.listeners if other.seat == listener.seat]
+            if len(own) >= MAX_SEAT_CONNECTIONS:
+                oldest = min(own, key=lambda other: other.joined)
+                oldest.close_code = 4409
+                oldest.gone.set()
+                self.listeners.discard(oldest)
+        self.listeners.add(listener)
+
+    async def chat(self, seat: int | None, text: str) -> None:
+        """Stores a chat line and sends it to everyone, within the table's budgets (else 429)."""
+        if self._chat_stored is None:
+            self._chat_stored = await asyncio.to_thread(self.store.chat_count, self.record.id)
+        if self._chat_stored >= MAX_STORED_CHAT:
+            raise Refusal(429, f"this table's chat is full ({MAX_STORED_CHAT} lines)")
+        if not self.chat_bucket.take():
+            raise Refusal(429, "the table's chat is busy: slow down")
+        self._chat_stored += 1
+        at = await self.store.write(self.store.add_chat, self.record.id, seat, text)
+        line = encode({"type": "chat", "seat": seat, "text": text, "at": at})
+        for listener in list(self.listeners):
+            listener.put(line)
 
     def leave(self, listener: Listener) -> None:
         """Forgets a connection; notes when a person's seat is left with none."""
@@ -512,6 +635,28 @@ class LiveTable:
         self._generation += 1
         if self._task is not None:
             self._task.cancel()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The next automatic move: when it lands, whose it is, how it is chosen, who moves, and its note."""
+
+    when: float
+    seat: int
+    choose: Callable[[], object]
+    mover: str
+    """A bot's name, "auto-pass", "typed" (a person's pass waiting for its window) or "clock"."""
+    note: str | None = None
+
+
+def _pass() -> str:
+    """Returns the pass (an auto-pass's or a waiting typed pass's choice)."""
+    return PASS_TEXT
+
+
+def _asks_several(state: GameState) -> bool:
+    """Returns whether the decision open is a reaction window asking several seats at once."""
+    return not state.is_over() and state.passing_window() and len(state.deciders()) > 1
 
 
 def new_token() -> str:

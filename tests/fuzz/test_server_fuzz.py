@@ -203,7 +203,9 @@ def test_no_stand_in_moves_after_the_seat_is_taken_back(
         update(self, table)
 
     monkeypatch.setattr(Store, "update", slow_update)
-    app = create_app(Settings(f"sqlite:///{tmp_path / 'race.db'}", bot_workers=0, timing=Timing(think=1.5)))
+    app = create_app(
+        Settings(f"sqlite:///{tmp_path / 'race.db'}", bot_workers=0, timing=Timing(think=1.5, grace=0.0))
+    )
     with TestClient(app) as client:
         made = client.post("/api/tables", json={"game": "venture", "seats": [{"kind": "human"}] * 2}).json()
         table = made["table"]

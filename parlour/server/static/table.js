@@ -406,6 +406,10 @@ function connect(seat) {
   ws.addEventListener("message", event => receive(seat, JSON.parse(event.data)));
   ws.addEventListener("close", event => {
     if (event.code === 4403 || event.code === 4404) return;  // a wrong link: do not knock again
+    if (event.code === 4409) {  // this seat was opened in more windows: the newest ones keep it
+      document.getElementById("error").textContent = "This seat is open in other windows; reload to take it here.";
+      return;
+    }
     setTimeout(() => connect(seat), seat.retry);
     seat.retry = Math.min(seat.retry * 2, 8000);
   });

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -61,6 +62,32 @@ MAX_MILLISECONDS = 3_600_000
 """The longest search budget accepted: an hour a move."""
 MAX_ITERATIONS = 10_000_000
 """The most iterations a search budget may ask for."""
+BUDGET_RANGE = f"1ms to {MAX_MILLISECONDS // 1000}s, or 1it to {MAX_ITERATIONS}it"
+"""The budgets accepted, as error messages and docs/search.md write them."""
+RANGES: dict[str, tuple[int | float, int | float]] = {
+    "explore": (0, 10),
+    "prior": (0, 100),
+    "widening": (0, 100),
+    "inner": (0, 100),
+    "power": (0, 2),
+    "horizon": (0, 1000),
+    "deepen": (0, 1000),
+    "cap": (0, 10_000),
+    "race": (0, 100),
+    "margin": (0, 10),
+    "samples": (0, 1000),
+    "soft": (0, 10),
+}
+"""The lowest and highest value of each ``Settings`` field (docs/search.md lists them): beyond them a
+setting changes nothing more, or the search would overflow (``power``) or never end a move."""
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?", re.ASCII | re.IGNORECASE)
+"""A number as a bot name may write it: ASCII digits, an optional sign, point and exponent."""
+_BUDGET = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)(ms|s|it)?", re.ASCII)
+"""A budget: a number and its unit (none: iterations)."""
+_SHOWN = 24
+"""The most characters of a refused text an error message repeats."""
+_LONGEST = 40
+"""The most characters a setting's number may take."""
 
 
 @dataclass(slots=True)
@@ -85,30 +112,19 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """Reads ``200ms``, ``1s``, ``0.5s``, ``500`` or ``500it``: from 1 ms or 1 iteration to the maxima."""
+        """Reads ``200ms``, ``1s``, ``0.5s``, ``500`` or ``500it`` in ``BUDGET_RANGE``, else ValueError."""
         word = text.strip().lower()
-        shape = f"a search budget is like 200ms, 1s or 500it, not {text[:40]!r}"
-        if not word or len(word) > 12 or not word.isascii():
-            raise ValueError(shape)
-        try:
-            if word.endswith("ms"):
-                budget = cls(milliseconds=_whole(word[:-2]))
-            elif word.endswith("s"):
-                seconds = word[:-1]
-                if not seconds.replace(".", "", 1).isdecimal():
-                    raise ValueError(shape)
-                budget = cls(milliseconds=round(float(seconds) * 1000))
-            else:
-                budget = cls(iterations=_whole(word.removesuffix("it")))
-        except ValueError:
-            raise ValueError(shape) from None
-        if budget.milliseconds <= 0 and budget.iterations <= 0:
-            raise ValueError(f"a search budget must be at least 1ms or 1it, not {text!r}")
-        if budget.milliseconds > MAX_MILLISECONDS or budget.iterations > MAX_ITERATIONS:
-            raise ValueError(
-                f"a search budget is at most {MAX_MILLISECONDS // 1000}s or {MAX_ITERATIONS}it, not {text!r}"
-            )
-        return budget
+        found = _BUDGET.fullmatch(word)
+        if found is None or (found[2] != "s" and "." in found[1]):
+            raise ValueError(f"ismcts budget {shown(text)} is not like 200ms, 0.5s or 500it ({BUDGET_RANGE})")
+        unit = found[2]
+        milliseconds = unit in ("s", "ms")
+        number = float(found[1])  # inf for a long enough run of digits, never an error
+        if unit == "s" and math.isfinite(number):
+            number = round(number * 1000)
+        if not 1 <= number <= (MAX_MILLISECONDS if milliseconds else MAX_ITERATIONS):
+            raise ValueError(f"ismcts budget {shown(text)} is out of range: {BUDGET_RANGE}")
+        return cls(milliseconds=int(number)) if milliseconds else cls(iterations=int(number))
 
     def describe(self) -> str:
         """Returns the budget as text."""
@@ -146,18 +162,37 @@ class Settings:
     """How an unfinished game's leader is judged: 0 the leader takes the win's share, more shares it
     out by a softmax over the estimates with this fraction of the top estimate as its temperature."""
 
+    def __post_init__(self) -> None:
+        """Refuses a value of the wrong kind or outside its range (``RANGES``) with ValueError."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            whole = f.type == "int"
+            kinds = (int,) if whole else (int, float)
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                raise ValueError(
+                    f"ismcts setting {f.name}={shown(repr(value))} is not {_kind(f.name, whole)}"
+                )
+            if isinstance(value, int) and abs(value) > 10**100:
+                raise ValueError(f"ismcts setting {f.name} is out of range: {_kind(f.name, whole)}")
+            _check_range(f.name, value, f"{value:g}")
+
     @classmethod
     def parse(cls, text: str) -> Settings:
-        """Reads comma-separated ``name=number`` pairs (``horizon=2,explore=0.5``); empty: the defaults."""
+        """Reads comma-separated ``name=number`` pairs (``horizon=2,explore=0.5``), each in its range
+        (``RANGES``); empty: the defaults. Raises ValueError naming the setting, the value and the range."""
         names = {f.name: f.type for f in fields(cls)}
         values: dict[str, Any] = {}
         for pair in filter(None, (p.strip() for p in text.split(","))):
             name, equals, value = pair.partition("=")
-            if not equals or name not in names:
+            name = name.strip()
+            if name in names and not equals:
+                raise ValueError(f"ismcts setting {name} needs =number, {_kind(name, names[name] == 'int')}")
+            if name not in names:
                 raise ValueError(
-                    f"a search setting is one of {', '.join(names)} with =number, not {pair[:40]!r}"
+                    f"ismcts setting {shown(pair)} is unknown: write name=number, the names being "
+                    + ", ".join(names)
                 )
-            values[name] = _setting(name, value, names[name] == "int")
+            values[name] = _setting(name, value.strip(), names[name] == "int")
         return cls(**values)
 
     def describe(self) -> str:
@@ -170,21 +205,37 @@ class Settings:
         )
 
 
-def _setting(name: str, value: str, whole: bool) -> float:
-    """Returns one setting's value: a whole number or a decimal from 0 to 10,000, or raises ValueError."""
-    word = value.strip()
-    shape = word.isdecimal() if whole else word.replace(".", "", 1).isdecimal()
-    number = (int(word) if whole else float(word)) if shape and len(word) <= 12 else -1
-    if not 0 <= number <= 10_000:
-        raise ValueError(f"the search setting {name} takes a number from 0 to 10000, not {value[:40]!r}")
-    return number
+def _setting(name: str, word: str, whole: bool) -> float:
+    """Returns one setting's value read from its text, or raises ValueError if it is not a number of the
+    setting's kind (whole or not) within its range."""
+    if len(word) > _LONGEST or _NUMBER.fullmatch(word) is None:
+        raise ValueError(f"ismcts setting {name}={shown(word)} is not {_kind(name, whole)}")
+    number = float(word)  # inf for a large enough exponent, never an error
+    if whole and math.isfinite(number) and not number.is_integer():
+        raise ValueError(f"ismcts setting {name}={shown(word)} is not {_kind(name, whole)}")
+    _check_range(name, number, shown(word))
+    return int(number) if whole else number
 
 
-def _whole(word: str) -> int:
-    """Returns a whole number written in ASCII digits only (no sign, no underscore), or raises ValueError."""
-    if not word.isdecimal() or len(word) > 12:
-        raise ValueError(word)
-    return int(word)
+def _kind(name: str, whole: bool) -> str:
+    """Returns what a setting takes, for an error message: ``a whole number from 0 to 1000``."""
+    low, high = RANGES[name]
+    return f"{'a whole number' if whole else 'a number'} from {low:g} to {high:g}"
+
+
+def _check_range(name: str, number: float, written: str) -> None:
+    """Raises ValueError naming the setting, its value as written and its range if it lies outside."""
+    low, high = RANGES[name]
+    if not low <= number <= high:  # NaN too
+        raise ValueError(f"ismcts setting {name}={written} is out of range: {low:g} to {high:g}")
+
+
+def shown(text: str) -> str:
+    """Returns text a user gave, for a one-line error message: short printable ASCII as it is, anything
+    else escaped (``ascii``) and cut to its first characters."""
+    if len(text) <= _SHOWN and text.isascii() and text.isprintable():
+        return text
+    return ascii(text[:_SHOWN]) + ("..." if len(text) > _SHOWN else "")
 
 
 _STEPS_BACK: dict[type, bool] = {}

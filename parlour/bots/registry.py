@@ -2,14 +2,15 @@
 
 A search bot takes its budget (and optionally its playout bot and settings) after colons:
 ``ismcts``, ``ismcts:200ms``, ``ismcts:1s``, ``ismcts:500it``, ``ismcts:200ms:random``,
-``ismcts:200ms::horizon=2,explore=0.5`` (see ``parlour.bots.ismcts.Settings``).
+``ismcts:200ms::horizon=2,explore=0.5`` (see ``parlour.bots.ismcts.Settings``; each setting and the
+budget has a range, ``RANGES`` and ``BUDGET_RANGE`` there, and anything outside is refused).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from parlour.bots.ismcts import Budget, IsmctsBot, Settings
+from parlour.bots.ismcts import BUDGET_RANGE, RANGES, Budget, IsmctsBot, Settings, shown
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.errors import OptionError
@@ -17,6 +18,10 @@ from parlour.core.game import Game
 
 GENERIC: dict[str, Callable[[int], Agent]] = {"random": RandomBot}
 SEARCH = "ismcts"
+MAX_NAME = 200
+"""The longest bot name accepted (printable ASCII only)."""
+DEFAULT_BUDGET = Budget(milliseconds=200)
+"""The search bot's budget when its name gives none (``ismcts``)."""
 
 
 def bot_names(game: Game) -> list[str]:
@@ -24,8 +29,26 @@ def bot_names(game: Game) -> list[str]:
     return sorted({*GENERIC, *game.bots(), SEARCH})
 
 
+def search_syntax(game: Game) -> list[str]:
+    """Returns lines telling how a search bot's name is written: its budget, playout bot and settings,
+    each with its range (``parlour options GAME`` prints them)."""
+    defaults = Settings.parse(game.search_settings)
+    ranges = ", ".join(
+        f"{name} {low:g} to {high:g} ({getattr(defaults, name):g})" for name, (low, high) in RANGES.items()
+    )
+    return [
+        f"search bot: {SEARCH}[:BUDGET[:PLAYOUT[:SETTINGS]]], as {SEARCH}:1s or {SEARCH}:500it::horizon=8",
+        f"  BUDGET {BUDGET_RANGE} (default {DEFAULT_BUDGET.describe()}); "
+        f"PLAYOUT one of the bots (default {game.playout_bot})",
+        f"  SETTINGS name=number pairs, each from its lowest to its highest value (default): {ranges}",
+    ]
+
+
 def make_bot(game: Game, name: str, seed: int) -> Agent:
-    """Returns a new bot called ``name`` for ``game``, seeded."""
+    """Returns a new bot called ``name`` for ``game``, seeded; refuses (OptionError, one line) an unknown
+    bot and a search setting or budget out of its range (``parlour.bots.ismcts.RANGES``)."""
+    if len(name) > MAX_NAME or not (name.isascii() and name.isprintable()):
+        raise OptionError(f"a bot name is at most {MAX_NAME} printable ASCII characters, not {shown(name)}")
     factories = {**GENERIC, **game.bots()}
     base, _, argument = name.partition(":")
     if base == SEARCH:
@@ -40,14 +63,15 @@ def _search_bot(game: Game, factories: dict[str, Callable[[int], Agent]], argume
     budget_text, _, rest = argument.partition(":")
     playout, _, settings_text = rest.partition(":")
     try:
-        budget = Budget.parse(budget_text) if budget_text else Budget(milliseconds=200)
+        budget = Budget.parse(budget_text) if budget_text else DEFAULT_BUDGET
         settings = Settings.parse(f"{game.search_settings},{settings_text}")
     except ValueError as err:
         raise OptionError(str(err)) from None
     playout = playout or game.playout_bot
     if playout not in factories:
+        hint = "; settings follow a third colon, as in ismcts:200ms::horizon=2" if "=" in playout else ""
         raise OptionError(
-            f"no playout bot {playout!r} for {game.name} (bots: {', '.join(sorted(factories))})"
+            f"no playout bot {playout!r} for {game.name} (bots: {', '.join(sorted(factories))}){hint}"
         )
     # The game's own greedy bot (if any) advises the search's first visits at the root.
     adviser = factories.get("greedy")

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from parlour.bots.registry import bot_names, make_bot
+from parlour.bots.registry import bot_names, make_bot, search_syntax
 from parlour.bots.simulation import Batch, check_simulation, simulate
 from parlour.bots.workers import check_backend
 from parlour.cli import files
@@ -164,6 +164,8 @@ def cmd_options(args: argparse.Namespace) -> int:
             for content in game.available_content(spec.name):
                 print(f"  {content.name}  sha256 {content.sha256}  {content.origin}")
     print("bots: " + ", ".join(["human", *bot_names(game)]))
+    for line in search_syntax(game):
+        print(line)
     return 0
 
 

@@ -33,6 +33,7 @@ from parlour.core.game import Game
 from parlour.core.positions import JSONObject
 from parlour.core.registry import game_names, load_game
 from parlour.core.state import GameState, rank
+from parlour.envs.ids import action_id
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 """OpenSpiel's player id of a chance node."""
@@ -233,6 +234,22 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         return sorted((index[name], count / total) for name, count in left.items())
 
     # ------------------------------------------------------------ applying
+    def apply_action(self, action: int) -> None:
+        """Applies a chance outcome or a player's action id: an int or NumPy integer in range, anything
+        else (a float, even 2.0; a bool; -1) raising ValueError with the state unchanged (pyspiel alone
+        would take True as 1, and refuse a float or a huge id with TypeError)."""
+        super().apply_action(self._id(action))
+
+    def apply_action_with_legality_check(self, action: int) -> None:
+        """Applies an action after OpenSpiel's own legality check; only ids, as ``apply_action``."""
+        super().apply_action_with_legality_check(self._id(action))
+
+    def _id(self, action: object) -> int:
+        """Returns the action id or chance outcome given, or raises ValueError if it is not one."""
+        game = self._spiel_game
+        outcomes = game.adapter.faces + 1 + len(game.chance_names)  # as ``max_chance_outcomes()``
+        return action_id(action, outcomes if self.request else len(game.adapter.catalogue))
+
     def _apply_action(self, action: int) -> None:
         """Applies a chance outcome or a player's action id."""
         if self.request is not None:

@@ -20,6 +20,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from parlour.core.encoding import observation
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
+from parlour.envs.ids import action_id
 
 
 class ParlourEnv(AECEnv):  # type: ignore[misc]
@@ -119,22 +120,22 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         return observation(self.adapter, state, seat), mask
 
     def step(self, action: int | None) -> None:
-        """Applies the acting agent's action id; an illegal id raises ValueError and changes nothing."""
+        """Applies the acting agent's action id (an int or NumPy integer); an illegal id, or anything else
+        (a float, even 2.0; a bool; None while the agent may act), raises ValueError and changes nothing."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < self._actions:
-            raise ValueError(f"action must be an id 0..{self._actions - 1}, not {action!r}")
+        number = action_id(action, self._actions)  # a float, bool, text or None: ValueError
         seat, state = self._seats[agent], self.state_
         legal = state.legal_actions(seat)
         try:
-            chosen = legal[self.adapter.ids.of(legal, state.format_action).index(int(action))]
+            chosen = legal[self.adapter.ids.of(legal, state.format_action).index(number)]
         except ValueError:  # not listed: a decision may accept it all the same (``Decision.accepts``)
-            parsed = state.parse_action(self.catalogue[int(action)])
+            parsed = state.parse_action(self.catalogue[number])
             if not state.is_legal(parsed, seat):
                 raise ValueError(
-                    f"action {action} ({self.catalogue[int(action)]}) is not legal for {agent} now"
+                    f"action {number} ({self.catalogue[number]}) is not legal for {agent} now"
                 ) from None
             self._cumulative_rewards[agent] = 0.0
             state.apply(parsed, seat)

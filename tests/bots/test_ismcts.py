@@ -75,7 +75,7 @@ def test_budgets_are_read_from_their_names() -> None:
     assert Budget.parse("1s") == Budget(milliseconds=1000)
     assert Budget.parse("500it") == Budget(iterations=500) == Budget.parse("500")
     game = load_game("venture")
-    with pytest.raises(OptionError, match="search budget"):
+    with pytest.raises(OptionError, match="ismcts budget"):
         make_bot(game, "ismcts:fast", 0)
     with pytest.raises(OptionError, match="no playout bot"):
         make_bot(game, "ismcts:10it:nobody", 0)
@@ -88,7 +88,7 @@ def test_budgets_are_read_from_their_names() -> None:
 )
 def test_budgets_out_of_range_are_refused(text: str) -> None:
     """No zero, negative, infinite or endless budget; no number too long to read."""
-    with pytest.raises(ValueError, match="search budget"):
+    with pytest.raises(ValueError, match="ismcts budget"):
         Budget.parse(text)
 
 
@@ -183,7 +183,7 @@ def test_settings_are_read_from_the_name() -> None:
     assert isinstance(venus, IsmctsBot) and isinstance(venture, IsmctsBot)
     assert (venus.settings.horizon, venture.settings.horizon) == (12, 12) and Settings().horizon < 12
     for text in ("horizon", "speed=2", "horizon=1.5", "explore=-1", "explore=1e9", "race=x"):
-        with pytest.raises(OptionError, match="search setting"):
+        with pytest.raises(OptionError, match="ismcts setting"):
             make_bot(game, f"ismcts:20it::{text}", 0)
 
 

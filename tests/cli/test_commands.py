@@ -353,7 +353,13 @@ def test_options_lists_options_and_bots(capsys: pytest.CaptureFixture[str]) -> N
         assert any(line.strip().startswith(f"--option {spec.name}=") for line in lines), spec.name
     assert "  --option payment=turn|each  (default turn): " in out
     assert "max_turns=integer  (default 400)" in out
-    assert lines[-1] == "bots: human, greedy, ismcts, quick, random"
+    assert lines[-4] == "bots: human, greedy, ismcts, quick, random"
+    # The search bot's name: its budget, playout bot and every setting with its range (Venture's horizon).
+    assert lines[-3].startswith("search bot: ismcts[:BUDGET[:PLAYOUT[:SETTINGS]]]")
+    assert (
+        "1ms to 3600s, or 1it to 10000000it (default 200ms)" in lines[-2] and "(default quick)" in lines[-2]
+    )
+    assert "power 0 to 2 (0.5)" in lines[-1] and "horizon 0 to 1000 (12)" in lines[-1]
 
 
 # ---------------------------------------------------------------- refusals

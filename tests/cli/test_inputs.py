@@ -173,7 +173,7 @@ def test_tournament_writes_under_the_home_folder_by_default_and_says_where(
 
 # ---------------------------------------------------------------- bots, budgets and workers
 # Only budgets that, accepted by mistake, would still end quickly (3601s is refused in test_ismcts.py).
-@pytest.mark.parametrize("budget", ["infs", "nans", "0s", "-1s", "0it", "0ms", "1e400s", f"{NINES}it"])
+@pytest.mark.parametrize("budget", ["infs", "nans", "0s", "-1s", "0it", "0ms", "1e400s", f"{NINES[:150]}it"])
 def test_a_search_budget_out_of_range(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], budget: str
 ) -> None:
@@ -184,7 +184,31 @@ def test_a_search_budget_out_of_range(
         ["play", "venture", "--seats", seats, "--records", str(tmp_path / "r")],
     ):
         status, _, err = run(capsys, *argv)
-        assert_one_line_error(status, err, "search budget")
+        assert_one_line_error(status, err, "ismcts budget", budget[:20])
+
+
+@pytest.mark.parametrize(
+    ("seat", "words"),
+    [
+        ("ismcts:200ms::power=10000", ["ismcts setting power=10000 is out of range: 0 to 2"]),
+        ("ismcts:200ms::explore=nan", ["ismcts setting explore=nan", "0 to 10"]),
+        ("ismcts:200ms::horizon=-1", ["ismcts setting horizon=-1 is out of range: 0 to 1000"]),
+        ("ismcts:\ud800", ["bot name", "\\ud800"]),
+        ("ismcts:" + "9" * 300, ["bot name is at most 200"]),
+    ],
+)
+def test_a_search_setting_out_of_range(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: str, words: list[str]
+) -> None:
+    """A bot name's setting out of its range is refused before any game, in one line naming it."""
+    seats = f"random,{seat}"
+    for argv in (
+        ["simulate", "venture", "-n", "1", "--seats", seats],
+        ["tournament", "venture", "-n", "1", "--bots", seats, "--out", str(tmp_path / "t")],
+        ["play", "venture", "--seats", seats, "--records", str(tmp_path / "r")],
+    ):
+        status, _, err = run(capsys, *argv)
+        assert_one_line_error(status, err, *words)
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 Every accepted action is committed before anyone hears of it, so a server killed at any moment loses
 no accepted action and a restart replays every table from its seed and moves. The schema is created
 and upgraded by Alembic (``migrations/``); the database URL is a setting (PostgreSQL can replace SQLite).
+A SQLite file and its -wal and -shm are private to the user (0600).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from parlour.core.positions import JSONObject, JSONValue
+from parlour.server.sealing import private_database, sqlite_file
 
 T = TypeVar("T")
 
@@ -159,6 +161,9 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        file = sqlite_file(url)
+        if file is not None:
+            private_database(file)
         self.engine: Engine = create_engine(url, json_serializer=_dumps)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)

@@ -33,7 +33,7 @@ from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
 from parlour.server.limits import HTTP_BURST, HTTP_RATE, Bucket, HttpRateLimit
 from parlour.server.replays import Replayer
-from parlour.server.storage import Store
+from parlour.server.storage import open_store
 from parlour.server.tables import Listener, LiveTable, Refusal, Timing, encode
 
 STATIC = Path(__file__).parent / "static"
@@ -58,6 +58,8 @@ class Settings:
     http_rate: float = HTTP_RATE
     """HTTP requests a second per client address (bursts up to ``http_burst``)."""
     http_burst: float = HTTP_BURST
+    seed_key_file: Path | None = None
+    """The key sealing the seeds of games in play (None: beside a SQLite file, docs/server.md)."""
 
 
 def make_pool(workers: int) -> Executor:
@@ -92,7 +94,7 @@ def create_app(settings: Settings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         warm_up()  # no move waits for a module to load
-        store = Store(settings.database_url)
+        store = open_store(settings.database_url, settings.seed_key_file)
         pool = make_pool(settings.bot_workers)
         hall = Hall(store, pool, settings.timing)
         state["hall"] = app.state.hall = hall

@@ -56,7 +56,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from parlour.cli.serve import serve
 
     return serve(
-        args.host, args.port, args.db, args.database_url, args.bot_workers, args.think, args.pass_delay
+        args.host,
+        args.port,
+        args.db,
+        args.database_url,
+        args.bot_workers,
+        args.think,
+        args.pass_delay,
+        args.seed_key_file,
     )
 
 

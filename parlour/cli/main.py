@@ -102,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", metavar="FILE", help="the SQLite database file (default ~/.parlour/server/parlour.db)"
     )
     serve.add_argument("--database-url", metavar="URL", help="a SQLAlchemy URL instead of --db")
+    serve.add_argument(
+        "--seed-key-file",
+        metavar="FILE",
+        help="the key sealing the seeds of games in play (default: the --db file's name + .key, or "
+        "~/.parlour/server/seed.key with --database-url; made 0600 if missing)",
+    )
     serve.add_argument("--bot-workers", type=int, default=2, help="processes bots think in (0: threads)")
     serve.add_argument(
         "--think", type=float, default=0.6, help="the least time a bot's or an automatic move takes (seconds)"

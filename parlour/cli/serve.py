@@ -28,11 +28,13 @@ def serve(
     bot_workers: int,
     think: float = 0.6,
     pass_delay: float = 1.5,
+    seed_key_file: str | None = None,
 ) -> int:
-    """Runs the server until Ctrl-C or SIGTERM."""
+    """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
     import uvicorn
 
     from parlour.server.app import Settings, create_app
+    from parlour.server.storage import open_store
     from parlour.server.tables import Timing
 
     if not 0 <= think <= 60:
@@ -44,8 +46,11 @@ def serve(
     if not 0 <= bot_workers <= 64:
         raise OptionError("--bot-workers must be 0 to 64")
     found = database_url(db, url)
+    key = Path(seed_key_file).expanduser().resolve() if seed_key_file is not None else None
+    open_store(found, key).close()  # migrated, its key checked and its seeds sealed before listening
     print(f"Parlour at http://{host}:{port}/ (database {found})", flush=True)
-    app = create_app(Settings(found, bot_workers, Timing(think=think, pass_delay=pass_delay)))
+    timing = Timing(think=think, pass_delay=pass_delay)
+    app = create_app(Settings(found, bot_workers, timing, seed_key_file=key))
     # Frames up to 64 KiB reach the app, which answers anything over MAX_BODY with its own 413.
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
     return 0

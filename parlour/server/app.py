@@ -41,7 +41,7 @@ from parlour.server.limits import (
 )
 from parlour.server.replays import Replayer
 from parlour.server.sockets import MAX_MESSAGE, Doors, parse_json, serve_socket
-from parlour.server.storage import Store
+from parlour.server.storage import open_store
 from parlour.server.tables import LiveTable, Refusal, Timing
 
 STATIC = Path(__file__).parent / "static"
@@ -63,6 +63,8 @@ class Settings:
     http_burst: float = HTTP_BURST
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     """WebSocket connections one client address may hold open at once."""
+    seed_key_file: Path | None = None
+    """The key sealing the seeds of games in play (None: beside a SQLite file, docs/server.md)."""
 
 
 def make_pool(workers: int) -> Executor:
@@ -98,7 +100,7 @@ def create_app(settings: Settings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         warm_up()  # no move waits for a module to load
-        store = Store(settings.database_url)
+        store = open_store(settings.database_url, settings.seed_key_file)
         pool = make_pool(settings.bot_workers)
         hall = Hall(store, pool, settings.timing)
         state["hall"] = app.state.hall = hall

@@ -3,11 +3,14 @@
 Every accepted action is committed before anyone hears of it, so a server killed at any moment loses
 no accepted action and a restart replays every table from its seed and moves. The schema is created
 and upgraded by Alembic (``migrations/``); the database URL is a setting (PostgreSQL can replace SQLite).
+The seeds of games in play are stored sealed with a key kept apart from the database (``sealing.py``);
+a SQLite file and its -wal and -shm are private to the user (0600).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +42,16 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from parlour.core.positions import JSONObject, JSONValue
+from parlour.server.sealing import (
+    SeedKeyError,
+    default_key_path,
+    key_check,
+    load_or_create_key,
+    private_database,
+    seal,
+    sqlite_file,
+    unseal,
+)
 
 T = TypeVar("T")
 
@@ -48,7 +61,7 @@ class Base(DeclarativeBase):
 
 
 class TableRow(Base):
-    """A table: its game, options, seed (secret until the end), version and clock."""
+    """A table: its game, options, seed (secret until the end: sealed while in play), version and clock."""
 
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -64,6 +77,20 @@ class TableRow(Base):
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
     scores: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     spectator_hash: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether ``seed`` holds the seed sealed (sealing.seal) rather than in clear."""
+
+
+class MetaRow(Base):
+    """A fact about the database itself, by name (the seed key's check value)."""
+
+    __tablename__ = "meta"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+KEY_CHECK = "seed_key_check"
+"""The meta row holding the check value of the key the seeds are sealed with."""
 
 
 class SeatRow(Base):
@@ -153,17 +180,28 @@ class TableRecord:
 class Store:
     """The server's storage: a SQLAlchemy engine on the configured URL, migrated on open.
 
+    ``seed_key`` seals the seeds of games in play (None: the key in ``default_key_path(url)``, made if
+    new); records come and go with clear seeds, only the stored column is sealed.
+
     Writes from the event loop go through ``write``: one writer thread, so transactions queue in order
     instead of waiting on the database's lock (SQLite's lock waits in coarse sleeps); reads never wait
     for a writer (WAL).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, seed_key: bytes | None = None) -> None:
         self.url = url
+        file = sqlite_file(url)
+        if file is not None:
+            private_database(file)
+        self.seed_key = seed_key if seed_key is not None else load_or_create_key(default_key_path(url))
         self.engine: Engine = create_engine(url, json_serializer=_dumps)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        migrate(self.engine)
+        try:
+            migrate(self.engine, self.seed_key)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
 
     async def write(self, method: Callable[..., T], *args: object) -> T:
@@ -179,7 +217,7 @@ class Store:
     def create(self, table: TableRecord) -> None:
         """Stores a new table with its seats."""
         with self.session() as s:
-            s.add(_table_row(table))
+            s.add(_table_row(table, self.seed_key))
             s.flush()  # the table row first: the seats refer to it
             s.add_all(_seat_row(table.id, seat) for seat in table.seats)
 
@@ -187,7 +225,7 @@ class Store:
         """Stores an accepted move and the table's new version, status and clocks, in one transaction."""
         with self.engine.begin() as connection:
             connection.execute(_INSERT_MOVE, {"table_id": table.id, **_fields(move)})
-            _update_table(connection, table)
+            _update_table(connection, table)  # a game over: its seed in clear from now on
             clocks = [{"t": table.id, "s": s.seat, "left": s.time_left} for s in table.seats]
             connection.execute(_UPDATE_CLOCK, clocks)
 
@@ -229,7 +267,7 @@ class Store:
             row = s.get(TableRow, table_id)
             if row is None:
                 return None
-            return _record(s, row)
+            return _record(s, row, self.seed_key)
 
     def tables(self, status: str | None = None, limit: int = 200) -> list[TableRecord]:
         """Returns stored tables (newest first), without their moves."""
@@ -237,7 +275,7 @@ class Store:
             query = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
             if status is not None:
                 query = query.where(TableRow.status == status)
-            return [_record(s, row, moves=False) for row in s.scalars(query).all()]
+            return [_record(s, row, self.seed_key, moves=False) for row in s.scalars(query).all()]
 
     def close(self) -> None:
         """Finishes the queued writes and closes the database connections."""
@@ -245,8 +283,23 @@ class Store:
         self.engine.dispose()
 
 
-def migrate(engine: Engine) -> None:
-    """Creates or upgrades the schema to the newest Alembic revision."""
+def open_store(url: str, key_file: Path | None = None) -> Store:
+    """Opens the store with the seed key in ``key_file`` (None: ``default_key_path(url)``, made if new);
+    a key that is not the database's is refused with one line naming its file."""
+    path = key_file if key_file is not None else default_key_path(url)
+    key = load_or_create_key(path)
+    try:
+        return Store(url, key)
+    except SeedKeyError:
+        raise SeedKeyError(
+            f"{path} is not this database's seed key: its games in play were sealed with another one "
+            "(give that file with --seed-key-file)"
+        ) from None
+
+
+def migrate(engine: Engine, seed_key: bytes | None = None) -> None:
+    """Creates or upgrades the schema to the newest Alembic revision; with a key, then checks it is the
+    database's and seals the seeds of games in play stored in clear (all in one transaction)."""
     from alembic import command
     from alembic.config import Config
 
@@ -255,6 +308,34 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+        sealed = _adopt_key(connection, seed_key) if seed_key is not None else 0
+    if sealed and engine.dialect.name == "sqlite":
+        _scrub(engine)
+
+
+def _adopt_key(connection: Connection, key: bytes) -> int:
+    """Checks the key against the database's check value (storing it if there is none yet), then seals
+    the seed of every game in play stored in clear; returns how many were sealed."""
+    check = key_check(key)
+    stored = connection.execute(select(MetaRow.value).where(MetaRow.name == KEY_CHECK)).scalar()
+    if stored is None:
+        connection.execute(insert(MetaRow).values(name=KEY_CHECK, value=check))
+    elif not hmac.compare_digest(stored, check):
+        raise SeedKeyError("the seed key is not this database's: its games in play were sealed with another")
+    clear = connection.execute(
+        select(TableRow.id, TableRow.seed).where(TableRow.status != "over", TableRow.sealed.is_(False))
+    ).all()
+    if clear:
+        sealed = [{"t": t, "seed": seal(seed, key, t), "sealed": True} for t, seed in clear]
+        connection.execute(_SET_SEED, sealed)
+    return len(clear)
+
+
+def _scrub(engine: Engine) -> None:
+    """Rewrites a SQLite file and empties its WAL, so no page keeps a seed from before it was sealed."""
+    with engine.connect() as connection:
+        connection.exec_driver_sql("VACUUM")
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def sqlite_url(path: Path) -> str:
@@ -298,6 +379,12 @@ _UPDATE_CLOCK = (
     .values(time_left=bindparam("left"))
 )
 """The statements of a move, built once (a move is the server's most frequent write)."""
+_SET_SEED = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("t"))
+    .values(seed=bindparam("seed"), sealed=bindparam("sealed"))
+)
+"""A table's seed: sealed, or in clear once the game is over."""
 
 
 def _columns(record: object, names: Sequence[str]) -> JSONObject:
@@ -310,9 +397,12 @@ def _fields(move: MoveRecord) -> JSONObject:
     return _columns(move, MOVE_COLUMNS)
 
 
-def _table_row(table: TableRecord) -> TableRow:
-    """Returns the row of a new table."""
-    return TableRow(**_columns(table, TABLE_COLUMNS))
+def _table_row(table: TableRecord, key: bytes) -> TableRow:
+    """Returns the row of a new table, its seed sealed unless the game is over."""
+    row = TableRow(**_columns(table, TABLE_COLUMNS), sealed=table.status != "over")
+    if row.sealed:
+        row.seed = seal(table.seed, key, table.id)
+    return row
 
 
 def _seat_row(table_id: str, seat: SeatRecord) -> SeatRow:
@@ -321,23 +411,26 @@ def _seat_row(table_id: str, seat: SeatRecord) -> SeatRow:
 
 
 def _update_table(connection: Connection, table: TableRecord) -> None:
-    """Copies a table's changing fields to its row."""
+    """Copies a table's changing fields to its row; a finished game's seed is public, stored in clear."""
     done = connection.execute(
         _UPDATE_TABLE,
         {"t": table.id, "st": table.status, "v": table.version, "d": table.deadline, "sc": table.scores},
     )
     if done.rowcount != 1:
         raise LookupError(f"no table {table.id}")
+    if table.status == "over":
+        connection.execute(_SET_SEED, {"t": table.id, "seed": table.seed, "sealed": False})
 
 
-def _record(s: Session, row: TableRow, moves: bool = True) -> TableRecord:
-    """Returns a table's record from its rows."""
+def _record(s: Session, row: TableRow, key: bytes, moves: bool = True) -> TableRecord:
+    """Returns a table's record from its rows, with its clear seed."""
     seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
     found: Sequence[MoveRow] = ()
     if moves:
         found = s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.number)).all()
     table = _columns(row, TABLE_COLUMNS)
     table["options"] = dict(row.options)
+    table["seed"] = unseal(row.seed, key, row.id) if row.sealed else row.seed
     return TableRecord(
         **table,
         seats=[SeatRecord(**_columns(r, SEAT_COLUMNS)) for r in seats],

@@ -53,10 +53,25 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serves the browser tables until interrupted."""
-    from parlour.cli.serve import serve
+    from parlour.cli.serve import Guards, serve
 
+    guards = Guards(
+        args.header_timeout,
+        args.body_timeout,
+        args.max_connections_per_address,
+        args.forwarded_allow_ips,
+        args.http_rate,
+        args.http_burst,
+    )
     return serve(
-        args.host, args.port, args.db, args.database_url, args.bot_workers, args.think, args.pass_delay
+        args.host,
+        args.port,
+        args.db,
+        args.database_url,
+        args.bot_workers,
+        args.think,
+        args.pass_delay,
+        guards,
     )
 
 

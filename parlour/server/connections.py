@@ -310,7 +310,8 @@ class GuardedHttp(H11Protocol):
         if cycle is not None and not cycle.response_started and self.conn.our_state is h11.SEND_RESPONSE:
             cycle.response_started = True
             headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]
-            self.transport.write(self.conn.send(h11.Response(status_code=408, headers=headers)) or b"")
+            reply = h11.Response(status_code=408, headers=headers, reason=b"Request Timeout")
+            self.transport.write(self.conn.send(reply) or b"")
             body = b"the request body came too slowly\n"
             self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
             self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")

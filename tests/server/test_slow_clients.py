@@ -6,8 +6,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import selectors
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +33,10 @@ def started(tmp_path: Path) -> Iterator[list[LiveServer]]:
     servers: list[LiveServer] = []
     yield servers
     for server in servers:
-        server.stop()
+        try:
+            server.stop()
+        except subprocess.TimeoutExpired:  # it would not stop: a request is still under way
+            server.kill()
 
 
 def start(
@@ -112,6 +117,13 @@ def is_open(s: socket.socket) -> bool:
         return True
     except OSError:
         return False
+
+
+def sockets_of(server: LiveServer) -> int:
+    """Returns how many sockets the server's process has open (Linux)."""
+    assert server.process is not None
+    fds = Path(f"/proc/{server.process.pid}/fd")
+    return sum(1 for fd in fds.iterdir() if os.readlink(fd).startswith("socket:"))
 
 
 def get(port: int, path: str = "/api/games", source: str = "127.0.0.1", extra: bytes = b"") -> bytes:
@@ -226,11 +238,14 @@ def test_a_small_open_files_limit_is_never_exhausted(
     source = "127.0.0.2" if per_address is None else "127.0.0.1"
     began = time.monotonic()
     assert get(server.port, source=source).startswith(b"HTTP/1.1 200")
-    assert time.monotonic() - began < 5
-    end = time.monotonic() + 20  # connections the full listen queue dropped are retried for a while
-    while sum(not is_open(s) for s in hostile) < 300 - 72 and time.monotonic() < end:
-        time.sleep(0.5)
-    assert sum(not is_open(s) for s in hostile) >= 300 - 72
+    assert time.monotonic() - began < 9  # a SYN or two lost to the full listen queue at worst
+    # The server holds at most its cap (72 at 256 open files), plus the sockets it has accepted and
+    # not yet closed (three passes of its loop of 16 each); the others are closed at once.
+    most = 0
+    for _ in range(20):
+        most = max(most, sockets_of(server))
+        time.sleep(0.1)
+    assert 0 < most <= 72 + 3 * 16 + 8
     for s in hostile:
         s.close()
     time.sleep(0.5)

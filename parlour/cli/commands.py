@@ -53,8 +53,16 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serves the browser tables until interrupted."""
-    from parlour.cli.serve import serve
+    from parlour.cli.serve import Guards, serve
 
+    guards = Guards(
+        args.header_timeout,
+        args.body_timeout,
+        args.max_connections_per_address,
+        args.forwarded_allow_ips,
+        args.http_rate,
+        args.http_burst,
+    )
     return serve(
         args.host,
         args.port,
@@ -64,6 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.think,
         args.pass_delay,
         args.seed_key_file,
+        guards,
     )
 
 

@@ -119,6 +119,49 @@ def build_parser() -> argparse.ArgumentParser:
         help="every pass in a reaction window lands this long after the seat was asked (seconds; longer "
         "hides better whether a person hesitated over a card, docs/security.md)",
     )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="close a connection whose request headers take longer (seconds; default 10)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="answer 408 and close when a request body takes longer (seconds; default 20)",
+    )
+    serve.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections (HTTP and WebSocket) one client address may hold at once; more are closed at "
+        "once (default 64; an IPv6 client counts by its /64)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For header "
+        "names the client (default: none, the header is ignored); they are exempt from the "
+        "per-address cap",
+    )
+    serve.add_argument(
+        "--http-rate",
+        type=float,
+        default=50.0,
+        metavar="R",
+        help="HTTP requests a second one client address may make on average (default 50)",
+    )
+    serve.add_argument(
+        "--http-burst",
+        type=float,
+        default=200.0,
+        metavar="N",
+        help="HTTP requests one client address may make in a burst (default 200)",
+    )
 
     new = sub.add_parser("new", help="write a starting position")
     _add_game(new)

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 from parlour.core.errors import OptionError
+from parlour.server.connections import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    KEEP_ALIVE,
+    MAX_HEADERS,
+    PER_ADDRESS,
+    Limits,
+    QuietFilter,
+    budget,
+    guarded_protocols,
+    parse_networks,
+    raise_open_files,
+)
+from parlour.server.limits import HTTP_BURST, HTTP_RATE
 
 DEFAULT_DB = Path("~/.parlour/server/parlour.db")
 
@@ -20,6 +36,53 @@ def database_url(db: str | None, url: str | None) -> str:
     return sqlite_url((Path(db) if db is not None else DEFAULT_DB).expanduser().resolve())
 
 
+def _shown(url: str) -> str:
+    """Returns a database URL as printed: its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+@dataclass(frozen=True)
+class Guards:
+    """What ``parlour serve`` takes from hostile clients (docs/server.md)."""
+
+    header_timeout: float = HEADER_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
+    per_address: int = PER_ADDRESS
+    forwarded_allow_ips: str | None = None
+    """Proxies whose X-Forwarded-For header names the client (None: the header is ignored)."""
+    http_rate: float = HTTP_RATE
+    http_burst: float = HTTP_BURST
+
+
+def check_guards(guards: Guards) -> None:
+    """Refuses limits out of range, in one line each."""
+    if not 0 < guards.header_timeout <= 3600:
+        raise OptionError("--header-timeout must be over 0 and at most 3600 seconds")
+    if not 0 < guards.body_timeout <= 3600:
+        raise OptionError("--body-timeout must be over 0 and at most 3600 seconds")
+    if not 1 <= guards.per_address <= 1_000_000:
+        raise OptionError("--max-connections-per-address must be 1 to 1000000")
+    if not 0 < guards.http_rate <= 1_000_000:
+        raise OptionError("--http-rate must be over 0 and at most 1000000 requests a second")
+    if not 1 <= guards.http_burst <= 1_000_000:
+        raise OptionError("--http-burst must be 1 to 1000000 requests")
+
+
+def limits_of(guards: Guards) -> Limits:
+    """Returns the connection limits: the options' and the caps the open-files limit allows
+    (raised to the hard limit first)."""
+    try:
+        trusted = parse_networks(guards.forwarded_allow_ips or "")
+    except ValueError as exc:
+        raise OptionError(f"--forwarded-allow-ips: {exc}") from None
+    if guards.forwarded_allow_ips is not None and not trusted:
+        raise OptionError("--forwarded-allow-ips: give at least one address")
+    total, backlog = budget(raise_open_files())
+    return Limits(guards.header_timeout, guards.body_timeout, guards.per_address, total, backlog, trusted)
+
+
 def serve(
     host: str,
     port: int,
@@ -29,6 +92,7 @@ def serve(
     think: float = 0.6,
     pass_delay: float = 1.5,
     seed_key_file: str | None = None,
+    guards: Guards = Guards(),
 ) -> int:
     """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
     import uvicorn
@@ -45,12 +109,44 @@ def serve(
         raise OptionError("--port must be 1 to 65535")
     if not 0 <= bot_workers <= 64:
         raise OptionError("--bot-workers must be 0 to 64")
+    check_guards(guards)
+    limits = limits_of(guards)
     found = database_url(db, url)
     key = Path(seed_key_file).expanduser().resolve() if seed_key_file is not None else None
     open_store(found, key).close()  # migrated, its key checked and its seeds sealed before listening
-    print(f"Parlour at http://{host}:{port}/ (database {found})", flush=True)
+    print(f"Parlour at http://{host}:{port}/ (database {_shown(found)})", flush=True)
+    print(
+        f"At most {limits.total} connections ({limits.per_address} an address); request headers within "
+        f"{limits.header_timeout:g} s, bodies within {limits.body_timeout:g} s",
+        flush=True,
+    )
     timing = Timing(think=think, pass_delay=pass_delay)
-    app = create_app(Settings(found, bot_workers, timing, seed_key_file=key))
+    settings = Settings(
+        found,
+        bot_workers,
+        timing,
+        http_rate=guards.http_rate,
+        http_burst=guards.http_burst,
+        seed_key_file=key,
+    )
+    app = create_app(settings)
+    http, ws = guarded_protocols(limits)
+    logging.getLogger("uvicorn.error").addFilter(QuietFilter())
     # Frames up to 64 KiB reach the app, which answers anything over MAX_BODY with its own 413.
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        http=http,
+        ws=ws,
+        loop="parlour.server.connections:event_loop",
+        timeout_keep_alive=KEEP_ALIVE,
+        limit_concurrency=limits.concurrency,
+        h11_max_incomplete_event_size=MAX_HEADERS,
+        backlog=limits.backlog,
+        proxy_headers=guards.forwarded_allow_ips is not None,
+        forwarded_allow_ips=guards.forwarded_allow_ips,
+    )
     return 0

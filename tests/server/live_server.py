@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -11,8 +12,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 
 def free_port() -> int:
@@ -26,10 +28,20 @@ class LiveServer:
     """Starts ``parlour serve`` and talks to it over HTTP."""
 
     def __init__(
-        self, db: Path, think: float = 0.02, bot_workers: int = 0, pass_delay: float | None = None
+        self,
+        db: Path,
+        think: float = 0.02,
+        bot_workers: int = 0,
+        pass_delay: float | None = None,
+        extra: Sequence[str] = (),
+        open_files: int | None = None,
+        log: Path | None = None,
     ) -> None:
+        """``extra``: more options of ``parlour serve``; ``open_files``: its RLIMIT_NOFILE (soft and
+        hard); ``log``: a file for its standard error (default a pipe nobody reads)."""
         self.db, self.think, self.bot_workers, self.port = db, think, bot_workers, free_port()
         self.pass_delay = think if pass_delay is None else pass_delay
+        self.extra, self.open_files, self.log = list(extra), open_files, log
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -39,9 +51,14 @@ class LiveServer:
     def start(self) -> LiveServer:
         args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
         args += ["--bot-workers", str(self.bot_workers), "--think", str(self.think)]
-        args += ["--pass-delay", str(self.pass_delay)]
+        args += ["--pass-delay", str(self.pass_delay), *self.extra]
         env = {**os.environ, "HOME": str(self.db.parent)}
-        self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stderr: int | IO[bytes] = subprocess.PIPE if self.log is None else self.log.open("wb")
+        self.process = subprocess.Popen(
+            args, env=env, stdout=subprocess.DEVNULL, stderr=stderr, preexec_fn=self._limit()
+        )
+        if not isinstance(stderr, int):
+            stderr.close()  # the server has its own copy
         end = time.time() + 30
         while time.time() < end:
             try:
@@ -50,6 +67,13 @@ class LiveServer:
             except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.1)
         raise AssertionError("the server did not start")
+
+    def _limit(self) -> Callable[[], None] | None:
+        """Returns what sets the server's limit of open files in the child, if there is one."""
+        if self.open_files is None:
+            return None
+        limit = self.open_files
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
     def kill(self) -> None:
         """Kills the server at once (SIGKILL): no clean shutdown."""

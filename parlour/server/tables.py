@@ -465,24 +465,40 @@ class LiveTable:
         self.schedule()
 
     def _plan(self) -> Plan | None:
-        """Returns the next automatic move, if any: the first seat in the asked order whose answer is
-        ready. In a window asking several seats at once every answer (a bot's, an auto-pass, a typed
-        pass waiting) lands no sooner than the window's ``answer_at``, in that order."""
-        answer_at = self.opened + self.timing.pass_delay
+        """Returns the next automatic move, if any. In a window asking several seats at once, bots
+        answer first (at their pace, in the asked order), then every person's pass that is ready (an
+        auto-pass, a typed pass waiting) lands at the window's ``answer_at`` in the asked order: neither
+        the time nor the place of a pass depends on whether its seat could have played."""
         several = self.window_base is not None
         for seat in self.state.deciders():
-            stored = self.record.seats[seat]
-            bot = stored.bot if stored.kind == "bot" else stored.stand_in
+            bot = self._bot_of(seat)
             if bot is not None:
-                when = self.opened + self.timing.think
-                return Plan(max(when, answer_at) if several else when, seat, self._bot_choice(seat, bot), bot)
-            if seat in self.queued:
-                return Plan(answer_at, seat, _pass, "typed")
-            if stored.auto_pass and self.state.only_pass(seat):
-                return Plan(answer_at, seat, _pass, "auto-pass")
+                return Plan(self.opened + self.timing.think, seat, self._bot_choice(seat, bot), bot)
+            if not several:
+                found = self._auto_pass(seat)
+                if found is not None:
+                    return found
+        for seat in self.state.deciders() if several else ():
+            found = self._auto_pass(seat)
+            if found is not None:
+                return found
         if self.record.deadline is not None:
             seat = next(s for s in self.state.deciders() if self._is_person(s))
             return Plan(self.record.deadline, seat, self._clock_choice(seat), "clock", "the clock ran out")
+        return None
+
+    def _bot_of(self, seat: int) -> str | None:
+        """Returns the bot playing ``seat`` now (its own, or a stand-in), if any."""
+        stored = self.record.seats[seat]
+        return stored.bot if stored.kind == "bot" else stored.stand_in
+
+    def _auto_pass(self, seat: int) -> Plan | None:
+        """Returns the pass of a person's seat that is ready to land (typed and waiting, or automatic)."""
+        answer_at = self.opened + self.timing.pass_delay
+        if seat in self.queued:
+            return Plan(answer_at, seat, _pass, "typed")
+        if self.record.seats[seat].auto_pass and self.state.only_pass(seat):
+            return Plan(answer_at, seat, _pass, "auto-pass")
         return None
 
     def _bot_choice(self, seat: int, bot: str) -> Callable[[], object]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import socket
+import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -246,11 +247,13 @@ def play_windows(
                 while live.state.passing_window() and live.record.version == base:
                     time.sleep(0.01)
                 time.sleep(0.3)
-                landed = [m.seat for m in live.record.moves[base:] if m.action == "pass"]
+                passes = [m for m in live.record.moves[base:] if m.action == "pass"][: len(window["waiting"])]
+                landed = [m.seat for m in passes]
+                after = {m.seat: m.at - window["answer_at"] for m in passes if m.seat in PEOPLE}
                 # Each declined at once lands (200), or the bot's Stop closed the window first (409).
                 assert all(code in (200, 409) for code, _ in statuses), statuses
                 if all(code == 200 for code, _ in statuses):
-                    found.append(Window(window["waiting"], holders, landed[: len(window["waiting"])]))
+                    found.append(Window(window["waiting"], holders, landed, after))
                 else:
                     assert all("closed" in text for code, text in statuses if code == 409), statuses
                 continue
@@ -278,6 +281,8 @@ class Window:
     asked: list[int]
     holders: list[int]
     landed: list[int]
+    after: dict[int, float]
+    """How long after the window's answer_at each person's pass landed (seconds)."""
 
 
 @pytest.mark.slow
@@ -297,3 +302,7 @@ def test_a_stop_windows_passes_land_in_one_order_whoever_holds_a_card(db: Path) 
     for w in seen:
         expected = [s for s in w.asked if s not in PEOPLE] + [s for s in w.asked if s in PEOPLE]
         assert w.landed == [s for s in expected if s in w.landed], w
+        assert all(0 <= late < 0.15 for late in w.after.values()), w  # holders and the others alike
+    holders = [late for w in held for s, late in w.after.items() if s in w.holders]
+    others = [late for w in seen for s, late in w.after.items() if s not in w.holders]
+    assert holders and others and abs(statistics.median(holders) - statistics.median(others)) < 0.05

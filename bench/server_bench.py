@@ -57,7 +57,8 @@ def server_figures(
     """Runs ``tables`` tables of bots for ``seconds`` (bots paced by ``think``, thinking in
     ``bot_workers`` processes, 0: threads; passes in windows by ``pass_delay``) and returns the figures."""
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as folder:
-        live = LiveServer(Path(folder) / "parlour.db", think, bot_workers, pass_delay).start()
+        crowd = ["--max-connections-per-address", str(2 * tables + 16)]  # every socket comes from 127.0.0.1
+        live = LiveServer(Path(folder) / "parlour.db", think, bot_workers, pass_delay, extra=crowd).start()
         try:
             assert live.process is not None
             before = rss_kib(live.process.pid)

@@ -397,6 +397,8 @@ class LiveTable:
         if not continuing:  # a new decision: a new window (or none), and no pass waits for the old one
             self.window_base = record.version if _asks_several(trial) else None
             self._drop_queue("the window closed before your pass landed")
+        elif (waiting := self.queued.pop(seat, None)) is not None and not waiting.done():
+            waiting.set_result(record.version)  # the seat passed another way (a stand-in): its pass is in
         return record.version
 
     def _same_window(self, text: str, version: int) -> bool:

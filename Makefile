@@ -57,8 +57,8 @@ test-fast: checks
 bench: $(BENCH_STAMP) native
 	$(BIN)/python bench/run.py $(if $(ONLY),--only $(ONLY))
 
-# A long fuzzing run over positions, records, action texts, command lines, HTTP requests and WebSocket
-# messages (INPUTS per surface and game).
+# A long fuzzing run over positions, records, action texts, command lines, HTTP requests, WebSocket
+# messages and network attacks on a real server process (INPUTS per surface and game).
 INPUTS ?= 20000
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/run.py --inputs $(INPUTS)

@@ -105,6 +105,8 @@ class Tally:
     accepted: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
     """One line per input that broke a promise: a traceback, a hang, a named file read, a bad state."""
+    notes: list[str] = field(default_factory=list)
+    """Figures a surface adds to the summary (the net surface: its attacks and the server's log)."""
     hangs: int = 0
     tracebacks: int = 0
     named_reads: int = 0
@@ -165,4 +167,4 @@ class Tally:
             f"tracebacks {self.tracebacks}, hangs {self.hangs}, named files read {self.named_reads}, "
             f"other broken promises {others}"
         )
-        return "\n".join(lines)
+        return "\n".join([*lines, *self.notes])

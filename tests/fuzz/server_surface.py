@@ -6,7 +6,9 @@ tables of every game, people and ``random`` bots at them; ``fuzz_http`` sends it
 traceback; every refusal the one JSON line ``{"type": "error", "status": N, "error": TEXT}`` with the
 HTTP status (a socket's refused hello then closed with 4000 + N); the table unchanged after it (its
 asked seats' views and its stored moves); an accepted move one version on, stored, and legal when it
-was made; no file named by the input opened; no unfinished table's seed in anything sent.
+was made; no file named by the input opened; no unfinished table's seed in anything sent. Invalid
+Unicode (lone surrogates, bytes that are not UTF-8) in any string of a body or message is refused with
+400; a search bot (a seat's or a stand-in's) is taken exactly when tests/fuzz/bot_names.py says.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from parlour.core.errors import ParlourError
 from parlour.server.app import Settings, create_app
 from parlour.server.tables import Timing
 
+from .bot_names import search_bot
 from .guards import Tally, no_file_named, strings_in
-from .hostile import NASTY_TEXT, PATHS, mutate_text
+from .hostile import INVALID_UTF8, NASTY_TEXT, PATHS, Spoiled, mutate_text, spoil_strings
 from .mutate import mutate
 
 with warnings.catch_warnings():
@@ -160,8 +163,8 @@ class Server:
         folder.mkdir(parents=True, exist_ok=True)
         self.db = folder / f"fuzz-{time.time_ns()}.db"
         # One test client is one address: its rate limit is lifted (tests/server/test_platform.py tests it).
-        unlimited = {"http_rate": 1e9, "http_burst": 1e9}
-        app = create_app(Settings(f"sqlite:///{self.db}", bot_workers=0, timing=FAST, **unlimited))
+        settings = Settings(f"sqlite:///{self.db}", bot_workers=0, timing=FAST, http_rate=1e9, http_burst=1e9)
+        app = create_app(settings)
         self.client = TestClient(app, follow_redirects=False)
         self.tables: list[Table] = []
         self.finished: Table | None = None
@@ -373,6 +376,8 @@ def _token_header(rng: random.Random, token: str, others: list[str]) -> tuple[di
         "Bearer é".encode(),
         f"Bearer {token}\t".encode(),
         f"Bearer {rng.choice(PATHS)}".encode(),
+        b"Bearer " + token.encode()[:10] + rng.choice(INVALID_UTF8) + token.encode()[10:],
+        "Bearer \ud800".encode("utf-8", "surrogatepass"),
     ]
     chosen = rng.choice(choices)
     return ({} if chosen is None else {"authorization": chosen}), False
@@ -416,14 +421,37 @@ def _body(rng: random.Random, data: Any) -> bytes:
     )
 
 
+def _search_bots(rng: random.Random, base: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """Returns a valid table request with search bots (random budgets and settings) in its bot seats,
+    and whether the server must take it."""
+    seats, valid = [], True
+    for seat in base["seats"]:
+        if seat["kind"] == "bot":
+            name, ok = search_bot(rng, slow=False)
+            seat, valid = {"kind": "bot", "bot": name}, valid and ok
+        seats.append(seat)
+    return {**base, "seats": seats}, valid
+
+
 def _http_create(server: Server, rng: random.Random) -> tuple[Request, Callable[[], bool]]:
-    """A mutated table request: created (a usable table, one more stored) or refused (none stored)."""
+    """A mutated table request: created (a usable table, one more stored) or refused (none stored);
+    search bots taken exactly when valid; invalid Unicode in any string refused with 400."""
     base = rng.choice(SPECS)
     data: Any = mutate(base, rng, len(base["seats"])) if rng.random() < 0.85 else base
+    expected: bool | None = None
+    """Whether the server must take the request (None: either may be right)."""
     if rng.random() < 0.1:  # an option that names a file: never read
         options = {**base.get("options", {}), rng.choice(["deck", "content", "zap"]): rng.choice(PATHS)}
         data = {**base, "options": options}
-    request = Request("POST", "/api/tables", _body(rng, data), {"content-type": b"application/json"})
+    content = _body(rng, data)
+    if rng.random() < 0.15:
+        data, expected = _search_bots(rng, base)
+        content = json.dumps(data).encode()
+    if rng.random() < 0.15:
+        spoiled = spoil_strings(data, rng)
+        data, content = spoiled.value, spoiled.encode(rng.random() < 0.5)
+        expected = False if spoiled.invalid else None
+    request = Request("POST", "/api/tables", content, {"content-type": b"application/json"})
     watched = strings_in(data)
 
     def body() -> bool:
@@ -431,9 +459,12 @@ def _http_create(server: Server, rng: random.Random) -> tuple[Request, Callable[
         status, text = send(server, request, watched)
         try:
             check_reply(status, text)
-        except Refused:
+        except Refused as refusal:
             assert server.count() == before, "a refused table request stored a table"
+            assert expected is not True, f"a valid table request was refused: {refusal}"
+            assert expected is not False or status == 400, f"refused with {status}, not 400"
             raise
+        assert expected is not False, f"a request the server must refuse was taken ({status})"
         assert status == 201, f"status {status} for a table request"
         made = json.loads(text)
         assert server.count() == before + 1, "a created table was not stored"
@@ -497,11 +528,15 @@ def _http_act(server: Server, rng: random.Random) -> tuple[Request, Callable[[],
     legal = before["views"].get(mover, {}).get("legal", [])
     data = _action_body(rng, legal, before["version"])
     others = [t for other in server.tables if other is not table for t in other.tokens.values()]
-    headers = {"authorization": f"Bearer {token}".encode()}
+    headers, intact = {"authorization": f"Bearer {token}".encode()}, True
     if rng.random() < 0.3:
-        headers, _ = _token_header(rng, token, others)
+        headers, intact = _token_header(rng, token, others)
     table_id = _bent_id(rng, table.id, [t.id for t in server.tables]) if rng.random() < 0.2 else table.id
     content = _body(rng, data) if rng.random() < 0.3 else json.dumps(data).encode()
+    spoiled: Spoiled | None = None
+    if rng.random() < 0.1:
+        spoiled = spoil_strings(data, rng)
+        data, content = spoiled.value, spoiled.encode(rng.random() < 0.5)
     request = Request("POST", f"/api/tables/{table_id}/actions", content, headers, f"seat {seat}")
 
     def body() -> bool:
@@ -510,7 +545,10 @@ def _http_act(server: Server, rng: random.Random) -> tuple[Request, Callable[[],
             check_reply(status, text)
         except Refused:
             _unchanged(before, server.snapshot(table, set(before["views"])), request.describe()[:100])
+            if spoiled is not None and spoiled.invalid and intact and table_id == table.id:
+                assert status == 400, f"{spoiled.where} refused with {status}, not 400"
             raise
+        assert spoiled is None or not spoiled.invalid, f"a move with {spoiled.where} was taken"
         assert status == 200, f"status {status} for a move"
         version = before["version"] + 1
         assert json.loads(text) == {"version": version}, f"accepted as {text[:100]}, not version {version}"
@@ -689,11 +727,20 @@ class Socket:
         raise AssertionError(f"the server closed the connection (code {self.closed}) after a bad message")
 
 
-def _hello(rng: random.Random, server: Server, table: Table, token: str) -> tuple[str | bytes, bool]:
-    """Returns a hello (often bent) and whether it is the valid one."""
+TAKEN, REFUSED_400, EITHER = "taken", "refused with 400", "either"
+"""What a message must get: taken, refused with 400 (invalid Unicode, a bot name out of range), or
+whichever the server finds right."""
+
+
+def _hello(rng: random.Random, server: Server, table: Table, token: str) -> tuple[str | bytes, str]:
+    """Returns a hello (often bent) and what it must get (TAKEN for the valid one)."""
     valid = {"type": "hello", "token": token}
     if rng.random() < 0.8:
-        return json.dumps(valid), True
+        return json.dumps(valid), TAKEN
+    if rng.random() < 0.2:
+        spoiled = spoil_strings(valid, rng, raw=False)  # a text frame carries no raw bytes here
+        text = json.dumps(spoiled.value, ensure_ascii=rng.random() < 0.5)
+        return text, REFUSED_400 if spoiled.invalid else EITHER
     others = [t for other in server.tables if other is not table for t in other.tokens.values()]
     choices: list[Any] = [
         mutate(valid, rng),
@@ -707,12 +754,16 @@ def _hello(rng: random.Random, server: Server, table: Table, token: str) -> tupl
     chosen = rng.choice(choices)
     text = json.dumps(chosen) if rng.random() < 0.9 else rng.choice(["{", "", "x" * (MAX_BODY + 1)])
     if BINARY_FRAMES and rng.random() < 0.05:
-        return text.encode(), False
-    return text, False
+        return text.encode(), EITHER
+    return text, EITHER
 
 
-def _message(rng: random.Random, view: dict[str, Any], players: int) -> tuple[str | bytes, Any]:
-    """Returns a bent client message (as sent) and the JSON value it holds (None if not JSON)."""
+def _message(
+    rng: random.Random, view: dict[str, Any], players: int, seat: int | None = None
+) -> tuple[str | bytes, Any, str]:
+    """Returns a bent client message (as sent), the JSON value it holds (None if not JSON) and what it
+    must get: invalid Unicode in any string refused with 400, a search bot for the sender's own seat
+    taken exactly when valid, anything else EITHER."""
     legal = view["legal"] or ["pass"]
     bases: list[dict[str, Any]] = [
         {"type": "act", "action": rng.choice(legal), "version": view["version"]},
@@ -726,6 +777,14 @@ def _message(rng: random.Random, view: dict[str, Any], players: int) -> tuple[st
     ]
     data: Any = rng.choice(bases)
     roll = rng.random()
+    if roll < 0.05 and seat is not None:  # the seat's own stand-in: a search bot in or out of range
+        name, valid = search_bot(rng, slow=False)
+        data = {"type": "stand_in", "seat": seat, "bot": name}
+        return json.dumps(data), data, TAKEN if valid else REFUSED_400
+    if roll < 0.12:
+        spoiled = spoil_strings(data, rng, raw=False)
+        sent = json.dumps(spoiled.value, ensure_ascii=rng.random() < 0.5)
+        return sent, spoiled.value, REFUSED_400 if spoiled.invalid else EITHER
     if roll < 0.3 and data["type"] in ("act", "chat"):
         key = "action" if data["type"] == "act" else "text"
         data[key] = mutate_text(data[key], rng)
@@ -734,9 +793,9 @@ def _message(rng: random.Random, view: dict[str, Any], players: int) -> tuple[st
     elif roll < 0.7:
         text = rng.choice(["{", "[]", "null", '"act"', "x" * (MAX_BODY + 1), deep_text(6000), "", "\x00"])
         if BINARY_FRAMES and rng.random() < 0.3:
-            return text.encode(), None
-        return text, None
-    return json.dumps(data, ensure_ascii=rng.random() < 0.5), data
+            return text.encode(), None, EITHER
+        return text, None, EITHER
+    return json.dumps(data, ensure_ascii=rng.random() < 0.5), data, EITHER
 
 
 def fuzz_ws(tally: Tally, server: Server, rng: random.Random, count: int) -> None:
@@ -778,8 +837,10 @@ def _connect(
         if asked and rng.random() < 0.7:
             seat, token = asked[0], table.tokens[asked[0]]
         table_id = table.id if rng.random() < 0.9 else _bent_id(rng, table.id, [t.id for t in server.tables])
-        hello, valid = _hello(rng, server, table, token)
-        valid = valid and table_id == table.id
+        hello, verdict = _hello(rng, server, table, token)
+        if table_id != table.id:  # no such table: refused before the hello is read
+            verdict = EITHER
+        valid = verdict == TAKEN
 
         def body() -> bool:
             watched = {table_id, hello} if isinstance(hello, str) else {table_id}
@@ -797,10 +858,12 @@ def _connect(
                 status = first.get("status")
                 text = check_error(first, status if isinstance(status, int) else -1)
                 assert not valid, f"a valid hello was refused: {text}"
+                assert verdict != REFUSED_400 or status == 400, f"invalid Unicode refused with {status}"
                 closed = socket.receive() is None and socket.closed
                 assert closed == 4000 + first["status"], f"a refused hello, then close code {socket.closed}"
                 raise Refused(text)
             assert first["type"] == "table", f"the answer to a hello is a {first['type']!r}"
+            assert verdict != REFUSED_400, "a hello with invalid Unicode was taken"
             assert not valid or first["seat"] == seat, f"seat {seat}'s token opened seat {first['seat']}"
             opened.append((socket, first["seat"]))
             return True
@@ -819,7 +882,7 @@ def _one_message(
     def prepare() -> tuple[str, Callable[[], bool]]:
         before = server.snapshot(table, [seat] if seat is not None else [])
         view = before["views"].get(seat, {"legal": [], "version": before["version"]})
-        sent, data = _message(rng, view, table.players)
+        sent, data, verdict = _message(rng, view, table.players, seat)
         kind = data.get("type") if isinstance(data, dict) else None
 
         def body() -> bool:
@@ -832,7 +895,11 @@ def _one_message(
             if errors:
                 assert len(errors) == 1, f"{len(errors)} errors for one message"
                 _unchanged(before, server.snapshot(table, before["views"]), str(sent)[:100])
+                status = errors[0]["status"]
+                assert verdict != TAKEN or status == 429, f"refused with {status}: {errors[0]['error']}"
+                assert verdict != REFUSED_400 or status in (400, 429), f"refused with {status}, not 400"
                 raise Refused(errors[0]["error"])
+            assert verdict != REFUSED_400, "a message the server must refuse was taken"
             _check_done(server, table, before, seat, data, answers)
             return True
 

@@ -13,6 +13,7 @@ from parlour.server.connections import (
     KEEP_ALIVE,
     MAX_HEADERS,
     PER_ADDRESS,
+    QUIET_LOGGERS,
     Limits,
     QuietFilter,
     budget,
@@ -131,7 +132,9 @@ def serve(
     )
     app = create_app(settings)
     http, ws = guarded_protocols(limits)
-    logging.getLogger("uvicorn.error").addFilter(QuietFilter())
+    quiet = QuietFilter()
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).addFilter(quiet)
     # Frames up to 64 KiB reach the app, which answers anything over MAX_BODY with its own 413.
     uvicorn.run(
         app,

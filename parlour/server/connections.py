@@ -352,8 +352,13 @@ CLIENT_MESSAGES = (
     "Invalid HTTP request received.",
     "Unsupported upgrade request.",
     "Exceeded concurrency limit.",
+    "Invalid UTF-8 sequence received from client.",
+    "socket.send() raised exception.",
 )
-"""uvicorn's log lines that any client can cause as often as it likes."""
+"""uvicorn's and asyncio's log lines that any client can cause as often as it likes (a text frame that
+is not UTF-8, closed with 1007; a write to a socket its client reset, before the server let it go)."""
+QUIET_LOGGERS = ("uvicorn.error", "asyncio")
+"""The loggers whose client-caused lines QuietFilter holds back."""
 
 
 class QuietFilter(logging.Filter):
@@ -371,6 +376,7 @@ class QuietFilter(logging.Filter):
         held = self.quiet.admit(message)
         if held:
             record.msg, record.args = message + held_back(held), ()
+        record.exc_info, record.exc_text = None, None  # one line: the client's fault has no traceback
         return held is not None
 
 

@@ -1,6 +1,6 @@
 """The table server's HTTP requests, WebSocket messages and connections fuzzed at a size for every
 ``make test``; the checks shown to catch broken promises; the server bugs the fuzzer found, as
-regression tests (those not yet fixed marked xfail).
+regression tests.
 
 ``make fuzz`` runs the same surfaces with many more inputs (tests/fuzz/run.py --surfaces http,ws,net).
 """
@@ -31,7 +31,6 @@ from .net_surface import (
     NET_TABLES,
     NetServer,
     NetTable,
-    ServerTraceback,
     Slow,
     check_http,
     check_refused_hello,
@@ -77,7 +76,7 @@ def test_attacks_over_the_network(tmp_path: Path) -> None:
     """A real server process (net_surface.py): every kind of attack, then at random, known defects left
     out (test_a_text_frame_that_is_not_utf8_costs_no_traceback, test_a_crowd_that_vanishes_...)."""
     tally = Tally()
-    fuzz_net(tally, tmp_path, random.Random("net"), 24, known_defects=False)
+    fuzz_net(tally, tmp_path, random.Random("net"), 24)
     tally.check()
     assert tally.refused["net"] > 8 and tally.accepted["net"] > 4, tally.summary()
     for name, *_ in CATALOGUE:
@@ -370,13 +369,10 @@ def test_the_net_checks_catch_a_real_server_breaking_its_promises(
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    raises=ServerTraceback, strict=True, reason="uvicorn logs the UnicodeDecodeError's traceback"
-)
 def test_a_text_frame_that_is_not_utf8_costs_no_traceback(net: NetServer) -> None:
-    """Found by the net surface (_bad_frame): the connection is failed with 1007, as it should, but
-    uvicorn's WebSocket protocol logs "Invalid UTF-8 sequence received from client." and the traceback
-    of its UnicodeDecodeError for every such frame: anyone can fill the server's log at will."""
+    """Found by the net surface (_bad_frame): the connection is failed with 1007, as it should, and
+    uvicorn's "Invalid UTF-8 sequence received from client." was logged with the traceback of its
+    UnicodeDecodeError for every such frame; now one line at most once a minute (QuietFilter)."""
     table = net.tables[0]
     net.read_log()
     with Wire(net.port, f"/ws/{table.id}") as wire:
@@ -388,12 +384,11 @@ def test_a_text_frame_that_is_not_utf8_costs_no_traceback(net: NetServer) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="asyncio logs every send to a socket the server has not yet let go")
 def test_a_crowd_that_vanishes_costs_a_few_log_lines(net: NetServer) -> None:
     """Found by the net surface (_crowd): a hundred spectators that vanish (most reset at once, the rest
     one every half millisecond) leave the server broadcasting each departure to sockets already reset
     and not yet closed; asyncio then logs "socket.send() raised exception." for every send after the
-    fifth: a couple of thousand lines from one crowd."""
+    fifth: a couple of thousand lines from one crowd; now one line at most once a minute (QuietFilter)."""
     table = net.tables[0]
     net.read_log()
     rng = random.Random(5)

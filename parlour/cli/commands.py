@@ -62,6 +62,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.forwarded_allow_ips,
         args.http_rate,
         args.http_burst,
+        args.stall_timeout,
     )
     return serve(
         args.host,

@@ -127,6 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="close a connection whose request headers take longer (seconds; default 10)",
     )
     serve.add_argument(
+        "--stall-timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="cut a WebSocket whose client has read nothing of what it was sent for this long (seconds; "
+        "default 30)",
+    )
+    serve.add_argument(
         "--body-timeout",
         type=float,
         default=20.0,

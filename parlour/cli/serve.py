@@ -14,6 +14,7 @@ from parlour.server.connections import (
     MAX_HEADERS,
     PER_ADDRESS,
     QUIET_LOGGERS,
+    STALL_SECONDS,
     Limits,
     QuietFilter,
     budget,
@@ -55,12 +56,15 @@ class Guards:
     """Proxies whose X-Forwarded-For header names the client (None: the header is ignored)."""
     http_rate: float = HTTP_RATE
     http_burst: float = HTTP_BURST
+    stall_timeout: float = STALL_SECONDS
 
 
 def check_guards(guards: Guards) -> None:
     """Refuses limits out of range, in one line each."""
     if not 0 < guards.header_timeout <= 3600:
         raise OptionError("--header-timeout must be over 0 and at most 3600 seconds")
+    if not 0 < guards.stall_timeout <= 3600:
+        raise OptionError("--stall-timeout must be over 0 and at most 3600 seconds")
     if not 0 < guards.body_timeout <= 3600:
         raise OptionError("--body-timeout must be over 0 and at most 3600 seconds")
     if not 1 <= guards.per_address <= 1_000_000:
@@ -81,7 +85,8 @@ def limits_of(guards: Guards) -> Limits:
     if guards.forwarded_allow_ips is not None and not trusted:
         raise OptionError("--forwarded-allow-ips: give at least one address")
     total, backlog = budget(raise_open_files())
-    return Limits(guards.header_timeout, guards.body_timeout, guards.per_address, total, backlog, trusted)
+    timeouts = (guards.header_timeout, guards.body_timeout)
+    return Limits(*timeouts, guards.per_address, total, backlog, trusted, guards.stall_timeout)
 
 
 def serve(

@@ -25,6 +25,8 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from parlour.server.limits import address_key
+
 HEADER_TIMEOUT = 10.0
 """Seconds a client has to send a request's headers (from connecting, or from the last response)."""
 BODY_TIMEOUT = 20.0
@@ -50,6 +52,11 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 logger = logging.getLogger("uvicorn.error")
 
 
+STALL_SECONDS = 30.0
+"""How long a WebSocket's unsent bytes may wait without the client reading any, or a closing socket
+wait for its goodbye, before the connection is cut (a client that stops reading pins kernel memory)."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a connection may take: timeouts, caps per address and in all, the listen backlog."""
@@ -61,6 +68,7 @@ class Limits:
     backlog: int = BACKLOG
     trusted: tuple[Network, ...] = ()
     """Proxies (``--forwarded-allow-ips``): exempt from the per-address cap, not from the total."""
+    stall_timeout: float = STALL_SECONDS
 
     @property
     def concurrency(self) -> int:
@@ -104,19 +112,6 @@ def parse_networks(text: str) -> tuple[Network, ...]:
         except ValueError:
             raise ValueError(f"{item!r} is not an IP address, a network (10.0.0.0/8) or *") from None
     return tuple(found)
-
-
-def address_key(host: str) -> str:
-    """Returns what the per-address cap counts a client by: its IPv4 address, or its IPv6 /64."""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
 
 
 class QuietLog:
@@ -325,12 +320,35 @@ class GuardedHttp(H11Protocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol that counts its connection out of the Gate when it closes."""
+    """uvicorn's WebSocket protocol that counts its connection out of the Gate when it closes, and cuts
+    one whose client stopped reading (its replies unread, or its close never finished) for STALL_SECONDS."""
 
     gate: ClassVar[Gate]
+    stall: ClassVar[float] = STALL_SECONDS
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Starts watching the connection."""
+        super().connection_made(transport)
+        self.stalled_since: float | None = None
+        self.watchdog = self.loop.call_later(self.stall / 3, self.check_stall)
+
+    def check_stall(self) -> None:
+        """Cuts the connection if nothing it owes the client has left for STALL_SECONDS."""
+        transport = self.transport
+        stuck = transport.is_closing() or transport.get_write_buffer_size() > 0
+        now = self.loop.time()
+        if not stuck:
+            self.stalled_since = None
+        elif self.stalled_since is None:
+            self.stalled_since = now
+        elif now - self.stalled_since >= self.stall:
+            transport.abort()
+            return
+        self.watchdog = self.loop.call_later(self.stall / 3, self.check_stall)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Counts the connection out."""
+        self.watchdog.cancel()
         self.gate.release(self.transport)
         super().connection_lost(exc)
 
@@ -344,6 +362,7 @@ def guarded_protocols(limits: Limits) -> tuple[type[GuardedHttp], type[GuardedWe
 
     class WebSocket(GuardedWebSocket):
         gate = shared
+        stall = limits.stall_timeout
 
     return Http, WebSocket
 

@@ -3,6 +3,7 @@ a client address's open WebSockets."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import time
 from collections import Counter, OrderedDict
@@ -26,6 +27,20 @@ TABLE_CHAT_RATE = 2.0
 TABLE_CHAT_BURST = 30.0
 ADDRESSES = 10_000
 """Client addresses remembered at once (the least recently seen are forgotten first)."""
+
+
+def address_key(host: str) -> str:
+    """Returns what per-address limits count a client by: its IPv4 address, or its IPv6 /64 (one host
+    holds a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class Bucket:
@@ -110,4 +125,4 @@ class HttpRateLimit:
     def _allowed(self, scope: Scope) -> bool:
         """Takes a token from the client address's bucket."""
         client = scope.get("client")
-        return self.buckets.take(str(client[0]) if client else "unknown")
+        return self.buckets.take(address_key(str(client[0])) if client else "unknown")

@@ -12,12 +12,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.server.hall import Hall
-from parlour.server.limits import Bucket, Buckets, Crowd
+from parlour.server.limits import Bucket, Buckets, Crowd, address_key
 from parlour.server.tables import Listener, LiveTable, Refusal, encode
 
 LOG = logging.getLogger("parlour.server")
@@ -25,6 +26,8 @@ MAX_MESSAGE = 16 * 1024
 """The largest WebSocket message accepted (characters)."""
 HELLO_SECONDS = 10.0
 """How long a new connection has to say hello."""
+CLOSE_SECONDS = 5.0
+"""How long the server waits to close a connection it dropped (a client that reads nothing is cut)."""
 CHAT_HISTORY = 100
 """Chat lines a connection gets when it joins (a reload keeps the conversation)."""
 MAX_CHAT = 300
@@ -56,7 +59,7 @@ async def serve_socket(hall: Hall, doors: Doors, ws: WebSocket) -> None:
 
 def client_address(ws: WebSocket) -> str:
     """Returns the client's address as the server sees it (forwarded only from a configured proxy)."""
-    return ws.client.host if ws.client else "unknown"
+    return address_key(ws.client.host) if ws.client else "unknown"
 
 
 async def _refuse(ws: WebSocket, refusal: Refusal) -> None:
@@ -89,9 +92,10 @@ async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str) -> None:
         table.leave(listener)
         if listener.gone.is_set():  # dropped by the table: closed with its reason, so that it reconnects
             with contextlib.suppress(Exception):
-                await ws.close(code=listener.close_code)
-        with contextlib.suppress(Exception):
-            await table.broadcast()  # the others see this seat gone
+                await asyncio.wait_for(ws.close(code=listener.close_code), CLOSE_SECONDS)
+        if listener.seat is not None:  # a spectator's coming and going changes nobody's view
+            with contextlib.suppress(Exception):
+                await table.broadcast()  # the others see this seat gone
 
 
 async def _hello(hall: Hall, ws: WebSocket) -> tuple[LiveTable, Listener]:
@@ -112,7 +116,8 @@ async def _welcome(table: LiveTable, ws: WebSocket, listener: Listener) -> None:
     first["chat"] = [{"seat": s, "text": t, "at": a} for s, t, a in chat]  # a reload keeps the conversation
     listener.seen = len(table.log)
     await _send(ws, first)
-    await table.broadcast(skip=listener)  # the others see this seat connected
+    if listener.seat is not None:
+        await table.broadcast(skip=listener)  # the others see this seat connected
 
 
 async def _live(table: LiveTable, doors: Doors, ws: WebSocket, listener: Listener) -> None:
@@ -136,14 +141,16 @@ async def _pump(ws: WebSocket, listener: Listener) -> None:
 
 async def _receive(table: LiveTable, doors: Doors, ws: WebSocket, listener: Listener) -> None:
     """Reads the client's messages until it goes: moves, chat and settings, each refused or done."""
-    bucket = Bucket()
+    bucket, warned = Bucket(), 0.0
     while True:
         try:
             text = await _frame(ws)
         except (WebSocketDisconnect, RuntimeError):
             return
         if not bucket.take():
-            await _send(ws, Refusal(429, "too many messages: slow down").to_json())
+            if time.monotonic() - warned >= 1.0:  # one refusal a second: a flood gets no flood back
+                warned = time.monotonic()
+                await _send(ws, Refusal(429, "too many messages: slow down").to_json())
             continue
         try:
             await _handle(table, doors, listener, _message(text))

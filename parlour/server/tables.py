@@ -79,7 +79,7 @@ MAX_SPECTATORS = 100
 MAX_SEAT_CONNECTIONS = 4
 """Connections one seat may hold at once (tabs, a hot-seat screen); a newer one closes the oldest (4409)."""
 MAX_STORED_CHAT = 2000
-"""Chat lines one table stores; beyond them its chat is full (429)."""
+"""Chat lines one table stores from spectators: beyond them its chat is full to them (429)."""
 MAX_BOT_MILLISECONDS = 2000
 """The longest search a server bot may make for one move (a table's bots are chosen by strangers)."""
 
@@ -324,7 +324,11 @@ class LiveTable:
             return None
         if seat not in self.state.deciders():
             return None  # refused the usual way
-        if version is not None and version != self.record.version:
+        if (
+            version is not None
+            and version != self.record.version
+            and not self._same_window(PASS_TEXT, version)
+        ):
             raise Refusal(
                 409, f"the table has moved on: it is at version {self.record.version}", self.record.version
             )
@@ -375,8 +379,9 @@ class LiveTable:
         # so no view ever shows a version whose move is not in the log.
         pending = dataclasses.replace(record, seats=[dataclasses.replace(s) for s in record.seats], moves=[])
         pending.version += 1
-        if not automatic or note is not None:
-            self._charge_clock(pending.seats[seat], now)  # a person's own time, or the clock running out
+        if not automatic or note is not None:  # a person's own time, or the clock running out
+            passing = self.state.passing_window() and text.strip() == PASS_TEXT
+            self._charge_clock(pending.seats[seat], now, self.timing.pass_delay if passing else 0.0)
         if trial.is_over():
             pending.status, pending.scores = "over", list(trial.scores())
         pending.deadline = self._deadline(trial, opened, pending.seats)
@@ -394,11 +399,12 @@ class LiveTable:
         record.moves.append(move)
         if note:
             self.notes[move.number] = note
+        own = self.queued.pop(seat, None) if text.strip() == PASS_TEXT else None
+        if own is not None and not own.done():
+            own.set_result(record.version)  # the seat's waiting pass is in (landed now, or by a stand-in)
         if not continuing:  # a new decision: a new window (or none), and no pass waits for the old one
             self.window_base = record.version if _asks_several(trial) else None
             self._drop_queue("the window closed before your pass landed")
-        elif (waiting := self.queued.pop(seat, None)) is not None and not waiting.done():
-            waiting.set_result(record.version)  # the seat passed another way (a stand-in): its pass is in
         return record.version
 
     def _same_window(self, text: str, version: int) -> bool:
@@ -416,10 +422,12 @@ class LiveTable:
         return bool(left) and left == set(self.state.deciders()) - {seat}
 
     # ----------------------------------------------------------------- clocks
-    def _charge_clock(self, stored: SeatRecord, now: float) -> None:
-        """Takes the time a person spent on this decision off their game clock (not a stand-in's)."""
+    def _charge_clock(self, stored: SeatRecord, now: float, free: float = 0.0) -> None:
+        """Takes the time a person spent on this decision off their game clock (not a stand-in's),
+        but its first ``free`` seconds: a pass in a window costs only the time beyond the pass delay,
+        so a typed quick pass costs what an auto-pass does (nothing) and the public clocks tell nothing."""
         if stored.kind == "human" and stored.stand_in is None and stored.time_left is not None:
-            stored.time_left = max(0.0, stored.time_left - (now - self.opened))
+            stored.time_left = max(0.0, stored.time_left - max(0.0, now - self.opened - free))
 
     def _deadline(self, state: GameState, now: float, seats: list[SeatRecord] | None = None) -> float | None:
         """Returns when the clock of the person now asked runs out (None: no clock, or nobody asked)."""
@@ -540,21 +548,25 @@ class LiveTable:
             version = self.record.version
             self._task = None  # this move's own schedule() must not cancel the task making it
             if plan.mover == "typed":
-                await self._land_queued(plan.seat, version, generation)
+                await self._land_queued(plan.seat, version)
             else:
                 await self.act(plan.seat, text, version, plan.note, automatic=True, generation=generation)
         except asyncio.CancelledError:
             raise
         except Refusal as refusal:
             LOG.info("automatic move at table %s dropped: %s", self.record.id, refusal.message)
+        except RuntimeError as err:  # the bots' pool shut down under a move (the server is stopping)
+            LOG.info("automatic move at table %s not made: %s", self.record.id, err)
         except Exception:
             LOG.exception("automatic move at table %s failed", self.record.id)
 
-    async def _land_queued(self, seat: int, version: int, generation: int) -> None:
+    async def _land_queued(self, seat: int, version: int) -> None:
         """Lands a typed pass that waited for its window's answers; tells its sender how it went."""
         future = self.queued.get(seat)
         try:
-            landed = await self.act(seat, PASS_TEXT, version, generation=generation, queued=True)
+            landed = await self.act(
+                seat, PASS_TEXT, version, queued=True
+            )  # the person's: no setting undoes it
         except Refusal as refusal:
             if future is not None and not future.done() and self.queued.get(seat) is future:
                 del self.queued[seat]
@@ -629,12 +641,13 @@ class LiveTable:
         self.listeners.add(listener)
 
     async def chat(self, seat: int | None, text: str) -> None:
-        """Stores a chat line and sends it to everyone, within the table's budgets (else 429)."""
+        """Stores a chat line and sends it to everyone; spectators within the table's budgets (else 429),
+        so that they can never crowd its players out of their own chat."""
         if self._chat_stored is None:
             self._chat_stored = await asyncio.to_thread(self.store.chat_count, self.record.id)
-        if self._chat_stored >= MAX_STORED_CHAT:
+        if seat is None and self._chat_stored >= MAX_STORED_CHAT:
             raise Refusal(429, f"this table's chat is full ({MAX_STORED_CHAT} lines)")
-        if not self.chat_bucket.take():
+        if seat is None and not self.chat_bucket.take():
             raise Refusal(429, "the table's chat is busy: slow down")
         self._chat_stored += 1
         at = await self.store.write(self.store.add_chat, self.record.id, seat, text)

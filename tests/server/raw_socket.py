@@ -24,6 +24,15 @@ def frame(text: str) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
+def upgrade_request(port: int, table: str) -> bytes:
+    """Returns the HTTP request that opens a WebSocket to a table."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (
+        f"GET /ws/{table} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+
+
 def reset(sock: socket.socket) -> None:
     """Closes a socket with a TCP reset (no goodbye), as a client that vanishes."""
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -43,16 +52,11 @@ def _handshake(sock: socket.socket, port: int, table: str, token: str, step: str
     """Goes through the handshake up to ``step``."""
     if step == "connected":
         return
-    key = base64.b64encode(os.urandom(16)).decode()
-    line = f"GET /ws/{table} HTTP/1.1\r\n"
+    request = upgrade_request(port, table)
     if step == "request line":
-        sock.sendall(line[:12].encode())
+        sock.sendall(request[:12])
         return
-    headers = (
-        f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    )
-    sock.sendall((line + headers).encode())
+    sock.sendall(request)
     if step == "headers":
         return
     _read_until(sock, b"\r\n\r\n")

@@ -4,6 +4,7 @@ reaction window's passes land (it must not tell who held a card)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -19,11 +20,12 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.server import tables
+from parlour.server.connections import Limits, guarded_protocols
 from parlour.server.tables import Timing
 
 from .conftest import bearer, create, make_client
 from .live_server import LiveServer
-from .raw_socket import STEPS, ghost, reset
+from .raw_socket import STEPS, frame, ghost, reset, upgrade_request
 from .test_live import hello
 
 
@@ -160,10 +162,13 @@ def test_a_tables_stored_chat_is_bounded(client: TestClient, monkeypatch: pytest
     monkeypatch.setattr(tables, "MAX_STORED_CHAT", 3)
     made = create(client, "venture", ["human", "human"])
     with client.websocket_connect(f"/ws/{made['table']}") as ws:
-        hello(ws, made["tokens"][0])
+        hello(ws, made["spectator_token"])
         replies = [chat(ws, f"line {n}") for n in range(5)]
     assert [r["type"] for r in replies] == ["chat"] * 3 + ["error"] * 2
     assert replies[-1]["status"] == 429 and "full" in replies[-1]["error"]
+    with client.websocket_connect(f"/ws/{made['table']}") as ws:  # the players are never crowded out
+        hello(ws, made["tokens"][0])
+        assert chat(ws, "still here")["type"] == "chat"
 
 
 @pytest.mark.parametrize("token", ["\ud800", "\udfff", "é" * 30, "\x00"])
@@ -308,3 +313,102 @@ def test_a_stop_windows_passes_land_in_one_order_whoever_holds_a_card(db: Path) 
     holders = [late for w in held for s, late in w.after.items() if s in w.holders]
     others = [late for w in seen for s, late in w.after.items() if s not in w.holders]
     assert holders and others and abs(statistics.median(holders) - statistics.median(others)) < 0.1
+
+
+@pytest.mark.slow
+def test_a_flood_of_bad_frames_gets_no_flood_back(tmp_path: Path) -> None:
+    """A spectator that floods frames that are not JSON gets a refusal for each within its rate and then
+    one 429 a second, not one per frame (before: a reply per frame, which a client that reads nothing
+    turned into megabytes the server could not send, holding the socket open for good)."""
+    server = LiveServer(tmp_path / "parlour.db").start()
+    try:
+        made = server.create("venture", ["human", "human"])
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sock.sendall(upgrade_request(server.port, made["table"]))
+        assert b"101" in sock.recv(4096)
+        sock.sendall(frame(json.dumps({"type": "hello", "token": made["spectator_token"]})))
+        started = time.time()
+        sock.sendall(frame("x") * 20_000)
+        time.sleep(1.0)
+        sock.settimeout(1.0)
+        received = b""
+        with contextlib.suppress(TimeoutError):
+            while chunk := sock.recv(1 << 20):
+                received += chunk
+        seconds = time.time() - started
+        reset(sock)
+    finally:
+        server.stop()
+    refusals = received.count(b'"type":"error"')
+    assert 40 <= refusals <= 41 + 21 * seconds, (refusals, seconds)
+
+
+def test_a_websocket_that_stays_stuck_is_cut() -> None:
+    """A WebSocket whose unsent bytes do not move (or whose close does not finish) for the stall timeout
+    is aborted; one that drains in between is left alone."""
+    clock = FakeLoop()
+    socket_ = StuckTransport()
+    guarded = object.__new__(guarded_protocols(Limits(stall_timeout=3.0))[1])
+    guarded.loop, guarded.transport, guarded.stalled_since = clock, socket_, None  # type: ignore[assignment]
+    for buffered in (100, 0, 100, 100, 100):
+        socket_.buffered = buffered
+        clock.now += 1.0
+        guarded.check_stall()
+    assert not socket_.aborted  # stuck since the third look: two seconds
+    for _ in range(3):
+        clock.now += 1.0
+        guarded.check_stall()
+    assert socket_.aborted
+
+
+class FakeLoop:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, callback: Any) -> Any:
+        return None
+
+
+class StuckTransport:
+    def __init__(self) -> None:
+        self.buffered, self.aborted = 0, False
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_a_quick_pass_costs_a_persons_clock_what_an_auto_pass_does(db: Path) -> None:
+    """With a game clock, a pass typed within the pass delay costs nothing, like an auto-pass: the public
+    clocks do not tell who typed (and so who may have held a card)."""
+    with make_client(db, Timing(think=0.0, pass_delay=0.3, grace=0.0)) as client:
+        made = create(
+            client,
+            "venus-needs-men",
+            ["human", "human"],
+            auto_pass=False,
+            options={"length": "short"},
+            game_seconds=600,
+        )
+        table = made["table"]
+        live = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        for _ in range(20):
+            if not live.state.passing_window():
+                break
+            for token in made["tokens"].values():
+                mine = client.get(f"/api/tables/{table}", headers=bearer(token)).json()
+                if mine["asked"] and "pass" in mine["legal"]:
+                    client.post(
+                        f"/api/tables/{table}/actions", json={"action": "pass"}, headers=bearer(token)
+                    )
+        passed = {m.seat for m in live.record.moves if m.action == "pass"}
+        clocks = {s.seat: s.time_left for s in live.record.seats}
+    assert passed and all(clocks[s] is not None and clocks[s] > 599.9 for s in passed), (passed, clocks)

@@ -69,6 +69,9 @@ class Timing:
     answers within it shows nothing by their timing (one who takes longer shows it, as at a table)."""
     clock_bot: str = "random"
     """The bot that moves for a person whose clock ran out where passing is not legal."""
+    away: float = 60.0
+    """How long a connected person may be asked without answering before the others may put a bot in
+    (a table without a clock must not wait for ever)."""
     grace: float = 15.0
     """How long a person's seat must have been without a connection before others may put a bot in
     (a reload is quick); counted from the table's start, or the server's, for a seat never connected."""
@@ -224,6 +227,8 @@ class LiveTable:
         view["table"] = self.record.id
         view["moved_at"] = self.record.moves[-1].at if self.record.moves else None
         view["clock"] = {
+            "asked_since": self.opened,
+            "away_after": self.timing.away,
             "move_seconds": self.record.move_seconds,
             "game_seconds": self.record.game_seconds,
             "deadline": self.record.deadline,
@@ -609,14 +614,8 @@ class LiveTable:
                 raise Refusal(403, "only the seat's own person takes it back")
         else:
             check_bot(self.game, bot)
-            if by != seat and seat in {listener.seat for listener in self.listeners}:
-                raise Refusal(422, f"seat {seat} is connected: only its person may hand it to a bot")
-            away = time.time() - self.left.get(seat, self.loaded)
-            grace = self.timing.grace
-            if by != seat and away < grace:
-                raise Refusal(
-                    422, f"seat {seat} left {away:.0f} s ago: wait {grace:.0f} s, it may be reloading"
-                )
+            if by != seat:
+                self._check_away(seat)
         async with self.lock:
             self._drop_plan_of(seat)
             stored.stand_in = None if bot is None else str(bot)  # check_bot refused any other value
@@ -654,6 +653,23 @@ class LiveTable:
         line = encode({"type": "chat", "seat": seat, "text": text, "at": at})
         for listener in list(self.listeners):
             listener.put(line)
+
+    def _check_away(self, seat: int) -> None:
+        """Refuses a bot for another person's seat unless that person is away: without a connection for
+        the grace period, or asked and silent for ``Timing.away`` seconds (a table without a clock
+        must not wait for ever; the person takes the seat back on return)."""
+        now = time.time()
+        if seat in {listener.seat for listener in self.listeners}:
+            silent = now - self.opened
+            if seat not in self.state.deciders() or silent < self.timing.away:
+                wait = f"{self.timing.away:.0f} s"
+                raise Refusal(422, f"seat {seat} is here: a bot may play for it once it was asked {wait} ago")
+            return
+        left = now - self.left.get(seat, self.loaded)
+        if left < self.timing.grace:
+            raise Refusal(
+                422, f"seat {seat} left {left:.0f} s ago: wait {self.timing.grace:.0f} s, it may be reloading"
+            )
 
     def leave(self, listener: Listener) -> None:
         """Forgets a connection; notes when a person's seat is left with none."""

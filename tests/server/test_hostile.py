@@ -412,3 +412,32 @@ def test_a_quick_pass_costs_a_persons_clock_what_an_auto_pass_does(db: Path) -> 
         passed = {m.seat for m in live.record.moves if m.action == "pass"}
         clocks = {s.seat: s.time_left for s in live.record.seats}
     assert passed and all(clocks[s] is not None and clocks[s] > 599.9 for s in passed), (passed, clocks)
+
+
+def test_a_person_asked_and_silent_too_long_may_get_a_stand_in(db: Path) -> None:
+    """Issue 31, item 5: at a table without a clock, a connected person who was asked and said nothing for
+    ``Timing.away`` seconds may be given a bot by the others (not before); they take the seat back."""
+    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=0.0, away=1.0)) as client:
+        made = create(client, "venture", ["human", "human"])
+        table, tokens = made["table"], made["tokens"]
+        asked = client.get(f"/api/tables/{table}", headers=bearer(tokens[0])).json()["deciders"][0]
+        other = 1 - asked
+        with client.websocket_connect(f"/ws/{table}") as away, client.websocket_connect(f"/ws/{table}") as ws:
+            hello(away, tokens[asked])
+            first = hello(ws, tokens[other])
+            assert first["clock"]["away_after"] == 1.0
+            ws.send_text(json.dumps({"type": "stand_in", "seat": asked, "bot": "greedy"}))
+            while (early := json.loads(ws.receive_text()))["type"] != "error":
+                pass
+            assert early["status"] == 422 and "once it was asked" in early["error"]
+            time.sleep(1.1)
+            ws.send_text(json.dumps({"type": "stand_in", "seat": asked, "bot": "greedy"}))
+            while (later := json.loads(ws.receive_text()))["type"] != "table" or not later["seats"][asked][
+                "stand_in"
+            ]:
+                assert later["type"] != "error", later
+            away.send_text(json.dumps({"type": "stand_in", "seat": asked, "bot": None}))
+            while (back := json.loads(away.receive_text()))["type"] != "table" or back["seats"][asked][
+                "stand_in"
+            ]:
+                assert back["type"] != "error", back

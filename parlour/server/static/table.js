@@ -108,7 +108,7 @@ function drawSeats() {
     const clock = s.time_left === null ? "" : `, ${Math.round(s.time_left)} s left`;
     const mine = s.seat === view.seat ? " (you)" : "";
     const item = el("li", {}, `${view.names[s.seat]}${mine}: ${who}, ${status}${clock}`);
-    if (s.kind === "human" && !s.connected && view.seat !== null && s.seat !== view.seat && !s.stand_in) {
+    if (s.kind === "human" && (!s.connected || silent(s.seat)) && view.seat !== null && s.seat !== view.seat && !s.stand_in) {
       const b = el("button", { type: "button" }, "let a bot play it");
       b.addEventListener("click", () => socket.send(JSON.stringify({ type: "stand_in", seat: s.seat, bot: "greedy" })));
       item.append(" ", b);
@@ -125,6 +125,13 @@ function drawSeats() {
     }
     return item;
   }));
+}
+
+// Whether a connected person has been asked for longer than the table waits (then the others may put
+// a bot in; the server checks it again).
+function silent(seat) {
+  if (!view.deciders.includes(seat) || view.over) return false;
+  return (Date.now() + clockOffset) / 1000 - view.clock.asked_since >= view.clock.away_after;
 }
 
 function drawResults() {
@@ -415,8 +422,11 @@ function connect(seat) {
   });
 }
 
+let silentShown = "";
 function tick() {
   countdown();
+  const nowSilent = view ? view.seats.filter(s => silent(s.seat)).map(s => s.seat).join(",") : "";
+  if (nowSilent !== silentShown) { silentShown = nowSilent; drawSeats(); }  // "let a bot play it" appears
   const box = document.getElementById("clock");
   if (!view || !view.clock.deadline || view.over) { box.textContent = ""; return; }
   const left = Math.max(0, Math.round(view.clock.deadline - (Date.now() + clockOffset) / 1000));

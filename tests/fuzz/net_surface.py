@@ -746,8 +746,8 @@ CHAT_TEXTS = (
 def _chat(server: NetServer, rng: random.Random) -> tuple[str, Callable[[], bool]]:
     """Several connections write many chat lines at once: at the finished table without a link (all
     refused 403), with the spectators' token or at a table in play (within the budgets of an address,
-    CHAT_BURST, and for spectators of a table, TABLE_CHAT_BURST, and its MAX_STORED_CHAT lines), or without a link at
-    a table in play (the hello refused 403)."""
+    CHAT_BURST, and for spectators of a table, TABLE_CHAT_BURST, and its MAX_STORED_CHAT lines), or
+    without a link at a table in play (the hello refused 403)."""
     assert server.finished is not None
     how = rng.choice(["guest", "spectator", "in play", "guest in play"])
     table = server.finished if how in ("guest", "spectator") else rng.choice(server.tables)

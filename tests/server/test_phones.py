@@ -225,3 +225,33 @@ def test_the_prompt_when_only_end_is_legal_and_why_undo_went(server: LiveServer,
     assert "take it over" not in found["prompt"] and "proxy fight" not in found["prompt"], found
     assert "end the transactions" in found["prompt"], found
     assert found["note"] == "A proxy card was shown: this can no longer be undone.", found
+
+
+def test_a_venus_move_by_tapping_the_phone_buttons(server: LiveServer, browser: Any) -> None:
+    """On a phone the map's clickable ships and areas are 44 px buttons under it: a move is played by
+    tapping the ship's button, then the area's."""
+    from .test_table_venus_needs_men import Seat
+
+    made = server.create("venus-needs-men", ["human", "greedy", "greedy"], options={"max_turns": 10})
+    page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    page.goto(server.url + made["seats"]["0"])
+    page.wait_for_selector("#board .vnm-map")
+    seat = Seat(server, made, page)
+    table = seat.wait_asked()
+    assert table is not None
+    while not any(t.startswith("move ") for t in table["legal"]):
+        seat.play(table)
+        table = seat.wait_asked()
+        assert table is not None
+    _, ship, area = next(t for t in table["legal"] if t.startswith("move ")).split()
+    assert page.evaluate(SMALL_TAPS) == []
+    seen = version(page)
+    page.tap(f"#board .vnm-tap[data-for='ship {ship}']")
+    page.wait_for_selector(f"#board .vnm-tap.selected[data-for='ship {ship}']")
+    screenshot(page, "phone-venus-needs-men-taps")
+    page.tap(f"#board .vnm-tap.target[data-for='area {area}']")
+    if page.is_visible("#board-menu"):
+        page.click(f"#board-menu button[data-action='move {ship} {area}']")
+    wait_past(page, seen)
+    page.wait_for_selector(f"#board .ship[data-ship='{ship}'][data-area='{area}']")
+    assert sideways(page) == []

@@ -416,6 +416,23 @@
     }
   }
 
+  // The map's clickable ships and areas again as buttons of 44 px (shown on a phone, where the whole map
+  // is the screen's width and its chips are too small to tap): each plays what a click on the map plays.
+  function taps(api, ctx) {
+    const nodes = [...Object.values(ctx.shipNodes), ...Object.values(ctx.areaNodes)].filter(n => n.classList.contains("hot"));
+    if (!nodes.length) return null;
+    const box = api.el("div", { class: "vnm-taps", role: "group", "aria-label": "what may be tapped on the map" });
+    for (const node of nodes) {
+      const name = node.dataset.ship || (ctx.areas[node.dataset.area] || {}).name || node.dataset.area;
+      const kind = node.classList.contains("target") || node.classList.contains("reach") ? " target" : "";
+      const b = api.el("button", { type: "button", class: "vnm-tap" + kind + (node.classList.contains("selected") ? " selected" : ""),
+        "aria-label": node.getAttribute("aria-label"), "data-for": node.dataset.ship ? `ship ${name}` : `area ${node.dataset.area}` }, name);
+      b.addEventListener("click", () => node.dispatchEvent(new MouseEvent("click", { bubbles: true })));
+      box.append(b);
+    }
+    return box;
+  }
+
   // ---------------------------------------------------------------- the panel
   function bar(api, ch) {
     const mem = api.memory;
@@ -605,7 +622,7 @@
     const map = drawMap(api, ctx);
     wire(api, ctx, ch);
     const side = api.el("div", { class: "vnm-side" });
-    for (const part of [bar(api, ch), hint(api, ch), windowBox(api), rollBox(api), handBox(api, ch, ctx), researchBox(api, ch), planetsTable(api, ctx)]) if (part) side.append(part);
+    for (const part of [bar(api, ch), hint(api, ch), taps(api, ctx), windowBox(api), rollBox(api), handBox(api, ch, ctx), researchBox(api, ch), planetsTable(api, ctx)]) if (part) side.append(part);
     const wrap = api.el("div", { class: "vnm" }, api.el("div", { class: "vnm-map-box" }, map), side);
     root.replaceChildren(wrap);
   }

@@ -37,10 +37,17 @@ SIDEWAYS = """() => {
     return { page: document.documentElement.scrollWidth, boxes, right: board.right };
 }"""
 
-SMALL_TAPS = """() => [...document.querySelectorAll('#board-box button, #board .hot:not(svg *)')]
-    .filter(n => n.offsetParent !== null && !n.closest('[hidden]'))
-    .map(n => [n.textContent.trim().slice(0, 30), n.getBoundingClientRect().height])
-    .filter(([, h]) => h < 44)"""
+SMALL_TAPS = """() => {
+    // Buttons and clickable components at least 44 px high (the drawing's too, unless the drawing
+    // repeats them as buttons: api.taps, under the map or the board).
+    const list = document.querySelector('#board .board-taps');
+    const drawn = list && list.offsetParent !== null ? [] : [...document.querySelectorAll('#board svg .hot')];
+    return [...document.querySelectorAll('#board-box button, #board .hot:not(svg *)'), ...drawn]
+        .filter(n => n.getClientRects().length && !n.closest('[hidden]'))
+        .map(n => [(n.getAttribute('aria-label') || n.textContent).trim().slice(0, 30),
+                   n.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44);
+}"""
 
 OVERLAPS = """() => {
     // Every pair of ship chips, and every chip against every area's name, where the map places them
@@ -110,23 +117,25 @@ def test_venus_chips_clear_each_other_and_the_names_the_results_and_the_plot(
     """A spectator of four bots (Enhanced): at every sampled position no ship chip covers another or an
     area's name and the dice tray's texts do not overlap; at the end the results name each planet once
     and the plot draws each seat in its planet's colour on the map."""
-    slow = LiveServer(tmp_path / "vnm.db", think=0.02).start()
+    slow = LiveServer(tmp_path / "vnm.db", think=0.06).start()
     try:
         made = slow.create(
             "venus-needs-men",
             ["greedy", "greedy", "greedy", "greedy"],
-            options={"game": "enhanced", "length": "short", "max_turns": 30},
+            options={"game": "enhanced", "length": "normal", "max_turns": 40},
         )
         page = open_seat(browser, slow.url + made["spectator"], LAPTOP)
         page.wait_for_selector("#board .vnm-map")
-        samples, most = 0, 0
-        end = time.time() + 240
+        samples: set[int] = set()
+        most = 0
+        end = time.time() + 300
         while time.time() < end and not page.is_visible("#results-box"):
             found = page.evaluate(OVERLAPS)
             assert found["found"] == [], f"at version {version(page)}: {found['found']}"
-            samples, most = samples + 1, max(most, found["chips"])
-            page.wait_for_timeout(150)
-        assert samples >= 20 and most >= 8, (samples, most)
+            samples.add(version(page))
+            most = max(most, found["chips"])
+            page.wait_for_timeout(100)
+        assert len(samples) >= 15 and most >= 8, (len(samples), most)
         wait_for_results(page)
         assert page.evaluate(OVERLAPS)["found"] == []
         lines = page.locator("#results li").all_text_contents()
@@ -246,10 +255,11 @@ def test_a_venus_move_by_tapping_the_phone_buttons(server: LiveServer, browser: 
     _, ship, area = next(t for t in table["legal"] if t.startswith("move ")).split()
     assert page.evaluate(SMALL_TAPS) == []
     seen = version(page)
-    page.tap(f"#board .vnm-tap[data-for='ship {ship}']")
-    page.wait_for_selector(f"#board .vnm-tap.selected[data-for='ship {ship}']")
+    page.tap(f"#board .board-taps button[data-name='{ship}']")
+    page.wait_for_selector(f"#board .board-taps button.selected[data-name='{ship}']")
     screenshot(page, "phone-venus-needs-men-taps")
-    page.tap(f"#board .vnm-tap.target[data-for='area {area}']")
+    name = page.get_attribute(f"#board .area-g[data-area='{area}']", "data-label") or ""
+    page.tap(f"#board .board-taps button.reach[data-name='{name.split(' (')[0]}']")
     if page.is_visible("#board-menu"):
         page.click(f"#board-menu button[data-action='move {ship} {area}']")
     wait_past(page, seen)

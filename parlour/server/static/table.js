@@ -248,7 +248,7 @@ function clickable(node, label, handler) {
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
   node.setAttribute("aria-label", label);
-  node.addEventListener("click", event => { event.stopPropagation(); menuAnchor = node; handler(event); });
+  node.addEventListener("click", event => { event.stopPropagation(); menuAnchor = tapped || node; handler(event); });
   node.addEventListener("keydown", event => {
     if (event.key === "Enter" || event.key === " ") { event.preventDefault(); menuAnchor = node; handler(event); }
   });
@@ -259,7 +259,28 @@ function clickable(node, label, handler) {
 function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
 
 // The component last clicked (or pressed): a menu opens beside it.
-let menuAnchor = null;
+let menuAnchor = null, tapped = null;
+
+// The clickable ones of a drawing's components again as buttons (shown on a narrow screen only, where a
+// drawing at the screen's width makes them smaller than a 44 px tap target): a tap plays what a click on
+// the component plays, and its menu opens beside the button. ``name(node)``: the button's text (default:
+// the component's label up to its first colon or comma).
+function taps(nodes, name = node => (node.getAttribute("aria-label") || "").split(/[:,]/)[0]) {
+  const hot = [...nodes].filter(node => node.classList.contains("hot"));
+  if (!hot.length) return null;
+  const box = el("div", { class: "board-taps", role: "group", "aria-label": "the drawing's clickable parts as buttons" });
+  for (const node of hot) {
+    const text = name(node);
+    const b = el("button", { type: "button", "data-name": text, "aria-label": node.getAttribute("aria-label") || text }, text);
+    for (const mark of ["selected", "target", "reach"]) if (node.classList.contains(mark)) b.classList.add(mark);
+    b.addEventListener("click", () => {
+      tapped = b;
+      try { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); } finally { tapped = null; }
+    });
+    box.append(b);
+  }
+  return box;
+}
 
 // Places the menu beside the component clicked (below it, or above when there is no room), inside the window.
 function placeMenu(box) {
@@ -302,7 +323,7 @@ function boardApi() {
     view, legal: view.legal, seat: view.seat, names: view.names, observation: view.observation,
     content: tableContent, cardTexts, palette: PALETTE, memory: boardMemory,
     before: shown.mark || null, previous: shown.previous || null, log: shown.log,
-    act, el, svg, clickable, matching, menu, cardTitle, redraw: () => draw(),
+    act, el, svg, clickable, matching, menu, taps, cardTitle, redraw: () => draw(),
   };
 }
 

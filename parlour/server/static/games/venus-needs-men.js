@@ -197,6 +197,18 @@
         }
       }
     }
+    // A chip pushed away from its area by others is tied to it by a thin line in its planet's colour.
+    const ties = api.svg("g", { class: "ties", "aria-hidden": "true" });
+    for (const [ship, where] of Object.entries(o.ships)) {
+      const a = areas[where], at = ctx.places[ship];
+      if (!a || !at || a.kind === "orbit") continue;
+      const d = Math.hypot(at[0] - a.x, at[1] - a.y), r = a.kind === "refuge" ? 110 : RADII[a.kind] || 30;
+      if (d > r + SHIP_H + 20) {
+        ties.append(api.svg("line", { x1: at[0], y1: at[1], x2: a.x + (at[0] - a.x) * r / d, y2: a.y + (at[1] - a.y) * r / d,
+          stroke: colour(api, planetOfShip(api, ship)), "stroke-width": 2, opacity: 0.8 }));
+      }
+    }
+    svg.append(ties);
     for (const [ship, where] of Object.entries(o.ships)) if (where && ctx.places[ship]) svg.append(drawShip(api, ctx, ship, where));
     if (api.memory.roll && api.memory.roll.dice.length <= 3) svg.append(drawDice(api, ctx));
     return svg;
@@ -416,21 +428,11 @@
     }
   }
 
-  // The map's clickable ships and areas again as buttons of 44 px (shown on a phone, where the whole map
-  // is the screen's width and its chips are too small to tap): each plays what a click on the map plays.
+  // The map's clickable ships and areas again as buttons (api.taps: on a phone, where the whole map is
+  // the screen's width and its chips are too small to tap): by the ship's or the area's name.
   function taps(api, ctx) {
-    const nodes = [...Object.values(ctx.shipNodes), ...Object.values(ctx.areaNodes)].filter(n => n.classList.contains("hot"));
-    if (!nodes.length) return null;
-    const box = api.el("div", { class: "vnm-taps", role: "group", "aria-label": "what may be tapped on the map" });
-    for (const node of nodes) {
-      const name = node.dataset.ship || (ctx.areas[node.dataset.area] || {}).name || node.dataset.area;
-      const kind = node.classList.contains("target") || node.classList.contains("reach") ? " target" : "";
-      const b = api.el("button", { type: "button", class: "vnm-tap" + kind + (node.classList.contains("selected") ? " selected" : ""),
-        "aria-label": node.getAttribute("aria-label"), "data-for": node.dataset.ship ? `ship ${name}` : `area ${node.dataset.area}` }, name);
-      b.addEventListener("click", () => node.dispatchEvent(new MouseEvent("click", { bubbles: true })));
-      box.append(b);
-    }
-    return box;
+    const nodes = [...Object.values(ctx.shipNodes), ...Object.values(ctx.areaNodes)];
+    return api.taps(nodes, node => node.dataset.ship || (ctx.areas[node.dataset.area] || {}).name || node.dataset.area);
   }
 
   // ---------------------------------------------------------------- the panel

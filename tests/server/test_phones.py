@@ -110,6 +110,7 @@ def test_each_table_fits_a_phone_at_the_start_and_in_the_middle(
             assert sideways(page) == [], f"at version {seen}"
             if page.is_visible("#results-box"):
                 break
+        page.evaluate("() => document.getElementById('board').scrollIntoView()")
         screenshot(page, f"phone-{game}-middle")
         # The favicon's 404 is issue 31's item 12 (the server's, not the drawings').
         assert [e for e in errors if not e.endswith("/favicon.ico")] == []

@@ -158,6 +158,13 @@ def _proxy_fight(table: Table, view: dict[str, Any]) -> bool:
         "the corporation left the other's holdings"
     )
     _place(table, 0)
+    # The prompt names only what is legal (after a proxy fight, End alone: no take-over invited).
+    legal = table.view(0)["legal"]
+    table.sync(0)
+    prompt = page.text_content(".vt-prompt") or ""
+    assert ("take it over" in prompt) == any(t.startswith("take ") for t in legal), (prompt, legal)
+    if [t for t in legal if t != "undo"] == ["end"]:
+        assert "nothing more can be done now; end the transactions" in prompt, prompt
     _end_and_pay(table, 0)
     assert any(corp in s["cards"] for s in table.view(0)["observation"]["holdings"][0])
     return True

@@ -139,7 +139,8 @@ function drawResults() {
   box.hidden = !view.over;
   if (!view.over || document.getElementById("replay")) return;
   const r = view.results;
-  const steps = r.steps.map(s => el("li", {}, `${s.seat === null ? "" : view.names[s.seat] + ": "}${s.label}${s.points === null ? "" : " " + s.points}`));
+  const named = s => s.seat === null || s.label.startsWith(`${view.names[s.seat]}:`) ? "" : `${view.names[s.seat]}: `;
+  const steps = r.steps.map(s => el("li", {}, `${named(s)}${s.label}${s.points === null ? "" : " " + s.points}`));
   const winners = r.winners.map(w => view.names[w]).join(", ");
   const download = el("a", { href: `/api/tables/${tableId}/record`, download: `parlour-${tableId}.json` }, "Download the record");
   const replay = el("div", { id: "replay" });
@@ -158,6 +159,14 @@ function drawResults() {
        el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`),
        el("h2", {}, "Scores over the game"), scorePlot(r.timeline), download,
        el("h2", {}, "Replay"), replay);
+}
+
+// A seat's colour: the drawn table's own (a game's seatColour(seat, api), e.g. a planet's colour on the
+// map), else the palette's.
+function seatColour(seat) {
+  const table = Parlour.tables[view.game];
+  const own = table && table.seatColour ? table.seatColour(seat, boardApi()) : null;
+  return own || PALETTE[seat % PALETTE.length];
 }
 
 // The score-over-time plot: one line per seat (colour and name), turns along, scores up.
@@ -185,7 +194,7 @@ function scorePlot(timeline) {
              make("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", "font-size": 11 },
                   `moves (turn ${points.length ? points[0].turn : 0} to ${last.turn})`));
   view.names.forEach((name, seat) => {
-    const colour = PALETTE[seat % PALETTE.length];
+    const colour = seatColour(seat);
     const path = points.map(p => `${x(p.move).toFixed(1)},${y(p.scores[seat]).toFixed(1)}`).join(" ");
     svg.append(make("polyline", { points: path, fill: "none", stroke: colour, "stroke-width": 2,
                                   "stroke-dasharray": seat % 2 ? "5 3" : "none", "data-seat": seat }));
@@ -195,7 +204,7 @@ function scorePlot(timeline) {
     .map(l => ({ ...l, at: y(l.end) + 4 })).sort((a, b) => a.at - b.at);
   labels.forEach((l, i) => { if (i && l.at < labels[i - 1].at + 13) l.at = labels[i - 1].at + 13; });
   for (const l of labels) {
-    svg.append(make("text", { x: W - R + 6, y: l.at, "font-size": 11, fill: PALETTE[l.seat % PALETTE.length] },
+    svg.append(make("text", { x: W - R + 6, y: l.at, "font-size": 11, fill: seatColour(l.seat) },
                     `${l.name} ${l.end}`));
   }
   return svg;
@@ -246,9 +255,9 @@ function clickable(node, label, handler) {
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
   node.setAttribute("aria-label", label);
-  node.addEventListener("click", event => { event.stopPropagation(); handler(event); });
+  node.addEventListener("click", event => { event.stopPropagation(); menuAnchor = tapped || node; handler(event); });
   node.addEventListener("keydown", event => {
-    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); handler(event); }
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); menuAnchor = node; handler(event); }
   });
   return node;
 }
@@ -256,13 +265,50 @@ function clickable(node, label, handler) {
 // The legal actions that are ``prefix`` or continue it with more words.
 function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
 
-// A small menu of choices (each {label, action} or an action text): one click plays it; Escape closes.
+// The component last clicked (or pressed): a menu opens beside it.
+let menuAnchor = null, tapped = null;
+
+// The clickable ones of a drawing's components again as buttons (shown on a narrow screen only, where a
+// drawing at the screen's width makes them smaller than a 44 px tap target): a tap plays what a click on
+// the component plays, and its menu opens beside the button. ``name(node)``: the button's text (default:
+// the component's label up to its first colon or comma).
+function taps(nodes, name = node => (node.getAttribute("aria-label") || "").split(/[:,]/)[0]) {
+  const hot = [...nodes].filter(node => node.classList.contains("hot"));
+  if (!hot.length) return null;
+  const box = el("div", { class: "board-taps", role: "group", "aria-label": "the drawing's clickable parts as buttons" });
+  for (const node of hot) {
+    const text = name(node);
+    const b = el("button", { type: "button", "data-name": text, "aria-label": node.getAttribute("aria-label") || text }, text);
+    for (const mark of ["selected", "target", "reach"]) if (node.classList.contains(mark)) b.classList.add(mark);
+    b.addEventListener("click", () => {
+      tapped = b;
+      try { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); } finally { tapped = null; }
+    });
+    box.append(b);
+  }
+  return box;
+}
+
+// Places the menu beside the component clicked (below it, or above when there is no room), inside the window.
+function placeMenu(box) {
+  const anchor = menuAnchor && menuAnchor.isConnected ? menuAnchor.getBoundingClientRect() : null;
+  if (!anchor) { box.style.left = box.style.top = box.style.right = box.style.bottom = ""; return; }
+  const menuBox = box.getBoundingClientRect(), gap = 4, edge = 4;
+  let top = anchor.bottom + gap;
+  if (top + menuBox.height > innerHeight - edge) top = Math.max(edge, anchor.top - gap - menuBox.height);
+  const left = Math.max(edge, Math.min(anchor.left, innerWidth - menuBox.width - edge));
+  Object.assign(box.style, { left: `${left}px`, top: `${top}px`, right: "auto", bottom: "auto" });
+}
+
+// A small menu of choices (each {label, action, ends} or an action text) beside the component clicked:
+// one click plays it; Escape closes. The first choice that does not end the turn (ends: true) has the
+// focus, so that Enter never ends a turn by itself (none has it when every choice ends the turn).
 function menu(title, choices) {
   const box = document.getElementById("board-menu");
   const close = () => { box.hidden = true; box.replaceChildren(); };
   const buttons = choices.map(c => {
     const choice = typeof c === "string" ? { label: c, action: c } : c;
-    const b = el("button", { type: "button", "data-action": choice.action }, choice.label);
+    const b = el("button", { type: "button", "data-action": choice.action, ...(choice.ends ? { "data-ends": "" } : {}) }, choice.label);
     b.addEventListener("click", () => { close(); act(choice.action); });
     return b;
   });
@@ -272,7 +318,10 @@ function menu(title, choices) {
   box.onkeydown = event => { if (event.key === "Escape") close(); };
   box.dataset.actions = JSON.stringify(buttons.map(b => b.dataset.action));
   box.hidden = false;
-  (buttons[0] || cancel).focus();
+  box.setAttribute("tabindex", "-1");
+  placeMenu(box);
+  const first = buttons.find(b => !b.hasAttribute("data-ends"));
+  (first || (buttons.length ? box : cancel)).focus();
   return close;
 }
 
@@ -281,7 +330,7 @@ function boardApi() {
     view, legal: view.legal, seat: view.seat, names: view.names, observation: view.observation,
     content: tableContent, cardTexts, palette: PALETTE, memory: boardMemory,
     before: shown.mark || null, previous: shown.previous || null, log: shown.log,
-    act, el, svg, clickable, matching, menu, cardTitle, redraw: () => draw(),
+    act, el, svg, clickable, matching, menu, taps, cardTitle, redraw: () => draw(),
   };
 }
 

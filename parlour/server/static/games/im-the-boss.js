@@ -484,7 +484,10 @@
       tick.offset = api.view.clock.now * 1000 - Date.now();
     }
     const { el } = api;
-    const left = el("div", { class: "itb-left" }, board(ctx), ctx.nego ? dealPanel(ctx) : markerPanel(ctx));
+    const ring = board(ctx);
+    // On a phone the board's clickable spaces and placards are buttons too (api.taps).
+    const tapList = api.taps ? api.taps(ring.querySelectorAll(".hot")) : null;
+    const left = el("div", { class: "itb-left" }, ring, ...(tapList ? [tapList] : []), ctx.nego ? dealPanel(ctx) : markerPanel(ctx));
     const right = el("div", { class: "itb-right" }, bar(ctx), countdown(ctx), players(ctx), hand(ctx), news(ctx));
     root.replaceChildren(el("div", { class: "itb", role: "region", "aria-label": "I'm the Boss! table" }, left, right));
     updateCountdown();

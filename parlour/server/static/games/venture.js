@@ -441,6 +441,7 @@
       if (choices.length === 1) { api.act(choices[0]); return; }
       api.menu(`${name}`, choices.map(t => ({
         action: t, label: t.startsWith("proxy ") ? `proxy fight for ${t.split(" ")[2]}` : `discard ${name} (ends the turn)`,
+        ends: !t.startsWith("proxy "),
       })));
     });
   }
@@ -465,6 +466,8 @@
     const prompt = api.el("div", { class: "vt-prompt", "aria-live": "polite" }, promptText(ctx));
     box.append(prompt);
     if (memory.note) box.append(api.el("div", { class: "vt-note", role: "alert" }, memory.note));
+    const noUndo = undoNote(ctx);
+    if (noUndo) box.append(api.el("div", { class: "vt-undo-note", "data-field": "no-undo" }, noUndo));
     if (obs.owed || obs.decision === "pay") box.append(paymentInfo(ctx));
     const buttons = api.el("div", { class: "vt-buttons" });
     const button = (label, action, role = "") => {
@@ -543,8 +546,35 @@
     }
     if (obs.pending && obs.pending.must_reorganise) return "Two corporations of one industry share a stack: reorganise.";
     if (memory.target) return `Proxy fight for ${memory.target}: click your proxy card.`;
-    const after = api.legal.includes("end") ? ", or end the transactions" : ", or click a card of your hand to discard it";
-    return `Your turn: click a center corporation to take it over, an opponent's top corporation for a proxy fight, ` +
-      `reorganise${after}.`;
+    // Only what the server lists is offered, in words.
+    const verbs = new Set(api.legal.map(t => t.split(" ")[0]));
+    const parts = [];
+    if (verbs.has("take")) parts.push("click a center corporation to take it over");
+    if (verbs.has("proxy")) parts.push("an opponent's top corporation for a proxy fight");
+    if (verbs.has("reorganise")) parts.push("reorganise");
+    if (verbs.has("discard")) parts.push("click a card of your hand to discard it");
+    if (verbs.has("end")) parts.push("end the transactions");
+    if (parts.length === 1 && verbs.has("end")) return "Your turn: nothing more can be done now; end the transactions.";
+    if (!parts.length) return api.view.summary;
+    return `Your turn: ${parts.length > 1 ? parts.slice(0, -1).join(", ") + ", or " + parts[parts.length - 1] : parts[0]}.`;
+  }
+
+  // Why Undo is no longer offered this turn (it was earlier), from the view alone: the take-backs used up,
+  // or the seat's last action in the log (a proxy fight, a discard, or a card drawn).
+  function undoNote(ctx) {
+    const { api, obs, memory } = ctx;
+    const turn = `${obs.turn}:${api.seat}`;
+    if (!api.view.asked || obs.over) return "";
+    if (ctx.legal.has("undo")) { memory.undoTurn = turn; return ""; }
+    if (memory.undoTurn !== turn) return "";
+    if (obs.undos_left <= 0) return "No take-backs are left this turn: this can no longer be undone.";
+    const mine = (api.log || []).filter(e => e.seat === api.seat);
+    const last = mine.length ? mine[mine.length - 1] : null;
+    const verb = last ? last.action.split(" ")[0] : "";
+    const lines = last ? last.lines.join(" ") : "";
+    if (verb === "proxy") return "A proxy card was shown: this can no longer be undone.";
+    if (verb === "discard") return "A card was discarded: this can no longer be undone.";
+    if (/draw/i.test(lines)) return "A card was drawn: this can no longer be undone.";
+    return "Something was revealed to the others: this can no longer be undone.";
   }
 })();

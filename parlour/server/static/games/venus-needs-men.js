@@ -76,21 +76,67 @@
     return [area.x, area.y - RADII[area.kind] - SHIP_H / 2 - 3, -1];
   }
 
+  // Where the dice tray lies (top of the map, between the Refuge and Pluto): no ship is placed under it.
+  const TRAY = { right: 858, y: 30, D: 34, left: 236 };
+  const GAP = 3;
+
+  // The boxes nothing may cover: every area's shape and name (as drawn by drawArea), Orbit's plate, the
+  // dice tray; each [x1, y1, x2, y2].
+  function obstacles(c, areas) {
+    const boxes = [[TRAY.left, TRAY.y - TRAY.D / 2 - 6, TRAY.right, TRAY.y + TRAY.D / 2 + 6]];
+    const textBox = (x, y, text, size) => { const w = text.length * size * 0.62 + 6; return [x - w / 2, y - size * 0.7, x + w / 2, y + size * 0.7]; };
+    const orbit = areas[c.map.orbit];
+    boxes.push([orbit.x - 50, orbit.y - c.map.ring - 30, orbit.x + 50, orbit.y - c.map.ring + 2]);
+    for (const a of c.map.areas) {
+      if (a.kind === "orbit") continue;
+      if (a.kind === "refuge") { boxes.push([a.x - 110, a.y - 26, a.x + 110, a.y + 26]); continue; }
+      const rx = a.kind === "ocean" ? RADII.ocean + 12 : RADII[a.kind], ry = a.kind === "ocean" ? RADII.ocean - 4 : RADII[a.kind];
+      boxes.push([a.x - rx - 1, a.y - ry - 1, a.x + rx + 1, a.y + ry + 1]);
+      if (a.kind !== "home") boxes.push(textBox(a.x, a.y + RADII[a.kind] + 13, a.name, a.kind === "space" ? 17 : 15));
+      if (a.kind === "land") boxes.push([a.x + RADII.land, a.y - 10, a.x + RADII.land + 28, a.y + 10]);  // infected units
+    }
+    return boxes;
+  }
+
+  // Candidate centres around a point, nearest first (rings outward; within a ring, from the top clockwise).
+  let OFFSETS = null;
+  function offsets() {
+    if (OFFSETS) return OFFSETS;
+    OFFSETS = [[0, 0]];
+    for (let d = 6; d <= 360; d += 6) {
+      const n = Math.max(8, Math.round(2 * Math.PI * d / 10));
+      for (let k = 0; k < n; k++) {
+        const t = -Math.PI / 2 + 2 * Math.PI * k / n;
+        OFFSETS.push([Math.round(d * Math.cos(t)), Math.round(d * Math.sin(t) * 0.8)]);
+      }
+    }
+    return OFFSETS;
+  }
+
+  // Each ship's place: the free slot nearest its area (computed from the map's data) where its chip
+  // covers no other chip, no area, no area's name and not the dice tray; inside the map.
   function shipPlaces(api, areas, ring) {
-    const o = api.observation, places = {};
+    const o = api.observation, c = api.content, S = c.map.size, places = {};
     const by = {};
     for (const [ship, where] of Object.entries(o.ships)) if (where) (by[where] = by[where] || []).push(ship);
-    for (const [where, ships] of Object.entries(by)) {
-      const area = areas[where];
-      if (!area) continue;
-      let [cx, cy, dir] = shipRow(area, ring);
-      if (area.kind === "home" && dir < 0) cy = area.y - RADII.home - SHIP_H / 2 - 30;
-      ships.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-      ships.forEach((ship, k) => {
-        const row = Math.floor(k / PER_ROW), col = k % PER_ROW;
-        const inRow = Math.min(PER_ROW, ships.length - row * PER_ROW);
-        places[ship] = [cx + (col - (inRow - 1) / 2) * (SHIP_W + 3), cy + (area.kind === "home" || area.kind === "refuge" || area.kind === "orbit" ? 1 : -1) * row * (SHIP_H + 3)];
-      });
+    const taken = obstacles(c, areas);
+    const free = (x, y) => {
+      const b = [x - SHIP_W / 2 - GAP, y - SHIP_H / 2 - GAP, x + SHIP_W / 2 + GAP, y + SHIP_H / 2 + GAP];
+      if (b[0] < 0 || b[1] < 0 || b[2] > S || b[3] > S) return false;
+      return !taken.some(t => b[0] < t[2] && t[0] < b[2] && b[1] < t[3] && t[1] < b[3]);
+    };
+    for (const a of c.map.areas) {
+      const ships = by[a.id];
+      if (!ships) continue;
+      ships.sort((p, q) => p.localeCompare(q, "en", { numeric: true }));
+      // Orbit's ships gather by its plate, the others around their area.
+      const [cx, cy] = a.kind === "orbit" ? [a.x, a.y - ring - 14] : [a.x, a.y];
+      for (const ship of ships) {
+        const spot = offsets().find(([dx, dy]) => free(cx + dx, cy + dy));
+        const [x, y] = spot ? [cx + spot[0], cy + spot[1]] : [cx, cy];
+        places[ship] = [x, y];
+        taken.push([x - SHIP_W / 2, y - SHIP_H / 2, x + SHIP_W / 2, y + SHIP_H / 2]);
+      }
     }
     return places;
   }
@@ -151,6 +197,18 @@
         }
       }
     }
+    // A chip pushed away from its area by others is tied to it by a thin line in its planet's colour.
+    const ties = api.svg("g", { class: "ties", "aria-hidden": "true" });
+    for (const [ship, where] of Object.entries(o.ships)) {
+      const a = areas[where], at = ctx.places[ship];
+      if (!a || !at || a.kind === "orbit") continue;
+      const d = Math.hypot(at[0] - a.x, at[1] - a.y), r = a.kind === "refuge" ? 110 : RADII[a.kind] || 30;
+      if (d > r + SHIP_H + 20) {
+        ties.append(api.svg("line", { x1: at[0], y1: at[1], x2: a.x + (at[0] - a.x) * r / d, y2: a.y + (at[1] - a.y) * r / d,
+          stroke: colour(api, planetOfShip(api, ship)), "stroke-width": 2, opacity: 0.8 }));
+      }
+    }
+    svg.append(ties);
     for (const [ship, where] of Object.entries(o.ships)) if (where && ctx.places[ship]) svg.append(drawShip(api, ctx, ship, where));
     if (api.memory.roll && api.memory.roll.dice.length <= 3) svg.append(drawDice(api, ctx));
     return svg;
@@ -247,18 +305,25 @@
   // rolled is ringed on the map.
   function drawDice(api, ctx) {
     const roll = api.memory.roll;
-    const D = 34, n = roll.dice.length, x0 = 470, y = 30;
+    const D = TRAY.D, n = roll.dice.length, y = TRAY.y;
     const g = api.svg("g", { class: "vnm-dice" + (roll.version === api.view.version && ctx.fresh ? " arrived" : ""), role: "img", "aria-label": roll.line });
-    const label = roll.kind === "attacks" ? `${roll.who} → ${roll.what === "refuge" ? "Refuge" : roll.what}` : `${roll.who} researches`;
-    g.append(api.svg("rect", { x: x0, y: y - D / 2 - 6, width: 380, height: D + 12, rx: 8, fill: "#1b1b3a", stroke: "#fff7d6", "stroke-width": 2 }),
-      txt(api, x0 + 12 + 70, y, label, 18, { fill: "#fff7d6", "font-weight": "bold" }));
+    let label = roll.kind === "attacks" ? `${roll.who} → ${roll.what === "refuge" ? "Refuge" : roll.what}` : `${roll.who} researches`;
+    const outcome = outcomeOf(roll);
+    // The label, the dice and the outcome side by side, each given room by its length (no text under a die).
+    const wide = text => text.length * 18 * 0.62;
+    const outW = outcome ? wide(outcome) * 16 / 18 + 12 : 0;
+    const room = TRAY.right - TRAY.left - 24 - n * (D + 6) - outW;
+    if (wide(label) > room) label = label.slice(0, Math.max(3, Math.floor(room / (18 * 0.62)) - 1)) + "…";
+    const width = 24 + wide(label) + 8 + n * (D + 6) + outW;
+    const x0 = TRAY.right - width;
+    g.append(api.svg("rect", { x: x0, y: y - D / 2 - 6, width, height: D + 12, rx: 8, fill: "#1b1b3a", stroke: "#fff7d6", "stroke-width": 2 }),
+      txt(api, x0 + 12, y, label, 18, { fill: "#fff7d6", "font-weight": "bold", "text-anchor": "start", class: "dice-label" }));
     roll.dice.forEach((d, i) => {
-      const dx = x0 + 185 + i * (D + 6);
+      const dx = x0 + 12 + wide(label) + 8 + D / 2 + i * (D + 6);
       g.append(api.svg("rect", { x: dx - D / 2, y: y - D / 2, width: D, height: D, rx: 6, fill: "#fff7d6", stroke: "#000", "stroke-width": 2 }),
         txt(api, dx, y + 1, String(d), 20, { fill: "#000", "font-weight": "bold", class: "die" }));
     });
-    const outcome = outcomeOf(roll);
-    if (outcome) g.append(txt(api, x0 + 380 - 50, y, outcome, 16, { fill: "#fff7d6", class: "outcome" }));
+    if (outcome) g.append(txt(api, TRAY.right - 12, y, outcome, 16, { fill: "#fff7d6", class: "outcome", "text-anchor": "end" }));
     title(api, g, [roll.line, ...roll.after].join(" "));
     const ship = ctx.shipNodes[roll.who];
     if (ship) ship.classList.add("rolled");
@@ -361,6 +426,13 @@
       const verbs = [...new Set(texts.map(t => t.split(" ")[0]))].join(" or ");
       api.clickable(node, `${node.dataset.label}: ${verbs} here`, () => offer(api, ctx.areas[id].name, texts, t => describe(api, t)));
     }
+  }
+
+  // The map's clickable ships and areas again as buttons (api.taps: on a phone, where the whole map is
+  // the screen's width and its chips are too small to tap): by the ship's or the area's name.
+  function taps(api, ctx) {
+    const nodes = [...Object.values(ctx.shipNodes), ...Object.values(ctx.areaNodes)];
+    return api.taps(nodes, node => node.dataset.ship || (ctx.areas[node.dataset.area] || {}).name || node.dataset.area);
   }
 
   // ---------------------------------------------------------------- the panel
@@ -552,10 +624,18 @@
     const map = drawMap(api, ctx);
     wire(api, ctx, ch);
     const side = api.el("div", { class: "vnm-side" });
-    for (const part of [bar(api, ch), hint(api, ch), windowBox(api), rollBox(api), handBox(api, ch, ctx), researchBox(api, ch), planetsTable(api, ctx)]) if (part) side.append(part);
+    for (const part of [bar(api, ch), hint(api, ch), taps(api, ctx), windowBox(api), rollBox(api), handBox(api, ch, ctx), researchBox(api, ch), planetsTable(api, ctx)]) if (part) side.append(part);
     const wrap = api.el("div", { class: "vnm" }, api.el("div", { class: "vnm-map-box" }, map), side);
     root.replaceChildren(wrap);
   }
 
-  Parlour.register("venus-needs-men", { draw });
+  // A seat's colour in the score plot: its (first) planet's colour, as on the map.
+  function seatColour(seat, api) {
+    const o = api.observation;
+    if (!o || !o.seat_of || !api.content || !api.content.planets) return null;
+    const planet = (o.planets || Object.keys(o.seat_of)).find(p => o.seat_of[p] === seat);
+    return planet ? colour(api, planet) : null;
+  }
+
+  Parlour.register("venus-needs-men", { draw, seatColour });
 })();

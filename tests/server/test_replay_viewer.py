@@ -83,21 +83,31 @@ def test_the_replay_draws_any_step_with_the_games_table(server: LiveServer, brow
     page.goto(f"{server.url}/t/{table}")  # a finished table is open to everyone
     wait_shown(page, moves)  # the viewer opens at the end
     assert page.locator(f"#board {DRAWING[game]}").count() == 1
+    assert page.locator("#observation-box[open]").count() == 0  # the drawing takes the data's place
 
-    # The slider dragged to the middle: drawn there, fetched only where it rested.
-    box = page.locator("#replay-slider").bounding_box()
-    y = box["y"] + box["height"] / 2
+    # The slider dragged (30 positions in half a second) asks only where it rests.
     before = len(asked)
-    page.mouse.move(box["x"] + box["width"] - 4, y)
-    page.mouse.down()
-    for i in range(1, 21):
-        page.mouse.move(box["x"] + box["width"] * (1 - i / 40), y)
-        page.wait_for_timeout(20)
-    page.mouse.up()
-    middle = int(page.input_value("#replay-slider"))
-    assert 0 < middle < moves
-    wait_shown(page, middle)
+    page.evaluate(
+        """async moves => {
+            const slider = document.getElementById('replay-slider');
+            for (let i = 1; i <= 30; i++) {
+                slider.value = String(Math.round(moves * (1 - i / 100)));
+                slider.dispatchEvent(new Event('input', { bubbles: true }));
+                await new Promise(done => setTimeout(done, 16));
+            }
+        }""",
+        moves,
+    )
+    rested = int(page.input_value("#replay-slider"))
+    wait_shown(page, rested)
     assert len(asked) - before <= 2, f"a dragged slider asked {len(asked) - before} positions"
+    # A click in the middle of the slider draws the middle step.
+    slider = page.locator("#replay-slider")
+    box = slider.bounding_box()
+    slider.click(position={"x": box["width"] / 2, "y": box["height"] / 2})
+    middle = int(page.input_value("#replay-slider"))
+    assert 0 < middle < moves and abs(middle - moves / 2) <= moves / 10
+    wait_shown(page, middle)
     assert page.locator(f"#board {DRAWING[game]}").count() == 1
     assert page.locator("#replay-log .entry").count() >= 1
     assert page.get_attribute("#replay-log .entry.replay-current", "data-number") == str(middle)

@@ -18,7 +18,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
 #replay-box .replay-slider { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .4rem 0; }
 #replay-slider { flex: 1 1 16rem; min-width: 10rem; }
 #replay-at { flex: 1 1 100%; font-size: .9rem; }
-#replay-log { max-height: 30rem; overflow-y: auto; font-size: .9rem; }
+#replay-log { max-height: 24rem; overflow-y: auto; font-size: .9rem; }
 #replay-log .turn { font-weight: bold; margin-top: .4rem; }
 #replay-log .entry { cursor: pointer; }
 #replay-log .entry:hover { text-decoration: underline; }
@@ -42,6 +42,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
     const who = el("select", { id: "replay-seat", "aria-label": "whose view the replay shows" },
                    el("option", { value: "all" }, "everything revealed"),
                    ...view.names.map((name, s) => el("option", { value: String(s) }, `as ${name} saw it`)));
+    r.seat = who.value = view.seat === null ? "all" : String(view.seat);  // a player's own view first
     who.addEventListener("change", () => { r.seat = who.value; r.shown = null; want(r.at, 0); });
     const play = button("▶ play", "play the game a step every 0.7 s", toggle, { id: "replay-play" });
     const controls = el("div", { class: "replay-controls" },
@@ -60,13 +61,14 @@ const ParlourReplay = window.ParlourReplay = (() => {
       el("pre", { id: "replay-text", hidden: "" }),
       el("details", { id: "replay-revealed-box", hidden: "" },
          el("summary", {}, "Every seat's own view (hidden cards revealed)"), el("div", { id: "replay-revealed" })));
-    const board = document.getElementById("board-box");
-    board.parentNode.insertBefore(box, board);
-    const logSection = document.getElementById("log").parentNode;
-    logSection.parentNode.insertBefore(
+    // The controls and the log up to the step head the right column: the drawing keeps its place.
+    const seats = document.getElementById("seats").parentNode;
+    seats.parentNode.insertBefore(box, seats);
+    seats.parentNode.insertBefore(
       el("section", { id: "replay-log-box", "aria-labelledby": "replay-log-h" },
-         el("h2", { id: "replay-log-h" }, "Log up to this step"), el("div", { id: "replay-log" })), logSection);
-    logSection.hidden = true;  // the replay's log takes its place (the whole game's log ends the same way)
+         el("h2", { id: "replay-log-h" }, "Log up to this step"), el("div", { id: "replay-log" })), seats);
+    // The replay's log takes the live log's place (the whole game's log ends the same way).
+    document.getElementById("log").parentNode.hidden = true;
     document.addEventListener("keydown", keys);
     want(r.moves, 0);
   }
@@ -190,6 +192,11 @@ const ParlourReplay = window.ParlourReplay = (() => {
     if (!table) { loadTable(data.game); text.hidden = false; return; }
     text.hidden = true;
     document.getElementById("board-box").hidden = false;
+    if (document.body.dataset.drawn !== data.game) {  // as on the live table: the drawing replaces them
+      document.getElementById("actions-box").open = false;
+      document.getElementById("observation-box").open = false;
+      document.body.dataset.drawn = data.game;
+    }
     const root = document.getElementById("board");
     const shown = { ...data, window: null, asked: false, legal: [],
                     clock: { now: Date.now() / 1000, deadline: null, move_seconds: null, game_seconds: null } };

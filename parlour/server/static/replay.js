@@ -61,9 +61,17 @@ const ParlourReplay = window.ParlourReplay = (() => {
       el("pre", { id: "replay-text", hidden: "" }),
       el("details", { id: "replay-revealed-box", hidden: "" },
          el("summary", {}, "Every seat's own view (hidden cards revealed)"), el("div", { id: "replay-revealed" })));
-    // The controls and the log up to the step head the right column: the drawing keeps its place.
+    // The controls and the log up to the step head the right column: the drawing keeps its place. In
+    // one column (a phone) the controls stand just above the drawing instead.
     const seats = document.getElementById("seats").parentNode;
-    seats.parentNode.insertBefore(box, seats);
+    const narrow = matchMedia("(max-width: 800px)");
+    const place = () => {
+      const board = document.getElementById("board-box");
+      if (narrow.matches) board.parentNode.insertBefore(box, board);
+      else seats.parentNode.insertBefore(box, document.getElementById("replay-log-box") || seats);
+    };
+    place();
+    narrow.addEventListener("change", place);
     seats.parentNode.insertBefore(
       el("section", { id: "replay-log-box", "aria-labelledby": "replay-log-h" },
          el("h2", { id: "replay-log-h" }, "Log up to this step"), el("div", { id: "replay-log" })), seats);

@@ -21,7 +21,8 @@ pytestmark = [needs_chromium, pytest.mark.slow]
 
 def finished_table(server: LiveServer, game: str) -> tuple[str, int]:
     """Returns a finished table of bots (its id and number of moves), played by the server."""
-    made = server.create(game, ["random", "greedy", "greedy"], options=OPTIONS[game])
+    bots = ["random", "random", "random"] if game == "embers" else ["random", "greedy", "greedy"]
+    made = server.create(game, bots, options=OPTIONS.get(game, {}))
     table, token = made["table"], made["spectator_token"]
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
@@ -158,3 +159,18 @@ def test_the_replay_draws_any_step_with_the_games_table(server: LiveServer, brow
     phone.close()
     # (The missing favicon is another item of the issue, item 12: its 404 is not this test's.)
     assert [e for e in errors if not e.endswith("/favicon.ico)")] == []
+
+
+def test_a_game_without_a_drawing_is_replayed_as_text(server: LiveServer, browser: Any) -> None:
+    table, moves = finished_table(server, "embers")
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector(f"#replay-box[data-version='{moves}']")
+    page.click("button.replay-step[data-label='« start']")
+    page.wait_for_selector("#replay-box[data-version='0']")
+    assert page.is_visible("#replay-text") and page.is_hidden("#board-box")
+    assert page.text_content("#replay-text")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay-box[data-version='1']")
+    assert page.locator("#replay-log .entry").count() >= 1
+    screenshot(page, "replay-embers-text")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .browsing import LAPTOP, PHONE, needs_chromium, screenshot
+from .browsing import LAPTOP, PHONE, needs_chromium, screenshot, wait_for_results
 from .live_server import LiveServer
 
 OPTIONS = {"venture": {}, "im-the-boss": {"length": "short"}, "venus-needs-men": {"length": "short"}}
@@ -174,3 +174,16 @@ def test_a_game_without_a_drawing_is_replayed_as_text(server: LiveServer, browse
     page.wait_for_selector("#replay-box[data-version='1']")
     assert page.locator("#replay-log .entry").count() >= 1
     screenshot(page, "replay-embers-text")
+
+
+def test_a_players_page_replays_from_its_own_view(server: LiveServer, browser: Any) -> None:
+    made = server.create("im-the-boss", ["human", "greedy", "greedy"], options=OPTIONS["im-the-boss"])
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(server.url + made["seats"]["0"])
+    page.wait_for_selector("#hand-to-bot")
+    page.click("#hand-to-bot")
+    wait_for_results(page)
+    moves = server.get(f"/api/tables/{made['table']}", made["spectator_token"])["version"]
+    wait_shown(page, moves)
+    assert page.input_value("#replay-seat") == "0" and page.get_attribute("#replay-box", "data-seat") == "0"
+    assert page.locator("#board .itb-verb").count() == 0  # nothing to play in the replay

@@ -165,8 +165,9 @@ def create_app(settings: Settings) -> Starlette:
         table = hall().get(request.path_params["table"])
         if not table.state.is_over():
             raise Refusal(409, "the replay is ready once the game is over")
+        query = request.query_params
         return JSONResponse(
-            await _replay_json(table, request.query_params.get("at"), request.query_params.get("seat"))
+            await _replay_json(table, query.get("at"), query.get("seat"), query.get("content") == "1")
         )
 
     routes = [
@@ -269,16 +270,23 @@ def _game_json(name: str) -> GameInfo:
     }
 
 
-async def _replay_json(table: LiveTable, at: str | None, seat: str | None) -> JSONObject:
+async def _replay_json(
+    table: LiveTable, at: str | None, seat: str | None, content: bool = False
+) -> JSONObject:
     """Returns a finished game's table at action ``at`` from a seat's view (or everything revealed);
-    the work runs off the event loop, one request of a table at a time."""
+    with ``content``, also what a drawn table needs beside the view (card texts, the table's content),
+    which never changes (a viewer asks for it once). The work runs off the event loop, one request of
+    a table at a time."""
     moves = len(table.record.moves)
     step = _small_int(at, 0, moves, "at") if at is not None else moves
     viewer = None if seat in (None, "", "all") else _small_int(seat, 0, table.record.players - 1, "seat")
     async with table.replay_lock:
         if table.replayer is None:
             table.replayer = await asyncio.to_thread(Replayer, table.game, table.game_record())
-        return await asyncio.to_thread(table.replayer.view, step, viewer, table.seats_json())
+        view = await asyncio.to_thread(table.replayer.view, step, viewer, table.seats_json())
+    if content:
+        view["card_texts"], view["table_content"] = table.card_texts(), table.table_content()
+    return view
 
 
 def _small_int(text: str, low: int, high: int, name: str) -> int:

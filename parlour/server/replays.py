@@ -23,9 +23,13 @@ class Replayer:
         self.log = GameLog()
         state = start_state(game, record)
         self.checkpoints: list[GameState] = [state.clone()]
+        self.turns: list[dict[str, int]] = [{"turn": state.turns_played(), "step": 0}]
+        """Where each turn starts: the first step whose table shows that turn (the viewer's jumps)."""
         for number in replay_steps(state, record, self.log):
             if number % EVERY == 0:
                 self.checkpoints.append(state.clone())
+            if state.turns_played() != self.turns[-1]["turn"]:
+                self.turns.append({"turn": state.turns_played(), "step": number})
 
     def state_at(self, step: int) -> GameState:
         """Returns the state after ``step`` actions (0 to the number of moves)."""
@@ -43,6 +47,10 @@ class Replayer:
         entries = self.log.entries[:step]
         view = seat_view(state, self.log, viewer, step, seats, log_since=len(self.log))
         view["type"], view["log_since"] = "replay", 0
+        view["asked"], view["legal"], view["only_pass"] = False, [], False  # nothing to play in a replay
         view["moves"] = len(self.record.moves)
+        view["turns"] = self.turns
         view["log"] = log_json(entries, viewer, reveal=viewer is None)
+        if viewer is None:  # the game is over: every seat's own view, hidden cards and all
+            view["revealed"] = [state.render(seat) for seat in range(state.players)]
         return view

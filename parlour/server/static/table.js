@@ -137,28 +137,16 @@ function silent(seat) {
 function drawResults() {
   const box = document.getElementById("results-box");
   box.hidden = !view.over;
-  if (!view.over || document.getElementById("replay")) return;
+  if (!view.over || document.getElementById("score-plot")) return;
   const r = view.results;
   const named = s => s.seat === null || s.label.startsWith(`${view.names[s.seat]}:`) ? "" : `${view.names[s.seat]}: `;
   const steps = r.steps.map(s => el("li", {}, `${named(s)}${s.label}${s.points === null ? "" : " " + s.points}`));
   const winners = r.winners.map(w => view.names[w]).join(", ");
   const download = el("a", { href: `/api/tables/${tableId}/record`, download: `parlour-${tableId}.json` }, "Download the record");
-  const replay = el("div", { id: "replay" });
-  for (const [label, step] of [["« start", () => 0], ["◀ back", at => at - 1], ["next ▶", at => at + 1],
-                                ["end »", () => view.version]]) {
-    const b = el("button", { type: "button", class: "replay-step", "data-label": label }, label);
-    b.addEventListener("click", () => showReplay(Math.max(0, Math.min(view.version, step(replayAt)))));
-    replay.append(b);
-  }
-  const who = el("select", { id: "replay-seat", "aria-label": "whose view the replay shows" },
-                el("option", { value: "all" }, "everything revealed"),
-                ...view.names.map((name, s) => el("option", { value: String(s) }, `as ${name} saw it`)));
-  who.addEventListener("change", () => showReplay(replayAt));
-  replay.append(who, el("div", { id: "replay-at" }), el("pre", { id: "replay-text" }));
   show("results", el("p", {}, r.end_reason || ""), el("ul", {}, ...steps),
        el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`),
-       el("h2", {}, "Scores over the game"), scorePlot(r.timeline), download,
-       el("h2", {}, "Replay"), replay);
+       el("h2", {}, "Scores over the game"), scorePlot(r.timeline), download);
+  if (window.ParlourReplay) ParlourReplay.mount();  // replay.js: the game drawn at any step
 }
 
 // A seat's colour: the drawn table's own (a game's seatColour(seat, api), e.g. a planet's colour on the
@@ -208,19 +196,6 @@ function scorePlot(timeline) {
                     `${l.name} ${l.end}`));
   }
   return svg;
-}
-
-// The replay viewer: any action of a finished game, with everything revealed, asked of the server.
-let replayAt = 0;
-async function showReplay(at) {
-  const seat = document.getElementById("replay-seat").value;
-  const reply = await fetch(`/api/tables/${tableId}/replay?at=${at}&seat=${seat}`);
-  const data = await reply.json();
-  if (!reply.ok) { document.getElementById("error").textContent = data.error; return; }
-  replayAt = at;
-  document.getElementById("replay-at").textContent = `Action ${at} of ${data.moves}: ${data.summary}`;
-  const lines = data.log.slice(-8).flatMap(e => e.lines.length ? e.lines : [`${data.names[e.seat]}: ${e.action}`]);
-  document.getElementById("replay-text").textContent = `${data.text}\n\n${lines.join("\n")}`;
 }
 
 // ------------------------------------------------------------------ drawn tables
@@ -335,6 +310,7 @@ function boardApi() {
 }
 
 function drawBoard() {
+  if (window.ParlourReplay && ParlourReplay.showing()) { ParlourReplay.redraw(); return; }  // replay.js
   const table = Parlour.tables[view.game];
   const box = document.getElementById("board-box");
   if (!table) { loadTable(view.game); box.hidden = true; return; }

@@ -3,13 +3,32 @@ in "my tables", names typed at creation or on the table page reach every page; r
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from parlour.server.tables import Refusal, check_name
+
 from .browsing import needs_chromium, screenshot
+from .conftest import bearer, make_client
 from .live_server import LiveServer
+from .test_live import hello
+
+HOSTILE_NAMES = [
+    "",
+    "   ",
+    "x" * 25,
+    "Ana\u202eevil",  # a right-to-left override: not printable
+    "Ana\nBo",
+    "Ana\x00",
+    "\u200b",
+    7,
+    None,
+    ["Ana"],
+]
+"""Names refused with one line (a lone surrogate is refused as JSON before: see the surrogate test)."""
 
 
 def open_lobby(browser: Any, server: LiveServer) -> Any:
@@ -72,3 +91,76 @@ def test_a_stale_error_clears_when_the_game_changes(server: LiveServer, browser:
     page.check("#show-reference")
     page.select_option("#game", "embers")  # the reference game, for developers
     assert page.locator("#seat-1 option").count() >= 2
+
+
+def create_named(client: TestClient, names: list[object]) -> dict[str, Any]:
+    """Creates a Venture table of people with these names plus a greedy bot; returns the reply."""
+    seats: list[dict[str, object]] = [{"kind": "human", "name": name} for name in names]
+    reply = client.post(
+        "/api/tables", json={"game": "venture", "seats": [*seats, {"kind": "bot", "bot": "greedy"}]}
+    )
+    found: dict[str, Any] = reply.json()
+    found["status"] = reply.status_code
+    return found
+
+
+def test_names_given_at_creation_are_stripped_public_and_stored(client: TestClient, tmp_path: Any) -> None:
+    made = create_named(client, ["  Ana  ", "Zoë 🎲"])
+    assert made["status"] == 201
+    token = made["seats"]["1"].split("#k=")[1]
+    view = client.get(f"/api/tables/{made['table']}", headers=bearer(token)).json()
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Zoë 🎲", None]
+
+
+@pytest.mark.parametrize("name", [n for n in HOSTILE_NAMES if n is not None])
+def test_hostile_names_are_refused_at_creation_with_one_line(client: TestClient, name: object) -> None:
+    made = create_named(client, [name])
+    assert made["status"] == 400 and made["error"].startswith("seat 0: a name is 1 to 24 printable")
+    assert "\n" not in made["error"]
+
+
+def test_a_bot_keeps_its_bots_name(client: TestClient) -> None:
+    reply = client.post(
+        "/api/tables",
+        json={"game": "venture", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy", "name": "X"}]},
+    )
+    assert reply.status_code == 400 and "a bot keeps its bot's name" in reply.json()["error"]
+
+
+def test_a_seat_names_itself_over_its_websocket_and_everyone_sees_it(client: TestClient) -> None:
+    made = create_named(client, [None, None])
+    table, tokens = made["table"], {int(s): u.split("#k=")[1] for s, u in made["seats"].items()}
+    with client.websocket_connect(f"/ws/{table}") as mine, client.websocket_connect(f"/ws/{table}") as other:
+        hello(mine, tokens[0])
+        hello(other, tokens[1])
+        for name in HOSTILE_NAMES:
+            mine.send_text(json.dumps({"type": "name", "text": name}))
+            refused = json.loads(mine.receive_text())
+            while refused["type"] != "error":
+                refused = json.loads(mine.receive_text())
+            assert refused["status"] == 400 and refused["error"] == "a name is 1 to 24 printable characters"
+        mine.send_text(json.dumps({"type": "name", "text": " Ana "}))
+        seen = json.loads(other.receive_text())
+        while seen["type"] != "table" or seen["seats"][0]["name"] is None:
+            seen = json.loads(other.receive_text())
+        assert seen["seats"][0]["name"] == "Ana" and seen["seats"][1]["name"] is None
+
+
+def test_a_lone_surrogate_name_is_refused(client: TestClient) -> None:
+    seats = '[{"kind": "human", "name": "Ana\\ud800"}, {"kind": "bot", "bot": "greedy"}]'
+    body = '{"game": "venture", "seats": ' + seats + "}"
+    reply = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert reply.status_code == 400
+    for name in ("Ana\ud800", "\udfff"):  # refused by the name's own check too, whatever the door
+        with pytest.raises(Refusal, match="a name is 1 to 24 printable characters"):
+            check_name(name)
+
+
+def test_names_survive_a_restart(tmp_path: Any) -> None:
+    db = tmp_path / "names.db"
+    with make_client(db) as client:
+        made = create_named(client, ["Ana"])
+    with make_client(db) as client:
+        token = made["seats"]["0"].split("#k=")[1]
+        view = client.get(f"/api/tables/{made['table']}", headers=bearer(token)).json()
+    assert view["seats"][0]["name"] == "Ana"

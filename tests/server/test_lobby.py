@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from parlour.server.tables import Refusal, check_name
 
-from .browsing import needs_chromium, screenshot
+from .browsing import needs_chromium, screenshot, wait_for_results
 from .conftest import bearer, make_client
 from .live_server import LiveServer
 from .test_live import hello
@@ -164,3 +164,72 @@ def test_names_survive_a_restart(tmp_path: Any) -> None:
         token = made["seats"]["0"].split("#k=")[1]
         view = client.get(f"/api/tables/{made['table']}", headers=bearer(token)).json()
     assert view["seats"][0]["name"] == "Ana"
+
+
+def create_two_people(page: Any, names: tuple[str, str] = ("", "")) -> None:
+    """Creates a Venture table for two people (with these names) from the lobby page."""
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "human")
+    for seat, name in enumerate(names):
+        page.fill(f"#name-{seat}", name)
+    page.click("#create-button")
+    page.wait_for_selector("#links a.seat-link[data-seat='1']")
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_seat_links_survive_back_and_reload_in_my_tables(server: LiveServer, browser: Any) -> None:
+    page = open_lobby(browser, server)
+    create_two_people(page)
+    urls = page.eval_on_selector_all("#links input.link-url", "inputs => inputs.map(i => i.value)")
+    assert len(urls) == 4 and all(
+        u.startswith(server.url + "/t/") for u in urls
+    )  # 2 seats, hot-seat, spectators
+    assert page.locator("#links button.copy").count() == 4
+    table = urls[0].split("/t/")[1].split("#")[0]
+    page.click("#links a.seat-link[data-seat='0']")
+    page.wait_for_selector("#banner:not(:empty)")
+    page.go_back()
+    page.wait_for_selector(f"#my-tables li[data-table='{table}'] a.seat-link[data-seat='1']")
+    page.reload()
+    kept = page.eval_on_selector_all(
+        f"#my-tables li[data-table='{table}'] input.link-url", "inputs => inputs.map(i => i.value)"
+    )
+    assert kept == urls
+    assert "your seat: Seat 0" in page.text_content(f"#my-tables li[data-table='{table}']")
+    friend = browser.new_context().new_page()  # another browser: the seat link opened there is kept there
+    friend.goto(urls[1])
+    friend.wait_for_selector("#banner:not(:empty)")
+    friend.goto(server.url + "/")
+    friend.wait_for_selector(f"#my-tables li[data-table='{table}'] a.seat-link[data-seat='1']")
+    assert friend.locator(f"#my-tables li[data-table='{table}'] a.seat-link").count() == 1
+    assert "your seat: Seat 1" in friend.text_content(f"#my-tables li[data-table='{table}']")
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_names_reach_the_other_seat_the_banner_and_the_results(server: LiveServer, browser: Any) -> None:
+    page = open_lobby(browser, server)
+    create_two_people(page, ("Ana", ""))
+    links = page.eval_on_selector_all("#links a.seat-link", "links => links.map(a => a.href)")
+    ana = browser.new_context().new_page()
+    ana.goto(links[0])
+    bo = browser.new_context().new_page()
+    bo.goto(links[1])
+    bo.wait_for_selector("#name-form:not([hidden])")  # a seat without a name is asked once
+    bo.fill("#name-input", "Bo")
+    bo.click("#name-form button[type=submit]")
+    bo.wait_for_selector("#name-form[hidden]", state="attached")
+    ana.wait_for_function("() => document.getElementById('seats').textContent.includes('Bo')")
+    assert ana.is_hidden("#name-form")
+    assert "Ana" in bo.text_content("#seats") and "Ana (you)" in ana.text_content("#seats")
+    asked = ana if "Your turn, Ana" in ana.text_content("#banner") else bo
+    assert asked.text_content("#banner").startswith("Your turn, ")
+    bo.click("#hand-to-bot")
+    ana.click("#hand-to-bot")
+    bo.wait_for_function("() => /\\bAna\\b/.test(document.getElementById('log').textContent)")
+    assert "seat 0" not in bo.text_content("#log")
+    wait_for_results(bo)
+    results = bo.text_content("#results")
+    assert "Ana" in results and "Bo" in results and "seat 0" not in results
+    screenshot(bo, "names-results")

@@ -335,7 +335,7 @@ function draw() {
   const banner = document.getElementById("banner");
   const myName = view.seat !== null && view.seats[view.seat] ? view.seats[view.seat].name : null;
   const lead = view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn ? `Turn ${view.turn} · ` : "");
-  const summary = personal(view.summary);
+  const summary = personal(view.summary).replace(/\byou (win|place|hold|owe)s\b/g, "you $1");
   banner.textContent = lead + (view.asked && summary.startsWith("you: ") ? summary.slice(5) : summary);
   banner.className = view.asked ? "asked" : "";
   askName();

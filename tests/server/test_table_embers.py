@@ -19,7 +19,15 @@ def test_the_lobby_lists_embers_with_its_option_and_bots(client: TestClient) -> 
     embers = games["embers"]
     assert (embers["title"], embers["min_players"], embers["max_players"]) == ("Embers", 2, 5)
     assert embers["options"] == [
-        {"name": "chain", "default": "on", "values": "on|off", "doc": embers["options"][0]["doc"]}
+        {
+            "name": "chain",
+            "default": "on",
+            "values": "on|off",
+            "doc": embers["options"][0]["doc"],
+            "kind": "boolean",  # the lobby's checkbox
+            "choices": ["on", "off"],
+            "minimum": 0,
+        }
     ]
     assert {"random", "ismcts"} <= set(embers["bots"])
 

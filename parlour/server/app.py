@@ -24,9 +24,11 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
+from parlour.core.game import OptionSpec
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.registry import game_names, load_game
 from parlour.server.hall import Hall
@@ -187,11 +189,36 @@ def create_app(settings: Settings) -> Starlette:
         routes=routes,
         lifespan=lifespan,
         exception_handlers={Refusal: _refused, 404: _not_found, 405: _not_allowed},  # type: ignore[dict-item]
-        middleware=[Middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst)],
+        middleware=[
+            Middleware(NoReferrer),
+            Middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst),
+        ],
     )
 
 
 # --------------------------------------------------------------------- HTTP helpers
+class NoReferrer:
+    """ASGI middleware: every HTTP response says ``Referrer-Policy: no-referrer``, so a page never
+    tells another site its address (a seat's token rides in the fragment, which is never sent anyway)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Passes the request on, adding the header to the response's start."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*message.get("headers", []), (b"referrer-policy", b"no-referrer")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
 async def _refused(request: Request, refusal: Refusal) -> Response:
     return JSONResponse(refusal.to_json(), status_code=refusal.status)
 
@@ -236,6 +263,11 @@ class OptionInfo(TypedDict):
     default: JSONValue
     values: str
     doc: str
+    kind: str
+    """How the lobby asks for it: "choice", "boolean" (two choices, no|yes or off|on), "integer",
+    "list" (its choices or a list of items) or "content" (a content set's name)."""
+    choices: list[str]
+    minimum: int
 
 
 class GameInfo(TypedDict):
@@ -263,11 +295,25 @@ def _game_json(name: str) -> GameInfo:
                 "default": s.default if s.content is None else "house",
                 "values": s.values_text(),
                 "doc": s.doc,
+                "kind": _option_kind(s),
+                "choices": list(s.choices),
+                "minimum": s.minimum,
             }
             for s in game.option_specs
         ],
         "bots": bot_names(game),
     }
+
+
+def _option_kind(spec: OptionSpec) -> str:
+    """Returns how the lobby asks for an option (``OptionInfo.kind``)."""
+    if spec.content is not None:
+        return "content"
+    if spec.items:
+        return "list"
+    if set(spec.choices) in ({"no", "yes"}, {"off", "on"}):
+        return "boolean"
+    return "choice" if spec.choices else "integer"
 
 
 async def _replay_json(

@@ -12,7 +12,15 @@ from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
 from parlour.server.storage import SeatRecord, Store, TableRecord
-from parlour.server.tables import LiveTable, Refusal, Timing, check_bot, hash_token, new_token
+from parlour.server.tables import (
+    LiveTable,
+    Refusal,
+    Timing,
+    check_bot,
+    check_name,
+    hash_token,
+    new_token,
+)
 
 MAX_PLAYING = 2000
 """Games in play at once (one server's memory and bot pool); a new table beyond it is refused (503)."""
@@ -140,10 +148,12 @@ class Hall:
         for number, seat in enumerate(given):
             if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
                 raise Refusal(400, f"seat {number}: kind must be 'human' or 'bot'")
-            unknown = set(seat) - {"kind", "bot", "auto_pass"}
+            unknown = set(seat) - {"kind", "bot", "auto_pass", "name"}
             if unknown:
                 raise Refusal(400, f"seat {number}: unknown field {sorted(unknown)[0][:40]!r}")
             if seat["kind"] == "bot":
+                if seat.get("name") is not None:
+                    raise Refusal(400, f"seat {number}: a bot keeps its bot's name")
                 bot = seat.get("bot")
                 try:
                     check_bot(game, bot)
@@ -154,9 +164,12 @@ class Hall:
                 auto = seat.get("auto_pass", True)
                 if not isinstance(auto, bool):
                     raise Refusal(400, f"seat {number}: auto_pass must be true or false")
+                name = _seat_name(number, seat.get("name"))
                 token = new_token()
                 tokens[number] = token
-                seats.append(SeatRecord(number, "human", token_hash=hash_token(token), auto_pass=auto))
+                seats.append(
+                    SeatRecord(number, "human", token_hash=hash_token(token), auto_pass=auto, name=name)
+                )
         return seats, tokens
 
     def lobby(self) -> list[dict[str, object]]:
@@ -181,6 +194,16 @@ class Hall:
         """Stops every table's planned automatic moves."""
         for table in self.tables.values():
             table.close()
+
+
+def _seat_name(number: int, given: object) -> str | None:
+    """Returns the name a person's seat is created with (None: none given), refusing a bad one."""
+    if given is None:
+        return None
+    try:
+        return check_name(given)
+    except Refusal as refusal:
+        raise Refusal(400, f"seat {number}: {refusal.message}") from None
 
 
 def _seconds(value: object, name: str) -> float | None:

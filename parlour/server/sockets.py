@@ -208,6 +208,8 @@ async def _handle(table: LiveTable, doors: Doors, listener: Listener, message: J
         await table.set_auto_pass(seat, message.get("on"))
     elif kind == "stand_in":
         await table.set_stand_in(seat, message.get("seat"), message.get("bot"))
+    elif kind == "name":
+        await table.set_name(seat, message.get("text"))
     else:
         raise Refusal(400, f"unknown message type {kind[:40]!r}")
 

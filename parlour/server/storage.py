@@ -105,6 +105,8 @@ class SeatRow(Base):
     auto_pass: Mapped[bool] = mapped_column(Boolean, default=True)
     stand_in: Mapped[str | None] = mapped_column(String(64), nullable=True)
     time_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The name its person gave the seat (public)."""
 
 
 class MoveRow(Base):
@@ -142,6 +144,8 @@ class SeatRecord:
     auto_pass: bool = True
     stand_in: str | None = None
     time_left: float | None = None
+    name: str | None = None
+    """The name its person gave the seat (public; tables.check_name)."""
 
 
 @dataclass
@@ -363,7 +367,7 @@ TABLE_COLUMNS = (
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
-SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "auto_pass", "stand_in", "time_left")
+SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "auto_pass", "stand_in", "time_left", "name")
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 

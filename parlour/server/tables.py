@@ -105,6 +105,21 @@ def check_bot(game: Game, name: object) -> Agent:
     return agent
 
 
+MAX_NAME = 24
+"""The longest name a person may give their seat (characters)."""
+
+
+def check_name(text: object) -> str:
+    """Returns a seat's name stripped, refusing anything but 1 to MAX_NAME printable characters."""
+    if not isinstance(text, str) or len(text) > 4 * MAX_NAME:
+        raise Refusal(400, f"a name is 1 to {MAX_NAME} printable characters")
+    name = text.strip()
+    surrogate = any("\ud800" <= c <= "\udfff" for c in name)
+    if not 1 <= len(name) <= MAX_NAME or surrogate or not name.isprintable():
+        raise Refusal(400, f"a name is 1 to {MAX_NAME} printable characters")
+    return name
+
+
 def hash_token(token: str) -> str:
     """Returns the stored form of a seat's token (only hashes are stored); any text hashes, a lone
     surrogate included."""
@@ -214,6 +229,7 @@ class LiveTable:
                 "stand_in": s.stand_in,
                 "connected": s.kind == "bot" or s.seat in connected,
                 "time_left": s.time_left,
+                "name": s.name,
             }
             for s in self.record.seats
         ]
@@ -600,6 +616,16 @@ class LiveTable:
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
+
+    async def set_name(self, seat: int, text: object) -> None:
+        """Gives a person's seat the name they typed (public: everyone at the table sees it)."""
+        name = check_name(text)
+        if self.state.is_over():
+            raise Refusal(409, "the game is over: its names stay as they were")
+        async with self.lock:
+            self.record.seats[seat].name = name
+            await self.store.write(self.store.update, self.record)
+        await self.broadcast()
 
     async def set_stand_in(self, by: int, seat: object, bot: object) -> None:
         """Puts a bot in for a person who left (any person at the table may), or gives the seat back

@@ -21,7 +21,8 @@ PROTOCOL = 1
 
 
 class SeatJSON(TypedDict):
-    """A seat as every message describes it: who plays it, whether it is connected, its clock."""
+    """A seat as every message describes it: who plays it, its person's name, whether it is connected,
+    its clock."""
 
     seat: int
     kind: str
@@ -29,6 +30,7 @@ class SeatJSON(TypedDict):
     stand_in: str | None
     connected: bool
     time_left: float | None
+    name: str | None
 
 
 class LogJSON(TypedDict):

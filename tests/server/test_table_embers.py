@@ -19,7 +19,15 @@ def test_the_lobby_lists_embers_with_its_option_and_bots(client: TestClient) -> 
     embers = games["embers"]
     assert (embers["title"], embers["min_players"], embers["max_players"]) == ("Embers", 2, 5)
     assert embers["options"] == [
-        {"name": "chain", "default": "on", "values": "on|off", "doc": embers["options"][0]["doc"]}
+        {
+            "name": "chain",
+            "default": "on",
+            "values": "on|off",
+            "doc": embers["options"][0]["doc"],
+            "kind": "boolean",  # the lobby's checkbox
+            "choices": ["on", "off"],
+            "minimum": 0,
+        }
     ]
     assert {"random", "ismcts"} <= set(embers["bots"])
 
@@ -50,7 +58,7 @@ def test_the_browser_shows_embers_as_the_generic_table_of_buttons(server: LiveSe
     page = open_seat(browser, server.url + made["seats"]["0"])
     page.wait_for_selector("#actions button")
     assert page.is_hidden("#board-box") and page.evaluate("() => document.getElementById('actions-box').open")
-    assert "seat 0 to play a card" in page.text_content("#banner")
+    assert "Your turn: you to play a card" in page.text_content("#banner")  # "you" to the seat itself
     assert "Your hand:" in page.text_content("body")
     seen = version(page)
     page.click("#actions button >> nth=0")

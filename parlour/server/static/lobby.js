@@ -1,6 +1,7 @@
-// The front page: create a table (game, seats, options, clocks) and list the tables.
+// The front page: create a table (game, seats and names, options, clocks), show its links, list the
+// tables of this browser ("my tables") and the server's.
 "use strict";
-let games = [];
+let games = [], info = { games: {}, bots: {}, bot_order: [], reference_games: [] };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -9,99 +10,229 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function chosenGame() { return games.find(g => g.name === document.getElementById("game").value); }
+function byId(id) { return document.getElementById(id); }
 
-// The bots a seat may have: each game's own, and the search bot at three strengths (its thinking time).
-const SEARCH_LEVELS = [["ismcts:200ms", "search, quick"], ["ismcts:1s", "search, 1 s"], ["ismcts:2s", "search, 2 s"]];
+function chosenGame() { return games.find(g => g.name === byId("game").value); }
 
+function gameTitle(name) { return (games.find(g => g.name === name) || { title: name }).title; }
+
+// The bots a seat may have, easiest first: [name, label]; the search bot at three thinking times.
 function botChoices(game) {
-  const plain = game.bots.filter(b => b !== "ismcts").map(b => [b, `bot: ${b}`]);
-  return game.bots.includes("ismcts") ? plain.concat(SEARCH_LEVELS.map(([v, l]) => [v, `bot: ${l}`])) : plain;
+  const names = game.bots.filter(b => b !== "ismcts");
+  if (game.bots.includes("ismcts")) names.push("ismcts:200ms", "ismcts:1s", "ismcts:2s");
+  const rank = b => { const i = info.bot_order.indexOf(b); return i < 0 ? info.bot_order.length : i; };
+  return names.sort((a, b) => rank(a) - rank(b)).map(b => [b, `bot: ${b}`]);
+}
+
+function seatHelp(value) {
+  if (value === "human") return "a person: send them their seat's link";
+  return info.bots[value] || "a bot";
+}
+
+function defaultBot(game) {
+  const names = botChoices(game).map(([b]) => b);
+  return names.includes("greedy") ? "greedy" : names[0];
 }
 
 function drawSeats() {
   const game = chosenGame();
-  const count = Number(document.getElementById("players").value);
-  const box = document.getElementById("seats");
+  const count = Number(byId("players").value);
+  const box = byId("seats");
   box.replaceChildren();
   for (let s = 0; s < count; s++) {
-    const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
+    const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}: who plays it` });
     select.append(el("option", { value: "human" }, "person"));
     for (const [value, label] of botChoices(game)) select.append(el("option", { value }, label));
-    if (s > 0) select.value = game.bots.includes("greedy") ? "greedy" : game.bots[0];
+    select.value = s === 0 ? "human" : defaultBot(game);
+    const name = el("input", { id: `name-${s}`, maxlength: "24", placeholder: "name (optional)",
+                               "aria-label": `seat ${s}: the person's name`, autocomplete: "off" });
     const auto = el("input", { type: "checkbox", id: `auto-${s}`, checked: "" });
     const autoLabel = el("label", {}, auto, " pass for them where they may only pass");
-    const sync = () => { autoLabel.hidden = select.value !== "human"; };
+    const help = el("span", { class: "muted seat-help", id: `seat-help-${s}` });
+    const sync = () => {
+      const person = select.value === "human";
+      autoLabel.hidden = name.hidden = !person;
+      help.textContent = seatHelp(select.value);
+    };
     select.addEventListener("change", sync);
     sync();
-    box.append(el("div", {}, `Seat ${s} `, select, " ", autoLabel));
+    box.append(el("div", { class: "seat-row" }, `Seat ${s} `, select, " ", name, " ", help, " ", autoLabel));
   }
+}
+
+function words(name) { return name.replaceAll("_", " "); }
+
+// One option as a proper control: a checkbox (two choices), a select (choices), a number (integer).
+function optionControl(o) {
+  const id = `option-${o.name}`;
+  if (o.kind === "boolean") {
+    const on = o.choices.includes("yes") ? "yes" : "on";
+    const box = el("input", { type: "checkbox", id, "data-on": on, "data-off": on === "yes" ? "no" : "off" });
+    box.checked = o.default === on;
+    return el("label", { class: "option" }, box, ` ${words(o.name)}: `, el("span", { class: "muted" }, o.doc));
+  }
+  let input;
+  if (o.kind === "integer") {
+    input = el("input", { type: "number", id, min: String(o.minimum), step: "1", value: String(o.default) });
+  } else {
+    input = el("select", { id });
+    const values = o.kind === "content" ? ["house"] : o.choices;
+    for (const v of values) input.append(el("option", { value: v }, v === o.default ? `${v} (default)` : v));
+    input.value = String(o.default);
+  }
+  return el("label", { class: "option" }, `${words(o.name)} `, input, " ", el("span", { class: "muted" }, o.doc));
+}
+
+function drawAbout(game) {
+  const about = info.games[game.name] || {};
+  const players = game.min_players === game.max_players ? `${game.min_players}` : `${game.min_players}–${game.max_players}`;
+  byId("about").replaceChildren(
+    el("p", {}, about.about || ""),
+    el("p", { class: "muted" }, `${players} players. ${about.length || ""}`));
 }
 
 function drawGame() {
   const game = chosenGame();
-  const players = document.getElementById("players");
+  byId("create-error").textContent = "";
+  drawAbout(game);
+  const players = byId("players");
   players.replaceChildren();
   for (let n = game.min_players; n <= game.max_players; n++) players.append(el("option", { value: n }, String(n)));
   players.value = String(Math.min(Math.max(4, game.min_players), game.max_players));
-  const options = document.getElementById("options");
-  options.replaceChildren();
-  for (const o of game.options) {
-    const input = el("input", { id: `option-${o.name}`, placeholder: String(o.default), title: o.doc });
-    options.append(el("div", {}, el("label", {}, `${o.name} (${o.values}) `, input)));
-  }
+  byId("options").replaceChildren(...game.options.map(o => el("div", {}, optionControl(o))));
   drawSeats();
+}
+
+function drawGameList() {
+  const select = byId("game");
+  const was = select.value;
+  const reference = byId("show-reference").checked;
+  select.replaceChildren();
+  for (const g of games) {
+    if (!reference && info.reference_games.includes(g.name)) continue;
+    select.append(el("option", { value: g.name }, g.title));
+  }
+  const names = [...select.options].map(o => o.value);
+  select.value = names.includes(was) ? was : (names.includes(info.default_game) ? info.default_game : names[0]);
+  if (select.value !== was) drawGame();
+}
+
+function readOptions(game) {
+  const options = {};
+  for (const o of game.options) {
+    const input = byId(`option-${o.name}`);
+    const value = input.type === "checkbox" ? (input.checked ? input.dataset.on : input.dataset.off) : input.value.trim();
+    if (value !== "" && value !== String(o.default)) options[o.name] = o.kind === "integer" ? Number(value) : value;
+  }
+  return options;
+}
+
+function readSeats(count) {
+  const seats = [];
+  for (let s = 0; s < count; s++) {
+    const v = byId(`seat-${s}`).value;
+    if (v !== "human") { seats.push({ kind: "bot", bot: v }); continue; }
+    const seat = { kind: "human", auto_pass: byId(`auto-${s}`).checked };
+    const name = byId(`name-${s}`).value.trim();
+    if (name) seat.name = name;
+    seats.push(seat);
+  }
+  return seats;
 }
 
 async function create(event) {
   event.preventDefault();
   const game = chosenGame();
-  const count = Number(document.getElementById("players").value);
-  const seats = [];
-  for (let s = 0; s < count; s++) {
-    const v = document.getElementById(`seat-${s}`).value;
-    const auto = document.getElementById(`auto-${s}`).checked;
-    seats.push(v === "human" ? { kind: "human", auto_pass: auto } : { kind: "bot", bot: v });
-  }
-  const options = {};
-  for (const o of game.options) {
-    const v = document.getElementById(`option-${o.name}`).value.trim();
-    if (v) options[o.name] = v;
-  }
-  const body = { game: game.name, seats, options };
+  const seats = readSeats(Number(byId("players").value));
+  const body = { game: game.name, seats, options: readOptions(game) };
   for (const k of ["move_seconds", "game_seconds"]) {
-    const v = document.getElementById(k).value;
+    const v = byId(k).value;
     if (v) body[k] = Number(v);
   }
+  byId("create-error").textContent = "";
   const reply = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body),
                                              headers: { "content-type": "application/json" } });
   const data = await reply.json();
-  const links = document.getElementById("links");
-  links.replaceChildren();
-  if (!reply.ok) { links.append(el("p", { class: "error" }, data.error)); return; }
-  links.append(el("p", {}, "Send each person their own link (it is their seat's key):"));
-  const list = el("ul");
-  for (const [seat, url] of Object.entries(data.seats)) {
-    list.append(el("li", {}, el("a", { href: url, class: "seat-link", "data-seat": seat }, `Seat ${seat}`)));
-  }
+  if (!reply.ok) { byId("create-error").textContent = data.error; return; }
+  const names = {};
+  seats.forEach((s, i) => { if (s.name) names[i] = s.name; });
+  const links = { ...data.seats, spectator: data.spectator };
   const people = Object.values(data.seats);
-  if (people.length > 1) {
-    const all = people.map(url => url.split("#k=")[1]).join(",");
-    const link = `${people[0].split("#k=")[0]}#k=${all}`;
-    list.append(el("li", {}, el("a", { href: link, class: "hot-seat-link" }, "Everyone at this screen (hot-seat)")));
-  }
-  list.append(el("li", {}, el("a", { href: data.spectator, class: "spectator-link" }, "Spectators")));
-  links.append(list);
+  if (people.length > 1) links.hot = `${people[0].split("#k=")[0]}#k=${people.map(u => u.split("#k=")[1]).join(",")}`;
+  const mine = Object.keys(data.seats).map(Number)[0];
+  MyTables.remember({ table: data.table, game: game.name, created: Date.now(), seat: mine ?? null, links, names });
+  showLinks(byId("links"), MyTables.load()[0], true);
+  drawMine();
   listTables();
+}
+
+function absolute(url) { return new URL(url, location.origin).href; }
+
+async function copy(text, input, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (err) {  // no clipboard API (a page over plain http): copy the selected text
+    input.select();
+    document.execCommand("copy");
+  }
+  button.textContent = "copied";
+  setTimeout(() => { button.textContent = "copy"; }, 1500);
+}
+
+// One link: its label (a link to open it), its full address to read, and a copy button.
+function linkRow(label, url, cls, seat) {
+  const full = absolute(url);
+  const attrs = { href: url, class: cls };
+  if (seat !== undefined) attrs["data-seat"] = seat;
+  const input = el("input", { class: "link-url", readonly: "", value: full, "aria-label": `address: ${label}` });
+  input.addEventListener("focus", () => input.select());
+  const button = el("button", { type: "button", class: "copy" }, "copy");
+  button.addEventListener("click", () => copy(full, input, button));
+  return el("li", {}, el("a", attrs, label), " ", input, " ", button);
+}
+
+function seatLabel(entry, seat) {
+  const name = entry.names && entry.names[seat];
+  const you = entry.seat === Number(seat) ? " (you)" : "";
+  return `Seat ${seat}${name ? ` · ${name}` : ""}${you}`;
+}
+
+// A table's links: each seat's, everyone at one screen (hot-seat), the spectators'.
+function showLinks(box, entry, fresh) {
+  const list = el("ul", { class: "links" });
+  const seats = Object.keys(entry.links).filter(k => /^\d+$/.test(k)).sort((a, b) => a - b);
+  for (const seat of seats) list.append(linkRow(seatLabel(entry, seat), entry.links[seat], "seat-link", seat));
+  if (entry.links.hot) list.append(linkRow("Everyone at this screen (hot-seat)", entry.links.hot, "hot-seat-link"));
+  if (entry.links.spectator) list.append(linkRow("Spectators", entry.links.spectator, "spectator-link"));
+  const intro = fresh ? [el("p", {}, `${gameTitle(entry.game)}: send each person their own link (it is their seat's key; `
+                              + "it is also kept under \"My tables\" in this browser):")] : [];
+  box.replaceChildren(...intro, list);
+}
+
+function drawMine() {
+  const list = byId("my-tables");
+  const tables = MyTables.load();
+  list.replaceChildren();
+  if (!tables.length) list.append(el("li", { class: "muted" }, "none yet"));
+  for (const entry of tables) {
+    const when = entry.created ? new Date(entry.created).toLocaleString() : "";
+    const you = entry.seat === null || entry.seat === undefined ? "" : `, your seat: ${seatLabel({ ...entry, seat: null }, entry.seat)}`;
+    const forget = el("button", { type: "button", class: "forget" }, "forget");
+    forget.addEventListener("click", () => { MyTables.forget(entry.table); drawMine(); });
+    const links = el("div");
+    showLinks(links, entry, false);
+    list.append(el("li", { class: "my-table", "data-table": entry.table },
+                   el("strong", {}, gameTitle(entry.game)), ` ${when}${you} `, forget, links));
+  }
 }
 
 async function listTables() {
   const tables = await (await fetch("/api/tables")).json();
-  const list = document.getElementById("tables");
+  const list = byId("tables");
   list.replaceChildren();
   for (const t of tables) {
     const who = t.seats.map(s => s.kind === "bot" ? s.bot : "person").join(", ");
-    const item = el("li", {}, `${t.game}, ${t.players} players (${who}): ${t.status}, ${t.version} moves`);
+    const item = el("li", {}, `${gameTitle(t.game)}, ${t.players} players (${who}): ${t.status}, ${t.version} moves`);
     // A finished game is open to everyone (results, record, replay); one in play only by its links.
     if (t.status === "over") item.append(" ", el("a", { href: `/t/${t.table}`, class: "results-link" }, "results and replay"));
     list.append(item);
@@ -109,13 +240,15 @@ async function listTables() {
 }
 
 async function start() {
-  games = await (await fetch("/api/games")).json();
-  const select = document.getElementById("game");
-  for (const g of games) select.append(el("option", { value: g.name }, g.title));
-  select.addEventListener("change", drawGame);
-  document.getElementById("players").addEventListener("change", drawSeats);
-  document.getElementById("create").addEventListener("submit", create);
-  drawGame();
+  [games, info] = await Promise.all([(await fetch("/api/games")).json(), (await fetch("/static/lobby.json")).json()]);
+  const clear = () => { byId("create-error").textContent = ""; };
+  byId("game").addEventListener("change", drawGame);
+  byId("players").addEventListener("change", () => { clear(); drawSeats(); });
+  byId("create").addEventListener("input", clear);
+  byId("create").addEventListener("submit", create);
+  byId("show-reference").addEventListener("change", drawGameList);
+  drawGameList();  // draws the default game
+  drawMine();
   listTables();
 }
 start();

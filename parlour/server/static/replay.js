@@ -129,6 +129,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
         if (data.table_content && !Object.keys(tableContent).length) tableContent = data.table_content;
         if (data.card_texts && !Object.keys(cardTexts).length) cardTexts = data.card_texts;
         delete data.table_content; delete data.card_texts;
+        if (typeof displayNames === "function" && data.seats) data.names = displayNames(data);  // the seats' names
         r.cache.set(key, data);
         if (r.cache.size > 200) r.cache.delete(r.cache.keys().next().value);
       } catch (err) {

@@ -20,6 +20,25 @@ function el(tag, attrs = {}, ...children) {
 
 function show(id, ...nodes) { document.getElementById(id).replaceChildren(...nodes); }
 
+// What the table calls each seat: its person's name where they gave one ("Ana", or "Ana (Venus)" where
+// the game names its seats), else the game's own name ("seat 2"); bots keep theirs.
+function displayNames(v) {
+  return v.names.map((name, s) => {
+    const given = v.seats[s] && v.seats[s].name;
+    if (!given) return name;
+    return /^seat \d+$/.test(name) ? given : `${given} (${name})`;
+  });
+}
+
+// A text of the game's with "seat N" written as that seat's name, and as "you" (or "your") to itself.
+function personal(text, v = view, you = true) {
+  return String(text).replace(/\bseat (\d+)('s)?/g, (found, digits, owner) => {
+    const s = Number(digits);
+    if (you && s === v.seat) return owner ? "your" : "you";
+    return v.seats[s] && v.seats[s].name ? v.names[s] + (owner || "") : found;
+  });
+}
+
 // Card texts on hover: the texts of the card names a piece of text mentions (whole words only).
 function cardTitle(text) {
   if (cardTexts[text]) return cardTexts[text];
@@ -96,7 +115,7 @@ function drawLog() {
     if (h !== heading) { box.append(el("div", { class: "turn" }, h)); heading = h; }
     const lines = entry.lines.length ? entry.lines : [`${view.names[entry.seat]}: ${entry.action}`];
     if (entry.note) lines.push(`(${view.names[entry.seat]}: ${entry.note})`);  // e.g. the clock ran out
-    for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, textNode(line)));
+    for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, textNode(personal(line, view, false))));
   }
   box.scrollTop = box.scrollHeight;
 }
@@ -140,10 +159,10 @@ function drawResults() {
   if (!view.over || document.getElementById("score-plot")) return;
   const r = view.results;
   const named = s => s.seat === null || s.label.startsWith(`${view.names[s.seat]}:`) ? "" : `${view.names[s.seat]}: `;
-  const steps = r.steps.map(s => el("li", {}, `${named(s)}${s.label}${s.points === null ? "" : " " + s.points}`));
+  const steps = r.steps.map(s => el("li", {}, `${named(s)}${personal(s.label, view, false)}${s.points === null ? "" : " " + s.points}`));
   const winners = r.winners.map(w => view.names[w]).join(", ");
   const download = el("a", { href: `/api/tables/${tableId}/record`, download: `parlour-${tableId}.json` }, "Download the record");
-  show("results", el("p", {}, r.end_reason || ""), el("ul", {}, ...steps),
+  show("results", el("p", {}, personal(r.end_reason || "", view, false)), el("ul", {}, ...steps),
        el("p", { class: "winners" }, `Winner${r.winners.length > 1 ? "s" : ""}: ${winners}`),
        el("h2", {}, "Scores over the game"), scorePlot(r.timeline), download);
   if (window.ParlourReplay) ParlourReplay.mount();  // replay.js: the game drawn at any step
@@ -344,8 +363,12 @@ function draw() {
   document.body.dataset.version = String(view.version);
   document.getElementById("title").textContent = `${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
   const banner = document.getElementById("banner");
-  banner.textContent = (view.turn ? `Turn ${view.turn} · ` : "") + view.summary;
+  const myName = view.seat !== null && view.seats[view.seat] ? view.seats[view.seat].name : null;
+  const lead = view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn ? `Turn ${view.turn} · ` : "");
+  const summary = personal(view.summary).replace(/\byou (win|place|hold|owe)s\b/g, "you $1");
+  banner.textContent = lead + (view.asked && summary.startsWith("you: ") ? summary.slice(5) : summary);
   banner.className = view.asked ? "asked" : "";
+  askName();
   document.getElementById("autopass").checked = view.seat !== null && view.auto_pass !== false;
   drawActions();
   drawBoard();
@@ -402,6 +425,8 @@ function receive(seat, message) {
       && (message.seat === null || prev.turn_player === message.seat);
     if (!seat.mark || turnEnded) seat.mark = message.observation;
     seat.previous = seat.view ? seat.view.observation : null;
+    message.names = displayNames(message);
+    if (message.card_texts) remember(seat, message);  // the connection's first view
     seat.view = message;
     if (message.table_content) tableContent = message.table_content;
     if (message.chat && seat === mine[0]) {
@@ -427,6 +452,32 @@ function receive(seat, message) {
     box.append(el("div", {}, `${who}: ${message.text}`));
     box.scrollTop = box.scrollHeight;
   }
+}
+
+// Keeps this link under "My tables" in this browser (the lobby lists them), with the seats' names.
+function remember(seat, v) {
+  if (!seat.token) return;
+  const links = {};
+  links[v.seat === null ? "spectator" : String(v.seat)] = `${location.pathname}#k=${seat.token}`;
+  if (mine.length > 1) links.hot = location.pathname + location.hash;
+  const names = {};
+  v.seats.forEach(s => { if (s.name) names[s.seat] = s.name; });
+  const entry = { table: tableId, game: v.game, links, names };
+  if (v.seat !== null && seat === mine[0]) entry.seat = v.seat;
+  MyTables.remember(entry);
+}
+
+// Asks a person once for their name, if their seat has none yet ("not now" is remembered too).
+function askName() {
+  const form = document.getElementById("name-form");
+  const s = view.seat === null ? null : view.seats[view.seat];
+  const asked = `parlour.asked-name.${tableId}.${view.seat}`;
+  let skipped = false;
+  try { skipped = localStorage.getItem(asked) === "1"; } catch (err) { /* storage off */ }
+  const wanted = s && s.kind === "human" && !s.name && !view.over && !skipped;
+  if (form.hidden === !wanted) return;
+  form.hidden = !wanted;
+  form.dataset.key = asked;
 }
 
 function connect(seat) {
@@ -484,6 +535,16 @@ document.getElementById("chat").addEventListener("submit", event => {
   const input = document.getElementById("chat-input");
   if (input.value.trim() && socket) socket.send(JSON.stringify({ type: "chat", text: input.value }));
   input.value = "";
+});
+document.getElementById("name-form").addEventListener("submit", event => {
+  event.preventDefault();
+  const text = document.getElementById("name-input").value.trim();
+  if (text && socket) socket.send(JSON.stringify({ type: "name", text }));
+});
+document.getElementById("name-later").addEventListener("click", () => {
+  const form = document.getElementById("name-form");
+  try { localStorage.setItem(form.dataset.key, "1"); } catch (err) { /* storage off */ }
+  form.hidden = true;
 });
 document.getElementById("autopass").addEventListener("change", event => {
   socket.send(JSON.stringify({ type: "auto_pass", on: event.target.checked }));

@@ -103,11 +103,13 @@ def first_move(client: TestClient) -> tuple[str, dict[int, str]]:
 
 
 def views(client: TestClient, table: str, tokens: dict[int, str]) -> list[Any]:
-    """Returns every seat's view (without the clock's reading of now)."""
+    """Returns every seat's view (without the clock's readings: now, and when the decision was asked,
+    which a restart begins afresh)."""
     found = []
     for token in tokens.values():
         view = client.get(f"/api/tables/{table}", headers=bearer(token)).json()
         view["clock"].pop("now")
+        view["clock"].pop("asked_since")
         found.append(view)
     return found
 

@@ -582,20 +582,16 @@ class LiveTable:
             LOG.exception("automatic move at table %s failed", self.record.id)
 
     async def _land_queued(self, seat: int, version: int) -> None:
-        """Lands a typed pass that waited for its window's answers; tells its sender how it went."""
+        """Lands a typed pass that waited for its window's answers (``_accept`` answers its sender with
+        the new version); a refusal is passed on to the sender. No setting changed meanwhile undoes it."""
         future = self.queued.get(seat)
         try:
-            landed = await self.act(
-                seat, PASS_TEXT, version, queued=True
-            )  # the person's: no setting undoes it
+            await self.act(seat, PASS_TEXT, version, queued=True)
         except Refusal as refusal:
             if future is not None and not future.done() and self.queued.get(seat) is future:
                 del self.queued[seat]
                 future.set_exception(refusal)
             raise
-        if future is not None and not future.done():
-            self.queued.pop(seat, None)
-            future.set_result(landed)
 
     # ----------------------------------------------------------------- seat settings
     def _drop_plan_of(self, seat: int) -> None:

@@ -386,6 +386,17 @@ class GameState(ABC, Generic[A]):
         legal = self.legal_actions(seat)
         return len(legal) == 1 and self.format_action(legal[0]) == PASS_TEXT
 
+    def reaction_cards(self) -> list[str]:
+        """Returns the names of the cards of this content set that may be played in a passing window
+        (public), for a person's "ask me only for these cards" setting; default: none (the game has
+        no such cards, or does not name them)."""
+        return []
+
+    def playable_cards(self, seat: Seat) -> list[str]:
+        """Returns the names (from :meth:`reaction_cards`) of the cards ``seat`` could play in the
+        passing window open now: the seat's own secret, for its own front end and settings only."""
+        return []
+
     def hints(self, seat: Seat) -> list[str]:
         """Returns advice lines for a human at ``seat`` (games may override)."""
         return []

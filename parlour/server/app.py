@@ -138,7 +138,7 @@ def create_app(settings: Settings) -> Starlette:
             {
                 "table": made.table,
                 "seats": {str(seat): f"{base}#k={token}" for seat, token in made.tokens.items()},
-                "spectator": f"{base}#k={made.spectator}",
+                "spectator": f"{base}#k={made.spectator}" if made.spectator else None,
             },
             status_code=201,
         )

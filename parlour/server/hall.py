@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
+from parlour.server.asking import AskError, AskMe, check_ask
 from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import (
     LiveTable,
@@ -37,7 +38,8 @@ class Created:
 
     table: str
     tokens: dict[int, str]
-    spectator: str
+    spectator: str | None
+    """None: the table was made without a spectators' link."""
 
 
 class Hall:
@@ -84,7 +86,7 @@ class Hall:
         if not isinstance(token, str) or not token or len(token) > 100 or not token.isascii():
             raise Refusal(403, "a seat or spectator token is needed")
         digest = hash_token(token)
-        if hmac.compare_digest(digest, table.record.spectator_hash):
+        if table.record.spectators and hmac.compare_digest(digest, table.record.spectator_hash):
             return None
         for seat in table.record.seats:
             if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
@@ -97,7 +99,7 @@ class Hall:
             raise Refusal(400, "a table is described by a JSON object")
         if sum(not t.state.is_over() for t in self.tables.values()) >= MAX_PLAYING:
             raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
-        unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds"}
+        unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds", "spectators"}
         if unknown:
             raise Refusal(400, f"unknown field {sorted(unknown)[0][:40]!r}")
         name = spec.get("game")
@@ -110,22 +112,27 @@ class Hall:
             raise Refusal(400, "options must be an object of at most 32 names")
         try:
             values = game.options({str(k): v for k, v in options.items()})
-            game.new_state(len(seats), 1, values)
+            trial = game.new_state(len(seats), 1, values)
         except (ParlourError, TypeError, ValueError) as err:
             raise Refusal(400, f"options: {err}") from None
+        _check_ask_cards(seats, trial.reaction_cards())
         move_seconds = _seconds(spec.get("move_seconds"), "move_seconds")
         game_seconds = _seconds(spec.get("game_seconds"), "game_seconds")
         for seat in seats:
             if seat.kind == "human":
                 seat.time_left = game_seconds
-        spectator = new_token()
+        watchable = spec.get("spectators", True)
+        if not isinstance(watchable, bool):
+            raise Refusal(400, "spectators must be true or false")
+        spectator = new_token() if watchable else None
         record = TableRecord(
             id=secrets.token_urlsafe(TABLE_ID_BYTES),
             game=game.name,
             players=len(seats),
             options=dict(values),
             seed=secrets.randbits(62),
-            spectator_hash=hash_token(spectator),
+            spectator_hash=hash_token(spectator) if spectator else "",
+            spectators=watchable,
             seats=seats,
             created=time.time(),
             move_seconds=move_seconds,
@@ -148,7 +155,7 @@ class Hall:
         for number, seat in enumerate(given):
             if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
                 raise Refusal(400, f"seat {number}: kind must be 'human' or 'bot'")
-            unknown = set(seat) - {"kind", "bot", "auto_pass", "name"}
+            unknown = set(seat) - {"kind", "bot", "auto_pass", "ask", "name"}
             if unknown:
                 raise Refusal(400, f"seat {number}: unknown field {sorted(unknown)[0][:40]!r}")
             if seat["kind"] == "bot":
@@ -161,14 +168,12 @@ class Hall:
                     raise Refusal(400, f"seat {number}: {refusal.message}") from None
                 seats.append(SeatRecord(number, "bot", bot=bot))
             else:
-                auto = seat.get("auto_pass", True)
-                if not isinstance(auto, bool):
-                    raise Refusal(400, f"seat {number}: auto_pass must be true or false")
+                ask = _seat_ask(number, seat)
                 name = _seat_name(number, seat.get("name"))
                 token = new_token()
                 tokens[number] = token
                 seats.append(
-                    SeatRecord(number, "human", token_hash=hash_token(token), auto_pass=auto, name=name)
+                    SeatRecord(number, "human", token_hash=hash_token(token), ask=ask.to_text(), name=name)
                 )
         return seats, tokens
 
@@ -204,6 +209,34 @@ def _seat_name(number: int, given: object) -> str | None:
         return check_name(given)
     except Refusal as refusal:
         raise Refusal(400, f"seat {number}: {refusal.message}") from None
+
+
+def _seat_ask(number: int, seat: dict[str, object]) -> AskMe:
+    """Returns the reaction-window setting a person's seat is created with: ``ask`` ({"mode", "cards"}),
+    or the older ``auto_pass`` (true: "playable", false: "always"); "playable" when neither is given."""
+    if "ask" in seat and "auto_pass" in seat:
+        raise Refusal(400, f"seat {number}: give ask or auto_pass, not both")
+    if "auto_pass" in seat:
+        auto = seat["auto_pass"]
+        if not isinstance(auto, bool):
+            raise Refusal(400, f"seat {number}: auto_pass must be true or false")
+        return AskMe("playable" if auto else "always")
+    given = seat.get("ask", {"mode": "playable"})
+    if not isinstance(given, dict) or set(given) - {"mode", "cards"}:
+        raise Refusal(400, f'seat {number}: ask is {{"mode": MODE, "cards": [NAME, ...]}}')
+    try:
+        return check_ask(given.get("mode"), given.get("cards"))
+    except AskError as err:
+        raise Refusal(400, f"seat {number}: {err}") from None
+
+
+def _check_ask_cards(seats: list[SeatRecord], known: list[str]) -> None:
+    """Refuses a seat whose "only" setting names a card the table's content set cannot play in a window."""
+    for seat in seats:
+        try:
+            AskMe.from_text(seat.ask).check_cards(known)
+        except AskError as err:
+            raise Refusal(400, f"seat {seat.seat}: {err}") from None
 
 
 def _seconds(value: object, name: str) -> float | None:

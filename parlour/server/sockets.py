@@ -204,7 +204,9 @@ async def _handle(table: LiveTable, doors: Doors, listener: Listener, message: J
     if kind == "act":
         version = await table.act(seat, message.get("action"), message.get("version"))
         listener.send({"type": "accepted", "version": version})
-    elif kind == "auto_pass":
+    elif kind == "ask":
+        await table.set_ask(seat, message.get("mode"), message.get("cards"))
+    elif kind == "auto_pass":  # the older switch: on is "playable", off is "always"
         await table.set_auto_pass(seat, message.get("on"))
     elif kind == "stand_in":
         await table.set_stand_in(seat, message.get("seat"), message.get("bot"))

@@ -79,6 +79,8 @@ class TableRow(Base):
     spectator_hash: Mapped[str] = mapped_column(String(64))
     sealed: Mapped[bool] = mapped_column(Boolean, default=False)
     """Whether ``seed`` holds the seed sealed (sealing.seal) rather than in clear."""
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Whether the table has a spectators' link (without one, only its seats' links open it in play)."""
 
 
 class MetaRow(Base):
@@ -102,7 +104,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(8))
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    auto_pass: Mapped[bool] = mapped_column(Boolean, default=True)
+    ask: Mapped[str] = mapped_column(String(4000), default="playable")
+    """When its person is asked in reaction windows (asking.AskMe's text)."""
     stand_in: Mapped[str | None] = mapped_column(String(64), nullable=True)
     time_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -141,7 +144,8 @@ class SeatRecord:
     kind: str
     bot: str | None = None
     token_hash: str | None = None
-    auto_pass: bool = True
+    ask: str = "playable"
+    """When its person is asked in reaction windows (asking.AskMe's text; "playable" by default)."""
     stand_in: str | None = None
     time_left: float | None = None
     name: str | None = None
@@ -179,6 +183,8 @@ class TableRecord:
     game_seconds: float | None = None
     deadline: float | None = None
     scores: list[float] | None = None
+    spectators: bool = True
+    """Whether the table has a spectators' link (``spectator_hash`` is empty without one)."""
 
 
 class Store:
@@ -364,10 +370,10 @@ def _dumps(value: object) -> str:
 
 TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
-    "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash",
+    "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
-SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "auto_pass", "stand_in", "time_left", "name")
+SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name")
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 

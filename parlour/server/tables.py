@@ -29,6 +29,7 @@ from parlour.core.log import GameLog
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
+from parlour.server.asking import AskError, AskMe, check_ask
 from parlour.server.limits import TABLE_CHAT_BURST, TABLE_CHAT_RATE, Bucket
 from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
@@ -182,6 +183,9 @@ class LiveTable:
         self.listeners: set[Listener] = set()
         self.opened = record.moves[-1].at if record.moves else record.created
         """When the decision now open began (the last accepted move, or the server's start)."""
+        self.window_opened = self.opened
+        """When the run of reaction windows open now began: passes keep it, any other move starts
+        afresh. Bots (and "never" settings) answer a whole run after one pause from here."""
         self.left: dict[int, float] = {}
         """When each person's seat last lost its last connection (for the stand-in grace period)."""
         self.loaded = time.time()
@@ -198,6 +202,7 @@ class LiveTable:
         """The replay viewer's checkpoints, made at the first replay request."""
         self.replay_lock = asyncio.Lock()
         self._card_texts: dict[str, str] | None = None
+        self._reaction_cards: list[str] | None = None
         self.window_base: int | None = self.record.version if _asks_several(self.state) else None
         """The version at which the window asking several seats now open began (None: no such window)."""
         self.queued: dict[int, asyncio.Future[int]] = {}
@@ -254,8 +259,13 @@ class LiveTable:
         if full:
             view["card_texts"] = self.card_texts()  # the content set's public texts, for hovering
             view["table_content"] = self.table_content()  # what a drawn table needs (public)
-        if seat is not None:
-            view["auto_pass"] = self.record.seats[seat].auto_pass
+        if seat is not None:  # the seat's own setting, and whether the server answers for it now
+            ask = AskMe.from_text(self.record.seats[seat].ask)
+            view["ask"] = ask.to_json()
+            view["auto_pass"] = ask.mode != "always"
+            view["answered_for_you"] = self._is_person(seat) and ask.passes_for(self.state, seat)
+        if full:
+            view["reaction_cards"] = self.reaction_cards()
         results = view.get("results")
         if self.state.is_over() and isinstance(results, dict):
             results["seed"] = self.record.seed
@@ -272,6 +282,12 @@ class LiveTable:
             "answer_at": self.opened + self.timing.pass_delay,
             "waiting": list(self.state.waiting()),
         }
+
+    def reaction_cards(self) -> list[str]:
+        """Returns the names of the cards playable in this table's windows (public), worked out once."""
+        if self._reaction_cards is None:
+            self._reaction_cards = self.state.reaction_cards()
+        return self._reaction_cards
 
     def card_texts(self) -> dict[str, str]:
         """Returns the text of every card of the table's content set (public), worked out once."""
@@ -341,7 +357,9 @@ class LiveTable:
         them: every pass then lands together in the asked order, so neither its time nor its place
         tells whether the seat could have played (docs/security.md). Returns the future of its
         version, or None where the pass goes the usual way."""
-        if self.window_base is None or time.time() >= self.opened + self.timing.pass_delay:
+        if self.window_base is None or not self.watched():
+            return None
+        if time.time() >= self.opened + self.timing.pass_delay:
             return None
         if seat not in self.state.deciders():
             return None  # refused the usual way
@@ -368,7 +386,7 @@ class LiveTable:
 
     async def _pace_pass(self) -> None:
         """Holds a typed pass until the pass delay since the decision opened (as an automatic one)."""
-        if self.state.passing_window():
+        if self.state.passing_window() and self.watched():
             wait = self.opened + self.timing.pass_delay - time.time()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -395,6 +413,8 @@ class LiveTable:
         now = time.time()
         continuing = self._continues_window(seat, text, trial)
         opened = self.opened if continuing else now
+        passed_on = self.state.passing_window() and trial.passing_window() and text.strip() == PASS_TEXT
+        window_opened = self.window_opened if passed_on else opened
         move = MoveRecord(record.version + 1, seat, trial.format_action(action), [], now, note)
         # The new table fields go to storage first; the live table adopts them only once committed,
         # so no view ever shows a version whose move is not in the log.
@@ -415,7 +435,7 @@ class LiveTable:
         record.deadline = pending.deadline
         for live, stored in zip(record.seats, pending.seats, strict=True):
             live.time_left = stored.time_left
-        self.state, self.opened = trial, opened
+        self.state, self.opened, self.window_opened = trial, opened, window_opened
         self.log.add(seat, move.action, events, turn, turn_player)
         record.moves.append(move)
         if note:
@@ -490,7 +510,7 @@ class LiveTable:
     def resume(self) -> None:
         """After a restart: the decision open now begins afresh (the downtime is nobody's thinking
         time), with its clock planned again."""
-        self.opened = time.time()
+        self.opened = self.window_opened = time.time()
         self.window_base = self.record.version if _asks_several(self.state) else None
         self.record.deadline = self._deadline(self.state, self.opened)
         self.schedule()
@@ -501,10 +521,13 @@ class LiveTable:
         auto-pass, a typed pass waiting) lands at the window's ``answer_at`` in the asked order: neither
         the time nor the place of a pass depends on whether its seat could have played."""
         several = self.window_base is not None
+        paced = (self.window_opened if self.state.passing_window() else self.opened) + self.timing.think
         for seat in self.state.deciders():
             bot = self._bot_of(seat)
             if bot is not None:
-                return Plan(self.opened + self.timing.think, seat, self._bot_choice(seat, bot), bot)
+                return Plan(paced, seat, self._bot_choice(seat, bot), bot)
+            if self._ask(seat).mode == "never" and self._is_person(seat):
+                return Plan(paced, seat, _pass, "never")  # blind to the hand: at the bots' pace
             if not several:
                 found = self._auto_pass(seat)
                 if found is not None:
@@ -523,12 +546,26 @@ class LiveTable:
         stored = self.record.seats[seat]
         return stored.bot if stored.kind == "bot" else stored.stand_in
 
+    def watched(self) -> bool:
+        """Returns whether anyone but the one person at the table could watch its pace: it has a
+        spectators' link, or two people. Only then do passes wait for the pass delay (docs/security.md,
+        "A table nobody watches")."""
+        return self.record.spectators or sum(s.kind == "human" for s in self.record.seats) > 1
+
+    def _ask(self, seat: int) -> AskMe:
+        """Returns the seat's reaction-window setting."""
+        return AskMe.from_text(self.record.seats[seat].ask)
+
     def _auto_pass(self, seat: int) -> Plan | None:
-        """Returns the pass of a person's seat that is ready to land (typed and waiting, or automatic)."""
-        answer_at = self.opened + self.timing.pass_delay
+        """Returns the pass of a person's seat that is ready to land (typed and waiting, or made by its
+        setting), ``pass_delay`` after the seat was asked: when a quick typed pass would land."""
+        if not self.watched():  # nobody to hide the hand from: at the bots' pace
+            answer_at = self.window_opened + self.timing.think
+        else:
+            answer_at = self.opened + self.timing.pass_delay
         if seat in self.queued:
             return Plan(answer_at, seat, _pass, "typed")
-        if self.record.seats[seat].auto_pass and self.state.only_pass(seat):
+        if self._ask(seat).passes_for(self.state, seat):
             return Plan(answer_at, seat, _pass, "auto-pass")
         return None
 
@@ -602,13 +639,25 @@ class LiveTable:
             self._planned = None
 
     async def set_auto_pass(self, seat: int, on: object) -> None:
-        """Turns auto-pass on or off for a person's seat (passing for it where it may only pass)."""
+        """The older switch: on is the setting "playable" (pass where I may only pass), off "always"."""
         if not isinstance(on, bool):
             raise Refusal(400, 'auto_pass needs "on": true or false')
+        await self._store_ask(seat, AskMe("playable" if on else "always"))
+
+    async def set_ask(self, seat: int, mode: object, cards: object) -> None:
+        """Sets when a person's seat is asked in reaction windows (asking.AskMe); refuses a bad setting."""
+        try:
+            ask = check_ask(mode, cards, self.reaction_cards())
+        except AskError as err:
+            raise Refusal(400, str(err)) from None
+        await self._store_ask(seat, ask)
+
+    async def _store_ask(self, seat: int, ask: AskMe) -> None:
+        """Stores a seat's setting, dropping a pass it had planned, and tells the table."""
         async with self.lock:
-            if on != self.record.seats[seat].auto_pass:
+            if ask.to_text() != self.record.seats[seat].ask:
                 self._drop_plan_of(seat)
-            self.record.seats[seat].auto_pass = on
+            self.record.seats[seat].ask = ask.to_text()
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
@@ -714,7 +763,8 @@ class Plan:
     seat: int
     choose: Callable[[], object]
     mover: str
-    """A bot's name, "auto-pass", "typed" (a person's pass waiting for its window) or "clock"."""
+    """A bot's name, "auto-pass", "never" (a person's setting), "typed" (a person's pass waiting for
+    its window) or "clock"."""
     note: str | None = None
 
 

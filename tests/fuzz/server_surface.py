@@ -106,7 +106,7 @@ class Table:
     tokens: dict[int, str]
     spectator: str
     auto_pass: set[int] = field(default_factory=set)
-    """Seats whose auto-pass is on (an automatic pass may be under way where they may only pass)."""
+    """Seats whose setting lets the server pass for them (an automatic pass may be under way)."""
     stood_in: bool = False
     """Whether a stand-in bot may have been put in (its seat is taken back after the connection)."""
 
@@ -278,7 +278,7 @@ class Server:
             if seat not in table.tokens:
                 continue
             v = self.view(table, table.tokens[seat])
-            if v["version"] != seen["version"] or (seat in table.auto_pass and v["only_pass"]):
+            if v["version"] != seen["version"] or (seat in table.auto_pass and v["answered_for_you"]):
                 return None
             views[seat] = {k: v[k] for k in ("version", "deciders", "legal", "observation", "summary")}
             views[seat]["log"] = len(v["log"])
@@ -771,6 +771,11 @@ def _message(
         {"type": "act", "action": rng.choice(legal)},
         {"type": "chat", "text": rng.choice(["good luck", "é [b]x[/b]", "x" * 300, "\x07hi"])},
         {"type": "auto_pass", "on": rng.random() < 0.5},
+        {
+            "type": "ask",
+            "mode": rng.choice(["always", "playable", "only", "never", "sometimes"]),
+            "cards": rng.choice([None, [], ["Jamming"], ["Deflector Shield", "Stop"], ["x" * 70], "Jamming"]),
+        },
         {"type": "stand_in", "seat": rng.randrange(players), "bot": rng.choice(["random", None])},
         {"type": "ping"},
         {"type": rng.choice(["hello", "dance", "", "ACT", "pong", "table", "error"])},
@@ -913,15 +918,16 @@ def _check_done(
 ) -> None:
     """A message the server took did what it asks: a move stored (and said so), a chat line heard."""
     kind = data.get("type") if isinstance(data, dict) else None
-    assert kind in ("act", "chat", "auto_pass", "stand_in", "ping"), f"{kind!r} was taken without an error"
+    assert kind in ("act", "chat", "auto_pass", "ask", "stand_in", "ping"), f"{kind!r} taken without an error"
     if kind == "act":
         version = before["version"] + 1
         assert {"type": "accepted", "version": version} in answers, f"no 'accepted' of version {version}"
         _check_stored(server, table, before, seat, version)
     elif kind == "chat":
         assert any(m["type"] == "chat" and m["seat"] == seat for m in answers), "a chat line nobody heard"
-    elif kind == "auto_pass" and seat is not None:
-        (table.auto_pass.add if data["on"] else table.auto_pass.discard)(seat)
+    elif kind in ("auto_pass", "ask") and seat is not None:
+        passes = data["on"] if kind == "auto_pass" else data["mode"] != "always"
+        (table.auto_pass.add if passes else table.auto_pass.discard)(seat)
         time.sleep(LATE)
     elif kind == "stand_in":
         table.stood_in = table.stood_in or data.get("bot") is not None

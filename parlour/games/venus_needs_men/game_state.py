@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from parlour.core.decisions import Seat
 from parlour.games.venus_needs_men import views
+from parlour.games.venus_needs_men.actions import Zap
 from parlour.games.venus_needs_men.estimate import progress
 from parlour.games.venus_needs_men.population import needed
 from parlour.games.venus_needs_men.state import VenusState
@@ -34,6 +35,17 @@ class VenusGameState(VenusState):
             "parlour board venus-needs-men --svg map.svg"
         )
         return lines
+
+    def reaction_cards(self) -> list[str]:
+        """Returns the Zap cards' names (each played in Zap windows), in the deck's order."""
+        return list(dict.fromkeys(self.card(number).name for number in sorted(self.zap.cards)))
+
+    def playable_cards(self, seat: Seat) -> list[str]:
+        """Returns the names of the Zap cards ``seat`` may play in the window open now (none outside one)."""
+        if not self.passing_window() or seat not in self.deciders():
+            return []
+        numbers = {a.card for a in self.legal_actions(seat) if isinstance(a, Zap)}
+        return list(dict.fromkeys(self.card(number).name for number in sorted(numbers)))
 
     def estimate(self) -> list[float]:
         """Returns each seat's population plus what its ships stand to collect (``estimate.progress``)."""

@@ -364,12 +364,13 @@ function draw() {
   document.getElementById("title").textContent = `${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
   const banner = document.getElementById("banner");
   const myName = view.seat !== null && view.seats[view.seat] ? view.seats[view.seat].name : null;
-  const lead = view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn ? `Turn ${view.turn} · ` : "");
+  const lead = view.asked && view.answered_for_you ? "Passing for you, as your setting says: "
+    : view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn ? `Turn ${view.turn} · ` : "");
   const summary = personal(view.summary).replace(/\byou (win|place|hold|owe)s\b/g, "you $1");
   banner.textContent = lead + (view.asked && summary.startsWith("you: ") ? summary.slice(5) : summary);
   banner.className = view.asked ? "asked" : "";
   askName();
-  document.getElementById("autopass").checked = view.seat !== null && view.auto_pass !== false;
+  drawAsk();
   drawActions();
   drawBoard();
   show("observation", render(view.observation));
@@ -546,8 +547,40 @@ document.getElementById("name-later").addEventListener("click", () => {
   try { localStorage.setItem(form.dataset.key, "1"); } catch (err) { /* storage off */ }
   form.hidden = true;
 });
-document.getElementById("autopass").addEventListener("change", event => {
-  socket.send(JSON.stringify({ type: "auto_pass", on: event.target.checked }));
-});
+// The seat's reaction-window setting ("ask me"): the server applies it; the page only shows and sends it.
+let reactionCards = [];
+function drawAsk() {
+  const box = document.getElementById("ask-box");
+  if (view.reaction_cards) reactionCards = view.reaction_cards;  // a full view carries the names
+  box.hidden = view.seat === null || !view.ask;
+  if (box.hidden) return;
+  const select = document.getElementById("ask-mode");
+  select.querySelector('option[value="only"]').hidden = reactionCards.length === 0;
+  if (document.activeElement !== select && !select.dataset.choosing) select.value = view.ask.mode;
+  const cards = document.getElementById("ask-cards");
+  cards.hidden = select.value !== "only";
+  if (cards.dataset.names !== reactionCards.join("|")) {
+    cards.dataset.names = reactionCards.join("|");
+    cards.replaceChildren(...reactionCards.map(name => el("label", {},
+      el("input", { type: "checkbox", value: name, "aria-label": `ask me for ${name}` }), ` ${name}`)));
+  }
+  if (!select.dataset.choosing) {
+    for (const box of cards.querySelectorAll("input")) box.checked = view.ask.cards.includes(box.value);
+  }
+}
+function sendAsk() {
+  const mode = document.getElementById("ask-mode").value;
+  const cards = [...document.querySelectorAll("#ask-cards input:checked")].map(box => box.value);
+  const select = document.getElementById("ask-mode");
+  if (mode === "only" && cards.length === 0) {  // wait for a card before telling the server
+    select.dataset.choosing = "1";
+    document.getElementById("ask-cards").hidden = false;
+    return;
+  }
+  delete select.dataset.choosing;
+  if (socket) socket.send(JSON.stringify(mode === "only" ? { type: "ask", mode, cards } : { type: "ask", mode }));
+}
+document.getElementById("ask-mode").addEventListener("change", sendAsk);
+document.getElementById("ask-cards").addEventListener("change", sendAsk);
 setInterval(tick, 100);
 mine.forEach(connect);

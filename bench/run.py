@@ -63,7 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
         "--only",
-        choices=["server", "playouts", "profiles", "scale", "speed", "search"],
+        choices=["server", "playouts", "profiles", "scale", "speed", "search", "windows"],
         help="measure only this part",
     )
     results: dict[str, Any]
@@ -74,7 +74,7 @@ def main() -> None:
     if only == "profiles":
         print_profiles(seconds=5.0, top=12)
         return
-    if only in ("server", "scale", "speed", "search"):
+    if only in ("server", "scale", "speed", "search", "windows"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         if only == "server":
             server_bench(results)
@@ -82,6 +82,8 @@ def main() -> None:
             results["speed"] = speed_table(SECONDS / 2)
         elif only == "search":
             search_figures(results, **SEARCH)
+        elif only == "windows":
+            window_bench(results)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -127,8 +129,44 @@ def main() -> None:
     search_figures(results, **SEARCH)
     scale_figures(results)
     server_bench(results)
+    window_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
+
+
+WINDOW_SETTINGS = (
+    ("playable", []),
+    ("playable, nobody else watching", ["--no-spectators"]),
+    ("only Deflector Shield", ["--ask", "only:Deflector Shield"]),
+    ("only Deflector Shield, nobody else watching", ["--ask", "only:Deflector Shield", "--no-spectators"]),
+    ("never", ["--ask", "never"]),
+)
+"""The person's settings the window bench plays the same game with (each game in its own process)."""
+
+
+def window_bench(results: dict[str, Any]) -> None:
+    """Measures the share of a game's time in reaction windows (bench/window_bench.py), one game per
+    setting, all at once (each takes its real time, some 6 to 10 minutes)."""
+    import subprocess
+
+    print("Reaction windows: Enhanced Venus Needs Men!, one person (2 s a turn's decision, 1.5 s a window's)")
+    print("and three greedy bots, seed 7, at the server's pace:")
+    script = str(Path(__file__).resolve().parent / "window_bench.py")
+    running = [
+        (label, subprocess.Popen([sys.executable, script, *extra], stdout=subprocess.PIPE, text=True))
+        for label, extra in WINDOW_SETTINGS
+    ]
+    results["windows"] = {}
+    for label, process in running:
+        out, _ = process.communicate()
+        found = json.loads(out)
+        game = found["games"][0]
+        results["windows"][label] = found
+        print(
+            f"  {label:44s} windows {game['window_seconds']:6.1f} s of {game['seconds']:6.1f} s"
+            f" ({game['window_share']:.0%}), {game['windows']} windows,"
+            f" the person asked in {game['person_asked']}"
+        )
 
 
 PLAYOUT_TABLES = (

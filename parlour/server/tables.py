@@ -279,7 +279,7 @@ class LiveTable:
             return None
         return {
             "opened": self.opened,
-            "answer_at": self.opened + self.timing.pass_delay,
+            "answer_at": self._answer_at(),
             "waiting": list(self.state.waiting()),
         }
 
@@ -552,6 +552,14 @@ class LiveTable:
         "A table nobody watches")."""
         return self.record.spectators or sum(s.kind == "human" for s in self.record.seats) > 1
 
+    def _answer_at(self) -> float:
+        """Returns when a person's pass in the window open now lands (made by a setting, or typed
+        sooner): the pass delay after the seat was asked, or, where nobody else watches, the bots'
+        pace (docs/security.md, ruling S-1)."""
+        if self.watched():
+            return self.opened + self.timing.pass_delay
+        return self.window_opened + self.timing.think
+
     def _ask(self, seat: int) -> AskMe:
         """Returns the seat's reaction-window setting."""
         return AskMe.from_text(self.record.seats[seat].ask)
@@ -559,10 +567,7 @@ class LiveTable:
     def _auto_pass(self, seat: int) -> Plan | None:
         """Returns the pass of a person's seat that is ready to land (typed and waiting, or made by its
         setting), ``pass_delay`` after the seat was asked: when a quick typed pass would land."""
-        if not self.watched():  # nobody to hide the hand from: at the bots' pace
-            answer_at = self.window_opened + self.timing.think
-        else:
-            answer_at = self.opened + self.timing.pass_delay
+        answer_at = self._answer_at()
         if seat in self.queued:
             return Plan(answer_at, seat, _pass, "typed")
         if self._ask(seat).passes_for(self.state, seat):

@@ -72,6 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.bot_workers,
         args.think,
         args.pass_delay,
+        args.window_pause,
         args.seed_key_file,
         guards,
     )

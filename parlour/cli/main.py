@@ -120,6 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
         "hides better whether a person hesitated over a card, docs/security.md)",
     )
     serve.add_argument(
+        "--window-pause",
+        type=float,
+        default=0.25,
+        help="a run of reaction windows answered without waiting for a person (bots, settings) lands "
+        "this long after it began: one pause for the run, not one per seat (seconds)",
+    )
+    serve.add_argument(
         "--header-timeout",
         type=float,
         default=10.0,

@@ -97,6 +97,7 @@ def serve(
     bot_workers: int,
     think: float = 0.6,
     pass_delay: float = 1.5,
+    window_pause: float = 0.25,
     seed_key_file: str | None = None,
     guards: Guards = Guards(),
 ) -> int:
@@ -111,6 +112,8 @@ def serve(
         raise OptionError("--think must be 0 to 60 seconds")
     if not 0 <= pass_delay <= 60:
         raise OptionError("--pass-delay must be 0 to 60 seconds")
+    if not 0 <= window_pause <= 60:
+        raise OptionError("--window-pause must be 0 to 60 seconds")
     if not 0 < port < 65536:
         raise OptionError("--port must be 1 to 65535")
     if not 0 <= bot_workers <= 64:
@@ -126,7 +129,7 @@ def serve(
         f"{limits.header_timeout:g} s, bodies within {limits.body_timeout:g} s",
         flush=True,
     )
-    timing = Timing(think=think, pass_delay=pass_delay)
+    timing = Timing(think=think, pass_delay=pass_delay, window_pause=window_pause)
     settings = Settings(
         found,
         bot_workers,

@@ -68,6 +68,10 @@ class Timing:
     """Every pass in a reaction window, typed or automatic, lands no sooner than this after the seat
     was asked: an auto-pass and a person's quick pass look alike, and a person holding a card who
     answers within it shows nothing by their timing (one who takes longer shows it, as at a table)."""
+    window_pause: float = 0.25
+    """A run of reaction windows answered by bots (and by persons' settings where nobody else watches,
+    or "never") lands this long after it began: one short pause for the whole run, whatever the bots
+    hold, so a window nobody needs to think in does not hold the game up."""
     clock_bot: str = "random"
     """The bot that moves for a person whose clock ran out where passing is not legal."""
     away: float = 60.0
@@ -521,7 +525,10 @@ class LiveTable:
         auto-pass, a typed pass waiting) lands at the window's ``answer_at`` in the asked order: neither
         the time nor the place of a pass depends on whether its seat could have played."""
         several = self.window_base is not None
-        paced = (self.window_opened if self.state.passing_window() else self.opened) + self.timing.think
+        if self.state.passing_window():
+            paced = self.window_opened + self.timing.window_pause
+        else:
+            paced = self.opened + self.timing.think
         for seat in self.state.deciders():
             bot = self._bot_of(seat)
             if bot is not None:
@@ -558,7 +565,7 @@ class LiveTable:
         pace (docs/security.md, ruling S-1)."""
         if self.watched():
             return self.opened + self.timing.pass_delay
-        return self.window_opened + self.timing.think
+        return self.window_opened + self.timing.window_pause
 
     def _ask(self, seat: int) -> AskMe:
         """Returns the seat's reaction-window setting."""

@@ -72,7 +72,7 @@ BOT = {"kind": "bot", "bot": "greedy"}
 @pytest.mark.slow
 def test_a_run_of_bots_answers_lands_after_one_pause_not_one_per_bot(db: Path) -> None:
     think = 0.4
-    with make_client(db, Timing(think=think, pass_delay=2.0, grace=0.0)) as client:
+    with make_client(db, Timing(think=think, pass_delay=2.0, grace=0.0, window_pause=think)) as client:
         table = made(client, spec([BOT] * 4))["table"]
         live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
         end = time.time() + 90

@@ -190,6 +190,9 @@ class LiveTable:
         self.window_opened = self.opened
         """When the run of reaction windows open now began: passes keep it, any other move starts
         afresh. Bots (and "never" settings) answer a whole run after one pause from here."""
+        self.window_pace = timing.window_pause
+        """That pause: ``Timing.window_pause``, or ``think`` after a card played or an offer made in a
+        window (people read it before the answers come)."""
         self.left: dict[int, float] = {}
         """When each person's seat last lost its last connection (for the stand-in grace period)."""
         self.loaded = time.time()
@@ -419,6 +422,8 @@ class LiveTable:
         opened = self.opened if continuing else now
         passed_on = self.state.passing_window() and trial.passing_window() and text.strip() == PASS_TEXT
         window_opened = self.window_opened if passed_on else opened
+        # A card played or an offer made in a window is read at a move's pace; passes need one short pause.
+        window_pace = self.window_pace if passed_on else self._pace_after(text)
         move = MoveRecord(record.version + 1, seat, trial.format_action(action), [], now, note)
         # The new table fields go to storage first; the live table adopts them only once committed,
         # so no view ever shows a version whose move is not in the log.
@@ -439,7 +444,12 @@ class LiveTable:
         record.deadline = pending.deadline
         for live, stored in zip(record.seats, pending.seats, strict=True):
             live.time_left = stored.time_left
-        self.state, self.opened, self.window_opened = trial, opened, window_opened
+        self.state, self.opened, self.window_opened, self.window_pace = (
+            trial,
+            opened,
+            window_opened,
+            window_pace,
+        )
         self.log.add(seat, move.action, events, turn, turn_player)
         record.moves.append(move)
         if note:
@@ -526,7 +536,7 @@ class LiveTable:
         the time nor the place of a pass depends on whether its seat could have played."""
         several = self.window_base is not None
         if self.state.passing_window():
-            paced = self.window_opened + self.timing.window_pause
+            paced = self.window_opened + self.window_pace
         else:
             paced = self.opened + self.timing.think
         for seat in self.state.deciders():
@@ -565,7 +575,13 @@ class LiveTable:
         pace (docs/security.md, ruling S-1)."""
         if self.watched():
             return self.opened + self.timing.pass_delay
-        return self.window_opened + self.timing.window_pause
+        return self.window_opened + self.window_pace
+
+    def _pace_after(self, text: str) -> float:
+        """Returns the pause before the answers to the decision a move opens, if a window: a move's
+        pace after a move made inside a window (not a pass), else the short window pause."""
+        inside = self.state.passing_window() and text.strip() != PASS_TEXT
+        return self.timing.think if inside else self.timing.window_pause
 
     def _ask(self, seat: int) -> AskMe:
         """Returns the seat's reaction-window setting."""

@@ -48,7 +48,7 @@ PER_CONNECTION = 18
 refusal for the rate (429) is possible only if the limit is lowered; it is then an accepted refusal."""
 BINARY_FRAMES = True
 """Whether binary WebSocket frames are sent (refused with 400 like any message that is not JSON text)."""
-FAST = Timing(think=0.0, pass_delay=0.0, grace=0.0)
+FAST = Timing(think=0.0, pass_delay=0.0, grace=0.0, window_pause=0.0)
 LATE = 0.05
 """How long to wait after a seat's setting changed: an automatic move already on its way may still
 land (test_server_fuzz.test_no_stand_in_moves_after_the_seat_is_taken_back, xfail)."""

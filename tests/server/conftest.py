@@ -19,7 +19,7 @@ from parlour.server.tables import Timing
 from .browsing import CHROMIUM, FLAGS
 from .live_server import LiveServer
 
-FAST = Timing(think=0.0, pass_delay=0.0, grace=0.0)
+FAST = Timing(think=0.0, pass_delay=0.0, grace=0.0, window_pause=0.0)
 
 
 def make_client(path: Path, timing: Timing = FAST) -> TestClient:

@@ -51,7 +51,13 @@ class LiveServer:
     def start(self) -> LiveServer:
         args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
         args += ["--bot-workers", str(self.bot_workers), "--think", str(self.think)]
-        args += ["--pass-delay", str(self.pass_delay), *self.extra]
+        args += [
+            "--pass-delay",
+            str(self.pass_delay),
+            "--window-pause",
+            str(min(self.think, 0.25)),
+            *self.extra,
+        ]
         env = {**os.environ, "HOME": str(self.db.parent)}
         stderr: int | IO[bytes] = subprocess.PIPE if self.log is None else self.log.open("wb")
         self.process = subprocess.Popen(

@@ -297,7 +297,7 @@ def test_a_stop_windows_passes_land_in_one_order_whoever_holds_a_card(db: Path) 
     bot first (at its pace), then the people in the asked order; the order tells nothing of who held one."""
     rng = random.Random(30)
     seen: list[Window] = []
-    with make_client(db, Timing(think=0.0, pass_delay=0.25, grace=0.0)) as client:
+    with make_client(db, Timing(think=0.0, pass_delay=0.25, grace=0.0, window_pause=0.0)) as client:
         end = time.time() + 240
         while (len(seen) < 6 or sum(bool(w.holders) for w in seen) < 3) and time.time() < end:
             made = create(
@@ -389,7 +389,7 @@ class StuckTransport:
 def test_a_quick_pass_costs_a_persons_clock_what_an_auto_pass_does(db: Path) -> None:
     """With a game clock, a pass typed within the pass delay costs nothing, like an auto-pass: the public
     clocks do not tell who typed (and so who may have held a card)."""
-    with make_client(db, Timing(think=0.0, pass_delay=0.3, grace=0.0)) as client:
+    with make_client(db, Timing(think=0.0, pass_delay=0.3, grace=0.0, window_pause=0.0)) as client:
         made = create(
             client,
             "venus-needs-men",
@@ -417,7 +417,7 @@ def test_a_quick_pass_costs_a_persons_clock_what_an_auto_pass_does(db: Path) -> 
 def test_a_person_asked_and_silent_too_long_may_get_a_stand_in(db: Path) -> None:
     """Issue 31, item 5: at a table without a clock, a connected person who was asked and said nothing for
     ``Timing.away`` seconds may be given a bot by the others (not before); they take the seat back."""
-    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=0.0, away=1.0)) as client:
+    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=0.0, away=1.0, window_pause=0.0)) as client:
         made = create(client, "venture", ["human", "human"])
         table, tokens = made["table"], made["tokens"]
         asked = client.get(f"/api/tables/{table}", headers=bearer(tokens[0])).json()["deciders"][0]

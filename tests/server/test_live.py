@@ -261,6 +261,6 @@ def test_a_restart_resumes_every_table_where_it_was(db: Path) -> None:
                 f"/api/tables/{table}/actions", json={"action": v["legal"][-1]}, headers=bearer(token)
             )
         before = client.get(f"/api/tables/{table}", headers=bearer(made["spectator_token"])).json()
-    with make_client(db, Timing(think=0, pass_delay=0)) as again:
+    with make_client(db, Timing(think=0, pass_delay=0, window_pause=0.0)) as again:
         after = again.get(f"/api/tables/{table}", headers=bearer(made["spectator_token"])).json()
     assert {**after, "clock": None} == {**before, "clock": None}

@@ -263,7 +263,7 @@ def test_a_connection_that_reads_nothing_is_marked_gone_not_waited_for() -> None
 
 
 def test_every_pass_in_a_window_typed_or_automatic_lands_after_the_pass_delay(db: Path) -> None:
-    with make_client(db, Timing(think=0.0, pass_delay=0.3)) as client:
+    with make_client(db, Timing(think=0.0, pass_delay=0.3, window_pause=0.0)) as client:
         made = create(client, "venus-needs-men", ["human", "human"], options={"length": "short"})
         table = made["table"]
         live = client.app.state.hall.get(table)  # type: ignore[attr-defined]
@@ -341,7 +341,7 @@ def ask_for_a_stand_in(client: TestClient, table: str, token: str, seat: int) ->
 
 @pytest.mark.parametrize("how", ["left", "never connected", "after a restart"])
 def test_a_seat_gets_a_grace_period_before_others_put_a_bot_in(db: Path, how: str) -> None:
-    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=15.0)) as client:
+    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=15.0, window_pause=0.0)) as client:
         made = create(client, "venture", ["human", "human"])
         table = made["table"]
         if how == "left":
@@ -350,10 +350,10 @@ def test_a_seat_gets_a_grace_period_before_others_put_a_bot_in(db: Path, how: st
         if how != "after a restart":
             reply = ask_for_a_stand_in(client, table, made["tokens"][0], 1)
     if how == "after a restart":
-        with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=15.0)) as client:
+        with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=15.0, window_pause=0.0)) as client:
             reply = ask_for_a_stand_in(client, table, made["tokens"][0], 1)
     assert reply["type"] == "error" and reply["status"] == 422 and "it may be reloading" in reply["error"]
-    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=0.0)) as client:
+    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=0.0, window_pause=0.0)) as client:
         assert ask_for_a_stand_in(client, table, made["tokens"][0], 1)["type"] == "table"
 
 

@@ -3,6 +3,7 @@ passes timed as a quick typed pass (issue 31, item 4)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import statistics
@@ -32,22 +33,23 @@ MIGRATIONS = Path(__file__).parents[2] / "parlour" / "server" / "migrations"
 def runs(live: LiveTable) -> list[tuple[float, list[tuple[int, float, str]]]]:
     """Returns the table's runs of window decisions that have closed: each run's start (when its first
     window opened) and its moves (seat, time, action)."""
+    stored = list(live.record.moves)  # the moves so far (more may land while this runs)
     record = live.game_record()
     state = start_state(live.game, record)
     windows = [state.passing_window()]
-    for _ in replay_steps(state, record):
+    for _ in itertools.islice(replay_steps(state, record), len(stored)):
         windows.append(state.passing_window())
-    times = [live.record.created] + [m.at for m in live.record.moves]
+    times = [live.record.created] + [m.at for m in stored]
     found: list[tuple[float, list[tuple[int, float, str]]]] = []
     current: list[tuple[int, float, str]] = []
-    for number, move in enumerate(live.record.moves):
+    for number, move in enumerate(stored):
         if windows[number]:
             if not current:
                 found.append((times[number], current))
             current.append((move.seat, move.at, move.action))
         else:
             current = []
-    if windows[len(live.record.moves)] and found and found[-1][1] is current:
+    if windows[len(stored)] and found and found[-1][1] is current:
         found.pop()  # still open
     return found
 

@@ -173,7 +173,8 @@ class Hall:
         return seats, tokens
 
     def lobby(self) -> list[dict[str, object]]:
-        """Returns the tables for the front page: open and in progress first, then finished ones."""
+        """Returns the newest 100 tables for the front page, newest first, each seat with its person's
+        name and the game's name of the seat (``called``, for a table in memory)."""
         listed = []
         for record in self.store.tables(limit=100):
             live = self.tables.get(record.id)

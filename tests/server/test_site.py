@@ -145,8 +145,17 @@ def test_my_tables_says_whose_turn_it_is_without_sending_a_link(server: LiveServ
     links = page.eval_on_selector_all("#my-tables a.seat-link", "links => links.map(a => a.href)")
     tokens = [link.split("#k=")[1] for link in links]
     assert tokens and not [line for line in sent for token in tokens if token in line]
+    # A finished table of this browser's (joined as a spectator) names its winner.
+    over, _ = finished_table(server, "embers")
+    page.evaluate("t => MyTables.remember({ table: t, game: 'embers', seat: null, links: {} })", over)
     page.reload()  # kept in the browser, asked again
     page.wait_for_selector(f"#my-tables li[data-table='{table}'] .my-turn[data-turn]")
+    done = page.locator(f"#my-tables li[data-table='{over}'] .my-turn[data-turn='over']")
+    winners = server.get(f"/api/tables/{over}/status")["winners"]
+    assert f"finished, winner{'s' if len(winners) > 1 else ''} " in done.text_content()
+    status = {"over": True, "winners": [1], "seats": [{"kind": "human"}, {"name": "Bo", "called": "Venus"}]}
+    assert page.evaluate("s => MyTables.turnText(s, 0)", status) == "finished, winner Bo (Venus)"
+    assert page.evaluate("s => MyTables.turnText({ ...s, winners: [0] }, 0)", status) == "finished, you won"
 
 
 @needs_chromium

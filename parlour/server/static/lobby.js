@@ -229,10 +229,13 @@ function drawMine() {
   drawTurns(tables);
 }
 
-// Whose turn it is at each of my tables, from the tables' public status (no link is sent).
+// Whose turn it is at each of my tables, from the tables' public status (no link is sent); a finished
+// table's is asked once.
+const finished = new Map();
 async function drawTurns(tables) {
   await Promise.all(tables.map(async entry => {
-    const status = await MyTables.status(entry.table);
+    const status = finished.get(entry.table) || await MyTables.status(entry.table);
+    if (status && (status.over || status.missing)) finished.set(entry.table, status);
     const box = document.querySelector(`#my-tables li[data-table="${CSS.escape(entry.table)}"] .my-turn`);
     if (!box || !status) return;
     const text = status.missing ? "no longer on this server" : MyTables.turnText(status, entry.seat);

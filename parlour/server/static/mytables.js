@@ -41,6 +41,7 @@ const MyTables = {
   turnText(status, mine) {
     const name = s => (s === mine ? "you" : this.called(status.seats[s]));
     if (status.over) {
+      if (status.winners.length === 1 && status.winners[0] === mine) return "finished, you won";
       const won = status.winners.map(name);
       return won.length ? `finished, ${won.length > 1 ? "winners" : "winner"} ${won.join(" and ")}` : "finished";
     }

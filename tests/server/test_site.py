@@ -43,6 +43,12 @@ def test_a_static_file_is_gzipped_when_asked_and_unzips_to_the_same_bytes(
     assert "content-encoding" not in plain_headers and plain == (STATIC / name).read_bytes()
 
 
+def test_a_range_of_a_file_is_sent_as_it_is(client: TestClient) -> None:
+    reply = client.get("/static/table.js", headers={"accept-encoding": "gzip", "range": "bytes=0-99"})
+    assert reply.status_code == 206 and "content-encoding" not in reply.headers
+    assert reply.content == (STATIC / "table.js").read_bytes()[:100]
+
+
 def test_json_answers_are_gzipped_and_tiny_ones_are_not(client: TestClient) -> None:
     headers, body = raw_get(client, "/api/games", "gzip")
     assert headers["content-encoding"] == "gzip" and gzip.decompress(body).startswith(b"[")

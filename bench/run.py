@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
+from page_weight import page_weight_figures
 from playouts import random_playouts
 from profiles import print_profiles
 from scale_bench import scale_figures
@@ -57,13 +58,13 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed`` or ``search``, that part
-    alone, keeping the other figures of bench/results.json), prints it and writes bench/results.json;
-    ``--only playouts`` and ``--only profiles`` print their figures alone."""
+    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search`` or ``pages``,
+    that part alone, keeping the other figures of bench/results.json), prints it and writes
+    bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures alone."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
         "--only",
-        choices=["server", "playouts", "profiles", "scale", "speed", "search", "windows"],
+        choices=["server", "playouts", "profiles", "scale", "speed", "search", "pages", "windows"],
         help="measure only this part",
     )
     results: dict[str, Any]
@@ -74,10 +75,12 @@ def main() -> None:
     if only == "profiles":
         print_profiles(seconds=5.0, top=12)
         return
-    if only in ("server", "scale", "speed", "search", "windows"):
+    if only in ("server", "scale", "speed", "search", "pages", "windows"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         if only == "server":
             server_bench(results)
+        elif only == "pages":
+            page_weight_figures(results)
         elif only == "speed":
             results["speed"] = speed_table(SECONDS / 2)
         elif only == "search":
@@ -129,6 +132,7 @@ def main() -> None:
     search_figures(results, **SEARCH)
     scale_figures(results)
     server_bench(results)
+    page_weight_figures(results)
     window_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")

@@ -20,6 +20,7 @@ from typing import TypedDict
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -50,6 +51,10 @@ STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("parlour.server")
 MAX_BODY = MAX_MESSAGE
 """The largest request body accepted (bytes), as a WebSocket message."""
+GZIP_MINIMUM = 500
+"""Responses shorter than this (bytes) are sent as they are: gzip would not pay for its header."""
+GZIP_LEVEL = 6
+"""zlib's level for responses: near level 9's size at a fraction of its time."""
 
 
 @dataclass
@@ -157,6 +162,9 @@ def create_app(settings: Settings) -> Starlette:
         version = await table.act(seat, body.get("action"), body.get("version"))
         return JSONResponse({"version": version})
 
+    async def status(request: Request) -> Response:
+        return JSONResponse(hall().status(request.path_params["table"]))
+
     async def record(request: Request) -> Response:
         table = hall().get(request.path_params["table"])
         if not table.state.is_over():
@@ -180,6 +188,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table}", view),
         Route("/api/tables/{table}/actions", act, methods=["POST"]),
+        Route("/api/tables/{table}/status", status),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
@@ -192,6 +201,9 @@ def create_app(settings: Settings) -> Starlette:
         middleware=[
             Middleware(NoReferrer),
             Middleware(HttpRateLimit, rate=settings.http_rate, burst=settings.http_burst),
+            # HTTP responses only (pages, scripts, styles, JSON) for clients that accept gzip: WebSockets
+            # pass through untouched (the middleware looks only at "http" scopes).
+            Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL),
         ],
     )
 

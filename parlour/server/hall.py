@@ -178,7 +178,8 @@ class Hall:
         return seats, tokens
 
     def lobby(self) -> list[dict[str, object]]:
-        """Returns the tables for the front page: open and in progress first, then finished ones."""
+        """Returns the newest 100 tables for the front page, newest first, each seat with its person's
+        name and the game's name of the seat (``called``, for a table in memory)."""
         listed = []
         for record in self.store.tables(limit=100):
             live = self.tables.get(record.id)
@@ -189,16 +190,49 @@ class Hall:
                     "players": record.players,
                     "status": record.status,
                     "version": live.record.version if live else record.version,
-                    "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in record.seats],
+                    "seats": [
+                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "called": called}
+                        for s, called in zip(record.seats, _seat_names(live, record.players), strict=True)
+                    ],
                     "created": record.created,
                 }
             )
         return listed
 
+    def status(self, table_id: object) -> dict[str, object]:
+        """Returns a table's public status for "my tables": whose turn it is, who is asked, who won;
+        nothing a spectator of the table does not see (its seats, names and public summary)."""
+        table = self.get(table_id)
+        state, record = table.state, table.record
+        over = state.is_over()
+        return {
+            "table": record.id,
+            "game": record.game,
+            "status": record.status,
+            "over": over,
+            "version": record.version,
+            "turn": state.turns_played(),
+            "turn_player": state.turn_player(),
+            "deciders": [] if over else list(state.deciders()),
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "called": called}
+                for s, called in zip(record.seats, _seat_names(table, record.players), strict=True)
+            ],
+            "winners": list(state.winners()) if over else [],
+        }
+
     def close(self) -> None:
         """Stops every table's planned automatic moves."""
         for table in self.tables.values():
             table.close()
+
+
+def _seat_names(live: LiveTable | None, players: int) -> list[str | None]:
+    """Returns how a table's game calls each seat ("Venus"), known once the table is in memory (every
+    game in play is); None for each seat of a table read from storage alone."""
+    if live is None:
+        return [None] * players
+    return [live.state.seat_name(seat) for seat in range(players)]
 
 
 def _seat_name(number: int, given: object) -> str | None:

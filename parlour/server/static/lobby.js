@@ -1,6 +1,7 @@
 // The front page: create a table (game, seats and names, options, clocks), show its links, list the
 // tables of this browser ("my tables") and the server's.
 "use strict";
+const REFRESH_EVERY = 20000;  // ms between two askings of whose turn it is, while the page is in view
 let games = [], info = { games: {}, bots: {}, bot_order: [], reference_games: [] };
 
 function el(tag, attrs = {}, ...children) {
@@ -221,9 +222,26 @@ function drawMine() {
     forget.addEventListener("click", () => { MyTables.forget(entry.table); drawMine(); });
     const links = el("div");
     showLinks(links, entry, false);
+    const turn = el("span", { class: "my-turn", "aria-live": "polite" });
     list.append(el("li", { class: "my-table", "data-table": entry.table },
-                   el("strong", {}, gameTitle(entry.game)), ` ${when}${you} `, forget, links));
+                   el("strong", {}, gameTitle(entry.game)), " ", turn, ` ${when}${you} `, forget, links));
   }
+  drawTurns(tables);
+}
+
+// Whose turn it is at each of my tables, from the tables' public status (no link is sent); a finished
+// table's is asked once.
+const finished = new Map();
+async function drawTurns(tables) {
+  await Promise.all(tables.map(async entry => {
+    const status = finished.get(entry.table) || await MyTables.status(entry.table);
+    if (status && (status.over || status.missing)) finished.set(entry.table, status);
+    const box = document.querySelector(`#my-tables li[data-table="${CSS.escape(entry.table)}"] .my-turn`);
+    if (!box || !status) return;
+    const text = status.missing ? "no longer on this server" : MyTables.turnText(status, entry.seat);
+    box.textContent = `· ${text} ·`;
+    box.dataset.turn = status.missing ? "missing" : status.over ? "over" : text === "your turn" ? "yours" : "other";
+  }));
 }
 
 async function listTables() {
@@ -231,7 +249,7 @@ async function listTables() {
   const list = byId("tables");
   list.replaceChildren();
   for (const t of tables) {
-    const who = t.seats.map(s => s.kind === "bot" ? s.bot : "person").join(", ");
+    const who = t.seats.map(s => MyTables.called(s)).join(", ");
     const item = el("li", {}, `${gameTitle(t.game)}, ${t.players} players (${who}): ${t.status}, ${t.version} moves`);
     // A finished game is open to everyone (results, record, replay); one in play only by its links.
     if (t.status === "over") item.append(" ", el("a", { href: `/t/${t.table}`, class: "results-link" }, "results and replay"));
@@ -250,5 +268,11 @@ async function start() {
   drawGameList();  // draws the default game
   drawMine();
   listTables();
+  // Turns move on: both lists are asked again every 20 s while the page is in view.
+  setInterval(() => {
+    if (document.visibilityState !== "visible") return;
+    drawTurns(MyTables.load());
+    listTables();
+  }, REFRESH_EVERY);
 }
 start();

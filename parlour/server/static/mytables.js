@@ -1,5 +1,6 @@
 // "My tables": the tables created or joined in this browser, with their links, in local storage (the
-// lobby lists them; a table page adds the seat it was opened with). Nothing of it is sent anywhere.
+// lobby lists them; a table page adds the seat it was opened with). Nothing of it is sent anywhere but
+// a table's id, to ask whose turn it is (the public status; the links and their tokens stay here).
 "use strict";
 const MyTables = {
   KEY: "parlour.tables",
@@ -27,4 +28,36 @@ const MyTables = {
   },
 
   forget(table) { this.save(this.load().filter(t => t.table !== table)); },
+
+  // How a seat of the server's lists is called: its person's name or its bot, with the game's name of
+  // the seat where it has one ("Ana (Venus)", "greedy (Mars)"); never "seat N" alone.
+  called(seat) {
+    const who = seat.name || (seat.kind === "bot" ? seat.bot : "person");
+    return seat.called && !/^seat \d+$/.test(seat.called) ? `${who} (${seat.called})` : who;
+  },
+
+  // Whose turn it is at a table, from its public status (GET /api/tables/T/status, no token sent):
+  // "your turn", "Ana's turn", "finished, winner Ana".
+  turnText(status, mine) {
+    const name = s => (s === mine ? "you" : this.called(status.seats[s]));
+    if (status.over) {
+      if (status.winners.length === 1 && status.winners[0] === mine) return "finished, you won";
+      const won = status.winners.map(name);
+      return won.length ? `finished, ${won.length > 1 ? "winners" : "winner"} ${won.join(" and ")}` : "finished";
+    }
+    if (mine !== null && mine !== undefined && status.deciders.includes(mine)) return "your turn";
+    const turn = status.turn_player ?? status.deciders[0];
+    if (turn === null || turn === undefined) return "in play";
+    const asked = status.deciders.filter(s => s !== turn);
+    const also = asked.length ? ` (waiting for ${asked.map(name).join(", ")})` : "";
+    return `${turn === mine ? "your" : `${name(turn)}'s`} turn${also}`;
+  },
+
+  // Fetches a table's public status (null: the server has no such table, or could not say).
+  async status(table) {
+    try {
+      const reply = await fetch(`/api/tables/${encodeURIComponent(table)}/status`);
+      return reply.ok ? await reply.json() : (reply.status === 404 ? { missing: true } : null);
+    } catch (err) { return null; }
+  },
 };

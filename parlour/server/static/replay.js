@@ -161,6 +161,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
     if (r.wanted === null) document.getElementById("replay-slider").value = String(data.version);
     const turn = data.turn ? `turn ${data.turn} · ` : "";
     document.getElementById("replay-at").textContent = `Action ${data.version} of ${data.moves}: ${turn}${data.summary}`;
+    heading();
     const text = document.getElementById("replay-text");
     text.textContent = data.text;
     const revealedBox = document.getElementById("replay-revealed-box");
@@ -170,6 +171,24 @@ const ParlourReplay = window.ParlourReplay = (() => {
     }
     drawReplayLog(data);
     redraw();
+  }
+
+  // The page's heading (the banner and the tab's title) follows the step shown, not the game's end:
+  // "Replay · turn 25 · Ana pays the 19 owed". table.js writes the live view's banner; this runs after.
+  function heading() {
+    const data = r.data;
+    if (!data) return;
+    const summary = personal(withoutTurn(data.summary, data.turn), data, false);
+    const banner = document.getElementById("banner");
+    banner.textContent = `Replay · ${data.turn ? `turn ${data.turn} · ` : ""}${summary}`;
+    banner.className = "";
+    banner.dataset.replayTurn = String(data.turn);
+    document.title = `Replay, turn ${data.turn} · Parlour`;
+  }
+
+  // A summary without its own mention of the turn the heading already gives: "… (turn 25)".
+  function withoutTurn(summary, turn) {
+    return String(summary).replace(new RegExp(`\\s*\\(turn ${turn}\\)$`), "").replace(`(turn ${turn}, `, "(");
   }
 
   // The log up to the step, grouped by turn, the last entry marked; a click on an entry goes there.
@@ -196,6 +215,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
   function redraw() {
     const data = r.data;
     if (!data) return;
+    heading();  // a new live view (a seat connecting) rewrote the banner: the step's turn again
     const table = Parlour.tables[data.game];
     const text = document.getElementById("replay-text");
     if (!table) { loadTable(data.game); text.hidden = false; return; }

@@ -364,11 +364,14 @@ function draw() {
   document.getElementById("title").textContent = `${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
   const banner = document.getElementById("banner");
   const myName = view.seat !== null && view.seats[view.seat] ? view.seats[view.seat].name : null;
-  const lead = view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn ? `Turn ${view.turn} · ` : "");
+  // The turn is written once: by the game's own line where it says it ("… (turn 3)"), else here.
+  const saysTurn = /\bturn \d+/i.test(view.summary);
+  const lead = view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn && !saysTurn ? `Turn ${view.turn} · ` : "");
   const summary = personal(view.summary).replace(/\byou (win|place|hold|owe)s\b/g, "you $1");
   banner.textContent = lead + (view.asked && summary.startsWith("you: ") ? summary.slice(5) : summary);
   banner.className = view.asked ? "asked" : "";
   askName();
+  document.getElementById("controls").hidden = view.seat === null;  // a spectator has nothing to choose
   document.getElementById("autopass").checked = view.seat !== null && view.auto_pass !== false;
   drawActions();
   drawBoard();

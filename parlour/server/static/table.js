@@ -380,6 +380,70 @@ function draw() {
   drawLog();
   drawSeats();
   drawResults();
+  signalTurn();
+}
+
+// ------------------------------------------------------------------ your turn
+// The tab's title and icon say when one of this browser's seats is asked (and go back after); a sound
+// and a notification too, each only where the person opted in (this browser remembers the choice).
+let wasAsked = false;
+
+function signalTurn() {
+  const asked = mine.some(s => s.view && s.view.asked && !s.view.over);
+  const place = `Parlour · ${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
+  document.title = asked ? `(Your turn) ${place}` : place;
+  document.getElementById("favicon").href = asked ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  document.getElementById("alerts").hidden = view.seat === null || view.over;
+  if (asked && !wasAsked) {
+    if (preference("sound")) beep();
+    if (preference("notify") && document.hidden) notify(place);
+  }
+  wasAsked = asked;
+}
+
+// Whether the person opted in to an alert ("sound", "notify") in this browser.
+function preference(name) {
+  try { return localStorage.getItem(`parlour.${name}`) === "1"; } catch (err) { return false; }
+}
+
+function setPreference(name, on) {
+  try { localStorage.setItem(`parlour.${name}`, on ? "1" : "0"); } catch (err) { /* storage off */ }
+}
+
+// A short, quiet tone (no sound file to load).
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.onended = () => audio.close();
+    tone.start();
+    tone.stop(audio.currentTime + 0.2);
+  } catch (err) { /* no audio here */ }
+}
+
+function notify(place) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  try {
+    new Notification("Your turn", { body: place, icon: "/static/favicon-turn.svg", tag: `parlour-${tableId}` });
+  } catch (err) { /* notifications only from a service worker here */ }
+}
+
+// The alert checkboxes: the permission to notify is asked only when the person ticks the box.
+function setUpAlerts() {
+  const sound = document.getElementById("sound"), notifyBox = document.getElementById("notify");
+  sound.checked = preference("sound");
+  notifyBox.checked = preference("notify") && "Notification" in window && Notification.permission === "granted";
+  sound.addEventListener("change", () => { setPreference("sound", sound.checked); if (sound.checked) beep(); });
+  notifyBox.addEventListener("change", async () => {
+    if (!notifyBox.checked || !("Notification" in window)) { notifyBox.checked = false; setPreference("notify", false); return; }
+    const answer = await Notification.requestPermission();
+    notifyBox.checked = answer === "granted";
+    setPreference("notify", notifyBox.checked);
+    if (answer !== "granted") document.getElementById("error").textContent = "This browser does not allow notifications from this page.";
+  });
 }
 
 // Shows one of this browser's seats (its hand, its choices).
@@ -552,5 +616,6 @@ document.getElementById("name-later").addEventListener("click", () => {
 document.getElementById("autopass").addEventListener("change", event => {
   socket.send(JSON.stringify({ type: "auto_pass", on: event.target.checked }));
 });
+setUpAlerts();
 setInterval(tick, 100);
 mine.forEach(connect);

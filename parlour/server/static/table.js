@@ -227,8 +227,11 @@ const Parlour = window.Parlour = {
 };
 let loading = null, boardMemory = {};
 
+// The games with a drawing in static/games/ (the others show the observation; nothing asked for in vain).
+const DRAWN = ["venture", "im-the-boss", "venus-needs-men"];
+
 function loadTable(game) {
-  if (loading === game) return;
+  if (loading === game || !DRAWN.includes(game)) return;
   loading = game;
   document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${game}.css` }));
   const script = el("script", { src: `/static/games/${game}.js` });
@@ -380,7 +383,52 @@ function draw() {
   drawLog();
   drawSeats();
   drawResults();
+  drawFinish();
   signalTurn();
+}
+
+// ------------------------------------------------------------------ a finished table
+// The winners and the scores on the table itself, the way to the results, "Play again" for a seated
+// person (the server makes the next table, seats rotated), and the way there once anyone made it.
+function drawFinish() {
+  const box = document.getElementById("finish");
+  box.hidden = !view.over;
+  const key = view.over ? `${view.version}:${view.next_table}:${view.names.join(",")}` : "";
+  if (!view.over || box.dataset.key === key) return;
+  box.dataset.key = key;
+  const r = view.results;
+  const winners = r.winners.map(w => (w === view.seat ? "you" : view.names[w]));
+  const verb = r.winners.length === 1 && r.winners[0] !== view.seat ? "wins" : "win";
+  const order = view.names.map((name, seat) => seat).sort((a, b) => r.scores[b] - r.scores[a]);
+  const scores = order.map(seat => `${view.names[seat]} ${r.scores[seat]}`).join(" · ");
+  const parts = [el("p", { class: "winner" }, `${joinNames(winners)} ${verb}!`),
+                 el("p", { class: "scores" }, scores, " · ", el("a", { href: "#results-box" }, "the results"))];
+  if (view.next_table && tokens.length) {
+    parts.push(el("a", { id: "next-table", class: "button", href: `/t/${view.next_table}${location.hash}` }, "Go to the new table"));
+  } else if (view.seat !== null) {
+    const again = el("button", { type: "button", id: "play-again" }, "Play again (seats moved round by one)");
+    again.addEventListener("click", () => playAgain(again));
+    parts.push(again);
+  }
+  box.replaceChildren(...parts);
+}
+
+function joinNames(names) {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
+}
+
+// Asks the server for the next table (the same one whoever asks first) and goes there.
+async function playAgain(button) {
+  button.disabled = true;
+  try {
+    const reply = await fetch(`/api/tables/${tableId}/again`, { method: "POST", headers: { authorization: `Bearer ${shown.token}` } });
+    const body = await reply.json();
+    if (!reply.ok) throw new Error(body.error);
+    location.assign(`/t/${body.table}${location.hash}`);
+  } catch (err) {
+    button.disabled = false;
+    document.getElementById("error").textContent = `no new table: ${err.message}`;
+  }
 }
 
 // ------------------------------------------------------------------ your turn

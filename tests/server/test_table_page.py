@@ -1,0 +1,144 @@
+"""The live table page (issue 31): a spectator sees no control they cannot use, the tab says when it
+is your turn, the favicon is served, and a finished table shows its winners and plays again."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from .browsing import LAPTOP, needs_chromium, open_seat, screenshot
+from .live_server import LiveServer
+
+
+def post(server: LiveServer, path: str, token: str, body: object = None) -> Any:
+    """POSTs JSON to the live server with a seat's token; returns the reply's JSON."""
+    data = json.dumps(body).encode() if body is not None else b""
+    request = urllib.request.Request(server.url + path, data=data, method="POST")
+    request.add_header("authorization", f"Bearer {token}")
+    request.add_header("content-type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.load(reply)
+
+
+def tokens(made: dict[str, Any]) -> dict[int, str]:
+    return {int(seat): url.split("#k=")[1] for seat, url in made["seats"].items()}
+
+
+def play_one(server: LiveServer, table: str, token: str, chooser: random.Random) -> bool:
+    """Plays one random legal action for the seat if it is asked; returns whether it was."""
+    seen = server.get(f"/api/tables/{table}", token)
+    if not seen["asked"] or not seen["legal"]:
+        return False
+    body = {"action": chooser.choice(seen["legal"]), "version": seen["version"]}
+    with contextlib.suppress(urllib.error.HTTPError):  # the table moved on meanwhile
+        post(server, f"/api/tables/{table}/actions", token, body)
+    return True
+
+
+def watched(page: Any) -> Any:
+    """Returns the page with the console errors, page errors and failed requests it will see."""
+    page.problems = []
+    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda err: page.problems.append(str(err)))
+    page.on("response", lambda r: page.problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    return page
+
+
+def own_browser(browser: Any, url: str) -> Any:
+    """Opens a link in a page of a browser context of its own (another person's browser), watched."""
+    page = watched(browser.new_context(viewport=LAPTOP).new_page())
+    page.goto(url)
+    page.wait_for_selector("#banner:not(:empty)")
+    return page
+
+
+def test_the_favicon_is_served(client: TestClient) -> None:
+    for path in ("/favicon.ico", "/static/favicon.svg", "/static/favicon-turn.svg"):
+        reply = client.get(path)
+        assert reply.status_code == 200 and reply.headers["content-type"].startswith("image/svg+xml"), path
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_spectator_sees_no_control_and_no_page_logs_an_error(server: LiveServer, browser: Any) -> None:
+    made = server.create("venture", ["human", "greedy"])
+    page = watched(browser.new_page())
+    page.goto(server.url + made["spectator"])
+    page.wait_for_selector("#banner:not(:empty)")
+    page.wait_for_selector("body[data-drawn]", state="attached")
+    for hidden in ("#controls", "#actions-box", "#notation", "#autopass", "#alerts", "#name-form"):
+        assert not page.is_visible(hidden), hidden
+    assert page.locator("button", has_text="Undo").count() == 0
+    assert page.locator("#seats button").count() == 0
+    assert page.title().startswith("Parlour · venture · spectator")
+    seat = watched(open_seat(browser, server.url + made["seats"]["0"]))
+    assert seat.is_visible("#controls") and seat.is_visible("#alerts")
+    lobby = watched(browser.new_page())
+    lobby.goto(server.url + "/")
+    lobby.wait_for_selector("#seat-0")
+    time.sleep(0.5)
+    for shown in (page, seat, lobby):
+        assert shown.problems == [], shown.problems
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_the_tab_says_your_turn_and_stops_saying_it(server: LiveServer, browser: Any) -> None:
+    made = server.create("embers", ["human", "human"])
+    table, keys, chooser = made["table"], tokens(made), random.Random(3)
+    pages = {s: own_browser(browser, server.url + made["seats"][str(s)]) for s in keys}
+    first = next(s for s in keys if server.get(f"/api/tables/{table}", keys[s])["asked"])
+    page = pages[first]
+    page.wait_for_function("() => document.title.startsWith('(Your turn) Parlour')")
+    assert page.get_attribute("#favicon", "href") == "/static/favicon-turn.svg"
+    end = time.time() + 30
+    while server.get(f"/api/tables/{table}", keys[first])["asked"]:  # the seat plays until not asked
+        assert time.time() < end
+        play_one(server, table, keys[first], chooser)
+    page.wait_for_function("() => !document.title.startsWith('(Your turn)')")
+    assert page.title() == f"Parlour · embers · {page.evaluate('() => view.names[view.seat]')}"
+    assert page.get_attribute("#favicon", "href") == "/static/favicon.svg"
+    while not server.get(f"/api/tables/{table}", keys[first])["asked"]:  # the other plays until it is asked
+        assert time.time() < end
+        play_one(server, table, keys[1 - first], chooser)
+    page.wait_for_function("() => document.title.startsWith('(Your turn) Parlour')")
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_finished_table_shows_its_winners_and_plays_again_for_both(
+    server: LiveServer, browser: Any
+) -> None:
+    made = server.create("embers", ["human", "human"])
+    table, keys, chooser = made["table"], tokens(made), random.Random(4)
+    end = time.time() + 60
+    while not server.get(f"/api/tables/{table}", made["spectator_token"])["over"]:
+        assert time.time() < end
+        for token in keys.values():
+            play_one(server, table, token, chooser)
+    ana, bo = (own_browser(browser, server.url + made["seats"][seat]) for seat in ("0", "1"))
+    for page in (ana, bo):
+        page.wait_for_selector("#finish:not([hidden]) #play-again")
+        assert " win" in page.text_content("#finish .winner")
+        assert "the results" in page.text_content("#finish")
+    spectator = open_seat(browser, server.url + made["spectator"])
+    assert spectator.is_visible("#finish") and spectator.locator("#play-again").count() == 0
+    screenshot(ana, "table-finished")
+    ana.click("#play-again")
+    ana.wait_for_url(lambda url: "/t/" in url and table not in url)
+    new = ana.url.split("/t/")[1].split("#")[0]
+    ana.wait_for_selector("#banner:not(:empty)")
+    assert ana.evaluate("() => view.seat") == 1  # seat 0 of the old table is seat 1 of the new
+    bo.wait_for_selector("#next-table")
+    bo.click("#next-table")
+    bo.wait_for_url(lambda url: new in url)
+    bo.wait_for_selector("#banner:not(:empty)")
+    assert bo.evaluate("() => view.seat") == 0
+    assert ana.problems == [] and bo.problems == []

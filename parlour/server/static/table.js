@@ -94,7 +94,8 @@ function drawActions() {
   for (const [verb, texts] of groups) {
     const buttons = texts.slice(0, 40).map(t => {
       const title = cardNames.length ? cardTitle(t) : "";
-      const b = el("button", title ? { type: "button", "data-action": t, title } : { type: "button", "data-action": t }, t);
+      const attrs = { type: "button", "data-action": t, ...(title ? { title } : {}), ...(endsTurn(t) ? { "data-ends": "" } : {}) };
+      const b = el("button", attrs, t);
       b.addEventListener("click", () => act(t));
       return b;
     });
@@ -304,7 +305,7 @@ function menu(title, choices) {
   const box = document.getElementById("board-menu");
   const close = () => { box.hidden = true; box.replaceChildren(); };
   const buttons = choices.map(c => {
-    const choice = typeof c === "string" ? { label: c, action: c } : c;
+    const choice = endsMarked(typeof c === "string" ? { label: c, action: c } : c);
     const b = el("button", { type: "button", "data-action": choice.action, ...(choice.ends ? { "data-ends": "" } : {}) }, choice.label);
     b.addEventListener("click", () => { close(); act(choice.action); });
     return b;
@@ -322,12 +323,22 @@ function menu(title, choices) {
   return close;
 }
 
+// Whether a choice ends the turn: the drawing's word, else the server's (view.ends_turn, worked out by
+// the engine); its label then says so.
+function endsMarked(choice) {
+  const ends = choice.ends ?? endsTurn(choice.action);
+  const label = ends && !/ends the turn/.test(choice.label) ? `${choice.label} (ends the turn)` : choice.label;
+  return { ...choice, ends, label };
+}
+
+function endsTurn(action) { return (view.ends_turn || []).includes(action); }
+
 function boardApi() {
   return {
     view, legal: view.legal, seat: view.seat, names: view.names, observation: view.observation,
     content: tableContent, cardTexts, palette: PALETTE, memory: boardMemory,
     before: shown.mark || null, previous: shown.previous || null, log: shown.log,
-    act, el, svg, clickable, matching, menu, taps, cardTitle, redraw: () => draw(),
+    act, el, svg, clickable, matching, menu, taps, cardTitle, endsTurn, redraw: () => draw(),
   };
 }
 

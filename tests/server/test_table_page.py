@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import time
 import urllib.request
 from typing import Any
@@ -78,6 +79,8 @@ def test_a_spectator_sees_no_control_and_no_page_logs_an_error(server: LiveServe
     assert page.locator("button", has_text="Undo").count() == 0
     assert page.locator("#seats button").count() == 0
     assert page.title().startswith("Parlour · venture · spectator")
+    banner = page.text_content("#banner") or ""
+    assert len(re.findall(r"\bturn \d+", banner, re.IGNORECASE)) == 1, banner  # the turn said once
     seat = watched(open_seat(browser, server.url + made["seats"]["0"]))
     assert seat.is_visible("#controls") and seat.is_visible("#alerts")
     lobby = watched(browser.new_page())
@@ -142,3 +145,36 @@ def test_a_finished_table_shows_its_winners_and_plays_again_for_both(
     bo.wait_for_selector("#banner:not(:empty)")
     assert bo.evaluate("() => view.seat") == 0
     assert ana.problems == [] and bo.problems == []
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_the_outlines_of_what_changed_fade_once_the_table_is_still(server: LiveServer, browser: Any) -> None:
+    made = server.create("venture", ["human", "greedy"])
+    table, token = made["table"], tokens(made)[0]
+    page = own_browser(browser, server.url + made["seats"]["0"])
+    page.wait_for_selector("body[data-drawn]", state="attached")
+    end, chooser = time.time() + 30, random.Random(1)
+    start = server.get(f"/api/tables/{table}", token)["turn"]
+    while True:  # the person plays a whole turn (a discard ends it), then the bot plays its own
+        seen = server.get(f"/api/tables/{table}", token)
+        if seen["asked"] and seen["turn"] > start:
+            break
+        assert time.time() < end
+        if seen["asked"]:
+            enders = seen["ends_turn"] or seen["legal"]
+            with contextlib.suppress(urllib.error.HTTPError):
+                post(
+                    server,
+                    f"/api/tables/{table}/actions",
+                    token,
+                    {"action": chooser.choice(enders), "version": seen["version"]},
+                )
+        time.sleep(0.05)
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=seen["version"])
+    page.wait_for_function("() => document.querySelectorAll('#board .changed').length > 0", timeout=3_000)
+    page.wait_for_function("() => document.querySelectorAll('#board .changed').length === 0", timeout=8_000)
+    assert page.evaluate("() => shown.mark === view.observation")
+    page.evaluate("() => draw()")  # a redraw of the same table outlines nothing again
+    assert page.locator("#board .changed").count() == 0
+    assert page.problems == []

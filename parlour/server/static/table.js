@@ -363,6 +363,7 @@ function drawBoard() {
     // Keyboard focus stays on the same component (found by its label) across the redraw.
     const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
     table.draw(root, boardApi());
+    fadeChanges();
     if (focused && !root.contains(document.activeElement)) {
       const again = [...root.querySelectorAll("[aria-label]")].find(n => n.getAttribute("aria-label") === focused);
       if (again) again.focus();
@@ -397,6 +398,27 @@ function draw() {
   drawFinish();
   signalTurn();
 }
+
+// ------------------------------------------------------------------ what changed, fading
+// The outlines of what changed stay while the table moves, and fade once it has been still for
+// FADE_AFTER ms on a visible page: the mark then moves to what the page showed, so a later redraw
+// outlines only what changes after it. A hidden page keeps them for when the person comes back.
+const FADE_AFTER = 4000;
+let fadeTimer = null;
+
+function fadeChanges() {
+  clearTimeout(fadeTimer);
+  if (document.visibilityState !== "visible" || !view) return;
+  const seat = shown, seen = view.observation;
+  fadeTimer = setTimeout(() => {
+    const marked = [...document.querySelectorAll("#board .changed")];
+    marked.forEach(node => node.classList.add("seen"));
+    if (seat.view && seat.view.observation === seen) seat.mark = seen;
+    setTimeout(() => marked.forEach(node => node.classList.remove("changed", "seen")), 1000);
+  }, FADE_AFTER);
+}
+
+document.addEventListener("visibilitychange", fadeChanges);
 
 // ------------------------------------------------------------------ a finished table
 // The winners and the scores on the table itself, the way to the results, "Play again" for a seated
@@ -543,13 +565,13 @@ function receive(seat, message) {
   if (message.type === "table") {
     if (message.log_since === 0) seat.log = [];
     seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
-    // What changed since this seat's last move: the table as it stood just after that move.
-    // (A seat's turn ends when the turn passes from it; a spectator's mark moves at every new turn.
-    // Reaction windows, where every seat is asked and passes, do not move it.)
+    // What changed since this seat's last own decision: the table as it stood just after it (a pass
+    // in a reaction window is no decision of note); a spectator's mark moves at every new turn. The
+    // mark also moves to what the page showed once its outlines faded (fadeChanges).
     const prev = seat.view;
-    const turnEnded = prev && prev.turn_player !== message.turn_player
-      && (message.seat === null || prev.turn_player === message.seat);
-    if (!seat.mark || turnEnded) seat.mark = message.observation;
+    const decided = message.seat !== null && message.log.some(e => e.seat === message.seat && e.action !== "pass");
+    const newTurn = message.seat === null && prev && prev.turn_player !== message.turn_player;
+    if (!seat.mark || decided || newTurn) seat.mark = message.observation;
     seat.previous = seat.view ? seat.view.observation : null;
     message.names = displayNames(message);
     if (message.card_texts) remember(seat, message);  // the connection's first view

@@ -99,8 +99,7 @@ class Hall:
         """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
-        if sum(not t.state.is_over() for t in self.tables.values()) >= MAX_PLAYING:
-            raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
+        self._check_room()
         unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds"}
         if unknown:
             raise Refusal(400, f"unknown field {sorted(unknown)[0][:40]!r}")
@@ -162,6 +161,7 @@ class Hall:
             old = table.record
             if old.next_table is not None:
                 return old.next_table
+            self._check_room()
             record = TableRecord(
                 id=secrets.token_urlsafe(TABLE_ID_BYTES),
                 game=old.game,
@@ -181,6 +181,11 @@ class Hall:
             old.next_table = record.id
         await table.broadcast()
         return record.id
+
+    def _check_room(self) -> None:
+        """Refuses a new table (503) while MAX_PLAYING games are in play."""
+        if sum(not t.state.is_over() for t in self.tables.values()) >= MAX_PLAYING:
+            raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
 
     def _seats(self, game: Game, given: object) -> tuple[list[SeatRecord], dict[int, str]]:
         """Returns the seats of a request (humans get tokens, bots are checked by name)."""

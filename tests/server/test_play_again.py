@@ -14,13 +14,7 @@ from starlette.testclient import TestClient
 from parlour.server.storage import open_store
 
 from .conftest import bearer, create
-
-
-def view(client: TestClient, table: str, token: str) -> dict[str, Any]:
-    reply = client.get(f"/api/tables/{table}", headers=bearer(token))
-    assert reply.status_code == 200, reply.text
-    found: dict[str, Any] = reply.json()
-    return found
+from .test_api import view
 
 
 def play_out(client: TestClient, made: dict[str, Any]) -> None:

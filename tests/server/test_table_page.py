@@ -178,3 +178,24 @@ def test_the_outlines_of_what_changed_fade_once_the_table_is_still(server: LiveS
     page.evaluate("() => draw()")  # a redraw of the same table outlines nothing again
     assert page.locator("#board .changed").count() == 0
     assert page.problems == []
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_menu_marks_the_choices_the_server_says_end_the_turn(server: LiveServer, browser: Any) -> None:
+    made = server.create("venture", ["human", "greedy"])
+    page = own_browser(browser, server.url + made["seats"]["0"])
+    page.wait_for_function("() => view.asked && view.ends_turn.length > 0", timeout=30_000)
+    marked = page.evaluate(
+        """() => { const others = view.legal.filter(t => !view.ends_turn.includes(t));
+                   const texts = [...view.ends_turn.slice(0, 2), ...others.slice(0, 2)];
+                   menu("choices", texts);
+                   return [...document.querySelectorAll('#board-menu button[data-action]')]
+                     .map(b => [b.dataset.action, b.hasAttribute('data-ends'), b.textContent]); }"""
+    )
+    ends = page.evaluate("() => view.ends_turn")
+    assert marked and any(action in ends for action, _, _ in marked)
+    for action, flagged, label in marked:
+        assert flagged == (action in ends)
+        assert label.endswith("(ends the turn)") == (action in ends)
+    assert page.locator("#actions button[data-ends]").count() == len(ends)

@@ -52,9 +52,19 @@ def watched(page: Any) -> Any:
     return page
 
 
+ASKED_PERMISSION = """window.permissionAsked = 0;
+if (window.Notification) {
+  const ask = Notification.requestPermission.bind(Notification);
+  Notification.requestPermission = () => { window.permissionAsked += 1; return ask(); };
+}"""
+"""Counts the page's requests for the permission to notify."""
+
+
 def own_browser(browser: Any, url: str) -> Any:
     """Opens a link in a page of a browser context of its own (another person's browser), watched."""
-    page = watched(browser.new_context(viewport=LAPTOP).new_page())
+    context = browser.new_context(viewport=LAPTOP)
+    context.add_init_script(ASKED_PERMISSION)
+    page = watched(context.new_page())
     page.goto(url)
     page.wait_for_selector("#banner:not(:empty)")
     return page
@@ -101,6 +111,12 @@ def test_the_tab_says_your_turn_and_stops_saying_it(server: LiveServer, browser:
     page = pages[first]
     page.wait_for_function("() => document.title.startsWith('(Your turn) Parlour')")
     assert page.get_attribute("#favicon", "href") == "/static/favicon-turn.svg"
+    assert page.evaluate("() => window.permissionAsked") == 0  # never asked on load
+    assert not page.is_checked("#sound") and not page.is_checked("#notify")  # both off by default
+    page.check("#sound")
+    assert page.evaluate("() => localStorage.getItem('parlour.sound')") == "1"
+    page.click("#notify")
+    page.wait_for_function("() => window.permissionAsked === 1")  # asked once the person ticks it
     end = time.time() + 30
     while server.get(f"/api/tables/{table}", keys[first])["asked"]:  # the seat plays until not asked
         assert time.time() < end

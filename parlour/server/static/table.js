@@ -434,7 +434,7 @@ function drawFinish() {
   const verb = r.winners.length === 1 && r.winners[0] !== view.seat ? "wins" : "win";
   const order = view.names.map((name, seat) => seat).sort((a, b) => r.scores[b] - r.scores[a]);
   const scores = order.map(seat => `${view.names[seat]} ${r.scores[seat]}`).join(" · ");
-  const parts = [el("p", { class: "winner" }, `${joinNames(winners)} ${verb}!`),
+  const parts = [el("p", { class: "winner" }, winners.length ? `${joinNames(winners)} ${verb}!` : "The game is over."),
                  el("p", { class: "scores" }, scores, " · ", el("a", { href: "#results-box" }, "the results"))];
   if (view.next_table && tokens.length) {
     parts.push(el("a", { id: "next-table", class: "button", href: `/t/${view.next_table}${location.hash}` }, "Go to the new table"));

@@ -126,6 +126,9 @@ def create_app(settings: Settings) -> Starlette:
     async def front(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def table_page(request: Request) -> Response:
         return FileResponse(STATIC / "table.html")
 
@@ -165,6 +168,11 @@ def create_app(settings: Settings) -> Starlette:
     async def status(request: Request) -> Response:
         return JSONResponse(hall().status(request.path_params["table"]))
 
+    async def again(request: Request) -> Response:
+        table, seat = _open(hall(), request)
+        made = await hall().play_again(table, seat)
+        return JSONResponse({"table": made})
+
     async def record(request: Request) -> Response:
         table = hall().get(request.path_params["table"])
         if not table.state.is_over():
@@ -182,6 +190,7 @@ def create_app(settings: Settings) -> Starlette:
 
     routes = [
         Route("/", front),
+        Route("/favicon.ico", favicon),
         Route("/t/{table}", table_page),
         Route("/api/games", games),
         Route("/api/tables", lobby, methods=["GET"]),
@@ -189,6 +198,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/tables/{table}", view),
         Route("/api/tables/{table}/actions", act, methods=["POST"]),
         Route("/api/tables/{table}/status", status),
+        Route("/api/tables/{table}/again", again, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import hmac
 import secrets
 import time
@@ -48,6 +50,8 @@ class Hall:
     def __init__(self, store: Store, pool: Executor, timing: Timing | None = None) -> None:
         self.store, self.pool, self.timing = store, pool, timing or Timing()
         self.tables: dict[str, LiveTable] = {}
+        self.again_lock = asyncio.Lock()
+        """One "play again" at a time: a second request finds the table the first made."""
 
     def resume_all(self) -> int:
         """Loads every unfinished table and plans its next automatic move (after a restart)."""
@@ -97,8 +101,7 @@ class Hall:
         """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
-        if sum(not t.state.is_over() for t in self.tables.values()) >= MAX_PLAYING:
-            raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
+        self._check_room()
         unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds", "spectators"}
         if unknown:
             raise Refusal(400, f"unknown field {sorted(unknown)[0][:40]!r}")
@@ -138,13 +141,59 @@ class Hall:
             move_seconds=move_seconds,
             game_seconds=game_seconds,
         )
-        await self.store.write(self.store.create, record)
+        await self._open(record)
+        return Created(record.id, tokens, spectator)
+
+    async def _open(self, record: TableRecord, previous: str | None = None) -> LiveTable:
+        """Stores a new table (linked from the finished ``previous``, if any), then starts its clock
+        and its automatic moves."""
+        await self.store.write(self.store.create, record, previous)
         table = self.get(record.id)
         table.record.deadline = table._deadline(table.state, record.created)
         if table.record.deadline is not None:
             await self.store.write(self.store.update, table.record)
         table.schedule()
-        return Created(record.id, tokens, spectator)
+        return table
+
+    async def play_again(self, table: LiveTable, seat: int | None) -> str:
+        """Returns the table a finished table's players go on to, made at the first request: the same
+        game, options, clocks and seats, rotated by one (seat i is the old seat i + 1's: a person keeps
+        their name and their token, stored hashed, so their own link's token opens the new seat; a bot
+        keeps its bot). Only a seated person asks; a second request returns the same table."""
+        if seat is None:
+            raise Refusal(403, "only a seated person may ask to play again")
+        if not table.state.is_over():
+            raise Refusal(409, "the game is not over yet")
+        async with self.again_lock:
+            old = table.record
+            if old.next_table is not None:
+                return old.next_table
+            self._check_room()
+            record = TableRecord(
+                id=secrets.token_urlsafe(TABLE_ID_BYTES),
+                game=old.game,
+                players=old.players,
+                options=dict(old.options),
+                seed=secrets.randbits(62),
+                spectator_hash=old.spectator_hash,
+                spectators=old.spectators,
+                seats=[
+                    _rotated(old.seats[(number + 1) % old.players], number, old)
+                    for number in range(old.players)
+                ],
+                created=time.time(),
+                move_seconds=old.move_seconds,
+                game_seconds=old.game_seconds,
+            )
+            await self._open(record, old.id)
+            old.next_table = record.id
+        await table.broadcast()
+        return record.id
+
+    def _check_room(self) -> None:
+        """Refuses a new table (503) while MAX_PLAYING games are in play."""
+        if sum(not t.state.is_over() for t in self.tables.values()) >= MAX_PLAYING:
+            raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
 
     def _seats(self, game: Game, given: object) -> tuple[list[SeatRecord], dict[int, str]]:
         """Returns the seats of a request (humans get tokens, bots are checked by name)."""
@@ -233,6 +282,12 @@ def _seat_names(live: LiveTable | None, players: int) -> list[str | None]:
     if live is None:
         return [None] * players
     return [live.state.seat_name(seat) for seat in range(players)]
+
+
+def _rotated(seat: SeatRecord, number: int, old: TableRecord) -> SeatRecord:
+    """Returns a seat of a finished table as seat ``number`` of its next one (no stand-in, a full clock)."""
+    time_left = old.game_seconds if seat.kind == "human" else None
+    return dataclasses.replace(seat, seat=number, stand_in=None, time_left=time_left)
 
 
 def _seat_name(number: int, given: object) -> str | None:

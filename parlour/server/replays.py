@@ -48,6 +48,7 @@ class Replayer:
         view = seat_view(state, self.log, viewer, step, seats, log_since=len(self.log))
         view["type"], view["log_since"] = "replay", 0
         view["asked"], view["legal"], view["only_pass"] = False, [], False  # nothing to play in a replay
+        view["ends_turn"] = []
         view["moves"] = len(self.record.moves)
         view["turns"] = self.turns
         view["log"] = log_json(entries, viewer, reveal=viewer is None)

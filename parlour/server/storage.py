@@ -81,6 +81,8 @@ class TableRow(Base):
     """Whether ``seed`` holds the seed sealed (sealing.seal) rather than in clear."""
     spectators: Mapped[bool] = mapped_column(Boolean, default=True)
     """Whether the table has a spectators' link (without one, only its seats' links open it in play)."""
+    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The table its players went on to ("play again"; public)."""
 
 
 class MetaRow(Base):
@@ -185,6 +187,8 @@ class TableRecord:
     scores: list[float] | None = None
     spectators: bool = True
     """Whether the table has a spectators' link (``spectator_hash`` is empty without one)."""
+    next_table: str | None = None
+    """The table its players went on to ("play again"; public)."""
 
 
 class Store:
@@ -224,12 +228,15 @@ class Store:
         with Session(self.engine) as session, session.begin():
             yield session
 
-    def create(self, table: TableRecord) -> None:
-        """Stores a new table with its seats."""
+    def create(self, table: TableRecord, previous: str | None = None) -> None:
+        """Stores a new table with its seats; with ``previous``, links that finished table to it (its
+        "play again"), in the same transaction."""
         with self.session() as s:
             s.add(_table_row(table, self.seed_key))
             s.flush()  # the table row first: the seats refer to it
             s.add_all(_seat_row(table.id, seat) for seat in table.seats)
+            if previous is not None:
+                s.execute(update(TableRow).where(TableRow.id == previous).values(next_table=table.id))
 
     def add_move(self, table: TableRecord, move: MoveRecord) -> None:
         """Stores an accepted move and the table's new version, status and clocks, in one transaction."""
@@ -370,7 +377,7 @@ def _dumps(value: object) -> str:
 
 TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
-    "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators",
+    "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
 SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name")

@@ -263,6 +263,7 @@ class LiveTable:
             "now": time.time(),
         }
         view["window"] = self._window()
+        view["next_table"] = self.record.next_table  # "play again": where its players went on
         if full:
             view["card_texts"] = self.card_texts()  # the content set's public texts, for hovering
             view["table_content"] = self.table_content()  # what a drawn table needs (public)

@@ -8,9 +8,11 @@ scoring step by step (and the seed, so anyone can replay the record).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
+from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.log import GameLog, LogEntry
 from parlour.core.record import GameRecord, replay_steps, start_state
@@ -18,6 +20,8 @@ from parlour.core.state import GameState
 
 PROTOCOL = 1
 """The protocol version every message carries (docs/server.md)."""
+MAX_TRIED = 400
+"""The most legal actions tried out to tell which end the turn (more: none is marked)."""
 
 
 class SeatJSON(TypedDict):
@@ -79,9 +83,8 @@ def seat_view(
     over = state.is_over()
     deciders = list(state.deciders())
     asked = viewer is not None and viewer in deciders
-    legal = (
-        [state.format_action(a) for a in state.legal_actions(viewer)] if asked and viewer is not None else []
-    )
+    actions = state.legal_actions(viewer) if asked and viewer is not None else []
+    legal = [state.format_action(a) for a in actions]
     view: dict[str, object] = {
         "type": "table",
         "protocol": PROTOCOL,
@@ -97,6 +100,7 @@ def seat_view(
         "deciders": deciders,
         "asked": asked,
         "legal": legal,
+        "ends_turn": turn_enders(state, viewer, actions) if viewer is not None else [],
         "only_pass": bool(asked and viewer is not None and state.only_pass(viewer)),
         "passing_window": state.passing_window() if not over else False,
         "observation": state.observation(viewer) if viewer is not None else state.public_observation(),
@@ -108,6 +112,26 @@ def seat_view(
     if over:
         view["results"] = results(state)
     return view
+
+
+def turn_enders(state: GameState, viewer: int, actions: Sequence[object]) -> list[str]:
+    """Returns which of the turn player's legal actions end their turn (the turn passes, or the game
+    ends), each tried on a copy of a determinisation from the viewer's own view with a fixed seed: the
+    answer depends only on what the viewer knows, never on a hidden card or a future die."""
+    if not actions or state.turn_player() != viewer or len(actions) > MAX_TRIED:
+        return []
+    world = state.determinize(viewer, random.Random(0))
+    turn, player = world.turns_played(), world.turn_player()
+    ends = []
+    for action in actions:
+        trial = world.clone()
+        try:
+            trial.apply(action, viewer)
+        except ParlourError:
+            continue  # not legal in this determinisation: not marked
+        if trial.is_over() or trial.turn_player() != player or trial.turns_played() != turn:
+            ends.append(state.format_action(action))
+    return ends
 
 
 def results(state: GameState) -> dict[str, object]:

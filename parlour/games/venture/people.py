@@ -55,7 +55,8 @@ def decision_summary(state: VentureState) -> str:
         return f"seat {seat} places {top.corp}: on a stack it fits, or alone {turn}"
     if isinstance(top, Reorganisation):
         moves = len(top.seen) - 1
-        return f"seat {seat} reorganises ({moves} moves so far{owed}): move, done or cancel {turn}"
+        made = f"{moves} move{'' if moves == 1 else 's'} so far"
+        return f"seat {seat} reorganises ({made}{owed}): move, done or cancel {turn}"
     if isinstance(top, Payment):
         laid = " ".join(state.card(r).name for r in state.payment) or "nothing yet"
         return f"seat {seat} pays the {state.owed} owed (laid down: {laid}) {turn}"

@@ -233,7 +233,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
       view: shown, legal: [], seat: data.seat, names: data.names, observation: data.observation,
       content: tableContent, cardTexts, palette: PALETTE, memory: r.memory,
       before: r.before, previous: r.before, log: data.log,
-      act() {}, el, svg, clickable, matching: () => [], menu: () => () => {}, taps: () => null, cardTitle, redraw,
+      act() {}, el, svg, clickable, matching: () => [], menu: () => () => {}, taps: () => null, endsTurn: () => false, cardTitle, redraw,
     };
     try {
       table.draw(root, api);

@@ -94,7 +94,8 @@ function drawActions() {
   for (const [verb, texts] of groups) {
     const buttons = texts.slice(0, 40).map(t => {
       const title = cardNames.length ? cardTitle(t) : "";
-      const b = el("button", title ? { type: "button", "data-action": t, title } : { type: "button", "data-action": t }, t);
+      const attrs = { type: "button", "data-action": t, ...(title ? { title } : {}), ...(endsTurn(t) ? { "data-ends": "" } : {}) };
+      const b = el("button", attrs, t);
       b.addEventListener("click", () => act(t));
       return b;
     });
@@ -227,8 +228,11 @@ const Parlour = window.Parlour = {
 };
 let loading = null, boardMemory = {};
 
+// The games with a drawing in static/games/ (the others show the observation; nothing asked for in vain).
+const DRAWN = ["venture", "im-the-boss", "venus-needs-men"];
+
 function loadTable(game) {
-  if (loading === game) return;
+  if (loading === game || !DRAWN.includes(game)) return;
   loading = game;
   document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${game}.css` }));
   const script = el("script", { src: `/static/games/${game}.js` });
@@ -301,7 +305,7 @@ function menu(title, choices) {
   const box = document.getElementById("board-menu");
   const close = () => { box.hidden = true; box.replaceChildren(); };
   const buttons = choices.map(c => {
-    const choice = typeof c === "string" ? { label: c, action: c } : c;
+    const choice = endsMarked(typeof c === "string" ? { label: c, action: c } : c);
     const b = el("button", { type: "button", "data-action": choice.action, ...(choice.ends ? { "data-ends": "" } : {}) }, choice.label);
     b.addEventListener("click", () => { close(); act(choice.action); });
     return b;
@@ -319,12 +323,22 @@ function menu(title, choices) {
   return close;
 }
 
+// Whether a choice ends the turn: the drawing's word, else the server's (view.ends_turn, worked out by
+// the engine); its label then says so.
+function endsMarked(choice) {
+  const ends = choice.ends ?? endsTurn(choice.action);
+  const label = ends && !/ends the turn/.test(choice.label) ? `${choice.label} (ends the turn)` : choice.label;
+  return { ...choice, ends, label };
+}
+
+function endsTurn(action) { return (view.ends_turn || []).includes(action); }
+
 function boardApi() {
   return {
     view, legal: view.legal, seat: view.seat, names: view.names, observation: view.observation,
     content: tableContent, cardTexts, palette: PALETTE, memory: boardMemory,
     before: shown.mark || null, previous: shown.previous || null, log: shown.log,
-    act, el, svg, clickable, matching, menu, taps, cardTitle, redraw: () => draw(),
+    act, el, svg, clickable, matching, menu, taps, cardTitle, endsTurn, redraw: () => draw(),
   };
 }
 
@@ -349,6 +363,7 @@ function drawBoard() {
     // Keyboard focus stays on the same component (found by its label) across the redraw.
     const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
     table.draw(root, boardApi());
+    fadeChanges();
     if (focused && !root.contains(document.activeElement)) {
       const again = [...root.querySelectorAll("[aria-label]")].find(n => n.getAttribute("aria-label") === focused);
       if (again) again.focus();
@@ -364,12 +379,15 @@ function draw() {
   document.getElementById("title").textContent = `${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
   const banner = document.getElementById("banner");
   const myName = view.seat !== null && view.seats[view.seat] ? view.seats[view.seat].name : null;
+  // The turn is written once: by the game's own line where it says it ("… (turn 3)"), else here.
+  const saysTurn = /\bturn \d+/i.test(view.summary);
   const lead = view.asked && view.answered_for_you ? "Passing for you, as your setting says: "
-    : view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn ? `Turn ${view.turn} · ` : "");
+    : view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn && !saysTurn ? `Turn ${view.turn} · ` : "");
   const summary = personal(view.summary).replace(/\byou (win|place|hold|owe)s\b/g, "you $1");
   banner.textContent = lead + (view.asked && summary.startsWith("you: ") ? summary.slice(5) : summary);
   banner.className = view.asked ? "asked" : "";
   askName();
+  document.getElementById("controls").hidden = view.seat === null;  // a spectator has nothing to choose
   drawAsk();
   drawActions();
   drawBoard();
@@ -378,6 +396,136 @@ function draw() {
   drawLog();
   drawSeats();
   drawResults();
+  drawFinish();
+  signalTurn();
+}
+
+// ------------------------------------------------------------------ what changed, fading
+// The outlines of what changed stay while the table moves, and fade once it has been still for
+// FADE_AFTER ms on a visible page: the mark then moves to what the page showed, so a later redraw
+// outlines only what changes after it. A hidden page keeps them for when the person comes back.
+const FADE_AFTER = 4000;
+let fadeTimer = null;
+
+function fadeChanges() {
+  clearTimeout(fadeTimer);
+  if (document.visibilityState !== "visible" || !view) return;
+  const seat = shown, seen = view.observation;
+  fadeTimer = setTimeout(() => {
+    const marked = [...document.querySelectorAll("#board .changed")];
+    marked.forEach(node => node.classList.add("seen"));
+    if (seat.view && seat.view.observation === seen) seat.mark = seen;
+    setTimeout(() => marked.forEach(node => node.classList.remove("changed", "seen")), 1000);
+  }, FADE_AFTER);
+}
+
+document.addEventListener("visibilitychange", fadeChanges);
+
+// ------------------------------------------------------------------ a finished table
+// The winners and the scores on the table itself, the way to the results, "Play again" for a seated
+// person (the server makes the next table, seats rotated), and the way there once anyone made it.
+function drawFinish() {
+  const box = document.getElementById("finish");
+  box.hidden = !view.over;
+  const key = view.over ? `${view.version}:${view.next_table}:${view.names.join(",")}` : "";
+  if (!view.over || box.dataset.key === key) return;
+  box.dataset.key = key;
+  const r = view.results;
+  const winners = r.winners.map(w => (w === view.seat ? "you" : view.names[w]));
+  const verb = r.winners.length === 1 && r.winners[0] !== view.seat ? "wins" : "win";
+  const order = view.names.map((name, seat) => seat).sort((a, b) => r.scores[b] - r.scores[a]);
+  const scores = order.map(seat => `${view.names[seat]} ${r.scores[seat]}`).join(" · ");
+  const parts = [el("p", { class: "winner" }, winners.length ? `${joinNames(winners)} ${verb}!` : "The game is over."),
+                 el("p", { class: "scores" }, scores, " · ", el("a", { href: "#results-box" }, "the results"))];
+  if (view.next_table && tokens.length) {
+    parts.push(el("a", { id: "next-table", class: "button", href: `/t/${view.next_table}${location.hash}` }, "Go to the new table"));
+  } else if (view.seat !== null) {
+    const again = el("button", { type: "button", id: "play-again" }, "Play again (seats moved round by one)");
+    again.addEventListener("click", () => playAgain(again));
+    parts.push(again);
+  }
+  box.replaceChildren(...parts);
+}
+
+function joinNames(names) {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
+}
+
+// Asks the server for the next table (the same one whoever asks first) and goes there.
+async function playAgain(button) {
+  button.disabled = true;
+  try {
+    const reply = await fetch(`/api/tables/${tableId}/again`, { method: "POST", headers: { authorization: `Bearer ${shown.token}` } });
+    const body = await reply.json();
+    if (!reply.ok) throw new Error(body.error);
+    location.assign(`/t/${body.table}${location.hash}`);
+  } catch (err) {
+    button.disabled = false;
+    document.getElementById("error").textContent = `no new table: ${err.message}`;
+  }
+}
+
+// ------------------------------------------------------------------ your turn
+// The tab's title and icon say when one of this browser's seats is asked (and go back after); a sound
+// and a notification too, each only where the person opted in (this browser remembers the choice).
+let wasAsked = false;
+
+function signalTurn() {
+  const asked = mine.some(s => s.view && s.view.asked && !s.view.answered_for_you && !s.view.over);
+  const place = `Parlour · ${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
+  document.title = asked ? `(Your turn) ${place}` : place;
+  document.getElementById("favicon").href = asked ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  document.getElementById("alerts").hidden = view.seat === null || view.over;
+  if (asked && !wasAsked) {
+    if (preference("sound")) beep();
+    if (preference("notify") && document.hidden) notify(place);
+  }
+  wasAsked = asked;
+}
+
+// Whether the person opted in to an alert ("sound", "notify") in this browser.
+function preference(name) {
+  try { return localStorage.getItem(`parlour.${name}`) === "1"; } catch (err) { return false; }
+}
+
+function setPreference(name, on) {
+  try { localStorage.setItem(`parlour.${name}`, on ? "1" : "0"); } catch (err) { /* storage off */ }
+}
+
+// A short, quiet tone (no sound file to load).
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.onended = () => audio.close();
+    tone.start();
+    tone.stop(audio.currentTime + 0.2);
+  } catch (err) { /* no audio here */ }
+}
+
+function notify(place) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  try {
+    new Notification("Your turn", { body: place, icon: "/static/favicon-turn.svg", tag: `parlour-${tableId}` });
+  } catch (err) { /* notifications only from a service worker here */ }
+}
+
+// The alert checkboxes: the permission to notify is asked only when the person ticks the box.
+function setUpAlerts() {
+  const sound = document.getElementById("sound"), notifyBox = document.getElementById("notify");
+  sound.checked = preference("sound");
+  notifyBox.checked = preference("notify") && "Notification" in window && Notification.permission === "granted";
+  sound.addEventListener("change", () => { setPreference("sound", sound.checked); if (sound.checked) beep(); });
+  notifyBox.addEventListener("change", async () => {
+    if (!notifyBox.checked || !("Notification" in window)) { notifyBox.checked = false; setPreference("notify", false); return; }
+    const answer = await Notification.requestPermission();
+    notifyBox.checked = answer === "granted";
+    setPreference("notify", notifyBox.checked);
+    if (answer !== "granted") document.getElementById("error").textContent = "This browser does not allow notifications from this page.";
+  });
 }
 
 // Shows one of this browser's seats (its hand, its choices).
@@ -418,13 +566,13 @@ function receive(seat, message) {
   if (message.type === "table") {
     if (message.log_since === 0) seat.log = [];
     seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
-    // What changed since this seat's last move: the table as it stood just after that move.
-    // (A seat's turn ends when the turn passes from it; a spectator's mark moves at every new turn.
-    // Reaction windows, where every seat is asked and passes, do not move it.)
+    // What changed since this seat's last own decision: the table as it stood just after it (a pass
+    // in a reaction window is no decision of note); a spectator's mark moves at every new turn. The
+    // mark also moves to what the page showed once its outlines faded (fadeChanges).
     const prev = seat.view;
-    const turnEnded = prev && prev.turn_player !== message.turn_player
-      && (message.seat === null || prev.turn_player === message.seat);
-    if (!seat.mark || turnEnded) seat.mark = message.observation;
+    const decided = message.seat !== null && message.log.some(e => e.seat === message.seat && e.action !== "pass");
+    const newTurn = message.seat === null && prev && prev.turn_player !== message.turn_player;
+    if (!seat.mark || decided || newTurn) seat.mark = message.observation;
     seat.previous = seat.view ? seat.view.observation : null;
     message.names = displayNames(message);
     if (message.card_texts) remember(seat, message);  // the connection's first view
@@ -582,5 +730,6 @@ function sendAsk() {
 }
 document.getElementById("ask-mode").addEventListener("change", sendAsk);
 document.getElementById("ask-cards").addEventListener("change", sendAsk);
+setUpAlerts();
 setInterval(tick, 100);
 mine.forEach(connect);

@@ -89,6 +89,13 @@ def test_decision_summary_says_what_is_decided() -> None:
     assert state.turn_player() == 0
 
 
+def test_decision_summary_counts_one_move_in_the_singular() -> None:
+    """A reorganisation says "1 move so far", not "1 moves" (issue 31)."""
+    state = load(hands=[["20", "10"], [], []], holdings={0: [["OI-BCD"]]}, center=["ST-DF"])
+    play(state, "take ST-DF", "place on OI-BCD", "reorganise", "move ST-DF alone")
+    assert state.decision_summary().startswith("seat 0 reorganises (1 move so far, owing 14)")
+
+
 def test_card_texts_cover_every_card_of_the_deck() -> None:
     """Every corporation and every kind of resources card has a text from the deck file."""
     state = GAME.new_state(3, 0)

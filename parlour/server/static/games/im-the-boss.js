@@ -426,7 +426,8 @@
   function bar(ctx) {
     const { el } = ctx.api;
     const buttons = BAR.filter(([verb]) => has(ctx, verb)).map(([verb, label]) => {
-      const b = el("button", { type: "button", class: `itb-verb ${verb}`, "data-verb": verb, "data-actions": verb }, label);
+      const ends = ctx.api.endsTurn(verb) ? { "data-ends": "" } : {};
+      const b = el("button", { type: "button", class: `itb-verb ${verb}`, "data-verb": verb, "data-actions": verb, ...ends }, label);
       b.addEventListener("click", () => ctx.api.act(verb));
       return b;
     });

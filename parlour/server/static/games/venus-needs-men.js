@@ -441,7 +441,7 @@
     const box = api.el("div", { class: "vnm-bar", role: "toolbar", "aria-label": "actions without a component" });
     const words = { pass: "pass", done: "done (end the steps)", end: "end (no more extending)", build: "build (a new ship)" };
     for (const t of ch.bar) {
-      const b = api.el("button", { type: "button", "data-action": t }, words[t] || t);
+      const b = api.el("button", { type: "button", "data-action": t, ...(api.endsTurn(t) ? { "data-ends": "" } : {}) }, words[t] || t);
       b.addEventListener("click", () => { mem.ship = null; mem.card = null; api.act(t); });
       box.append(b);
     }
@@ -451,7 +451,7 @@
       const texts = mem.ship ? (ch.ship[mem.ship] || []).filter(t => SOLO.includes(t.split(" ")[0]))
         : (ch.card[mem.card] || []).filter(t => !parse(t).target);
       for (const t of texts) {
-        const b = api.el("button", { type: "button", "data-action": t }, describe(api, t));
+        const b = api.el("button", { type: "button", "data-action": t, ...(api.endsTurn(t) ? { "data-ends": "" } : {}) }, describe(api, t));
         b.addEventListener("click", () => { mem.ship = null; mem.card = null; api.act(t); });
         box.append(b);
       }

@@ -350,3 +350,25 @@ def test_only_a_table_with_a_spectators_link_or_two_people_is_watched(db: Path) 
         assert refused.status_code == 400 and refused.json()["error"] == "spectators must be true or false"
     with make_client(db) as client:  # stored
         assert not client.app.state.hall.get(alone["table"]).watched()  # type: ignore[attr-defined]
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_the_lobby_makes_a_table_for_one_person_unwatched_unless_asked(
+    server: LiveServer, browser: Any
+) -> None:
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seat-0")
+    assert not page.is_checked("#spectators")  # one person and bots: nobody else watches
+    page.click("#create-button")
+    page.wait_for_selector("#links a.seat-link[data-seat='0']")
+    assert page.locator("#links a.spectator-link").count() == 0
+    page.select_option("#seat-1", "human")
+    assert page.is_checked("#spectators")  # two people: a link to watch, by default
+    page.select_option("#seat-1", "greedy")
+    page.check("#spectators")  # asked for: kept whatever the seats
+    page.select_option("#players", "3")
+    assert page.is_checked("#spectators")
+    page.click("#create-button")
+    page.wait_for_selector("#links a.spectator-link")

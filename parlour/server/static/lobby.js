@@ -48,7 +48,7 @@ function drawSeats() {
     const name = el("input", { id: `name-${s}`, maxlength: "24", placeholder: "name (optional)",
                                "aria-label": `seat ${s}: the person's name`, autocomplete: "off" });
     const auto = el("input", { type: "checkbox", id: `auto-${s}`, checked: "" });
-    const autoLabel = el("label", {}, auto, " pass for them where they may only pass");
+    const autoLabel = el("label", {}, auto, " in reaction windows, ask them only where they can play a card");
     const help = el("span", { class: "muted seat-help", id: `seat-help-${s}` });
     const sync = () => {
       const person = select.value === "human";
@@ -56,9 +56,19 @@ function drawSeats() {
       help.textContent = seatHelp(select.value);
     };
     select.addEventListener("change", sync);
+    select.addEventListener("change", watchers);
     sync();
     box.append(el("div", { class: "seat-row" }, `Seat ${s} `, select, " ", name, " ", help, " ", autoLabel));
   }
+}
+
+// "Let others watch": on for a table of several people, off for one person and bots (no pauses), until
+// the person creating the table ticks or unticks it.
+function watchers() {
+  const box = byId("spectators");
+  if (box.dataset.touched) return;
+  const people = [...document.querySelectorAll("#seats select")].filter(s => s.value === "human").length;
+  box.checked = people > 1;
 }
 
 function words(name) { return name.replaceAll("_", " "); }
@@ -102,6 +112,7 @@ function drawGame() {
   players.value = String(Math.min(Math.max(4, game.min_players), game.max_players));
   byId("options").replaceChildren(...game.options.map(o => el("div", {}, optionControl(o))));
   drawSeats();
+  watchers();
 }
 
 function drawGameList() {
@@ -145,7 +156,7 @@ async function create(event) {
   event.preventDefault();
   const game = chosenGame();
   const seats = readSeats(Number(byId("players").value));
-  const body = { game: game.name, seats, options: readOptions(game) };
+  const body = { game: game.name, seats, options: readOptions(game), spectators: byId("spectators").checked };
   for (const k of ["move_seconds", "game_seconds"]) {
     const v = byId(k).value;
     if (v) body[k] = Number(v);
@@ -261,7 +272,8 @@ async function start() {
   [games, info] = await Promise.all([(await fetch("/api/games")).json(), (await fetch("/static/lobby.json")).json()]);
   const clear = () => { byId("create-error").textContent = ""; };
   byId("game").addEventListener("change", drawGame);
-  byId("players").addEventListener("change", () => { clear(); drawSeats(); });
+  byId("players").addEventListener("change", () => { clear(); drawSeats(); watchers(); });
+  byId("spectators").addEventListener("change", event => { event.target.dataset.touched = "1"; });
   byId("create").addEventListener("input", clear);
   byId("create").addEventListener("submit", create);
   byId("show-reference").addEventListener("change", drawGameList);

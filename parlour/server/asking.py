@@ -91,8 +91,8 @@ def check_ask(mode: object, cards: object, known: list[str] | None = None) -> As
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_CARDS:
         raise AskError(f"the mode 'only' needs a list of 1 to {MAX_CARDS} card names")
     for name in cards:
-        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-            raise AskError(f"a card name is a text of 1 to {MAX_NAME} characters")
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or "|" in name:
+            raise AskError(f"a card name is a text of 1 to {MAX_NAME} characters, without '|'")
     found = AskMe("only", tuple(dict.fromkeys(cards)))
     if known is not None:
         found.check_cards(known)

@@ -210,6 +210,10 @@ class Hall:
             if seat["kind"] == "bot":
                 if seat.get("name") is not None:
                     raise Refusal(400, f"seat {number}: a bot keeps its bot's name")
+                if "ask" in seat or "auto_pass" in seat:
+                    raise Refusal(
+                        400, f"seat {number}: a bot answers every window itself (no ask, no auto_pass)"
+                    )
                 bot = seat.get("bot")
                 try:
                     check_bot(game, bot)
@@ -232,6 +236,8 @@ class Hall:
         listed = []
         for record in self.store.tables(limit=100):
             live = self.tables.get(record.id)
+            if not record.spectators and record.status != "over":
+                continue  # a table without a spectators' link is its seats' alone until it ends
             listed.append(
                 {
                     "table": record.id,
@@ -254,6 +260,14 @@ class Hall:
         table = self.get(table_id)
         state, record = table.state, table.record
         over = state.is_over()
+        if not record.spectators and not over:  # its seats' alone: not even its pace is public
+            return {
+                "table": record.id,
+                "game": record.game,
+                "status": record.status,
+                "over": False,
+                "private": True,
+            }
         return {
             "table": record.id,
             "game": record.game,

@@ -191,6 +191,8 @@ class LiveTable:
         """When the run of reaction windows open now began: passes keep it, any other move starts
         afresh. Bots (and "never" settings) answer a whole run after one pause from here."""
         self.window_pace = timing.window_pause
+        self._ask_changed: dict[int, float] = {}
+        """When each seat last changed its window setting (a change while asked is paced as a pass)."""
         """That pause: ``Timing.window_pause``, or ``think`` after a card played or an offer made in a
         window (people read it before the answers come)."""
         self.left: dict[int, float] = {}
@@ -526,6 +528,7 @@ class LiveTable:
         """After a restart: the decision open now begins afresh (the downtime is nobody's thinking
         time), with its clock planned again."""
         self.opened = self.window_opened = time.time()
+        self.window_pace = self.timing.think  # people take the table up again: a move's pace
         self.window_base = self.record.version if _asks_several(self.state) else None
         self.record.deadline = self._deadline(self.state, self.opened)
         self.schedule()
@@ -544,8 +547,8 @@ class LiveTable:
             bot = self._bot_of(seat)
             if bot is not None:
                 return Plan(paced, seat, self._bot_choice(seat, bot), bot)
-            if self._ask(seat).mode == "never" and self._is_person(seat):
-                return Plan(paced, seat, _pass, "never")  # blind to the hand: at the bots' pace
+            if self._is_person(seat) and self._ask(seat).mode == "never" and self.state.passing_window():
+                return Plan(self._never_at(seat, paced), seat, _pass, "never")  # blind to the hand
             if not several:
                 found = self._auto_pass(seat)
                 if found is not None:
@@ -577,6 +580,14 @@ class LiveTable:
         if self.watched():
             return self.opened + self.timing.pass_delay
         return self.window_opened + self.window_pace
+
+    def _never_at(self, seat: int, paced: float) -> float:
+        """Returns when a "never" setting's pass lands: at the bots' pace (it does not look at the hand),
+        but no sooner than a quick typed pass where the seat chose "never" while asked at a watched
+        table (a pass at once would show the change of mind, likely over a card)."""
+        if self.watched() and self._ask_changed.get(seat, 0.0) >= self.opened:
+            return max(paced, self.opened + self.timing.pass_delay)
+        return paced
 
     def _pace_after(self, text: str) -> float:
         """Returns the pause before the answers to the decision a move opens, if a window: a move's
@@ -686,6 +697,7 @@ class LiveTable:
         async with self.lock:
             if ask.to_text() != self.record.seats[seat].ask:
                 self._drop_plan_of(seat)
+                self._ask_changed[seat] = time.time()
             self.record.seats[seat].ask = ask.to_text()
             await self.store.write(self.store.update, self.record)
         await self.broadcast()

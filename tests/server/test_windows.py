@@ -21,7 +21,7 @@ from parlour.core.registry import load_game
 from parlour.server.asking import AskError, AskMe, check_ask
 from parlour.server.tables import LiveTable, Timing
 
-from .browsing import needs_chromium, open_seat
+from .browsing import needs_chromium, open_seat, screenshot
 from .conftest import bearer, make_client
 from .live_server import LiveServer
 from .test_live import hello
@@ -115,9 +115,15 @@ def test_a_person_who_says_never_is_answered_for_at_the_bots_pace(db: Path) -> N
 
 
 @pytest.mark.slow
-def test_a_setting_asks_only_for_its_cards_and_its_passes_land_when_a_quick_typed_pass_does(db: Path) -> None:
+@pytest.mark.parametrize(
+    ("setting", "wanted"),
+    [({"mode": "only", "cards": ["Deflector Shield"]}, {"Deflector Shield"}), ({}, None)],
+)
+def test_a_setting_asks_only_for_its_cards_and_its_passes_land_when_a_quick_typed_pass_does(
+    db: Path, setting: dict[str, Any], wanted: set[str] | None
+) -> None:
     delay = 0.5
-    only = {"kind": "human", "ask": {"mode": "only", "cards": ["Deflector Shield"]}}
+    only = {"kind": "human", "ask": setting} if setting else {"kind": "human"}  # {}: the default, playable
     always = {"kind": "human", "ask": {"mode": "always"}}
     with make_client(db, Timing(think=0.05, pass_delay=delay, grace=0.0)) as client:
         reply = made(client, spec([only, always, BOT]))
@@ -132,8 +138,9 @@ def test_a_setting_asks_only_for_its_cards_and_its_passes_land_when_a_quick_type
                 if not view["asked"] or view["answered_for_you"]:
                     continue
                 if view["passing_window"]:
-                    # Asked in a window: seat 0 only when it could play a Deflector Shield.
-                    assert seat == 1 or "Deflector Shield" in live.state.playable_cards(0)
+                    # Asked in a window: seat 0 only when it could play a card (one it chose).
+                    can = set(live.state.playable_cards(0))
+                    assert seat == 1 or (can & wanted if wanted else can)
                     typed[seat] += 1
                     action = "pass"
                 else:
@@ -282,6 +289,7 @@ def test_the_page_sets_the_seats_setting_and_a_spectator_has_none(server: LiveSe
     assert page.input_value("#ask-mode") == "playable" and page.is_hidden("#ask-cards")
     page.select_option("#ask-mode", "only")
     page.check("input[aria-label='ask me for Deflector Shield']")
+    screenshot(page, "ask-setting")
     token = reply["seats"]["0"].split("#k=")[1]
     end = time.time() + 10
     while server.get(f"/api/tables/{reply['table']}", token)["ask"]["mode"] != "only" and time.time() < end:
@@ -372,3 +380,83 @@ def test_the_lobby_makes_a_table_for_one_person_unwatched_unless_asked(
     assert page.is_checked("#spectators")
     page.click("#create-button")
     page.wait_for_selector("#links a.spectator-link")
+
+
+def test_never_passes_only_in_windows_and_the_clock_still_runs_out(db: Path) -> None:
+    never = {"kind": "human", "ask": {"mode": "never"}}
+    with make_client(db, Timing(think=0.0, pass_delay=0.0, grace=0.0, window_pause=0.0)) as client:
+        reply = client.post("/api/tables", json={**spec([never, BOT]), "move_seconds": 1})
+        assert reply.status_code == 201, reply.text
+        table = reply.json()["table"]
+        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        end = time.time() + 60
+        while time.time() < end and sum(1 for m in live.record.moves if m.note) < 3:
+            time.sleep(0.05)
+        moves = list(live.record.moves)
+    # The person never moved: everything seat 0 did outside a window was the clock's, with its note.
+    mine = [m for m in moves if m.seat == 0]
+    outside = [m for m, w in zip(moves, window_flags(live), strict=False) if m.seat == 0 and not w]
+    assert mine and outside and all(m.note == "the clock ran out" for m in outside)
+
+
+def window_flags(live: LiveTable) -> list[bool]:
+    """Returns, for each stored move, whether it was made in a reaction window."""
+    record = live.game_record()
+    state = start_state(live.game, record)
+    flags = [state.passing_window()]
+    for _ in replay_steps(state, record):
+        flags.append(state.passing_window())
+    return flags[: len(live.record.moves)]
+
+
+def test_choosing_never_while_asked_at_a_watched_table_waits_the_pass_delay(db: Path) -> None:
+    delay = 0.6
+    with make_client(db, Timing(think=0.0, pass_delay=delay, grace=0.0, window_pause=0.0)) as client:
+        reply = made(client, spec([{"kind": "human", "ask": {"mode": "always"}}, BOT]))
+        table, token = reply["table"], reply["tokens"][0]
+        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        rng = random.Random(2)
+        end = time.time() + 60
+        view = client.get(f"/api/tables/{table}", headers=bearer(token)).json()
+        while time.time() < end and not (view["asked"] and view["passing_window"]):
+            if view["asked"]:
+                choices = [a for a in view["legal"] if a not in ("undo", "cancel", "pass")]
+                client.post(
+                    f"/api/tables/{table}/actions",
+                    json={"action": rng.choice(choices)},
+                    headers=bearer(token),
+                )
+            time.sleep(0.02)
+            view = client.get(f"/api/tables/{table}", headers=bearer(token)).json()
+        assert view["asked"] and view["passing_window"]
+        opened, version = live.opened, view["version"]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            hello(ws, token)
+            ws.send_text(json.dumps({"type": "ask", "mode": "never"}))
+            while live.record.version == version and time.time() < end:
+                time.sleep(0.01)
+        landed = live.record.moves[version]
+    assert landed.seat == 0 and landed.action == "pass" and landed.at - opened >= delay - 0.01
+
+
+def test_a_private_table_in_play_is_not_listed_and_its_status_says_nothing(db: Path) -> None:
+    with make_client(db) as client:
+        private = made(client, {"game": "venture", "seats": [{"kind": "human"}, BOT], "spectators": False})
+        public = made(client, {"game": "venture", "seats": [{"kind": "human"}, BOT]})
+        listed = [t["table"] for t in client.get("/api/tables").json()]
+        assert public["table"] in listed and private["table"] not in listed
+        status = client.get(f"/api/tables/{private['table']}/status").json()
+        assert status == {
+            "table": private["table"],
+            "game": "venture",
+            "status": "playing",
+            "over": False,
+            "private": True,
+        }
+        for bad in ({"mode": "only", "cards": ["|"]}, {"mode": "only", "cards": ["Jamming|Stop"]}):
+            refused = client.post("/api/tables", json=spec([{"kind": "human", "ask": bad}, BOT]))
+            assert refused.status_code == 400 and "without '|'" in refused.json()["error"]
+        refused = client.post(
+            "/api/tables", json=spec([{"kind": "human"}, {**BOT, "ask": {"mode": "never"}}])
+        )
+        assert refused.status_code == 400 and "a bot answers every window itself" in refused.json()["error"]

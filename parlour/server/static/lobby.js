@@ -62,13 +62,13 @@ function drawSeats() {
   }
 }
 
-// "Let others watch": on for a table of several people, off for one person and bots (no pauses), until
+// "Let others watch": off for one person and bots (no pauses), on otherwise, until
 // the person creating the table ticks or unticks it.
 function watchers() {
   const box = byId("spectators");
   if (box.dataset.touched) return;
   const people = [...document.querySelectorAll("#seats select")].filter(s => s.value === "human").length;
-  box.checked = people > 1;
+  box.checked = people !== 1;  // bots alone: the link is the only way to watch them
 }
 
 function words(name) { return name.replaceAll("_", " "); }

@@ -45,6 +45,7 @@ const MyTables = {
       const won = status.winners.map(name);
       return won.length ? `finished, ${won.length > 1 ? "winners" : "winner"} ${won.join(" and ")}` : "finished";
     }
+    if (status.private) return "in play (a table only its players see)";
     if (mine !== null && mine !== undefined && status.deciders.includes(mine)) return "your turn";
     const turn = status.turn_player ?? status.deciders[0];
     if (turn === null || turn === undefined) return "in play";

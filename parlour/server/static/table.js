@@ -471,7 +471,8 @@ async function playAgain(button) {
 let wasAsked = false;
 
 function signalTurn() {
-  const asked = mine.some(s => s.view && s.view.asked && !s.view.answered_for_you && !s.view.over);
+  // On a shared screen every seat asked counts (whether the server answers for one is its own secret).
+  const asked = mine.some(s => s.view && s.view.asked && !s.view.over && (mine.length > 1 || !s.view.answered_for_you));
   const place = `Parlour · ${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
   document.title = asked ? `(Your turn) ${place}` : place;
   document.getElementById("favicon").href = asked ? "/static/favicon-turn.svg" : "/static/favicon.svg";

@@ -84,7 +84,7 @@ def test_a_spectator_sees_no_control_and_no_page_logs_an_error(server: LiveServe
     page.goto(server.url + made["spectator"])
     page.wait_for_selector("#banner:not(:empty)")
     page.wait_for_selector("body[data-drawn]", state="attached")
-    for hidden in ("#controls", "#actions-box", "#notation", "#autopass", "#alerts", "#name-form"):
+    for hidden in ("#controls", "#actions-box", "#notation", "#ask-box", "#alerts", "#name-form"):
         assert not page.is_visible(hidden), hidden
     assert page.locator("button", has_text="Undo").count() == 0
     assert page.locator("#seats button").count() == 0

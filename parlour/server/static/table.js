@@ -388,6 +388,7 @@ function draw() {
   banner.className = view.asked ? "asked" : "";
   askName();
   document.getElementById("controls").hidden = view.seat === null;  // a spectator has nothing to choose
+  document.getElementById("notation").hidden = view.over;  // a finished game takes no more actions
   drawAsk();
   drawActions();
   drawBoard();
@@ -701,7 +702,7 @@ let reactionCards = [];
 function drawAsk() {
   const box = document.getElementById("ask-box");
   if (view.reaction_cards) reactionCards = view.reaction_cards;  // a full view carries the names
-  box.hidden = view.seat === null || !view.ask;
+  box.hidden = view.seat === null || !view.ask || view.over;  // nothing more to be asked
   if (box.hidden) return;
   const select = document.getElementById("ask-mode");
   select.querySelector('option[value="only"]').hidden = reactionCards.length === 0;

@@ -297,7 +297,7 @@ def test_a_stop_windows_passes_land_in_one_order_whoever_holds_a_card(db: Path) 
     bot first (at its pace), then the people in the asked order; the order tells nothing of who held one."""
     rng = random.Random(30)
     seen: list[Window] = []
-    with make_client(db, Timing(think=0.0, pass_delay=0.25, grace=0.0, window_pause=0.0)) as client:
+    with make_client(db, Timing(think=0.0, pass_delay=0.6, grace=0.0, window_pause=0.0)) as client:
         end = time.time() + 240
         while (len(seen) < 6 or sum(bool(w.holders) for w in seen) < 3) and time.time() < end:
             made = create(

@@ -121,7 +121,8 @@ def test_the_tab_says_your_turn_and_stops_saying_it(server: LiveServer, browser:
     while shown[-3:] != [True, False, True]:  # asked, then not, then asked again
         assert time.time() < end, shown
         asked, title, icon = page.evaluate(
-            "() => [view.asked, document.title, document.getElementById('favicon').getAttribute('href')]"
+            "() => [view.asked && !view.answered_for_you, document.title,"
+            " document.getElementById('favicon').getAttribute('href')]"
         )
         assert title.startswith("(Your turn) Parlour") == asked, title  # the title follows the view
         assert icon == ("/static/favicon-turn.svg" if asked else "/static/favicon.svg")

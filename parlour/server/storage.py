@@ -112,6 +112,9 @@ class SeatRow(Base):
     time_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The name its person gave the seat (public)."""
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account its person bound the seat to (accounts.id; null: none). Kept by the accounts alone:
+    ``Store.update`` never writes it."""
 
 
 class MoveRow(Base):

@@ -149,3 +149,33 @@ def test_an_expired_link_does_not_work(
         connection.execute("UPDATE account_tokens SET expires = 0")
     assert one_line_error(mailing.post("/api/confirm", json={"token": token}), 400)
     assert mailing.get("/api/me").json()["account"]["email_confirmed"] is False
+
+
+def test_serve_takes_the_smtp_settings_and_the_password_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from parlour.cli.main import build_parser
+    from parlour.cli.serve import mail_settings
+    from parlour.core.errors import OptionError
+
+    args = build_parser().parse_args(
+        [
+            "serve",
+            "--smtp-host",
+            "mail.example.org",
+            "--smtp-user",
+            "parlour",
+            "--smtp-sender",
+            "p@example.org",
+        ]
+    )
+    monkeypatch.setenv("PARLOUR_SMTP_PASSWORD", "s3cret")
+    found = mail_settings(
+        args.smtp_host, args.smtp_port, args.smtp_user, args.smtp_sender, args.smtp_security
+    )
+    assert found == MailSettings("mail.example.org", 587, "parlour", "s3cret", "p@example.org", "starttls")
+    assert mail_settings(None, 587, None, "p@example.org", "starttls") is None  # no host: no e-mail
+    with pytest.raises(OptionError, match="--smtp-port"):
+        mail_settings("mail.example.org", 0, None, "p@example.org", "none")
+    with pytest.raises(OptionError, match="--smtp-sender"):
+        mail_settings("mail.example.org", 25, None, "nobody", "none")

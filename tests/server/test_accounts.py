@@ -184,28 +184,26 @@ def test_an_unknown_username_and_a_wrong_password_get_the_same_answer_in_the_sam
     register(client, "ana")
     register(client, "warmup")
     login(client, "warmup")
-    known: list[float] = []
-    unknown: list[float] = []
     answers = set()
-    for attempt in range(20):
-        pair = [("ana", known), (f"nobody{attempt}", unknown)]
-        for username, times in pair if attempt % 2 else reversed(pair):  # neither always first
-            start = time.perf_counter()
-            reply = login(client, username, "not the password")
-            times.append(time.perf_counter() - start)
-            answers.add((reply.status_code, reply.text, COOKIE in reply.headers.get("set-cookie", "")))
-    assert answers == {
-        (
-            401,
-            json.dumps(
-                {"type": "error", "status": 401, "error": "wrong username or password"}, separators=(",", ":")
-            ),
-            False,
-        )
-    }
-    a, b = statistics.median(known), statistics.median(unknown)
-    print(f"sign-in medians: wrong password {a * 1000:.1f} ms, unknown username {b * 1000:.1f} ms")
-    assert abs(a - b) <= max(0.25 * max(a, b), 0.01), (a, b)  # (a loaded machine's noise; alone: ~5%)
+    medians: list[tuple[float, float]] = []
+    for round_ in range(3):  # a round on a quiet moment is enough: a real difference shows in every one
+        known: list[float] = []
+        unknown: list[float] = []
+        for attempt in range(20):
+            pair = [("ana", known), (f"nobody{round_}x{attempt}", unknown)]
+            for username, times in pair if attempt % 2 else reversed(pair):  # neither always first
+                start = time.perf_counter()
+                reply = login(client, username, "not the password")
+                times.append(time.perf_counter() - start)
+                answers.add((reply.status_code, reply.text, reply.headers.get("set-cookie")))
+        a, b = statistics.median(known), statistics.median(unknown)
+        medians.append((a, b))
+        print(f"sign-in medians: wrong password {a * 1000:.1f} ms, unknown username {b * 1000:.1f} ms")
+        if abs(a - b) <= max(0.1 * max(a, b), 0.005):
+            break
+    refusal = {"type": "error", "status": 401, "error": "wrong username or password"}
+    assert answers == {(401, json.dumps(refusal, separators=(",", ":")), None)}
+    assert abs(a - b) <= max(0.1 * max(a, b), 0.005), medians
 
 
 def test_a_display_name_with_html_is_kept_as_text(client: TestClient) -> None:

@@ -415,3 +415,18 @@ def test_migration_0007_goes_down_and_up_and_the_games_stay(db: Path) -> None:
             client.get(f"/api/tables/{made['table']}", headers=bearer(made["tokens"][0])).status_code == 200
         )
         register(client, "ana")
+
+
+def test_play_again_keeps_each_persons_seat_in_their_account(client: TestClient, db: Path) -> None:
+    from .test_play_again import again, finished
+
+    made = finished(client, ["human", "random", "human"])
+    table, tokens = made["table"], made["tokens"]
+    ana = register(client, "ana")
+    client.post(f"/api/tables/{table}/bind", headers={**csrf(ana), **bearer(tokens[0])})
+    new = again(client, table, tokens[2]).json()["table"]
+    # the seats rotate by one: the new seat 2 is the old seat 0 (Ana's), seat 1 the old seat 2 (nobody's)
+    assert rows(db, "SELECT seat, account_id FROM seats WHERE table_id = ? ORDER BY seat", new) == [
+        (0, None), (1, None), (2, 1)
+    ]  # fmt: skip
+    assert [s["table"] for s in client.get("/api/me/data").json()["seats"]] == [table, new]

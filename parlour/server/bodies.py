@@ -17,6 +17,18 @@ MAX_BODY = MAX_MESSAGE
 
 async def json_body(request: Request) -> JSONValue:
     """Returns a request's JSON body, refusing one over MAX_BODY bytes or not JSON."""
+    return parse_json(await _read(request))
+
+
+async def no_body(request: Request) -> None:
+    """Reads the body of a request that takes none: nothing, or ``{}``; refuses anything else (400)."""
+    data = await _read(request)
+    if data.strip() and parse_json(data) != {}:
+        raise Refusal(400, "this request takes no fields (an empty body or {})")
+
+
+async def _read(request: Request) -> bytes:
+    """Returns a request's body, refusing one over MAX_BODY bytes or cut short."""
     size = 0
     chunks = []
     try:
@@ -29,4 +41,4 @@ async def json_body(request: Request) -> JSONValue:
         client = request.client.host if request.client else "unknown"
         LOG.info("a client at %s left in the middle of its request body", client)
         raise Refusal(400, "the request body was cut short") from None
-    return parse_json(b"".join(chunks))
+    return b"".join(chunks)

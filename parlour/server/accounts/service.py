@@ -435,7 +435,7 @@ class Accounts:
             raise Refusal(400, "give the e-mail address of the account")
         await self._within(f"mail:{address}", self.limits.mail_per_address, "e-mails asked")
         if self.mail is None:
-            raise Refusal(503, "this server sends no e-mail: ask its host")
+            raise Refusal(409, "this server sends no e-mail, so it cannot send a link: ask its host")
         with Session(self.store.engine) as s:
             rows = s.scalars(
                 select(AccountRow).where(

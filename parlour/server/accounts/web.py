@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from parlour.server.accounts.rules import DELETED_NAME
 from parlour.server.accounts.service import SESSION_SECONDS, Account, Accounts, SignedIn, csrf_of
-from parlour.server.bodies import json_body
+from parlour.server.bodies import json_body, no_body
 from parlour.server.hall import Hall
 from parlour.server.limits import address_key
 from parlour.server.tables import Refusal
@@ -106,6 +106,7 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
 
     async def logout(request: Request) -> Response:
         check_origin(request)
+        await no_body(request)
         token = session_token(request)
         if token is not None and accounts().account_of(token) is not None:
             signed_in(request, accounts())  # its CSRF token: no other site signs anybody out
@@ -152,6 +153,7 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
 
     async def bind(request: Request) -> Response:
         account, _ = signed_in(request, accounts())
+        await no_body(request)
         table = hall().get(request.path_params["table"])
         header = request.headers.get("authorization", "")
         seat = hall().seat_of(table, header[7:] if header.lower().startswith("bearer ") else "")

@@ -317,6 +317,7 @@ def test_the_data_download_is_an_attachment_with_no_secret(client: TestClient) -
     assert reply.headers["content-disposition"] == 'attachment; filename="parlour-ana.json"'
     data = reply.json()
     assert data["account"]["email"] == "ana@example.org" and len(data["sessions"]) == 1
+    assert reply.headers["cache-control"] == "no-store" == client.get("/api/me").headers["cache-control"]
     assert "argon2" not in reply.text and client.cookies[COOKIE] not in reply.text
     assert one_line_error(TestClient(client.app).get("/api/me/data"), 401)
 

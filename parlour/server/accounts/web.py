@@ -28,6 +28,8 @@ COOKIE = "parlour_session"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 STATIC = Path(__file__).parent.parent / "static"
+PRIVATE = {"cache-control": "no-store"}
+"""What an answer holding an account's own data says to caches: keep nothing."""
 
 
 def session_token(request: Request) -> str | None:
@@ -117,8 +119,8 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
         token = session_token(request)
         account = accounts().account_of(token) if token else None
         if account is None or token is None:
-            return JSONResponse({"account": None})
-        return JSONResponse({"account": account.to_json(), "csrf": csrf_of(token)})
+            return JSONResponse({"account": None}, headers=PRIVATE)
+        return JSONResponse({"account": account.to_json(), "csrf": csrf_of(token)}, headers=PRIVATE)
 
     async def change(request: Request) -> Response:
         account, token = signed_in(request, accounts())
@@ -128,7 +130,8 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
     async def data(request: Request) -> Response:
         account, _ = signed_in(request, accounts())
         disposition = f'attachment; filename="parlour-{account.username}.json"'
-        return JSONResponse(accounts().data(account), headers={"content-disposition": disposition})
+        headers = {**PRIVATE, "content-disposition": disposition}
+        return JSONResponse(accounts().data(account), headers=headers)
 
     async def remove(request: Request) -> Response:
         account, _ = signed_in(request, accounts())

@@ -130,9 +130,10 @@ class Accounts:
             raise Refusal(429, f"too many {what}: try again later")
 
     # ------------------------------------------------------------------ register, sign in, sign out
-    async def register(self, body: object, address: str) -> SignedIn:
-        """Makes an account from {username, password, display_name?, email?} and signs it in; refuses a
-        taken username (409), bad fields (400) and too many from one address (429)."""
+    async def register(self, body: object, address: str, old_token: str | None = None) -> SignedIn:
+        """Makes an account from {username, password, display_name?, email?} and signs it in (the
+        session the browser held, if any, ends); refuses a taken username (409), bad fields (400) and
+        too many from one address (429)."""
         given = check_fields(body, {"username", "password", "display_name", "email"}, "an account")
         username = check_username(given.get("username"))
         password = check_password(given.get("password"))
@@ -157,7 +158,7 @@ class Accounts:
             raise Refusal(409, "that username is taken") from None
         if email is not None:
             await self._send_confirmation(account)
-        token = await self.store.write(self._new_session, account.id, None)
+        token = await self.store.write(self._new_session, account.id, old_token)
         return SignedIn(account, token)
 
     def _insert(self, row: AccountRow) -> Account:
@@ -322,6 +323,35 @@ class Accounts:
             ).all()
             s.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=DELETED_NAME))
             return [(t, seat) for t, seat in seats]
+
+    async def change_password(self, account: Account, body: object) -> SignedIn:
+        """Sets a new password, the current one given ({password, new_password}; the attempt counts
+        against the username's sign-in limit); every session ends and a new one is made for this browser."""
+        given = check_fields(body, {"password", "new_password"}, "a new password")
+        current = check_password(given.get("password"))
+        new = check_password(given.get("new_password"))
+        key = f"login-user:{username_key(account.username)}"
+        await self._within(key, self.limits.login_per_user, "password attempts for this username")
+        with Session(self.store.engine) as s:
+            stored = s.get_one(AccountRow, account.id).password_hash
+        if not await self._verify(stored, current):
+            raise Refusal(403, "wrong password: the password is unchanged")
+        digest = await self._hash(new)
+        token = await self.store.write(self._replace_password, account.id, digest)
+        return SignedIn(account, token)
+
+    def _replace_password(self, account_id: int, digest: str) -> str:
+        """Stores a new password hash, ends every session and reset link of the account; returns the
+        token of a new session."""
+        with self.store.session() as s:
+            s.get_one(AccountRow, account_id).password_hash = digest
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            s.execute(
+                delete(AccountTokenRow).where(
+                    AccountTokenRow.account_id == account_id, AccountTokenRow.purpose == "reset"
+                )
+            )
+        return self._new_session(account_id, None)
 
     # ------------------------------------------------------------------ seats
     async def bind(self, account: Account, table_id: str, seat: int) -> None:

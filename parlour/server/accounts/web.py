@@ -97,7 +97,7 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
 
     async def register(request: Request) -> Response:
         check_origin(request)
-        made = await accounts().register(await json_body(request), address(request))
+        made = await accounts().register(await json_body(request), address(request), session_token(request))
         return _signed_in_answer(request, made, 201)
 
     async def login(request: Request) -> Response:
@@ -139,6 +139,11 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
         await rename_seats(hall(), renamed)
         return _signed_out(request)
 
+    async def password(request: Request) -> Response:
+        account, _ = signed_in(request, accounts())
+        made = await accounts().change_password(account, await json_body(request))
+        return _signed_in_answer(request, made)
+
     async def confirm(request: Request) -> Response:
         check_origin(request)
         account = await accounts().confirm(await json_body(request))
@@ -174,6 +179,7 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
         Route("/api/me", change, methods=["POST"]),
         Route("/api/me/data", data, methods=["GET"]),
         Route("/api/me/delete", remove, methods=["POST"]),
+        Route("/api/me/password", password, methods=["POST"]),
         Route("/api/confirm", confirm, methods=["POST"]),
         Route("/api/reset/ask", ask_reset, methods=["POST"]),
         Route("/api/reset", reset, methods=["POST"]),

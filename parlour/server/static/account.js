@@ -84,6 +84,12 @@ onSubmit("me-form", async () => {
   say("Saved.");
 });
 
+onSubmit("password-form", async () => {
+  show(await call("/api/me/password", { password: $("password-current").value, new_password: $("password-new").value }));
+  $("password-current").value = $("password-new").value = "";
+  say("Your new password is set; every other browser is signed out.");
+});
+
 onSubmit("delete-form", async () => {
   if (!confirm("Delete your account? This cannot be undone.")) return;
   show(await call("/api/me/delete", { password: $("delete-password").value }));

@@ -1,5 +1,6 @@
 """The account pages in Chromium (issue 32): register, sign out and in, a name with HTML shown as text,
-a seat kept in the account from the table page, and the account deleted ("deleted player")."""
+a seat kept in the account from the table page, the password changed, and the account deleted
+("deleted player")."""
 
 from __future__ import annotations
 
@@ -59,8 +60,13 @@ def test_register_sign_in_keep_a_seat_and_delete_through_the_pages(browser: Any,
     page.goto(server.url + "/account")
     page.wait_for_selector("#me-seats li a")
     assert "venture, seat 1" in page.text_content("#me-seats")
-    page.click("#signed-in details summary")
-    page.fill("#delete-password", PASSWORD)
+    page.click("summary:has-text('Change my password')")
+    page.fill("#password-current", PASSWORD)
+    page.fill("#password-new", "a brand new password")
+    page.click("#password-form button")
+    page.wait_for_function("document.getElementById('notice').textContent.includes('new password is set')")
+    page.click("summary:has-text('Delete my account')")
+    page.fill("#delete-password", "a brand new password")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#delete-button")
     page.wait_for_selector("#signed-out:not([hidden])")

@@ -53,7 +53,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serves the browser tables until interrupted."""
-    from parlour.cli.serve import Guards, serve
+    from parlour.cli.serve import Guards, mail_settings, serve
 
     guards = Guards(
         args.header_timeout,
@@ -75,6 +75,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.window_pause,
         args.seed_key_file,
         guards,
+        mail_settings(args.smtp_host, args.smtp_port, args.smtp_user, args.smtp_sender, args.smtp_security),
+        args.public_url,
     )
 
 

@@ -178,6 +178,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="HTTP requests one client address may make in a burst (default 200)",
     )
 
+    serve.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the server's address as people reach it (e.g. https://parlour.example.org), for the links "
+        "in e-mails (default http://HOST:PORT)",
+    )
+    serve.add_argument(
+        "--smtp-host",
+        metavar="HOST",
+        help="the SMTP server accounts' e-mails go through (confirmation and password-reset links; "
+        "default: none, no e-mail is sent); its password is read from PARLOUR_SMTP_PASSWORD",
+    )
+    serve.add_argument("--smtp-port", type=int, default=587, metavar="N", help="the SMTP port (default 587)")
+    serve.add_argument("--smtp-user", metavar="NAME", help="the SMTP user name (default: no login)")
+    serve.add_argument(
+        "--smtp-sender", default="parlour@localhost", metavar="ADDRESS", help="the e-mails' From address"
+    )
+    serve.add_argument(
+        "--smtp-security",
+        choices=("starttls", "ssl", "none"),
+        default="starttls",
+        help="starttls (default), ssl (TLS from the start, port 465) or none (a relay on this machine)",
+    )
+
     new = sub.add_parser("new", help="write a starting position")
     _add_game(new)
     new.add_argument("--players", type=int, required=True)

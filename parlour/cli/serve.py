@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parlour.core.errors import OptionError
+from parlour.server.accounts.mail import MailSettings, password_from_environment
 from parlour.server.connections import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -89,6 +90,20 @@ def limits_of(guards: Guards) -> Limits:
     return Limits(*timeouts, guards.per_address, total, backlog, trusted, guards.stall_timeout)
 
 
+def mail_settings(
+    host: str | None, port: int, user: str | None, sender: str, security: str
+) -> MailSettings | None:
+    """Returns the SMTP settings of ``--smtp-*`` (None without a host: no e-mail), the password from
+    ``PARLOUR_SMTP_PASSWORD``; refuses values out of range in one line."""
+    if host is None:
+        return None
+    if not 0 < port < 65536:
+        raise OptionError("--smtp-port must be 1 to 65535")
+    if "@" not in sender or any(c in sender for c in "\r\n"):
+        raise OptionError("--smtp-sender must be an e-mail address")
+    return MailSettings(host, port, user, password_from_environment(), sender, security)
+
+
 def serve(
     host: str,
     port: int,
@@ -100,6 +115,8 @@ def serve(
     window_pause: float = 0.25,
     seed_key_file: str | None = None,
     guards: Guards = Guards(),
+    mail: MailSettings | None = None,
+    public_url: str | None = None,
 ) -> int:
     """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
     import uvicorn
@@ -137,6 +154,8 @@ def serve(
         http_rate=guards.http_rate,
         http_burst=guards.http_burst,
         seed_key_file=key,
+        mail=mail,
+        public_url=(public_url or f"http://{host}:{port}").rstrip("/"),
     )
     app = create_app(settings)
     http, ws = guarded_protocols(limits)

@@ -14,14 +14,14 @@ import multiprocessing
 import os
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -32,6 +32,11 @@ from parlour.bots.workers import start_worker
 from parlour.core.game import OptionSpec
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.registry import game_names, load_game
+from parlour.server.accounts.counters import AccountLimits
+from parlour.server.accounts.mail import MailSettings
+from parlour.server.accounts.service import Accounts
+from parlour.server.accounts.web import account_routes
+from parlour.server.bodies import json_body
 from parlour.server.hall import Hall
 from parlour.server.limits import (
     CHAT_BURST,
@@ -43,14 +48,12 @@ from parlour.server.limits import (
     HttpRateLimit,
 )
 from parlour.server.replays import Replayer
-from parlour.server.sockets import MAX_MESSAGE, Doors, parse_json, serve_socket
+from parlour.server.sockets import Doors, serve_socket
 from parlour.server.storage import open_store
 from parlour.server.tables import LiveTable, Refusal, Timing
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("parlour.server")
-MAX_BODY = MAX_MESSAGE
-"""The largest request body accepted (bytes), as a WebSocket message."""
 GZIP_MINIMUM = 500
 """Responses shorter than this (bytes) are sent as they are: gzip would not pay for its header."""
 GZIP_LEVEL = 6
@@ -72,6 +75,12 @@ class Settings:
     """WebSocket connections one client address may hold open at once."""
     seed_key_file: Path | None = None
     """The key sealing the seeds of games in play (None: beside a SQLite file, docs/server.md)."""
+    account_limits: AccountLimits = field(default_factory=AccountLimits)
+    """The rate limits of sign-ins, registrations and e-mails (counted in the database)."""
+    mail: MailSettings | None = None
+    """The SMTP server e-mails go through (None: no e-mail is sent)."""
+    public_url: str | None = None
+    """The server's address as people reach it (``https://parlour.example.org``), for e-mails' links."""
 
 
 def make_pool(workers: int) -> Executor:
@@ -111,6 +120,7 @@ def create_app(settings: Settings) -> Starlette:
         pool = make_pool(settings.bot_workers)
         hall = Hall(store, pool, settings.timing)
         state["hall"] = app.state.hall = hall
+        state["accounts"] = Accounts(store, settings.account_limits, settings.mail, settings.public_url)
         hall.resume_all()
         try:
             yield
@@ -121,6 +131,10 @@ def create_app(settings: Settings) -> Starlette:
 
     def hall() -> Hall:
         found: Hall = state["hall"]
+        return found
+
+    def accounts() -> Accounts:
+        found: Accounts = state["accounts"]
         return found
 
     async def front(request: Request) -> Response:
@@ -139,7 +153,7 @@ def create_app(settings: Settings) -> Starlette:
         return JSONResponse(hall().lobby())
 
     async def create(request: Request) -> Response:
-        spec = await _json_body(request)
+        spec = await json_body(request)
         made = await hall().create(spec)
         base = f"/t/{made.table}"
         return JSONResponse(
@@ -157,7 +171,7 @@ def create_app(settings: Settings) -> Starlette:
 
     async def act(request: Request) -> Response:
         table, seat = _open(hall(), request)
-        body = await _json_body(request)
+        body = await json_body(request)
         if seat is None:
             raise Refusal(403, "a spectator cannot act")
         if not isinstance(body, dict):
@@ -201,6 +215,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/tables/{table}/again", again, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay),
+        *account_routes(hall, accounts),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -251,23 +266,6 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
     return JSONResponse({"type": "error", "status": 405, "error": "method not allowed here"}, status_code=405)
-
-
-async def _json_body(request: Request) -> JSONValue:
-    """Returns a request's JSON body, refusing one over MAX_BODY bytes or not JSON."""
-    size = 0
-    chunks = []
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY:
-                raise Refusal(413, f"a request body is at most {MAX_BODY} bytes")
-            chunks.append(chunk)
-    except ClientDisconnect:
-        client = request.client.host if request.client else "unknown"
-        LOG.info("a client at %s left in the middle of its request body", client)
-        raise Refusal(400, "the request body was cut short") from None
-    return parse_json(b"".join(chunks))
 
 
 def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:

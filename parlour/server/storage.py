@@ -30,6 +30,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     bindparam,
     create_engine,
     event,
@@ -40,6 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.sql.dml import Update
 
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.server.sealing import (
@@ -112,6 +114,9 @@ class SeatRow(Base):
     time_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The name its person gave the seat (public)."""
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account its person bound the seat to (accounts.id; null: none). Kept by the accounts alone:
+    ``Store.update`` never writes it."""
 
 
 class MoveRow(Base):
@@ -237,6 +242,7 @@ class Store:
             s.add_all(_seat_row(table.id, seat) for seat in table.seats)
             if previous is not None:
                 s.execute(update(TableRow).where(TableRow.id == previous).values(next_table=table.id))
+                s.execute(_carry_accounts(previous, table.id))
 
     def add_move(self, table: TableRecord, move: MoveRecord) -> None:
         """Stores an accepted move and the table's new version, status and clocks, in one transaction."""
@@ -402,6 +408,23 @@ _SET_SEED = (
     .values(seed=bindparam("seed"), sealed=bindparam("sealed"))
 )
 """A table's seed: sealed, or in clear once the game is over."""
+
+
+def _carry_accounts(previous: str, table_id: str) -> Update:
+    """Returns the statement giving each seat of a "play again" table the account its person's seat of
+    ``previous`` was kept in: the person is the one whose token (hash) the seat reuses."""
+    seats: Table = SeatRow.__table__  # type: ignore[assignment]  # a declarative class's table is a Table
+    old = seats.alias("old")
+    kept = (
+        select(old.c.account_id)
+        .where(old.c.table_id == previous, old.c.token_hash == seats.c.token_hash)
+        .scalar_subquery()
+    )
+    return (
+        update(seats)
+        .where(seats.c.table_id == table_id, seats.c.token_hash.is_not(None))
+        .values(account_id=kept)
+    )
 
 
 def _columns(record: object, names: Sequence[str]) -> JSONObject:

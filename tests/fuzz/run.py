@@ -1,9 +1,10 @@
 """``make fuzz``: a long fuzzing run over every surface of every game; prints the figures.
 
 Usage: ``python tests/fuzz/run.py [--inputs N] [--seed S] [--surfaces SURFACES]`` (SURFACES:
-comma-separated, of position, record, action, cli, http, ws and net; all by default). N inputs per
+comma-separated, of position, record, action, cli, http, ws, net and accounts; all by default). N inputs per
 surface and game; the table server's ``http`` and ``ws`` surfaces, one server with tables of every
-game, get N each; ``net``, a real server process attacked over the network, N attacks. Exits 1 if any
+game, get N each; ``net``, a real server process attacked over the network, N attacks; ``accounts``, the
+accounts' endpoints (registration, sign-in, the account, e-mail links, seats kept), N requests. Exits 1 if any
 input broke a promise.
 """
 
@@ -19,12 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from fuzz.account_surface import ROOMY, fuzz_accounts
 from fuzz.guards import Tally
 from fuzz.net_surface import fuzz_net
 from fuzz.server_surface import Server, fuzz_http, fuzz_ws
 from fuzz.surfaces import PLAYERS, corpus, fuzz_actions, fuzz_cli, fuzz_positions, fuzz_records
 
-SURFACES = ("position", "record", "action", "cli", "http", "ws", "net")
+SURFACES = ("position", "record", "action", "cli", "http", "ws", "net", "accounts")
 GAME_SURFACES = SURFACES[:4]
 
 
@@ -48,6 +50,9 @@ def run(inputs: int, seed: int, surfaces: tuple[str, ...], folder: Path) -> Tall
                 fuzz_http(tally, server, random.Random(f"{seed}:http"), inputs)
             if "ws" in surfaces:
                 fuzz_ws(tally, server, random.Random(f"{seed}:ws"), inputs)
+    if "accounts" in surfaces:
+        with Server(folder / "accounts", ROOMY) as server:
+            fuzz_accounts(tally, server, random.Random(f"{seed}:accounts"), inputs)
     if "net" in surfaces:
         fuzz_net(tally, folder / "net", random.Random(f"{seed}:net"), inputs)
     return tally

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 from parlour.core.errors import ParlourError
+from parlour.server.accounts.counters import AccountLimits
 from parlour.server.app import Settings, create_app
 from parlour.server.tables import Timing
 
@@ -159,11 +160,14 @@ def _spec(table: dict[str, Any]) -> dict[str, Any]:
 class Server:
     """The application on a fresh SQLite file, with the tables of TABLES and one finished table."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, account_limits: AccountLimits | None = None) -> None:
+        """``account_limits``: the accounts' rate limits (None: the server's own)."""
         folder.mkdir(parents=True, exist_ok=True)
         self.db = folder / f"fuzz-{time.time_ns()}.db"
         # One test client is one address: its rate limit is lifted (tests/server/test_platform.py tests it).
         settings = Settings(f"sqlite:///{self.db}", bot_workers=0, timing=FAST, http_rate=1e9, http_burst=1e9)
+        if account_limits is not None:
+            settings.account_limits = account_limits
         app = create_app(settings)
         self.client = TestClient(app, follow_redirects=False)
         self.tables: list[Table] = []

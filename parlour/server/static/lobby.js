@@ -288,3 +288,8 @@ async function start() {
   }, REFRESH_EVERY);
 }
 start();
+
+// The header's account link names the signed-in account (written as text).
+fetch("/api/me", { credentials: "same-origin" }).then(r => r.json()).then(me => {
+  if (me.account) document.getElementById("account-link").textContent = `Account: ${me.account.display_name}`;
+}).catch(() => {});

@@ -1,0 +1,122 @@
+// The account page: register, sign in and out, the display name and e-mail, the data download, deletion,
+// and the e-mails' links (#confirm=TOKEN, #reset=TOKEN). Every name is written as text, never as markup.
+"use strict";
+
+const $ = id => document.getElementById(id);
+let csrf = "";
+
+function say(text) { $("notice").textContent = text; $("account-error").textContent = ""; }
+function fail(text) { $("account-error").textContent = text; }
+
+async function call(path, body) {
+  const headers = { "content-type": "application/json" };
+  if (csrf) headers["x-csrf-token"] = csrf;
+  const reply = await fetch(path, { method: "POST", headers, body: JSON.stringify(body || {}), credentials: "same-origin" });
+  const data = await reply.json().catch(() => ({ error: `the server answered ${reply.status}` }));
+  if (!reply.ok) throw new Error(data.error || `the server answered ${reply.status}`);
+  return data;
+}
+
+function show(data) {
+  const account = data.account;
+  csrf = data.csrf || "";
+  $("signed-in").hidden = !account;
+  $("signed-out").hidden = !!account;
+  if (!account) return;
+  $("me-username").textContent = account.username;
+  $("me-display").value = account.display_name;
+  $("me-email").value = account.email || "";
+  $("me-email-state").textContent = account.email ? (account.email_confirmed ? "confirmed" : "not confirmed yet") : "";
+  loadSeats();
+}
+
+async function loadSeats() {
+  const list = $("me-seats");
+  const reply = await fetch("/api/me/data", { credentials: "same-origin" });
+  if (!reply.ok) return;
+  const data = await reply.json();
+  list.replaceChildren();
+  for (const seat of data.seats) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/t/${encodeURIComponent(seat.table)}`;
+    link.textContent = `${seat.game}, seat ${seat.seat + 1}${seat.name ? ` (${seat.name})` : ""}, ${seat.status}`;
+    item.append(link);
+    list.append(item);
+  }
+  if (!data.seats.length) list.append(Object.assign(document.createElement("li"), { textContent: "none yet: open a seat's link and keep it" }));
+}
+
+async function refresh() {
+  const reply = await fetch("/api/me", { credentials: "same-origin" });
+  show(await reply.json());
+}
+
+function onSubmit(id, action) {
+  $(id).addEventListener("submit", async event => {
+    event.preventDefault();
+    try { await action(); } catch (err) { fail(err.message); }
+  });
+}
+
+onSubmit("signin-form", async () => {
+  show(await call("/api/login", { username: $("signin-username").value, password: $("signin-password").value }));
+  $("signin-password").value = "";
+  say("Signed in.");
+});
+
+onSubmit("register-form", async () => {
+  const body = { username: $("register-username").value, password: $("register-password").value };
+  if ($("register-display").value.trim()) body.display_name = $("register-display").value;
+  if ($("register-email").value.trim()) body.email = $("register-email").value.trim();
+  show(await call("/api/register", body));
+  $("register-password").value = "";
+  say(body.email ? "Welcome! A link to confirm your e-mail address is on its way (if this server sends e-mail)." : "Welcome!");
+});
+
+onSubmit("forgot-form", async () => {
+  const data = await call("/api/reset/ask", { email: $("forgot-email").value.trim() });
+  say(data.answer);
+});
+
+onSubmit("me-form", async () => {
+  show(await call("/api/me", { display_name: $("me-display").value, email: $("me-email").value.trim() || null }));
+  say("Saved.");
+});
+
+onSubmit("password-form", async () => {
+  show(await call("/api/me/password", { password: $("password-current").value, new_password: $("password-new").value }));
+  $("password-current").value = $("password-new").value = "";
+  say("Your new password is set; every other browser is signed out.");
+});
+
+onSubmit("delete-form", async () => {
+  if (!confirm("Delete your account? This cannot be undone.")) return;
+  show(await call("/api/me/delete", { password: $("delete-password").value }));
+  say("Your account is deleted.");
+});
+
+$("signout-button").addEventListener("click", async () => {
+  try { show(await call("/api/logout")); say("Signed out."); } catch (err) { fail(err.message); }
+});
+
+async function fromLink() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const confirmToken = params.get("confirm"), resetToken = params.get("reset");
+  if (!confirmToken && !resetToken) return;
+  history.replaceState(null, "", location.pathname);  // the token leaves the address bar
+  if (confirmToken) {
+    try { await call("/api/confirm", { token: confirmToken }); say("Your e-mail address is confirmed."); }
+    catch (err) { fail(err.message); }
+    return;
+  }
+  $("reset-box").hidden = false;
+  onSubmit("reset-form", async () => {
+    await call("/api/reset", { token: resetToken, password: $("reset-password").value });
+    $("reset-box").hidden = true;
+    say("Your new password is set: sign in with it.");
+    await refresh();
+  });
+}
+
+fromLink().then(refresh).catch(err => fail(err.message));

@@ -75,6 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.window_pause,
         args.seed_key_file,
         guards,
+        args.test_hooks,
     )
 
 

@@ -100,6 +100,7 @@ def serve(
     window_pause: float = 0.25,
     seed_key_file: str | None = None,
     guards: Guards = Guards(),
+    test_hooks: bool = False,
 ) -> int:
     """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
     import uvicorn
@@ -137,6 +138,7 @@ def serve(
         http_rate=guards.http_rate,
         http_burst=guards.http_burst,
         seed_key_file=key,
+        test_hooks=test_hooks,
     )
     app = create_app(settings)
     http, ws = guarded_protocols(limits)

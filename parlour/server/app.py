@@ -14,7 +14,7 @@ import multiprocessing
 import os
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
@@ -32,6 +32,7 @@ from parlour.bots.workers import start_worker
 from parlour.core.game import OptionSpec
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.registry import game_names, load_game
+from parlour.server.clock import Clock
 from parlour.server.hall import Hall
 from parlour.server.limits import (
     CHAT_BURST,
@@ -43,6 +44,7 @@ from parlour.server.limits import (
     HttpRateLimit,
 )
 from parlour.server.replays import Replayer
+from parlour.server.scheduler import POLL, Scheduler
 from parlour.server.sockets import MAX_MESSAGE, Doors, parse_json, serve_socket
 from parlour.server.storage import open_store
 from parlour.server.tables import LiveTable, Refusal, Timing
@@ -72,6 +74,12 @@ class Settings:
     """WebSocket connections one client address may hold open at once."""
     seed_key_file: Path | None = None
     """The key sealing the seeds of games in play (None: beside a SQLite file, docs/server.md)."""
+    clock: Clock = field(default_factory=Clock)
+    """The server's time (clock.py): tests move it forward to make deadlines pass without sleeping."""
+    poll: float = POLL
+    """How often the scheduler asks the database for due deadlines (seconds)."""
+    test_hooks: bool = False
+    """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
 
 
 def make_pool(workers: int) -> Executor:
@@ -109,12 +117,15 @@ def create_app(settings: Settings) -> Starlette:
         warm_up()  # no move waits for a module to load
         store = open_store(settings.database_url, settings.seed_key_file)
         pool = make_pool(settings.bot_workers)
-        hall = Hall(store, pool, settings.timing)
+        hall = Hall(store, pool, settings.timing, settings.clock)
         state["hall"] = app.state.hall = hall
         hall.resume_all()
+        scheduler = app.state.scheduler = Scheduler(hall, settings.clock, settings.poll)
+        scheduler.start()
         try:
             yield
         finally:
+            await scheduler.stop()
             hall.close()
             pool.shutdown(wait=False, cancel_futures=True)
             store.close()
@@ -188,6 +199,17 @@ def create_app(settings: Settings) -> Starlette:
             await _replay_json(table, query.get("at"), query.get("seat"), query.get("content") == "1")
         )
 
+    async def move_clock(request: Request) -> Response:
+        body = await _json_body(request)
+        advance = body.get("advance") if isinstance(body, dict) else None
+        if isinstance(advance, bool) or not isinstance(advance, int | float):
+            raise Refusal(400, 'the clock hook takes {"advance": SECONDS}')
+        try:
+            settings.clock.advance(float(advance))
+        except ValueError as err:
+            raise Refusal(400, str(err)) from None
+        return JSONResponse({"now": settings.clock.now(), "offset": settings.clock.offset})
+
     routes = [
         Route("/", front),
         Route("/favicon.ico", favicon),
@@ -204,6 +226,8 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    if settings.test_hooks:  # never in a served app unless asked for (parlour serve --test-hooks)
+        routes.append(Route("/api/test/clock", move_clock, methods=["POST"]))
     return Starlette(
         routes=routes,
         lifespan=lifespan,

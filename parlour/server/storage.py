@@ -24,6 +24,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    ColumnElement,
     Connection,
     Engine,
     Float,
@@ -35,6 +36,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -74,7 +76,7 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     game_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     scores: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     spectator_hash: Mapped[str] = mapped_column(String(64))
     sealed: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -83,6 +85,15 @@ class TableRow(Base):
     """Whether the table has a spectators' link (without one, only its seats' links open it in play)."""
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The table its players went on to ("play again"; public)."""
+    pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
+    """"live" or "turn-based" (a move's time in hours, docs/server.md "Turn-based tables")."""
+    window_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """A turn-based table's time for a reaction window (its moves have ``move_seconds``)."""
+    away_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """A turn-based table's reserve of time each person may be away, spent beyond a move's time."""
+    claimed_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The version whose due deadline a scheduler claimed (scheduler.py), at ``claimed_at``."""
+    claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class MetaRow(Base):
@@ -112,6 +123,10 @@ class SeatRow(Base):
     time_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The name its person gave the seat (public)."""
+    timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How often its person's clock ran out (public)."""
+    away_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """What is left of a turn-based table's away reserve (seconds; public)."""
 
 
 class MoveRow(Base):
@@ -152,6 +167,10 @@ class SeatRecord:
     time_left: float | None = None
     name: str | None = None
     """The name its person gave the seat (public; tables.check_name)."""
+    timeouts: int = 0
+    """How often its person's clock ran out (public)."""
+    away_left: float | None = None
+    """What is left of a turn-based table's away reserve (seconds; None: the table has none)."""
 
 
 @dataclass
@@ -189,6 +208,12 @@ class TableRecord:
     """Whether the table has a spectators' link (``spectator_hash`` is empty without one)."""
     next_table: str | None = None
     """The table its players went on to ("play again"; public)."""
+    pace: str = "live"
+    """"live" or "turn-based"."""
+    window_seconds: float | None = None
+    """A turn-based table's time for a reaction window."""
+    away_seconds: float | None = None
+    """A turn-based table's away reserve per person (seconds)."""
 
 
 class Store:
@@ -243,7 +268,10 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(_INSERT_MOVE, {"table_id": table.id, **_fields(move)})
             _update_table(connection, table)  # a game over: its seed in clear from now on
-            clocks = [{"t": table.id, "s": s.seat, "left": s.time_left} for s in table.seats]
+            clocks = [
+                {"t": table.id, "s": s.seat, "left": s.time_left, "away": s.away_left, "out": s.timeouts}
+                for s in table.seats
+            ]
             connection.execute(_UPDATE_CLOCK, clocks)
 
     def update(self, table: TableRecord) -> None:
@@ -293,6 +321,52 @@ class Store:
             if status is not None:
                 query = query.where(TableRow.status == status)
             return [_record(s, row, self.seed_key, moves=False) for row in s.scalars(query).all()]
+
+    def due(self, now: float, lease: float, limit: int = 100) -> list[tuple[str, int]]:
+        """Returns the tables in play whose deadline has passed and that no scheduler holds a claim on
+        (none, one for an older version, or one older than ``lease`` seconds), soonest first, with
+        their versions."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(TableRow.id, TableRow.version)
+                .where(TableRow.deadline <= now, TableRow.status == "playing", _unclaimed(now, lease))
+                .order_by(TableRow.deadline)
+                .limit(limit)
+            ).all()
+        return [(table_id, version) for table_id, version in rows]
+
+    def claim(self, table_id: str, version: int, now: float, lease: float) -> bool:
+        """Claims a due deadline of a table at ``version`` for this scheduler: one compare-and-set, so
+        of several schedulers (processes, nodes) on one database exactly one gets it. Returns whether
+        this one did."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                update(TableRow)
+                .where(
+                    TableRow.id == table_id,
+                    TableRow.version == version,
+                    TableRow.status == "playing",
+                    TableRow.deadline <= now,
+                    _unclaimed(now, lease),
+                )
+                .values(claimed_version=version, claimed_at=now)
+            )
+            return done.rowcount == 1
+
+    def release(self, table_id: str, version: int) -> None:
+        """Gives back a claim on a table's version (its scheduler did not act on it)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.claimed_version == version)
+                .values(claimed_version=None, claimed_at=None)
+            )
+
+    def version(self, table_id: str) -> int | None:
+        """Returns a table's stored version (None: no such table)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(select(TableRow.version).where(TableRow.id == table_id)).scalar()
+        return None if found is None else int(found)
 
     def close(self) -> None:
         """Finishes the queued writes and closes the database connections."""
@@ -378,9 +452,12 @@ def _dumps(value: object) -> str:
 TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
+    "pace", "window_seconds", "away_seconds",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
-SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name")
+SEAT_COLUMNS = (
+    "seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name", "timeouts", "away_left",
+)  # fmt: skip
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 
@@ -393,7 +470,7 @@ _UPDATE_TABLE = (
 _UPDATE_CLOCK = (
     update(SeatRow)
     .where(SeatRow.table_id == bindparam("t"), SeatRow.seat == bindparam("s"))
-    .values(time_left=bindparam("left"))
+    .values(time_left=bindparam("left"), away_left=bindparam("away"), timeouts=bindparam("out"))
 )
 """The statements of a move, built once (a move is the server's most frequent write)."""
 _SET_SEED = (
@@ -402,6 +479,15 @@ _SET_SEED = (
     .values(seed=bindparam("seed"), sealed=bindparam("sealed"))
 )
 """A table's seed: sealed, or in clear once the game is over."""
+
+
+def _unclaimed(now: float, lease: float) -> ColumnElement[bool]:
+    """Returns the condition that no scheduler holds a live claim on a table's current version."""
+    return or_(
+        TableRow.claimed_version.is_(None),
+        TableRow.claimed_version != TableRow.version,
+        TableRow.claimed_at <= now - lease,
+    )
 
 
 def _columns(record: object, names: Sequence[str]) -> JSONObject:

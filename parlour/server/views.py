@@ -35,6 +35,10 @@ class SeatJSON(TypedDict):
     connected: bool
     time_left: float | None
     name: str | None
+    timeouts: int
+    """How often its person's clock ran out."""
+    away_left: float | None
+    """What is left of a turn-based table's away reserve (seconds)."""
 
 
 class LogJSON(TypedDict):

@@ -362,12 +362,6 @@ class Store:
                 .values(claimed_version=None, claimed_at=None)
             )
 
-    def version(self, table_id: str) -> int | None:
-        """Returns a table's stored version (None: no such table)."""
-        with self.engine.connect() as connection:
-            found = connection.execute(select(TableRow.version).where(TableRow.id == table_id)).scalar()
-        return None if found is None else int(found)
-
     def close(self) -> None:
         """Finishes the queued writes and closes the database connections."""
         self._writer.shutdown(wait=True)

@@ -59,9 +59,10 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search``, ``pages``, ``windows`` or ``turns``,
-    that part alone, keeping the other figures of bench/results.json), prints it and writes
-    bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures alone."""
+    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search``, ``pages``,
+    ``windows`` or ``turns``, that part alone, keeping the other figures of bench/results.json), prints
+    it and writes bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures
+    alone."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
         "--only",

@@ -503,10 +503,12 @@ class LiveTable:
             stored.time_left = max(0.0, stored.time_left - max(0.0, now - self.opened - free))
 
     def _charge_away(self, stored: SeatRecord, now: float) -> None:
-        """Takes the time a person of a turn-based table spent beyond the decision's allowance off
-        their away reserve."""
+        """Takes the time a person of a turn-based table spent on a move beyond its allowance off
+        their away reserve (a reaction window has only its own time)."""
         allowed = self._allowance(self.state)
-        if stored.kind == "human" and stored.away_left is not None and allowed is not None:
+        if self.state.passing_window() or allowed is None:
+            return
+        if stored.kind == "human" and stored.away_left is not None:
             stored.away_left = max(0.0, stored.away_left - max(0.0, now - self.opened - allowed))
 
     def _allowance(self, state: GameState) -> float | None:
@@ -528,9 +530,9 @@ class LiveTable:
         if not humans:
             return None
         allowed = self._allowance(state)
-        if allowed is not None:
-            deadline = now + allowed + (seats[humans[0]].away_left or 0.0)
-            return self._not_before_passes(state, now, deadline)
+        if allowed is not None:  # a turn-based table: a move may draw on the away reserve, a window not
+            reserve = 0.0 if state.passing_window() else seats[humans[0]].away_left or 0.0
+            return self._not_before_passes(state, now, now + allowed + reserve)
         limits = []
         if self.record.move_seconds is not None:
             limits.append(self.record.move_seconds)

@@ -253,3 +253,27 @@ def test_a_person_whose_clock_ran_out_three_times_may_be_replaced_by_a_bot(db: P
             while live.record.seats[late].stand_in != "random":
                 assert time.time() < deadline, "the stand-in was refused"
                 time.sleep(0.02)
+
+
+def test_a_reaction_window_has_its_own_deadline_without_the_away_reserve(db: Path) -> None:
+    with turn_client(db) as client:
+        made = create(
+            client,
+            "venus-needs-men",
+            ["human", "human"],
+            auto_pass=False,  # "always": asked in every window the rules open to them
+            pace="turn-based",
+            move_hours=24,
+            window_hours=1,
+            away_days=1,
+        )
+        table = made["table"]
+        live = table_of(client, table)
+        assert live.state.passing_window()  # the game opens with a Zap window
+        opened, version, seat = live.opened, live.record.version, asked_seat(client, table)
+        assert live.record.deadline == pytest.approx(opened + 3600)
+        advance(client, 3600 + 1)
+        wait_version(client, table, version)
+        move = live.record.moves[version]
+        assert move.note == CLOCK_NOTE and move.action == "pass" and move.seat == seat
+        assert live.record.seats[seat].away_left == DAY  # a window never draws on the reserve

@@ -8,6 +8,7 @@ import hmac
 import secrets
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Any
 
 from parlour.core.errors import ParlourError
 from parlour.core.game import Game
@@ -151,11 +152,7 @@ class Hall:
             spectators=watchable,
             seats=seats,
             created=self.clock.now(),
-            move_seconds=pace.move_seconds,
-            game_seconds=pace.game_seconds,
-            pace=pace.pace,
-            window_seconds=pace.window_seconds,
-            away_seconds=pace.away_seconds,
+            **pace.fields(),
         )
         await self._open(record)
         return Created(record.id, tokens, spectator)
@@ -198,11 +195,7 @@ class Hall:
                     for number in range(old.players)
                 ],
                 created=self.clock.now(),
-                move_seconds=old.move_seconds,
-                game_seconds=old.game_seconds,
-                pace=old.pace,
-                window_seconds=old.window_seconds,
-                away_seconds=old.away_seconds,
+                **Pace.of(old).fields(),
             )
             await self._open(record, old.id)
             old.next_table = record.id
@@ -379,6 +372,15 @@ class Pace:
     game_seconds: float | None = None
     window_seconds: float | None = None
     away_seconds: float | None = None
+
+    @classmethod
+    def of(cls, record: TableRecord) -> Pace:
+        """Returns a stored table's clock."""
+        return cls(*(getattr(record, f.name) for f in dataclasses.fields(cls)))
+
+    def fields(self) -> dict[str, Any]:
+        """Returns the clock as a TableRecord's fields (they have the same names)."""
+        return dataclasses.asdict(self)
 
 
 def check_pace(spec: dict[str, object]) -> Pace:

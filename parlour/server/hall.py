@@ -308,7 +308,14 @@ def _rotated(seat: SeatRecord, number: int, old: TableRecord) -> SeatRecord:
     human = seat.kind == "human"
     time_left, away_left = (old.game_seconds, old.away_seconds) if human else (None, None)
     return dataclasses.replace(
-        seat, seat=number, stand_in=None, time_left=time_left, away_left=away_left, timeouts=0
+        seat,
+        seat=number,
+        stand_in=None,
+        time_left=time_left,
+        away_left=away_left,
+        timeouts=0,
+        votes=[],
+        replaced=False,
     )
 
 

@@ -127,6 +127,10 @@ class SeatRow(Base):
     """How often its person's clock ran out (public)."""
     away_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     """What is left of a turn-based table's away reserve (seconds; public)."""
+    votes: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    """The seats whose persons voted to replace its person by a bot (public)."""
+    replaced: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
 
 
 class MoveRow(Base):
@@ -171,6 +175,10 @@ class SeatRecord:
     """How often its person's clock ran out (public)."""
     away_left: float | None = None
     """What is left of a turn-based table's away reserve (seconds; None: the table has none)."""
+    votes: list[int] = field(default_factory=list)
+    """The seats whose persons voted to replace its person by a bot (votes.py; public)."""
+    replaced: bool = False
+    """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
 
 
 @dataclass
@@ -451,6 +459,7 @@ TABLE_COLUMNS = (
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
 SEAT_COLUMNS = (
     "seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name", "timeouts", "away_left",
+    "votes", "replaced",
 )  # fmt: skip
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
@@ -530,6 +539,6 @@ def _record(s: Session, row: TableRow, key: bytes, moves: bool = True) -> TableR
     table["seed"] = unseal(row.seed, key, row.id) if row.sealed else row.seed
     return TableRecord(
         **table,
-        seats=[SeatRecord(**_columns(r, SEAT_COLUMNS)) for r in seats],
+        seats=[SeatRecord(**{**_columns(r, SEAT_COLUMNS), "votes": list(r.votes)}) for r in seats],
         moves=[MoveRecord(**{**_columns(m, MOVE_COLUMNS), "forced": list(m.forced)}) for m in found],
     )

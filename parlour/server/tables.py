@@ -92,7 +92,8 @@ MAX_STORED_CHAT = 2000
 CLOCK_NOTE = "the clock ran out"
 """The note of a move the auto policy made for a person whose time ran out."""
 TIMEOUTS_AWAY = 3
-"""After this many timeouts a person counts as away: any other person may put a bot in for them."""
+"""After this many timeouts a person counts as away: any other person may put a bot in for them, and
+the others may vote to replace them by a bot for the rest of the game (votes.py)."""
 MAX_BOT_MILLISECONDS = 2000
 """The longest search a server bot may make for one move (a table's bots are chosen by strangers)."""
 
@@ -253,6 +254,8 @@ class LiveTable:
                 "name": s.name,
                 "timeouts": s.timeouts,
                 "away_left": s.away_left,
+                "votes": list(s.votes),
+                "replaced": s.replaced,
             }
             for s in self.record.seats
         ]
@@ -783,17 +786,24 @@ class LiveTable:
         if bot is None:
             if by != seat:
                 raise Refusal(403, "only the seat's own person takes it back")
+            if stored.replaced:
+                raise Refusal(409, "the others voted a bot in for your seat for the rest of the game")
         else:
             check_bot(self.game, bot)
             if by != seat:
                 self._check_away(seat)
         async with self.lock:
-            self._drop_plan_of(seat)
             stored.stand_in = None if bot is None else str(bot)  # check_bot refused any other value
-            self.record.deadline = self._deadline(self.state, self.opened)
+            self.replan_seat(seat)
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
+
+    def replan_seat(self, seat: int) -> None:
+        """After a seat changed hands (a stand-in in or out): drops its planned move and works the
+        deadline out again (the caller holds the lock and stores the record)."""
+        self._drop_plan_of(seat)
+        self.record.deadline = self._deadline(self.state, self.opened)
 
     def admit(self, listener: Listener) -> None:
         """Adds a connection: a spectator within the spectators' budget (else 503); a seat always, its

@@ -228,23 +228,8 @@ def test_a_person_whose_clock_ran_out_three_times_may_be_replaced_by_a_bot(db: P
             hello(present, tokens[late])  # the late person is here, just not playing
             hello(ws, tokens[other])
             ws.send_text(json.dumps({"type": "stand_in", "seat": late, "bot": "random"}))
-            refusal = json.loads(ws.receive_text())
-            while refusal.get("type") != "error":
-                refusal = json.loads(ws.receive_text())
-            assert refusal["status"] == 422  # here, asked only just now
-            for _ in range(40):
-                if live.record.seats[late].timeouts >= 3:
-                    break
-                version = live.record.version
-                if late in live.state.deciders():
-                    advance(client, DAY + 1)
-                    wait_version(client, table, version)
-                else:  # the other person plays their turn
-                    legal = [a for a in live.state.legal_actions(other)]
-                    text = live.state.format_action(legal[-1])
-                    client.post(
-                        f"/api/tables/{table}/actions", json={"action": text}, headers=bearer(tokens[other])
-                    )
+            assert refusal(ws)["status"] == 422  # here, asked only just now
+            run_out_three_times(client, made, late)
             assert live.record.seats[late].timeouts == 3
             view = client.get(f"/api/tables/{table}", headers=bearer(tokens[other])).json()
             assert view["seats"][late]["timeouts"] == 3
@@ -253,6 +238,71 @@ def test_a_person_whose_clock_ran_out_three_times_may_be_replaced_by_a_bot(db: P
             while live.record.seats[late].stand_in != "random":
                 assert time.time() < deadline, "the stand-in was refused"
                 time.sleep(0.02)
+
+
+def run_out_three_times(client: TestClient, made: dict[str, Any], late: int) -> None:
+    """Plays on until ``late``'s clock ran out three times: the others play their turns (a turn's end
+    where offered, else the first choice), the clock hook runs ``late``'s out."""
+    table, tokens = made["table"], made["tokens"]
+    live = table_of(client, table)
+    for _ in range(100):
+        if live.record.seats[late].timeouts >= 3:
+            return
+        version = live.record.version
+        seat = live.state.deciders()[0]
+        if seat == late:
+            advance(client, DAY + 1)
+        else:
+            legal = [live.state.format_action(a) for a in live.state.legal_actions(seat)]
+            text = next((a for a in legal if a in ("end", "done")), legal[0])
+            path = f"/api/tables/{table}/actions"
+            client.post(path, json={"action": text, "version": version}, headers=bearer(tokens[seat]))
+        wait_version(client, table, version)
+    raise AssertionError("the clock did not run out three times")
+
+
+def refusal(ws: Any) -> dict[str, Any]:
+    """Returns the next error a socket receives (skipping the table's updates)."""
+    while (message := json.loads(ws.receive_text())).get("type") != "error":
+        pass
+    found: dict[str, Any] = message
+    return found
+
+
+def test_the_others_vote_a_bot_in_for_the_rest_of_the_game_after_three_timeouts(db: Path) -> None:
+    with turn_client(db) as client:
+        made = create(client, "venture", ["human", "human", "human"], pace="turn-based", move_hours=12)
+        table, tokens = made["table"], made["tokens"]
+        live = table_of(client, table)
+        late = asked_seat(client, table)
+        first, second = [s for s in range(3) if s != late]
+        with (
+            client.websocket_connect(f"/ws/{table}") as mine,
+            client.websocket_connect(f"/ws/{table}") as one,
+            client.websocket_connect(f"/ws/{table}") as two,
+        ):
+            for ws, seat in ((mine, late), (one, first), (two, second)):
+                hello(ws, tokens[seat])
+            one.send_text(json.dumps({"type": "replace", "seat": late}))
+            assert refusal(one)["error"] == f"seat {late}'s clock ran out 0 times: a vote needs 3"
+            run_out_three_times(client, made, late)
+            for bad, status in ((late + 0.5, 400), (True, 400), (first, 422), (99, 400)):
+                one.send_text(json.dumps({"type": "replace", "seat": bad}))
+                assert refusal(one)["status"] == status
+            one.send_text(json.dumps({"type": "replace", "seat": late}))
+            one.send_text(json.dumps({"type": "replace", "seat": late}))
+            assert refusal(one)["error"] == f"you voted on seat {late} already"
+            assert live.record.seats[late].votes == [first] and not live.record.seats[late].replaced
+            two.send_text(json.dumps({"type": "replace", "seat": late}))
+            deadline = time.time() + 5
+            while not live.record.seats[late].replaced:
+                assert time.time() < deadline, "the vote did not put a bot in"
+                time.sleep(0.02)
+            assert live.record.seats[late].stand_in == "random"
+            mine.send_text(json.dumps({"type": "stand_in", "seat": late, "bot": None}))
+            assert refusal(mine)["status"] == 409  # not for the rest of the game
+    stored = Store(f"sqlite:///{db}").load(table)
+    assert stored is not None and stored.seats[late].replaced and stored.seats[late].votes == [first, second]
 
 
 def test_a_reaction_window_has_its_own_deadline_without_the_away_reserve(db: Path) -> None:

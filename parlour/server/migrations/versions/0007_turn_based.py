@@ -1,5 +1,5 @@
 """Turn-based tables: the table's pace and window and away allowances, the scheduler's claim on a due
-deadline, and per seat the clock's timeouts and the away time left.
+deadline, and per seat the clock's timeouts, the away time left and the others' votes to replace its person.
 
 NOTE: numbered 0007 on its branch; another branch writes its own 0007 (accounts), so at the merge this
 becomes 0008 with down_revision "0007".
@@ -23,13 +23,15 @@ def upgrade() -> None:
     op.add_column("tables", sa.Column("claimed_at", sa.Float(), nullable=True))
     op.add_column("seats", sa.Column("timeouts", sa.Integer(), nullable=False, server_default="0"))
     op.add_column("seats", sa.Column("away_left", sa.Float(), nullable=True))
+    op.add_column("seats", sa.Column("votes", sa.JSON(), nullable=False, server_default="[]"))
+    op.add_column("seats", sa.Column("replaced", sa.Boolean(), nullable=False, server_default=sa.false()))
     op.create_index("ix_tables_deadline", "tables", ["deadline"])
 
 
 def downgrade() -> None:
     """Drops them (turn-based tables become live tables with the same per-move clock)."""
     op.drop_index("ix_tables_deadline", "tables")
-    for column in ("away_left", "timeouts"):
+    for column in ("replaced", "votes", "away_left", "timeouts"):
         op.drop_column("seats", column)
     for column in ("claimed_at", "claimed_version", "away_seconds", "window_seconds", "pace"):
         op.drop_column("tables", column)

@@ -157,7 +157,9 @@ async function create(event) {
   const game = chosenGame();
   const seats = readSeats(Number(byId("players").value));
   const body = { game: game.name, seats, options: readOptions(game), spectators: byId("spectators").checked };
-  for (const k of ["move_seconds", "game_seconds"]) {
+  const hours = byId("pace").value;  // turn-based: hours a move (the live clocks below do not apply)
+  if (hours) Object.assign(body, { pace: "turn-based", move_hours: Number(hours) });
+  for (const k of hours ? [] : ["move_seconds", "game_seconds"]) {
     const v = byId(k).value;
     if (v) body[k] = Number(v);
   }

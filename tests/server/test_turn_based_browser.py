@@ -105,5 +105,12 @@ def test_two_people_play_turns_across_a_restart_and_a_deadline_passes_to_the_aut
         texts = lobby.eval_on_selector_all("#my-tables .my-turn", "boxes => boxes.map(b => b.textContent)")
         assert all(" h left" in text for text in texts), texts
         screenshot(lobby, "turn-based-my-tables")
+        lobby.wait_for_selector("#seat-0")  # the lobby's form makes a turn-based table too
+        lobby.select_option("#seat-1", "human")
+        lobby.select_option("#pace", "24")
+        lobby.click("#create-button")
+        lobby.wait_for_selector("#links a.seat-link")
+        newest = again.get("/api/tables")[0]["table"]
+        assert again.get(f"/api/tables/{newest}/status")["pace"] == "turn-based"
     finally:
         again.stop()

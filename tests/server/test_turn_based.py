@@ -327,3 +327,21 @@ def test_a_reaction_window_has_its_own_deadline_without_the_away_reserve(db: Pat
         move = live.record.moves[version]
         assert move.note == CLOCK_NOTE and move.action == "pass" and move.seat == seat
         assert live.record.seats[seat].away_left == DAY  # a window never draws on the reserve
+
+
+def test_the_clocks_pass_in_a_watched_window_never_lands_before_the_pass_delay(db: Path) -> None:
+    # A game clock of 1 s and a pass delay of 2 s: the clock's pass waits for the delay, as a quick
+    # pass would, whatever the person holds (before, it landed at once, before any auto-pass).
+    with turn_client(db, Timing(think=0.0, pass_delay=2.0, grace=0.0, window_pause=0.0)) as client:
+        made = create(client, "venus-needs-men", ["human", "human"], auto_pass=False, game_seconds=1)
+        live = table_of(client, made["table"])
+        assert live.state.passing_window()
+        opened, version = live.opened, live.record.version
+        assert live.record.deadline is not None and live.record.deadline >= opened + 2.0
+        advance(client, 1.2)  # the game clock is used up, the pass delay is not over
+        time.sleep(0.3)
+        assert live.record.version == version
+        advance(client, 1.0)
+        wait_version(client, made["table"], version)
+        move = live.record.moves[version]
+        assert move.note == CLOCK_NOTE and move.at >= opened + 2.0

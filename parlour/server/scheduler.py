@@ -84,6 +84,8 @@ class Scheduler:
             LOG.info("the clock's move at table %s dropped: %s", table_id, refusal.message)
         except RuntimeError as err:  # the bots' pool shut down under a move (the server is stopping)
             LOG.info("the clock's move at table %s not made: %s", table_id, err)
+        except Exception:  # one table's failure stops neither the others' moves nor the next poll
+            LOG.exception("the clock's move at table %s failed", table_id)
         if not moved:
             await store.write(store.release, table_id, version)
         return moved

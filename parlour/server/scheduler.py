@@ -32,6 +32,8 @@ class Scheduler:
 
     def __init__(self, hall: Hall, clock: Clock, poll: float = POLL, lease: float = LEASE) -> None:
         self.hall, self.clock, self.poll, self.lease = hall, clock, poll, lease
+        self.claimed = 0
+        """Due deadlines this scheduler claimed since it started."""
         self.acted = 0
         """Deadlines this scheduler acted on (a move made) since it started."""
         self._task: asyncio.Task[None] | None = None
@@ -68,6 +70,7 @@ class Scheduler:
             for table_id, version in due
             if await store.write(store.claim, table_id, version, now, self.lease)
         ]
+        self.claimed += len(claimed)
         moved = await asyncio.gather(*(self._act(t, v) for t, v in claimed))
         self.acted += sum(moved)
         return sum(moved)

@@ -84,6 +84,10 @@ def test_two_people_play_turns_across_a_restart_and_a_deadline_passes_to_the_aut
         for page in pages:  # both pages, reconnected after the restart, hear of it
             page.wait_for_selector("#log .entry:has-text('the clock ran out')", timeout=15_000)
         after = again.get(path, made["spectator_token"])
+        pages[late].reload()  # a fresh log, then redrawn at every update: the note stays one line
+        pages[late].wait_for_selector("#log .entry:has-text('the clock ran out')")
+        pages[late].evaluate("() => { drawLog(); drawLog(); }")
+        assert pages[late].text_content("#log").count("the clock ran out") == 1
         assert after["seats"][late]["timeouts"] == 1 and after["seats"][1 - late]["timeouts"] == 0
         screenshot(pages[late], "turn-based-clock-ran-out")
         # My tables (this browser holds the late seat's link): a table where it is my turn comes first.

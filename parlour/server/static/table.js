@@ -114,7 +114,7 @@ function drawLog() {
     const name = entry.turn_player === null ? "" : ` · ${view.names[entry.turn_player]}`;
     const h = `Turn ${entry.turn}${name}`;
     if (h !== heading) { box.append(el("div", { class: "turn" }, h)); heading = h; }
-    const lines = entry.lines.length ? entry.lines : [`${view.names[entry.seat]}: ${entry.action}`];
+    const lines = entry.lines.length ? [...entry.lines] : [`${view.names[entry.seat]}: ${entry.action}`];  // a copy: redrawn often
     if (entry.note) lines.push(`(${view.names[entry.seat]}: ${entry.note})`);  // e.g. the clock ran out
     for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, textNode(personal(line, view, false))));
   }

@@ -23,6 +23,7 @@ from scale_bench import scale_figures
 from search_bench import search_figures
 from server_bench import server_figures
 from speed import openspiel_playouts, speed_table
+from turns_bench import turns_figures
 
 from parlour.bots.simulation import Batch, simulate
 from parlour.core.registry import load_game
@@ -58,13 +59,14 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search`` or ``pages``,
-    that part alone, keeping the other figures of bench/results.json), prints it and writes
-    bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures alone."""
+    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search``, ``pages``,
+    ``windows`` or ``turns``, that part alone, keeping the other figures of bench/results.json), prints
+    it and writes bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures
+    alone."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
         "--only",
-        choices=["server", "playouts", "profiles", "scale", "speed", "search", "pages", "windows"],
+        choices=["server", "playouts", "profiles", "scale", "speed", "search", "pages", "windows", "turns"],
         help="measure only this part",
     )
     results: dict[str, Any]
@@ -75,7 +77,7 @@ def main() -> None:
     if only == "profiles":
         print_profiles(seconds=5.0, top=12)
         return
-    if only in ("server", "scale", "speed", "search", "pages", "windows"):
+    if only in ("server", "scale", "speed", "search", "pages", "windows", "turns"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         if only == "server":
             server_bench(results)
@@ -87,6 +89,8 @@ def main() -> None:
             search_figures(results, **SEARCH)
         elif only == "windows":
             window_bench(results)
+        elif only == "turns":
+            turns_bench(results)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -134,6 +138,7 @@ def main() -> None:
     server_bench(results)
     page_weight_figures(results)
     window_bench(results)
+    turns_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 
@@ -215,6 +220,22 @@ def server_bench(results: dict[str, Any]) -> None:
     for key, think, pass_delay in (("server", 0.6, 1.5), ("server_flat_out", 0.05, 0.05)):
         results[key] = server_figures(50, 20.0, think=think, pass_delay=pass_delay)
         print(f"  {key}: " + ", ".join(f"{k} {v}" for k, v in results[key].items()))
+
+
+def turns_bench(results: dict[str, Any]) -> None:
+    """Measures turn-based tables at scale (bench/turns_bench.py): deadline to auto action, status p99."""
+    print("Turn-based tables: 5,000 in the database, a real server; 100 deadlines pass 0.05 s apart:")
+    found = results["turns"] = turns_figures(5000, 100, 2000)
+    print(
+        f"  deadline to auto action: median {found['deadline_to_action_median_s']} s,"
+        f" p99 {found['deadline_to_action_p99_s']} s, max {found['deadline_to_action_max_s']} s"
+        f" ({found['acted']} of {found['due']} acted; goal under 2 s)"
+    )
+    print(
+        f"  GET /api/tables/T/status over {found['status_requests']} random tables:"
+        f" median {found['status_p50_ms']} ms, p99 {found['status_p99_ms']} ms"
+        f" (server start with {found['tables']} tables: {found['server_start_seconds']} s)"
+    )
 
 
 def boss_figures(results: dict[str, Any]) -> None:

@@ -127,6 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
         "this long after it began: one pause for the run, not one per seat (seconds)",
     )
     serve.add_argument(
+        "--test-hooks",
+        action="store_true",
+        help="for tests only: POST /api/test/clock moves the server's clock forward (never on a real server)",
+    )
+    serve.add_argument(
         "--header-timeout",
         type=float,
         default=10.0,

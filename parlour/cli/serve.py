@@ -117,6 +117,7 @@ def serve(
     guards: Guards = Guards(),
     mail: MailSettings | None = None,
     public_url: str | None = None,
+    test_hooks: bool = False,
 ) -> int:
     """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
     import uvicorn
@@ -156,6 +157,7 @@ def serve(
         seed_key_file=key,
         mail=mail,
         public_url=(public_url or f"http://{host}:{port}").rstrip("/"),
+        test_hooks=test_hooks,
     )
     app = create_app(settings)
     http, ws = guarded_protocols(limits)

@@ -37,6 +37,7 @@ from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.service import Accounts
 from parlour.server.accounts.web import account_routes
 from parlour.server.bodies import json_body
+from parlour.server.clock import Clock
 from parlour.server.hall import Hall
 from parlour.server.limits import (
     CHAT_BURST,
@@ -48,6 +49,7 @@ from parlour.server.limits import (
     HttpRateLimit,
 )
 from parlour.server.replays import Replayer
+from parlour.server.scheduler import POLL, Scheduler
 from parlour.server.sockets import Doors, serve_socket
 from parlour.server.storage import open_store
 from parlour.server.tables import LiveTable, Refusal, Timing
@@ -81,6 +83,12 @@ class Settings:
     """The SMTP server e-mails go through (None: no e-mail is sent)."""
     public_url: str | None = None
     """The server's address as people reach it (``https://parlour.example.org``), for e-mails' links."""
+    clock: Clock = field(default_factory=Clock)
+    """The server's time (clock.py): tests move it forward to make deadlines pass without sleeping."""
+    poll: float = POLL
+    """How often the scheduler asks the database for due deadlines (seconds)."""
+    test_hooks: bool = False
+    """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
 
 
 def make_pool(workers: int) -> Executor:
@@ -118,13 +126,16 @@ def create_app(settings: Settings) -> Starlette:
         warm_up()  # no move waits for a module to load
         store = open_store(settings.database_url, settings.seed_key_file)
         pool = make_pool(settings.bot_workers)
-        hall = Hall(store, pool, settings.timing)
+        hall = Hall(store, pool, settings.timing, settings.clock)
         state["hall"] = app.state.hall = hall
         state["accounts"] = Accounts(store, settings.account_limits, settings.mail, settings.public_url)
         hall.resume_all()
+        scheduler = app.state.scheduler = Scheduler(hall, settings.clock, settings.poll)
+        scheduler.start()
         try:
             yield
         finally:
+            await scheduler.stop()
             hall.close()
             pool.shutdown(wait=False, cancel_futures=True)
             store.close()
@@ -202,6 +213,17 @@ def create_app(settings: Settings) -> Starlette:
             await _replay_json(table, query.get("at"), query.get("seat"), query.get("content") == "1")
         )
 
+    async def move_clock(request: Request) -> Response:
+        body = await json_body(request)
+        advance = body.get("advance") if isinstance(body, dict) else None
+        if isinstance(advance, bool) or not isinstance(advance, int | float):
+            raise Refusal(400, 'the clock hook takes {"advance": SECONDS}')
+        try:
+            settings.clock.advance(float(advance))
+        except ValueError as err:
+            raise Refusal(400, str(err)) from None
+        return JSONResponse({"now": settings.clock.now(), "offset": settings.clock.offset})
+
     routes = [
         Route("/", front),
         Route("/favicon.ico", favicon),
@@ -219,6 +241,8 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    if settings.test_hooks:  # never in a served app unless asked for (parlour serve --test-hooks)
+        routes.append(Route("/api/test/clock", move_clock, methods=["POST"]))
     return Starlette(
         routes=routes,
         lifespan=lifespan,

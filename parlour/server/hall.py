@@ -6,14 +6,15 @@ import asyncio
 import dataclasses
 import hmac
 import secrets
-import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Any
 
 from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
 from parlour.server.asking import AskError, AskMe, check_ask
+from parlour.server.clock import Clock
 from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import (
     LiveTable,
@@ -47,8 +48,12 @@ class Created:
 class Hall:
     """Every table the server knows, in memory once touched; storage holds the truth."""
 
-    def __init__(self, store: Store, pool: Executor, timing: Timing | None = None) -> None:
+    def __init__(
+        self, store: Store, pool: Executor, timing: Timing | None = None, clock: Clock | None = None
+    ) -> None:
         self.store, self.pool, self.timing = store, pool, timing or Timing()
+        self.clock = clock or Clock()
+        """The server's time (clock.py), shared by every table and the scheduler."""
         self.tables: dict[str, LiveTable] = {}
         self.again_lock = asyncio.Lock()
         """One "play again" at a time: a second request finds the table the first made."""
@@ -72,8 +77,18 @@ class Hall:
             record = self.store.load(table_id)
             if record is None:
                 raise Refusal(404, f"there is no table {table_id!r}")
-            table = self.tables[table_id] = LiveTable(record, self.store, self.pool, self.timing)
+            table = self.tables[table_id] = LiveTable(record, self.store, self.pool, self.timing, self.clock)
             self._forget_finished()
+        return table
+
+    def fresh(self, table_id: str, version: int) -> LiveTable:
+        """Returns the table, read again from storage if the one in memory is older than ``version``
+        (another server process moved it: the first step towards several nodes on one database)."""
+        table = self.get(table_id)
+        if table.record.version < version and not table.listeners:
+            table.close()
+            del self.tables[table_id]
+            table = self.get(table_id)
         return table
 
     def _forget_finished(self) -> None:
@@ -102,7 +117,7 @@ class Hall:
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
         self._check_room()
-        unknown = set(spec) - {"game", "seats", "options", "move_seconds", "game_seconds", "spectators"}
+        unknown = set(spec) - {"game", "seats", "options", "spectators", *CLOCK_FIELDS}
         if unknown:
             raise Refusal(400, f"unknown field {sorted(unknown)[0][:40]!r}")
         name = spec.get("game")
@@ -119,11 +134,10 @@ class Hall:
         except (ParlourError, TypeError, ValueError) as err:
             raise Refusal(400, f"options: {err}") from None
         _check_ask_cards(seats, trial.reaction_cards())
-        move_seconds = _seconds(spec.get("move_seconds"), "move_seconds")
-        game_seconds = _seconds(spec.get("game_seconds"), "game_seconds")
+        pace = check_pace(spec)
         for seat in seats:
             if seat.kind == "human":
-                seat.time_left = game_seconds
+                seat.time_left, seat.away_left = pace.game_seconds, pace.away_seconds
         watchable = spec.get("spectators", True)
         if not isinstance(watchable, bool):
             raise Refusal(400, "spectators must be true or false")
@@ -137,9 +151,8 @@ class Hall:
             spectator_hash=hash_token(spectator) if spectator else "",
             spectators=watchable,
             seats=seats,
-            created=time.time(),
-            move_seconds=move_seconds,
-            game_seconds=game_seconds,
+            created=self.clock.now(),
+            **pace.fields(),
         )
         await self._open(record)
         return Created(record.id, tokens, spectator)
@@ -181,9 +194,8 @@ class Hall:
                     _rotated(old.seats[(number + 1) % old.players], number, old)
                     for number in range(old.players)
                 ],
-                created=time.time(),
-                move_seconds=old.move_seconds,
-                game_seconds=old.game_seconds,
+                created=self.clock.now(),
+                **Pace.of(old).fields(),
             )
             await self._open(record, old.id)
             old.next_table = record.id
@@ -268,6 +280,8 @@ class Hall:
                 "over": False,
                 "private": True,
             }
+        now = self.clock.now()
+        deadline = None if over else record.deadline
         return {
             "table": record.id,
             "game": record.game,
@@ -282,6 +296,11 @@ class Hall:
                 for s, called in zip(record.seats, _seat_names(table, record.players), strict=True)
             ],
             "winners": list(state.winners()) if over else [],
+            "pace": record.pace,
+            "move_seconds": record.move_seconds,
+            "deadline": deadline,
+            "time_left": None if deadline is None else max(0.0, deadline - now),
+            "now": now,
         }
 
     def close(self) -> None:
@@ -300,8 +319,18 @@ def _seat_names(live: LiveTable | None, players: int) -> list[str | None]:
 
 def _rotated(seat: SeatRecord, number: int, old: TableRecord) -> SeatRecord:
     """Returns a seat of a finished table as seat ``number`` of its next one (no stand-in, a full clock)."""
-    time_left = old.game_seconds if seat.kind == "human" else None
-    return dataclasses.replace(seat, seat=number, stand_in=None, time_left=time_left)
+    human = seat.kind == "human"
+    time_left, away_left = (old.game_seconds, old.away_seconds) if human else (None, None)
+    return dataclasses.replace(
+        seat,
+        seat=number,
+        stand_in=None,
+        time_left=time_left,
+        away_left=away_left,
+        timeouts=0,
+        votes=[],
+        replaced=False,
+    )
 
 
 def _seat_name(number: int, given: object) -> str | None:
@@ -340,6 +369,72 @@ def _check_ask_cards(seats: list[SeatRecord], known: list[str]) -> None:
             AskMe.from_text(seat.ask).check_cards(known)
         except AskError as err:
             raise Refusal(400, f"seat {seat.seat}: {err}") from None
+
+
+CLOCK_FIELDS = ("move_seconds", "game_seconds", "pace", "move_hours", "window_hours", "away_days")
+"""A table request's clock fields: a live table's seconds, or a turn-based table's hours and days."""
+MOVE_HOURS = (1.0, 336.0)
+"""A turn-based table's time per move (hours): an hour to two weeks."""
+WINDOW_HOURS = (0.1, 72.0)
+"""A turn-based table's time for a reaction window (hours; at most its time per move)."""
+DEFAULT_WINDOW_HOURS = 2.0
+"""A turn-based table's window time when the request gives none (at most its time per move)."""
+MAX_AWAY_DAYS = 30.0
+"""The longest away reserve a turn-based table gives each person (days)."""
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How a table is clocked, in seconds: live (``move_seconds``, ``game_seconds``, each optional) or
+    turn-based (a move's and a reaction window's time, and each person's away reserve)."""
+
+    pace: str = "live"
+    move_seconds: float | None = None
+    game_seconds: float | None = None
+    window_seconds: float | None = None
+    away_seconds: float | None = None
+
+    @classmethod
+    def of(cls, record: TableRecord) -> Pace:
+        """Returns a stored table's clock."""
+        return cls(*(getattr(record, f.name) for f in dataclasses.fields(cls)))
+
+    def fields(self) -> dict[str, Any]:
+        """Returns the clock as a TableRecord's fields (they have the same names)."""
+        return dataclasses.asdict(self)
+
+
+def check_pace(spec: dict[str, object]) -> Pace:
+    """Returns the clock a table request asks for (hostile input: one-line refusals)."""
+    pace = spec.get("pace", "live")
+    if pace not in ("live", "turn-based"):
+        raise Refusal(400, "pace must be 'live' or 'turn-based'")
+    if pace == "live":
+        for name in ("move_hours", "window_hours", "away_days"):
+            if name in spec:
+                raise Refusal(400, f'{name} is for a turn-based table ("pace": "turn-based")')
+        move = _seconds(spec.get("move_seconds"), "move_seconds")
+        return Pace("live", move, _seconds(spec.get("game_seconds"), "game_seconds"))
+    for name in ("move_seconds", "game_seconds"):
+        if name in spec:
+            raise Refusal(
+                400, f"a turn-based table is timed in move_hours, window_hours and away_days, not {name}"
+            )
+    move_hours = _number(spec.get("move_hours", 24), "move_hours", *MOVE_HOURS)
+    low, high = WINDOW_HOURS[0], min(WINDOW_HOURS[1], move_hours)
+    window_hours = _number(
+        spec.get("window_hours", min(DEFAULT_WINDOW_HOURS, move_hours)), "window_hours", low, high
+    )
+    away_days = _number(spec.get("away_days", 0), "away_days", 0.0, MAX_AWAY_DAYS)
+    away = away_days * 86_400.0 if away_days else None
+    return Pace("turn-based", move_hours * 3600.0, None, window_hours * 3600.0, away)
+
+
+def _number(value: object, name: str, low: float, high: float) -> float:
+    """Returns a number from ``low`` to ``high``, refusing anything else with one line."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise Refusal(400, f"{name} must be a number from {low:g} to {high:g}")
+    return float(value)
 
 
 def _seconds(value: object, name: str) -> float | None:

@@ -20,6 +20,7 @@ from parlour.core.positions import JSONObject, JSONValue
 from parlour.server.hall import Hall
 from parlour.server.limits import Bucket, Buckets, Crowd, address_key
 from parlour.server.tables import Listener, LiveTable, Refusal, encode
+from parlour.server.votes import vote_replace
 
 LOG = logging.getLogger("parlour.server")
 MAX_MESSAGE = 16 * 1024
@@ -212,6 +213,8 @@ async def _handle(table: LiveTable, doors: Doors, listener: Listener, message: J
         await table.set_stand_in(seat, message.get("seat"), message.get("bot"))
     elif kind == "name":
         await table.set_name(seat, message.get("text"))
+    elif kind == "replace":
+        await vote_replace(table, seat, message.get("seat"))
     else:
         raise Refusal(400, f"unknown message type {kind[:40]!r}")
 

@@ -24,6 +24,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    ColumnElement,
     Connection,
     Engine,
     Float,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -76,7 +78,7 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     game_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     scores: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     spectator_hash: Mapped[str] = mapped_column(String(64))
     sealed: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -85,6 +87,15 @@ class TableRow(Base):
     """Whether the table has a spectators' link (without one, only its seats' links open it in play)."""
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The table its players went on to ("play again"; public)."""
+    pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
+    """"live" or "turn-based" (a move's time in hours, docs/server.md "Turn-based tables")."""
+    window_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """A turn-based table's time for a reaction window (its moves have ``move_seconds``)."""
+    away_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """A turn-based table's reserve of time each person may be away, spent beyond a move's time."""
+    claimed_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The version whose due deadline a scheduler claimed (scheduler.py), at ``claimed_at``."""
+    claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class MetaRow(Base):
@@ -117,6 +128,14 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     """The account its person bound the seat to (accounts.id; null: none). Kept by the accounts alone:
     ``Store.update`` never writes it."""
+    timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How often its person's clock ran out (public)."""
+    away_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """What is left of a turn-based table's away reserve (seconds; public)."""
+    votes: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    """The seats whose persons voted to replace its person by a bot (public)."""
+    replaced: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
 
 
 class MoveRow(Base):
@@ -157,6 +176,14 @@ class SeatRecord:
     time_left: float | None = None
     name: str | None = None
     """The name its person gave the seat (public; tables.check_name)."""
+    timeouts: int = 0
+    """How often its person's clock ran out (public)."""
+    away_left: float | None = None
+    """What is left of a turn-based table's away reserve (seconds; None: the table has none)."""
+    votes: list[int] = field(default_factory=list)
+    """The seats whose persons voted to replace its person by a bot (votes.py; public)."""
+    replaced: bool = False
+    """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
 
 
 @dataclass
@@ -194,6 +221,12 @@ class TableRecord:
     """Whether the table has a spectators' link (``spectator_hash`` is empty without one)."""
     next_table: str | None = None
     """The table its players went on to ("play again"; public)."""
+    pace: str = "live"
+    """"live" or "turn-based"."""
+    window_seconds: float | None = None
+    """A turn-based table's time for a reaction window."""
+    away_seconds: float | None = None
+    """A turn-based table's away reserve per person (seconds)."""
 
 
 class Store:
@@ -249,7 +282,10 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(_INSERT_MOVE, {"table_id": table.id, **_fields(move)})
             _update_table(connection, table)  # a game over: its seed in clear from now on
-            clocks = [{"t": table.id, "s": s.seat, "left": s.time_left} for s in table.seats]
+            clocks = [
+                {"t": table.id, "s": s.seat, "left": s.time_left, "away": s.away_left, "out": s.timeouts}
+                for s in table.seats
+            ]
             connection.execute(_UPDATE_CLOCK, clocks)
 
     def update(self, table: TableRecord) -> None:
@@ -299,6 +335,46 @@ class Store:
             if status is not None:
                 query = query.where(TableRow.status == status)
             return [_record(s, row, self.seed_key, moves=False) for row in s.scalars(query).all()]
+
+    def due(self, now: float, lease: float, limit: int = 100) -> list[tuple[str, int]]:
+        """Returns the tables in play whose deadline has passed and that no scheduler holds a claim on
+        (none, one for an older version, or one older than ``lease`` seconds), soonest first, with
+        their versions."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(TableRow.id, TableRow.version)
+                .where(TableRow.deadline <= now, TableRow.status == "playing", _unclaimed(now, lease))
+                .order_by(TableRow.deadline)
+                .limit(limit)
+            ).all()
+        return [(table_id, version) for table_id, version in rows]
+
+    def claim(self, table_id: str, version: int, now: float, lease: float) -> bool:
+        """Claims a due deadline of a table at ``version`` for this scheduler: one compare-and-set, so
+        of several schedulers (processes, nodes) on one database exactly one gets it. Returns whether
+        this one did."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                update(TableRow)
+                .where(
+                    TableRow.id == table_id,
+                    TableRow.version == version,
+                    TableRow.status == "playing",
+                    TableRow.deadline <= now,
+                    _unclaimed(now, lease),
+                )
+                .values(claimed_version=version, claimed_at=now)
+            )
+            return done.rowcount == 1
+
+    def release(self, table_id: str, version: int) -> None:
+        """Gives back a claim on a table's version (its scheduler did not act on it)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.claimed_version == version)
+                .values(claimed_version=None, claimed_at=None)
+            )
 
     def close(self) -> None:
         """Finishes the queued writes and closes the database connections."""
@@ -384,9 +460,13 @@ def _dumps(value: object) -> str:
 TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
+    "pace", "window_seconds", "away_seconds",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
-SEAT_COLUMNS = ("seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name")
+SEAT_COLUMNS = (
+    "seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name", "timeouts", "away_left",
+    "votes", "replaced",
+)  # fmt: skip
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 
@@ -399,7 +479,7 @@ _UPDATE_TABLE = (
 _UPDATE_CLOCK = (
     update(SeatRow)
     .where(SeatRow.table_id == bindparam("t"), SeatRow.seat == bindparam("s"))
-    .values(time_left=bindparam("left"))
+    .values(time_left=bindparam("left"), away_left=bindparam("away"), timeouts=bindparam("out"))
 )
 """The statements of a move, built once (a move is the server's most frequent write)."""
 _SET_SEED = (
@@ -424,6 +504,15 @@ def _carry_accounts(previous: str, table_id: str) -> Update:
         update(seats)
         .where(seats.c.table_id == table_id, seats.c.token_hash.is_not(None))
         .values(account_id=kept)
+    )
+
+
+def _unclaimed(now: float, lease: float) -> ColumnElement[bool]:
+    """Returns the condition that no scheduler holds a live claim on a table's current version."""
+    return or_(
+        TableRow.claimed_version.is_(None),
+        TableRow.claimed_version != TableRow.version,
+        TableRow.claimed_at <= now - lease,
     )
 
 
@@ -473,6 +562,6 @@ def _record(s: Session, row: TableRow, key: bytes, moves: bool = True) -> TableR
     table["seed"] = unseal(row.seed, key, row.id) if row.sealed else row.seed
     return TableRecord(
         **table,
-        seats=[SeatRecord(**_columns(r, SEAT_COLUMNS)) for r in seats],
+        seats=[SeatRecord(**{**_columns(r, SEAT_COLUMNS), "votes": list(r.votes)}) for r in seats],
         moves=[MoveRecord(**{**_columns(m, MOVE_COLUMNS), "forced": list(m.forced)}) for m in found],
     )

@@ -30,6 +30,7 @@ from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
 from parlour.server.asking import AskError, AskMe, check_ask
+from parlour.server.clock import Clock
 from parlour.server.limits import TABLE_CHAT_BURST, TABLE_CHAT_RATE, Bucket
 from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
@@ -88,6 +89,11 @@ MAX_SEAT_CONNECTIONS = 4
 """Connections one seat may hold at once (tabs, a hot-seat screen); a newer one closes the oldest (4409)."""
 MAX_STORED_CHAT = 2000
 """Chat lines one table stores from spectators: beyond them its chat is full to them (429)."""
+CLOCK_NOTE = "the clock ran out"
+"""The note of a move the auto policy made for a person whose time ran out."""
+TIMEOUTS_AWAY = 3
+"""After this many timeouts a person counts as away: any other person may put a bot in for them, and
+the others may vote to replace them by a bot for the rest of the game (votes.py)."""
 MAX_BOT_MILLISECONDS = 2000
 """The longest search a server bot may make for one move (a table's bots are chosen by strangers)."""
 
@@ -178,8 +184,12 @@ def encode(message: dict[str, object]) -> str:
 class LiveTable:
     """One table in play (or finished) in memory, rebuilt from storage by replaying its moves."""
 
-    def __init__(self, record: TableRecord, store: Store, pool: Executor, timing: Timing) -> None:
+    def __init__(
+        self, record: TableRecord, store: Store, pool: Executor, timing: Timing, clock: Clock | None = None
+    ) -> None:
         self.record, self.store, self.pool, self.timing = record, store, pool, timing
+        self.clock = clock or Clock()
+        """The server's time (clock.py): deadlines, pacing and the moves' times are read from it."""
         self.game: Game = load_game(record.game)
         self.log = GameLog()
         self.state = self._rebuild()
@@ -197,7 +207,7 @@ class LiveTable:
         window (people read it before the answers come)."""
         self.left: dict[int, float] = {}
         """When each person's seat last lost its last connection (for the stand-in grace period)."""
-        self.loaded = time.time()
+        self.loaded = self.clock.now()
         """When this server took the table up (a seat never connected since is in its grace from here)."""
         self.chat_bucket = Bucket(TABLE_CHAT_RATE, TABLE_CHAT_BURST)
         self._chat_stored: int | None = None
@@ -244,6 +254,10 @@ class LiveTable:
                 "connected": s.kind == "bot" or s.seat in connected,
                 "time_left": s.time_left,
                 "name": s.name,
+                "timeouts": s.timeouts,
+                "away_left": s.away_left,
+                "votes": list(s.votes),
+                "replaced": s.replaced,
             }
             for s in self.record.seats
         ]
@@ -262,7 +276,9 @@ class LiveTable:
             "move_seconds": self.record.move_seconds,
             "game_seconds": self.record.game_seconds,
             "deadline": self.record.deadline,
-            "now": time.time(),
+            "now": self.clock.now(),
+            "pace": self.record.pace,
+            "window_seconds": self.record.window_seconds,
         }
         view["window"] = self._window()
         view["next_table"] = self.record.next_table  # "play again": where its players went on
@@ -369,7 +385,7 @@ class LiveTable:
         version, or None where the pass goes the usual way."""
         if self.window_base is None or not self.watched():
             return None
-        if time.time() >= self.opened + self.timing.pass_delay:
+        if self.clock.now() >= self.opened + self.timing.pass_delay:
             return None
         if seat not in self.state.deciders():
             return None  # refused the usual way
@@ -397,7 +413,7 @@ class LiveTable:
     async def _pace_pass(self) -> None:
         """Holds a typed pass until the pass delay since the decision opened (as an automatic one)."""
         if self.state.passing_window() and self.watched():
-            wait = self.opened + self.timing.pass_delay - time.time()
+            wait = self.opened + self.timing.pass_delay - self.clock.now()
             if wait > 0:
                 await asyncio.sleep(wait)
 
@@ -420,7 +436,7 @@ class LiveTable:
             events = trial.apply(action, seat)  # the engine's one legality check, on the copy
         except IllegalActionError as err:
             raise Refusal(422, str(err)) from None
-        now = time.time()
+        now = self.clock.now()
         continuing = self._continues_window(seat, text, trial)
         opened = self.opened if continuing else now
         passed_on = self.state.passing_window() and trial.passing_window() and text.strip() == PASS_TEXT
@@ -435,6 +451,9 @@ class LiveTable:
         if not automatic or note is not None:  # a person's own time, or the clock running out
             passing = self.state.passing_window() and text.strip() == PASS_TEXT
             self._charge_clock(pending.seats[seat], now, self.timing.pass_delay if passing else 0.0)
+            self._charge_away(pending.seats[seat], now)
+        if note == CLOCK_NOTE:
+            pending.seats[seat].timeouts += 1
         if trial.is_over():
             pending.status, pending.scores = "over", list(trial.scores())
         pending.deadline = self._deadline(trial, opened, pending.seats)
@@ -446,7 +465,8 @@ class LiveTable:
         record.version, record.status, record.scores = pending.version, pending.status, pending.scores
         record.deadline = pending.deadline
         for live, stored in zip(record.seats, pending.seats, strict=True):
-            live.time_left = stored.time_left
+            live.time_left, live.away_left = stored.time_left, stored.away_left
+            live.timeouts = stored.timeouts
         self.state, self.opened, self.window_opened, self.window_pace = (
             trial,
             opened,
@@ -487,21 +507,51 @@ class LiveTable:
         if stored.kind == "human" and stored.stand_in is None and stored.time_left is not None:
             stored.time_left = max(0.0, stored.time_left - max(0.0, now - self.opened - free))
 
+    def _charge_away(self, stored: SeatRecord, now: float) -> None:
+        """Takes the time a person of a turn-based table spent on a move beyond its allowance off
+        their away reserve (a reaction window has only its own time)."""
+        allowed = self._allowance(self.state)
+        if self.state.passing_window() or allowed is None:
+            return
+        if stored.kind == "human" and stored.away_left is not None:
+            stored.away_left = max(0.0, stored.away_left - max(0.0, now - self.opened - allowed))
+
+    def _allowance(self, state: GameState) -> float | None:
+        """Returns a turn-based table's time for the decision open in ``state``: a reaction window's
+        own (``window_seconds``) or a move's (None: a live table)."""
+        if self.record.pace != "turn-based":
+            return None
+        window = self.record.window_seconds
+        return window if window is not None and state.passing_window() else self.record.move_seconds
+
     def _deadline(self, state: GameState, now: float, seats: list[SeatRecord] | None = None) -> float | None:
-        """Returns when the clock of the person now asked runs out (None: no clock, or nobody asked)."""
+        """Returns when the clock of the person now asked runs out (None: no clock, or nobody asked).
+        It depends on public facts only (who is asked, the public clocks), and in a watched window it
+        is never sooner than the pass delay, when a quick pass would land (docs/security.md)."""
         seats = seats if seats is not None else self.record.seats
         if state.is_over():
             return None
         humans = [s for s in state.deciders() if self._is_person(s)]
         if not humans:
             return None
+        allowed = self._allowance(state)
+        if allowed is not None:  # a turn-based table: a move may draw on the away reserve, a window not
+            reserve = 0.0 if state.passing_window() else seats[humans[0]].away_left or 0.0
+            return self._not_before_passes(state, now, now + allowed + reserve)
         limits = []
         if self.record.move_seconds is not None:
             limits.append(self.record.move_seconds)
         left = seats[humans[0]].time_left
         if left is not None:
             limits.append(left)
-        return now + min(limits) if limits else None
+        return self._not_before_passes(state, now, now + min(limits)) if limits else None
+
+    def _not_before_passes(self, state: GameState, now: float, deadline: float) -> float:
+        """Returns a deadline moved to no sooner than the pass delay in a watched reaction window: the
+        clock's pass never lands before a quick one would, whatever the person holds."""
+        if state.passing_window() and self.watched():
+            return max(deadline, now + self.timing.pass_delay)
+        return deadline
 
     def _is_person(self, seat: int) -> bool:
         """Returns whether a person (not a bot, not a stand-in) plays the seat now."""
@@ -514,6 +564,8 @@ class LiveTable:
         way for the same move (same version, seat, mover and time) is kept, so a setting changed back
         and forth never starts a bot's search again."""
         plan = None if self.state.is_over() else self._plan()
+        if plan is not None and plan.mover == "clock":
+            plan = None  # the scheduler acts on the stored deadline (scheduler.py, run_out)
         key = None if plan is None else (self.record.version, plan.seat, plan.note, plan.mover, plan.when)
         if key is not None and key == self._planned and self._task is not None and not self._task.done():
             return
@@ -525,13 +577,35 @@ class LiveTable:
             self._task = asyncio.get_running_loop().create_task(self._run(self._generation, plan))
 
     def resume(self) -> None:
-        """After a restart: the decision open now begins afresh (the downtime is nobody's thinking
-        time), with its clock planned again."""
-        self.opened = self.window_opened = time.time()
-        self.window_pace = self.timing.think  # people take the table up again: a move's pace
+        """After a restart: at a live table the decision open now begins afresh (the downtime is
+        nobody's thinking time); a turn-based table keeps its stored deadline (hours, not seconds: a
+        restart takes nothing from anyone). Its automatic moves are planned again."""
+        if self.record.pace != "turn-based" or self.record.deadline is None:
+            self.opened = self.window_opened = self.clock.now()
+            self.window_pace = self.timing.think  # people take the table up again: a move's pace
+            self.record.deadline = self._deadline(self.state, self.opened)
         self.window_base = self.record.version if _asks_several(self.state) else None
-        self.record.deadline = self._deadline(self.state, self.opened)
         self.schedule()
+
+    async def run_out(self, version: int) -> bool:
+        """The scheduler's door (scheduler.py): the deadline of the person asked at ``version`` has
+        passed, so the auto policy moves for them (a pass where legal, else the clock bot), noted "the
+        clock ran out". Nothing happens if the table moved on, the deadline moved, or an automatic move
+        of the table's own (a bot's, a pass at its time) comes first. Returns whether it moved."""
+        if version != self.record.version or self.state.is_over():
+            return False
+        deadline = self.record.deadline
+        if deadline is None or deadline > self.clock.now():
+            return False
+        plan = self._plan()
+        if plan is None or plan.mover != "clock":
+            return False
+        generation = self._generation
+        text = plan.choose()
+        if asyncio.isfuture(text) or asyncio.iscoroutine(text):
+            text = await text
+        await self.act(plan.seat, text, version, plan.note, automatic=True, generation=generation)
+        return True
 
     def _plan(self) -> Plan | None:
         """Returns the next automatic move, if any. In a window asking several seats at once, bots
@@ -559,7 +633,7 @@ class LiveTable:
                 return found
         if self.record.deadline is not None:
             seat = next(s for s in self.state.deciders() if self._is_person(s))
-            return Plan(self.record.deadline, seat, self._clock_choice(seat), "clock", "the clock ran out")
+            return Plan(self.record.deadline, seat, self._clock_choice(seat), "clock", CLOCK_NOTE)
         return None
 
     def _bot_of(self, seat: int) -> str | None:
@@ -638,7 +712,7 @@ class LiveTable:
             text = plan.choose()
             if asyncio.isfuture(text) or asyncio.iscoroutine(text):
                 text = await text
-            wait = plan.when - time.time()
+            wait = plan.when - self.clock.now()
             if wait > 0:
                 await asyncio.sleep(wait)
             if generation != self._generation:
@@ -697,7 +771,7 @@ class LiveTable:
         async with self.lock:
             if ask.to_text() != self.record.seats[seat].ask:
                 self._drop_plan_of(seat)
-                self._ask_changed[seat] = time.time()
+                self._ask_changed[seat] = self.clock.now()
             self.record.seats[seat].ask = ask.to_text()
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
@@ -724,17 +798,24 @@ class LiveTable:
         if bot is None:
             if by != seat:
                 raise Refusal(403, "only the seat's own person takes it back")
+            if stored.replaced:
+                raise Refusal(409, "the others voted a bot in for your seat for the rest of the game")
         else:
             check_bot(self.game, bot)
             if by != seat:
                 self._check_away(seat)
         async with self.lock:
-            self._drop_plan_of(seat)
             stored.stand_in = None if bot is None else str(bot)  # check_bot refused any other value
-            self.record.deadline = self._deadline(self.state, self.opened)
+            self.replan_seat(seat)
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
         self.schedule()
+
+    def replan_seat(self, seat: int) -> None:
+        """After a seat changed hands (a stand-in in or out): drops its planned move and works the
+        deadline out again (the caller holds the lock and stores the record)."""
+        self._drop_plan_of(seat)
+        self.record.deadline = self._deadline(self.state, self.opened)
 
     def admit(self, listener: Listener) -> None:
         """Adds a connection: a spectator within the spectators' budget (else 503); a seat always, its
@@ -770,7 +851,9 @@ class LiveTable:
         """Refuses a bot for another person's seat unless that person is away: without a connection for
         the grace period, or asked and silent for ``Timing.away`` seconds (a table without a clock
         must not wait for ever; the person takes the seat back on return)."""
-        now = time.time()
+        now = self.clock.now()
+        if self.record.seats[seat].timeouts >= TIMEOUTS_AWAY:
+            return  # a person whose clock ran out again and again may be replaced (for a while)
         if seat in {listener.seat for listener in self.listeners}:
             silent = now - self.opened
             if seat not in self.state.deciders() or silent < self.timing.away:
@@ -787,7 +870,7 @@ class LiveTable:
         """Forgets a connection; notes when a person's seat is left with none."""
         self.listeners.discard(listener)
         if listener.seat is not None and listener.seat not in {other.seat for other in self.listeners}:
-            self.left[listener.seat] = time.time()
+            self.left[listener.seat] = self.clock.now()
 
     def close(self) -> None:
         """Stops the table's planned automatic move."""

@@ -35,6 +35,14 @@ class SeatJSON(TypedDict):
     connected: bool
     time_left: float | None
     name: str | None
+    timeouts: int
+    """How often its person's clock ran out."""
+    away_left: float | None
+    """What is left of a turn-based table's away reserve (seconds)."""
+    votes: list[int]
+    """The seats whose persons voted to replace its person by a bot."""
+    replaced: bool
+    """Whether the others' vote gave the seat to a bot for the rest of the game."""
 
 
 class LogJSON(TypedDict):

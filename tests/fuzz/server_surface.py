@@ -144,6 +144,14 @@ SPECS: list[dict[str, Any]] = [
         "move_seconds": 30,
     },
     {"game": "venture", "seats": [{"kind": "human"}, {"kind": "human"}]},
+    {
+        "game": "venus-needs-men",
+        "seats": [{"kind": "human"}, {"kind": "human", "auto_pass": False}],
+        "pace": "turn-based",
+        "move_hours": 24,
+        "window_hours": 2.5,
+        "away_days": 3,
+    },
 ]
 """Valid table requests, the seeds of the mutated ones."""
 

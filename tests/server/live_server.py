@@ -48,7 +48,9 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> LiveServer:
+    def start(self, wait: float = 30.0) -> LiveServer:
+        """Starts the server and waits up to ``wait`` seconds for it to answer (it resumes every table in
+        play first)."""
         args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
         args += ["--bot-workers", str(self.bot_workers), "--think", str(self.think)]
         args += [
@@ -65,7 +67,7 @@ class LiveServer:
         )
         if not isinstance(stderr, int):
             stderr.close()  # the server has its own copy
-        end = time.time() + 30
+        end = time.time() + wait
         while time.time() < end:
             try:
                 self.get("/api/games")

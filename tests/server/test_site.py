@@ -101,7 +101,15 @@ def test_a_tables_status_says_whose_turn_it_is_and_nothing_secret(client: TestCl
         "deciders",
         "seats",
         "winners",
+        "pace",  # the clock, as public as the spectator's (issue 32)
+        "move_seconds",
+        "deadline",
+        "time_left",
+        "now",
     }
+    assert (
+        status["pace"] == spectator["clock"]["pace"] and status["deadline"] == spectator["clock"]["deadline"]
+    )
     assert "seed" not in str(status) and "token" not in str(status)
     assert client.get("/api/tables/nope/status").status_code == 404
 

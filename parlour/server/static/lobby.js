@@ -157,7 +157,9 @@ async function create(event) {
   const game = chosenGame();
   const seats = readSeats(Number(byId("players").value));
   const body = { game: game.name, seats, options: readOptions(game), spectators: byId("spectators").checked };
-  for (const k of ["move_seconds", "game_seconds"]) {
+  const hours = byId("pace").value;  // turn-based: hours a move (the live clocks below do not apply)
+  if (hours) Object.assign(body, { pace: "turn-based", move_hours: Number(hours) });
+  for (const k of hours ? [] : ["move_seconds", "game_seconds"]) {
     const v = byId(k).value;
     if (v) body[k] = Number(v);
   }
@@ -240,19 +242,30 @@ function drawMine() {
   drawTurns(tables);
 }
 
-// Whose turn it is at each of my tables, from the tables' public status (no link is sent); a finished
-// table's is asked once.
+// Whose turn it is at each of my tables and how long the person asked has left, from the tables'
+// public status (no link is sent); a finished table's is asked once. The list is then ordered by
+// urgency: your turn first, then the least time left.
 const finished = new Map();
 async function drawTurns(tables) {
+  const statuses = new Map();
+  const item = entry => document.querySelector(`#my-tables li[data-table="${CSS.escape(entry.table)}"]`);
   await Promise.all(tables.map(async entry => {
     const status = finished.get(entry.table) || await MyTables.status(entry.table);
     if (status && (status.over || status.missing)) finished.set(entry.table, status);
-    const box = document.querySelector(`#my-tables li[data-table="${CSS.escape(entry.table)}"] .my-turn`);
+    const box = item(entry)?.querySelector(".my-turn");
     if (!box || !status) return;
+    statuses.set(entry.table, status);
     const text = status.missing ? "no longer on this server" : MyTables.turnText(status, entry.seat);
-    box.textContent = `· ${text} ·`;
+    const left = MyTables.timeLeftText(status);
+    box.textContent = `· ${text}${left ? `, ${left}` : ""} ·`;
     box.dataset.turn = status.missing ? "missing" : status.over ? "over" : text === "your turn" ? "yours" : "other";
+    if (typeof status.time_left === "number" && !status.over) box.dataset.left = String(Math.round(status.time_left));
   }));
+  const list = byId("my-tables");
+  for (const entry of MyTables.byUrgency(tables, statuses)) {
+    const found = item(entry);
+    if (found) list.append(found);  // moved to the end, in order of urgency
+  }
 }
 
 async function listTables() {

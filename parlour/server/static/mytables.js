@@ -54,6 +54,38 @@ const MyTables = {
     return `${turn === mine ? "your" : `${name(turn)}'s`} turn${also}`;
   },
 
+  // How long the person asked has left, from the public status (the server's own "time_left", so this
+  // browser's clock does not matter): "23 h left", "40 min left", "" where no clock runs.
+  timeLeftText(status) {
+    const left = status && !status.over ? status.time_left : null;
+    if (typeof left !== "number") return "";
+    if (left >= 5400) return `${Math.round(left / 3600)} h left`;
+    if (left >= 90) return `${Math.round(left / 60)} min left`;
+    return `${Math.max(0, Math.round(left))} s left`;
+  },
+
+  // How urgent a table is, as a sort key: your turn first, then the other tables in play, then the
+  // finished or vanished ones; within each, the least time left first (no clock: last).
+  urgency(status, mine) {
+    if (!status || status.missing || status.over) return [2, Infinity];
+    const yours = mine !== null && mine !== undefined && status.deciders.includes(mine);
+    const left = typeof status.time_left === "number" ? status.time_left : Infinity;
+    return [yours ? 0 : 1, left];
+  },
+
+  // Returns the entries ordered by urgency (statuses by table id; an entry without one keeps its place
+  // among the tables in play); the sort is stable, so equal ones stay newest first.
+  byUrgency(entries, statuses) {
+    const key = entry => {
+      const status = statuses.get(entry.table);
+      return status ? this.urgency(status, entry.seat) : [1, Infinity];
+    };
+    return [...entries].sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      return x[0] - y[0] || (x[1] === y[1] ? 0 : x[1] < y[1] ? -1 : 1);
+    });
+  },
+
   // Fetches a table's public status (null: the server has no such table, or could not say).
   async status(table) {
     try {

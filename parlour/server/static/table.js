@@ -114,7 +114,7 @@ function drawLog() {
     const name = entry.turn_player === null ? "" : ` · ${view.names[entry.turn_player]}`;
     const h = `Turn ${entry.turn}${name}`;
     if (h !== heading) { box.append(el("div", { class: "turn" }, h)); heading = h; }
-    const lines = entry.lines.length ? entry.lines : [`${view.names[entry.seat]}: ${entry.action}`];
+    const lines = entry.lines.length ? [...entry.lines] : [`${view.names[entry.seat]}: ${entry.action}`];  // a copy: redrawn often
     if (entry.note) lines.push(`(${view.names[entry.seat]}: ${entry.note})`);  // e.g. the clock ran out
     for (const line of lines) box.append(el("div", { class: "entry", "data-number": entry.number }, textNode(personal(line, view, false))));
   }
@@ -657,7 +657,9 @@ function tick() {
   const box = document.getElementById("clock");
   if (!view || !view.clock.deadline || view.over) { box.textContent = ""; return; }
   const left = Math.max(0, Math.round(view.clock.deadline - (Date.now() + clockOffset) / 1000));
-  box.textContent = `clock: ${left} s for ${view.deciders.map(d => view.names[d]).join(", ")}`;
+  // A turn-based table's hours read as hours ("clock: 23 h 5 min for Ana"), a live table's as seconds.
+  const shown = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${left} s`;
+  box.textContent = `clock: ${shown} for ${view.deciders.map(d => view.names[d]).join(", ")}`;
 }
 
 // A reaction window's countdown, shown to everyone: who is still asked, in order, and when the first

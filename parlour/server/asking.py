@@ -97,3 +97,16 @@ def check_ask(mode: object, cards: object, known: list[str] | None = None) -> As
     if known is not None:
         found.check_cards(known)
     return found
+
+
+SLOW_MODES = ("always", "never")
+"""The settings a turn-based table others watch allows (ruling S-2): neither looks at the hand."""
+
+
+def slow_modes_only(mode: str) -> None:
+    """Refuses (AskError) a setting that looks at the hand, for a turn-based table others watch."""
+    if mode not in SLOW_MODES:
+        raise AskError(
+            "at a turn-based table others watch, a window setting is 'always' or 'never': a window "
+            "that waited hours only for those who could play would tell everyone who can (ruling S-2)"
+        )

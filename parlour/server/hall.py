@@ -13,7 +13,7 @@ from typing import Any
 from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
-from parlour.server.asking import AskError, AskMe, check_ask
+from parlour.server.asking import AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
 from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import (
@@ -135,6 +135,7 @@ class Hall:
             raise Refusal(400, f"options: {err}") from None
         _check_ask_cards(seats, trial.reaction_cards())
         pace = check_pace(spec)
+        _slow_settings(seats, spec["seats"], pace.pace, spec.get("spectators", True) is not False)
         for seat in seats:
             if seat.kind == "human":
                 seat.time_left, seat.away_left = pace.game_seconds, pace.away_seconds
@@ -360,6 +361,22 @@ def _seat_ask(number: int, seat: dict[str, object]) -> AskMe:
         return check_ask(given.get("mode"), given.get("cards"))
     except AskError as err:
         raise Refusal(400, f"seat {number}: {err}") from None
+
+
+def _slow_settings(seats: list[SeatRecord], given: list[Any], pace: str, spectators: bool) -> None:
+    """At a turn-based table others watch (a spectators' link, or two people), a person's setting is
+    ``never`` unless they asked for ``always``; one that looks at the hand is refused (ruling S-2)."""
+    people = [s for s in seats if s.kind == "human"]
+    if pace != "turn-based" or not (spectators or len(people) > 1):
+        return
+    for seat in people:
+        if "ask" not in given[seat.seat] and "auto_pass" not in given[seat.seat]:
+            seat.ask = "never"
+            continue
+        try:
+            slow_modes_only(AskMe.from_text(seat.ask).mode)
+        except AskError as err:
+            raise Refusal(400, f"seat {seat.seat}: {err}") from None
 
 
 def _check_ask_cards(seats: list[SeatRecord], known: list[str]) -> None:

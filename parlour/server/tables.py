@@ -29,7 +29,7 @@ from parlour.core.log import GameLog
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.core.state import PASS_TEXT, GameState
-from parlour.server.asking import AskError, AskMe, check_ask
+from parlour.server.asking import MODES, SLOW_MODES, AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
 from parlour.server.limits import TABLE_CHAT_BURST, TABLE_CHAT_RATE, Bucket
 from parlour.server.replays import Replayer
@@ -290,6 +290,7 @@ class LiveTable:
             view["ask"] = ask.to_json()
             view["auto_pass"] = ask.mode != "always"
             view["answered_for_you"] = self._is_person(seat) and ask.passes_for(self.state, seat)
+            view["ask_modes"] = list(SLOW_MODES if self.slow() else MODES)
         if full:
             view["reaction_cards"] = self.reaction_cards()
         results = view.get("results")
@@ -756,15 +757,24 @@ class LiveTable:
         """The older switch: on is the setting "playable" (pass where I may only pass), off "always"."""
         if not isinstance(on, bool):
             raise Refusal(400, 'auto_pass needs "on": true or false')
+        if on and self.slow():
+            raise Refusal(400, "at a turn-based table others watch, a window setting is 'always' or 'never'")
         await self._store_ask(seat, AskMe("playable" if on else "always"))
 
     async def set_ask(self, seat: int, mode: object, cards: object) -> None:
         """Sets when a person's seat is asked in reaction windows (asking.AskMe); refuses a bad setting."""
         try:
             ask = check_ask(mode, cards, self.reaction_cards())
+            if self.slow():
+                slow_modes_only(ask.mode)
         except AskError as err:
             raise Refusal(400, str(err)) from None
         await self._store_ask(seat, ask)
+
+    def slow(self) -> bool:
+        """Returns whether the table is turn-based and watched: its settings may not look at the hand
+        (ruling S-2)."""
+        return self.record.pace == "turn-based" and self.watched()
 
     async def _store_ask(self, seat: int, ask: AskMe) -> None:
         """Stores a seat's setting, dropping a pass it had planned, and tells the table."""

@@ -42,7 +42,7 @@ def create(
     client: TestClient, game: str, seats: list[str], auto_pass: bool = True, **extra: Any
 ) -> dict[str, Any]:
     """Creates a table (``human`` or bot names per seat); returns the reply with tokens by seat."""
-    people = {"kind": "human", "auto_pass": auto_pass}
+    people = {"kind": "human"} if auto_pass else {"kind": "human", "auto_pass": False}  # True: the default
     spec = {"game": game, "seats": [people if s == "human" else {"kind": "bot", "bot": s} for s in seats]}
     reply = client.post("/api/tables", json={**spec, **extra})
     assert reply.status_code == 201, reply.text

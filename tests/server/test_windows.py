@@ -460,3 +460,32 @@ def test_a_private_table_in_play_is_not_listed_and_its_status_says_nothing(db: P
             "/api/tables", json=spec([{"kind": "human"}, {**BOT, "ask": {"mode": "never"}}])
         )
         assert refused.status_code == 400 and "a bot answers every window itself" in refused.json()["error"]
+
+
+def test_a_turn_based_table_others_watch_takes_only_settings_blind_to_the_hand(db: Path) -> None:
+    turns = {"pace": "turn-based", "move_hours": 24}
+    people = [{"kind": "human"}, {"kind": "human"}]
+    with make_client(db) as client:
+        reply = made(client, {**spec(people), **turns})
+        table, token = reply["table"], reply["tokens"][0]
+        view = client.get(f"/api/tables/{table}", headers=bearer(token)).json()
+        assert view["ask"]["mode"] == "never" and view["ask_modes"] == ["always", "never"]  # ruling S-2
+        for asked in ({"mode": "playable"}, {"mode": "only", "cards": ["Jamming"]}):
+            refused = client.post(
+                "/api/tables", json={**spec([{"kind": "human", "ask": asked}, BOT]), **turns}
+            )
+            assert refused.status_code == 400 and "ruling S-2" in refused.json()["error"]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            hello(ws, token)
+            ws.send_text(json.dumps({"type": "ask", "mode": "playable"}))
+            error = json.loads(ws.receive_text())
+            assert error["status"] == 400 and "ruling S-2" in error["error"]
+            ws.send_text(json.dumps({"type": "ask", "mode": "always"}))
+            update = json.loads(ws.receive_text())
+            while update.get("type") != "table":
+                update = json.loads(ws.receive_text())
+            assert update["ask"]["mode"] == "always"
+        # One person and bots without a spectators' link: nobody else watches, every setting is open.
+        alone = made(client, {**spec([{"kind": "human"}, BOT]), **turns, "spectators": False})
+        view = client.get(f"/api/tables/{alone['table']}", headers=bearer(alone["tokens"][0])).json()
+        assert view["ask"]["mode"] == "playable" and "only" in view["ask_modes"]

@@ -707,7 +707,9 @@ function drawAsk() {
   box.hidden = view.seat === null || !view.ask || view.over;  // nothing more to be asked
   if (box.hidden) return;
   const select = document.getElementById("ask-mode");
-  select.querySelector('option[value="only"]').hidden = reactionCards.length === 0;
+  const allowed = view.ask_modes || ["always", "playable", "only", "never"];  // the server says which
+  for (const option of select.options) option.hidden = !allowed.includes(option.value);
+  select.querySelector('option[value="only"]').hidden ||= reactionCards.length === 0;
   if (document.activeElement !== select && !select.dataset.choosing) select.value = view.ask.mode;
   const cards = document.getElementById("ask-cards");
   cards.hidden = select.value !== "only";

@@ -64,8 +64,10 @@ def test_a_profile_counts_games_places_ratings_and_timeouts_and_gives_nothing_pr
         one_line_error(client.get("/api/players/" + "x" * 40), 404)
         one_line_error(client.get("/api/leaderboard?game=chess&players=2"), 400)
         one_line_error(client.get("/api/leaderboard?game=embers&players=9"), 400)
-        assert client.get("/api/leaderboard?game=embers&players=3").headers["content-type"].startswith(
-            "application/json"
+        assert (
+            client.get("/api/leaderboard?game=embers&players=3")
+            .headers["content-type"]
+            .startswith("application/json")
         )
 
         # A deleted account: no profile; on the leaderboard its rating stays, as "deleted player".

@@ -141,9 +141,6 @@ class Hall:
         rated = spec.get("rated", False)
         if not isinstance(rated, bool):
             raise Refusal(400, "rated must be true or false")
-        bots = [seat.bot for seat in seats if seat.kind == "bot"]
-        if rated and len(set(bots)) != len(bots):
-            raise Refusal(400, "a rated table seats each bot at most once (a bot is one player)")
         watchable = spec.get("spectators", True)
         if not isinstance(watchable, bool):
             raise Refusal(400, "spectators must be true or false")

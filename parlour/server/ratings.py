@@ -3,11 +3,12 @@ a rated table ends; the leaderboard and a player's public profile.
 
 An identity is ``account:ID`` (a person's seat bound to an account) or ``bot:NAME`` (a bot's fixed
 identity). A table made rated counts only if, at its end, every person's seat is bound to an account
-and no two seats share an identity; a person whose seat the others' vote gave to a bot (``replaced``)
-or that a stand-in bot plays at the end abandoned: they rank last. Rating a table is one transaction
-that first sets ``tables.rated_done`` with a compare-and-set, so a second call, another process or a
-restart never rates it twice; a table whose rating did not run (the process died between the last
-move and the rating) is rated by ``rate_pending`` at the next start.
+and no account holds two of its seats (one bot may hold several: its rating moves by the mean of its
+seats' updates, as ``parlour/bots/tournament.py`` rates bots). A person whose seat the others' vote
+gave to a bot (``replaced``), or that a stand-in bot plays at the end, abandoned: they rank last.
+Rating a table is one transaction that first sets ``tables.rated_done`` with a compare-and-set, so a
+second call, another process or a restart never rates it twice; a table whose rating did not run (the
+process died between the last move and the rating) is rated by ``rate_pending`` at the next start.
 """
 
 from __future__ import annotations
@@ -89,10 +90,11 @@ def places(ranks: Sequence[int], left: Sequence[bool]) -> list[int]:
 
 
 def outcome(table: TableRow, seats: Sequence[SeatRow]) -> tuple[list[str], list[int]] | None:
-    """Returns a finished table's identities and places, or None if it does not count (a person's seat
-    bound to no account, or two seats of one identity)."""
+    """Returns a finished table's identities and places (by seat), or None if it does not count (a
+    person's seat bound to no account, or two seats of one account)."""
     identities = [identity_of(seat) for seat in seats]
-    if any(i is None for i in identities) or len(set(identities)) != len(identities):
+    accounts = [i for i in identities if i is not None and i.startswith("account:")]
+    if any(i is None for i in identities) or len(set(accounts)) != len(accounts):
         return None
     ranks = table.ranks if table.ranks is not None else rank(table.scores or [0.0] * len(seats))
     return [i for i in identities if i is not None], places(ranks, [abandoned(seat) for seat in seats])
@@ -134,8 +136,12 @@ def _update(s: Session, table: TableRow, identities: list[str], placed: list[int
         [model.rating(mu=row.mu, sigma=row.sigma) if row is not None else model.rating()] for row in rows
     ]
     updated = model.rate(teams, ranks=[float(p) for p in placed])
-    for identity, row, team, place in zip(identities, rows, updated, placed, strict=True):
-        mu, sigma = team[0].mu, team[0].sigma
+    for identity in dict.fromkeys(identities):  # each identity once, in seat order
+        mine = [n for n, i in enumerate(identities) if i == identity]
+        mu = sum(updated[n][0].mu for n in mine) / len(mine)
+        sigma = sum(updated[n][0].sigma for n in mine) / len(mine)
+        place = min(placed[n] for n in mine)
+        row = rows[mine[0]]
         if row is None:
             row = RatingRow(identity=identity, game=table.game, players=table.players, games=0, wins=0)
             s.add(row)

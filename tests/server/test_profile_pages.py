@@ -111,6 +111,18 @@ def test_chromium_opens_a_profile_and_the_leaderboard_names_as_text(browser: Any
         assert "2 times" in (page.text_content("#profile-timeouts") or "")
         assert EMAIL not in page.content()
         screenshot(page, "profile")
+
+        # Signed in, the lobby offers "Rated"; the table it makes says so.
+        signed = page.request.post(server.url + "/api/login", data={"username": "bo2", "password": PASSWORD})
+        assert signed.ok, signed.text()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#rated-row:not([hidden])")
+        page.check("#rated")
+        page.click("#create-button")
+        page.wait_for_selector("#links a.seat-link")
+        assert page.text_content("#create-error") == ""
+        made = page.evaluate("JSON.parse(localStorage.getItem('parlour.tables'))[0].table")
+        assert rows(db, "SELECT rated FROM tables WHERE id = ?", made) == [(1,)]  # (unlisted: no status)
         assert not errors and not dialogs
     finally:
         server.stop()

@@ -205,3 +205,20 @@ def test_a_person_who_left_their_seat_to_a_bot_ranks_last(db: Path) -> None:
     assert places["account:2"] == 3  # bo: last, whatever the game's rank
     assert places["account:1"] == (1 if game_ranks[0] <= game_ranks[2] else 2)
     assert places["bot:random"] == (1 if game_ranks[2] <= game_ranks[0] else 2)
+
+
+def test_play_again_makes_the_next_table_rated_with_the_same_accounts(db: Path) -> None:
+    with account_client(db) as client:
+        token = people(client)
+        made = table(client, token, ["human", "human", "random"])
+        bind(client, "ana1", made, 0)
+        bind(client, "bo1", made, 1)
+        play_out(client, made)
+        reply = client.post(f"/api/tables/{made['table']}/again", headers=bearer(made["tokens"][0]))
+        assert reply.status_code == 200, reply.text
+        following = reply.json()["table"]
+        # Seats rotate by one: seat i is the old seat i + 1's, each person's own token opens it.
+        tokens = {(seat - 1) % 3: token for seat, token in made["tokens"].items()}
+        play_out(client, {"table": following, "tokens": tokens, "spectator_token": made["spectator_token"]})
+        assert rows(db, "SELECT rated, rated_done FROM tables WHERE id = ?", following) == [(1, 1)]
+        assert [row["games"] for row in board(client)] == [2, 2, 2]

@@ -62,6 +62,8 @@ def test_a_profile_counts_games_places_ratings_and_timeouts_and_gives_nothing_pr
         assert abs(rating["ordinal"] - (rating["mu"] - 3 * rating["sigma"])) < 1e-9
         one_line_error(client.get("/api/players/nobody"), 404)
         one_line_error(client.get("/api/players/" + "x" * 40), 404)
+        for hostile in ("%ED%A0%80", "%00", "%FF", "ana2%27%20OR%201=1--"):  # invalid Unicode, NUL, SQL
+            one_line_error(client.get("/api/players/" + hostile), 404)
         one_line_error(client.get("/api/leaderboard?game=chess&players=2"), 400)
         one_line_error(client.get("/api/leaderboard?game=embers&players=9"), 400)
         assert (

@@ -35,7 +35,7 @@ from parlour.core.registry import game_names, load_game
 from parlour.server.accounts.counters import AccountLimits
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.service import Accounts
-from parlour.server.accounts.web import account_routes
+from parlour.server.accounts.web import account_routes, signed_in
 from parlour.server.bodies import json_body
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
@@ -48,6 +48,7 @@ from parlour.server.limits import (
     Buckets,
     HttpRateLimit,
 )
+from parlour.server.ratings import leaderboard, profile, rate_pending
 from parlour.server.replays import Replayer
 from parlour.server.scheduler import POLL, Scheduler
 from parlour.server.sockets import Doors, serve_socket
@@ -130,6 +131,7 @@ def create_app(settings: Settings) -> Starlette:
         state["hall"] = app.state.hall = hall
         state["accounts"] = Accounts(store, settings.account_limits, settings.mail, settings.public_url)
         hall.resume_all()
+        rate_pending(store.engine)  # the tables that ended while their rating could not run
         scheduler = app.state.scheduler = Scheduler(hall, settings.clock, settings.poll)
         scheduler.start()
         try:
@@ -165,6 +167,8 @@ def create_app(settings: Settings) -> Starlette:
 
     async def create(request: Request) -> Response:
         spec = await json_body(request)
+        if isinstance(spec, dict) and spec.get("rated") is True:
+            signed_in(request, accounts())  # a rated table's creator is signed in (and sends the CSRF)
         made = await hall().create(spec)
         base = f"/t/{made.table}"
         return JSONResponse(
@@ -213,6 +217,34 @@ def create_app(settings: Settings) -> Starlette:
             await _replay_json(table, query.get("at"), query.get("seat"), query.get("content") == "1")
         )
 
+    async def leaderboard_page(request: Request) -> Response:
+        return FileResponse(STATIC / "leaderboard.html")
+
+    async def profile_page(request: Request) -> Response:
+        return FileResponse(STATIC / "profile.html")
+
+    async def board(request: Request) -> Response:
+        game = request.query_params.get("game", "")
+        if game not in game_names():
+            raise Refusal(400, f"game must be one of {', '.join(game_names())}")
+        known = load_game(game)
+        players = _small_int(
+            request.query_params.get("players", str(known.min_players)),
+            known.min_players,
+            known.max_players,
+            "players",
+        )
+        listed = await asyncio.to_thread(leaderboard, hall().store.engine, game, players)
+        return JSONResponse({"game": game, "players": players, "board": listed})
+
+    async def player(request: Request) -> Response:
+        username = request.path_params["username"]
+        too_long = len(username) > 24
+        shown = None if too_long else await asyncio.to_thread(profile, hall().store.engine, username)
+        if shown is None:
+            raise Refusal(404, "there is no such player")
+        return JSONResponse(shown)
+
     async def move_clock(request: Request) -> Response:
         body = await json_body(request)
         advance = body.get("advance") if isinstance(body, dict) else None
@@ -237,6 +269,10 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/tables/{table}/again", again, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay),
+        Route("/leaderboard", leaderboard_page),
+        Route("/players/{username}", profile_page),
+        Route("/api/leaderboard", board),
+        Route("/api/players/{username}", player),
         *account_routes(hall, accounts),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -117,7 +117,7 @@ class Hall:
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
         self._check_room()
-        unknown = set(spec) - {"game", "seats", "options", "spectators", *CLOCK_FIELDS}
+        unknown = set(spec) - {"game", "seats", "options", "spectators", "rated", *CLOCK_FIELDS}
         if unknown:
             raise Refusal(400, f"unknown field {sorted(unknown)[0][:40]!r}")
         name = spec.get("game")
@@ -139,6 +139,9 @@ class Hall:
         for seat in seats:
             if seat.kind == "human":
                 seat.time_left, seat.away_left = pace.game_seconds, pace.away_seconds
+        rated = spec.get("rated", False)
+        if not isinstance(rated, bool):
+            raise Refusal(400, "rated must be true or false")
         watchable = spec.get("spectators", True)
         if not isinstance(watchable, bool):
             raise Refusal(400, "spectators must be true or false")
@@ -153,6 +156,7 @@ class Hall:
             spectators=watchable,
             seats=seats,
             created=self.clock.now(),
+            rated=rated,
             **pace.fields(),
         )
         await self._open(record)
@@ -196,6 +200,7 @@ class Hall:
                     for number in range(old.players)
                 ],
                 created=self.clock.now(),
+                rated=old.rated,
                 **Pace.of(old).fields(),
             )
             await self._open(record, old.id)
@@ -297,6 +302,7 @@ class Hall:
                 for s, called in zip(record.seats, _seat_names(table, record.players), strict=True)
             ],
             "winners": list(state.winners()) if over else [],
+            "rated": record.rated,
             "pace": record.pace,
             "move_seconds": record.move_seconds,
             "deadline": deadline,

@@ -96,6 +96,12 @@ class TableRow(Base):
     claimed_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The version whose due deadline a scheduler claimed (scheduler.py), at ``claimed_at``."""
     claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    """Whether the table was made rated (ratings.py decides at its end whether it counts)."""
+    rated_done: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    """Whether the ratings took its end into account (set once, in the rating's transaction)."""
+    ranks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """Each seat's final place (1 is best; ties share), stored with the game's end."""
 
 
 class MetaRow(Base):
@@ -227,6 +233,10 @@ class TableRecord:
     """A turn-based table's time for a reaction window."""
     away_seconds: float | None = None
     """A turn-based table's away reserve per person (seconds)."""
+    rated: bool = False
+    """Whether the table was made rated (docs/server.md "Ratings")."""
+    ranks: list[int] | None = None
+    """Each seat's final place (1 is best), once the game is over."""
 
 
 class Store:
@@ -460,7 +470,7 @@ def _dumps(value: object) -> str:
 TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
-    "pace", "window_seconds", "away_seconds",
+    "pace", "window_seconds", "away_seconds", "rated", "ranks",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
 SEAT_COLUMNS = (
@@ -474,7 +484,13 @@ _INSERT_MOVE = insert(MoveRow)
 _UPDATE_TABLE = (
     update(TableRow)
     .where(TableRow.id == bindparam("t"))
-    .values(status=bindparam("st"), version=bindparam("v"), deadline=bindparam("d"), scores=bindparam("sc"))
+    .values(
+        status=bindparam("st"),
+        version=bindparam("v"),
+        deadline=bindparam("d"),
+        scores=bindparam("sc"),
+        ranks=bindparam("rk"),
+    )
 )
 _UPDATE_CLOCK = (
     update(SeatRow)
@@ -543,7 +559,14 @@ def _update_table(connection: Connection, table: TableRecord) -> None:
     """Copies a table's changing fields to its row; a finished game's seed is public, stored in clear."""
     done = connection.execute(
         _UPDATE_TABLE,
-        {"t": table.id, "st": table.status, "v": table.version, "d": table.deadline, "sc": table.scores},
+        {
+            "t": table.id,
+            "st": table.status,
+            "v": table.version,
+            "d": table.deadline,
+            "sc": table.scores,
+            "rk": table.ranks,
+        },
     )
     if done.rowcount != 1:
         raise LookupError(f"no table {table.id}")

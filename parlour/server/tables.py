@@ -32,6 +32,7 @@ from parlour.core.state import PASS_TEXT, GameState
 from parlour.server.asking import MODES, SLOW_MODES, AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
 from parlour.server.limits import TABLE_CHAT_BURST, TABLE_CHAT_RATE, Bucket
+from parlour.server.ratings import rate_table
 from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
 from parlour.server.views import SeatJSON, score_timeline, seat_view
@@ -457,6 +458,7 @@ class LiveTable:
             pending.seats[seat].timeouts += 1
         if trial.is_over():
             pending.status, pending.scores = "over", list(trial.scores())
+            pending.ranks = list(trial.ranking())
         pending.deadline = self._deadline(trial, opened, pending.seats)
         try:
             await self.store.write(self.store.add_move, pending, move)
@@ -464,6 +466,9 @@ class LiveTable:
             LOG.exception("could not store a move of table %s", record.id)
             raise Refusal(503, "the move could not be saved; try again") from None
         record.version, record.status, record.scores = pending.version, pending.status, pending.scores
+        record.ranks = pending.ranks
+        if record.status == "over" and record.rated:
+            await self._rate()
         record.deadline = pending.deadline
         for live, stored in zip(record.seats, pending.seats, strict=True):
             live.time_left, live.away_left = stored.time_left, stored.away_left
@@ -485,6 +490,14 @@ class LiveTable:
             self.window_base = record.version if _asks_several(trial) else None
             self._drop_queue("the window closed before your pass landed")
         return record.version
+
+    async def _rate(self) -> None:
+        """Rates the finished table (ratings.py: once, in its own transaction); a failure is logged and
+        left to the next start's ``rate_pending``, never to the move."""
+        try:
+            await self.store.write(rate_table, self.store.engine, self.record.id)
+        except Exception:
+            LOG.exception("could not rate table %s (the next start tries again)", self.record.id)
 
     def _same_window(self, text: str, version: int) -> bool:
         """Returns whether a pass sent against ``version`` was meant for the window open now (the

@@ -106,6 +106,7 @@ def test_a_tables_status_says_whose_turn_it_is_and_nothing_secret(client: TestCl
         "deadline",
         "time_left",
         "now",
+        "rated",  # whether the table was made rated (issue 32, ratings)
     }
     assert (
         status["pace"] == spectator["clock"]["pace"] and status["deadline"] == spectator["clock"]["deadline"]

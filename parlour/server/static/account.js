@@ -24,6 +24,7 @@ function show(data) {
   $("signed-out").hidden = !!account;
   if (!account) return;
   $("me-username").textContent = account.username;
+  $("me-profile").href = `/players/${encodeURIComponent(account.username)}`;
   $("me-display").value = account.display_name;
   $("me-email").value = account.email || "";
   $("me-email-state").textContent = account.email ? (account.email_confirmed ? "confirmed" : "not confirmed yet") : "";

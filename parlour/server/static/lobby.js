@@ -164,8 +164,12 @@ async function create(event) {
     if (v) body[k] = Number(v);
   }
   byId("create-error").textContent = "";
-  const reply = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body),
-                                             headers: { "content-type": "application/json" } });
+  const headers = { "content-type": "application/json" };
+  if (csrf && byId("rated").checked) {
+    body.rated = true;
+    headers["x-csrf-token"] = csrf;
+  }
+  const reply = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body), headers });
   const data = await reply.json();
   if (!reply.ok) { byId("create-error").textContent = data.error; return; }
   const names = {};
@@ -303,6 +307,11 @@ async function start() {
 start();
 
 // The header's account link names the signed-in account (written as text).
+// Signed in, a table may be made rated (docs/server.md "Ratings"): the request carries the CSRF token.
+let csrf = null;
 fetch("/api/me", { credentials: "same-origin" }).then(r => r.json()).then(me => {
-  if (me.account) document.getElementById("account-link").textContent = `Account: ${me.account.display_name}`;
+  if (!me.account) return;
+  document.getElementById("account-link").textContent = `Account: ${me.account.display_name}`;
+  csrf = me.csrf;
+  document.getElementById("rated-row").hidden = false;
 }).catch(() => {});

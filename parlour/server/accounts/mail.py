@@ -34,12 +34,17 @@ def password_from_environment() -> str | None:
     return os.environ.get(PASSWORD_VARIABLE) or None
 
 
-def send(settings: MailSettings, to: str, subject: str, body: str) -> None:
-    """Sends one plain-text message (blocking: run it in a thread); raises OSError or SMTPException."""
+def send(
+    settings: MailSettings, to: str, subject: str, body: str, headers: dict[str, str] | None = None
+) -> None:
+    """Sends one plain-text message (blocking: run it in a thread), with any further ``headers``;
+    raises OSError or SMTPException."""
     message = EmailMessage()
     message["From"] = settings.sender
     message["To"] = to
     message["Subject"] = subject
+    for name, value in (headers or {}).items():
+        message[name] = value
     message.set_content(body)
     smtp: smtplib.SMTP
     if settings.security == "ssl":

@@ -7,6 +7,7 @@ import os
 import smtplib
 import ssl
 from dataclasses import dataclass
+from email import policy
 from email.message import EmailMessage
 
 LOG = logging.getLogger("parlour.server.mail")
@@ -39,7 +40,7 @@ def send(
 ) -> None:
     """Sends one plain-text message (blocking: run it in a thread), with any further ``headers``;
     raises OSError or SMTPException."""
-    message = EmailMessage()
+    message = EmailMessage(policy=policy.SMTP.clone(max_line_length=998))  # a long link's header unfolded
     message["From"] = settings.sender
     message["To"] = to
     message["Subject"] = subject

@@ -96,7 +96,7 @@ def asked(client: TestClient, table: str) -> list[int]:
 
 
 def move(client: TestClient, made: dict[str, Any]) -> int:
-    """Makes the first legal moves of the (first) asked seat over HTTP until another seat is asked;
+    """Makes the last legal moves of the (first) asked seat over HTTP until another seat is asked;
     returns the seat that moved."""
     table = made["table"]
     seat = asked(client, table)[0]
@@ -104,7 +104,7 @@ def move(client: TestClient, made: dict[str, Any]) -> int:
         view = client.get(f"/api/tables/{table}", headers=bearer(made["tokens"][seat])).json()
         reply = client.post(
             f"/api/tables/{table}/actions",
-            json={"action": view["legal"][0], "version": view["version"]},
+            json={"action": view["legal"][-1], "version": view["version"]},
             headers=bearer(made["tokens"][seat]),
         )
         assert reply.status_code == 200, reply.text

@@ -1,8 +1,8 @@
 """E-mail notifications: the message (the table's page and an unsubscribe link) and its signed token.
 
 The seat's own link cannot be sent: it holds a token the server keeps only as a hash. The message gives
-the table's page address and says to open the table from the account's "my tables" or the saved seat
-link (the page itself asks for the seat's link when opened without it). The unsubscribe link carries an
+the table's page address and says to open the table from the account page's "My seats" or the saved
+seat link (the page itself asks for the seat's link when opened without it). The unsubscribe link carries an
 HMAC of the account's id (keyed from the server's seed key): one click turns the account's e-mails off,
 no sign-in needed, and it works until the key changes.
 """
@@ -51,7 +51,7 @@ def compose(payload: dict[str, object], base: str, token: str) -> tuple[str, str
         [
             *lines,
             "",
-            "Open the table from your account's page (My tables) or from the seat link you saved:",
+            'Open the table from your account page\'s "My seats" or from the seat link you saved:',
             "the address above shows the table, and your seat's own link lets you play there.",
             "",
             f"No more e-mails like this one (one click, no sign-in): {unsubscribe}",

@@ -1,8 +1,8 @@
 """Web Push in Chromium (issue 32): ticking "Notify this browser" on the account page registers the
 service worker (/sw.js, scope /) and asks for the permission then, never before. Headless Chromium
 here refuses ``pushManager.subscribe`` ("Registration failed - permission denied": no push service
-reachable from this machine, and Playwright cannot grant the push permission), so the page says so, and the test then stores a synthetic subscription through the page's own session and
-CSRF token (what the page sends on success), which the server keeps."""
+reachable from this machine, and Playwright cannot grant the push permission), so the page says so, and the test then stores a synthetic subscription through the
+page's own session and CSRF token (what the page sends on success), which the server keeps."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_opting_in_registers_the_service_worker_and_a_subscription_is_stored(
         status = page.evaluate(
             """([key, auth]) => fetch('/api/me/push', {method: 'POST', credentials: 'same-origin',
                 headers: {'content-type': 'application/json', 'x-csrf-token': csrf},
-                body: JSON.stringify({endpoint: 'https://push.example.org/send/abc', keys: {p256dh: key, auth}})
+                body: JSON.stringify({endpoint: 'https://push.example.org/s/1', keys: {p256dh: key, auth}})
             }).then(r => r.status)""",
             [key, auth],
         )

@@ -1,8 +1,9 @@
 """Web Push in Chromium (issue 32): ticking "Notify this browser" on the account page registers the
 service worker (/sw.js, scope /) and asks for the permission then, never before. Headless Chromium
 here refuses ``pushManager.subscribe`` ("Registration failed - permission denied": no push service
-reachable from this machine, and Playwright cannot grant the push permission), so the page says so, and the test then stores a synthetic subscription through the
-page's own session and CSRF token (what the page sends on success), which the server keeps."""
+reachable from this machine, and Playwright cannot grant the push permission), so the page says so,
+and the test then stores a synthetic subscription through the page's own session and CSRF token
+(what the page sends on success), which the server keeps."""
 
 from __future__ import annotations
 

@@ -6,30 +6,19 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from email.message import Message
 from pathlib import Path
-
-import pytest
-from aiosmtpd.controller import Controller
 
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.clock import Clock
 from parlour.server.notify.outbox import DAY, HOUR
 
-from .live_server import free_port
+from . import test_account_mail
 from .notify_helpers import PUBLIC, asked, bound_table, move, notify_client, outbox, set_for, sql, wait_until
 from .test_account_mail import Inbox
 
-
-@pytest.fixture
-def inbox() -> Iterator[tuple[Inbox, MailSettings]]:
-    handler = Inbox()
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield handler, MailSettings("127.0.0.1", port, sender="parlour@example.org", security="none", timeout=5)
-    controller.stop()
+inbox = test_account_mail.inbox
+"""The accounts' e-mail tests' fixture: a real SMTP server (aiosmtpd) on a free local port."""
 
 
 def body_of(message: Message) -> str:

@@ -7,7 +7,6 @@ by ``GET /api/me/notifications``) and tried again after ``BACKOFF`` (1, 5, 30 mi
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import smtplib
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from parlour.server.accounts.rows import AccountRow
 from parlour.server.clock import Clock
 from parlour.server.notify import email, push, webhook
 from parlour.server.notify.outbox import NotificationRow
+from parlour.server.polling import Poller
 from parlour.server.storage import Store
 
 LOG = logging.getLogger("parlour.server.notify")
@@ -96,38 +96,18 @@ def finish(store: Store, notification: int, now: float, error: str | None) -> No
             row.due = now + BACKOFF[row.attempts - 1]
 
 
-class Deliverer:
+class Deliverer(Poller):
     """Polls the outbox and delivers the messages it claims (see the module)."""
+
+    what = "the notifications' poll"
 
     def __init__(
         self, store: Store, channels: Channels, clock: Clock, poll: float = POLL, lease: float = LEASE
     ) -> None:
+        super().__init__()
         self.store, self.channels, self.clock, self.poll, self.lease = store, channels, clock, poll, lease
         self.sent = 0
         self.failed = 0
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Starts polling in the background (in the running event loop)."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stops polling (a delivery under way keeps its claim until the lease ends)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                LOG.exception("the notifications' poll failed")
-            await asyncio.sleep(self.poll)
 
     async def tick(self) -> int:
         """Claims every due message it can and delivers them one by one; returns how many were sent."""

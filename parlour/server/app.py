@@ -96,6 +96,8 @@ class Settings:
     """How often the notifications' outbox is asked for due messages (seconds)."""
     push_subject: str = "mailto:parlour@localhost"
     """The VAPID ``sub`` claim push services may write to (a mailto: or https: address)."""
+    notify_private_hosts: bool = False
+    """Whether webhooks and push endpoints may be loopback or private addresses (tests, closed networks)."""
     test_hooks: bool = False
     """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
 
@@ -146,6 +148,7 @@ def create_app(settings: Settings) -> Starlette:
             settings.public_url or "http://127.0.0.1:8000",
             unsubscribe_key(store.seed_key),
             settings.push_subject,
+            settings.notify_private_hosts,
         )
         await asyncio.to_thread(vapid_keys, store)  # made on the first start, kept in the database
         deliverer = app.state.deliverer = Deliverer(store, channels, settings.clock, settings.notify_poll)

@@ -14,7 +14,7 @@ import pytest
 from parlour.server.clock import Clock
 from parlour.server.notify.deliver import BACKOFF, Channels, Deliverer
 from parlour.server.notify.outbox import Asked, enqueue
-from parlour.server.notify.webhook import WebhookError, check_url
+from parlour.server.notify.webhook import WebhookError, check_url, post
 from parlour.server.storage import Store
 
 from .accounts_helpers import one_line_error
@@ -133,7 +133,8 @@ def test_two_delivery_workers_on_one_database_send_each_message_once(db: Path) -
                 sql(db, "UPDATE notifications SET status = 'sent'")
                 assert enqueue(stores[0], Asked(table, "Venture", (number % 2,), "turn"), clock.now()) == 1
             sql(db, "UPDATE notifications SET status = 'pending'")
-            workers = [Deliverer(store, Channels(None, "http://x", b"k"), clock) for store in stores]
+            channels = Channels(None, "http://x", b"k", private_hosts=True)
+            workers = [Deliverer(store, channels, clock) for store in stores]
             start = threading.Barrier(2)
 
             def work(worker: Deliverer) -> None:
@@ -192,3 +193,11 @@ def test_the_settings_refuse_a_bad_url_and_need_the_csrf_token(db: Path) -> None
         assert reply.status_code == 200 and reply.json()["webhook_url"] == "https://example.org/h"
         assert client.get("/api/me/notifications").json()["email"] is True
         assert bearer  # the helpers' import kept
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:9/x", "http://localhost/x", "http://10.1.2.3/", "http://[::1]/"]
+)
+def test_a_webhook_to_a_private_address_is_refused_by_default(url: str) -> None:
+    with pytest.raises(OSError, match="not a public address"):
+        post(url, "Your turn")

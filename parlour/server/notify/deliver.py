@@ -35,12 +35,15 @@ MAX_ERROR = 300
 @dataclass
 class Channels:
     """How messages leave: the SMTP settings (None: e-mail is off), the server's address for links, the
-    unsubscribe tokens' key and the VAPID ``sub`` claim (a mailto: or https: address)."""
+    unsubscribe tokens' key, the VAPID ``sub`` claim (a mailto: or https: address), and whether
+    webhooks and push endpoints may be private addresses."""
 
     mail: MailSettings | None
     public_url: str
     unsubscribe_key: bytes
     push_subject: str = "mailto:parlour@localhost"
+    private_hosts: bool = False
+    """Whether webhooks and push endpoints may be private addresses (tests, closed networks)."""
 
 
 def due(store: Store, now: float, lease: float, limit: int = BATCH) -> list[int]:
@@ -148,9 +151,16 @@ class Deliverer(Poller):
             elif channel == "webhook":
                 if hook is None:
                     return "the account has no webhook"
-                webhook.post(hook, str(payload.get("text")))
+                webhook.post(hook, str(payload.get("text")), self.channels.private_hosts)
             elif channel == "push":
-                push.send(self.store, account_id, payload, base, self.channels.push_subject)
+                push.send(
+                    self.store,
+                    account_id,
+                    payload,
+                    base,
+                    self.channels.push_subject,
+                    self.channels.private_hosts,
+                )
             else:
                 return f"no channel {channel!r}"
         except (OSError, smtplib.SMTPException, ValueError) as err:

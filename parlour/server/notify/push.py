@@ -16,6 +16,7 @@ from pywebpush import WebPushException, webpush
 from sqlalchemy.exc import IntegrityError
 
 from parlour.server.notify.outbox import PushSubscriptionRow, VapidRow
+from parlour.server.notify.webhook import check_public
 from parlour.server.storage import Store
 
 TIMEOUT = 5.0
@@ -127,7 +128,9 @@ def message_of(payload: dict[str, object], base: str) -> str:
     )
 
 
-def send(store: Store, account_id: int, payload: dict[str, object], base: str, subject: str) -> int:
+def send(
+    store: Store, account_id: int, payload: dict[str, object], base: str, subject: str, private: bool = False
+) -> int:
     """Delivers the message to each of the account's subscriptions (blocking); a subscription its push
     service says is gone is forgotten. Returns how many took it; raises OSError if none did and one
     failed otherwise."""
@@ -139,6 +142,8 @@ def send(store: Store, account_id: int, payload: dict[str, object], base: str, s
         session = requests.Session()
         session.max_redirects = 0  # a push service's redirect is not followed
         try:
+            if not private:
+                check_public(endpoint)  # a subscription names any URL: not one in the server's network
             webpush(
                 {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
                 data=data,
@@ -157,6 +162,8 @@ def send(store: Store, account_id: int, payload: dict[str, object], base: str, s
                 failure = f"push service answered {status}" if status else str(err)[:200]
         except requests.RequestException as err:
             failure = f"push service unreachable: {type(err).__name__}"
+        except OSError as err:
+            failure = str(err)
         finally:
             session.close()
     if not delivered and failure is not None:

@@ -1,11 +1,16 @@
 """Webhook notifications: a POST of ``{"content": TEXT, "text": TEXT}`` (what Discord's and Slack's
 incoming webhooks take) to the account's URL. The URL is checked when set (http or https, a host, no
-credentials, at most ``MAX_URL`` characters); a delivery never follows a redirect, waits at most
-``TIMEOUT`` seconds and reads at most ``MAX_ANSWER`` bytes of the answer."""
+credentials, at most ``MAX_URL`` characters); a delivery goes only to a public address (unless the
+server allows private ones: ``Settings.notify_private_hosts``, for tests and closed networks), never
+follows a redirect, waits at most ``TIMEOUT`` seconds and reads at most ``MAX_ANSWER`` bytes of the
+answer. (The address is checked, then resolved again by the connection: a DNS answer that changes in
+between is not caught.)"""
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
@@ -39,6 +44,20 @@ def check_url(value: object) -> str | None:
     return value
 
 
+def check_public(url: str) -> None:
+    """Raises OSError if the URL's host resolves to a loopback, private, link-local or otherwise
+    non-public address (a webhook or a push endpoint must not reach into the server's own network)."""
+    host = urlsplit(url).hostname or ""
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError):
+        raise OSError(f"the host {host[:100]!r} is not found") from None
+    for *_, address in found:
+        ip = ipaddress.ip_address(str(address[0]).split("%")[0])
+        if not ip.is_global:
+            raise OSError(f"the host {host[:100]!r} is not a public address")
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Refuses every redirect (the answer's 3xx becomes an HTTPError)."""
 
@@ -54,9 +73,11 @@ def body_of(text: str) -> bytes:
     return json.dumps({"content": text, "text": text}).encode()
 
 
-def post(url: str, text: str) -> None:
+def post(url: str, text: str, private: bool = False) -> None:
     """Delivers one message (blocking); raises OSError (urllib's errors among them) if it did not land
-    with a 2xx answer."""
+    with a 2xx answer, or (unless ``private``) if the host is not a public address."""
+    if not private:
+        check_public(url)
     request = urllib.request.Request(
         check_url(url) or "",
         data=body_of(text),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.clock import Clock
+from parlour.server.notify.email import check_unsubscribe, unsubscribe_key, unsubscribe_token
 from parlour.server.notify.outbox import DAY, HOUR
 
 from . import test_account_mail
@@ -120,3 +121,22 @@ def test_no_email_without_smtp_settings_and_the_page_says_so(db: Path) -> None:
         move(client, made)
         wait_until(lambda: [r[7] for r in outbox(db)] == [1])
         assert "not configured" in outbox(db)[0][8]
+
+
+def test_an_unconfirmed_address_gets_nothing(db: Path, inbox: tuple[Inbox, MailSettings]) -> None:
+    with notify_client(db, mail=inbox[1]) as client:
+        made = bound_table(client, db)
+        for seat in (0, 1):
+            set_for(db, made["accounts"][seat], notify_email=1, email_confirmed=0)
+        move(client, made)
+        time.sleep(0.3)
+        assert outbox(db) == [] and inbox[0].messages == []
+
+
+def test_an_unsubscribe_token_is_the_accounts_own_and_nothing_else() -> None:
+    key = unsubscribe_key(b"k" * 32)
+    token = unsubscribe_token(key, 7)
+    assert check_unsubscribe(key, token) == 7
+    assert check_unsubscribe(unsubscribe_key(b"j" * 32), token) is None
+    for bad in (token.replace("7.", "8."), "7", "7.", "x.y", "7.a.b", token + "0", None, 7, "٧." + token[2:]):
+        assert check_unsubscribe(key, bad) is None

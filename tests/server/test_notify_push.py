@@ -126,3 +126,22 @@ def test_the_vapid_keys_are_made_once_and_kept_across_a_restart(db: Path) -> Non
         )
         assert client.get("/api/me/notifications").json()["push_key"] == first
     assert len(unb64(first)) == 65 and sql(db, "SELECT count(*) FROM vapid_keys") == [(1,)]
+
+
+def test_a_push_endpoint_in_the_servers_own_network_is_refused_by_default(db: Path) -> None:
+    with Receiver() as endpoint, notify_client(db) as client:
+        client.app.state.deliverer.channels.private_hosts = False  # type: ignore[attr-defined]
+        made = bound_table(client, db)
+        csrf = {"x-csrf-token": made["csrf"][1]}
+        _, _, keys = browser_keys()
+        assert (
+            client.post(
+                "/api/me/push", json={"endpoint": endpoint.url, "keys": keys}, headers=csrf
+            ).status_code
+            == 201
+        )
+        if asked(client, made["table"]) == [1]:
+            move(client, made)
+        move(client, made)
+        wait_until(lambda: [r[7] for r in outbox(db)] == [1])
+        assert "not a public address" in outbox(db)[0][8] and endpoint.posts == []

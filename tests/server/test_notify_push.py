@@ -15,6 +15,7 @@ import http_ece
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from starlette.testclient import TestClient
 
 from .accounts_helpers import one_line_error
 from .notify_helpers import PUBLIC, Receiver, asked, bound_table, move, notify_client, outbox, sql, wait_until
@@ -92,21 +93,24 @@ def check_vapid(header: str, server_key: str, endpoint: str) -> None:
     public.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
 
 
+def subscribe_and_ask(client: TestClient, db: Path, endpoint: Receiver) -> dict[str, str]:
+    """Subscribes the signed-in account (seat 1's) at ``endpoint`` and has its seat asked; returns the
+    CSRF header."""
+    made = bound_table(client, db)
+    csrf = {"x-csrf-token": made["csrf"][1]}
+    _, _, keys = browser_keys()
+    reply = client.post("/api/me/push", json={"endpoint": endpoint.url, "keys": keys}, headers=csrf)
+    assert reply.status_code == 201
+    if asked(client, made["table"]) == [1]:
+        move(client, made)
+    move(client, made)
+    return csrf
+
+
 def test_a_subscription_its_push_service_calls_gone_is_forgotten(db: Path) -> None:
     with Receiver() as endpoint, notify_client(db) as client:
         endpoint.status = 410
-        made = bound_table(client, db)
-        csrf = {"x-csrf-token": made["csrf"][1]}
-        _, _, keys = browser_keys()
-        assert (
-            client.post(
-                "/api/me/push", json={"endpoint": endpoint.url, "keys": keys}, headers=csrf
-            ).status_code
-            == 201
-        )
-        if asked(client, made["table"]) == [1]:
-            move(client, made)
-        move(client, made)
+        csrf = subscribe_and_ask(client, db, endpoint)
         wait_until(lambda: endpoint.posts)
         wait_until(lambda: sql(db, "SELECT count(*) FROM push_subscriptions") == [(0,)])
         assert client.delete("/api/me/push", headers=csrf).json() == {"subscribed": False}
@@ -131,17 +135,6 @@ def test_the_vapid_keys_are_made_once_and_kept_across_a_restart(db: Path) -> Non
 def test_a_push_endpoint_in_the_servers_own_network_is_refused_by_default(db: Path) -> None:
     with Receiver() as endpoint, notify_client(db) as client:
         client.app.state.deliverer.channels.private_hosts = False  # type: ignore[attr-defined]
-        made = bound_table(client, db)
-        csrf = {"x-csrf-token": made["csrf"][1]}
-        _, _, keys = browser_keys()
-        assert (
-            client.post(
-                "/api/me/push", json={"endpoint": endpoint.url, "keys": keys}, headers=csrf
-            ).status_code
-            == 201
-        )
-        if asked(client, made["table"]) == [1]:
-            move(client, made)
-        move(client, made)
+        subscribe_and_ask(client, db, endpoint)
         wait_until(lambda: [r[7] for r in outbox(db)] == [1])
         assert "not a public address" in outbox(db)[0][8] and endpoint.posts == []

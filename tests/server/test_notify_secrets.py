@@ -16,6 +16,7 @@ from .conftest import bearer
 from .notify_helpers import Receiver, asked, bound_table, hall_of, notify_client, outbox, set_for, wait_until
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", game_names())
 def test_every_message_of_a_game_is_its_title_and_table_and_names_no_card(db: Path, game: str) -> None:
     title = load_game(game).title

@@ -48,6 +48,11 @@ from parlour.server.limits import (
     Buckets,
     HttpRateLimit,
 )
+from parlour.server.notify.deliver import POLL as NOTIFY_POLL
+from parlour.server.notify.deliver import Channels, Deliverer
+from parlour.server.notify.email import unsubscribe_key
+from parlour.server.notify.push import vapid_keys
+from parlour.server.notify.web import notify_routes
 from parlour.server.ratings import leaderboard, profile, rate_pending
 from parlour.server.replays import Replayer
 from parlour.server.scheduler import POLL, Scheduler
@@ -88,6 +93,12 @@ class Settings:
     """The server's time (clock.py): tests move it forward to make deadlines pass without sleeping."""
     poll: float = POLL
     """How often the scheduler asks the database for due deadlines (seconds)."""
+    notify_poll: float = NOTIFY_POLL
+    """How often the notifications' outbox is asked for due messages (seconds)."""
+    push_subject: str = "mailto:parlour@localhost"
+    """The VAPID ``sub`` claim push services may write to (a mailto: or https: address)."""
+    notify_private_hosts: bool = False
+    """Whether webhooks and push endpoints may be loopback or private addresses (tests, closed networks)."""
     test_hooks: bool = False
     """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
 
@@ -134,9 +145,20 @@ def create_app(settings: Settings) -> Starlette:
         rate_pending(store.engine)  # the tables that ended while their rating could not run
         scheduler = app.state.scheduler = Scheduler(hall, settings.clock, settings.poll)
         scheduler.start()
+        state["channels"] = channels = Channels(
+            settings.mail,
+            settings.public_url or "http://127.0.0.1:8000",
+            unsubscribe_key(store.seed_key),
+            settings.push_subject,
+            settings.notify_private_hosts,
+        )
+        await asyncio.to_thread(vapid_keys, store)  # made on the first start, kept in the database
+        deliverer = app.state.deliverer = Deliverer(store, channels, settings.clock, settings.notify_poll)
+        deliverer.start()
         try:
             yield
         finally:
+            await deliverer.stop()
             await scheduler.stop()
             hall.close()
             pool.shutdown(wait=False, cancel_futures=True)
@@ -148,6 +170,10 @@ def create_app(settings: Settings) -> Starlette:
 
     def accounts() -> Accounts:
         found: Accounts = state["accounts"]
+        return found
+
+    def channels() -> Channels:
+        found: Channels = state["channels"]
         return found
 
     async def front(request: Request) -> Response:
@@ -274,6 +300,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/leaderboard", board),
         Route("/api/players/{username}", player),
         *account_routes(hall, accounts),
+        *notify_routes(lambda: hall().store, accounts, channels, settings.clock),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -11,11 +11,11 @@ process that died holding one delays that move, never loses it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
+from parlour.server.polling import Poller
 from parlour.server.tables import Refusal
 
 LOG = logging.getLogger("parlour.server")
@@ -27,39 +27,18 @@ BATCH = 100
 """The most due deadlines one poll takes on."""
 
 
-class Scheduler:
+class Scheduler(Poller):
     """Polls the database for due deadlines and acts on the ones it claims (see the module)."""
 
+    what = "the scheduler's poll"
+
     def __init__(self, hall: Hall, clock: Clock, poll: float = POLL, lease: float = LEASE) -> None:
+        super().__init__()
         self.hall, self.clock, self.poll, self.lease = hall, clock, poll, lease
         self.claimed = 0
         """Due deadlines this scheduler claimed since it started."""
         self.acted = 0
         """Deadlines this scheduler acted on (a move made) since it started."""
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Starts polling in the background (in the running event loop)."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stops polling; an action under way is cancelled (its claim lapses after the lease)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        """Polls until stopped; one poll's failure is logged and the next one tries again."""
-        while True:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                LOG.exception("the scheduler's poll failed")
-            await asyncio.sleep(self.poll)
 
     async def tick(self) -> int:
         """Claims every due deadline it can and acts on them together; returns how many moved."""

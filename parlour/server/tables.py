@@ -32,6 +32,7 @@ from parlour.core.state import PASS_TEXT, GameState
 from parlour.server.asking import MODES, SLOW_MODES, AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
 from parlour.server.limits import TABLE_CHAT_BURST, TABLE_CHAT_RATE, Bucket
+from parlour.server.notify.outbox import Asked, notify_asked
 from parlour.server.ratings import rate_table
 from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
@@ -378,6 +379,7 @@ class LiveTable:
             new_version = await self._accept(seat, text, version, note, automatic)
         await self.broadcast()
         self.schedule()
+        self._notify(None if automatic else seat)
         return new_version
 
     def _queue_pass(self, seat: int, version: int | None) -> asyncio.Future[int] | None:
@@ -571,6 +573,24 @@ class LiveTable:
         """Returns whether a person (not a bot, not a stand-in) plays the seat now."""
         stored = self.record.seats[seat]
         return stored.kind == "human" and stored.stand_in is None
+
+    def _notify(self, mover: int | None) -> None:
+        """Queues notifications (notify/) for the persons asked now whom no connection of their seat
+        shows it and whose setting does not answer for them, but the ``mover`` (who just moved, and so
+        knows); in the background, never in the move's way."""
+        if self.state.is_over():
+            return
+        connected = {listener.seat for listener in self.listeners}
+        asked = tuple(
+            seat
+            for seat in self.state.deciders()
+            if self._is_person(seat)
+            and seat not in connected | {mover}
+            and not self._ask(seat).passes_for(self.state, seat)
+        )
+        if asked:
+            kind = "window" if self.state.passing_window() else "turn"
+            notify_asked(self.store, Asked(self.record.id, self.game.title, asked, kind), self.clock.now())
 
     # ----------------------------------------------------------------- the auto policy
     def schedule(self) -> None:

@@ -1,6 +1,7 @@
 """The accounts' HTTP surface fuzzed (issue 32): registration, sign-in and out, the account's fields,
-deletion, e-mail links and a seat kept in an account, with bent bodies (fields mutated, strings spoiled
-with invalid Unicode) and CSRF tokens and origins right, wrong or missing.
+deletion, e-mail links, a seat kept in an account, the notification settings and push subscriptions,
+with bent bodies (fields mutated, strings spoiled with invalid Unicode) and CSRF tokens and origins
+right, wrong or missing.
 
 Every reply is held to docs/server.md: never a 5xx or a traceback; a refusal the one JSON line with its
 status; invalid Unicode refused with 400; a refused request changes no account and no seat's account
@@ -46,6 +47,11 @@ def _templates(server: Server, rng: random.Random) -> list[tuple[str, dict[str, 
         ("/api/reset/ask", {"email": "f@example.org"}),
         ("/api/reset", {"token": "t" * 43, "password": "another password"}),
         (f"/api/tables/{rng.choice(server.tables).id}/bind", {}),
+        ("/api/me/notifications", {"email": True, "digest": False, "webhook_url": "https://example.org/h"}),
+        (
+            "/api/me/push",
+            {"endpoint": "https://push.example.org/s", "keys": {"p256dh": "BAAA", "auth": "AAAA"}},
+        ),
     ]
 
 

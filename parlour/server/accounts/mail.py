@@ -7,6 +7,7 @@ import os
 import smtplib
 import ssl
 from dataclasses import dataclass
+from email import policy
 from email.message import EmailMessage
 
 LOG = logging.getLogger("parlour.server.mail")
@@ -34,12 +35,17 @@ def password_from_environment() -> str | None:
     return os.environ.get(PASSWORD_VARIABLE) or None
 
 
-def send(settings: MailSettings, to: str, subject: str, body: str) -> None:
-    """Sends one plain-text message (blocking: run it in a thread); raises OSError or SMTPException."""
-    message = EmailMessage()
+def send(
+    settings: MailSettings, to: str, subject: str, body: str, headers: dict[str, str] | None = None
+) -> None:
+    """Sends one plain-text message (blocking: run it in a thread), with any further ``headers``;
+    raises OSError or SMTPException."""
+    message = EmailMessage(policy=policy.SMTP.clone(max_line_length=998))  # a long link's header unfolded
     message["From"] = settings.sender
     message["To"] = to
     message["Subject"] = subject
+    for name, value in (headers or {}).items():
+        message[name] = value
     message.set_content(body)
     smtp: smtplib.SMTP
     if settings.security == "ssl":

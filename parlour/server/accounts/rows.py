@@ -1,4 +1,5 @@
-"""The accounts' tables: accounts, sessions, e-mail tokens and rate-limit counters (migration 0007)."""
+"""The accounts' tables: accounts, sessions, e-mail tokens and rate-limit counters (migration 0007; the
+notification settings, 0009)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ class AccountRow(Base):
     email_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[float] = mapped_column(Float)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    notify_email: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the account is e-mailed when asked to act with no tab open (notify/, migration 0009)."""
+    notify_digest: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether those e-mails come as one daily digest instead (at most one a table an hour otherwise)."""
+    webhook_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    """Where the account's webhook messages go (notify/webhook.py checks it), if anywhere."""
 
 
 class SessionRow(Base):

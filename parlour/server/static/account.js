@@ -29,6 +29,60 @@ function show(data) {
   $("me-email").value = account.email || "";
   $("me-email-state").textContent = account.email ? (account.email_confirmed ? "confirmed" : "not confirmed yet") : "";
   loadSeats();
+  loadNotifications();
+}
+
+let pushKey = "";
+
+async function loadNotifications() {
+  const reply = await fetch("/api/me/notifications", { credentials: "same-origin" });
+  if (!reply.ok) return;
+  const data = await reply.json();
+  pushKey = data.push_key;
+  $("notify-email").checked = data.email;
+  $("notify-digest").checked = data.digest;
+  $("notify-webhook").value = data.webhook_url || "";
+  $("notify-email-state").textContent = data.email_available ? "" : "(this server sends no e-mail)";
+  const log = $("notify-log");
+  log.replaceChildren();
+  for (const sent of data.deliveries) {
+    const when = new Date((sent.sent_at || sent.created) * 1000).toLocaleString();
+    const error = sent.last_error ? `: ${sent.last_error}` : "";
+    log.append(Object.assign(document.createElement("li"), {
+      textContent: `${when}, ${sent.channel}, ${sent.status} (${sent.attempts} tries)${error}: ${sent.text}`,
+    }));
+  }
+  if (!data.deliveries.length) log.append(Object.assign(document.createElement("li"), { textContent: "none yet" }));
+  if ("serviceWorker" in navigator) {
+    const registration = await navigator.serviceWorker.getRegistration("/");
+    const subscribed = registration && registration.pushManager && await registration.pushManager.getSubscription();
+    $("notify-push").checked = !!subscribed;
+  }
+}
+
+function keyBytes(text) {
+  const raw = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - text.length % 4) % 4));
+  return Uint8Array.from(raw, c => c.charCodeAt(0));
+}
+
+// Web Push: the permission is asked only here, when the person ticks the box.
+async function startPush() {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window)) throw new Error("this browser has no Web Push");
+  const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  $("notify-push-state").textContent = "service worker registered";
+  if (await Notification.requestPermission() !== "granted") throw new Error("notifications are not allowed in this browser");
+  await navigator.serviceWorker.ready;
+  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(pushKey) });
+  await call("/api/me/push", subscription.toJSON());
+  $("notify-push-state").textContent = "this browser is notified";
+}
+
+async function stopPush() {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  const subscription = registration && await registration.pushManager.getSubscription();
+  if (subscription) await subscription.unsubscribe();
+  await fetch("/api/me/push", { method: "DELETE", headers: { "x-csrf-token": csrf }, credentials: "same-origin" });
+  $("notify-push-state").textContent = "this browser is not notified";
 }
 
 async function loadSeats() {
@@ -83,6 +137,20 @@ onSubmit("forgot-form", async () => {
 onSubmit("me-form", async () => {
   show(await call("/api/me", { display_name: $("me-display").value, email: $("me-email").value.trim() || null }));
   say("Saved.");
+});
+
+onSubmit("notify-form", async () => {
+  await call("/api/me/notifications", {
+    email: $("notify-email").checked, digest: $("notify-digest").checked,
+    webhook_url: $("notify-webhook").value.trim() || null,
+  });
+  say("Saved.");
+  await loadNotifications();
+});
+
+$("notify-push").addEventListener("change", async event => {
+  try { await (event.target.checked ? startPush() : stopPush()); }
+  catch (err) { event.target.checked = false; fail(`Web Push: ${err.message}`); }
 });
 
 onSubmit("password-form", async () => {

@@ -1,0 +1,168 @@
+"""Delivery: a background task (like the scheduler) that polls the outbox for due messages, claims each
+with one compare-and-set (of several servers on one database exactly one sends it) and sends it by its
+channel in a thread, never in a move's way. A failure is logged, kept on the row (``last_error``, shown
+by ``GET /api/me/notifications``) and tried again after ``BACKOFF`` (1, 5, 30 minutes), then given up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import smtplib
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, or_, select, update
+
+from parlour.server.accounts.mail import MailSettings
+from parlour.server.accounts.rows import AccountRow
+from parlour.server.clock import Clock
+from parlour.server.notify import email, push, webhook
+from parlour.server.notify.outbox import NotificationRow
+from parlour.server.polling import Poller
+from parlour.server.storage import Store
+
+LOG = logging.getLogger("parlour.server.notify")
+POLL = 1.0
+"""How often the outbox is asked for due messages (seconds)."""
+LEASE = 60.0
+"""How long a claim keeps other workers off a message (seconds): longer than any one delivery takes."""
+BATCH = 50
+BACKOFF = (60.0, 300.0, 1800.0)
+"""The waits before the retries (seconds): after the fourth failure a message is given up."""
+MAX_ERROR = 300
+
+
+@dataclass
+class Channels:
+    """How messages leave: the SMTP settings (None: e-mail is off), the server's address for links, the
+    unsubscribe tokens' key, the VAPID ``sub`` claim (a mailto: or https: address), and whether
+    webhooks and push endpoints may be private addresses."""
+
+    mail: MailSettings | None
+    public_url: str
+    unsubscribe_key: bytes
+    push_subject: str = "mailto:parlour@localhost"
+    private_hosts: bool = False
+    """Whether webhooks and push endpoints may be private addresses (tests, closed networks)."""
+
+
+def due(store: Store, now: float, lease: float, limit: int = BATCH) -> list[int]:
+    """Returns the ids of pending messages due now that no worker holds a claim on, oldest first."""
+    with store.session() as s:
+        return list(
+            s.scalars(
+                select(NotificationRow.id)
+                .where(
+                    NotificationRow.status == "pending", NotificationRow.due <= now, _unclaimed(now, lease)
+                )
+                .order_by(NotificationRow.due)
+                .limit(limit)
+            )
+        )
+
+
+def _unclaimed(now: float, lease: float) -> ColumnElement[bool]:
+    return or_(NotificationRow.claimed_at.is_(None), NotificationRow.claimed_at < now - lease)
+
+
+def claim(store: Store, notification: int, now: float, lease: float) -> bool:
+    """Claims a due message for this worker (one compare-and-set); returns whether this one got it."""
+    with store.engine.begin() as connection:
+        done = connection.execute(
+            update(NotificationRow)
+            .where(
+                NotificationRow.id == notification,
+                NotificationRow.status == "pending",
+                NotificationRow.due <= now,
+                _unclaimed(now, lease),
+            )
+            .values(claimed_at=now)
+        )
+        return done.rowcount == 1
+
+
+def finish(store: Store, notification: int, now: float, error: str | None) -> None:
+    """Records a delivery: sent, or failed (retried after the backoff, or given up)."""
+    with store.session() as s:
+        row = s.get(NotificationRow, notification)
+        if row is None:
+            return
+        row.claimed_at = None
+        row.attempts += 1
+        if error is None:
+            row.status, row.sent_at, row.last_error = "sent", now, None
+            return
+        row.last_error = error[:MAX_ERROR]
+        if row.attempts > len(BACKOFF):
+            row.status = "failed"
+        else:
+            row.due = now + BACKOFF[row.attempts - 1]
+
+
+class Deliverer(Poller):
+    """Polls the outbox and delivers the messages it claims (see the module)."""
+
+    what = "the notifications' poll"
+
+    def __init__(
+        self, store: Store, channels: Channels, clock: Clock, poll: float = POLL, lease: float = LEASE
+    ) -> None:
+        super().__init__()
+        self.store, self.channels, self.clock, self.poll, self.lease = store, channels, clock, poll, lease
+        self.sent = 0
+        self.failed = 0
+
+    async def tick(self) -> int:
+        """Claims every due message it can and delivers them one by one; returns how many were sent."""
+        store, now = self.store, self.clock.now()
+        sent = 0
+        for notification in await asyncio.to_thread(due, store, now, self.lease):
+            if not await store.write(claim, store, notification, now, self.lease):
+                continue
+            error = await asyncio.to_thread(self._deliver, notification)
+            if error is not None:
+                LOG.warning("notification %s not delivered: %s", notification, error)
+                self.failed += 1
+            else:
+                sent += 1
+            await store.write(finish, store, notification, self.clock.now(), error)
+        self.sent += sent
+        return sent
+
+    def _deliver(self, notification: int) -> str | None:
+        """Sends one claimed message (blocking); returns None, or what went wrong in one line."""
+        with self.store.session() as s:
+            row = s.get(NotificationRow, notification)
+            account = s.get(AccountRow, row.account_id) if row is not None else None
+            if row is None or account is None or account.deleted:
+                return "the account is gone"
+            channel, payload, account_id = row.channel, dict(row.payload), account.id
+            address = account.email if account.notify_email and account.email_confirmed else None
+            hook = account.webhook_url
+        base = self.channels.public_url.rstrip("/")
+        try:
+            if channel == "email":
+                if self.channels.mail is None:
+                    return "e-mail is not configured on this server"
+                if address is None:
+                    return "e-mail notifications are off for this account"
+                token = email.unsubscribe_token(self.channels.unsubscribe_key, account_id)
+                email.send(self.channels.mail, address, payload, base, token)
+            elif channel == "webhook":
+                if hook is None:
+                    return "the account has no webhook"
+                webhook.post(hook, str(payload.get("text")), self.channels.private_hosts)
+            elif channel == "push":
+                push.send(
+                    self.store,
+                    account_id,
+                    payload,
+                    base,
+                    self.channels.push_subject,
+                    self.channels.private_hosts,
+                )
+            else:
+                return f"no channel {channel!r}"
+        except (OSError, smtplib.SMTPException, ValueError) as err:
+            return f"{type(err).__name__}: {err}".replace("\n", " ")
+        return None

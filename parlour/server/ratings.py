@@ -21,7 +21,7 @@ from sqlalchemy import Engine, Float, Integer, String, UniqueConstraint, func, s
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from parlour.core.state import rank
-from parlour.server.accounts.rows import AccountRow
+from parlour.server.accounts.rows import AccountRow, username_key
 from parlour.server.storage import Base, MoveRow, SeatRow, TableRow
 
 LOG = logging.getLogger(__name__)
@@ -222,8 +222,6 @@ def profile(engine: Engine, username: str) -> dict[str, object] | None:
     """Returns an account's public profile (None: no such account, or a deleted one): its games played
     per game with their wins and places, its timeouts, and its ratings with their histories. Nothing
     private (no e-mail address)."""
-    from parlour.server.accounts.rules import username_key  # rules imports tables, which imports this
-
     with Session(engine) as s:
         account = s.scalar(select(AccountRow).where(AccountRow.username_key == username_key(username)))
         if account is None or account.deleted:

@@ -9,6 +9,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 from parlour.server.storage import Base
 
 
+def username_key(username: str) -> str:
+    """Returns what usernames are compared by: the name in lower case (``Ana`` and ``ana`` are one)."""
+    return username.lower()
+
+
 class AccountRow(Base):
     """An account: a unique username (compared by its lower-case key), a display name, a password hash."""
 

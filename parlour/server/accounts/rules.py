@@ -27,11 +27,6 @@ def check_username(value: object) -> str:
     return value
 
 
-def username_key(username: str) -> str:
-    """Returns what usernames are compared by: the name in lower case (``Ana`` and ``ana`` are one)."""
-    return username.lower()
-
-
 def check_password(value: object) -> str:
     """Returns a password, refusing anything but 8 to 200 characters of valid Unicode."""
     if not isinstance(value, str) or not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:

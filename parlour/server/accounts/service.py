@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from parlour.server.accounts import counters
 from parlour.server.accounts.counters import AccountLimits, Limit
 from parlour.server.accounts.mail import MailSettings, send
-from parlour.server.accounts.rows import AccountRow, AccountTokenRow, SessionRow
+from parlour.server.accounts.rows import AccountRow, AccountTokenRow, SessionRow, username_key
 from parlour.server.accounts.rules import (
     DELETED_NAME,
     check_display_name,
@@ -29,7 +29,6 @@ from parlour.server.accounts.rules import (
     check_fields,
     check_password,
     check_username,
-    username_key,
 )
 from parlour.server.storage import SeatRow, Store, TableRow
 from parlour.server.tables import Refusal, hash_token

@@ -144,7 +144,9 @@ function readSeats(count) {
   for (let s = 0; s < count; s++) {
     const v = byId(`seat-${s}`).value;
     if (v !== "human") { seats.push({ kind: "bot", bot: v }); continue; }
-    const seat = { kind: "human", auto_pass: byId(`auto-${s}`).checked };
+    // Unticked: asked in every window. Ticked: the server's default (only where they can play a card;
+    // at a turn-based table others watch, never: ruling S-2).
+    const seat = byId(`auto-${s}`).checked ? { kind: "human" } : { kind: "human", auto_pass: false };
     const name = byId(`name-${s}`).value.trim();
     if (name) seat.name = name;
     seats.push(seat);

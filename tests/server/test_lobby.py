@@ -192,6 +192,7 @@ def test_seat_links_survive_back_and_reload_in_my_tables(server: LiveServer, bro
     page.go_back()
     page.wait_for_selector(f"#my-tables li[data-table='{table}'] a.seat-link[data-seat='1']")
     page.reload()
+    page.wait_for_selector(f"#my-tables li[data-table='{table}'] input.link-url")  # drawn after the load
     kept = page.eval_on_selector_all(
         f"#my-tables li[data-table='{table}'] input.link-url", "inputs => inputs.map(i => i.value)"
     )

@@ -475,7 +475,8 @@ function signalTurn() {
   // On a shared screen every seat asked counts (whether the server answers for one is its own secret).
   const asked = mine.some(s => s.view && s.view.asked && !s.view.over && (mine.length > 1 || !s.view.answered_for_you));
   const place = `Parlour · ${view.game} · ${view.seat === null ? "spectator" : view.names[view.seat]}`;
-  document.title = asked ? `(Your turn) ${place}` : place;
+  const replaying = window.ParlourReplay && ParlourReplay.showing();  // replay.js titles the step shown
+  if (!replaying) document.title = asked ? `(Your turn) ${place}` : place;
   document.getElementById("favicon").href = asked ? "/static/favicon-turn.svg" : "/static/favicon.svg";
   document.getElementById("alerts").hidden = view.seat === null || view.over;
   if (asked && !wasAsked) {

@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from abc import ABC, abstractmethod
 
 LOG = logging.getLogger("parlour.server")
 
 
-class Poller:
+class Poller(ABC):
     """Calls ``tick`` every ``poll`` seconds in the running event loop until stopped; one tick's failure
     is logged (as ``what``'s) and the next one tries again."""
 
@@ -19,9 +20,9 @@ class Poller:
     def __init__(self) -> None:
         self._task: asyncio.Task[None] | None = None
 
+    @abstractmethod
     async def tick(self) -> int:
-        """One poll (subclasses); returns how many things it did."""
-        raise NotImplementedError
+        """One poll (each subclass's own); returns how many things it did."""
 
     def start(self) -> None:
         """Starts polling in the background (in the running event loop)."""

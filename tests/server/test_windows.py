@@ -34,11 +34,7 @@ def runs(live: LiveTable) -> list[tuple[float, list[tuple[int, float, str]]]]:
     """Returns the table's runs of window decisions that have closed: each run's start (when its first
     window opened) and its moves (seat, time, action)."""
     stored = list(live.record.moves)  # the moves so far (more may land while this runs)
-    record = live.game_record()
-    state = start_state(live.game, record)
-    windows = [state.passing_window()]
-    for _ in itertools.islice(replay_steps(state, record), len(stored)):
-        windows.append(state.passing_window())
+    windows = window_flags(live, len(stored))
     times = [live.record.created] + [m.at for m in stored]
     found: list[tuple[float, list[tuple[int, float, str]]]] = []
     current: list[tuple[int, float, str]] = []
@@ -399,14 +395,15 @@ def test_never_passes_only_in_windows_and_the_clock_still_runs_out(db: Path) -> 
     assert mine and outside and all(m.note == "the clock ran out" for m in outside)
 
 
-def window_flags(live: LiveTable) -> list[bool]:
-    """Returns, for each stored move, whether it was made in a reaction window."""
+def window_flags(live: LiveTable, moves: int | None = None) -> list[bool]:
+    """Returns, for the decision before each of the first ``moves`` stored moves and the one after
+    them, whether it was a reaction window (all moves: the one after is left out)."""
     record = live.game_record()
     state = start_state(live.game, record)
     flags = [state.passing_window()]
-    for _ in replay_steps(state, record):
+    for _ in itertools.islice(replay_steps(state, record), moves):
         flags.append(state.passing_window())
-    return flags[: len(live.record.moves)]
+    return flags if moves is not None else flags[: len(live.record.moves)]
 
 
 def test_choosing_never_while_asked_at_a_watched_table_waits_the_pass_delay(db: Path) -> None:

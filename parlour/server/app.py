@@ -36,7 +36,7 @@ from parlour.server.accounts.counters import AccountLimits
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.service import Accounts
 from parlour.server.accounts.web import account_routes, signed_in
-from parlour.server.bodies import json_body
+from parlour.server.bodies import json_body, no_body
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
 from parlour.server.limits import (
@@ -228,6 +228,16 @@ def create_app(settings: Settings) -> Starlette:
         made = await hall().play_again(table, seat)
         return JSONResponse({"table": made})
 
+    async def accept(request: Request) -> Response:
+        await no_body(request)
+        table, seat = _open(hall(), request)
+        return JSONResponse(await hall().answer(table, seat, True))
+
+    async def decline(request: Request) -> Response:
+        await no_body(request)
+        table, seat = _open(hall(), request)
+        return JSONResponse(await hall().answer(table, seat, False))
+
     async def record(request: Request) -> Response:
         table = hall().get(request.path_params["table"])
         if not table.state.is_over():
@@ -293,6 +303,8 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/tables/{table}/actions", act, methods=["POST"]),
         Route("/api/tables/{table}/status", status),
         Route("/api/tables/{table}/again", again, methods=["POST"]),
+        Route("/api/tables/{table}/accept", accept, methods=["POST"]),
+        Route("/api/tables/{table}/decline", decline, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay),
         Route("/leaderboard", leaderboard_page),

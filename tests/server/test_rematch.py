@@ -1,0 +1,211 @@
+"""Rematch (issue 32, ruling S-3): "each accepts with one click". A play-again table waits until every
+person accepted: no move, no bot's move, no clock, no scheduler; the last accept starts it with its
+clock from then; one decline cancels it for good; the waiting survives a restart; every refusal is one
+line and changes nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from parlour.server.ratings import rate_table
+
+from .conftest import bearer, create
+from .test_api import view
+from .test_live import hello
+from .test_play_again import again, play_out
+from .test_turn_based import DAY, advance, hall_of, turn_client
+
+
+def finished(client: TestClient, seats: list[str], **extra: Any) -> dict[str, Any]:
+    """A finished Embers table with these seats ("human" or a bot) and clocks, its people named A, B, …"""
+    made = create(client, "embers", seats, **extra)
+    for number, token in made["tokens"].items():
+        with client.websocket_connect(f"/ws/{made['table']}") as ws:
+            hello(ws, token)
+            ws.send_json({"type": "name", "text": "ABCDEF"[number]})
+            ws.receive_json()
+    play_out(client, made)
+    return made
+
+
+def post(client: TestClient, table: str, what: str, token: str, **kwargs: Any) -> Any:
+    return client.post(f"/api/tables/{table}/{what}", headers=bearer(token) if token else {}, **kwargs)
+
+
+def status(client: TestClient, table: str) -> dict[str, Any]:
+    found: dict[str, Any] = client.get(f"/api/tables/{table}/status").json()
+    return found
+
+
+def stored(db: Path, table: str) -> tuple[Any, ...]:
+    """The table's stored status, deadline, version and each seat's accept, read from the file."""
+    with sqlite3.connect(db) as connection:
+        row = connection.execute(
+            "SELECT status, deadline, version, declined_by FROM tables WHERE id = ?", (table,)
+        ).fetchone()
+        seats = connection.execute(
+            "SELECT accepted FROM seats WHERE table_id = ? ORDER BY seat", (table,)
+        ).fetchall()
+    return (*row, [bool(a) for (a,) in seats])
+
+
+def test_the_rematch_waits_for_every_person_and_no_bot_moves_meanwhile(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "random", "human"], move_seconds=60)
+        tokens, old = made["tokens"], made["table"]
+        new = again(client, old, tokens[2]).json()["table"]  # the old seat 2 asks: new seat 1
+        # The new seat 0 is the bot (the old seat 1), the new seat 2 the old seat 0's person.
+        seen = view(client, new, tokens[0])
+        assert seen["seat"] == 2 and seen["status"] == "waiting" and seen["waiting_for"] == [2]
+        assert seen["legal"] == [] and not seen["asked"] and seen["clock"]["deadline"] is None
+        public = status(client, new)
+        assert public["status"] == "waiting" and public["waiting_for"] == [2]
+        assert public["deciders"] == [] and public["deadline"] is None and public["time_left"] is None
+        time.sleep(0.5)  # the bot (no think time here) would have moved long ago
+        assert stored(db, new) == ("waiting", None, 0, None, [True, True, False])
+        # The asker's page (the old table) is told who is still to accept.
+        rematch = view(client, old, tokens[0])["rematch"]
+        assert rematch == {"table": new, "status": "waiting", "waiting_for": [2], "declined_by": None}
+        # The person who accepted by asking may not move either (nor anybody: one line, 409).
+        for token in (tokens[2], tokens[0]):
+            moved = post(client, new, "actions", token, json={"action": "pass", "version": 0})
+            assert moved.status_code == 409 and moved.json()["error"] == "waiting for A to accept the rematch"
+        assert stored(db, new)[2] == 0
+        accepted = post(client, new, "accept", tokens[0])
+        assert accepted.status_code == 200, accepted.text
+        assert accepted.json() == {"table": new, "status": "playing", "waiting_for": [], "declined_by": None}
+        end = time.time() + 10
+        while stored(db, new)[2] == 0:  # now the bot plays its turn
+            assert time.time() < end, "the bot did not move once everyone accepted"
+            time.sleep(0.02)
+        assert view(client, old, tokens[0])["rematch"]["status"] == "playing"
+
+
+def test_no_deadline_runs_while_it_waits_and_the_clock_starts_on_the_last_accept(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"], pace="turn-based", move_hours=24)
+        tokens = made["tokens"]
+        new = again(client, made["table"], tokens[0]).json()["table"]  # the old seat 0 is the new seat 1
+        assert view(client, new, tokens[1])["waiting_for"] == [0]
+        advance(client, 3 * DAY)  # three days of waiting: a deadline would have passed thrice
+        time.sleep(0.3)  # several of the scheduler's polls
+        assert stored(db, new) == ("waiting", None, 0, None, [False, True])
+        assert client.app.state.scheduler.acted == 0  # type: ignore[attr-defined]
+        accepted = post(client, new, "accept", tokens[1])
+        assert accepted.json()["status"] == "playing"
+        now = status(client, new)["now"]
+        deadline = stored(db, new)[1]
+        assert deadline is not None and abs(deadline - (now + 24 * 3600)) < 5  # a day from the accept
+        seen = view(client, new, tokens[1])
+        assert seen["status"] == "playing" and seen["clock"]["deadline"] == deadline
+        asked = next(t for t in tokens.values() if view(client, new, t)["asked"])
+        move = view(client, new, asked)["legal"][0]
+        assert post(client, new, "actions", asked, json={"action": move, "version": 0}).status_code == 200
+
+
+def test_a_decline_cancels_the_rematch_for_good(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human", "human"])
+        tokens, old = made["tokens"], made["table"]
+        new = again(client, old, tokens[0]).json()["table"]  # B, the old seat 1, is the new seat 0
+        assert post(client, new, "accept", tokens[2]).json()["waiting_for"] == [0]
+        declined = post(client, new, "decline", tokens[1])
+        assert declined.status_code == 200
+        assert declined.json() == {"table": new, "status": "declined", "waiting_for": [], "declined_by": 0}
+        assert stored(db, new) == ("declined", None, 0, 0, [False, True, True])
+        assert view(client, old, tokens[0])["rematch"]["status"] == "declined"
+        seen = view(client, new, tokens[0])
+        assert seen["status"] == "declined" and seen["declined_by"] == 0 and seen["legal"] == []
+        for token in tokens.values():  # nobody plays it, nobody accepts it any more
+            moved = post(client, new, "actions", token, json={"action": "pass"})
+            assert moved.status_code == 409
+            assert moved.json()["error"] == "B declined the rematch: it is not played"
+            assert post(client, new, "accept", token).status_code == 409
+        assert post(client, new, "decline", tokens[1]).json()["status"] == "declined"  # idempotent
+        refused = again(client, old, tokens[2])  # no new rematch from this table (ruling S-3)
+        assert refused.status_code == 409 and "declined the rematch" in refused.json()["error"]
+        assert view(client, old, tokens[0])["next_table"] == new
+        assert status(client, new)["status"] == "declined"
+        assert not rate_table(hall_of(client).store.engine, new)  # never rated
+        assert stored(db, new) == ("declined", None, 0, 0, [False, True, True])
+
+
+def test_the_waiting_survives_a_restart(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human", "human"], pace="turn-based", move_hours=12)
+        tokens = made["tokens"]
+        new = again(client, made["table"], tokens[0]).json()["table"]
+        assert post(client, new, "accept", tokens[1]).json()["waiting_for"] == [1]  # the old seat 2
+        before = view(client, new, tokens[2])
+    assert stored(db, new) == ("waiting", None, 0, None, [True, False, True])
+    with turn_client(db) as client:  # the server started again on the same file
+        advance(client, DAY)
+        time.sleep(0.2)
+        after = view(client, new, tokens[2])
+        assert after["status"] == "waiting" and after["waiting_for"] == before["waiting_for"] == [1]
+        assert after["clock"]["deadline"] is None and after["version"] == 0
+        assert view(client, made["table"], tokens[0])["rematch"]["waiting_for"] == [1]  # read back
+        assert post(client, new, "accept", tokens[1]).json()["waiting_for"] == [1]  # idempotent
+        started = post(client, new, "accept", tokens[2])
+        assert started.json()["status"] == "playing"
+        deadline = stored(db, new)[1]
+        assert deadline is not None and abs(deadline - (status(client, new)["now"] + 12 * 3600)) < 5
+    with turn_client(db) as client:  # and once started, it stays started
+        assert view(client, new, tokens[0])["status"] == "playing"
+        assert post(client, new, "accept", tokens[0]).json()["status"] == "playing"  # still idempotent
+
+
+def test_a_second_play_again_accepts_for_its_asker(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"])
+        tokens = made["tokens"]
+        new = again(client, made["table"], tokens[0]).json()["table"]
+        assert again(client, made["table"], tokens[1]).json()["table"] == new
+        assert view(client, new, tokens[0])["status"] == "playing"
+        assert stored(db, new)[0] == "playing"
+
+
+def test_refusals_are_one_line_and_change_nothing(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"])
+        tokens = made["tokens"]
+        new = again(client, made["table"], tokens[0]).json()["table"]
+        before = stored(db, new)
+        cases = [
+            (post(client, new, "accept", made["spectator_token"]), 403),
+            (post(client, new, "decline", made["spectator_token"]), 403),
+            (post(client, new, "accept", ""), 403),
+            (post(client, new, "accept", "not-a-token"), 403),
+            (post(client, "nosuchtable", "accept", tokens[1]), 404),
+            (post(client, new, "accept", tokens[1], json={"seat": 0}), 400),
+            (post(client, new, "decline", tokens[1], content=b"not json"), 400),
+            (client.get(f"/api/tables/{new}/accept", headers=bearer(tokens[1])), 405),
+        ]
+        for reply, code in cases:
+            assert reply.status_code == code, reply.text
+            body = reply.json()
+            assert body["status"] == code and "\n" not in body["error"]
+        assert stored(db, new) == before
+        with client.websocket_connect(f"/ws/{new}") as ws:  # no stand-in while it waits
+            hello(ws, tokens[0])
+            ws.send_json({"type": "stand_in", "seat": 0, "bot": "random"})
+            while (reply := ws.receive_json())["type"] != "error":
+                pass
+            assert reply["status"] == 409 and "to accept the rematch" in reply["error"]
+        lobby = create(client, "embers", ["human", "human"])  # a table nobody has to accept
+        for what in ("accept", "decline"):
+            refused = post(client, lobby["table"], what, lobby["tokens"][0])
+            assert refused.status_code == 409
+            assert refused.json()["error"] == "this table is not waiting for anyone to accept"
+        assert post(client, new, "accept", tokens[1]).json()["status"] == "playing"
+        late = post(client, new, "decline", tokens[0])
+        assert (
+            late.status_code == 409
+            and late.json()["error"] == "the rematch has begun: it can no longer be declined"
+        )
+        assert stored(db, new)[0] == "playing"

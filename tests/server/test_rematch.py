@@ -5,19 +5,24 @@ line and changes nothing."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from parlour.server.ratings import rate_table
 
+from .browsing import needs_chromium, screenshot, version, wait_past
 from .conftest import bearer, create
+from .live_server import LiveServer
 from .test_api import view
 from .test_live import hello
 from .test_play_again import again, play_out
+from .test_table_page import own_browser, play_one, tokens
 from .test_turn_based import DAY, advance, hall_of, turn_client
 
 
@@ -209,3 +214,42 @@ def test_refusals_are_one_line_and_change_nothing(db: Path) -> None:
             and late.json()["error"] == "the rematch has begun: it can no longer be declined"
         )
         assert stored(db, new)[0] == "playing"
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_in_chromium_one_asks_the_other_accepts_with_one_click_and_the_new_table_plays(
+    server: LiveServer, browser: Any
+) -> None:
+    made = server.create("embers", ["human", "human"])
+    table, keys, chooser = made["table"], tokens(made), random.Random(8)
+    end = time.time() + 60
+    while not server.get(f"/api/tables/{table}", made["spectator_token"])["over"]:
+        assert time.time() < end
+        for token in keys.values():
+            play_one(server, table, token, chooser)
+    ana, bo = (own_browser(browser, server.url + made["seats"][seat]) for seat in ("0", "1"))
+    bo.wait_for_selector("#finish:not([hidden]) #play-again")
+    ana.click("#play-again")
+    ana.wait_for_url(lambda url: "/t/" in url and table not in url)
+    new = ana.url.split("/t/")[1].split("#")[0]
+    ana.wait_for_function("() => view && view.status === 'waiting'")
+    assert "waiting for seat 0 to accept" in ana.text_content("#banner")
+    assert ana.locator("#accept-here").is_hidden()  # Ana accepted by asking
+    bo.wait_for_selector("#accept-rematch")  # Bo's finished table is told at once
+    assert "waiting for you" not in bo.text_content(
+        "#finish"
+    ) and "it starts when you accept" in bo.text_content("#finish")
+    screenshot(bo, "rematch-asked")
+    assert server.get(f"/api/tables/{new}/status")["waiting_for"] == [0]
+    bo.click("#accept-rematch")  # one click: accepted, and on to the new table
+    bo.wait_for_url(lambda url: new in url)
+    for page, seat in ((ana, 1), (bo, 0)):
+        page.wait_for_function("() => view && view.status === 'playing'")
+        assert page.evaluate("() => view.seat") == seat and not page.is_visible("#rematch")
+    asked = next(page for page in (ana, bo) if page.evaluate("() => view.asked"))
+    seen = version(asked)
+    asked.locator("#actions button").first.click()
+    wait_past(asked, seen)
+    wait_past(ana if asked is bo else bo, seen)
+    assert ana.problems == [] and bo.problems == []

@@ -19,6 +19,8 @@ from parlour.server.ratings import rate_table
 from .browsing import needs_chromium, screenshot, version, wait_past
 from .conftest import bearer, create
 from .live_server import LiveServer
+from .notify_helpers import bound_table, notify_client, set_for, sql, wait_until
+from .notify_helpers import hall_of as notify_hall
 from .test_api import view
 from .test_live import hello
 from .test_play_again import again, play_out
@@ -253,3 +255,24 @@ def test_in_chromium_one_asks_the_other_accepts_with_one_click_and_the_new_table
     wait_past(asked, seen)
     wait_past(ana if asked is bo else bo, seen)
     assert ana.problems == [] and bo.problems == []
+
+
+def test_nobody_is_told_it_is_their_turn_until_the_rematch_starts(db: Path) -> None:
+    with notify_client(db) as client:
+        made = bound_table(client, db, "embers", 3)
+        for account in made["accounts"].values():
+            set_for(db, account, webhook_url="http://127.0.0.1:9/hook")  # rows are queued all the same
+        play_out(client, made)
+        new = again(client, made["table"], made["tokens"][0]).json()["table"]  # the asker's new seat 2
+        tokens = {(seat - 1) % 3: token for seat, token in made["tokens"].items()}
+        accounts = {(seat - 1) % 3: account for seat, account in made["accounts"].items()}
+        first = notify_hall(client).get(new).state.deciders()[0]
+        time.sleep(0.3)
+        assert sql(db, "SELECT COUNT(*) FROM notifications WHERE table_id = ?", new) == [(0,)]
+        # The asked seat accepts first (when it is to accept at all), so the last accept is another's.
+        for seat in sorted((0, 1), key=lambda s: s != first):
+            assert post(client, new, "accept", tokens[seat]).status_code == 200
+        wait_until(lambda: sql(db, "SELECT account_id, kind FROM notifications WHERE table_id = ?", new))
+        assert sql(db, "SELECT account_id, kind FROM notifications WHERE table_id = ?", new) == [
+            (accounts[first], "turn")
+        ]

@@ -25,6 +25,7 @@ from .test_api import view
 from .test_live import hello
 from .test_play_again import again, play_out
 from .test_table_page import own_browser, play_one, tokens
+from .test_table_page import post as live_post
 from .test_turn_based import DAY, advance, hall_of, turn_client
 
 
@@ -276,3 +277,33 @@ def test_nobody_is_told_it_is_their_turn_until_the_rematch_starts(db: Path) -> N
         assert sql(db, "SELECT account_id, kind FROM notifications WHERE table_id = ?", new) == [
             (accounts[first], "turn")
         ]
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_in_chromium_a_decline_on_the_new_tables_page_shows_on_both_pages(
+    server: LiveServer, browser: Any
+) -> None:
+    made = server.create("embers", ["human", "human"])
+    table, keys, chooser = made["table"], tokens(made), random.Random(9)
+    end = time.time() + 60
+    while not server.get(f"/api/tables/{table}", made["spectator_token"])["over"]:
+        assert time.time() < end
+        for token in keys.values():
+            play_one(server, table, token, chooser)
+    ana = own_browser(browser, server.url + made["seats"]["0"])
+    new = live_post(server, f"/api/tables/{table}/again", keys[0])["table"]
+    ana.wait_for_selector("#rematch-waiting")  # Ana asked: she waits for Bo, and may go there
+    assert ana.text_content("#rematch-waiting") == "Waiting for seat 1 to accept the rematch."
+    bo = own_browser(browser, f"{server.url}/t/{new}#k={keys[1]}")  # Bo's own link opens his new seat
+    bo.wait_for_selector("#accept-here")
+    assert bo.text_content("#banner").startswith("A rematch: waiting for you to accept")
+    assert bo.locator("#actions button").count() == 0
+    bo.click("#decline-here")
+    bo.wait_for_function("() => view.status === 'declined'")
+    assert bo.text_content("#banner") == "You declined the rematch: this table is not played."
+    assert bo.is_hidden("#rematch")
+    ana.wait_for_selector("#rematch-declined")
+    assert ana.text_content("#rematch-declined") == "seat 1 declined the rematch."
+    assert ana.locator("#play-again").count() == 0 and ana.locator("#next-table").count() == 0
+    assert ana.problems == [] and bo.problems == []

@@ -307,3 +307,31 @@ def test_in_chromium_a_decline_on_the_new_tables_page_shows_on_both_pages(
     assert ana.text_content("#rematch-declined") == "seat 1 declined the rematch."
     assert ana.locator("#play-again").count() == 0 and ana.locator("#next-table").count() == 0
     assert ana.problems == [] and bo.problems == []
+
+
+def test_migration_0011_goes_down_and_up_and_every_older_seat_has_accepted(db: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    import parlour.server.storage as storage
+
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"])
+        new = again(client, made["table"], made["tokens"][0]).json()["table"]
+    engine = create_engine(f"sqlite:///{db}")
+    config = Config()
+    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0010")  # the older server knows no waiting: the rematch is in play
+    engine.dispose()
+    with sqlite3.connect(db) as connection:
+        assert "accepted" not in {c[1] for c in connection.execute("PRAGMA table_info(seats)")}
+        assert connection.execute("SELECT status FROM tables WHERE id = ?", (new,)).fetchone() == ("playing",)
+    with turn_client(db) as client:  # opened: upgraded to 0011 again, every seat stored has accepted
+        assert stored(db, new) == ("playing", None, 0, None, [True, True])
+        assert view(client, new, made["tokens"][0])["waiting_for"] == []
+        asked = next(t for t in made["tokens"].values() if view(client, new, t)["asked"])
+        move = view(client, new, asked)["legal"][0]
+        assert post(client, new, "actions", asked, json={"action": move, "version": 0}).status_code == 200

@@ -72,7 +72,7 @@ const MyTables = {
   // How urgent a table is, as a sort key: your turn first, then the other tables in play, then the
   // finished or vanished ones; within each, the least time left first (no clock: last).
   urgency(status, mine) {
-    if (!status || status.missing || status.over) return [2, Infinity];
+    if (!status || status.missing || status.over || status.status === "declined") return [2, Infinity];
     const yours = mine !== null && mine !== undefined && status.deciders.includes(mine);
     const left = typeof status.time_left === "number" ? status.time_left : Infinity;
     return [yours ? 0 : 1, left];

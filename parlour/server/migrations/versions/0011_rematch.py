@@ -18,7 +18,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drops them (a rematch still waiting then plays at once)."""
+    """Drops them; a rematch still waiting, or declined, becomes a table in play (the older server
+    knows no other state: its people play it or leave it)."""
+    op.execute("UPDATE tables SET status = 'playing' WHERE status IN ('waiting', 'declined')")
     op.drop_column("tables", "started")
     op.drop_column("tables", "declined_by")
     op.drop_column("seats", "accepted")

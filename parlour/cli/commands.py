@@ -44,6 +44,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_learn(args: argparse.Namespace) -> int:
+    """Runs a game's tutorial in the terminal."""
+    from parlour.cli.learn import learn_in_terminal
+
+    return learn_in_terminal(args.game)
+
+
 def cmd_resume(args: argparse.Namespace) -> int:
     """Goes on with an unfinished game in the terminal."""
     from parlour.cli.play import resume_in_terminal

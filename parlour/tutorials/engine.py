@@ -170,8 +170,11 @@ class Tutorial:
         """Deals the closing game and lets the bots play up to the learner's first decision."""
         final = self.script.final
         options = {**self.script.options, **final.options}
-        self.state = self.game.new_state(self.script.players, final.seed, options)
-        self.bots = {seat: make_bot(self.game, name, final.seed * 8 + seat) for seat, name in final.bots.items()}
+        try:
+            self.state = self.game.new_state(self.script.players, final.seed, options)
+            self.bots = {s: make_bot(self.game, name, final.seed * 8 + s) for s, name in final.bots.items()}
+        except ParlourError as err:
+            raise TutorialError(f"final: {err}") from None
         self._bots_play()
 
     def _play_final(self, action: object) -> Answer:

@@ -1,0 +1,126 @@
+"""``parlour learn GAME``: a game's tutorial at the terminal, step by step, then a short game with hints."""
+
+from __future__ import annotations
+
+from rich.columns import Columns
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.text import Text
+
+from parlour.cli.output import make_console, say, styled
+from parlour.cli.reader import LineReader
+from parlour.cli.screen import colourise
+from parlour.tutorials.engine import Answer, Outcome, Tutorial
+from parlour.tutorials.format import Quote, Step
+
+COMMANDS = "Type the action in notation; 'hint' for help, 'list' for the legal actions, 'show' for the table, 'quit'."
+WORDS = ("hint", "list", "show", "quit")
+"""The commands Tab completes beside the legal actions."""
+
+
+class TerminalLesson:
+    """One learner at the terminal going through a tutorial; nothing is shown beyond the learner's view."""
+
+    def __init__(self, tutorial: Tutorial, console: Console | None = None) -> None:
+        self.tutorial = tutorial
+        self.console = console or make_console()
+        self.reader = LineReader(self.console)
+        self.colours = tutorial.game.text_colours
+
+    def run(self) -> int:
+        """Runs the steps and the closing game until the end, 'quit' or the end of input."""
+        script = self.tutorial.script
+        say(self.console, (script.title, "bold"), f". {COMMANDS}")
+        if script.about:
+            say(self.console, script.about)
+        self.tutorial.start()
+        self._show()
+        while True:
+            try:
+                text = self.reader.read(styled(("learn> ", "bold")), self._completions()).strip()
+            except EOFError:
+                return 0
+            if not text:
+                continue
+            word = text.lower()
+            if word in ("quit", "exit"):
+                say(self.console, "You left the tutorial; 'parlour learn' starts it again.")
+                return 0
+            if word == "hint":
+                say(self.console, "\n".join(self.tutorial.hints()) or "No hint here.")
+            elif word == "list":
+                self._list()
+            elif word in ("show", "board"):
+                self._show()
+            elif self._answer(self.tutorial.try_action(text)):
+                return 0
+
+    def _answer(self, answer: Answer) -> bool:
+        """Shows the answer to an action; returns True when the tutorial is over."""
+        if answer.outcome in (Outcome.WANTED, Outcome.ILLEGAL, Outcome.UNREADABLE):
+            style = "yellow" if answer.outcome is Outcome.WANTED else "red"
+            say(self.console, (answer.message, style))
+            return False
+        for line in answer.events:
+            self.console.print(colourise(f"  {line}", self.colours))
+        if answer.outcome is Outcome.OVER:
+            say(self.console, (answer.message, "bold green"))
+            say(self.console, "That was the tutorial: 'parlour play' starts a whole game.")
+            return True
+        if answer.message:
+            say(self.console, (answer.message, "green"))
+        if answer.outcome is Outcome.MOVED and self.tutorial.in_final:
+            self._final_intro()
+        self._show()
+        return False
+
+    def _show(self) -> None:
+        """Draws the current step (its text and quote) and the table as the learner sees it."""
+        step = self.tutorial.step
+        if step is not None:
+            self.console.print(self._step_panel(step))
+        title = "Your table" if step is not None else "The game: your table"
+        self.console.print(Panel(colourise(self.tutorial.view(), self.colours), title=Text(title)))
+
+    def _step_panel(self, step: Step) -> Panel:
+        """Returns a step's panel: its text and the rulebook sentence it teaches."""
+        total = len(self.tutorial.script.steps)
+        head = Text(f"Step {step.number} of {total}: {step.title}")
+        parts = [colourise(step.text, self.colours), Text(""), _quote(step.quote)]
+        return Panel(Group(*parts), title=head)
+
+    def _final_intro(self) -> None:
+        """Introduces the closing game."""
+        final = self.tutorial.script.final
+        parts = [colourise(final.text, self.colours)]
+        if final.quote is not None:
+            parts += [Text(""), _quote(final.quote)]
+        self.console.print(Panel(Group(*parts), title=Text(final.title)))
+
+    def _list(self) -> None:
+        """Shows the legal actions of the learner's seat now."""
+        labels = [Text(text) for text in self._legal()]
+        self.console.print(Columns(labels, padding=(0, 3)) if labels else Text("Nothing to do now."))
+
+    def _legal(self) -> list[str]:
+        """Returns the learner's legal actions in notation."""
+        state = self.tutorial.current()
+        seat = self.tutorial.learner
+        if state.is_over() or seat not in state.deciders():
+            return []
+        return [state.format_action(a) for a in state.legal_actions(seat)]
+
+    def _completions(self) -> list[str]:
+        """Returns what Tab completes: the legal actions and the commands."""
+        return [*self._legal(), *WORDS]
+
+
+def _quote(quote: Quote) -> Text:
+    """Returns a rulebook quote as the terminal shows it."""
+    return styled(("Rulebook, ", "dim"), (quote.section, "dim italic"), ("\n“", "dim"), (quote.text, "italic"),
+                  ("”", "dim"))
+
+
+def learn_in_terminal(name: str, console: Console | None = None) -> int:
+    """Runs the tutorial of the game ``name`` at the terminal."""
+    return TerminalLesson(Tutorial.load(name), console).run()

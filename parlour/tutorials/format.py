@@ -128,9 +128,9 @@ def read_script(data: object) -> Script:
         if ids.count(step.id) > 1:
             raise TutorialError(f"{step.label()}: the id is used by another step")
     return Script(
-        game=_word(top["game"], "game"),
-        title=_text(top["title"], "title", MAX_WORD),
-        about=_text(top.get("about", ""), "about"),
+        game=read_word(top["game"], "game"),
+        title=read_text(top["title"], "title", MAX_WORD),
+        about=read_text(top.get("about", ""), "about"),
         players=players,
         learner=learner,
         options=_options(top.get("options", {}), "options"),
@@ -153,15 +153,15 @@ def _step(data: object, number: int) -> Step:
             raise TutorialError("intended: must name at least one action")
         return Step(
             number=number,
-            id=_word(entry["id"], "id"),
-            title=_text(entry["title"], "title", MAX_WORD),
-            text=_text(entry["text"], "text"),
-            quote=_quote(entry["quote"]),
+            id=read_word(entry["id"], "id"),
+            title=read_text(entry["title"], "title", MAX_WORD),
+            text=read_text(entry["text"], "text"),
+            quote=read_quote(entry["quote"]),
             highlight=_words(entry["highlight"], "highlight"),
             intended=intended,
             setup=None if entry.get("setup") is None else _setup(entry["setup"]),
-            why=_text(entry.get("why", ""), "why"),
-            hint=_text(entry.get("hint", ""), "hint"),
+            why=read_text(entry.get("why", ""), "why"),
+            hint=read_text(entry.get("hint", ""), "hint"),
             after=_words(entry.get("after", []), "after"),
         )
     except TutorialError as err:
@@ -204,17 +204,17 @@ def _final(data: object, players: int, learner: int) -> Final:
         for key, name in raw.items():
             if not (isinstance(key, str) and key.isdecimal() and key.isascii() and len(key) <= 2):
                 raise TutorialError(f"bots: {_printable(str(key))!r} is not a seat number")
-            bots[int(key)] = _word(name, f"bots.{key}")
+            bots[int(key)] = read_word(name, f"bots.{key}")
         if set(bots) != set(range(players)) - {learner}:
             raise TutorialError("bots: must name a bot for every seat but the learner's")
         return Final(
-            title=_text(entry["title"], "title", MAX_WORD),
-            text=_text(entry["text"], "text"),
+            title=read_text(entry["title"], "title", MAX_WORD),
+            text=read_text(entry["text"], "text"),
             seed=_integer(entry["seed"], "seed", 0, 2**62),
             bots=bots,
             options=_options(entry.get("options", {}), "options"),
-            quote=None if entry.get("quote") is None else _quote(entry["quote"]),
-            hint_bot=_word(entry.get("hint_bot", "greedy"), "hint_bot"),
+            quote=None if entry.get("quote") is None else read_quote(entry["quote"]),
+            hint_bot=read_word(entry.get("hint_bot", "greedy"), "hint_bot"),
         )
     except TutorialError as err:
         raise TutorialError(f"final: {err}") from None
@@ -234,17 +234,17 @@ def _object(data: object, what: str, allowed: set[str], required: set[str]) -> d
     return data
 
 
-def _quote(data: object) -> Quote:
+def read_quote(data: object) -> Quote:
     """Reads a quote: the section and the sentence."""
     entry = _object(data, "quote", {"section", "text"}, {"section", "text"})
-    return Quote(_text(entry["section"], "quote.section", MAX_WORD), _text(entry["text"], "quote.text"))
+    return Quote(read_text(entry["section"], "quote.section", MAX_WORD), read_text(entry["text"], "quote.text"))
 
 
 def _options(data: object, where: str) -> dict[str, str]:
     """Reads game options as name → text."""
     if not isinstance(data, dict) or len(data) > 50:
         raise TutorialError(f"{where}: must be an object of option texts")
-    return {_word(k, where): _word(v, f"{where}.{k}") for k, v in data.items()}
+    return {read_word(k, where): read_word(v, f"{where}.{k}") for k, v in data.items()}
 
 
 def _integer(value: object, where: str, low: int, high: int) -> int:
@@ -254,7 +254,7 @@ def _integer(value: object, where: str, low: int, high: int) -> int:
     return value
 
 
-def _text(value: object, where: str, limit: int = MAX_TEXT) -> str:
+def read_text(value: object, where: str, limit: int = MAX_TEXT) -> str:
     """Returns printable text (newlines allowed) of at most ``limit`` characters."""
     if not isinstance(value, str) or len(value) > limit:
         raise TutorialError(f"{where}: must be text of at most {limit} characters")
@@ -263,9 +263,9 @@ def _text(value: object, where: str, limit: int = MAX_TEXT) -> str:
     return value
 
 
-def _word(value: object, where: str) -> str:
+def read_word(value: object, where: str) -> str:
     """Returns a short printable, non-empty one-line text."""
-    text = _text(value, where, MAX_WORD)
+    text = read_text(value, where, MAX_WORD)
     if not text.strip() or "\n" in text:
         raise TutorialError(f"{where}: must be a non-empty line")
     return text
@@ -275,7 +275,7 @@ def _words(value: object, where: str) -> tuple[str, ...]:
     """Returns a list of short lines."""
     if not isinstance(value, list) or len(value) > MAX_LIST:
         raise TutorialError(f"{where}: must be a list of at most {MAX_LIST} texts")
-    return tuple(_word(v, f"{where}[{i}]") for i, v in enumerate(value))
+    return tuple(read_word(v, f"{where}[{i}]") for i, v in enumerate(value))
 
 
 def _printable(text: str) -> str:

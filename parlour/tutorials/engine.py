@@ -132,8 +132,11 @@ class Tutorial:
             because = f": {step.why}" if step.why else "."
             return Answer(Outcome.WANTED, f"The tutorial wanted {wanted} here{because}")
         events = self._events(state.apply(action, seat))
-        for text_after in step.after:
-            events += self._events(play(state, text_after))
+        for number, text_after in enumerate(step.after, 1):
+            try:
+                events += self._events(play(state, text_after))
+            except ParlourError as err:
+                raise TutorialError(f"{step.label()}: after action {number} {text_after!r}: {err}") from None
         self._enter(self.index + 1)
         return Answer(Outcome.MOVED, "Well done.", events)
 
@@ -162,8 +165,11 @@ class Tutorial:
             self._start_final()
             return
         if step.setup is not None:
-            self.state = stage(self.game, self.script, step.setup)
-        if self.learner not in self.current().deciders():
+            try:
+                self.state = stage(self.game, self.script, step.setup)
+            except TutorialError as err:
+                raise TutorialError(f"{step.label()}: {err}") from None
+        if self.current().is_over() or self.learner not in self.current().deciders():
             raise TutorialError(f"{step.label()}: the learner's seat is not asked to act")
 
     def _start_final(self) -> None:
@@ -212,10 +218,7 @@ class Tutorial:
         """Walks every step with its intended actions, refusing (one line naming the step) a staged
         position that does not ask the learner, an intended action that is not legal there, an 'after'
         action that is not, and a closing game whose options or bots do not exist."""
-        try:
-            self.start()
-        except TutorialError as err:
-            raise TutorialError(f"{self.script.steps[0].label()}: {err}") from None
+        self.start()
         while (step := self.step) is not None:
             state = self.current()
             for text in step.intended:
@@ -226,10 +229,7 @@ class Tutorial:
                 if not state.is_legal(action, self.learner):
                     reason = state.why_illegal(action, self.learner)
                     raise TutorialError(f"{step.label()}: intended action {text!r} is not legal: {reason}")
-            try:
-                answer = self.try_action(step.intended[0])
-            except TutorialError as err:
-                raise TutorialError(f"{step.label()}: after the intended action: {err}") from None
+            answer = self.try_action(step.intended[0])
             if answer.outcome is not Outcome.MOVED:
                 raise TutorialError(f"{step.label()}: {answer.message}")
         final = self.script.final

@@ -123,10 +123,11 @@ def read_script(data: object) -> Script:
     steps = tuple(_step(entry, n + 1) for n, entry in enumerate(raw_steps))
     if steps[0].setup is None:
         raise TutorialError(f"{steps[0].label()}: the first step must have a setup")
-    ids = [s.id for s in steps]
+    ids: set[str] = set()
     for step in steps:
-        if ids.count(step.id) > 1:
+        if step.id in ids:
             raise TutorialError(f"{step.label()}: the id is used by another step")
+        ids.add(step.id)
     return Script(
         game=read_word(top["game"], "game"),
         title=read_text(top["title"], "title", MAX_WORD),

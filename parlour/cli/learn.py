@@ -13,7 +13,10 @@ from parlour.cli.screen import colourise
 from parlour.tutorials.engine import Answer, Outcome, Tutorial
 from parlour.tutorials.format import Quote, Step
 
-COMMANDS = "Type the action in notation; 'hint' for help, 'list' for the legal actions, 'show' for the table, 'quit'."
+COMMANDS = (
+    "Type the action in notation; 'hint' for help, 'list' for the legal actions, 'show' for the table, "
+    "'quit'."
+)
 WORDS = ("hint", "list", "show", "quit")
 """The commands Tab completes beside the legal actions."""
 
@@ -117,8 +120,13 @@ class TerminalLesson:
 
 def _quote(quote: Quote) -> Text:
     """Returns a rulebook quote as the terminal shows it."""
-    return styled(("Rulebook, ", "dim"), (quote.section, "dim italic"), ("\n“", "dim"), (quote.text, "italic"),
-                  ("”", "dim"))
+    return styled(
+        ("Rulebook, ", "dim"),
+        (quote.section, "dim italic"),
+        ("\n“", "dim"),
+        (quote.text, "italic"),
+        ("”", "dim"),
+    )
 
 
 def learn_in_terminal(name: str, console: Console | None = None) -> int:

@@ -95,7 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
         "at the prompt changes it for that seat)",
     )
 
-    learn = sub.add_parser("learn", help="learn a game: a tutorial of staged steps, then a short game with hints")
+    learn = sub.add_parser(
+        "learn", help="learn a game: a tutorial of staged steps, then a short game with hints"
+    )
     learn.add_argument("game", choices=game_names(), help="the game")
 
     serve = sub.add_parser("serve", help="serve Parlour's tables in the browser (lobby, live tables, bots)")

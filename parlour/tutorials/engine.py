@@ -11,7 +11,7 @@ from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.registry import load_game
 from parlour.core.state import Event, GameState
-from parlour.tutorials.files import TUTORIAL, parse, read_data
+from parlour.tutorials.files import TUTORIAL, has_tutorial, parse, read_data, tutorial_games
 from parlour.tutorials.format import Script, Step, TutorialError, read_script
 from parlour.tutorials.staging import play, stage
 
@@ -62,6 +62,8 @@ class Tutorial:
     def load(cls, name: str) -> Tutorial:
         """Returns the tutorial shipped with the game ``name``, checked step by step."""
         game = load_game(name)
+        if not has_tutorial(game):
+            raise TutorialError(f"{game.name} has no tutorial yet (tutorials: {', '.join(tutorial_games())})")
         return cls.from_data(game, read_data(game, TUTORIAL))
 
     @classmethod
@@ -123,7 +125,9 @@ class Tutorial:
             return Answer(Outcome.UNREADABLE, str(err))
         seat = self.learner
         if not state.is_legal(action, seat):
-            return Answer(Outcome.ILLEGAL, f"{text.strip()!r} is not legal now: {state.why_illegal(action, seat)}")
+            return Answer(
+                Outcome.ILLEGAL, f"{text.strip()!r} is not legal now: {state.why_illegal(action, seat)}"
+            )
         step = self.step
         if step is None:
             return self._play_final(action)

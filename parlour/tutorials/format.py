@@ -109,10 +109,12 @@ class Script:
 # ------------------------------------------------------------------ reading
 def read_script(data: object) -> Script:
     """Returns the tutorial a file's JSON describes, refusing anything malformed in one line."""
-    top = _object(data, "the tutorial", {"format", "game", "title", "about", "players", "learner",
-                                           "options", "steps", "final"}, {"format", "game", "title",
-                                                                           "players", "learner", "steps",
-                                                                           "final"})
+    top = _object(
+        data,
+        "the tutorial",
+        {"format", "game", "title", "about", "players", "learner", "options", "steps", "final"},
+        {"format", "game", "title", "players", "learner", "steps", "final"},
+    )
     if top["format"] != FORMAT:
         raise TutorialError(f"the tutorial's format must be {FORMAT!r}")
     players = _integer(top["players"], "players", 1, 16)
@@ -146,9 +148,12 @@ def _step(data: object, number: int) -> Step:
     if isinstance(data, dict) and isinstance(data.get("id"), str) and len(data["id"]) <= MAX_WORD:
         where = f"step {number} ({_printable(data['id'])})"
     try:
-        entry = _object(data, "the step", {"id", "title", "text", "quote", "highlight", "intended",
-                                           "setup", "why", "hint", "after"},
-                        {"id", "title", "text", "quote", "highlight", "intended"})
+        entry = _object(
+            data,
+            "the step",
+            {"id", "title", "text", "quote", "highlight", "intended", "setup", "why", "hint", "after"},
+            {"id", "title", "text", "quote", "highlight", "intended"},
+        )
         intended = _words(entry["intended"], "intended")
         if not intended:
             raise TutorialError("intended: must name at least one action")
@@ -196,8 +201,12 @@ def _setup(data: object) -> Setup:
 def _final(data: object, players: int, learner: int) -> Final:
     """Reads the closing game: every other seat needs a bot."""
     try:
-        entry = _object(data, "final", {"title", "text", "seed", "bots", "options", "quote", "hint_bot"},
-                        {"title", "text", "seed", "bots"})
+        entry = _object(
+            data,
+            "final",
+            {"title", "text", "seed", "bots", "options", "quote", "hint_bot"},
+            {"title", "text", "seed", "bots"},
+        )
         raw = entry["bots"]
         if not isinstance(raw, dict):
             raise TutorialError("bots: must map each other seat to a bot name")
@@ -238,7 +247,9 @@ def _object(data: object, what: str, allowed: set[str], required: set[str]) -> d
 def read_quote(data: object) -> Quote:
     """Reads a quote: the section and the sentence."""
     entry = _object(data, "quote", {"section", "text"}, {"section", "text"})
-    return Quote(read_text(entry["section"], "quote.section", MAX_WORD), read_text(entry["text"], "quote.text"))
+    return Quote(
+        read_text(entry["section"], "quote.section", MAX_WORD), read_text(entry["text"], "quote.text")
+    )
 
 
 def _options(data: object, where: str) -> dict[str, str]:

@@ -56,8 +56,14 @@ def read_glossary(data: object, game: str) -> list[Entry]:
         try:
             if not isinstance(item, dict) or set(item) != {"term", "text", "quote"}:
                 raise TutorialError("must have exactly 'term', 'text' and 'quote'")
-            entries.append(Entry(read_word(item["term"], "term"), RULE, read_text(item["text"], "text"),
-                                 read_quote(item["quote"])))
+            entries.append(
+                Entry(
+                    read_word(item["term"], "term"),
+                    RULE,
+                    read_text(item["text"], "text"),
+                    read_quote(item["quote"]),
+                )
+            )
         except TutorialError as err:
             raise TutorialError(f"glossary term {number}: {err}") from None
     return entries

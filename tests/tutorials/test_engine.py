@@ -151,10 +151,19 @@ def test_an_illegal_action_after_the_intended_one_is_refused() -> None:
         (lambda d: d.update(format="other/1"), "the tutorial's format must be 'parlour-tutorial/1'"),
         (lambda d: d.update(players=True), "players: must be a whole number from 1 to 16"),
         (lambda d: d.update(steps=[]), "steps must be a list of 1 to 60 steps"),
-        (lambda d: d["steps"][0].update(title="a\x1bb"), "step 1 (take-over): title: holds a control character"),
+        (
+            lambda d: d["steps"][0].update(title="a\x1bb"),
+            "step 1 (take-over): title: holds a control character",
+        ),
         (lambda d: d["steps"][0].pop("setup"), "step 1 (take-over): the first step must have a setup"),
-        (lambda d: d["steps"][3].update(id="take-over"), "step 4 (take-over): the id is used by another step"),
-        (lambda d: d["final"].update(bots={}), "final: bots: must name a bot for every seat but the learner's"),
+        (
+            lambda d: d["steps"][3].update(id="take-over"),
+            "step 4 (take-over): the id is used by another step",
+        ),
+        (
+            lambda d: d["final"].update(bots={}),
+            "final: bots: must name a bot for every seat but the learner's",
+        ),
         (lambda d: d["final"].update(bots={"1": "nobody"}), "final: no bot 'nobody' for venture"),
         (lambda d: d["final"]["options"].update(max_turns="lots"), "final: "),
     ],

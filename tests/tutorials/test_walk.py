@@ -53,16 +53,15 @@ def test_tutorial_walks_through(name: str) -> None:
         for selector in step.highlight:
             if problem := highlight_problem(source, selector, visible):
                 problems.append(f"{label}: highlight {problem}")
-        if book is not None:
-            if problem := quote_problem(book, step.quote.section, step.quote.text):
-                problems.append(f"{label}: quote {problem}")
+        if book is not None and (problem := quote_problem(book, step.quote.section, step.quote.text)):
+            problems.append(f"{label}: quote {problem}")
         answer = tutorial.try_action(step.intended[0])
         assert answer.outcome is Outcome.MOVED, f"{label}: {answer.message}"
     assert tutorial.in_final and not tutorial.current().is_over()
     final_quote = tutorial.script.final.quote
     if book is not None and final_quote is not None:
-        if problem := quote_problem(book, final_quote.section, final_quote.text):
-            problems.append(f"final: quote {problem}")
+        problem = quote_problem(book, final_quote.section, final_quote.text)
+        problems += [f"final: quote {problem}"] if problem else []
     assert not problems, "\n".join(problems)
 
 

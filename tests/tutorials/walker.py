@@ -13,7 +13,9 @@ RULES = ROOT.parent / "shared" / "rules"
 """The rulebooks beside the checkout (CONTRIBUTING.md: the source of truth)."""
 DRAWINGS = ROOT / "parlour" / "server" / "static" / "games"
 """Each game's drawn table in the browser, ``GAME.js``."""
-SELECTOR = re.compile(r'(\.[A-Za-z][\w-]*|\[[a-z][\w-]*="[^"\]]*"\])+( (\.[A-Za-z][\w-]*|\[[a-z][\w-]*="[^"\]]*"\])+)*')
+SELECTOR = re.compile(
+    r'(\.[A-Za-z][\w-]*|\[[a-z][\w-]*="[^"\]]*"\])+( (\.[A-Za-z][\w-]*|\[[a-z][\w-]*="[^"\]]*"\])+)*'
+)
 """The selectors a highlight may use: classes and ``[attribute="value"]``, descendants by spaces."""
 PART = re.compile(r'\.([A-Za-z][\w-]*)|\[([a-z][\w-]*)="([^"\]]*)"\]')
 FIXED_VALUES = ("data-field", "data-role", "data-action")
@@ -47,7 +49,7 @@ def drawing(game: str) -> str:
 def highlight_problem(source: str, selector: str, visible: set[str]) -> str:
     """Returns what is wrong with a highlight selector ('' if every part exists in the drawing)."""
     if not SELECTOR.fullmatch(selector):
-        return f"{selector!r} is not a selector of classes and [attribute=\"value\"] parts"
+        return f'{selector!r} is not a selector of classes and [attribute="value"] parts'
     for found in PART.finditer(selector):
         cls, attribute, value = found.groups()
         if cls is not None:

@@ -1,0 +1,65 @@
+"""``parlour learn GAME`` driven by scripted input: steps, answers, hints, the closing game, quitting."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from parlour.cli import learn
+from parlour.cli.learn import TerminalLesson
+from parlour.cli.main import main
+from parlour.tutorials.engine import Tutorial
+from tests.cli.scripted import Script
+
+
+def run(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> str:
+    """Runs Venture's tutorial with the scripted lines; returns what was printed."""
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    monkeypatch.setattr(console, "input", Script(lines))
+    assert TerminalLesson(Tutorial.load("venture"), console).run() == 0
+    return out.getvalue()
+
+
+def test_a_step_shows_its_text_quote_and_the_learners_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = run(monkeypatch, ["quit"])
+    assert "Step 1 of 29: Take over a corporation" in shown
+    assert "Rulebook, 1) Taking Over Corporations, the basic play" in shown
+    assert "Your hand: 1t 3c 3c 5t 8t 12 16" in shown
+    assert "You left the tutorial" in shown
+
+
+def test_answers_to_wrong_illegal_and_unreadable_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = run(monkeypatch, ["take OI-E", "take SH-AF", "take ZZ-Q", "hint", "list", "take RR-CD"])
+    assert "The tutorial wanted 'take RR-CD' here: this lesson builds a conglomerate" in shown
+    assert "'take SH-AF' is not legal now: SH-AF is not in the center" in shown
+    assert "there is no corporation ZZ-Q" in shown
+    assert "Type: take RR-CD" in shown
+    assert "take ST-ABC" in shown
+    assert "seat 0 takes over RR-CD for 12 (owes 12)" in shown
+    assert "Step 2 of 29: A second corporation" in shown
+
+
+def test_the_whole_tutorial_then_the_game_with_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps = Tutorial.load("venture").script.steps
+    shown = run(monkeypatch, [step.intended[0] for step in steps] + ["hint", "quit"])
+    assert "Step 29 of 29" in shown
+    assert "A short game" in shown and "The game: your table" in shown
+    assert "The greedy bot would play: " in shown
+    # The opponent's hand is never shown: only the learner's.
+    assert shown.count("Your hand:") > 29 and "seat 1 (you)" not in shown
+
+
+def test_the_command_line_runs_it_and_refuses_a_game_without_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[str] = []
+    monkeypatch.setattr(learn, "learn_in_terminal", lambda name: seen.append(name) or 0)
+    assert main(["learn", "venture"]) == 0 and seen == ["venture"]
+    monkeypatch.undo()
+    assert main(["learn", "embers"]) == 2
+    assert (
+        capsys.readouterr().err.strip() == "parlour: error: embers has no tutorial yet (tutorials: venture)"
+    )

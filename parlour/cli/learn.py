@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.columns import Columns
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
+from parlour.cli.files import shown
 from parlour.cli.output import make_console, say, styled
+from parlour.cli.play import find_cards
 from parlour.cli.reader import LineReader
 from parlour.cli.screen import colourise
+from parlour.core.content import read_json_file
+from parlour.core.registry import load_game
 from parlour.tutorials.engine import Answer, Outcome, Tutorial
-from parlour.tutorials.format import Quote, Step
+from parlour.tutorials.format import MAX_BYTES, Quote, Step, TutorialError
+from parlour.tutorials.glossary import Entry, glossary
 
 COMMANDS = (
     "Type the action in notation; 'hint' for help, 'list' for the legal actions, 'show' for the table, "
-    "'quit'."
+    "'info TERM' for a card or a rule term, 'quit'."
 )
-WORDS = ("hint", "list", "show", "quit")
+WORDS = ("hint", "list", "show", "info ", "quit")
 """The commands Tab completes beside the legal actions."""
 
 
@@ -29,6 +36,7 @@ class TerminalLesson:
         self.console = console or make_console()
         self.reader = LineReader(self.console)
         self.colours = tutorial.game.text_colours
+        self.terms: dict[str, Entry] | None = None
 
     def run(self) -> int:
         """Runs the steps and the closing game until the end, 'quit' or the end of input."""
@@ -55,6 +63,8 @@ class TerminalLesson:
                 self._list()
             elif word in ("show", "board"):
                 self._show()
+            elif word.split()[0] in ("info", "what"):
+                self._info(text.split(None, 1)[1] if " " in text else "")
             elif self._answer(self.tutorial.try_action(text)):
                 return 0
 
@@ -100,6 +110,22 @@ class TerminalLesson:
             parts += [Text(""), _quote(final.quote)]
         self.console.print(Panel(Group(*parts), title=Text(final.title)))
 
+    def _info(self, name: str) -> None:
+        """Shows the glossary's entry for a card or a rule term (a unique beginning or part will do)."""
+        if self.terms is None:
+            self.terms = glossary(self.tutorial.game, dict(self.tutorial.script.options))
+        found = find_cards(name, {term: entry.text for term, entry in self.terms.items()})
+        if not found:
+            say(self.console, (f"No card or term is called {name!r}.", "red"))
+        elif len(found) > 1:
+            say(self.console, f"{len(found)} terms match {name!r}: ", ", ".join(found), ".")
+        else:
+            entry = self.terms[found[0]]
+            parts = [colourise(entry.text, self.colours)]
+            if entry.quote is not None:
+                parts += [Text(""), _quote(entry.quote)]
+            self.console.print(Panel(Group(*parts), title=Text(entry.term)))
+
     def _list(self) -> None:
         """Shows the legal actions of the learner's seat now."""
         labels = [Text(text) for text in self._legal()]
@@ -129,6 +155,24 @@ def _quote(quote: Quote) -> Text:
     )
 
 
-def learn_in_terminal(name: str, console: Console | None = None) -> int:
-    """Runs the tutorial of the game ``name`` at the terminal."""
-    return TerminalLesson(Tutorial.load(name), console).run()
+def load_tutorial(name: str, path: str | None) -> Tutorial:
+    """Returns the game's tutorial, or the one in the file at ``path`` (checked like the game's)."""
+    if path is None:
+        return Tutorial.load(name)
+    game = load_game(name)
+    if os.stat(path).st_size > MAX_BYTES:
+        raise TutorialError(f"{shown(path)} is larger than {MAX_BYTES // 1024} KiB")
+    return Tutorial.from_data(game, read_json_file(path, shown(path)))
+
+
+def learn_in_terminal(name: str, path: str | None = None, console: Console | None = None) -> int:
+    """Runs the tutorial of the game ``name`` (or the one in the file at ``path``) at the terminal."""
+    return TerminalLesson(load_tutorial(name, path), console).run()
+
+
+def check_tutorial(name: str, path: str | None = None, console: Console | None = None) -> int:
+    """Checks that a tutorial plays through (a refusal is one line) and says how many steps it has."""
+    tutorial = load_tutorial(name, path)
+    steps = tutorial.script.steps
+    say(console or make_console(), f"{tutorial.script.title}: {len(steps)} steps play through, then a game.")
+    return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from parlour.bots.registry import make_bot
 from parlour.core.agents import Agent
@@ -112,6 +113,27 @@ class Tutorial:
         step = self.step
         assert step is not None
         return step
+
+    def step_json(self) -> dict[str, Any]:
+        """Returns what a front end shows now: the step (number, title, text, quote, highlights) or the
+        closing game's introduction; never the position itself (the seat's own view gives that)."""
+        step = self.step
+        if step is None:
+            final = self.script.final
+            shown: dict[str, Any] = {"final": True, "title": final.title, "text": final.text}
+            if final.quote is not None:
+                shown["quote"] = {"section": final.quote.section, "text": final.quote.text}
+            return shown
+        return {
+            "final": False,
+            "number": step.number,
+            "total": len(self.script.steps),
+            "id": step.id,
+            "title": step.title,
+            "text": step.text,
+            "quote": {"section": step.quote.section, "text": step.quote.text},
+            "highlight": list(step.highlight),
+        }
 
     # ------------------------------------------------------------ the learner acts
     def try_action(self, text: str) -> Answer:

@@ -189,3 +189,14 @@ def test_a_tutorial_for_another_game_is_refused() -> None:
     data = copy.deepcopy(DATA)
     data["game"] = "embers"
     assert refused(data) == "the tutorial is for 'embers', not 'venture'"
+
+
+def test_the_step_as_a_front_end_shows_it() -> None:
+    tutorial = fresh()
+    shown = tutorial.step_json()
+    assert shown["number"] == 1 and shown["total"] == len(tutorial.script.steps)
+    assert shown["highlight"] == [".vt-center", '[data-corp="RR-CD"]'] and "intended" not in shown
+    assert json.loads(json.dumps(shown)) == shown
+    for step in tutorial.script.steps:
+        tutorial.try_action(step.intended[0])
+    assert tutorial.step_json()["final"] is True

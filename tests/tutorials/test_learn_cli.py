@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -12,6 +14,8 @@ from parlour.cli.learn import TerminalLesson
 from parlour.cli.main import main
 from parlour.tutorials.engine import Tutorial
 from tests.cli.scripted import Script
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> str:
@@ -56,10 +60,39 @@ def test_the_command_line_runs_it_and_refuses_a_game_without_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     seen: list[str] = []
-    monkeypatch.setattr(learn, "learn_in_terminal", lambda name: seen.append(name) or 0)
+    monkeypatch.setattr(learn, "learn_in_terminal", lambda name, path: seen.append(name) or 0)
     assert main(["learn", "venture"]) == 0 and seen == ["venture"]
     monkeypatch.undo()
     assert main(["learn", "embers"]) == 2
     assert (
         capsys.readouterr().err.strip() == "parlour: error: embers has no tutorial yet (tutorials: venture)"
     )
+
+
+def test_info_explains_a_card_or_a_rule_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = run(monkeypatch, ["info conglomerate", "info RR-CD", "info nothing-like-it", "quit"])
+    assert "A stack of corporations of different industries" in shown
+    assert "Railroads corporation, letters C, D, worth 12 million" in shown
+    assert "No card or term is called 'nothing-like-it'." in shown
+
+
+def test_check_and_an_authors_own_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["learn", "venture", "--check"]) == 0
+    assert "Learn Venture: 29 steps play through, then a game." in capsys.readouterr().out
+    data = json.loads((ROOT / "parlour/games/venture/data/tutorial.json").read_text())
+    data["steps"][1]["intended"] = ["take SH-AF"]
+    bad = tmp_path / "mine.json"
+    bad.write_text(json.dumps(data))
+    assert main(["learn", "venture", "--check", "--file", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "parlour: error: step 2 (second-corporation): intended action 'take SH-AF' is not legal"
+    )
+    assert err.count("\n") == 1
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b" " * (300 * 1024))
+    assert main(["learn", "venture", "--file", str(huge)]) == 2
+    assert "larger than 256 KiB" in capsys.readouterr().err
+    assert main(["learn", "venture", "--file", str(tmp_path / "missing.json")]) == 2

@@ -13,7 +13,7 @@ from parlour.cli.files import shown
 from parlour.cli.output import make_console, say, styled
 from parlour.cli.play import find_cards
 from parlour.cli.reader import LineReader
-from parlour.cli.screen import colourise
+from parlour.cli.screen import colourise, end_screen
 from parlour.core.content import read_json_file
 from parlour.core.registry import load_game
 from parlour.tutorials.engine import Answer, Outcome, Tutorial
@@ -77,7 +77,8 @@ class TerminalLesson:
         for line in answer.events:
             self.console.print(colourise(f"  {line}", self.colours))
         if answer.outcome is Outcome.OVER:
-            say(self.console, (answer.message, "bold green"))
+            self._show()
+            self.console.print(end_screen(self.tutorial.current(), self._seats(), self.colours))
             say(self.console, "That was the tutorial: 'parlour play' starts a whole game.")
             return True
         if answer.message:
@@ -125,6 +126,11 @@ class TerminalLesson:
             if entry.quote is not None:
                 parts += [Text(""), _quote(entry.quote)]
             self.console.print(Panel(Group(*parts), title=Text(entry.term)))
+
+    def _seats(self) -> list[str]:
+        """Returns who plays each seat of the closing game: the learner and the bots."""
+        final = self.tutorial.script.final
+        return [final.bots.get(seat, "you") for seat in range(self.tutorial.script.players)]
 
     def _list(self) -> None:
         """Shows the legal actions of the learner's seat now."""

@@ -96,3 +96,24 @@ def test_check_and_an_authors_own_file(
     assert main(["learn", "venture", "--file", str(huge)]) == 2
     assert "larger than 256 KiB" in capsys.readouterr().err
     assert main(["learn", "venture", "--file", str(tmp_path / "missing.json")]) == 2
+
+
+def test_the_closing_game_ends_with_the_scoring(monkeypatch: pytest.MonkeyPatch) -> None:
+    tutorial = Tutorial.load("venture")
+    tutorial.start()
+    for step in tutorial.script.steps[:-1]:
+        tutorial.try_action(step.intended[0])
+    # Discarding every turn reaches the turn limit of the short game.
+    lines = [tutorial.script.steps[-1].intended[0]] + [
+        "discard " + card for card in ["10", "12", "14", "16", "18", "20", "1t", "3c", "x1"] * 30
+    ]
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    script = Script(lines)
+    monkeypatch.setattr(console, "input", script)
+    lesson = TerminalLesson(tutorial, console)
+    monkeypatch.setattr(lesson.tutorial, "start", lambda: tutorial.step)
+    assert lesson.run() == 0
+    shown = out.getvalue()
+    assert "Game over" in shown and "The turn limit of 24 turns was reached" in shown
+    assert "Seat 0 (you)" in shown and "Seat 1 (random)" in shown

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from parlour.bots.registry import make_bot
+from parlour.bots.registry import SEARCH, make_bot
 from parlour.core.agents import Agent
 from parlour.core.errors import ParlourError
 from parlour.core.game import Game
@@ -243,7 +243,11 @@ class Tutorial:
     def verify(self) -> None:
         """Walks every step with its intended actions, refusing (one line naming the step) a staged
         position that does not ask the learner, an intended action that is not legal there, an 'after'
-        action that is not, and a closing game whose options or bots do not exist."""
+        action that is not, and a closing game whose options or bots do not exist (or search)."""
+        final = self.script.final
+        for name in [*final.bots.values(), final.hint_bot]:
+            if name.partition(":")[0] == SEARCH:
+                raise TutorialError(f"final: {name!r}: a tutorial's bots answer at once (no search bot)")
         self.start()
         while (step := self.step) is not None:
             state = self.current()
@@ -258,7 +262,6 @@ class Tutorial:
             answer = self.try_action(step.intended[0])
             if answer.outcome is not Outcome.MOVED:
                 raise TutorialError(f"{step.label()}: {answer.message}")
-        final = self.script.final
         try:
             self.game.options({**self.script.options, **final.options})
             make_bot(self.game, final.hint_bot, 0)

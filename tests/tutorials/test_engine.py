@@ -166,6 +166,7 @@ def test_an_illegal_action_after_the_intended_one_is_refused() -> None:
         ),
         (lambda d: d["final"].update(bots={"1": "nobody"}), "final: no bot 'nobody' for venture"),
         (lambda d: d["final"]["options"].update(max_turns="lots"), "final: "),
+        (lambda d: d["final"].update(hint_bot="ismcts:3600s"), "final: 'ismcts:3600s': a tutorial's bots"),
     ],
 )
 def test_malformed_files_are_refused_in_one_line(change: Any, expected: str) -> None:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from parlour.core.errors import ParlourError
 from parlour.core.registry import load_game
 from parlour.tutorials.engine import Outcome, Tutorial
 from parlour.tutorials.files import tutorial_games
@@ -95,3 +96,45 @@ def test_view_shows_only_the_learners_knowledge(name: str) -> None:
         other = state.determinize(tutorial.learner, rng)
         assert other.render(tutorial.learner) == tutorial.view(), step.label()
         tutorial.try_action(step.intended[0])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_other_legal_action_is_wanted_another_and_changes_nothing(name: str) -> None:
+    tutorial = Tutorial.load(name)
+    tutorial.start()
+    while (step := tutorial.step) is not None:
+        state = tutorial.current()
+        before = state.to_position()
+        wanted = {state.format_action(state.parse_action(text)) for text in step.intended}
+        for action in state.legal_actions(tutorial.learner):
+            text = state.format_action(action)
+            if text not in wanted:
+                answer = tutorial.try_action(text)
+                assert answer.outcome is Outcome.WANTED, f"{step.label()}: {text}"
+                assert tutorial.current().to_position() == before and tutorial.step is step
+        tutorial.try_action(step.intended[0])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_actions_illegal_at_a_step_get_the_engines_reason(name: str) -> None:
+    """The other steps' actions, where illegal, are refused with the engine's own reason."""
+    tutorial = Tutorial.load(name)
+    texts = sorted({text for step in tutorial.script.steps for text in step.intended})
+    tutorial.start()
+    refused = 0
+    while (step := tutorial.step) is not None:
+        state = tutorial.current()
+        before = state.to_position()
+        for text in texts:
+            try:
+                action = state.parse_action(text)
+            except ParlourError:
+                continue  # a text another step's position reads, this one does not
+            if not state.is_legal(action, tutorial.learner):
+                answer = tutorial.try_action(text)
+                assert answer.outcome is Outcome.ILLEGAL, f"{step.label()}: {text}"
+                assert state.why_illegal(action, tutorial.learner) in answer.message
+                assert tutorial.current().to_position() == before
+                refused += 1
+        tutorial.try_action(step.intended[0])
+    assert refused

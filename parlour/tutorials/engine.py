@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 from typing import Any
 
 from parlour.bots.registry import SEARCH, make_bot
@@ -61,11 +62,9 @@ class Tutorial:
     # ------------------------------------------------------------ loading
     @classmethod
     def load(cls, name: str) -> Tutorial:
-        """Returns the tutorial shipped with the game ``name``, checked step by step."""
+        """Returns a new run of the tutorial shipped with the game ``name`` (checked once per process)."""
         game = load_game(name)
-        if not has_tutorial(game):
-            raise TutorialError(f"{game.name} has no tutorial yet (tutorials: {', '.join(tutorial_games())})")
-        return cls.from_data(game, read_data(game, TUTORIAL))
+        return cls(game, shipped_script(game.name))
 
     @classmethod
     def from_bytes(cls, game: Game, raw: bytes) -> Tutorial:
@@ -268,3 +267,12 @@ class Tutorial:
         except ParlourError as err:
             raise TutorialError(f"final: {err}") from None
         self.index, self.state, self.bots = -1, None, {}
+
+
+@cache
+def shipped_script(name: str) -> Script:
+    """Returns the tutorial shipped with the game ``name``, checked step by step (once: it never changes)."""
+    game = load_game(name)
+    if not has_tutorial(game):
+        raise TutorialError(f"{game.name} has no tutorial yet (tutorials: {', '.join(tutorial_games())})")
+    return Tutorial.from_data(game, read_data(game, TUTORIAL)).script

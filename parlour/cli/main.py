@@ -95,6 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
         "at the prompt changes it for that seat)",
     )
 
+    learn = sub.add_parser(
+        "learn", help="learn a game: a tutorial of staged steps, then a short game with hints"
+    )
+    learn.add_argument("game", choices=game_names(), help="the game")
+    learn.add_argument(
+        "--file", metavar="FILE", help="a tutorial file of your own instead of the game's (docs/tutorials.md)"
+    )
+    learn.add_argument("--check", action="store_true", help="only check that the tutorial plays through")
+
     serve = sub.add_parser("serve", help="serve Parlour's tables in the browser (lobby, live tables, bots)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")

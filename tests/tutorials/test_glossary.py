@@ -1,0 +1,72 @@
+"""The glossary data: every card of the content data and the rule terms, with verbatim rulebook sentences."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from parlour.core.registry import load_game
+from parlour.tutorials.format import TutorialError
+from parlour.tutorials.glossary import CARD, RULE, glossary, glossary_json, read_glossary
+from tests.tutorials.walker import quote_problem, rulebook
+
+GAME = load_game("venture")
+
+
+def test_every_card_and_the_rule_terms_explain_themselves() -> None:
+    terms = glossary(GAME)
+    state = GAME.new_state(2, 0)
+    for name, text in state.card_texts().items():
+        assert terms[name].kind == CARD and terms[name].text == text
+    rules = [e for e in terms.values() if e.kind == RULE]
+    assert {"Conglomerate", "Set", "Proxy Fight card", "Profit card", "Reorganisation", "Stock"} <= {
+        e.term for e in rules
+    }
+    assert terms["RR-CD"].text.startswith("Railroads corporation, letters C, D, worth 12 million")
+
+
+def test_rule_terms_quote_the_rulebook_verbatim() -> None:
+    book = rulebook("venture")
+    if book is None:
+        pytest.skip("the rulebooks are not beside the checkout")
+    for entry in glossary(GAME).values():
+        if entry.quote is not None:
+            assert not quote_problem(book, entry.quote.section, entry.quote.text), entry.term
+
+
+def test_the_json_form_is_what_a_server_serves() -> None:
+    data = glossary_json(GAME)
+    assert json.loads(json.dumps(data)) == data
+    assert data["game"] == "venture"
+    assert data["terms"]["Set"]["kind"] == "rule" and "quote" in data["terms"]["Set"]
+    assert data["terms"]["x1/2"] == {"kind": "card", "text": glossary(GAME)["x1/2"].text}
+
+
+def test_a_games_without_a_glossary_file_still_has_its_cards() -> None:
+    terms = glossary(load_game("embers"))
+    assert terms and all(e.kind == CARD for e in terms.values())
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ([], "a glossary is an object of 'format', 'game' and 'terms'"),
+        ({"format": "parlour-glossary/1", "game": "embers", "terms": []}, "the glossary must be"),
+        (
+            {"format": "parlour-glossary/1", "game": "venture", "terms": [{"term": "x"}]},
+            "glossary term 1: must",
+        ),
+        (
+            {
+                "format": "parlour-glossary/1",
+                "game": "venture",
+                "terms": [{"term": "", "text": "t", "quote": {"section": "s", "text": "q"}}],
+            },
+            "glossary term 1: term: must be a non-empty line",
+        ),
+    ],
+)
+def test_a_malformed_glossary_is_refused(data: object, expected: str) -> None:
+    with pytest.raises(TutorialError, match="^" + expected.replace("(", r"\(")):
+        read_glossary(data, "venture")

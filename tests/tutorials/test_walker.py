@@ -1,0 +1,42 @@
+"""The walker's own checks find what they look for (so a passing walk means something)."""
+
+from __future__ import annotations
+
+from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem
+
+BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
+SOURCE = (
+    'api.el("div", { class: "vt-center" }); const c = `vt-player${mine ? " vt-me" : ""}`; '
+    'api.el("span", { "data-field": "deck" }); { "data-corp": name }'
+)
+
+
+def test_quotes_must_be_verbatim_and_after_their_section() -> None:
+    assert quote_problem(BOOK, "The Play", "A player draws two cards.") == ""
+    assert "not verbatim" in quote_problem(BOOK, "The Play", "A player draws three cards.")
+    assert "not a line" in quote_problem(BOOK, "Play", "A player draws two cards.")
+    assert "comes before" in quote_problem(BOOK, "The End", "A player draws two cards.")
+
+
+def test_highlights_must_name_what_the_drawing_has() -> None:
+    visible = {"RR-CD"}
+    assert highlight_problem(SOURCE, ".vt-center", visible) == ""
+    assert highlight_problem(SOURCE, '.vt-me [data-field="deck"]', visible) == ""
+    assert highlight_problem(SOURCE, '[data-corp="RR-CD"]', visible) == ""
+    assert "no class" in highlight_problem(SOURCE, ".vt-nowhere", visible)
+    assert "writes no" in highlight_problem(SOURCE, '[data-field="hand"]', visible)
+    assert "not on the learner's table" in highlight_problem(SOURCE, '[data-corp="SH-F"]', visible)
+    assert "not a selector" in highlight_problem(SOURCE, "div > p", visible)
+
+
+def test_names_are_found_as_whole_words_only() -> None:
+    names = ["RR-CD", "RR-C", "x1", "x1/2", "3c"]
+    assert named_in("take RR-CD with x1/2, then 3c.", names) == ["RR-CD", "x1/2", "3c"]
+
+
+def test_content_names_leave_out_amounts_and_words() -> None:
+    class Fake:
+        def card_texts(self) -> dict[str, str]:
+            return {"10": "", "profit": "", "ST-A": "", "x1/2": ""}
+
+    assert content_names(Fake()) == ["ST-A", "x1/2"]  # type: ignore[arg-type]

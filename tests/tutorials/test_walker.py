@@ -7,7 +7,9 @@ from tests.tutorials.walker import content_names, highlight_problem, named_in, q
 BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
 SOURCE = (
     'api.el("div", { class: "vt-center" }); const c = `vt-player${mine ? " vt-me" : ""}`; '
-    'api.el("span", { "data-field": "deck" }); { "data-corp": name }'
+    'api.el("span", { "data-field": "deck" }); { "data-corp": name }; '
+    'svg("g", { class: `itb-space${open ? " open" : ""}` }); node.setAttribute("data-part", part); '
+    'hot(ctx, g, `space-${number}`); mark(ctx, node, "stack")'
 )
 
 
@@ -27,6 +29,17 @@ def test_highlights_must_name_what_the_drawing_has() -> None:
     assert "writes no" in highlight_problem(SOURCE, '[data-field="hand"]', visible)
     assert "not on the learner's table" in highlight_problem(SOURCE, '[data-corp="SH-F"]', visible)
     assert "not a selector" in highlight_problem(SOURCE, "div > p", visible)
+
+
+def test_classes_and_parts_composed_in_templates_are_found() -> None:
+    visible = {"4"}
+    assert highlight_problem(SOURCE, ".itb-space.open", visible) == ""
+    assert "no class" in highlight_problem(SOURCE, ".itb-spa", visible)
+    assert highlight_problem(SOURCE, '[data-part="stack"]', visible) == ""
+    assert highlight_problem(SOURCE, '[data-part="space-4"]', visible) == ""
+    assert "not on the learner's table" in highlight_problem(SOURCE, '[data-part="space-5"]', visible)
+    assert "composes no" in highlight_problem(SOURCE, '[data-part="placard-R"]', visible)
+    assert "composes no" in highlight_problem(SOURCE, '[data-part="deal"]', visible)
 
 
 def test_names_are_found_as_whole_words_only() -> None:

@@ -107,7 +107,7 @@ def seen_names(state: GameState, seat: int) -> set[str]:
     for text in texts:
         words.update(text.split())
         words.add(text)
-        words.update(w.strip(".,;:()[]=") for w in text.split())
+        words.update(w.strip(".,;:()[]=<>") for w in text.split())
     # A name of several words (``deal card 2``) is seen where the table's text says it, in any case.
     lowered = [text.lower() for text in texts]
     for name in content_names(state):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem
+from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem, seen_names
 
 BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
 SOURCE = (
@@ -53,3 +53,19 @@ def test_content_names_leave_out_amounts_and_words() -> None:
             return {"10": "", "profit": "", "ST-A": "", "x1/2": ""}
 
     assert content_names(Fake()) == ["ST-A", "x1/2"]  # type: ignore[arg-type]
+
+
+def test_a_name_of_several_words_is_seen_where_the_table_says_it() -> None:
+    class Table:
+        def card_texts(self) -> dict[str, str]:
+            return {"deal card 1": "", "deal card 2": "", "clan:G": "", "clan:M": ""}
+
+        def observation(self, seat: int) -> dict[str, object]:
+            return {"hand": ["clan:G"], "deal_cards": [1, 2]}
+
+        def render(self, seat: int) -> str:
+            return "Deal card 1 on top: 2 million a dividend.\n >[ 4] R O"
+
+    seen = seen_names(Table(), 0)  # type: ignore[arg-type]
+    assert {"deal card 1", "clan:G", "4"} <= seen
+    assert "deal card 2" not in seen and "clan:M" not in seen

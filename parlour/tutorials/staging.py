@@ -59,7 +59,7 @@ def stage(game: Game, script: Script, setup: Setup) -> GameState:
 
 def play(state: GameState, text: str) -> list[Event]:
     """Plays ``text`` for the seat deciding now (the first listed), or for the seat it names
-    (``seat S: ACTION``, which must be among the deciders); raises a ParlourError giving the engine's reason."""
+    (``seat S: ACTION``, which must be among the deciders); raises a ParlourError with the engine's reason."""
     if state.is_over():
         raise TutorialError("the game is over")
     seat = state.deciders()[0]

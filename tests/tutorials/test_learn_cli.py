@@ -67,7 +67,8 @@ def test_the_command_line_runs_it_and_refuses_a_game_without_one(
     assert main(["learn", "embers"]) == 2
     shipped = ", ".join(tutorial_games())
     assert "venture" in shipped
-    assert capsys.readouterr().err.strip() == f"parlour: error: embers has no tutorial yet (tutorials: {shipped})"
+    expected = f"parlour: error: embers has no tutorial yet (tutorials: {shipped})"
+    assert capsys.readouterr().err.strip() == expected
 
 
 def test_info_explains_a_card_or_a_rule_term(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -12,6 +13,9 @@ from parlour.core.state import Event, GameState
 from parlour.tutorials.format import Script, Setup, TutorialError
 
 T = TypeVar("T")
+SEAT_PREFIX = re.compile(r"seat (\d+): (.+)")
+"""An action naming the seat that plays it (``seat 2: offer G 1``), for an open window where several
+seats may act and the first listed is not the one the lesson needs."""
 
 
 class StagedChance(Chance):
@@ -54,10 +58,15 @@ def stage(game: Game, script: Script, setup: Setup) -> GameState:
 
 
 def play(state: GameState, text: str) -> list[Event]:
-    """Plays ``text`` for the seat deciding now; raises a ParlourError giving the engine's reason."""
+    """Plays ``text`` for the seat deciding now (the first listed), or for the seat it names
+    (``seat S: ACTION``, which must be among the deciders); raises a ParlourError with the engine's reason."""
     if state.is_over():
         raise TutorialError("the game is over")
     seat = state.deciders()[0]
+    if named := SEAT_PREFIX.fullmatch(text.strip()):
+        seat, text = int(named.group(1)), named.group(2)
+        if seat not in state.deciders():
+            raise TutorialError(f"{state.seat_name(seat)} is not asked to act now")
     action = state.parse_action(text)
     if not state.is_legal(action, seat):
         raise TutorialError(f"not legal for {state.seat_name(seat)}: {state.why_illegal(action, seat)}")

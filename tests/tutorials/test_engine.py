@@ -201,3 +201,26 @@ def test_the_step_as_a_front_end_shows_it() -> None:
     for step in tutorial.script.steps:
         tutorial.try_action(step.intended[0])
     assert tutorial.step_json()["final"] is True
+
+
+BOSS = load_game("im-the-boss")
+BOSS_DATA: Any = read_data(BOSS, TUTORIAL)
+
+
+def test_an_action_may_name_its_seat_in_an_open_window() -> None:
+    """In a negotiation every seat may act, the Boss listed first: 'seat S: ACTION' plays it for S."""
+    data = copy.deepcopy(BOSS_DATA)
+    step = next(s for s in data["steps"] if s["id"] == "use-clan")
+    assert step["after"] == ["seat 1: offer M 5"]
+    tutorial = Tutorial.from_data(BOSS, data)
+    tutorial.start()
+    while tutorial.step is not None and tutorial.step.id != "use-clan":
+        tutorial.try_action(tutorial.step.intended[0])
+    answer = tutorial.try_action("use G")
+    assert "Seat 1 offers M for 5 million." in answer.events
+    step["after"] = ["offer M 5"]  # unnamed, the first seat listed (the Boss, the learner) would play it
+    with pytest.raises(TutorialError, match=r"^step 9 \(use-clan\): after action 1 'offer M 5': "):
+        Tutorial.from_data(BOSS, copy.deepcopy(data))
+    step["after"] = ["seat 5: offer M 5"]
+    with pytest.raises(TutorialError, match="seat 5 is not asked to act now"):
+        Tutorial.from_data(BOSS, copy.deepcopy(data))

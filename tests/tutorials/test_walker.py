@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem
+from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem, seen_names
 
 BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
 SOURCE = (
     'api.el("div", { class: "vt-center" }); const c = `vt-player${mine ? " vt-me" : ""}`; '
-    'api.el("span", { "data-field": "deck" }); { "data-corp": name }'
+    'api.el("span", { "data-field": "deck" }); { "data-corp": name }; '
+    'svg("g", { class: `itb-space${open ? " open" : ""}` }); node.setAttribute("data-part", part); '
+    'hot(ctx, g, `space-${number}`); mark(ctx, node, "stack")'
 )
 
 
@@ -29,6 +31,17 @@ def test_highlights_must_name_what_the_drawing_has() -> None:
     assert "not a selector" in highlight_problem(SOURCE, "div > p", visible)
 
 
+def test_classes_and_parts_composed_in_templates_are_found() -> None:
+    visible = {"4"}
+    assert highlight_problem(SOURCE, ".itb-space.open", visible) == ""
+    assert "no class" in highlight_problem(SOURCE, ".itb-spa", visible)
+    assert highlight_problem(SOURCE, '[data-part="stack"]', visible) == ""
+    assert highlight_problem(SOURCE, '[data-part="space-4"]', visible) == ""
+    assert "not on the learner's table" in highlight_problem(SOURCE, '[data-part="space-5"]', visible)
+    assert "composes no" in highlight_problem(SOURCE, '[data-part="placard-R"]', visible)
+    assert "composes no" in highlight_problem(SOURCE, '[data-part="deal"]', visible)
+
+
 def test_names_are_found_as_whole_words_only() -> None:
     names = ["RR-CD", "RR-C", "x1", "x1/2", "3c"]
     assert named_in("take RR-CD with x1/2, then 3c.", names) == ["RR-CD", "x1/2", "3c"]
@@ -40,3 +53,19 @@ def test_content_names_leave_out_amounts_and_words() -> None:
             return {"10": "", "profit": "", "ST-A": "", "x1/2": ""}
 
     assert content_names(Fake()) == ["ST-A", "x1/2"]  # type: ignore[arg-type]
+
+
+def test_a_name_of_several_words_is_seen_where_the_table_says_it() -> None:
+    class Table:
+        def card_texts(self) -> dict[str, str]:
+            return {"deal card 1": "", "deal card 2": "", "clan:G": "", "clan:M": ""}
+
+        def observation(self, seat: int) -> dict[str, object]:
+            return {"hand": ["clan:G"], "deal_cards": [1, 2]}
+
+        def render(self, seat: int) -> str:
+            return "Deal card 1 on top: 2 million a dividend.\n >[ 4] R O"
+
+    seen = seen_names(Table(), 0)  # type: ignore[arg-type]
+    assert {"deal card 1", "clan:G", "4"} <= seen
+    assert "deal card 2" not in seen and "clan:M" not in seen

@@ -20,6 +20,9 @@ SELECTOR = re.compile(
 PART = re.compile(r'\.([A-Za-z][\w-]*)|\[([a-z][\w-]*)="([^"\]]*)"\]')
 FIXED_VALUES = ("data-field", "data-role", "data-action")
 """Attributes whose values the drawing writes literally (the others name cards, checked on the table)."""
+COMPOSED_VALUES = ("data-part",)
+"""Attributes whose values the drawing composes: a literal (``"deal"``) or a literal head and values of the
+table (``space-${number}`` gives ``space-4``): the head must be written, each dash-separated rest shown."""
 
 
 def rulebook(game: str) -> str | None:
@@ -53,16 +56,34 @@ def highlight_problem(source: str, selector: str, visible: set[str]) -> str:
     for found in PART.finditer(selector):
         cls, attribute, value = found.groups()
         if cls is not None:
-            # A class is written as a word of a string literal (``class: "vt-center"``, ``" vt-me"``).
-            if not re.search(r"(?<=[\"'` ])" + re.escape(cls) + r"(?=[\"'` ])", source):
+            # A class is written as a word of a string literal (``class: "vt-center"``, ``" vt-me"``), or
+            # ends where a template literal's value follows (`` `itb-space${open ? " open" : ""}` ``).
+            if not re.search(r"(?<=[\"'` ])" + re.escape(cls) + r"(?=[\"'` ]|\$\{)", source):
                 return f"the drawing has no class {cls!r}"
         elif f'"{attribute}"' not in source:
             return f"the drawing has no attribute {attribute!r}"
         elif attribute in FIXED_VALUES:
             if f'"{attribute}": "{value}"' not in source:
                 return f"the drawing writes no {attribute}={value!r}"
+        elif attribute in COMPOSED_VALUES:
+            if problem := composed_problem(source, attribute, value, visible):
+                return problem
         elif value not in visible:
             return f"{attribute}={value!r} is not on the learner's table"
+    return ""
+
+
+def composed_problem(source: str, attribute: str, value: str, visible: set[str]) -> str:
+    """Returns what is wrong with a composed attribute value ('' if the drawing writes it as a literal, or
+    writes its head before a template's value and the rest is on the learner's table)."""
+    if f'"{value}"' in source:
+        return ""
+    head, _, rest = value.partition("-")
+    if not rest or f"`{head}-${{" not in source:
+        return f"the drawing composes no {attribute}={value!r}"
+    for piece in rest.split("-"):
+        if piece not in visible:
+            return f"{attribute}={value!r}: {piece!r} is not on the learner's table"
     return ""
 
 
@@ -82,10 +103,16 @@ def strings(value: object) -> Iterator[str]:
 def seen_names(state: GameState, seat: int) -> set[str]:
     """Returns every word the seat's view shows (its observation's strings and its rendered table)."""
     words: set[str] = set()
-    for text in [*strings(state.observation(seat)), state.render(seat)]:
+    texts = [*strings(state.observation(seat)), state.render(seat)]
+    for text in texts:
         words.update(text.split())
         words.add(text)
-        words.update(w.strip(".,;:()[]=") for w in text.split())
+        words.update(w.strip(".,;:()[]=<>") for w in text.split())
+    # A name of several words (``deal card 2``) is seen where the table's text says it, in any case.
+    lowered = [text.lower() for text in texts]
+    for name in content_names(state):
+        if " " in name and any(named_in(text, [name.lower()]) for text in lowered):
+            words.add(name)
     return words
 
 

@@ -64,9 +64,8 @@ def test_the_command_line_runs_it_and_refuses_a_game_without_one(
     assert main(["learn", "venture"]) == 0 and seen == ["venture"]
     monkeypatch.undo()
     assert main(["learn", "embers"]) == 2
-    assert (
-        capsys.readouterr().err.strip() == "parlour: error: embers has no tutorial yet (tutorials: venture)"
-    )
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("parlour: error: embers has no tutorial yet (tutorials: ") and "venture" in err
 
 
 def test_info_explains_a_card_or_a_rule_term(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem
+from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem, seen_names
 
 BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
 SOURCE = (
@@ -40,3 +40,17 @@ def test_content_names_leave_out_amounts_and_words() -> None:
             return {"10": "", "profit": "", "ST-A": "", "x1/2": ""}
 
     assert content_names(Fake()) == ["ST-A", "x1/2"]  # type: ignore[arg-type]
+
+
+def test_a_name_of_several_words_is_seen_only_as_the_table_writes_it() -> None:
+    class Fake:
+        def observation(self, seat: int) -> dict[str, object]:
+            return {"hand": [10, 25], "areas": ["china"]}
+
+        def render(self, seat: int) -> str:
+            return "Zap discards: Mars 11\nYour Zap hand: 10 Deflector Shield · 25 Targeting Computer"
+
+    seen = seen_names(Fake(), 0)  # type: ignore[arg-type]
+    assert {"Deflector Shield", "Targeting Computer", "china", "10"} <= seen
+    assert "Evasive Maneuvers" not in seen and "Shield Targeting" not in seen
+    assert "Computer Your" not in seen  # a phrase never runs across lines

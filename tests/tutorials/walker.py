@@ -79,13 +79,22 @@ def strings(value: object) -> Iterator[str]:
             yield from strings(item)
 
 
+PHRASE = 4
+"""The most words of a name shown on the table (card names such as ``Phased Shield Array``)."""
+
+
 def seen_names(state: GameState, seat: int) -> set[str]:
-    """Returns every word the seat's view shows (its observation's strings and its rendered table)."""
+    """Returns every word the seat's view shows (its observation's strings and its rendered table), and
+    every run of up to PHRASE words of one line (a card's name of several words, as the table writes it)."""
     words: set[str] = set()
     for text in [*strings(state.observation(seat)), state.render(seat)]:
         words.update(text.split())
         words.add(text)
-        words.update(w.strip(".,;:()[]=") for w in text.split())
+        for line in text.splitlines():
+            line_words = [w.strip(".,;:()[]=") for w in line.split()]
+            words.update(line_words)
+            for size in range(2, PHRASE + 1):
+                words.update(" ".join(line_words[i : i + size]) for i in range(len(line_words) - size + 1))
     return words
 
 

@@ -48,9 +48,11 @@ def test_a_name_of_several_words_is_seen_only_as_the_table_writes_it() -> None:
             return {"hand": [10, 25], "areas": ["china"]}
 
         def render(self, seat: int) -> str:
-            return "Zap discards: Mars 11\nYour Zap hand: 10 Deflector Shield · 25 Targeting Computer"
+            return (
+                "Zap discards: Mars 11\nYour Zap hand: 10 Deflector Shield · 25 Targeting Computer\n"
+                "Face-up Upgrades: gatling (Gatling\n    Lasers 5+)"
+            )
 
     seen = seen_names(Fake(), 0)  # type: ignore[arg-type]
-    assert {"Deflector Shield", "Targeting Computer", "china", "10"} <= seen
+    assert {"Deflector Shield", "Targeting Computer", "Gatling Lasers", "china", "10"} <= seen
     assert "Evasive Maneuvers" not in seen and "Shield Targeting" not in seen
-    assert "Computer Your" not in seen  # a phrase never runs across lines

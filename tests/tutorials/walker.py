@@ -85,16 +85,16 @@ PHRASE = 4
 
 def seen_names(state: GameState, seat: int) -> set[str]:
     """Returns every word the seat's view shows (its observation's strings and its rendered table), and
-    every run of up to PHRASE words of one line (a card's name of several words, as the table writes it)."""
+    every run of up to PHRASE words (a card's name of several words as the table writes it, also where
+    the text view wraps it over two lines)."""
     words: set[str] = set()
     for text in [*strings(state.observation(seat)), state.render(seat)]:
         words.update(text.split())
         words.add(text)
-        for line in text.splitlines():
-            line_words = [w.strip(".,;:()[]=") for w in line.split()]
-            words.update(line_words)
-            for size in range(2, PHRASE + 1):
-                words.update(" ".join(line_words[i : i + size]) for i in range(len(line_words) - size + 1))
+        stripped = [w.strip(".,;:()[]=") for w in text.split()]
+        words.update(stripped)
+        for size in range(2, PHRASE + 1):
+            words.update(" ".join(stripped[i : i + size]) for i in range(len(stripped) - size + 1))
     return words
 
 

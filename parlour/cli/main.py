@@ -49,7 +49,9 @@ def tutorial_name(text: str) -> str:
     """Returns a tutorial's name as ``parlour learn`` takes it: a game, or GAME/PART for an add-on."""
     game, _, part = text.partition("/")
     if game not in game_names():
-        raise argparse.ArgumentTypeError(f"invalid choice: {game[:40]!r} (choose from {', '.join(game_names())})")
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {game[:40]!r} (choose from {', '.join(game_names())})"
+        )
     if "/" in text and not part:
         raise argparse.ArgumentTypeError(f"{text[:60]!r}: name the add-on after the '/'")
     return text

@@ -52,7 +52,15 @@ def test_venus_needs_men_explains_its_table_and_every_zap_and_technology_card() 
     game = load_game("venus-needs-men")
     terms = glossary(game, {"game": "enhanced"})
     rules = {e.term for e in terms.values() if e.kind == RULE}
-    assert {"Orbit", "Zap window", "Extension", "Priority", "Population needed", "Defense", "Research"} <= rules
+    assert {
+        "Orbit",
+        "Zap window",
+        "Extension",
+        "Priority",
+        "Population needed",
+        "Defense",
+        "Research",
+    } <= rules
     for card in ("Deflector Shield", "Sabotage", "Time Dilation", "Q-Ray", "Gatling Lasers", "Alluring"):
         assert terms[card].kind == CARD, card
     assert terms["Deflector Shield"].text.startswith("Zap cards 10, 23, 33")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from parlour.tutorials.engine import Tutorial
 from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem, seen_names
 
 BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
@@ -56,3 +57,14 @@ def test_a_name_of_several_words_is_seen_only_as_the_table_writes_it() -> None:
     seen = seen_names(Fake(), 0)  # type: ignore[arg-type]
     assert {"Deflector Shield", "Targeting Computer", "Gatling Lasers", "china", "10"} <= seen
     assert "Evasive Maneuvers" not in seen and "Shield Targeting" not in seen
+
+
+def test_on_venus_table_the_hand_is_seen_by_name_and_the_other_cards_are_not() -> None:
+    tutorial = Tutorial.load("venus-needs-men")
+    tutorial.start()
+    state = tutorial.current()
+    seen = seen_names(state, tutorial.learner)
+    names = content_names(state)
+    said = named_in("Play Deflector Shield, not Sabotage; the Q-Ray is the Enhanced game's.", names)
+    assert said == ["Deflector Shield", "Q-Ray", "Sabotage"]
+    assert [name for name in said if name not in seen] == ["Q-Ray", "Sabotage"]

@@ -17,6 +17,7 @@ from parlour.cli.screen import colourise, end_screen
 from parlour.core.content import read_json_file
 from parlour.core.registry import load_game
 from parlour.tutorials.engine import Answer, Outcome, Tutorial
+from parlour.tutorials.files import split_name
 from parlour.tutorials.format import MAX_BYTES, Quote, Step, TutorialError
 from parlour.tutorials.glossary import Entry, glossary
 
@@ -165,14 +166,15 @@ def load_tutorial(name: str, path: str | None) -> Tutorial:
     """Returns the game's tutorial, or the one in the file at ``path`` (checked like the game's)."""
     if path is None:
         return Tutorial.load(name)
-    game = load_game(name)
+    game = load_game(split_name(name)[0])
     if os.stat(path).st_size > MAX_BYTES:
         raise TutorialError(f"{shown(path)} is larger than {MAX_BYTES // 1024} KiB")
     return Tutorial.from_data(game, read_json_file(path, shown(path)))
 
 
 def learn_in_terminal(name: str, path: str | None = None, console: Console | None = None) -> int:
-    """Runs the tutorial of the game ``name`` (or the one in the file at ``path``) at the terminal."""
+    """Runs the tutorial ``name`` (a game's, or GAME/PART an add-on's; or the one in the file at ``path``)
+    at the terminal."""
     return TerminalLesson(load_tutorial(name, path), console).run()
 
 

@@ -13,7 +13,15 @@ from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.registry import load_game
 from parlour.core.state import Event, GameState
-from parlour.tutorials.files import TUTORIAL, has_tutorial, parse, read_data, tutorial_games
+from parlour.tutorials.files import (
+    add_ons,
+    has_tutorial,
+    parse,
+    read_data,
+    split_name,
+    tutorial_file,
+    tutorial_games,
+)
 from parlour.tutorials.format import Script, Step, TutorialError, read_script
 from parlour.tutorials.staging import play, stage
 
@@ -62,9 +70,11 @@ class Tutorial:
     # ------------------------------------------------------------ loading
     @classmethod
     def load(cls, name: str) -> Tutorial:
-        """Returns a new run of the tutorial shipped with the game ``name`` (checked once per process)."""
-        game = load_game(name)
-        return cls(game, shipped_script(game.name))
+        """Returns a new run of the tutorial shipped as ``name``: a game's (``venture``) or one of its
+        add-ons (``venus-needs-men/enhanced``), checked once per process."""
+        game_name, part = split_name(name)
+        game = load_game(game_name)
+        return cls(game, shipped_script(game.name, part))
 
     @classmethod
     def from_bytes(cls, game: Game, raw: bytes) -> Tutorial:
@@ -270,9 +280,13 @@ class Tutorial:
 
 
 @cache
-def shipped_script(name: str) -> Script:
-    """Returns the tutorial shipped with the game ``name``, checked step by step (once: it never changes)."""
+def shipped_script(name: str, part: str = "") -> Script:
+    """Returns the tutorial shipped with the game ``name`` (or its add-on ``part``), checked step by step
+    (once: it never changes)."""
     game = load_game(name)
-    if not has_tutorial(game):
+    if not part and not has_tutorial(game):
         raise TutorialError(f"{game.name} has no tutorial yet (tutorials: {', '.join(tutorial_games())})")
-    return Tutorial.from_data(game, read_data(game, TUTORIAL)).script
+    if part and part not in add_ons(game):
+        parts = ", ".join(f"{game.name}/{p}" for p in add_ons(game)) or "none"
+        raise TutorialError(f"{game.name} has no add-on tutorial {part[:40]!r} (its add-ons: {parts})")
+    return Tutorial.from_data(game, read_data(game, tutorial_file(part))).script

@@ -13,6 +13,8 @@ from parlour.tutorials.glossary import CARD, RULE, glossary, glossary_json, read
 from tests.tutorials.walker import quote_problem, rulebook
 
 GAME = load_game("venture")
+WITH_GLOSSARY = [name for name in game_names() if data_file(load_game(name), GLOSSARY).is_file()]
+"""The games that ship a glossary file (others' files are covered when they land)."""
 
 
 def test_every_card_and_the_rule_terms_explain_themselves() -> None:
@@ -27,15 +29,11 @@ def test_every_card_and_the_rule_terms_explain_themselves() -> None:
     assert terms["RR-CD"].text.startswith("Railroads corporation, letters C, D, worth 12 million")
 
 
-GLOSSARIES = [name for name in game_names() if data_file(load_game(name), GLOSSARY).is_file()]
-"""The games that ship a glossary file (files others add are covered when they land)."""
+def test_every_game_with_a_tutorial_has_a_glossary() -> None:
+    assert {"venture", "im-the-boss", "venus-needs-men"} <= set(WITH_GLOSSARY)
 
 
-def test_venture_and_im_the_boss_have_glossaries() -> None:
-    assert {"venture", "im-the-boss"} <= set(GLOSSARIES)
-
-
-@pytest.mark.parametrize("name", GLOSSARIES)
+@pytest.mark.parametrize("name", WITH_GLOSSARY)
 def test_rule_terms_quote_the_rulebook_verbatim(name: str) -> None:
     book = rulebook(name)
     if book is None:
@@ -45,6 +43,34 @@ def test_rule_terms_quote_the_rulebook_verbatim(name: str) -> None:
     for entry in rules:
         if entry.quote is not None:
             assert not quote_problem(book, entry.quote.section, entry.quote.text), entry.term
+
+
+@pytest.mark.parametrize("name", WITH_GLOSSARY)
+def test_every_card_keeps_its_own_text_and_no_rule_term_hides_one(name: str) -> None:
+    game = load_game(name)
+    cards = game.new_state(game.min_players, 0).card_texts()
+    terms = glossary(game)
+    assert not [e.term for e in terms.values() if e.kind == RULE and e.term in cards]
+    assert all(terms[card].kind == CARD and terms[card].text == text for card, text in cards.items())
+
+
+def test_venus_needs_men_explains_its_table_and_every_zap_and_technology_card() -> None:
+    game = load_game("venus-needs-men")
+    terms = glossary(game, {"game": "enhanced"})
+    rules = {e.term for e in terms.values() if e.kind == RULE}
+    assert {
+        "Orbit",
+        "Zap window",
+        "Extension",
+        "Priority",
+        "Population needed",
+        "Defense",
+        "Research",
+    } <= rules
+    for card in ("Deflector Shield", "Sabotage", "Time Dilation", "Q-Ray", "Gatling Lasers", "Alluring"):
+        assert terms[card].kind == CARD, card
+    assert terms["Deflector Shield"].text.startswith("Zap cards 10, 23, 33")
+    assert "revised card sheet" in terms["Q-Ray"].text
 
 
 def test_the_json_form_is_what_a_server_serves() -> None:

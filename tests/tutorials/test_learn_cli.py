@@ -119,3 +119,37 @@ def test_the_closing_game_ends_with_the_scoring(monkeypatch: pytest.MonkeyPatch)
     shown = out.getvalue()
     assert "Game over" in shown and "The turn limit of 24 turns was reached" in shown
     assert "Seat 0 (you)" in shown and "Seat 1 (random)" in shown
+
+
+def test_an_add_on_is_learnt_as_game_slash_part(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["learn", "venus-needs-men/enhanced", "--check"]) == 0
+    assert (
+        "Venus Needs Men!: the Enhanced game: 8 steps play through, then a game." in capsys.readouterr().out
+    )
+    seen: list[str] = []
+    monkeypatch.setattr(learn, "learn_in_terminal", lambda name, path: seen.append(name) or 0)
+    assert main(["learn", "venus-needs-men/enhanced"]) == 0 and seen == ["venus-needs-men/enhanced"]
+    monkeypatch.undo()
+    assert main(["learn", "venus-needs-men/advanced", "--check"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "parlour: error: venus-needs-men has no add-on tutorial 'advanced' "
+        "(its add-ons: venus-needs-men/enhanced)"
+    )
+    with pytest.raises(SystemExit):
+        main(["learn", "venus-needs-men/"])
+    assert "name the add-on after the '/'" in capsys.readouterr().err
+
+
+def test_venus_needs_men_step_shows_the_zap_hand_and_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    steps = Tutorial.load("venus-needs-men").script.steps
+    lines = [step.intended[0] for step in steps[:12]] + ["pass", "hint", "quit"]
+    monkeypatch.setattr(console, "input", Script(lines))
+    assert TerminalLesson(Tutorial.load("venus-needs-men"), console).run() == 0
+    shown = out.getvalue()
+    assert "Step 13 of 24: A Zap window: Deflector Shield" in shown
+    assert "The tutorial wanted 'zap 33' here: without the Deflector Shield V1 is destroyed" in shown
+    assert "Type: zap 33" in shown and "Your Zap hand: 25 Targeting Computer · 33 Deflector Shield" in shown

@@ -10,7 +10,7 @@ import pytest
 from parlour.core.errors import ParlourError
 from parlour.core.registry import load_game
 from parlour.tutorials.engine import Outcome, Tutorial
-from parlour.tutorials.files import tutorial_games
+from parlour.tutorials.files import split_name, tutorial_games, tutorial_names
 from tests.tutorials.walker import (
     content_names,
     drawing,
@@ -21,20 +21,30 @@ from tests.tutorials.walker import (
     seen_names,
 )
 
-GAMES = tutorial_games()
+GAMES = tutorial_names()
+"""Every shipped tutorial: each game's (``venture``) and each add-on (``venus-needs-men/enhanced``)."""
+STEPS = {"": (15, 30), "add-on": (5, 10)}
+"""How many steps a game's tutorial has, and an add-on (a variant taught after it)."""
 
 
 def test_venture_has_a_tutorial() -> None:
-    assert "venture" in GAMES
+    assert "venture" in tutorial_games() and "venture" in GAMES
+
+
+def test_venus_needs_men_has_its_basic_tutorial_and_the_enhanced_add_on() -> None:
+    assert {"venus-needs-men", "venus-needs-men/enhanced"} <= set(GAMES)
+    assert Tutorial.load("venus-needs-men/enhanced").script.options.get("game") == "enhanced"
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_tutorial_walks_through(name: str) -> None:
     tutorial = Tutorial.load(name)
-    assert 15 <= len(tutorial.script.steps) <= 30
-    game = load_game(name)
-    book = rulebook(name)
-    source = drawing(name)
+    game_name, part = split_name(name)
+    low, high = STEPS["add-on" if part else ""]
+    assert low <= len(tutorial.script.steps) <= high
+    game = load_game(game_name)
+    book = rulebook(game_name)
+    source = drawing(game_name)
     problems: list[str] = []
     step = tutorial.start()
     while (step := tutorial.step) is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from parlour.tutorials.engine import Tutorial
 from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem, seen_names
 
 BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
@@ -69,3 +70,31 @@ def test_a_name_of_several_words_is_seen_where_the_table_says_it() -> None:
     seen = seen_names(Table(), 0)  # type: ignore[arg-type]
     assert {"deal card 1", "clan:G", "4"} <= seen
     assert "deal card 2" not in seen and "clan:M" not in seen
+def test_a_name_of_several_words_is_seen_only_as_the_table_writes_it() -> None:
+    class Fake:
+        def card_texts(self) -> dict[str, str]:
+            return {name: "" for name in ("Deflector Shield", "Evasive Maneuvers", "Gatling Lasers")}
+
+        def observation(self, seat: int) -> dict[str, object]:
+            return {"hand": [10, 25], "areas": ["china"]}
+
+        def render(self, seat: int) -> str:
+            return (
+                "Zap discards: Mars 11\nYour Zap hand: 10 Deflector Shield · 25 Targeting Computer\n"
+                "Face-up Upgrades: gatling (Gatling\n    Lasers 5+)"
+            )
+
+    seen = seen_names(Fake(), 0)  # type: ignore[arg-type]
+    assert {"Deflector Shield", "Targeting Computer", "Gatling Lasers", "china", "10"} <= seen
+    assert "Evasive Maneuvers" not in seen and "Shield Targeting" not in seen
+
+
+def test_on_venus_table_the_hand_is_seen_by_name_and_the_other_cards_are_not() -> None:
+    tutorial = Tutorial.load("venus-needs-men")
+    tutorial.start()
+    state = tutorial.current()
+    seen = seen_names(state, tutorial.learner)
+    names = content_names(state)
+    said = named_in("Play Deflector Shield, not Sabotage; the Q-Ray is the Enhanced game's.", names)
+    assert said == ["Deflector Shield", "Q-Ray", "Sabotage"]
+    assert [name for name in said if name not in seen] == ["Q-Ray", "Sabotage"]

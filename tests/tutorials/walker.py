@@ -100,14 +100,23 @@ def strings(value: object) -> Iterator[str]:
             yield from strings(item)
 
 
+PHRASE = 4
+"""The most words of a name shown on the table (card names such as ``Phased Shield Array``)."""
+
+
 def seen_names(state: GameState, seat: int) -> set[str]:
-    """Returns every word the seat's view shows (its observation's strings and its rendered table)."""
+    """Returns every word the seat's view shows (its observation's strings and its rendered table), and
+    every run of up to PHRASE words (a card's name of several words as the table writes it, also where
+    the text view wraps it over two lines)."""
     words: set[str] = set()
     texts = [*strings(state.observation(seat)), state.render(seat)]
     for text in texts:
         words.update(text.split())
         words.add(text)
-        words.update(w.strip(".,;:()[]=<>") for w in text.split())
+        stripped = [w.strip(".,;:()[]=<>") for w in text.split()]
+        words.update(stripped)
+        for size in range(2, PHRASE + 1):
+            words.update(" ".join(stripped[i : i + size]) for i in range(len(stripped) - size + 1))
     # A name of several words (``deal card 2``) is seen where the table's text says it, in any case.
     lowered = [text.lower() for text in texts]
     for name in content_names(state):

@@ -70,6 +70,8 @@ def test_a_name_of_several_words_is_seen_where_the_table_says_it() -> None:
     seen = seen_names(Table(), 0)  # type: ignore[arg-type]
     assert {"deal card 1", "clan:G", "4"} <= seen
     assert "deal card 2" not in seen and "clan:M" not in seen
+
+
 def test_a_name_of_several_words_is_seen_only_as_the_table_writes_it() -> None:
     class Fake:
         def card_texts(self) -> dict[str, str]:

@@ -3,6 +3,7 @@ hello, refused from another site's page), and ``GET /api/me/tables``, the accoun
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,23 @@ def test_my_tables_from_storage_when_a_table_is_not_in_memory(client: TestClient
     found = client.get("/api/me/tables").json()["tables"]
     assert len(found) == 1 and found[0]["deciders"] is None and found[0]["yours"] is None
     assert found[0]["time_left"] > 23 * 3600 and found[0]["mine"] == [0]
+
+
+def test_finished_tables_come_last_newest_first_with_their_winners(client: TestClient, db: Path) -> None:
+    _, csrf = sign_up(client, "ana")
+    made = [create(client, "venture", ["human", "human"], **TURN_BASED) for _ in range(3)]
+    for table in made:
+        keep(client, csrf, table["table"], table["tokens"][1])
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    with sqlite3.connect(db) as connection:  # two of them ended (as read back from storage)
+        for created, ranks, table in ((100.0, "[2,1]", made[0]), (200.0, "[1,2]", made[1])):
+            connection.execute(
+                "UPDATE tables SET status = 'over', created = ?, ranks = ? WHERE id = ?",
+                (created, ranks, table["table"]),
+            )
+            hall.tables.pop(table["table"]).close()
+    listed = client.get("/api/me/tables").json()["tables"]
+    assert [t["table"] for t in listed] == [made[2]["table"], made[1]["table"], made[0]["table"]]
+    assert [t["over"] for t in listed] == [False, True, True]
+    assert listed[1]["winners"] == [0] and listed[2]["winners"] == [1]
+    assert listed[1]["time_left"] is None and listed[1]["deciders"] == []

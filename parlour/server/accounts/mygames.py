@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, union
 from sqlalchemy.orm import Session
 
 from parlour.core.registry import load_game
@@ -47,8 +47,19 @@ class Stored:
 
 
 def stored_tables(engine: Engine, account_id: int) -> dict[str, Stored]:
-    """Returns the account's tables as stored, by id: two queries, both by ``seats.account_id``."""
+    """Returns the account's tables as stored, by id (those in play and the newest MOST finished ones):
+    two queries, both by ``seats.account_id``."""
     kept = select(SeatRow.table_id).where(SeatRow.account_id == account_id)
+    finished = (  # only the newest MOST finished ones can be listed: a long history costs nothing more
+        select(TableRow.id)
+        .where(TableRow.id.in_(kept), TableRow.status == "over")
+        .order_by(TableRow.created.desc())
+        .limit(MOST)
+        .subquery()
+    )
+    chosen = union(
+        select(TableRow.id).where(TableRow.id.in_(kept), TableRow.status != "over"), select(finished.c.id)
+    ).subquery()
     last_move = (
         select(MoveRow.at)
         .where(MoveRow.table_id == TableRow.id)
@@ -73,13 +84,13 @@ def stored_tables(engine: Engine, account_id: int) -> dict[str, Stored]:
                 TableRow.ranks,
                 TableRow.version,
                 last_move,
-            ).where(TableRow.id.in_(kept))
+            ).where(TableRow.id.in_(select(chosen.c.id)))
         ).all()
         seats = s.execute(
             select(
                 SeatRow.table_id, SeatRow.seat, SeatRow.kind, SeatRow.bot, SeatRow.name, SeatRow.account_id
             )
-            .where(SeatRow.table_id.in_(kept))
+            .where(SeatRow.table_id.in_(select(chosen.c.id)))
             .order_by(SeatRow.table_id, SeatRow.seat)
         ).all()
     found = {row.id: Stored(**{k: v for k, v in row._mapping.items() if k != "id"}) for row in tables}

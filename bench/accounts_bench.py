@@ -13,8 +13,9 @@ Measured over many requests, each on its own connection, for random signed-in ac
 /api/me/tables``; the page ``/games``; the table page ``GET /t/T`` and the first view of one of the
 account's seats there over the WebSocket (from opening the socket to the whole first view, through the
 account's hello: the cookie, the Origin, the seat looked up). p50 and p99 in milliseconds; the goal is a
-p99 under 50 ms. Run alone: ``python bench/accounts_bench.py [--accounts 10000] [--tables 5000]
-[--requests 2000]``.
+p99 under 50 ms. The first views are also given apart: of tables the server holds in memory, and of
+tables it reads from storage (and replays) at their first opening. Run alone: ``python
+bench/accounts_bench.py [--accounts 10000] [--tables 5000] [--requests 2000]``.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from parlour.core.registry import load_game
 from parlour.server.accounts.cookie import COOKIE
 from parlour.server.accounts.rows import AccountRow, SessionRow
 from parlour.server.accounts.service import SESSION_SECONDS
-from parlour.server.hall import TABLE_ID_BYTES
+from parlour.server.hall import MAX_PLAYING, TABLE_ID_BYTES
 from parlour.server.storage import SeatRecord, SeatRow, Store, TableRecord, sqlite_url
 from parlour.server.tables import hash_token, new_token
 from tests.server.live_server import LiveServer
@@ -145,8 +146,10 @@ def first_view(server: LiveServer, table: str, cookie: str) -> float:
     return took
 
 
-def percentiles(times: list[float]) -> tuple[float, float]:
-    """Returns the median and the 99th percentile of some times (ms), rounded."""
+def percentiles(times: list[float]) -> tuple[float | None, float | None]:
+    """Returns the median and the 99th percentile of some times (ms), rounded (None: no times)."""
+    if not times:
+        return None, None
     ordered = sorted(times)
     return round(statistics.median(ordered), 2), round(ordered[int(0.99 * (len(ordered) - 1))], 2)
 
@@ -159,6 +162,7 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
         began = time.perf_counter()
         tokens, of_account = fill(store, accounts, tables, time.time())
         filled = time.perf_counter() - began
+        resumed = {record.id for record in store.tables(status="playing", limit=MAX_PLAYING)}  # as the server
         store.close()
         server = LiveServer(db, extra=["--http-rate", "1e6", "--http-burst", "1e6"])
         began = time.perf_counter()
@@ -167,6 +171,8 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
         rng = random.Random(7)
         players = sorted(of_account)
         mine, games, page, views, listed = [], [], [], [], []
+        warm, cold = [], []  # first views of tables in memory, and of tables read at their first opening
+        opened = set(resumed)
         try:
             for _ in range(requests):
                 account = rng.choice(players)
@@ -180,6 +186,8 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
                 table = rng.choice(of_account[account])
                 page.append(timed_get(f"{server.url}/t/{table}")[0])
                 views.append(first_view(server, table, tokens[account - 1]))
+                (warm if table in opened else cold).append(views[-1])
+                opened.add(table)
         finally:
             server.stop()
     figures: dict[str, Any] = {
@@ -190,8 +198,16 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
         "server_start_seconds": round(started, 1),
         "requests": requests,
         "tables_listed_mean": round(statistics.mean(listed), 2),
+        "first_views_from_storage": len(cold),
     }
-    measured = {"me_tables": mine, "games_page": games, "table_page": page, "first_view": views}
+    measured = {
+        "me_tables": mine,
+        "games_page": games,
+        "table_page": page,
+        "first_view": views,
+        "first_view_in_memory": warm,
+        "first_view_from_storage": cold,
+    }
     for name, times in measured.items():
         figures[f"{name}_p50_ms"], figures[f"{name}_p99_ms"] = percentiles(times)
     return figures

@@ -14,6 +14,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from accounts_bench import accounts_figures
 from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
 from page_weight import page_weight_figures
@@ -34,6 +35,8 @@ SEARCH: dict[str, Any] = {"games": 200, "duel_games": 4, "seconds": 0.2, "duel":
 """The search figures' settings: issue 15's goal (ismcts:200ms against three greedy, at least 100 games each;
 200 games halve the variance of a 100-game run)."""
 RESULTS = Path(__file__).resolve().parent / "results.json"
+PARTS = ("server", "scale", "speed", "search", "pages", "windows", "turns", "accounts")
+"""The parts ``--only`` measures alone, keeping the other figures of bench/results.json."""
 
 
 def optimiser_figures() -> dict[str, float]:
@@ -59,14 +62,13 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search``, ``pages``,
-    ``windows`` or ``turns``, that part alone, keeping the other figures of bench/results.json), prints
-    it and writes bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures
-    alone."""
+    """Runs every measurement (or, with ``--only PART``, one of PARTS alone, keeping the other figures
+    of bench/results.json), prints it and writes bench/results.json; ``--only playouts`` and ``--only
+    profiles`` print their figures alone."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
         "--only",
-        choices=["server", "playouts", "profiles", "scale", "speed", "search", "pages", "windows", "turns"],
+        choices=[*PARTS, "playouts", "profiles"],
         help="measure only this part",
     )
     results: dict[str, Any]
@@ -77,7 +79,7 @@ def main() -> None:
     if only == "profiles":
         print_profiles(seconds=5.0, top=12)
         return
-    if only in ("server", "scale", "speed", "search", "pages", "windows", "turns"):
+    if only in PARTS:
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         if only == "server":
             server_bench(results)
@@ -91,6 +93,8 @@ def main() -> None:
             window_bench(results)
         elif only == "turns":
             turns_bench(results)
+        elif only == "accounts":
+            accounts_bench(results)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -139,6 +143,7 @@ def main() -> None:
     page_weight_figures(results)
     window_bench(results)
     turns_bench(results)
+    accounts_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 
@@ -235,6 +240,33 @@ def turns_bench(results: dict[str, Any]) -> None:
         f"  GET /api/tables/T/status over {found['status_requests']} random tables:"
         f" median {found['status_p50_ms']} ms, p99 {found['status_p99_ms']} ms"
         f" (server start with {found['tables']} tables: {found['server_start_seconds']} s)"
+    )
+
+
+def accounts_bench(results: dict[str, Any]) -> None:
+    """Measures "my games" and the table page over 10,000 accounts and 5,000 turn-based tables
+    (bench/accounts_bench.py): p50 and p99 of each request (goal: p99 under 50 ms)."""
+    print("My games: 10,000 accounts, 5,000 turn-based tables of four kept seats, a real server:")
+    found = results["accounts"] = accounts_figures(10_000, 5_000, 2_000)
+    for name, what in (
+        ("me_tables", "GET /api/me/tables"),
+        ("games_page", "GET /games"),
+        ("table_page", "GET /t/T"),
+        ("first_view", "a seat's first view over the WebSocket (account hello)"),
+    ):
+        print(
+            f"  {what}: p50 {found[f'{name}_p50_ms']} ms, p99 {found[f'{name}_p99_ms']} ms"
+            f" ({found['requests']} requests; goal p99 under 50 ms)"
+        )
+    print(
+        f"  first views of tables in memory: p50 {found['first_view_in_memory_p50_ms']} ms,"
+        f" p99 {found['first_view_in_memory_p99_ms']} ms; of tables read from storage at their first"
+        f" opening ({found['first_views_from_storage']}): p50 {found['first_view_from_storage_p50_ms']} ms,"
+        f" p99 {found['first_view_from_storage_p99_ms']} ms"
+    )
+    print(
+        f"  {found['tables_listed_mean']} tables an account on average;"
+        f" server start {found['server_start_seconds']} s, database filled in {found['fill_seconds']} s"
     )
 
 

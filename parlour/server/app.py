@@ -313,7 +313,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/players/{username}", player),
         *account_routes(hall, accounts),
         *notify_routes(lambda: hall().store, accounts, channels, settings.clock),
-        WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws)),
+        WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws, accounts())),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if settings.test_hooks:  # never in a served app unless asked for (parlour serve --test-hooks)

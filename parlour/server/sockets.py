@@ -17,6 +17,8 @@ import time
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.core.positions import JSONObject, JSONValue
+from parlour.server.accounts.seating import account_seat
+from parlour.server.accounts.service import Accounts
 from parlour.server.hall import Hall
 from parlour.server.limits import Bucket, Buckets, Crowd, address_key
 from parlour.server.tables import Listener, LiveTable, Refusal, encode
@@ -43,15 +45,16 @@ class Doors:
         self.chat = chat
 
 
-async def serve_socket(hall: Hall, doors: Doors, ws: WebSocket) -> None:
-    """Serves one connection from its first byte to its last; a client gone at any step is one line."""
+async def serve_socket(hall: Hall, doors: Doors, ws: WebSocket, accounts: Accounts | None = None) -> None:
+    """Serves one connection from its first byte to its last; a client gone at any step is one line
+    (``accounts``: where an account's hello finds its seats; None, none is taken)."""
     address = client_address(ws)
     if not doors.crowd.enter(address):
         limit = doors.crowd.limit
         await _refuse(ws, Refusal(429, f"too many connections from your address (at most {limit})"))
         return
     try:
-        await _serve(hall, doors, ws, address)
+        await _serve(hall, doors, ws, address, accounts)
     except Exception as err:  # a client gone mid-send, a broken frame: nothing to answer, nobody to tell
         LOG.info("websocket from %s ended: %s", address, type(err).__name__)
     finally:
@@ -71,11 +74,11 @@ async def _refuse(ws: WebSocket, refusal: Refusal) -> None:
         await ws.close(code=4000 + refusal.status)
 
 
-async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str) -> None:
+async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str, accounts: Accounts | None) -> None:
     """The hello, the table's budget, then the connection's life at the table."""
     await ws.accept()
     try:
-        table, listener = await _hello(hall, ws)
+        table, listener = await _hello(hall, ws, accounts)
         table.admit(listener)  # a seat always gets in; spectators have a budget of their own
     except Refusal as refusal:
         await _send(ws, refusal.to_json())
@@ -99,12 +102,20 @@ async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str) -> None:
                 await table.broadcast()  # the others see this seat gone
 
 
-async def _hello(hall: Hall, ws: WebSocket) -> tuple[LiveTable, Listener]:
-    """Returns the table and the new connection's listener, from its first message."""
+async def _hello(hall: Hall, ws: WebSocket, accounts: Accounts | None) -> tuple[LiveTable, Listener]:
+    """Returns the table and the new connection's listener, from its first message: a token's hello,
+    or an account's (the seat the signed-in account keeps there, accounts/seating.py)."""
     table = hall.get(ws.path_params["table"])
     hello = _message(await asyncio.wait_for(_frame(ws), timeout=HELLO_SECONDS))
     if hello.get("type") != "hello":
         raise Refusal(400, 'the first message is {"type": "hello", "token": TOKEN}')
+    if "account" in hello:
+        if accounts is None:
+            raise Refusal(400, "this server takes no account's hello: open the seat's link")
+        if "token" in hello:
+            raise Refusal(400, "a hello gives a token or asks for the account's seat, not both")
+        kept = await account_seat(ws, accounts, table, hello)
+        return table, Listener(kept, guest=kept is None)
     token = hello.get("token")
     seat = hall.seat_of(table, token)
     return table, Listener(seat, guest=token == "")

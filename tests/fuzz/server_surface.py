@@ -760,6 +760,11 @@ def _hello(rng: random.Random, server: Server, table: Table, token: str) -> tupl
         {"type": "hello", "token": rng.choice(others)},
         {"type": "hello", "token": rng.choice([None, 5, [token], {"t": token}, "", "x" * 101])},
         {"type": "act", "action": "pass", "token": token},
+        {  # an account's hello (no session here: refused, whatever it holds)
+            "type": "hello",
+            "account": rng.choice([True, 1, "yes", None, False, {"a": 1}]),
+            **rng.choice([{}, {"seat": rng.choice([0, -1, "0", True, 10**12, None])}, {"token": token}]),
+        },
         [valid],
         "hello",
     ]

@@ -371,6 +371,16 @@ class Accounts:
             )
             return owner == account_id
 
+    def seats_at(self, account: Account, table_id: str) -> list[int]:
+        """Returns the seats of a table the account keeps, lowest first (by the index on the account)."""
+        with Session(self.store.engine) as s:
+            found = s.scalars(
+                select(SeatRow.seat)
+                .where(SeatRow.account_id == account.id, SeatRow.table_id == table_id)
+                .order_by(SeatRow.seat)
+            ).all()
+        return list(found)
+
     def seats_of(self, account: Account) -> int:
         """Returns how many seats the account keeps."""
         with Session(self.store.engine) as s:

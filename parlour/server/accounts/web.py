@@ -9,6 +9,7 @@ another site. docs/server.md, "Accounts".
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from parlour.server.accounts.cookie import COOKIE, session_token
+from parlour.server.accounts.mygames import my_tables, stored_tables
 from parlour.server.accounts.rules import DELETED_NAME
 from parlour.server.accounts.service import SESSION_SECONDS, Account, Accounts, SignedIn, csrf_of
 from parlour.server.bodies import json_body, no_body
@@ -24,20 +27,11 @@ from parlour.server.hall import Hall
 from parlour.server.limits import address_key
 from parlour.server.tables import Refusal
 
-COOKIE = "parlour_session"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 STATIC = Path(__file__).parent.parent / "static"
 PRIVATE = {"cache-control": "no-store"}
 """What an answer holding an account's own data says to caches: keep nothing."""
-
-
-def session_token(request: Request) -> str | None:
-    """Returns the session cookie's token, if it has the shape of one."""
-    token = request.cookies.get(COOKIE)
-    if not token or len(token) > 100 or not token.isascii():
-        return None
-    return token
 
 
 def check_origin(request: Request) -> None:
@@ -170,8 +164,19 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
         await accounts().bind(account, table.record.id, seat)
         return JSONResponse({"table": table.record.id, "seat": seat, "account": account.username})
 
+    async def games_page(request: Request) -> Response:
+        return FileResponse(STATIC / "games.html")
+
+    async def my_games(request: Request) -> Response:
+        account, _ = signed_in(request, accounts())
+        found = await asyncio.to_thread(stored_tables, hall().store.engine, account.id)
+        listed = my_tables(hall(), found, hall().clock.now())
+        return JSONResponse({"tables": listed, "now": hall().clock.now()}, headers=PRIVATE)
+
     return [
         Route("/account", page),
+        Route("/games", games_page),
+        Route("/api/me/tables", my_games, methods=["GET"]),
         Route("/api/register", register, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),

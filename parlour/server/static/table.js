@@ -5,7 +5,8 @@ const tableId = location.pathname.split("/").pop();
 // One browser may hold several seats (hot-seat): one token each, comma-separated, one socket each.
 const tokens = (new URLSearchParams(location.hash.slice(1)).get("k") || "").split(",").filter(Boolean).slice(0, 6);
 const mine = tokens.map(token => ({ token, socket: null, view: null, log: [], retry: 500 }));
-if (!mine.length) mine.push({ token: "", socket: null, view: null, log: [], retry: 500 });  // a finished game's page
+// No link: a finished game's page, or the seat a signed-in account keeps here (an account's hello).
+if (!mine.length) mine.push({ token: "", account: false, socket: null, view: null, log: [], retry: 500 });
 let view = null, log = [], socket = null, clockOffset = 0, shown = mine[0], curtainUp = false;
 let cardTexts = {}, cardNames = [], cardPatterns = [], tableContent = {};
 // Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
@@ -703,10 +704,13 @@ function connect(seat) {
   const ws = new WebSocket(`${scheme}://${location.host}/ws/${tableId}`);
   seat.socket = ws;
   if (seat === shown) socket = ws;
-  ws.addEventListener("open", () => { seat.retry = 500; ws.send(JSON.stringify({ type: "hello", token: seat.token })); });
+  ws.addEventListener("open", () => {
+    seat.retry = 500;
+    ws.send(JSON.stringify(seat.account ? { type: "hello", account: true } : { type: "hello", token: seat.token }));
+  });
   ws.addEventListener("message", event => receive(seat, JSON.parse(event.data)));
   ws.addEventListener("close", event => {
-    if (event.code === 4403 || event.code === 4404) return;  // a wrong link: do not knock again
+    if (event.code === 4401 || event.code === 4403 || event.code === 4404) return;  // a wrong link: do not knock again
     if (event.code === 4409) {  // this seat was opened in more windows: the newest ones keep it
       document.getElementById("error").textContent = "This seat is open in other windows; reload to take it here.";
       return;
@@ -805,4 +809,7 @@ document.getElementById("ask-mode").addEventListener("change", sendAsk);
 document.getElementById("ask-cards").addEventListener("change", sendAsk);
 setUpAlerts();
 setInterval(tick, 100);
-mine.forEach(connect);
+// Opened without a link by a signed-in person: the socket asks for the seat their account keeps here.
+(tokens.length ? Promise.resolve() : fetch("/api/me", { credentials: "same-origin" }).then(r => r.json())
+  .then(me => { mine[0].account = Boolean(me.account); }).catch(() => {}))
+  .then(() => mine.forEach(connect));

@@ -98,8 +98,8 @@ def test_another_account_gets_no_seat(client: TestClient) -> None:
     keep(client, csrf, open_table["table"], open_table["tokens"][0])
     keep(client, csrf, closed["table"], closed["tokens"][0])
     sign_up(client, "bob")
-    watched, _ = account_hello(client, open_table["table"])
-    assert watched["type"] == "table" and watched["seat"] is None and watched["legal"] == []
+    watched, code = account_hello(client, open_table["table"])  # an account is no spectators' link
+    assert (watched["status"], code) == (403, 4403) and "spectators' link" in watched["error"]
     refused, code = account_hello(client, closed["table"])
     assert (refused["status"], code) == (403, 4403)
     named, code = account_hello(client, open_table["table"], seat=0)  # ana's seat, named: still not bo's

@@ -37,9 +37,9 @@ def check_socket_origin(ws: WebSocket) -> None:
 
 async def account_seat(ws: WebSocket, accounts: Accounts, table: LiveTable, hello: JSONObject) -> int | None:
     """Returns the seat an account hello opens: the seat its account keeps at the table (the lowest, or
-    the one ``seat`` names); None, a spectator, where it keeps none and the table may be watched (it
-    has a spectators' link, or it is over). Refuses a malformed hello (400), another site's (403), no
-    session (401) and a table in play that is its seats' alone (403)."""
+    the one ``seat`` names); None, a spectator, where it keeps none and the game is over (open to
+    everyone). Refuses a malformed hello (400), another site's (403), no session (401) and a table in
+    play where it keeps no seat (403: an account is no spectators' link)."""
     unknown = set(hello) - HELLO_FIELDS
     if hello.get("account") is not True or unknown:
         raise Refusal(400, 'an account\'s hello is {"type": "hello", "account": true, "seat"?: N}')
@@ -58,6 +58,6 @@ async def account_seat(ws: WebSocket, accounts: Accounts, table: LiveTable, hell
         return wanted
     if kept:
         return kept[0]
-    if table.record.spectators or table.state.is_over():
-        return None
-    raise Refusal(403, "your account keeps no seat at this table, and it is its players' alone")
+    if table.state.is_over():
+        return None  # a finished game is open to everyone
+    raise Refusal(403, "your account keeps no seat at this table: watch it through its spectators' link")

@@ -32,6 +32,7 @@ from parlour.bots.workers import start_worker
 from parlour.core.game import OptionSpec
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.core.registry import game_names, load_game
+from parlour.server.accounts.cookie import COOKIE
 from parlour.server.accounts.counters import AccountLimits
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.service import Accounts
@@ -224,18 +225,18 @@ def create_app(settings: Settings) -> Starlette:
         return JSONResponse(hall().status(request.path_params["table"]))
 
     async def again(request: Request) -> Response:
-        table, seat = _open(hall(), request)
+        table, seat = _asker(hall(), accounts(), request)
         made = await hall().play_again(table, seat)
         return JSONResponse({"table": made})
 
     async def accept(request: Request) -> Response:
         await no_body(request)
-        table, seat = _open(hall(), request)
+        table, seat = _asker(hall(), accounts(), request)
         return JSONResponse(await hall().answer(table, seat, True))
 
     async def decline(request: Request) -> Response:
         await no_body(request)
-        table, seat = _open(hall(), request)
+        table, seat = _asker(hall(), accounts(), request)
         return JSONResponse(await hall().answer(table, seat, False))
 
     async def record(request: Request) -> Response:
@@ -373,6 +374,19 @@ def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:
     header = request.headers.get("authorization", "")
     token = header[7:] if header.lower().startswith("bearer ") else ""
     return table, hall.seat_of(table, token)
+
+
+def _asker(hall: Hall, accounts: Accounts, request: Request) -> tuple[LiveTable, int | None]:
+    """Returns the table of the URL and the seat asking: the one its bearer token opens or, without
+    one, the lowest seat the signed-in account keeps there (the session's CSRF token and own Origin
+    checked, as every signed-in change; None where it keeps none). For play again and a rematch's
+    answers, which a seat opened by its account (no link) asks too."""
+    if request.headers.get("authorization") or COOKIE not in request.cookies:
+        return _open(hall, request)
+    table = hall.get(request.path_params["table"])
+    account, _ = signed_in(request, accounts)
+    kept = accounts.seats_at(account, table.record.id)
+    return table, kept[0] if kept else None
 
 
 class OptionInfo(TypedDict):

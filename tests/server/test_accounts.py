@@ -257,6 +257,26 @@ def test_a_seat_is_kept_in_the_account_of_the_person_holding_its_link(client: Te
     ]  # fmt: skip
 
 
+def test_a_nameless_seat_takes_its_accounts_display_name_and_a_named_one_keeps_its_own(
+    client: TestClient,
+) -> None:
+    made = create(client, "venture", ["human", "human"])
+    table, tokens = made["table"], made["tokens"]
+    with browser_of(client) as other:  # Bo names his seat first
+        with other.websocket_connect(f"/ws/{table}") as socket:
+            socket.send_json({"type": "hello", "token": tokens[1]})
+            socket.receive_json()
+            socket.send_json({"type": "name", "text": "Bobby"})
+            while socket.receive_json().get("seats", [{}, {}])[1].get("name") != "Bobby":
+                pass
+        bo = register(other, "bob", display_name="Bo")
+        other.post(f"/api/tables/{table}/bind", headers={**csrf(bo), **bearer(tokens[1])})
+    ana = register(client, "ana", display_name="Ana <b>")
+    client.post(f"/api/tables/{table}/bind", headers={**csrf(ana), **bearer(tokens[0])})
+    seats = client.get(f"/api/tables/{table}/status").json()["seats"]
+    assert [s["name"] for s in seats] == ["Ana <b>", "Bobby"]
+
+
 def test_a_deleted_account_leaves_its_games_with_deleted_player(client: TestClient, db: Path) -> None:
     made = create(client, "venture", ["human", "human"])
     table, tokens = made["table"], made["tokens"]

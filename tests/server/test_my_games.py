@@ -15,6 +15,7 @@ from parlour.server.accounts.web import COOKIE
 
 from .accounts_helpers import account_client, one_line_error, register
 from .conftest import bearer, create
+from .test_play_again import play_out
 
 OWN = {"origin": "http://testserver"}
 """The Origin header of the server's own pages (the test client's base URL)."""
@@ -187,3 +188,27 @@ def test_finished_tables_come_last_newest_first_with_their_winners(client: TestC
     assert [t["over"] for t in listed] == [False, True, True]
     assert listed[1]["winners"] == [0] and listed[2]["winners"] == [1]
     assert listed[1]["time_left"] is None and listed[1]["deciders"] == []
+
+
+def test_an_account_asks_for_a_rematch_and_accepts_it_without_the_seats_links(client: TestClient) -> None:
+    ana_session, ana_csrf = sign_up(client, "ana")
+    made = create(client, "embers", ["human", "human"])
+    keep(client, ana_csrf, made["table"], made["tokens"][0])
+    bo_session, bo_csrf = sign_up(client, "bob")
+    keep(client, bo_csrf, made["table"], made["tokens"][1])
+    play_out(client, made)
+    table = made["table"]
+    as_account(client, ana_session)
+    assert one_line_error(client.post(f"/api/tables/{table}/again", headers=OWN), 403)  # no CSRF token
+    asked = client.post(f"/api/tables/{table}/again", headers={**OWN, "x-csrf-token": ana_csrf})
+    assert asked.status_code == 200, asked.text
+    rematch = asked.json()["table"]
+    assert client.get(f"/api/tables/{rematch}/status").json()["waiting_for"] == [0]  # Bo, seat 0 now
+    as_account(client, bo_session)
+    foreign = {"origin": "http://evil.example", "x-csrf-token": bo_csrf}
+    assert one_line_error(client.post(f"/api/tables/{rematch}/accept", headers=foreign), 403)
+    accepted = client.post(f"/api/tables/{rematch}/accept", headers={**OWN, "x-csrf-token": bo_csrf})
+    assert accepted.status_code == 200 and accepted.json()["status"] == "playing"
+    _, cy_csrf = sign_up(client, "cyd")  # an account keeping no seat there is nobody's seat
+    cy = client.post(f"/api/tables/{rematch}/decline", headers={**OWN, "x-csrf-token": cy_csrf})
+    assert one_line_error(cy, 403)

@@ -162,6 +162,8 @@ def account_routes(hall: Callable[[], Hall], accounts: Callable[[], Accounts]) -
         if seat is None:
             raise Refusal(403, "only a seat's own link can keep it in an account")
         await accounts().bind(account, table.record.id, seat)
+        if table.record.seats[seat].name is None and not table.state.is_over():
+            await table.set_name(seat, account.display_name)  # a nameless seat takes the account's name
         return JSONResponse({"table": table.record.id, "seat": seat, "account": account.username})
 
     async def games_page(request: Request) -> Response:

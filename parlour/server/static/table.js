@@ -443,7 +443,7 @@ function drawFinish() {
   const r2 = view.rematch;
   if (r2 && r2.status === "declined") {
     parts.push(el("p", { id: "rematch-declined" }, `${oldName(r2.declined_by, true)} declined the rematch.`));
-  } else if (view.next_table && tokens.length && r2 && view.seat !== null && r2.waiting_for.includes(newSeat(view.seat))) {
+  } else if (view.next_table && view.seat !== null && r2 && r2.waiting_for.includes(newSeat(view.seat))) {
     const others = r2.waiting_for.filter(s => s !== newSeat(view.seat)).map(s => oldName(s, false));
     parts.push(el("p", { id: "rematch-asked" }, "A rematch is asked (seats moved round by one)" +
       (others.length ? `; waiting for you and ${joinNames(others)}.` : ": it starts when you accept.")));
@@ -452,7 +452,7 @@ function drawFinish() {
     yes.addEventListener("click", () => answerRematch(view.next_table, "accept", yes, true));
     no.addEventListener("click", () => answerRematch(view.next_table, "decline", no, false));
     parts.push(yes, " ", no);
-  } else if (view.next_table && tokens.length) {
+  } else if (view.next_table && (tokens.length || view.seat !== null)) {
     if (r2 && r2.waiting_for.length) {
       parts.push(el("p", { id: "rematch-waiting" }, `Waiting for ${joinNames(r2.waiting_for.map(s => oldName(s, false)))} to accept the rematch.`));
     }
@@ -505,7 +505,7 @@ function drawRematch() {
 async function answerRematch(table, answer, button, go) {
   button.disabled = true;
   try {
-    const reply = await fetch(`/api/tables/${table}/${answer}`, { method: "POST", headers: { authorization: `Bearer ${shown.token}` } });
+    const reply = await fetch(`/api/tables/${table}/${answer}`, { method: "POST", headers: seatHeaders(), credentials: "same-origin" });
     const body = await reply.json();
     if (!reply.ok) throw new Error(body.error);
     if (go) location.assign(`/t/${table}${location.hash}`);
@@ -513,6 +513,12 @@ async function answerRematch(table, answer, button, go) {
     button.disabled = false;
     document.getElementById("error").textContent = `not sent: ${err.message}`;
   }
+}
+
+// Who asks for play again or answers a rematch: the seat's link (its bearer token), or the account
+// that keeps the seat (its session cookie and CSRF token) where the page was opened without a link.
+function seatHeaders() {
+  return shown.token ? { authorization: `Bearer ${shown.token}` } : { "x-csrf-token": shown.csrf || "" };
 }
 
 function joinNames(names) {
@@ -523,7 +529,7 @@ function joinNames(names) {
 async function playAgain(button) {
   button.disabled = true;
   try {
-    const reply = await fetch(`/api/tables/${tableId}/again`, { method: "POST", headers: { authorization: `Bearer ${shown.token}` } });
+    const reply = await fetch(`/api/tables/${tableId}/again`, { method: "POST", headers: seatHeaders(), credentials: "same-origin" });
     const body = await reply.json();
     if (!reply.ok) throw new Error(body.error);
     location.assign(`/t/${body.table}${location.hash}`);
@@ -811,5 +817,5 @@ setUpAlerts();
 setInterval(tick, 100);
 // Opened without a link by a signed-in person: the socket asks for the seat their account keeps here.
 (tokens.length ? Promise.resolve() : fetch("/api/me", { credentials: "same-origin" }).then(r => r.json())
-  .then(me => { mine[0].account = Boolean(me.account); }).catch(() => {}))
+  .then(me => { mine[0].account = Boolean(me.account); mine[0].csrf = me.csrf || ""; }).catch(() => {}))
   .then(() => mine.forEach(connect));

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
@@ -144,6 +145,7 @@ def create_app(settings: Settings) -> Starlette:
         state["accounts"] = Accounts(store, settings.account_limits, settings.mail, settings.public_url)
         hall.resume_all()
         rate_pending(store.engine)  # the tables that ended while their rating could not run
+        gc.freeze()  # the tables just resumed live long: full collections no longer walk them (p99)
         scheduler = app.state.scheduler = Scheduler(hall, settings.clock, settings.poll)
         scheduler.start()
         state["channels"] = channels = Channels(

@@ -70,7 +70,7 @@ def test_a_push_message_is_vapid_signed_aes128gcm_and_decrypts_to_the_line_and_t
         table = made["table"]
         assert shown == {
             "title": "Parlour",
-            "body": f"Your turn at Venture (table {table})",
+            "body": f"Parlour: table {table} (Venture) is waiting for you",
             "url": f"{PUBLIC}/t/{table}",
         }
         wait_until(lambda: [r[6] for r in outbox(db)] == ["sent"])

@@ -42,7 +42,7 @@ def test_every_message_of_a_game_is_its_title_and_table_and_names_no_card(db: Pa
                 headers=bearer(made["tokens"][seat]),
             )
         wait_until(lambda: outbox(db) and all(row[6] == "sent" for row in outbox(db)))
-        line = re.compile(rf"(Your turn at|You are asked to answer at) {re.escape(title)} \(table {table}\)")
+        line = re.compile(rf"Parlour: table {re.escape(table)} \({re.escape(title)}\) is waiting for you")
         texts = [json.loads(row[5])["text"] for row in outbox(db)]
         texts += [body["content"] for body in receiver.json()] + [body["text"] for body in receiver.json()]
         assert texts

@@ -1,8 +1,10 @@
 """The outbox: one row per message to deliver (``notifications``), the accounts' push subscriptions and
 the server's VAPID keys (migration 0009), and the one door the tables call when someone is asked.
 
-A message says only that a person is asked, where, and in which game: "Your turn at Venture (table
-abc)". Never a card, a hand, a score or anything else from the table (docs/security.md).
+A message says only that a person is asked, where, and in which game: "Parlour: table abc (Venture) is
+waiting for you", the same words for a turn, a reaction window and a negotiation (a window asks some
+people only when they hold a card that answers it: ruling S-3). Never a card, a hand, a score or
+anything else from the table (docs/security.md).
 
 Batching: at most one e-mail per table and account an hour (an ask within the hour after one adds
 nothing); with the daily digest, one e-mail a day per account lists the tables that asked. A webhook or
@@ -28,11 +30,9 @@ HOUR = 3600.0
 """The least time between two e-mails of one table to one account (seconds)."""
 DAY = 86_400.0
 """A digest's period (seconds): the first ask after one was sent opens the next, sent a day later."""
-KINDS = {
-    "turn": "Your turn at {title} (table {table})",
-    "window": "You are asked to answer at {title} (table {table})",
-}
-"""Every message's text, by kind: the game's title and the table's id, nothing else."""
+TEXT = "Parlour: table {table} ({title}) is waiting for you"
+"""Every message's text, whatever asks (a turn, a window, a negotiation): the table's id and the game's
+title, nothing else; the kind is kept on the row, never put in a message (ruling S-3)."""
 
 
 class NotificationRow(Base):
@@ -93,9 +93,9 @@ class Asked:
     """"turn" or "window"."""
 
 
-def text_of(title: str, table_id: str, kind: str) -> str:
-    """Returns a message's one line: what is asked, the game's title and the table's id."""
-    return KINDS.get(kind, KINDS["turn"]).format(title=title, table=table_id)
+def text_of(title: str, table_id: str) -> str:
+    """Returns a message's one line: the table's id and the game's title, whatever asks."""
+    return TEXT.format(title=title, table=table_id)
 
 
 _PENDING: set[asyncio.Task[None]] = set()
@@ -139,7 +139,7 @@ def enqueue(store: Store, asked: Asked, now: float) -> int:
 def _enqueue_account(s: Session, account: AccountRow, asked: Asked, now: float) -> int:
     """Adds one account's rows (see ``enqueue``)."""
     payload: dict[str, object] = {
-        "text": text_of(asked.title, asked.table_id, asked.kind),
+        "text": text_of(asked.title, asked.table_id),
         "table": asked.table_id,
         "title": asked.title,
         "kind": asked.kind,

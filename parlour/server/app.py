@@ -12,9 +12,10 @@ import contextlib
 import logging
 import multiprocessing
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TypedDict
 
@@ -103,6 +104,16 @@ class Settings:
     """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
 
 
+def asked_now(hall: Hall, table_id: str, version: int, seats: Sequence[int]) -> bool:
+    """Returns whether any of these seats is asked now with no connection of its own open (a queued
+    notification's check when it is sent: notify/recheck.py); a table moved elsewhere is read again."""
+    try:
+        table = hall.fresh(table_id, version)
+    except Refusal:
+        return False
+    return not set(seats).isdisjoint(table.unseen_asked())
+
+
 def make_pool(workers: int) -> Executor:
     """Returns the pool bots think in: processes that die with the server, or threads (0), warmed up."""
     if workers <= 0:
@@ -153,7 +164,9 @@ def create_app(settings: Settings) -> Starlette:
             settings.notify_private_hosts,
         )
         await asyncio.to_thread(vapid_keys, store)  # made on the first start, kept in the database
-        deliverer = app.state.deliverer = Deliverer(store, channels, settings.clock, settings.notify_poll)
+        deliverer = app.state.deliverer = Deliverer(
+            store, channels, settings.clock, settings.notify_poll, asked_now=partial(asked_now, hall)
+        )
         deliverer.start()
         try:
             yield

@@ -53,7 +53,8 @@ class NotificationRow(Base):
     """When it is to be sent next (a retry's backoff moves it)."""
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(8), default="pending")
-    """"pending", "sent" or "failed" (given up after the last retry)."""
+    """"pending", "sent", "failed" (given up after the last retry) or "dropped" (nobody asked any more
+    when it was to be sent)."""
     sent_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
     claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -185,7 +186,7 @@ def _recent(s: Session, account_id: int, channel: str, table_id: str, since: flo
             NotificationRow.channel == channel,
             NotificationRow.table_id == table_id,
             NotificationRow.created > since,
-            NotificationRow.status != "failed",
+            NotificationRow.status.not_in(("failed", "dropped")),
         )
     )
     return found is not None

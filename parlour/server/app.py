@@ -209,6 +209,7 @@ def create_app(settings: Settings) -> Starlette:
         if isinstance(spec, dict) and spec.get("rated") is True:
             signed_in(request, accounts())  # a rated table's creator is signed in (and sends the CSRF)
         made = await hall().create(spec)
+        hall().get(made.table).notify_start()
         base = f"/t/{made.table}"
         return JSONResponse(
             {
@@ -239,6 +240,7 @@ def create_app(settings: Settings) -> Starlette:
     async def again(request: Request) -> Response:
         table, seat = _open(hall(), request)
         made = await hall().play_again(table, seat)
+        hall().get(made).notify_start()  # the seats keep their accounts: the first asked hears of it
         return JSONResponse({"table": made})
 
     async def record(request: Request) -> Response:

@@ -589,14 +589,22 @@ class LiveTable:
             and not self._ask(seat).passes_for(self.state, seat)
         )
 
-    def _notify(self, mover: int | None) -> None:
+    def notify_start(self) -> None:
+        """Queues the notifications of a new table's first decision (its creation, or play again's): a
+        person asked before anyone moved hears of it at once; asked again (a second request), nothing
+        more is queued (``Asked.start``)."""
+        if self.record.version == 0:
+            self._notify(None, start=True)
+
+    def _notify(self, mover: int | None, start: bool = False) -> None:
         """Queues notifications (notify/) for the persons asked now whom no connection of their seat
         shows it and whose setting does not answer for them, but the ``mover`` (who just moved, and so
         knows); in the background, never in the move's way."""
         asked = tuple(seat for seat in self.unseen_asked() if seat != mover)
         if asked:
             kind = "window" if self.state.passing_window() else "turn"
-            notify_asked(self.store, Asked(self.record.id, self.game.title, asked, kind), self.clock.now())
+            found = Asked(self.record.id, self.game.title, asked, kind, start)
+            notify_asked(self.store, found, self.clock.now())
 
     # ----------------------------------------------------------------- the auto policy
     def schedule(self) -> None:

@@ -76,8 +76,13 @@ def bound_table(
     confirmed address; ``made["csrf"][seat]`` is the CSRF token of the session that account's
     registration left (the last one is signed in)."""
     made = create(client, game, ["human"] * players, pace="turn-based", move_hours=move_hours)
+    return bind_seats(client, db, made)
+
+
+def bind_seats(client: TestClient, db: Path, made: dict[str, Any]) -> dict[str, Any]:
+    """Binds each seat of a table ``create`` made to its own account (see ``bound_table``)."""
     made["csrf"], made["accounts"] = {}, {}
-    for seat in range(players):
+    for seat in range(len(made["tokens"])):
         name = f"p{made['table'][:8]}{seat}".lower().replace("-", "_")
         csrf = register(client, name)
         reply = client.post(

@@ -92,6 +92,9 @@ class Asked:
     seats: tuple[int, ...]
     kind: str
     """"turn" or "window"."""
+    start: bool = False
+    """The table's first decision (its creation): queued only for an account that has no message of the
+    table yet, however often it is asked."""
 
 
 def text_of(title: str, table_id: str) -> str:
@@ -132,6 +135,8 @@ def enqueue(store: Store, asked: Asked, now: float) -> int:
         for account_id in sorted({a for a in bound if a is not None}):
             account = s.get(AccountRow, account_id)
             if account is None or account.deleted:
+                continue
+            if asked.start and _any(s, account_id, asked.table_id):
                 continue
             added += _enqueue_account(s, account, asked, now)
     return added
@@ -187,6 +192,16 @@ def _recent(s: Session, account_id: int, channel: str, table_id: str, since: flo
             NotificationRow.table_id == table_id,
             NotificationRow.created > since,
             NotificationRow.status.not_in(("failed", "dropped")),
+        )
+    )
+    return found is not None
+
+
+def _any(s: Session, account_id: int, table_id: str) -> bool:
+    """Returns whether any message of the table was ever queued for the account."""
+    found = s.scalar(
+        select(NotificationRow.id).where(
+            NotificationRow.account_id == account_id, NotificationRow.table_id == table_id
         )
     )
     return found is not None

@@ -20,6 +20,7 @@ from parlour.server.accounts.rows import AccountRow
 from parlour.server.clock import Clock
 from parlour.server.notify import email, push, recheck, webhook
 from parlour.server.notify.outbox import NotificationRow
+from parlour.server.notify.pinned import Resolver, system_resolver
 from parlour.server.polling import Poller
 from parlour.server.storage import Store
 
@@ -46,6 +47,8 @@ class Channels:
     push_subject: str = "mailto:parlour@localhost"
     private_hosts: bool = False
     """Whether webhooks and push endpoints may be private addresses (tests, closed networks)."""
+    resolver: Resolver = system_resolver
+    """How a webhook's or push endpoint's host is resolved (once per delivery; a test gives its own)."""
 
 
 def due(store: Store, now: float, lease: float, limit: int = BATCH) -> list[int]:
@@ -185,7 +188,9 @@ class Deliverer(Poller):
             elif channel == "webhook":
                 if hook is None:
                     return "the account has no webhook"
-                webhook.post(hook, str(payload.get("text")), self.channels.private_hosts)
+                webhook.post(
+                    hook, str(payload.get("text")), self.channels.private_hosts, self.channels.resolver
+                )
             elif channel == "push":
                 push.send(
                     self.store,
@@ -194,6 +199,7 @@ class Deliverer(Poller):
                     base,
                     self.channels.push_subject,
                     self.channels.private_hosts,
+                    self.channels.resolver,
                 )
             else:
                 return f"no channel {channel!r}"

@@ -1,7 +1,9 @@
 """Web Push notifications (``pywebpush``): the server's VAPID keys (made on first start, kept in the
 database), the subscriptions browsers send (``POST /api/me/push``) and one delivery to each of an
-account's subscriptions (RFC 8291's aes128gcm body, a VAPID ``Authorization`` header). The message is
-the notification's one line and the table's page: nothing from the table (docs/security.md)."""
+account's subscriptions (RFC 8291's aes128gcm body, a VAPID ``Authorization`` header), sent through
+pinned.py (the endpoint's host resolved once, every address public, the connection to the address
+checked). The message is the notification's one line and the table's page: nothing from the table
+(docs/security.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 from sqlalchemy.exc import IntegrityError
 
+from parlour.server.notify import pinned
 from parlour.server.notify.outbox import PushSubscriptionRow, VapidRow
-from parlour.server.notify.webhook import check_public
+from parlour.server.notify.pinned import Resolver, system_resolver
 from parlour.server.storage import Store
 
 TIMEOUT = 5.0
@@ -128,22 +131,49 @@ def message_of(payload: dict[str, object], base: str) -> str:
     )
 
 
+class PinnedSession:
+    """What pywebpush posts through (its ``requests_session``): pinned.py's POST (no proxy, no redirect,
+    the host resolved once and checked), its answer as a ``requests.Response``."""
+
+    def __init__(self, private: bool, resolver: Resolver) -> None:
+        self.private, self.resolver = private, resolver
+
+    def post(
+        self,
+        url: str,
+        data: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = TIMEOUT,
+    ) -> requests.Response:
+        """Sends one push message; raises OSError where pinned.post does."""
+        answer = pinned.post(
+            url, data or b"", headers or {}, self.private, self.resolver, min(timeout, TIMEOUT)
+        )
+        response = requests.Response()
+        response.status_code, response.reason, response.url = answer.status, answer.reason, url
+        response._content = answer.body
+        return response
+
+
 def send(
-    store: Store, account_id: int, payload: dict[str, object], base: str, subject: str, private: bool = False
+    store: Store,
+    account_id: int,
+    payload: dict[str, object],
+    base: str,
+    subject: str,
+    private: bool = False,
+    resolver: Resolver = system_resolver,
 ) -> int:
     """Delivers the message to each of the account's subscriptions (blocking); a subscription its push
     service says is gone is forgotten. Returns how many took it; raises OSError if none did and one
-    failed otherwise."""
+    failed otherwise (a host that is not public among them, unless ``private``)."""
     private_pem, _ = vapid_keys(store)
     key = Vapid.from_pem(private_pem.encode())
     data = message_of(payload, base)
     delivered, failure = 0, None
     for endpoint, p256dh, auth in subscriptions(store, account_id):
-        session = requests.Session()
-        session.max_redirects = 0  # a push service's redirect is not followed
+        session = PinnedSession(private, resolver)  # a subscription names any URL: not the server's network
         try:
-            if not private:
-                check_public(endpoint)  # a subscription names any URL: not one in the server's network
             webpush(
                 {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
                 data=data,
@@ -160,12 +190,8 @@ def send(
                 _forget(store, endpoint)
             else:
                 failure = f"push service answered {status}" if status else str(err)[:200]
-        except requests.RequestException as err:
-            failure = f"push service unreachable: {type(err).__name__}"
         except OSError as err:
             failure = str(err)
-        finally:
-            session.close()
     if not delivered and failure is not None:
         raise OSError(failure)
     return delivered

@@ -52,7 +52,7 @@ from parlour.server.limits import (
 from parlour.server.notify.deliver import POLL as NOTIFY_POLL
 from parlour.server.notify.deliver import Channels, Deliverer
 from parlour.server.notify.email import unsubscribe_key
-from parlour.server.notify.push import vapid_keys
+from parlour.server.notify.push import DEFAULT_CONTACT, vapid_keys
 from parlour.server.notify.web import notify_routes
 from parlour.server.ratings import leaderboard, profile, rate_pending
 from parlour.server.replays import Replayer
@@ -96,7 +96,7 @@ class Settings:
     """How often the scheduler asks the database for due deadlines (seconds)."""
     notify_poll: float = NOTIFY_POLL
     """How often the notifications' outbox is asked for due messages (seconds)."""
-    push_subject: str = "mailto:parlour@localhost"
+    push_subject: str = DEFAULT_CONTACT
     """The VAPID ``sub`` claim push services may write to (a mailto: or https: address)."""
     notify_private_hosts: bool = False
     """Whether webhooks and push endpoints may be loopback or private addresses (tests, closed networks)."""

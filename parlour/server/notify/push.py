@@ -32,8 +32,37 @@ GONE = (404, 410)
 """A push service's answers for a subscription that no longer exists (it is then forgotten)."""
 
 
+MAX_CONTACT = 200
+DEFAULT_CONTACT = "mailto:parlour@localhost"
+"""The VAPID ``sub`` claim when nothing better is known (``parlour serve --push-contact``, docs/server.md):
+some push services refuse a localhost address."""
+
+
 class PushError(ValueError):
-    """A subscription that is not one (its message is the one-line refusal)."""
+    """A subscription or a contact that is not one (its message is the one-line refusal)."""
+
+
+def check_contact(value: str) -> str:
+    """Returns a VAPID ``sub`` claim (RFC 8292: a ``mailto:`` address or an ``https:`` URL, where a push
+    service may reach the server's operator), or raises PushError saying why not."""
+    wrong = PushError(
+        f"a push contact is mailto:ADDRESS or an https:// URL of at most {MAX_CONTACT} characters"
+    )
+    if not value.isascii() or not value.isprintable() or " " in value or not 0 < len(value) <= MAX_CONTACT:
+        raise wrong
+    if value.startswith("mailto:"):
+        local, at, domain = value.removeprefix("mailto:").partition("@")
+        if not (local and at and domain) or any(c in local + domain for c in '@<>,;:?&"\\/'):
+            raise wrong
+        return value
+    try:
+        parts = urlsplit(value)
+        _ = parts.port  # a bad port raises
+    except ValueError:
+        raise wrong from None
+    if parts.scheme != "https" or not parts.hostname or "@" in parts.netloc or "\\" in value:
+        raise wrong
+    return value
 
 
 def _b64(data: bytes) -> str:

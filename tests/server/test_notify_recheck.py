@@ -70,3 +70,15 @@ def test_an_email_is_dropped_when_a_tab_of_the_seat_is_open_when_it_is_sent(
         assert (
             to == [address] and message["Subject"] == f"Parlour: table {table} (Venture) is waiting for you"
         )
+
+
+def test_a_message_of_a_table_that_ended_before_it_was_sent_is_dropped(db: Path) -> None:
+    with Receiver() as receiver, notify_client(db, notify_poll=HOUR) as client:
+        made = bound_table(client, db)
+        for seat in (0, 1):
+            set_for(db, made["accounts"][seat], webhook_url=receiver.url)
+        move(client, made)
+        wait_until(lambda: len(outbox(db)) == 1)
+        sql(db, "UPDATE tables SET status = 'over' WHERE id = ?", made["table"])  # as another server ends it
+        assert deliver_now(client) == 0
+        assert [row[6] for row in outbox(db)] == ["dropped"] and receiver.posts == []

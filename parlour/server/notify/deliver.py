@@ -38,13 +38,13 @@ MAX_ERROR = 300
 @dataclass
 class Channels:
     """How messages leave: the SMTP settings (None: e-mail is off), the server's address for links, the
-    unsubscribe tokens' key, the VAPID ``sub`` claim (a mailto: or https: address), and whether
-    webhooks and push endpoints may be private addresses."""
+    unsubscribe tokens' key, the VAPID ``sub`` claim (a mailto: or https: address), whether webhooks
+    and push endpoints may be private addresses, and how their hosts are resolved."""
 
     mail: MailSettings | None
     public_url: str
     unsubscribe_key: bytes
-    push_subject: str = "mailto:parlour@localhost"
+    push_subject: str = push.DEFAULT_CONTACT
     private_hosts: bool = False
     """Whether webhooks and push endpoints may be private addresses (tests, closed networks)."""
     resolver: Resolver = system_resolver
@@ -161,7 +161,11 @@ class Deliverer(Poller):
         if self.asked_now is None:
             return None
         found = await asyncio.to_thread(recheck.places, self.store, notification)
-        return recheck.still_asked(found, self.asked_now)
+        try:
+            return recheck.still_asked(found, self.asked_now)
+        except Exception:  # a table that cannot be read must not stop the outbox: sent as queued
+            LOG.exception("notification %s could not be checked again", notification)
+            return None
 
     def _deliver(self, notification: int, kept: list[str] | None = None) -> str | None:
         """Sends one claimed message (blocking; a digest only with the ``kept`` tables, if given);

@@ -44,6 +44,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_learn(args: argparse.Namespace) -> int:
+    """Runs a game's tutorial in the terminal."""
+    from parlour.cli.learn import check_tutorial, learn_in_terminal
+
+    if args.check:
+        return check_tutorial(args.game, args.file)
+    return learn_in_terminal(args.game, args.file)
+
+
 def cmd_resume(args: argparse.Namespace) -> int:
     """Goes on with an unfinished game in the terminal."""
     from parlour.cli.play import resume_in_terminal

@@ -45,6 +45,18 @@ def _seed(value: int | None) -> int:
     return check_seed(value) if value is not None else int.from_bytes(os.urandom(4), "big")
 
 
+def tutorial_name(text: str) -> str:
+    """Returns a tutorial's name as ``parlour learn`` takes it: a game, or GAME/PART for an add-on."""
+    game, _, part = text.partition("/")
+    if game not in game_names():
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {game[:40]!r} (choose from {', '.join(game_names())})"
+        )
+    if "/" in text and not part:
+        raise argparse.ArgumentTypeError(f"{text[:60]!r}: name the add-on after the '/'")
+    return text
+
+
 def _add_game(parser: argparse.ArgumentParser) -> None:
     """Adds the game argument and ``--option``."""
     parser.add_argument("game", choices=game_names(), help="the game")
@@ -94,6 +106,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="'on' passes for a person who may only pass in a Zap or Stop window ('autopass on|off' "
         "at the prompt changes it for that seat)",
     )
+
+    learn = sub.add_parser(
+        "learn", help="learn a game: a tutorial of staged steps, then a short game with hints"
+    )
+    learn.add_argument(
+        "game",
+        type=tutorial_name,
+        metavar="GAME[/PART]",
+        help=f"the game ({', '.join(game_names())}); GAME/PART an add-on, e.g. venus-needs-men/enhanced",
+    )
+    learn.add_argument(
+        "--file", metavar="FILE", help="a tutorial file of your own instead of the game's (docs/tutorials.md)"
+    )
+    learn.add_argument("--check", action="store_true", help="only check that the tutorial plays through")
 
     serve = sub.add_parser("serve", help="serve Parlour's tables in the browser (lobby, live tables, bots)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")

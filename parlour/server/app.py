@@ -37,7 +37,7 @@ from parlour.server.accounts.counters import AccountLimits
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.service import Accounts
 from parlour.server.accounts.web import account_routes, signed_in
-from parlour.server.bodies import json_body
+from parlour.server.bodies import json_body, no_body
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
 from parlour.server.limits import (
@@ -209,7 +209,6 @@ def create_app(settings: Settings) -> Starlette:
         if isinstance(spec, dict) and spec.get("rated") is True:
             signed_in(request, accounts())  # a rated table's creator is signed in (and sends the CSRF)
         made = await hall().create(spec)
-        hall().get(made.table).notify_start()
         base = f"/t/{made.table}"
         return JSONResponse(
             {
@@ -240,8 +239,17 @@ def create_app(settings: Settings) -> Starlette:
     async def again(request: Request) -> Response:
         table, seat = _open(hall(), request)
         made = await hall().play_again(table, seat)
-        hall().get(made).notify_start()  # the seats keep their accounts: the first asked hears of it
         return JSONResponse({"table": made})
+
+    async def accept(request: Request) -> Response:
+        await no_body(request)
+        table, seat = _open(hall(), request)
+        return JSONResponse(await hall().answer(table, seat, True))
+
+    async def decline(request: Request) -> Response:
+        await no_body(request)
+        table, seat = _open(hall(), request)
+        return JSONResponse(await hall().answer(table, seat, False))
 
     async def record(request: Request) -> Response:
         table = hall().get(request.path_params["table"])
@@ -308,6 +316,8 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/tables/{table}/actions", act, methods=["POST"]),
         Route("/api/tables/{table}/status", status),
         Route("/api/tables/{table}/again", again, methods=["POST"]),
+        Route("/api/tables/{table}/accept", accept, methods=["POST"]),
+        Route("/api/tables/{table}/decline", decline, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay),
         Route("/leaderboard", leaderboard_page),

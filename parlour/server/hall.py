@@ -13,8 +13,10 @@ from typing import Any
 from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
+from parlour.server.accepting import answer
 from parlour.server.asking import AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
+from parlour.server.rematch import DECLINED, WAITING, rematch_json, stored_rematch, waiting_for, waiting_text
 from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import (
     LiveTable,
@@ -78,6 +80,8 @@ class Hall:
             if record is None:
                 raise Refusal(404, f"there is no table {table_id!r}")
             table = self.tables[table_id] = LiveTable(record, self.store, self.pool, self.timing, self.clock)
+            if record.next_table is not None:
+                table.rematch = self._rematch_of(record.next_table)
             self._forget_finished()
         return table
 
@@ -93,7 +97,7 @@ class Hall:
 
     def _forget_finished(self) -> None:
         """Keeps at most KEPT_FINISHED finished tables nobody watches in memory (storage keeps them)."""
-        idle = [t for t in self.tables.values() if t.state.is_over() and not t.listeners]
+        idle = [t for t in self.tables.values() if _done(t) and not t.listeners]
         for table in idle[: max(0, len(idle) - KEPT_FINISHED)]:
             table.close()
             del self.tables[table.record.id]
@@ -167,7 +171,8 @@ class Hall:
         and its automatic moves."""
         await self.store.write(self.store.create, record, previous)
         table = self.get(record.id)
-        table.record.deadline = table._deadline(table.state, record.created)
+        if not table.unplayed():  # a rematch waiting for its accepts has no clock yet
+            table.record.deadline = table._deadline(table.state, record.created)
         if table.record.deadline is not None:
             await self.store.write(self.store.update, table.record)
         table.schedule()
@@ -177,11 +182,47 @@ class Hall:
         """Returns the table a finished table's players go on to, made at the first request: the same
         game, options, clocks and seats, rotated by one (seat i is the old seat i + 1's: a person keeps
         their name and their token, stored hashed, so their own link's token opens the new seat; a bot
-        keeps its bot). Only a seated person asks; a second request returns the same table."""
+        keeps its bot). Only a seated person asks; asking is accepting (ruling S-3): the new table
+        waits until every other person accepted too. A later request returns the same table and
+        accepts for its asker; a declined rematch is refused (409), and no new one is made."""
         if seat is None:
             raise Refusal(403, "only a seated person may ask to play again")
         if not table.state.is_over():
             raise Refusal(409, "the game is not over yet")
+        made = await self._next_table(table, seat)
+        new = self.get(made)
+        if new.record.status == DECLINED:
+            names = [new.state.seat_name(s) for s in range(new.record.players)]
+            raise Refusal(409, waiting_text(new.record, names) + "; make a new table in the lobby")
+        mine = (seat - 1) % new.record.players  # seat i of the new table is the old seat i + 1
+        if mine in waiting_for(new.record):
+            await self.answer(new, mine, True)
+        return made
+
+    async def answer(self, table: LiveTable, seat: int | None, accept: bool) -> dict[str, object]:
+        """Records a person's accept or decline of a rematch (accepting.py) and tells the finished
+        table's page, if that table is in memory; returns the rematch as it then stands."""
+        answered = await answer(table, seat, accept)
+        await self._tell_previous(table)
+        return answered
+
+    async def _tell_previous(self, new: LiveTable) -> None:
+        """Gives the finished table whose rematch ``new`` is (if in memory) the rematch's state and
+        sends its connections their views."""
+        for old in list(self.tables.values()):
+            if old.record.next_table == new.record.id:
+                old.rematch = rematch_json(new.record)
+                await old.broadcast()
+
+    def _rematch_of(self, table_id: str) -> dict[str, object] | None:
+        """Returns what a finished table's pages are told of its rematch: from the rematch in memory,
+        else from storage."""
+        live = self.tables.get(table_id)
+        return rematch_json(live.record) if live else stored_rematch(self.store.engine, table_id)
+
+    async def _next_table(self, table: LiveTable, seat: int) -> str:
+        """Returns the finished table's next table, made now (waiting for the accepts of every person
+        but the asker) unless it exists; one request at a time makes it."""
         async with self.again_lock:
             old = table.record
             if old.next_table is not None:
@@ -195,22 +236,22 @@ class Hall:
                 seed=secrets.randbits(62),
                 spectator_hash=old.spectator_hash,
                 spectators=old.spectators,
-                seats=[
-                    _rotated(old.seats[(number + 1) % old.players], number, old)
-                    for number in range(old.players)
-                ],
+                seats=[_rotated(old, number, seat) for number in range(old.players)],
                 created=self.clock.now(),
                 rated=old.rated,
                 **Pace.of(old).fields(),
             )
+            if any(s.kind == "human" and not s.accepted for s in record.seats):
+                record.status = WAITING  # other persons are still to accept
             await self._open(record, old.id)
             old.next_table = record.id
+        table.rematch = rematch_json(record)
         await table.broadcast()
         return record.id
 
     def _check_room(self) -> None:
         """Refuses a new table (503) while MAX_PLAYING games are in play."""
-        if sum(not t.state.is_over() for t in self.tables.values()) >= MAX_PLAYING:
+        if sum(not _done(t) for t in self.tables.values()) >= MAX_PLAYING:
             raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
 
     def _seats(self, game: Game, given: object) -> tuple[list[SeatRecord], dict[int, str]]:
@@ -288,6 +329,7 @@ class Hall:
             }
         now = self.clock.now()
         deadline = None if over else record.deadline
+        unplayed = table.unplayed()
         return {
             "table": record.id,
             "game": record.game,
@@ -296,7 +338,9 @@ class Hall:
             "version": record.version,
             "turn": state.turns_played(),
             "turn_player": state.turn_player(),
-            "deciders": [] if over else list(state.deciders()),
+            "deciders": [] if over or unplayed else list(state.deciders()),
+            "waiting_for": waiting_for(record),
+            "declined_by": record.declined_by,
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "called": called}
                 for s, called in zip(record.seats, _seat_names(table, record.players), strict=True)
@@ -324,8 +368,15 @@ def _seat_names(live: LiveTable | None, players: int) -> list[str | None]:
     return [live.state.seat_name(seat) for seat in range(players)]
 
 
-def _rotated(seat: SeatRecord, number: int, old: TableRecord) -> SeatRecord:
-    """Returns a seat of a finished table as seat ``number`` of its next one (no stand-in, a full clock)."""
+def _done(table: LiveTable) -> bool:
+    """Returns whether a table in memory is finished for good: its game over, or its rematch declined."""
+    return table.state.is_over() or table.record.status == DECLINED
+
+
+def _rotated(old: TableRecord, number: int, asker: int) -> SeatRecord:
+    """Returns seat ``number`` of a finished table's next one: the old seat ``number + 1`` (no
+    stand-in, a full clock); a person's seat has accepted only if it is the ``asker``'s (a bot's has)."""
+    seat = old.seats[(number + 1) % old.players]
     human = seat.kind == "human"
     time_left, away_left = (old.game_seconds, old.away_seconds) if human else (None, None)
     return dataclasses.replace(
@@ -337,6 +388,7 @@ def _rotated(seat: SeatRecord, number: int, old: TableRecord) -> SeatRecord:
         timeouts=0,
         votes=[],
         replaced=False,
+        accepted=not human or seat.seat == asker,
     )
 
 

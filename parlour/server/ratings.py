@@ -22,6 +22,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from parlour.core.state import rank
 from parlour.server.accounts.rows import AccountRow, username_key
+from parlour.server.rematch import DECLINED
 from parlour.server.storage import Base, MoveRow, SeatRow, TableRow
 
 LOG = logging.getLogger(__name__)
@@ -238,6 +239,8 @@ def profile(engine: Engine, username: str) -> dict[str, object] | None:
         timeouts = 0
         for seat, out, game, status, ranks, scores in seats:
             timeouts += out
+            if status == DECLINED:
+                continue  # a rematch a person declined was never played
             if status != "over":
                 playing[game] = playing.get(game, 0) + 1
                 continue

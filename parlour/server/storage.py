@@ -102,6 +102,10 @@ class TableRow(Base):
     """Whether the ratings took its end into account (set once, in the rating's transaction)."""
     ranks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     """Each seat's final place (1 is best; ties share), stored with the game's end."""
+    declined_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat whose person declined the rematch (status "declined"; rematch.py)."""
+    started: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a rematch's last person accepted and its game began (null: at ``created``)."""
 
 
 class MetaRow(Base):
@@ -142,6 +146,9 @@ class SeatRow(Base):
     """The seats whose persons voted to replace its person by a bot (public)."""
     replaced: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
+    accepted: Mapped[bool] = mapped_column(Boolean, default=True, server_default="1")
+    """Whether its person accepted the rematch the table is (always true elsewhere). Kept by the
+    accepts alone (rematch.py): ``Store.update`` never writes it."""
 
 
 class MoveRow(Base):
@@ -190,6 +197,8 @@ class SeatRecord:
     """The seats whose persons voted to replace its person by a bot (votes.py; public)."""
     replaced: bool = False
     """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
+    accepted: bool = True
+    """Whether its person accepted the rematch (a bot's seat and any other table's: true)."""
 
 
 @dataclass
@@ -237,6 +246,10 @@ class TableRecord:
     """Whether the table was made rated (docs/server.md "Ratings")."""
     ranks: list[int] | None = None
     """Each seat's final place (1 is best), once the game is over."""
+    declined_by: int | None = None
+    """The seat whose person declined the rematch (status "declined")."""
+    started: float | None = None
+    """When a rematch's game began, on its last accept (None: at ``created``)."""
 
 
 class Store:
@@ -470,13 +483,15 @@ def _dumps(value: object) -> str:
 TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
-    "pace", "window_seconds", "away_seconds", "rated", "ranks",
+    "pace", "window_seconds", "away_seconds", "rated", "ranks", "declined_by", "started",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
 SEAT_COLUMNS = (
     "seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name", "timeouts", "away_left",
     "votes", "replaced",
 )  # fmt: skip
+STORED_SEAT_COLUMNS = (*SEAT_COLUMNS, "accepted")
+"""A seat's columns as created and read (``accepted`` changes only by the accepts: rematch.py)."""
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 
@@ -552,7 +567,7 @@ def _table_row(table: TableRecord, key: bytes) -> TableRow:
 
 def _seat_row(table_id: str, seat: SeatRecord) -> SeatRow:
     """Returns a seat's row."""
-    return SeatRow(table_id=table_id, **_columns(seat, SEAT_COLUMNS))
+    return SeatRow(table_id=table_id, **_columns(seat, STORED_SEAT_COLUMNS))
 
 
 def _update_table(connection: Connection, table: TableRecord) -> None:
@@ -585,6 +600,6 @@ def _record(s: Session, row: TableRow, key: bytes, moves: bool = True) -> TableR
     table["seed"] = unseal(row.seed, key, row.id) if row.sealed else row.seed
     return TableRecord(
         **table,
-        seats=[SeatRecord(**{**_columns(r, SEAT_COLUMNS), "votes": list(r.votes)}) for r in seats],
+        seats=[SeatRecord(**{**_columns(r, STORED_SEAT_COLUMNS), "votes": list(r.votes)}) for r in seats],
         moves=[MoveRecord(**{**_columns(m, MOVE_COLUMNS), "forced": list(m.forced)}) for m in found],
     )

@@ -34,6 +34,7 @@ from parlour.server.clock import Clock
 from parlour.server.limits import TABLE_CHAT_BURST, TABLE_CHAT_RATE, Bucket
 from parlour.server.notify.outbox import Asked, notify_asked
 from parlour.server.ratings import rate_table
+from parlour.server.rematch import DECLINED, WAITING, waiting_for, waiting_text
 from parlour.server.replays import Replayer
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
 from parlour.server.views import SeatJSON, score_timeline, seat_view
@@ -197,8 +198,8 @@ class LiveTable:
         self.state = self._rebuild()
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
-        self.opened = record.moves[-1].at if record.moves else record.created
-        """When the decision now open began (the last accepted move, or the server's start)."""
+        self.opened = record.moves[-1].at if record.moves else record.started or record.created
+        """When the decision now open began (the last accepted move, the game's start, or the server's)."""
         self.window_opened = self.opened
         """When the run of reaction windows open now began: passes keep it, any other move starts
         afresh. Bots (and "never" settings) answer a whole run after one pause from here."""
@@ -229,6 +230,8 @@ class LiveTable:
         self.queued: dict[int, asyncio.Future[int]] = {}
         """Typed passes waiting for their window's answers to land (by seat)."""
         self._table_content: dict[str, object] | None = None
+        self.rematch: dict[str, object] | None = None
+        """A finished table's rematch as its pages are told (rematch.rematch_json; set by the hall)."""
 
     def _rebuild(self) -> GameState:
         """Returns the state after every stored move, filling the log on the way."""
@@ -284,6 +287,12 @@ class LiveTable:
         }
         view["window"] = self._window()
         view["next_table"] = self.record.next_table  # "play again": where its players went on
+        view["rematch"] = self.rematch if self.record.next_table else None
+        view["status"] = self.record.status
+        view["waiting_for"] = waiting_for(self.record)  # a rematch's persons still to accept
+        view["declined_by"] = self.record.declined_by
+        if self.unplayed():  # nobody is asked until every person accepted
+            view.update(asked=False, legal=[], ends_turn=[], only_pass=False, deciders=[])
         if full:
             view["card_texts"] = self.card_texts()  # the content set's public texts, for hovering
             view["table_content"] = self.table_content()  # what a drawn table needs (public)
@@ -368,6 +377,7 @@ class LiveTable:
             raise Refusal(400, "an action is a text of 1 to 200 characters")
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
             raise Refusal(400, "version must be a whole number")
+        self.check_played()
         if not automatic and not queued and text.strip() == PASS_TEXT:
             waiting = self._queue_pass(seat, version)
             if waiting is not None:
@@ -426,6 +436,7 @@ class LiveTable:
     ) -> int:
         """Checks, applies to a copy, commits, then adopts the move (the caller holds the lock)."""
         record = self.record
+        self.check_played()
         if version is not None and version != record.version and not self._same_window(text, version):
             raise Refusal(409, f"the table has moved on: it is at version {record.version}", record.version)
         if self.state.is_over():
@@ -569,6 +580,32 @@ class LiveTable:
             return max(deadline, now + self.timing.pass_delay)
         return deadline
 
+    # ----------------------------------------------------------------- a rematch's accepts
+    def unplayed(self) -> bool:
+        """Returns whether the table is not in play: a rematch waiting for its persons to accept, or
+        one a person declined (rematch.py). Nothing moves there and no clock runs."""
+        return self.record.status in (WAITING, DECLINED)
+
+    def check_played(self) -> None:
+        """Refuses (409) anything that needs the game in play at a rematch not in play, naming who is
+        still to accept or who declined."""
+        if self.unplayed():
+            names = [self.state.seat_name(s) for s in range(self.record.players)]
+            raise Refusal(409, waiting_text(self.record, names))
+
+    def start(self, now: float) -> None:
+        """Adopts a rematch's start (its last accept, stored): the first decision opens now (the
+        caller holds the lock and has stored the status and deadline)."""
+        self.opened = self.window_opened = now
+        self.window_base = self.record.version if _asks_several(self.state) else None
+
+    async def began(self, by: int) -> None:
+        """After a rematch's start: tells the table, plans its first automatic move and notifies the
+        persons asked now (but ``by``, whose accept started it: they know)."""
+        await self.broadcast()
+        self.schedule()
+        self._notify(by)
+
     def _is_person(self, seat: int) -> bool:
         """Returns whether a person (not a bot, not a stand-in) plays the seat now."""
         stored = self.record.seats[seat]
@@ -578,8 +615,8 @@ class LiveTable:
         """Returns the persons' seats asked now that no connection of their own shows it and whose
         setting does not answer for them: whom a notification is for (queued, and checked again when
         it is sent: notify/deliver.py)."""
-        if self.state.is_over():
-            return ()
+        if self.state.is_over() or self.unplayed():
+            return ()  # a rematch waiting for its accepts asks nobody (ruling S-3)
         connected = {listener.seat for listener in self.listeners}
         return tuple(
             seat
@@ -589,29 +626,21 @@ class LiveTable:
             and not self._ask(seat).passes_for(self.state, seat)
         )
 
-    def notify_start(self) -> None:
-        """Queues the notifications of a new table's first decision (its creation, or play again's): a
-        person asked before anyone moved hears of it at once; asked again (a second request), nothing
-        more is queued (``Asked.start``)."""
-        if self.record.version == 0:
-            self._notify(None, start=True)
-
-    def _notify(self, mover: int | None, start: bool = False) -> None:
+    def _notify(self, mover: int | None) -> None:
         """Queues notifications (notify/) for the persons asked now whom no connection of their seat
         shows it and whose setting does not answer for them, but the ``mover`` (who just moved, and so
         knows); in the background, never in the move's way."""
         asked = tuple(seat for seat in self.unseen_asked() if seat != mover)
         if asked:
             kind = "window" if self.state.passing_window() else "turn"
-            found = Asked(self.record.id, self.game.title, asked, kind, start)
-            notify_asked(self.store, found, self.clock.now())
+            notify_asked(self.store, Asked(self.record.id, self.game.title, asked, kind), self.clock.now())
 
     # ----------------------------------------------------------------- the auto policy
     def schedule(self) -> None:
         """Plans the next automatic move: a bot's, an auto-pass, or the clock's. A plan already under
         way for the same move (same version, seat, mover and time) is kept, so a setting changed back
         and forth never starts a bot's search again."""
-        plan = None if self.state.is_over() else self._plan()
+        plan = None if self.state.is_over() or self.unplayed() else self._plan()
         if plan is not None and plan.mover == "clock":
             plan = None  # the scheduler acts on the stored deadline (scheduler.py, run_out)
         key = None if plan is None else (self.record.version, plan.seat, plan.note, plan.mover, plan.when)
@@ -640,7 +669,7 @@ class LiveTable:
         passed, so the auto policy moves for them (a pass where legal, else the clock bot), noted "the
         clock ran out". Nothing happens if the table moved on, the deadline moved, or an automatic move
         of the table's own (a bot's, a pass at its time) comes first. Returns whether it moved."""
-        if version != self.record.version or self.state.is_over():
+        if version != self.record.version or self.state.is_over() or self.unplayed():
             return False
         deadline = self.record.deadline
         if deadline is None or deadline > self.clock.now():
@@ -852,6 +881,7 @@ class LiveTable:
         stored = self.record.seats[seat]
         if stored.kind != "human":
             raise Refusal(422, f"seat {seat} is a bot's")
+        self.check_played()
         if bot is None:
             if by != seat:
                 raise Refusal(403, "only the seat's own person takes it back")
@@ -872,7 +902,7 @@ class LiveTable:
         """After a seat changed hands (a stand-in in or out): drops its planned move and works the
         deadline out again (the caller holds the lock and stores the record)."""
         self._drop_plan_of(seat)
-        self.record.deadline = self._deadline(self.state, self.opened)
+        self.record.deadline = None if self.unplayed() else self._deadline(self.state, self.opened)
 
     def admit(self, listener: Listener) -> None:
         """Adds a connection: a spectator within the spectators' budget (else 503); a seat always, its

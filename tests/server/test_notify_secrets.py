@@ -68,7 +68,7 @@ def test_every_message_of_a_game_is_its_title_and_table_and_names_no_card(db: Pa
 
 def test_a_window_and_a_turn_send_the_same_words(db: Path) -> None:
     """A window asks a person with ``playable`` or ``only`` only when they hold a card that answers it:
-    its message must not differ from a turn's (ruling S-3)."""
+    its message must not differ from a turn's (ruling S-4)."""
     with Receiver() as receiver, notify_client(db, notify_poll=3600) as client:
         made = bound_table(client, db)
         table = made["table"]

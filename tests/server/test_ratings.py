@@ -220,6 +220,10 @@ def test_play_again_makes_the_next_table_rated_with_the_same_accounts(db: Path) 
         following = reply.json()["table"]
         # Seats rotate by one: seat i is the old seat i + 1's, each person's own token opens it.
         tokens = {(seat - 1) % 3: token for seat, token in made["tokens"].items()}
+        accepted = client.post(
+            f"/api/tables/{following}/accept", headers=bearer(tokens[0])
+        )  # Bo's, the new seat 0
+        assert accepted.json()["status"] == "playing"  # the rematch waited for Bo (ruling S-3)
         play_out(client, {"table": following, "tokens": tokens, "spectator_token": made["spectator_token"]})
         assert rows(db, "SELECT rated, rated_done FROM tables WHERE id = ?", following) == [(1, 1)]
         assert [row["games"] for row in board(client)] == [2, 2, 2]

@@ -107,6 +107,8 @@ def test_a_tables_status_says_whose_turn_it_is_and_nothing_secret(client: TestCl
         "time_left",
         "now",
         "rated",  # whether the table was made rated (issue 32, ratings)
+        "waiting_for",  # a rematch's seats still to accept (ruling S-3)
+        "declined_by",
     }
     assert (
         status["pace"] == spectator["clock"]["pace"] and status["deadline"] == spectator["clock"]["deadline"]

@@ -160,8 +160,8 @@ def test_a_finished_table_shows_its_winners_and_plays_again_for_both(
     new = ana.url.split("/t/")[1].split("#")[0]
     ana.wait_for_selector("#banner:not(:empty)")
     assert ana.evaluate("() => view.seat") == 1  # seat 0 of the old table is seat 1 of the new
-    bo.wait_for_selector("#next-table")
-    bo.click("#next-table")
+    bo.wait_for_selector("#accept-rematch")  # the rematch waits for Bo (tests/server/test_rematch.py)
+    bo.click("#accept-rematch")
     bo.wait_for_url(lambda url: new in url)
     bo.wait_for_selector("#banner:not(:empty)")
     assert bo.evaluate("() => view.seat") == 0

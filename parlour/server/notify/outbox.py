@@ -3,7 +3,7 @@ the server's VAPID keys (migration 0009), and the one door the tables call when 
 
 A message says only that a person is asked, where, and in which game: "Parlour: table abc (Venture) is
 waiting for you", the same words for a turn, a reaction window and a negotiation (a window asks some
-people only when they hold a card that answers it: ruling S-3). Never a card, a hand, a score or
+people only when they hold a card that answers it: ruling S-4). Never a card, a hand, a score or
 anything else from the table (docs/security.md).
 
 Batching: at most one e-mail per table and account an hour (an ask within the hour after one adds
@@ -32,7 +32,7 @@ DAY = 86_400.0
 """A digest's period (seconds): the first ask after one was sent opens the next, sent a day later."""
 TEXT = "Parlour: table {table} ({title}) is waiting for you"
 """Every message's text, whatever asks (a turn, a window, a negotiation): the table's id and the game's
-title, nothing else; the kind is kept on the row, never put in a message (ruling S-3)."""
+title, nothing else; the kind is kept on the row, never put in a message (ruling S-4)."""
 
 
 class NotificationRow(Base):
@@ -92,9 +92,6 @@ class Asked:
     seats: tuple[int, ...]
     kind: str
     """"turn" or "window"."""
-    start: bool = False
-    """The table's first decision (its creation): queued only for an account that has no message of the
-    table yet, however often it is asked."""
 
 
 def text_of(title: str, table_id: str) -> str:
@@ -135,8 +132,6 @@ def enqueue(store: Store, asked: Asked, now: float) -> int:
         for account_id in sorted({a for a in bound if a is not None}):
             account = s.get(AccountRow, account_id)
             if account is None or account.deleted:
-                continue
-            if asked.start and _any(s, account_id, asked.table_id):
                 continue
             added += _enqueue_account(s, account, asked, now)
     return added
@@ -192,16 +187,6 @@ def _recent(s: Session, account_id: int, channel: str, table_id: str, since: flo
             NotificationRow.table_id == table_id,
             NotificationRow.created > since,
             NotificationRow.status.not_in(("failed", "dropped")),
-        )
-    )
-    return found is not None
-
-
-def _any(s: Session, account_id: int, table_id: str) -> bool:
-    """Returns whether any message of the table was ever queued for the account."""
-    found = s.scalar(
-        select(NotificationRow.id).where(
-            NotificationRow.account_id == account_id, NotificationRow.table_id == table_id
         )
     )
     return found is not None

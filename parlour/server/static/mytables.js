@@ -45,7 +45,12 @@ const MyTables = {
       const won = status.winners.map(name);
       return won.length ? `finished, ${won.length > 1 ? "winners" : "winner"} ${won.join(" and ")}` : "finished";
     }
+    if (status.status === "declined") return "a rematch, declined";
     if (status.private) return "in play (a table only its players see)";
+    if (status.status === "waiting") {  // a rematch: nothing runs until every person accepted
+      const who = status.waiting_for.map(name);
+      return who.includes("you") ? "a rematch: waiting for you to accept" : `a rematch: waiting for ${who.join(" and ")} to accept`;
+    }
     if (mine !== null && mine !== undefined && status.deciders.includes(mine)) return "your turn";
     const turn = status.turn_player ?? status.deciders[0];
     if (turn === null || turn === undefined) return "in play";
@@ -67,7 +72,7 @@ const MyTables = {
   // How urgent a table is, as a sort key: your turn first, then the other tables in play, then the
   // finished or vanished ones; within each, the least time left first (no clock: last).
   urgency(status, mine) {
-    if (!status || status.missing || status.over) return [2, Infinity];
+    if (!status || status.missing || status.over || status.status === "declined") return [2, Infinity];
     const yours = mine !== null && mine !== undefined && status.deciders.includes(mine);
     const left = typeof status.time_left === "number" ? status.time_left : Infinity;
     return [yours ? 0 : 1, left];

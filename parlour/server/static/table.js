@@ -384,8 +384,9 @@ function draw() {
   const lead = view.asked && view.answered_for_you ? "Passing for you, as your setting says: "
     : view.asked ? `Your turn${myName ? `, ${myName}` : ""}: ` : (view.turn && !saysTurn ? `Turn ${view.turn} · ` : "");
   const summary = personal(view.summary).replace(/\byou (win|place|hold|owe)s\b/g, "you $1");
-  banner.textContent = lead + (view.asked && summary.startsWith("you: ") ? summary.slice(5) : summary);
+  banner.textContent = unplayedText(view) || lead + (view.asked && summary.startsWith("you: ") ? summary.slice(5) : summary);
   banner.className = view.asked ? "asked" : "";
+  drawRematch();
   askName();
   document.getElementById("controls").hidden = view.seat === null;  // a spectator has nothing to choose
   document.getElementById("notation").hidden = view.over;  // a finished game takes no more actions
@@ -428,7 +429,7 @@ document.addEventListener("visibilitychange", fadeChanges);
 function drawFinish() {
   const box = document.getElementById("finish");
   box.hidden = !view.over;
-  const key = view.over ? `${view.version}:${view.next_table}:${view.names.join(",")}` : "";
+  const key = view.over ? `${view.version}:${view.next_table}:${view.names.join(",")}:${JSON.stringify(view.rematch)}` : "";
   if (!view.over || box.dataset.key === key) return;
   box.dataset.key = key;
   const r = view.results;
@@ -438,7 +439,22 @@ function drawFinish() {
   const scores = order.map(seat => `${view.names[seat]} ${r.scores[seat]}`).join(" · ");
   const parts = [el("p", { class: "winner" }, winners.length ? `${joinNames(winners)} ${verb}!` : "The game is over."),
                  el("p", { class: "scores" }, scores, " · ", el("a", { href: "#results-box" }, "the results"))];
-  if (view.next_table && tokens.length) {
+  const r2 = view.rematch;
+  if (r2 && r2.status === "declined") {
+    parts.push(el("p", { id: "rematch-declined" }, `${oldName(r2.declined_by, true)} declined the rematch.`));
+  } else if (view.next_table && tokens.length && r2 && view.seat !== null && r2.waiting_for.includes(newSeat(view.seat))) {
+    const others = r2.waiting_for.filter(s => s !== newSeat(view.seat)).map(s => oldName(s, false));
+    parts.push(el("p", { id: "rematch-asked" }, "A rematch is asked (seats moved round by one)" +
+      (others.length ? `; waiting for you and ${joinNames(others)}.` : ": it starts when you accept.")));
+    const yes = el("button", { type: "button", id: "accept-rematch" }, "Accept the rematch");
+    const no = el("button", { type: "button", id: "decline-rematch" }, "Decline");
+    yes.addEventListener("click", () => answerRematch(view.next_table, "accept", yes, true));
+    no.addEventListener("click", () => answerRematch(view.next_table, "decline", no, false));
+    parts.push(yes, " ", no);
+  } else if (view.next_table && tokens.length) {
+    if (r2 && r2.waiting_for.length) {
+      parts.push(el("p", { id: "rematch-waiting" }, `Waiting for ${joinNames(r2.waiting_for.map(s => oldName(s, false)))} to accept the rematch.`));
+    }
     parts.push(el("a", { id: "next-table", class: "button", href: `/t/${view.next_table}${location.hash}` }, "Go to the new table"));
   } else if (view.seat !== null) {
     const again = el("button", { type: "button", id: "play-again" }, "Play again (seats moved round by one)");
@@ -446,6 +462,56 @@ function drawFinish() {
     parts.push(again);
   }
   box.replaceChildren(...parts);
+}
+
+// A rematch's seat n is this table's seat n + 1 (the seats moved round by one), and back.
+function newSeat(seat) { return (seat - 1 + view.players) % view.players; }
+function oldName(seat, you) {
+  const old = (seat + 1) % view.players;
+  return you && old === view.seat ? "You" : view.names[old];
+}
+
+// What a table not in play says instead of whose turn it is: a rematch waiting for its accepts, or declined.
+function unplayedText(v) {
+  if (v.status === "declined") {
+    const who = v.declined_by === v.seat ? "You" : v.names[v.declined_by];
+    return `${who} declined the rematch: this table is not played.`;
+  }
+  if (v.status !== "waiting") return "";
+  const names = v.waiting_for.map(s => (s === v.seat ? "you" : v.names[s]));
+  return `A rematch: waiting for ${joinNames(names)} to accept. The game starts once everyone has.`;
+}
+
+// At a rematch waiting for this seat: "Accept the rematch" and "Decline" (the server starts the game
+// on the last accept; one decline cancels it).
+function drawRematch() {
+  const box = document.getElementById("rematch");
+  const mineWaiting = view.status === "waiting" && view.seat !== null && view.waiting_for.includes(view.seat);
+  const key = mineWaiting ? `${view.waiting_for.join(",")}` : "";
+  box.hidden = !mineWaiting;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  if (!mineWaiting) { box.replaceChildren(); return; }
+  const yes = el("button", { type: "button", id: "accept-here" }, "Accept the rematch");
+  const no = el("button", { type: "button", id: "decline-here" }, "Decline");
+  yes.addEventListener("click", () => answerRematch(tableId, "accept", yes, false));
+  no.addEventListener("click", () => answerRematch(tableId, "decline", no, false));
+  box.replaceChildren(yes, " ", no);
+}
+
+// Accepts or declines a rematch with this seat's token (it opens the seat at the new table too); from
+// a finished table's page an accept goes on to the new table.
+async function answerRematch(table, answer, button, go) {
+  button.disabled = true;
+  try {
+    const reply = await fetch(`/api/tables/${table}/${answer}`, { method: "POST", headers: { authorization: `Bearer ${shown.token}` } });
+    const body = await reply.json();
+    if (!reply.ok) throw new Error(body.error);
+    if (go) location.assign(`/t/${table}${location.hash}`);
+  } catch (err) {
+    button.disabled = false;
+    document.getElementById("error").textContent = `not sent: ${err.message}`;
+  }
 }
 
 function joinNames(names) {

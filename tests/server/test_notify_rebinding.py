@@ -5,11 +5,18 @@ is a real local HTTP server."""
 
 from __future__ import annotations
 
+import datetime
 import ipaddress
+import ssl
 from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
+from parlour.server.notify import pinned
 from parlour.server.notify.pinned import is_public, resolve
 from parlour.server.notify.webhook import post
 
@@ -28,7 +35,7 @@ class Rebinding:
         self.first, self.later, self.asked = first, later, 0
 
     def __call__(self, host: str, port: int) -> list[str]:
-        assert host == NAME
+        assert host == NAME, host
         self.asked += 1
         return self.first if self.asked == 1 else self.later
 
@@ -103,4 +110,76 @@ def test_a_push_message_goes_to_the_address_its_endpoints_host_resolved_to(db: P
         assert sorted(path for path, _, _ in endpoint.posts) == ["/hook", "/push"]
         assert {headers["host"] for _, headers, _ in endpoint.posts} == {f"{NAME}:{endpoint.port}"}
         assert dns.asked == 2  # once per delivery
-        assert [row[6] for row in outbox(db)] == ["sent", "sent"]
+        wait_until(
+            lambda: [row[6] for row in outbox(db)] == ["sent", "sent"]
+        )  # the posts land before the rows say so
+
+
+def certificate(tmp: Path, name: str) -> tuple[Path, Path, Path]:
+    """Makes a CA and a certificate for ``name`` signed by it; returns the CA's, the certificate's and
+    its key's files (PEM)."""
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    now = datetime.datetime.now(datetime.UTC)
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Parlour test CA")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    leaf = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    files = tmp / "ca.pem", tmp / "cert.pem", tmp / "key.pem"
+    files[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    files[1].write_bytes(leaf.public_bytes(serialization.Encoding.PEM))
+    files[2].write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    return files
+
+
+def test_over_https_the_server_name_and_the_certificate_are_the_urls_host(tmp_path: Path) -> None:
+    ca, cert, key = certificate(tmp_path, NAME)
+    trusted = ssl.create_default_context(cafile=str(ca))
+    with Receiver() as receiver:
+        serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        serving.load_cert_chain(cert, key)
+        names: list[str | None] = []
+
+        def heard(sock: ssl.SSLObject, name: str | None, context: ssl.SSLContext) -> None:
+            names.append(name)
+
+        serving.sni_callback = heard  # the TLS server name the client sends
+        receiver.server.socket = serving.wrap_socket(receiver.server.socket, server_side=True)
+        dns = Rebinding(["127.0.0.1"], ["127.0.0.2"])
+        answer = pinned.post(
+            f"https://{NAME}:{receiver.port}/hook", b"{}", {}, private=True, resolver=dns, tls=trusted
+        )
+        assert answer.status == 200 and dns.asked == 1 and names == [NAME]
+        assert receiver.posts[0][1]["host"] == f"{NAME}:{receiver.port}"
+        with pytest.raises(OSError):  # the same server under another name: its certificate does not match
+            pinned.post(
+                f"https://other.example.test:{receiver.port}/hook",
+                b"{}",
+                {},
+                private=True,
+                resolver=lambda host, port: ["127.0.0.1"],
+                tls=trusted,
+            )
+        assert len(receiver.posts) == 1

@@ -79,8 +79,10 @@ class _Connection(http.client.HTTPConnection):
 class _TlsConnection(http.client.HTTPSConnection):
     """HTTPS to the checked address; the Host header, SNI and the certificate's name are the URL's host."""
 
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        self.tls = ssl.create_default_context()
+    def __init__(
+        self, host: str, port: int, address: str, timeout: float, tls: ssl.SSLContext | None = None
+    ) -> None:
+        self.tls = tls or ssl.create_default_context()
         super().__init__(host, port, timeout=timeout, context=self.tls)
         self.address = address
 
@@ -107,9 +109,11 @@ def post(
     resolver: Resolver = system_resolver,
     timeout: float = TIMEOUT,
     limit: int = MAX_ANSWER,
+    tls: ssl.SSLContext | None = None,
 ) -> Answer:
-    """POSTs ``body`` to ``url`` (http or https) through the checked address (the module); raises
-    OSError if the host is refused or unreachable or the exchange fails."""
+    """POSTs ``body`` to ``url`` (http or https) through the checked address (the module); ``tls`` is
+    the certificates trusted (the system's by default; a test gives its own); raises OSError if the host
+    is refused or unreachable or the exchange fails (a certificate not for the URL's host among them)."""
     parts = urlsplit(url)
     host = parts.hostname
     if parts.scheme not in ("http", "https") or not host:
@@ -119,8 +123,11 @@ def post(
     except ValueError:
         raise OSError("not a port") from None
     address = resolve(host, port, resolver, private)
-    kind = _TlsConnection if parts.scheme == "https" else _Connection
-    connection = kind(host, port, address, timeout)
+    connection: http.client.HTTPConnection
+    if parts.scheme == "https":
+        connection = _TlsConnection(host, port, address, timeout, tls)
+    else:
+        connection = _Connection(host, port, address, timeout)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         connection.request("POST", target, body=body, headers=dict(headers))

@@ -87,6 +87,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         mail_settings(args.smtp_host, args.smtp_port, args.smtp_user, args.smtp_sender, args.smtp_security),
         args.public_url,
         args.test_hooks,
+        args.push_contact,
     )
 
 

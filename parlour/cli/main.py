@@ -216,6 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
         "in e-mails (default http://HOST:PORT)",
     )
     serve.add_argument(
+        "--push-contact",
+        metavar="CONTACT",
+        help="where push services may reach the server's operator, the VAPID sub claim: mailto:ADDRESS "
+        "or an https:// URL (default: an https --public-url, else mailto: the --smtp-sender when e-mail "
+        "is on, else mailto:parlour@localhost, which some push services refuse)",
+    )
+    serve.add_argument(
         "--smtp-host",
         metavar="HOST",
         help="the SMTP server accounts' e-mails go through (confirmation and password-reset links; "

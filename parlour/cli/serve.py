@@ -104,6 +104,28 @@ def mail_settings(
     return MailSettings(host, port, user, password_from_environment(), sender, security)
 
 
+def push_contact(given: str | None, public_url: str, mail: MailSettings | None) -> str:
+    """Returns the VAPID ``sub`` claim of ``--push-contact`` (checked), else the ``--public-url`` when it is
+    https, else ``mailto:`` the ``--smtp-sender`` when e-mail is on, else ``mailto:parlour@localhost``
+    (push services may refuse it: docs/server.md); refuses a bad one in one line."""
+    from parlour.server.notify.push import DEFAULT_CONTACT, PushError, check_contact
+
+    if given is not None:
+        try:
+            return check_contact(given)
+        except PushError as err:
+            raise OptionError(f"--push-contact: {err}") from None
+    derived = [public_url] if public_url.startswith("https://") else []
+    if mail is not None:
+        derived.append(f"mailto:{mail.sender}")
+    for candidate in derived:
+        try:
+            return check_contact(candidate)
+        except PushError:
+            continue  # the next one, or the default
+    return DEFAULT_CONTACT
+
+
 def serve(
     host: str,
     port: int,
@@ -118,6 +140,7 @@ def serve(
     mail: MailSettings | None = None,
     public_url: str | None = None,
     test_hooks: bool = False,
+    contact: str | None = None,
 ) -> int:
     """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
     import uvicorn
@@ -147,6 +170,8 @@ def serve(
         f"{limits.header_timeout:g} s, bodies within {limits.body_timeout:g} s",
         flush=True,
     )
+    public = (public_url or f"http://{host}:{port}").rstrip("/")
+    subject = push_contact(contact, public, mail)
     timing = Timing(think=think, pass_delay=pass_delay, window_pause=window_pause)
     settings = Settings(
         found,
@@ -156,7 +181,8 @@ def serve(
         http_burst=guards.http_burst,
         seed_key_file=key,
         mail=mail,
-        public_url=(public_url or f"http://{host}:{port}").rstrip("/"),
+        public_url=public,
+        push_subject=subject,
         test_hooks=test_hooks,
     )
     app = create_app(settings)

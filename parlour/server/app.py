@@ -13,9 +13,10 @@ import gc
 import logging
 import multiprocessing
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TypedDict
 
@@ -53,7 +54,7 @@ from parlour.server.limits import (
 from parlour.server.notify.deliver import POLL as NOTIFY_POLL
 from parlour.server.notify.deliver import Channels, Deliverer
 from parlour.server.notify.email import unsubscribe_key
-from parlour.server.notify.push import vapid_keys
+from parlour.server.notify.push import DEFAULT_CONTACT, vapid_keys
 from parlour.server.notify.web import notify_routes
 from parlour.server.ratings import leaderboard, profile, rate_pending
 from parlour.server.replays import Replayer
@@ -97,12 +98,22 @@ class Settings:
     """How often the scheduler asks the database for due deadlines (seconds)."""
     notify_poll: float = NOTIFY_POLL
     """How often the notifications' outbox is asked for due messages (seconds)."""
-    push_subject: str = "mailto:parlour@localhost"
+    push_subject: str = DEFAULT_CONTACT
     """The VAPID ``sub`` claim push services may write to (a mailto: or https: address)."""
     notify_private_hosts: bool = False
     """Whether webhooks and push endpoints may be loopback or private addresses (tests, closed networks)."""
     test_hooks: bool = False
     """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
+
+
+def asked_now(hall: Hall, table_id: str, version: int, seats: Sequence[int]) -> bool:
+    """Returns whether any of these seats is asked now with no connection of its own open (a queued
+    notification's check when it is sent: notify/recheck.py); a table moved elsewhere is read again."""
+    try:
+        table = hall.fresh(table_id, version)
+    except Refusal:
+        return False
+    return not set(seats).isdisjoint(table.unseen_asked())
 
 
 def make_pool(workers: int) -> Executor:
@@ -156,7 +167,9 @@ def create_app(settings: Settings) -> Starlette:
             settings.notify_private_hosts,
         )
         await asyncio.to_thread(vapid_keys, store)  # made on the first start, kept in the database
-        deliverer = app.state.deliverer = Deliverer(store, channels, settings.clock, settings.notify_poll)
+        deliverer = app.state.deliverer = Deliverer(
+            store, channels, settings.clock, settings.notify_poll, asked_now=partial(asked_now, hall)
+        )
         deliverer.start()
         try:
             yield

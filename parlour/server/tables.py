@@ -611,20 +611,26 @@ class LiveTable:
         stored = self.record.seats[seat]
         return stored.kind == "human" and stored.stand_in is None
 
+    def unseen_asked(self) -> tuple[int, ...]:
+        """Returns the persons' seats asked now that no connection of their own shows it and whose
+        setting does not answer for them: whom a notification is for (queued, and checked again when
+        it is sent: notify/deliver.py)."""
+        if self.state.is_over() or self.unplayed():
+            return ()  # a rematch waiting for its accepts asks nobody (ruling S-3)
+        connected = {listener.seat for listener in self.listeners}
+        return tuple(
+            seat
+            for seat in self.state.deciders()
+            if self._is_person(seat)
+            and seat not in connected
+            and not self._ask(seat).passes_for(self.state, seat)
+        )
+
     def _notify(self, mover: int | None) -> None:
         """Queues notifications (notify/) for the persons asked now whom no connection of their seat
         shows it and whose setting does not answer for them, but the ``mover`` (who just moved, and so
         knows); in the background, never in the move's way."""
-        if self.state.is_over():
-            return
-        connected = {listener.seat for listener in self.listeners}
-        asked = tuple(
-            seat
-            for seat in self.state.deciders()
-            if self._is_person(seat)
-            and seat not in connected | {mover}
-            and not self._ask(seat).passes_for(self.state, seat)
-        )
+        asked = tuple(seat for seat in self.unseen_asked() if seat != mover)
         if asked:
             kind = "window" if self.state.passing_window() else "turn"
             notify_asked(self.store, Asked(self.record.id, self.game.title, asked, kind), self.clock.now())

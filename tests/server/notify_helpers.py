@@ -19,6 +19,7 @@ from parlour.server.accounts.mail import MailSettings
 from parlour.server.app import Settings, create_app
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
+from parlour.server.notify.deliver import Deliverer
 
 from .accounts_helpers import register
 from .conftest import FAST, bearer, create
@@ -29,9 +30,10 @@ PUBLIC = "http://testserver"
 
 @contextmanager
 def notify_client(
-    db: Path, mail: MailSettings | None = None, clock: Clock | None = None
+    db: Path, mail: MailSettings | None = None, clock: Clock | None = None, notify_poll: float = 0.05
 ) -> Iterator[TestClient]:
-    """A test client whose outbox is polled every 0.05 s, on ``clock`` (moved by the tests)."""
+    """A test client whose outbox is polled every ``notify_poll`` seconds (0.05; a test that sends
+    itself, with ``deliver_now``, gives an hour), on ``clock`` (moved by the tests)."""
     settings = Settings(
         f"sqlite:///{db}",
         bot_workers=0,
@@ -40,13 +42,20 @@ def notify_client(
         public_url=PUBLIC,
         clock=clock or Clock(),
         poll=0.05,
-        notify_poll=0.05,
+        notify_poll=notify_poll,
         notify_private_hosts=True,  # the receivers are on 127.0.0.1
         http_rate=1e6,
         http_burst=1e6,
     )
     with TestClient(create_app(settings), base_url=PUBLIC) as client:
         yield client
+
+
+def deliver_now(client: TestClient) -> int:
+    """Runs one poll of the app's own delivery worker in the app's event loop; returns how many it sent."""
+    deliverer: Deliverer = client.app.state.deliverer  # type: ignore[attr-defined]
+    assert client.portal is not None
+    return client.portal.call(deliverer.tick)
 
 
 def hall_of(client: TestClient) -> Hall:
@@ -60,13 +69,20 @@ def sql(db: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
         return connection.execute(query, args).fetchall()
 
 
-def bound_table(client: TestClient, db: Path, game: str = "venture", players: int = 2) -> dict[str, Any]:
+def bound_table(
+    client: TestClient, db: Path, game: str = "venture", players: int = 2, move_hours: float = 24
+) -> dict[str, Any]:
     """Creates a turn-based table of people, each seat bound to its own account ``<table>-<seat>`` with a
     confirmed address; ``made["csrf"][seat]`` is the CSRF token of the session that account's
     registration left (the last one is signed in)."""
-    made = create(client, game, ["human"] * players, pace="turn-based", move_hours=24)
+    made = create(client, game, ["human"] * players, pace="turn-based", move_hours=move_hours)
+    return bind_seats(client, db, made)
+
+
+def bind_seats(client: TestClient, db: Path, made: dict[str, Any]) -> dict[str, Any]:
+    """Binds each seat of a table ``create`` made to its own account (see ``bound_table``)."""
     made["csrf"], made["accounts"] = {}, {}
-    for seat in range(players):
+    for seat in range(len(made["tokens"])):
         name = f"p{made['table'][:8]}{seat}".lower().replace("-", "_")
         csrf = register(client, name)
         reply = client.post(

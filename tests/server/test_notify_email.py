@@ -15,7 +15,18 @@ from parlour.server.notify.email import check_unsubscribe, unsubscribe_key, unsu
 from parlour.server.notify.outbox import DAY, HOUR
 
 from . import test_account_mail
-from .notify_helpers import PUBLIC, asked, bound_table, move, notify_client, outbox, set_for, sql, wait_until
+from .notify_helpers import (
+    PUBLIC,
+    asked,
+    bound_table,
+    deliver_now,
+    move,
+    notify_client,
+    outbox,
+    set_for,
+    sql,
+    wait_until,
+)
 from .test_account_mail import Inbox
 
 inbox = test_account_mail.inbox
@@ -40,7 +51,7 @@ def test_an_email_names_the_table_its_link_opens_it_and_one_click_unsubscribes(
         (other,) = asked(client, table)
         ((to, message),) = inbox[0].wait(1)
         name = sql(db, "SELECT email FROM accounts WHERE id = ?", made["accounts"][other])[0][0]
-        assert to == [name] and message["Subject"] == f"Your turn at Venture (table {table})"
+        assert to == [name] and message["Subject"] == f"Parlour: table {table} (Venture) is waiting for you"
         body = body_of(message)
         link = re.search(rf"{PUBLIC}/t/[A-Za-z0-9_-]+", body)
         assert link and link.group(0) == f"{PUBLIC}/t/{table}"
@@ -51,7 +62,10 @@ def test_an_email_names_the_table_its_link_opens_it_and_one_click_unsubscribes(
         unsubscribe = re.search(rf"{PUBLIC}(/api/notify/unsubscribe\?token=[0-9]+\.[0-9a-f]+)", body)
         assert unsubscribe and message["List-Unsubscribe"] == f"<{PUBLIC}{unsubscribe.group(1)}>"
         client.cookies.clear()  # nobody signed in
-        forged = re.sub(r"\.[0-9a-f]", ".0", unsubscribe.group(1), count=1)
+        good = unsubscribe.group(1)
+        cut = good.index(".") + 1
+        forged = good[:cut] + ("1" if good[cut] == "0" else "0") + good[cut + 1 :]  # one digit changed
+        assert forged != good
         assert client.get(forged).status_code == 400
         assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", made["accounts"][other]) == [(1,)]
         reply = client.get(unsubscribe.group(1))
@@ -61,20 +75,23 @@ def test_an_email_names_the_table_its_link_opens_it_and_one_click_unsubscribes(
 
 def test_at_most_one_email_per_table_an_hour(db: Path, inbox: tuple[Inbox, MailSettings]) -> None:
     clock = Clock()
-    with notify_client(db, mail=inbox[1], clock=clock) as client:
+    with notify_client(db, mail=inbox[1], clock=clock, notify_poll=HOUR) as client:
         made = bound_table(client, db)
         for seat in (0, 1):
             set_for(db, made["accounts"][seat], notify_email=1)
-        for _ in range(4):  # each seat asked twice within the hour: one e-mail each
+        for number in range(4):  # each seat asked twice within the hour: one e-mail each
             move(client, made)
-        inbox[0].wait(2)
-        time.sleep(0.3)
+            if number < 2:
+                wait_until(lambda number=number: len(outbox(db)) == number + 1)  # type: ignore[misc]
+            else:
+                time.sleep(0.3)  # time for a row that should not be written
+            deliver_now(client)  # each sent before the person moves (or checked again, and dropped)
         assert len(inbox[0].messages) == 2
-        assert len(outbox(db)) == 2
+        assert [row[6] for row in outbox(db)] == ["sent", "sent"]
         clock.advance(HOUR + 1)
         move(client, made)
-        inbox[0].wait(3)
-        assert len(outbox(db)) == 3
+        wait_until(lambda: len(outbox(db)) == 3)
+        assert deliver_now(client) == 1 and len(inbox[0].messages) == 3
 
 
 def test_the_daily_digest_lists_the_tables_in_one_email_a_day(
@@ -82,8 +99,8 @@ def test_the_daily_digest_lists_the_tables_in_one_email_a_day(
 ) -> None:
     clock = Clock()
     with notify_client(db, mail=inbox[1], clock=clock) as client:
-        first = bound_table(client, db)
-        second = bound_table(client, db)
+        first = bound_table(client, db, move_hours=72)  # no clock runs out when the day passes
+        second = bound_table(client, db, move_hours=72)
         for made in (first, second):
             for seat in (0, 1):
                 set_for(db, made["accounts"][seat], notify_email=1, notify_digest=1)
@@ -103,12 +120,24 @@ def test_the_daily_digest_lists_the_tables_in_one_email_a_day(
         assert inbox[0].messages == []
         digests = [row for row in outbox(db) if row[4] == "digest"]
         assert len(digests) == len({row[1] for row in digests}) == 2  # one a person
+        # When the digests are sent, each lists only the tables that still ask its person (recheck.py).
+        still = {
+            first["accounts"][seat]: [
+                m["table"] for m in (first, second) if asked(client, m["table"]) == [seat]
+            ]
+            for seat in (0, 1)
+        }
+        address = {a: sql(db, "SELECT email FROM accounts WHERE id = ?", a)[0][0] for a in still}
         clock.advance(DAY + 1)
-        wait_until(lambda: len(inbox[0].messages) == 2)
-        for _, message in inbox[0].messages:
-            assert message["Subject"] == "2 tables wait for you"
-            body = body_of(message)
-            assert f"{PUBLIC}/t/{first['table']}" in body and f"{PUBLIC}/t/{second['table']}" in body
+        wait_until(lambda: all(row[6] != "pending" for row in outbox(db)))
+        status = {row[1]: row[6] for row in outbox(db) if row[4] == "digest"}
+        assert status == {a: "sent" if tables else "dropped" for a, tables in still.items()}
+        got = {to[0]: body_of(message) for to, message in inbox[0].messages}
+        assert len(got) == len(inbox[0].messages) == sum(bool(tables) for tables in still.values())
+        for account, tables in still.items():
+            if tables:
+                links = re.findall(rf"{PUBLIC}/t/[A-Za-z0-9_-]+", got[address[account]])
+                assert links == [f"{PUBLIC}/t/{table}" for table in tables]
 
 
 def test_no_email_without_smtp_settings_and_the_page_says_so(db: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import http_ece
+import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -70,7 +71,7 @@ def test_a_push_message_is_vapid_signed_aes128gcm_and_decrypts_to_the_line_and_t
         table = made["table"]
         assert shown == {
             "title": "Parlour",
-            "body": f"Your turn at Venture (table {table})",
+            "body": f"Parlour: table {table} (Venture) is waiting for you",
             "url": f"{PUBLIC}/t/{table}",
         }
         wait_until(lambda: [r[6] for r in outbox(db)] == ["sent"])
@@ -86,7 +87,7 @@ def check_vapid(header: str, server_key: str, endpoint: str) -> None:
     head, claims, signature = fields["t"].split(".")
     assert json.loads(unb64(head)) == {"typ": "JWT", "alg": "ES256"}
     found: dict[str, Any] = json.loads(unb64(claims))
-    assert found["aud"] == endpoint.rsplit("/", 1)[0] and found["sub"].startswith("mailto:")
+    assert found["aud"] == endpoint.rsplit("/", 1)[0] and found["sub"] == "mailto:parlour@localhost"
     raw = unb64(signature)
     public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(server_key))
     der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
@@ -138,3 +139,39 @@ def test_a_push_endpoint_in_the_servers_own_network_is_refused_by_default(db: Pa
         subscribe_and_ask(client, db, endpoint)
         wait_until(lambda: [r[7] for r in outbox(db)] == [1])
         assert "not a public address" in outbox(db)[0][8] and endpoint.posts == []
+
+
+def test_serve_takes_a_push_contact_checks_it_and_derives_one_from_the_public_url_or_the_sender() -> None:
+    from parlour.cli.main import build_parser
+    from parlour.cli.serve import push_contact
+    from parlour.core.errors import OptionError
+    from parlour.server.accounts.mail import MailSettings
+
+    mail = MailSettings("mail.example.org", 587, None, None, "games@example.org", "starttls")
+    args = build_parser().parse_args(["serve", "--push-contact", "mailto:ops@example.org"])
+    assert push_contact(args.push_contact, "http://127.0.0.1:8000", mail) == "mailto:ops@example.org"
+    assert push_contact("https://parlour.example.org/contact", "http://x", None) == (
+        "https://parlour.example.org/contact"
+    )
+    assert build_parser().parse_args(["serve"]).push_contact is None
+    assert push_contact(None, "https://parlour.example.org", mail) == "https://parlour.example.org"
+    assert push_contact(None, "http://127.0.0.1:8000", mail) == "mailto:games@example.org"
+    assert push_contact(None, "http://127.0.0.1:8000", None) == "mailto:parlour@localhost"
+    bad = [
+        "ops@example.org",  # no scheme
+        "http://parlour.example.org",  # not https
+        "mailto:",
+        "mailto:ops",
+        "mailto:a@b@c",
+        "mailto:ops@example.org\r\nX-Injected: 1",
+        "mailto:ops@exämple.org",
+        "https://user:secret@parlour.example.org",
+        "https://parlour.example.org:99999/",
+        "https://",
+        "javascript:alert(1)",
+        "mailto:" + "a" * 200 + "@example.org",
+        "",
+    ]
+    for contact in bad:
+        with pytest.raises(OptionError, match="--push-contact"):
+            push_contact(contact, "https://parlour.example.org", mail)

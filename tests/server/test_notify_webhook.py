@@ -44,7 +44,7 @@ def test_the_asked_persons_webhook_gets_a_json_line_without_anything_of_the_tabl
         wait_until(receiver.json)
         time.sleep(0.3)
         (body,) = receiver.json()
-        text = f"Your turn at Venture (table {made['table']})"
+        text = f"Parlour: table {made['table']} (Venture) is waiting for you"
         assert body == {"content": text, "text": text}
         path, headers, _ = receiver.posts[0]
         assert path == "/hook" and headers["content-type"] == "application/json"

@@ -2,6 +2,8 @@
 with one compare-and-set (of several servers on one database exactly one sends it) and sends it by its
 channel in a thread, never in a move's way. A failure is logged, kept on the row (``last_error``, shown
 by ``GET /api/me/notifications``) and tried again after ``BACKOFF`` (1, 5, 30 minutes), then given up.
+Before each try the ask is checked again (recheck.py): a person no longer asked, or with a tab of the
+seat open now, gets nothing (the row is ``dropped``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from sqlalchemy import ColumnElement, or_, select, update
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.rows import AccountRow
 from parlour.server.clock import Clock
-from parlour.server.notify import email, push, webhook
+from parlour.server.notify import email, push, recheck, webhook
 from parlour.server.notify.outbox import NotificationRow
+from parlour.server.notify.pinned import Resolver, system_resolver
 from parlour.server.polling import Poller
 from parlour.server.storage import Store
 
@@ -35,15 +38,17 @@ MAX_ERROR = 300
 @dataclass
 class Channels:
     """How messages leave: the SMTP settings (None: e-mail is off), the server's address for links, the
-    unsubscribe tokens' key, the VAPID ``sub`` claim (a mailto: or https: address), and whether
-    webhooks and push endpoints may be private addresses."""
+    unsubscribe tokens' key, the VAPID ``sub`` claim (a mailto: or https: address), whether webhooks
+    and push endpoints may be private addresses, and how their hosts are resolved."""
 
     mail: MailSettings | None
     public_url: str
     unsubscribe_key: bytes
-    push_subject: str = "mailto:parlour@localhost"
+    push_subject: str = push.DEFAULT_CONTACT
     private_hosts: bool = False
     """Whether webhooks and push endpoints may be private addresses (tests, closed networks)."""
+    resolver: Resolver = system_resolver
+    """How a webhook's or push endpoint's host is resolved (once per delivery; a test gives its own)."""
 
 
 def due(store: Store, now: float, lease: float, limit: int = BATCH) -> list[int]:
@@ -81,6 +86,14 @@ def claim(store: Store, notification: int, now: float, lease: float) -> bool:
         return done.rowcount == 1
 
 
+def drop(store: Store, notification: int) -> None:
+    """Records a message not sent because nobody it was for is asked any more."""
+    with store.session() as s:
+        row = s.get(NotificationRow, notification)
+        if row is not None:
+            row.status, row.claimed_at, row.last_error = "dropped", None, None
+
+
 def finish(store: Store, notification: int, now: float, error: str | None) -> None:
     """Records a delivery: sent, or failed (retried after the backoff, or given up)."""
     with store.session() as s:
@@ -105,12 +118,21 @@ class Deliverer(Poller):
     what = "the notifications' poll"
 
     def __init__(
-        self, store: Store, channels: Channels, clock: Clock, poll: float = POLL, lease: float = LEASE
+        self,
+        store: Store,
+        channels: Channels,
+        clock: Clock,
+        poll: float = POLL,
+        lease: float = LEASE,
+        asked_now: recheck.AskedNow | None = None,
     ) -> None:
         super().__init__()
         self.store, self.channels, self.clock, self.poll, self.lease = store, channels, clock, poll, lease
+        self.asked_now = asked_now
+        """Who is asked now (None: messages are sent without the check, as a tool's worker would)."""
         self.sent = 0
         self.failed = 0
+        self.dropped = 0
 
     async def tick(self) -> int:
         """Claims every due message it can and delivers them one by one; returns how many were sent."""
@@ -119,7 +141,12 @@ class Deliverer(Poller):
         for notification in await asyncio.to_thread(due, store, now, self.lease):
             if not await store.write(claim, store, notification, now, self.lease):
                 continue
-            error = await asyncio.to_thread(self._deliver, notification)
+            kept = await self._still_asked(notification)
+            if kept == []:
+                await store.write(drop, store, notification)
+                self.dropped += 1
+                continue
+            error = await asyncio.to_thread(self._deliver, notification, kept)
             if error is not None:
                 LOG.warning("notification %s not delivered: %s", notification, error)
                 self.failed += 1
@@ -129,14 +156,28 @@ class Deliverer(Poller):
         self.sent += sent
         return sent
 
-    def _deliver(self, notification: int) -> str | None:
-        """Sends one claimed message (blocking); returns None, or what went wrong in one line."""
+    async def _still_asked(self, notification: int) -> list[str] | None:
+        """Returns the message's tables that still ask its person (None: no check is made)."""
+        if self.asked_now is None:
+            return None
+        found = await asyncio.to_thread(recheck.places, self.store, notification)
+        try:
+            return recheck.still_asked(found, self.asked_now)
+        except Exception:  # a table that cannot be read must not stop the outbox: sent as queued
+            LOG.exception("notification %s could not be checked again", notification)
+            return None
+
+    def _deliver(self, notification: int, kept: list[str] | None = None) -> str | None:
+        """Sends one claimed message (blocking; a digest only with the ``kept`` tables, if given);
+        returns None, or what went wrong in one line."""
         with self.store.session() as s:
             row = s.get(NotificationRow, notification)
             account = s.get(AccountRow, row.account_id) if row is not None else None
             if row is None or account is None or account.deleted:
                 return "the account is gone"
             channel, payload, account_id = row.channel, dict(row.payload), account.id
+            if kept is not None:
+                payload = recheck.narrowed(payload, kept)
             address = account.email if account.notify_email and account.email_confirmed else None
             hook = account.webhook_url
         base = self.channels.public_url.rstrip("/")
@@ -151,7 +192,9 @@ class Deliverer(Poller):
             elif channel == "webhook":
                 if hook is None:
                     return "the account has no webhook"
-                webhook.post(hook, str(payload.get("text")), self.channels.private_hosts)
+                webhook.post(
+                    hook, str(payload.get("text")), self.channels.private_hosts, self.channels.resolver
+                )
             elif channel == "push":
                 push.send(
                     self.store,
@@ -160,6 +203,7 @@ class Deliverer(Poller):
                     base,
                     self.channels.push_subject,
                     self.channels.private_hosts,
+                    self.channels.resolver,
                 )
             else:
                 return f"no channel {channel!r}"

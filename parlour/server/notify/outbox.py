@@ -1,8 +1,10 @@
 """The outbox: one row per message to deliver (``notifications``), the accounts' push subscriptions and
 the server's VAPID keys (migration 0009), and the one door the tables call when someone is asked.
 
-A message says only that a person is asked, where, and in which game: "Your turn at Venture (table
-abc)". Never a card, a hand, a score or anything else from the table (docs/security.md).
+A message says only that a person is asked, where, and in which game: "Parlour: table abc (Venture) is
+waiting for you", the same words for a turn, a reaction window and a negotiation (a window asks some
+people only when they hold a card that answers it: ruling S-4). Never a card, a hand, a score or
+anything else from the table (docs/security.md).
 
 Batching: at most one e-mail per table and account an hour (an ask within the hour after one adds
 nothing); with the daily digest, one e-mail a day per account lists the tables that asked. A webhook or
@@ -28,11 +30,9 @@ HOUR = 3600.0
 """The least time between two e-mails of one table to one account (seconds)."""
 DAY = 86_400.0
 """A digest's period (seconds): the first ask after one was sent opens the next, sent a day later."""
-KINDS = {
-    "turn": "Your turn at {title} (table {table})",
-    "window": "You are asked to answer at {title} (table {table})",
-}
-"""Every message's text, by kind: the game's title and the table's id, nothing else."""
+TEXT = "Parlour: table {table} ({title}) is waiting for you"
+"""Every message's text, whatever asks (a turn, a window, a negotiation): the table's id and the game's
+title, nothing else; the kind is kept on the row, never put in a message (ruling S-4)."""
 
 
 class NotificationRow(Base):
@@ -53,7 +53,8 @@ class NotificationRow(Base):
     """When it is to be sent next (a retry's backoff moves it)."""
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(8), default="pending")
-    """"pending", "sent" or "failed" (given up after the last retry)."""
+    """"pending", "sent", "failed" (given up after the last retry) or "dropped" (nobody asked any more
+    when it was to be sent)."""
     sent_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
     claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -93,9 +94,9 @@ class Asked:
     """"turn" or "window"."""
 
 
-def text_of(title: str, table_id: str, kind: str) -> str:
-    """Returns a message's one line: what is asked, the game's title and the table's id."""
-    return KINDS.get(kind, KINDS["turn"]).format(title=title, table=table_id)
+def text_of(title: str, table_id: str) -> str:
+    """Returns a message's one line: the table's id and the game's title, whatever asks."""
+    return TEXT.format(title=title, table=table_id)
 
 
 _PENDING: set[asyncio.Task[None]] = set()
@@ -139,7 +140,7 @@ def enqueue(store: Store, asked: Asked, now: float) -> int:
 def _enqueue_account(s: Session, account: AccountRow, asked: Asked, now: float) -> int:
     """Adds one account's rows (see ``enqueue``)."""
     payload: dict[str, object] = {
-        "text": text_of(asked.title, asked.table_id, asked.kind),
+        "text": text_of(asked.title, asked.table_id),
         "table": asked.table_id,
         "title": asked.title,
         "kind": asked.kind,
@@ -185,7 +186,7 @@ def _recent(s: Session, account_id: int, channel: str, table_id: str, since: flo
             NotificationRow.channel == channel,
             NotificationRow.table_id == table_id,
             NotificationRow.created > since,
-            NotificationRow.status != "failed",
+            NotificationRow.status.not_in(("failed", "dropped")),
         )
     )
     return found is not None

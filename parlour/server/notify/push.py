@@ -1,7 +1,9 @@
 """Web Push notifications (``pywebpush``): the server's VAPID keys (made on first start, kept in the
 database), the subscriptions browsers send (``POST /api/me/push``) and one delivery to each of an
-account's subscriptions (RFC 8291's aes128gcm body, a VAPID ``Authorization`` header). The message is
-the notification's one line and the table's page: nothing from the table (docs/security.md)."""
+account's subscriptions (RFC 8291's aes128gcm body, a VAPID ``Authorization`` header), sent through
+pinned.py (the endpoint's host resolved once, every address public, the connection to the address
+checked). The message is the notification's one line and the table's page: nothing from the table
+(docs/security.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 from sqlalchemy.exc import IntegrityError
 
+from parlour.server.notify import pinned
 from parlour.server.notify.outbox import PushSubscriptionRow, VapidRow
-from parlour.server.notify.webhook import check_public
+from parlour.server.notify.pinned import Resolver, system_resolver
 from parlour.server.storage import Store
 
 TIMEOUT = 5.0
@@ -29,8 +32,37 @@ GONE = (404, 410)
 """A push service's answers for a subscription that no longer exists (it is then forgotten)."""
 
 
+MAX_CONTACT = 200
+DEFAULT_CONTACT = "mailto:parlour@localhost"
+"""The VAPID ``sub`` claim when nothing better is known (``parlour serve --push-contact``, docs/server.md):
+some push services refuse a localhost address."""
+
+
 class PushError(ValueError):
-    """A subscription that is not one (its message is the one-line refusal)."""
+    """A subscription or a contact that is not one (its message is the one-line refusal)."""
+
+
+def check_contact(value: str) -> str:
+    """Returns a VAPID ``sub`` claim (RFC 8292: a ``mailto:`` address or an ``https:`` URL, where a push
+    service may reach the server's operator), or raises PushError saying why not."""
+    wrong = PushError(
+        f"a push contact is mailto:ADDRESS or an https:// URL of at most {MAX_CONTACT} characters"
+    )
+    if not value.isascii() or not value.isprintable() or " " in value or not 0 < len(value) <= MAX_CONTACT:
+        raise wrong
+    if value.startswith("mailto:"):
+        local, at, domain = value.removeprefix("mailto:").partition("@")
+        if not (local and at and domain) or any(c in local + domain for c in '@<>,;:?&"\\/'):
+            raise wrong
+        return value
+    try:
+        parts = urlsplit(value)
+        _ = parts.port  # a bad port raises
+    except ValueError:
+        raise wrong from None
+    if parts.scheme != "https" or not parts.hostname or "@" in parts.netloc or "\\" in value:
+        raise wrong
+    return value
 
 
 def _b64(data: bytes) -> str:
@@ -128,22 +160,49 @@ def message_of(payload: dict[str, object], base: str) -> str:
     )
 
 
+class PinnedSession:
+    """What pywebpush posts through (its ``requests_session``): pinned.py's POST (no proxy, no redirect,
+    the host resolved once and checked), its answer as a ``requests.Response``."""
+
+    def __init__(self, private: bool, resolver: Resolver) -> None:
+        self.private, self.resolver = private, resolver
+
+    def post(
+        self,
+        url: str,
+        data: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = TIMEOUT,
+    ) -> requests.Response:
+        """Sends one push message; raises OSError where pinned.post does."""
+        answer = pinned.post(
+            url, data or b"", headers or {}, self.private, self.resolver, min(timeout, TIMEOUT)
+        )
+        response = requests.Response()
+        response.status_code, response.reason, response.url = answer.status, answer.reason, url
+        response._content = answer.body
+        return response
+
+
 def send(
-    store: Store, account_id: int, payload: dict[str, object], base: str, subject: str, private: bool = False
+    store: Store,
+    account_id: int,
+    payload: dict[str, object],
+    base: str,
+    subject: str,
+    private: bool = False,
+    resolver: Resolver = system_resolver,
 ) -> int:
     """Delivers the message to each of the account's subscriptions (blocking); a subscription its push
     service says is gone is forgotten. Returns how many took it; raises OSError if none did and one
-    failed otherwise."""
+    failed otherwise (a host that is not public among them, unless ``private``)."""
     private_pem, _ = vapid_keys(store)
     key = Vapid.from_pem(private_pem.encode())
     data = message_of(payload, base)
     delivered, failure = 0, None
     for endpoint, p256dh, auth in subscriptions(store, account_id):
-        session = requests.Session()
-        session.max_redirects = 0  # a push service's redirect is not followed
+        session = PinnedSession(private, resolver)  # a subscription names any URL: not the server's network
         try:
-            if not private:
-                check_public(endpoint)  # a subscription names any URL: not one in the server's network
             webpush(
                 {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
                 data=data,
@@ -160,12 +219,8 @@ def send(
                 _forget(store, endpoint)
             else:
                 failure = f"push service answered {status}" if status else str(err)[:200]
-        except requests.RequestException as err:
-            failure = f"push service unreachable: {type(err).__name__}"
         except OSError as err:
             failure = str(err)
-        finally:
-            session.close()
     if not delivered and failure is not None:
         raise OSError(failure)
     return delivered

@@ -3,17 +3,16 @@ incoming webhooks take) to the account's URL. The URL is checked when set (http 
 credentials, at most ``MAX_URL`` characters); a delivery goes only to a public address (unless the
 server allows private ones: ``Settings.notify_private_hosts``, for tests and closed networks), never
 follows a redirect, waits at most ``TIMEOUT`` seconds and reads at most ``MAX_ANSWER`` bytes of the
-answer. (The address is checked, then resolved again by the connection: a DNS answer that changes in
-between is not caught.)"""
+answer. The host is resolved once and the connection goes to the address checked (pinned.py): a second
+DNS answer cannot point it into the server's own network."""
 
 from __future__ import annotations
 
-import ipaddress
 import json
-import socket
-import urllib.error
-import urllib.request
 from urllib.parse import urlsplit
+
+from parlour.server.notify import pinned
+from parlour.server.notify.pinned import Resolver, system_resolver
 
 MAX_URL = 500
 TIMEOUT = 5.0
@@ -44,47 +43,23 @@ def check_url(value: object) -> str | None:
     return value
 
 
-def check_public(url: str) -> None:
-    """Raises OSError if the URL's host resolves to a loopback, private, link-local or otherwise
-    non-public address (a webhook or a push endpoint must not reach into the server's own network)."""
-    host = urlsplit(url).hostname or ""
-    try:
-        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    except (socket.gaierror, UnicodeError):
-        raise OSError(f"the host {host[:100]!r} is not found") from None
-    for *_, address in found:
-        ip = ipaddress.ip_address(str(address[0]).split("%")[0])
-        if not ip.is_global:
-            raise OSError(f"the host {host[:100]!r} is not a public address")
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Refuses every redirect (the answer's 3xx becomes an HTTPError)."""
-
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect, urllib.request.ProxyHandler({}))
-
-
 def body_of(text: str) -> bytes:
     """Returns the JSON a webhook receives."""
     return json.dumps({"content": text, "text": text}).encode()
 
 
-def post(url: str, text: str, private: bool = False) -> None:
-    """Delivers one message (blocking); raises OSError (urllib's errors among them) if it did not land
-    with a 2xx answer, or (unless ``private``) if the host is not a public address."""
-    if not private:
-        check_public(url)
-    request = urllib.request.Request(
+def post(url: str, text: str, private: bool = False, resolver: Resolver = system_resolver) -> None:
+    """Delivers one message (blocking) to the address the URL's host resolved to once (pinned.py);
+    raises OSError if it did not land with a 2xx answer, or (unless ``private``) if any address of the
+    host is not a public one."""
+    answer = pinned.post(
         check_url(url) or "",
-        data=body_of(text),
-        method="POST",
-        headers={"content-type": "application/json", "user-agent": "parlour-notify"},
+        body_of(text),
+        {"content-type": "application/json", "user-agent": "parlour-notify"},
+        private=private,
+        resolver=resolver,
+        timeout=TIMEOUT,
+        limit=MAX_ANSWER,
     )
-    with _OPENER.open(request, timeout=TIMEOUT) as answer:
-        answer.read(MAX_ANSWER)
-        if not 200 <= answer.status < 300:
-            raise urllib.error.HTTPError(url, answer.status, "not delivered", answer.headers, None)
+    if not 200 <= answer.status < 300:
+        raise OSError(f"the webhook answered {answer.status}")

@@ -37,9 +37,10 @@ from parlour.tutorials.format import TutorialError
 from parlour.tutorials.glossary import glossary_json
 
 STATIC = Path(__file__).parent / "static"
-LEARN_RATE = 4.0
-"""Tutorial requests a second one client address may make on average (bursts up to LEARN_BURST)."""
-LEARN_BURST = 40.0
+LEARN_SHARE = 0.2
+"""The share of the server's HTTP rate and burst per client address (limits.py: 50 a second, bursts of
+200) its tutorial requests may take: 10 a second, bursts of 40 (a request replays up to a whole
+tutorial)."""
 MAX_TRIED = 200
 """The longest action text a learner may try (characters)."""
 BODY_FIELDS = {"path", "step", "try", "hint", "content"}
@@ -48,7 +49,7 @@ TUTOR = "tutorial"
 """What the other seats of a staged position are called (the file plays them)."""
 
 
-def learn_routes(hall: Callable[[], Hall], rate: float = LEARN_RATE, burst: float = LEARN_BURST) -> list[Route]:
+def learn_routes(hall: Callable[[], Hall], rate: float, burst: float) -> list[Route]:
     """Returns the routes of the tutorials: the page, the API, the closing game's table and its hints,
     and every game's glossary (docs/server.md, "Learning")."""
     buckets = Buckets(rate, burst)

@@ -3,7 +3,7 @@
 // plays when tapped). The terms come from the server (GET /api/games/GAME/glossary: the game's rule
 // terms with their rulebook sentence, and every card's text); which part is which term is read from the
 // data attributes the drawings already write (data-card, data-corp, data-field...), so no drawing changes
-// how it looks. Used by the table page (table.js, replay.js) and the learn page (learn.js).
+// how it looks. An "Explain" switch above the drawing makes every tap explain instead of play. Used by the table page (table.js, replay.js) and the learn page (learn.js).
 "use strict";
 const ParlourGlossary = window.ParlourGlossary = (() => {
   const loaded = {}, asked = {};
@@ -66,6 +66,27 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
       node.classList.add("termed");
     }
     root.dataset.glossary = game;
+    toggle(root);
+  }
+
+  // The "Explain" switch above a drawing: while it is on, a tap on any term explains it (a tap on a
+  // part that plays then plays nothing); off, only the parts that play nothing explain themselves.
+  let explaining = false;
+  function toggle(root) {
+    if (!root.parentNode || root.parentNode.querySelector(".explain-toggle")) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "explain-toggle";
+    button.setAttribute("aria-pressed", "false");
+    button.textContent = "? Explain";
+    button.title = "While on, tap a card or a part of the table to read what it is (tapping plays nothing)";
+    button.addEventListener("click", () => {
+      explaining = !explaining;
+      for (const b of document.querySelectorAll(".explain-toggle")) b.setAttribute("aria-pressed", String(explaining));
+      document.body.classList.toggle("explaining", explaining);
+      if (!explaining) hide();
+    });
+    root.parentNode.insertBefore(button, root);
   }
 
   // The popover: the term, its text and its rulebook sentence (written with textContent only).
@@ -131,7 +152,13 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
     const box = document.getElementById("term-pop");
     if (box && !box.hidden && !box.contains(event.target)) hide();
     const termed = event.target.closest && event.target.closest("[data-glossary] [data-term]");
-    if (termed && !plays(event.target, termed)) pop(termed);
+    if (termed && explaining) {  // explained, not played
+      event.stopPropagation();
+      event.preventDefault();
+      pop(termed);
+    } else if (termed && !plays(event.target, termed)) {
+      pop(termed);
+    }
   }, true);
   document.addEventListener("contextmenu", event => {  // a long press on a phone, a right click
     const termed = event.target.closest && event.target.closest("[data-glossary] [data-term]");

@@ -128,7 +128,14 @@ def tutorial_list() -> list[dict[str, Any]]:
     listed = []
     for name in tutorial_games():
         script = shipped_script(name)
-        listed.append({"game": name, "title": load_game(name).title, "tutorial": script.title, "steps": len(script.steps)})
+        listed.append(
+            {
+                "game": name,
+                "title": load_game(name).title,
+                "tutorial": script.title,
+                "steps": len(script.steps),
+            }
+        )
     return listed
 
 
@@ -174,7 +181,10 @@ def read_request(body: object, steps: list[int]) -> tuple[list[int], str | None,
             raise Refusal(400, f"path must be a list of at most {total} choices (one per step done)")
         for number, choice in enumerate(path, 1):
             if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < steps[number - 1]:
-                raise Refusal(400, f"path: step {number}'s choice must be a whole number from 0 to {steps[number - 1] - 1}")
+                raise Refusal(
+                    400,
+                    f"path: step {number}'s choice must be a whole number from 0 to {steps[number - 1] - 1}",
+                )
     tried = body.get("try")
     if tried is not None and (not isinstance(tried, str) or not tried.strip() or len(tried) > MAX_TRIED):
         raise Refusal(400, f"try must be an action in notation of 1 to {MAX_TRIED} characters")
@@ -205,11 +215,11 @@ def answer(name: str, body: object) -> dict[str, Any]:
         if tried is not None:
             if tutorial.in_final:
                 raise Refusal(409, "the steps are done: the closing game is played at a table")
-            choice = intended_index(tutorial, tried)
+            index = intended_index(tutorial, tried)
             said = tutorial.try_action(tried)
             reply["answer"] = {"answer": said.outcome.value, "why": said.message, "events": said.events}
             if said.outcome is Outcome.MOVED:
-                path.append(choice if choice is not None else 0)
+                path.append(index if index is not None else 0)
     except (TutorialError, ParlourError) as err:  # a broken shipped file: the server's fault, said once
         raise Refusal(409, f"the {name} tutorial cannot be staged: {err}") from None
     reply["path"] = path

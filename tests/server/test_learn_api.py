@@ -23,7 +23,9 @@ from .conftest import bearer
 @pytest.fixture
 def unlimited(db: Path) -> Iterator[TestClient]:
     """A client whose rate limits are lifted (one test client is one address)."""
-    with TestClient(create_app(Settings(f"sqlite:///{db}", bot_workers=0, http_rate=1e9, http_burst=1e9))) as found:
+    with TestClient(
+        create_app(Settings(f"sqlite:///{db}", bot_workers=0, http_rate=1e9, http_burst=1e9))
+    ) as found:
         yield found
 
 
@@ -60,11 +62,15 @@ def test_every_step_of_the_tutorial_is_reached_through_the_api(unlimited: TestCl
     client = unlimited
     script = shipped_script(game)
     data = learn(client, game, {"content": True})
-    assert data["path"] == [] and data["step"]["number"] == 1 and data["card_texts"] and "table_content" in data
+    assert (
+        data["path"] == [] and data["step"]["number"] == 1 and data["card_texts"] and "table_content" in data
+    )
     path: list[int] = []
     for step in script.steps:
         shown = data["step"]
-        assert shown["id"] == step.id and shown["number"] == step.number and shown["total"] == len(script.steps)
+        assert (
+            shown["id"] == step.id and shown["number"] == step.number and shown["total"] == len(script.steps)
+        )
         assert shown["quote"] == {"section": step.quote.section, "text": step.quote.text}
         assert shown["highlight"] == list(step.highlight) and "intended" not in shown
         view = data["view"]
@@ -82,7 +88,9 @@ def test_every_step_of_the_tutorial_is_reached_through_the_api(unlimited: TestCl
         assert data["answer"]["answer"] == "moved", data["answer"]
         path = [*path, len(step.intended) - 1]
         assert data["path"] == path
-    assert data["step"]["final"] is True and data["step"]["title"] == script.final.title and "view" not in data
+    assert (
+        data["step"]["final"] is True and data["step"]["title"] == script.final.title and "view" not in data
+    )
     assert learn(client, game, {"step": len(script.steps) + 1})["step"]["final"] is True
 
 
@@ -127,7 +135,9 @@ def test_the_answers_and_the_hints_at_a_step(client: TestClient) -> None:
         ({"content": 1}, "content must be true or false"),
     ],
 )
-def test_hostile_tutorial_requests_are_refused_in_one_line(client: TestClient, body: object, words: str) -> None:
+def test_hostile_tutorial_requests_are_refused_in_one_line(
+    client: TestClient, body: object, words: str
+) -> None:
     status = 413 if "at most" in words and "body" in words else 400
     refused(client.post("/api/learn/venture", json=body), status, words)
 
@@ -150,8 +160,10 @@ def test_the_tutorial_api_has_its_own_rate_limit(db: Any) -> None:
     from parlour.server.app import _refused
     from parlour.server.tables import Refusal
 
-    app = Starlette(routes=learn_routes(lambda: None, rate=0.01, burst=3),  # type: ignore[arg-type,return-value]
-                    exception_handlers={Refusal: _refused})  # type: ignore[dict-item]
+    app = Starlette(
+        routes=learn_routes(lambda: None, rate=0.01, burst=3),  # type: ignore[arg-type,return-value]
+        exception_handlers={Refusal: _refused},
+    )  # type: ignore[dict-item]
     with TestClient(app) as client:
         for _ in range(3):
             assert client.post("/api/learn/venture", json={}).status_code == 200
@@ -187,7 +199,10 @@ def test_the_closing_game_is_a_casual_table_with_hints(client: TestClient) -> No
     assert hints.status_code == 200, hints.text
     lines = hints.json()["hints"]
     if view["asked"]:
-        assert lines[-1].startswith("The greedy bot would play: ") and lines[-1].split(": ", 1)[1] in view["legal"]
+        assert (
+            lines[-1].startswith("The greedy bot would play: ")
+            and lines[-1].split(": ", 1)[1] in view["legal"]
+        )
     refused(client.post(f"/api/tables/{made['table']}/hints"), 403, "token")
     spectator = client.post(f"/api/tables/{made['table']}/hints", headers=bearer("x" * 20))
     refused(spectator, 403, "opens no seat")
@@ -197,4 +212,8 @@ def test_no_hints_at_a_table_with_another_person(client: TestClient) -> None:
     from .conftest import create
 
     made = create(client, "venture", ["human", "human"])
-    refused(client.post(f"/api/tables/{made['table']}/hints", headers=bearer(made["tokens"][0])), 403, "every other seat is a bot")
+    refused(
+        client.post(f"/api/tables/{made['table']}/hints", headers=bearer(made["tokens"][0])),
+        403,
+        "every other seat is a bot",
+    )

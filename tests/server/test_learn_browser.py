@@ -43,7 +43,9 @@ def test_venture_tutorial_walked_in_the_browser(server: LiveServer, browser: Any
     assert steps[0].quote.section in page.text_content("#learn-quote-section")
     # The step's highlight is on the element it names.
     for selector in steps[0].highlight:
-        assert page.eval_on_selector_all(f"#board {selector}", "ns => ns.every(n => n.classList.contains('learn-highlight'))")
+        assert page.eval_on_selector_all(
+            f"#board {selector}", "ns => ns.every(n => n.classList.contains('learn-highlight'))"
+        )
         assert page.locator(f"#board {selector}").count() > 0
     screenshot(page, "learn-venture")
     # A wrong legal action: the tutorial wanted another one; the step stays.
@@ -147,7 +149,9 @@ def test_the_closing_game_at_a_table_with_hints(server: LiveServer, browser: Any
     total = len(shipped_script("venture").steps)
     page.goto(server.url + "/learn/venture")
     at_step(page, 1)
-    page.evaluate(f"() => localStorage.setItem('parlour.learn.venture', JSON.stringify(Array({total}).fill(0)))")
+    page.evaluate(
+        f"() => localStorage.setItem('parlour.learn.venture', JSON.stringify(Array({total}).fill(0)))"
+    )
     page.reload()
     page.wait_for_selector("body[data-step='final']")
     page.click("#learn-play")

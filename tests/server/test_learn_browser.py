@@ -105,14 +105,15 @@ def test_a_card_explains_itself_on_hover_and_tap(server: LiveServer, browser: An
     # Hover: the title of a card is its glossary text.
     card = page.locator("#board .vt-hand [data-card]").first
     term = card.get_attribute("data-term")
-    assert term and term in card.get_attribute("title")
+    text = page.evaluate("t => ParlourGlossary.terms('venture')[t].text", term)
+    assert term and card.get_attribute("title") == text
     card.hover()
     # Tap, with "Explain" on: the popover with the term and its text; the card (a discard now) plays nothing.
     page.click("#board-box .explain-toggle")
     card.click()
     page.wait_for_selector("#term-pop:not([hidden])")
     assert page.text_content("#term-pop h3") == term
-    assert page.text_content("#term-pop p")
+    assert page.text_content("#term-pop p") == text
     assert page.get_attribute("body", "data-step") == "1"
     page.keyboard.press("Escape")
     page.wait_for_selector("#term-pop", state="hidden")
@@ -136,7 +137,8 @@ def test_the_glossary_on_a_tables_drawing(server: LiveServer, browser: Any) -> N
     page.goto(server.url + made["seats"]["0"])
     page.wait_for_selector("#board[data-glossary='venture'] [data-corp][data-term]")
     corp = page.locator("#board [data-corp][data-term]").first
-    assert corp.get_attribute("data-term") in corp.get_attribute("title")
+    text = page.evaluate("t => ParlourGlossary.terms('venture')[t].text", corp.get_attribute("data-term"))
+    assert corp.get_attribute("title") == text
     page.click("#board [data-field='deck']")
     page.wait_for_selector("#term-pop:not([hidden])")
     assert page.text_content("#term-pop h3") == "Drawing deck"
@@ -162,4 +164,21 @@ def test_the_closing_game_at_a_table_with_hints(server: LiveServer, browser: Any
     page.wait_for_selector("#hint-lines li")
     assert "greedy bot would play" in page.text_content("#hint-lines")
     screenshot(page, "learn-venture-table-hint")
+    assert errors == [], errors
+
+
+def test_the_glossary_on_the_replay(server: LiveServer, browser: Any) -> None:
+    from .test_replay_viewer import finished_table
+
+    table, moves = finished_table(server, "venture")
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch(page)
+    page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector(f"#board[data-replay='{moves}'][data-glossary='venture'] [data-corp][data-term]")
+    corp = page.locator("#board [data-corp][data-term]").first
+    text = page.evaluate("t => ParlourGlossary.terms('venture')[t].text", corp.get_attribute("data-term"))
+    assert corp.get_attribute("title") == text
+    page.click("#board [data-field='stock']")
+    page.wait_for_selector("#term-pop:not([hidden])")
+    assert page.text_content("#term-pop h3") == "Stock"
     assert errors == [], errors

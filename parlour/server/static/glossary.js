@@ -62,7 +62,11 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
       const term = termOf(node, terms, game);
       if (!term) continue;
       node.setAttribute("data-term", term);
-      node.setAttribute("title", titleOf(term, terms[term]));
+      // A card keeps the text its drawing gave it (the table's own content set, which may not be the
+      // default one the glossary describes); a rule term gets the glossary's text and quote.
+      const own = terms[term].kind === "card" && node.getAttribute("title");
+      if (own) node.setAttribute("data-term-text", own);
+      else node.setAttribute("title", titleOf(term, terms[term]));
       node.classList.add("termed");
     }
     root.dataset.glossary = game;
@@ -108,7 +112,7 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
     title.id = "term-pop-title";
     title.textContent = term;
     const text = document.createElement("p");
-    text.textContent = entry.text;
+    text.textContent = node.getAttribute("data-term-text") || entry.text;
     const parts = [title, text];
     if (entry.quote) {
       const quote = document.createElement("blockquote");

@@ -147,14 +147,15 @@ def glossary_of(name: str) -> dict[str, Any]:
 
 def final_spec(name: str) -> dict[str, Any]:
     """Returns the table request of a tutorial's closing game: the learner's seat, the file's bots, the
-    file's options, casual, no clock."""
+    file's options; unrated, no clock, unlisted (no spectators: nothing pauses for watchers)."""
     script = shipped_script(name)
     final = script.final
     seats: list[dict[str, Any]] = [
         {"kind": "human"} if seat == script.learner else {"kind": "bot", "bot": final.bots[seat]}
         for seat in range(script.players)
     ]
-    return {"game": name, "seats": seats, "options": {**script.options, **final.options}, "rated": False}
+    options = {**script.options, **final.options}
+    return {"game": name, "seats": seats, "options": options, "rated": False, "spectators": False}
 
 
 # --------------------------------------------------------------------- the lesson, staged again

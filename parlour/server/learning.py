@@ -225,6 +225,7 @@ def answer(name: str, body: object) -> dict[str, Any]:
         raise Refusal(409, f"the {name} tutorial cannot be staged: {err}") from None
     reply["path"] = path
     reply["step"] = tutorial.step_json()
+    reply["staged"] = tutorial.step is not None and tutorial.step.setup is not None
     if not tutorial.in_final:
         reply["view"] = learner_view(tutorial, len(path))
         if hint:

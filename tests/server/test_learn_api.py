@@ -73,6 +73,7 @@ def test_every_step_of_the_tutorial_is_reached_through_the_api(unlimited: TestCl
         )
         assert shown["quote"] == {"section": step.quote.section, "text": step.quote.text}
         assert shown["highlight"] == list(step.highlight) and "intended" not in shown
+        assert data["staged"] is (step.setup is not None)
         view = data["view"]
         assert view["seat"] == script.learner and view["asked"] and view["version"] == len(path)
         assert view["observation"] and view["legal"] and view["text"]

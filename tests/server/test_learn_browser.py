@@ -182,3 +182,32 @@ def test_the_glossary_on_the_replay(server: LiveServer, browser: Any) -> None:
     page.wait_for_selector("#term-pop:not([hidden])")
     assert page.text_content("#term-pop h3") == "Stock"
     assert errors == [], errors
+
+
+def test_every_step_drawn_and_outlined_in_the_browser(server: LiveServer, browser: Any) -> None:
+    """The whole of Venture's tutorial played in the page (buttons, else typed): every step drawn by the
+    game's drawing, its highlight outlining at least one element, no console error; then the closing
+    game's introduction."""
+    steps = shipped_script("venture").steps
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch(page)
+    page.goto(server.url + "/learn/venture")
+    missing = []
+    for step in steps:
+        at_step(page, step.number)
+        outlined = page.locator("#board .learn-highlight").count()
+        if step.id in ("proxy-half", "reorganise"):
+            screenshot(page, f"learn-venture-step-{step.number}")
+        if step.highlight and not outlined:
+            missing.append(f"step {step.number} ({step.id}): {step.highlight}")
+        action = step.intended[0]
+        button = page.locator(f"#actions button[data-action='{action}']")
+        if button.count():
+            button.click()
+        else:
+            page.fill("#notation-input", action)
+            page.press("#notation-input", "Enter")
+    page.wait_for_selector("body[data-step='final']")
+    assert page.is_visible("#learn-play")
+    assert not missing, missing
+    assert errors == [], errors

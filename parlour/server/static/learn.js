@@ -62,7 +62,7 @@ async function ask(fields = {}) {
     }
     if (data.card_texts) { cardTexts = data.card_texts; tableContent = data.table_content; contentAsked = true; }
     const moved = data.path.length !== path.length;
-    if (moved && view) before = view.observation;
+    if (moved && view) before = data.staged ? null : view.observation;  // a new table: nothing "changed"
     if (moved) memory.chain = null;  // a drawing's planned follow-up never plays the next step for the learner
     path = data.path;
     savePath();
@@ -100,6 +100,7 @@ function showStep(data, moved) {
   document.body.dataset.step = step.final ? "final" : String(step.number);
   document.body.dataset.stepId = step.final ? "final" : step.id;
   showAnswer(data.answer);
+  if (moved && data.staged) byId("log").append(el("div", { class: "turn" }, "A new table"));  // after its events
   const hints = byId("learn-hints");
   hints.hidden = !data.hints;
   hints.replaceChildren(...(data.hints || []).map(line => el("li", {}, line)));

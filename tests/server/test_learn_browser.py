@@ -211,3 +211,18 @@ def test_every_step_drawn_and_outlined_in_the_browser(server: LiveServer, browse
     assert page.is_visible("#learn-play")
     assert not missing, missing
     assert errors == [], errors
+
+
+def test_the_glossary_on_im_the_boss_table(server: LiveServer, browser: Any) -> None:
+    made = server.create("im-the-boss", ["human", "random", "random"], options={"length": "short"})
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch(page)
+    page.goto(server.url + made["seats"]["0"])
+    card = page.locator("#board[data-glossary='im-the-boss'] [data-part^='card-'][data-term]").first
+    card.wait_for()
+    term = card.get_attribute("data-term")
+    assert card.get_attribute("data-part") == f"card-{term}"
+    assert card.get_attribute("title") == page.evaluate(
+        "t => ParlourGlossary.terms('im-the-boss')[t].text", term
+    )
+    assert errors == [], errors

@@ -9,8 +9,10 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
   const loaded = {}, asked = {};
   // Attributes whose value may name a term itself (a card's name, a planet...), looked up as they are.
   const NAMING = ["data-term", "data-card", "data-corp", "data-planet", "data-ship", "data-upgrade", "data-part", "data-area"];
-  // The drawn parts that stand for a rule term, per game: [selector, term].
+  // The drawn parts that stand for a term, per game: [selector, the term or a function of the part].
   const PARTS = {
+    "im-the-boss": [['[data-part^="card-"]', node => node.getAttribute("data-part").slice(5)]],
+    "venus-needs-men": [[".vnm-card", node => node.textContent.replace(/ \(from the turn's end\)$/, "").replace(/ \d+\+$/, "")]],
     venture: [
       [".vt-center > .vt-label", "Center"],
       ['[data-field="stock"]', "Stock"],
@@ -42,8 +44,10 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
       const value = node.getAttribute(name);
       if (value && Object.prototype.hasOwnProperty.call(terms, value)) return value;
     }
-    for (const [selector, term] of PARTS[game] || []) {
-      if (terms[term] && node.matches(selector)) return term;
+    for (const [selector, named] of PARTS[game] || []) {
+      if (!node.matches(selector)) continue;
+      const term = typeof named === "function" ? named(node) : named;
+      if (Object.prototype.hasOwnProperty.call(terms, term)) return term;
     }
     return null;
   }

@@ -73,7 +73,7 @@ def learn_routes(hall: Callable[[], Hall], rate: float, burst: float) -> list[Ro
         limited(request)
         name = tutorial_game(request.path_params["game"])
         await no_body(request)
-        made = await hall().create(final_spec(name))
+        made = await hall().create(await asyncio.to_thread(final_spec, name))  # the file checked once
         seat = shipped_script(name).learner
         base = f"/t/{made.table}"
         return JSONResponse({"table": made.table, "seat": f"{base}#k={made.tokens[seat]}&learn={name}"}, 201)

@@ -109,7 +109,7 @@ def test_a_card_explains_itself_on_hover_and_tap(server: LiveServer, browser: An
     assert term and card.get_attribute("title") == text
     card.hover()
     # Tap, with "Explain" on: the popover with the term and its text; the card (a discard now) plays nothing.
-    page.click("#board-box .explain-toggle")
+    page.click("header .explain-toggle")
     card.click()
     page.wait_for_selector("#term-pop:not([hidden])")
     assert page.text_content("#term-pop h3") == term
@@ -117,7 +117,7 @@ def test_a_card_explains_itself_on_hover_and_tap(server: LiveServer, browser: An
     assert page.get_attribute("body", "data-step") == "1"
     page.keyboard.press("Escape")
     page.wait_for_selector("#term-pop", state="hidden")
-    page.click("#board-box .explain-toggle")
+    page.click("header .explain-toggle")
     # A rule term: the stock, with its rulebook sentence.
     page.click("#board [data-field='stock']")
     page.wait_for_selector("#term-pop:not([hidden]) blockquote")

@@ -3,7 +3,7 @@
 // plays when tapped). The terms come from the server (GET /api/games/GAME/glossary: the game's rule
 // terms with their rulebook sentence, and every card's text); which part is which term is read from the
 // data attributes the drawings already write (data-card, data-corp, data-field...), so no drawing changes
-// how it looks. An "Explain" switch above the drawing makes every tap explain instead of play. Used by the table page (table.js, replay.js) and the learn page (learn.js).
+// how it looks. An "Explain" switch in the header makes every tap explain instead of play. Used by the table page (table.js, replay.js) and the learn page (learn.js).
 "use strict";
 const ParlourGlossary = window.ParlourGlossary = (() => {
   const loaded = {}, asked = {};
@@ -77,11 +77,13 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
     toggle(root);
   }
 
-  // The "Explain" switch above a drawing: while it is on, a tap on any term explains it (a tap on a
-  // part that plays then plays nothing); off, only the parts that play nothing explain themselves.
+  // The "Explain" switch, in the page's header (it takes no room from the drawing): while it is on, a
+  // tap on any term explains it (a tap on a part that plays then plays nothing); off, only the parts
+  // that play nothing explain themselves.
   let explaining = false;
   function toggle(root) {
-    if (!root.parentNode || root.parentNode.querySelector(".explain-toggle")) return;
+    const place = document.querySelector("header") || root.parentNode;
+    if (!place || document.querySelector(".explain-toggle")) return;
     const button = document.createElement("button");
     button.type = "button";
     button.className = "explain-toggle";
@@ -94,7 +96,8 @@ const ParlourGlossary = window.ParlourGlossary = (() => {
       document.body.classList.toggle("explaining", explaining);
       if (!explaining) hide();
     });
-    root.parentNode.insertBefore(button, root);
+    if (place === root.parentNode) place.insertBefore(button, root);
+    else place.append(button);
   }
 
   // The popover: the term, its text and its rulebook sentence (written with textContent only).

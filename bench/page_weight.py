@@ -1,4 +1,5 @@
-"""Page weight: the bytes the lobby and each game's table page load, with and without compression.
+"""Page weight: the bytes the lobby, each game's table page and the learn page load, with and without
+compression.
 
 Each page's HTTP requests (its HTML, the scripts and styles it names, the game's drawing and the JSON
 it fetches) are asked of a real server twice, with ``Accept-Encoding: gzip`` and with ``identity``, and
@@ -90,9 +91,19 @@ def page_weights(db: Path) -> list[dict[str, Any]]:
     """Returns the weight of the lobby and of each game's table page, on a server with database ``db``."""
     server = LiveServer(db).start()
     try:
-        lobby = ["/", *named_assets("index.html"), "/api/games", "/static/lobby.json", "/api/tables"]
+        lobby = [
+            "/",
+            *named_assets("index.html"),
+            "/api/games",
+            "/static/lobby.json",
+            "/api/tables",
+            "/api/learn",
+        ]
         rows = [weigh(server.url, "lobby", lobby)]
         rows += [table_weight(server, game, options) for game, options in GAMES]
+        learn = ["/learn/venture", *named_assets("learn.html"), "/static/games/venture.js"]
+        learn += ["/static/games/venture.css", "/api/games/venture/glossary"]  # the steps: POSTs, not weighed
+        rows.append(weigh(server.url, "learn-venture", learn))
         return rows
     finally:
         server.stop()

@@ -42,6 +42,7 @@ from parlour.server.accounts.web import account_routes, signed_in
 from parlour.server.bodies import json_body, no_body
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
+from parlour.server.learning import LEARN_SHARE, learn_routes
 from parlour.server.limits import (
     CHAT_BURST,
     CHAT_RATE,
@@ -329,6 +330,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/players/{username}", player),
         *account_routes(hall, accounts),
         *notify_routes(lambda: hall().store, accounts, channels, settings.clock),
+        *learn_routes(hall, settings.http_rate * LEARN_SHARE, settings.http_burst * LEARN_SHARE),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws, accounts())),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -654,12 +654,119 @@ def _http_odd(server: Server, rng: random.Random) -> tuple[Request, Callable[[],
     return request, check
 
 
+LEARN_GAMES = (
+    "venture",
+    "venture",
+    "venture",
+    "im-the-boss",
+    "embers",
+    "chess",
+    "",
+    "VENTURE",
+    "venture/table",
+)
+ANSWERS = {"moved", "wanted", "illegal", "unreadable"}
+
+
+def _learn_body(rng: random.Random, steps: list[int]) -> Any:
+    """Returns a tutorial request: a real place in the tutorial (a path or a step), an action tried
+    there (often bent), hints and content asked for; often mutated."""
+    done = rng.randrange(len(steps) + 1)
+    data: dict[str, Any] = {}
+    if rng.random() < 0.7:
+        data["path"] = [rng.randrange(n) for n in steps[:done]]
+    else:
+        data["step"] = done + 1
+    if rng.random() < 0.7:
+        data["try"] = rng.choice(["take RR-CD", "end", "done", "pay 12", "discard 1t", "reorganise", "pass"])
+        if rng.random() < 0.4:
+            data["try"] = mutate_text(data["try"], rng)
+    for key in ("hint", "content"):
+        if rng.random() < 0.2:
+            data[key] = rng.random() < 0.8
+    roll = rng.random()
+    if roll < 0.3:
+        return mutate(data, rng)
+    if roll < 0.4:
+        return {
+            **data,
+            rng.choice(["path", "step", "try"]): rng.choice(
+                [None, -1, 0, 2**70, 1.5, True, "1", [], [0] * 200, [[0]], {"a": 1}, "x" * 300]
+            ),
+        }
+    return data
+
+
+def _http_learn(server: Server, rng: random.Random) -> tuple[Request, Callable[[], bool]]:
+    """The tutorials' surface: a bent tutorial request (answered with the step, the path as sent or one
+    step on, or refused in one line), the glossary of a bent game, the closing game's table asked with a
+    body, hints asked at a table of people (refused) with bent tokens."""
+    from parlour.tutorials.engine import shipped_script
+
+    steps = [len(step.intended) for step in shipped_script("venture").steps]
+    roll = rng.random()
+    game = rng.choice(LEARN_GAMES)
+    if rng.random() < 0.1:
+        game = quote(mutate_text(game, rng)[:2000], safe="")
+    if roll < 0.7:
+        data = _learn_body(rng, steps)
+        content = _body(rng, data)
+        spoiled: Spoiled | None = None
+        if rng.random() < 0.1 and isinstance(data, dict):
+            spoiled = spoil_strings(data, rng)
+            data, content = spoiled.value, spoiled.encode(rng.random() < 0.5)
+        request = Request("POST", f"/api/learn/{game}", content, {"content-type": b"application/json"})
+    elif roll < 0.8:
+        spoiled = None
+        request = Request(rng.choice(["GET", "GET", "POST", "HEAD"]), f"/api/games/{game}/glossary")
+    elif roll < 0.9:
+        spoiled = None
+        request = Request(
+            "POST", f"/api/learn/{game}/table", rng.choice([b"{}", b'{"seats": 3}', b"[", b"x" * 100])
+        )
+    else:
+        spoiled = None
+        table = rng.choice(server.tables)
+        token = rng.choice(list(table.tokens.values()))
+        others = [t for other in server.tables if other is not table for t in other.tokens.values()]
+        headers, _ = _token_header(rng, token, others)
+        request = Request(
+            "POST",
+            f"/api/tables/{_bent_id(rng, table.id, [t.id for t in server.tables])}/hints",
+            None,
+            headers,
+        )
+
+    def body() -> bool:
+        status, text = send(server, request, strings_in([game, request.path]))
+        check_reply(status, text, head=request.method == "HEAD")
+        assert not request.path.endswith("/hints"), "hints given at a table of people"
+        if spoiled is not None and status == 200:  # (a redirect of /api/learn/ reads no body)
+            assert not spoiled.invalid, f"a tutorial request with {spoiled.where} was answered"
+        if request.path.startswith("/api/learn/") and request.method == "POST" and status == 200:
+            reply = json.loads(text)
+            assert "intended" not in reply["step"], "the step's intended action was sent"
+            if "answer" in reply:
+                assert reply["answer"]["answer"] in ANSWERS, reply["answer"]
+                grew = 1 if reply["answer"]["answer"] == "moved" else 0
+                sent = json.loads(request.body or b"{}")
+                before = sent.get("path", [0] * (sent.get("step", 1) - 1))
+                assert (
+                    reply["path"] == [*before, *reply["path"][len(before) :]]
+                    and len(reply["path"]) == len(before) + grew
+                )
+        return True
+
+    return request, body
+
+
 KINDS: list[tuple[Callable[[Server, random.Random], tuple[Request, Callable[[], bool]]], float]] = [
     (_http_create, 3),
     (_http_view, 1.5),
     (_http_act, 3.5),
     (_http_finished, 1),
     (_http_odd, 1),
+    (_http_learn, 1.5),
 ]
 
 

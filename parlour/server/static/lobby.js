@@ -306,7 +306,22 @@ async function start() {
     listTables();
   }, REFRESH_EVERY);
 }
-start();
+
+// "Learn to play": a link to each game's tutorial (GET /api/learn lists them), the others named as to come.
+async function drawLearn() {
+  try {
+    const tutorials = await (await fetch("/api/learn")).json();
+    const list = byId("learn-links");
+    const shown = games.filter(g => !info.reference_games.includes(g.name));
+    list.replaceChildren(...shown.map(g => {
+      const t = tutorials.find(x => x.game === g.name);
+      if (!t) return el("li", { class: "muted" }, `${g.title}: a tutorial is on its way`);
+      return el("li", {}, el("a", { href: `/learn/${g.name}`, "data-learn": g.name }, `Learn to play ${g.title}`),
+                ` (${t.steps} steps, then a short game)`);
+    }));
+  } catch (err) { /* no tutorials listed */ }
+}
+start().then(drawLearn);
 
 // The header's account link names the signed-in account (written as text).
 // Signed in, a table may be made rated (docs/server.md "Ratings"): the request carries the CSRF token.

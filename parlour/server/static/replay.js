@@ -237,6 +237,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
     };
     try {
       table.draw(root, api);
+      if (window.ParlourGlossary) ParlourGlossary.dress(root, data.game, redraw);  // glossary.js
       root.dataset.replay = String(data.version);
     } catch (err) {
       console.error(err);

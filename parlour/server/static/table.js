@@ -364,6 +364,7 @@ function drawBoard() {
     // Keyboard focus stays on the same component (found by its label) across the redraw.
     const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
     table.draw(root, boardApi());
+    if (window.ParlourGlossary) ParlourGlossary.dress(root, view.game, () => draw());  // glossary.js
     fadeChanges();
     if (focused && !root.contains(document.activeElement)) {
       const again = [...root.querySelectorAll("[aria-label]")].find(n => n.getAttribute("aria-label") === focused);

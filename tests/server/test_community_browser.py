@@ -34,6 +34,19 @@ def register(browser: Any, server: LiveServer, username: str, display: str) -> A
     return context
 
 
+def sign_in(browser: Any, server: LiveServer, username: str) -> Any:
+    """Signs in through the account page in a fresh browser context (no link kept there); returns
+    the page."""
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#signed-out:not([hidden])")
+    page.fill("#signin-username", username)
+    page.fill("#signin-password", PASSWORD)
+    page.click("#signin-button")
+    page.wait_for_selector("#signed-in:not([hidden])")
+    return page
+
+
 def make_table(context: Any, server: LiveServer) -> tuple[str, dict[str, str]]:
     """Makes a two-person turn-based Venture table (24 h a move) in the lobby; returns its id and links."""
     lobby = context.new_page()
@@ -62,6 +75,7 @@ def play_turn(server: LiveServer, table: str, page: Any, seat: int) -> int:
     moves = 0
     while asked(server, table) == seat and moves < 20:
         seen = server.get(f"/api/tables/{table}/status")["version"]
+        page.wait_for_function("v => socket && socket.readyState === 1 && view.version === v", arg=seen)
         page.wait_for_selector("#actions button", timeout=10_000)
         ends = page.locator("#actions button[data-action='done'], #actions button[data-action='end']")
         (ends.first if ends.count() else page.locator("#actions button").first).click()
@@ -104,6 +118,10 @@ def test_two_accounts_play_turn_based_over_a_restart_and_the_clock_and_see_my_ga
     again.port = server.port
     again.start()
     try:
+        assert again.get(f"/api/tables/{table}/status")["deciders"] == [late]
+        for seat in (late, 1 - late):  # both pages reconnect by themselves, and each plays a turn
+            assert play_turn(again, table, pages[seat], seat) >= 1
+        late = asked(again, table)
         before = again.get(f"/api/tables/{table}/status")
         assert before["pace"] == "turn-based"
         advance(again, DAY + 1)
@@ -115,7 +133,8 @@ def test_two_accounts_play_turn_based_over_a_restart_and_the_clock_and_see_my_ga
         # My games (Bo's account): a second table, and the one where it is his turn comes first.
         other = again.create("venture", ["human", "human"], pace="turn-based", move_hours=12)
         keep_seat(bo, again.url + other["seats"]["1"]).close()
-        games = bo.new_page()
+        # Bo on another device: signed in, no link kept in this browser; My games opens his seats.
+        games = sign_in(browser, again, "bob")
         games.goto(again.url + "/games")
         games.wait_for_function("document.querySelectorAll('#games-list a.game-row').length === 2")
         shown = games.eval_on_selector_all("#games-list a.game-row", "rows => rows.map(r => r.dataset.table)")
@@ -128,6 +147,7 @@ def test_two_accounts_play_turn_based_over_a_restart_and_the_clock_and_see_my_ga
         pages[0].wait_for_selector("#finish:not([hidden]) .winner", timeout=120_000)
         games.click(f"#games-list a.game-row[data-table='{table}']")
         games.wait_for_selector("#finish:not([hidden]) .winner")
+        assert "#" not in games.url and games.evaluate("() => view.seat") == 1  # the account's seat
         pages[0].click("#play-again")
         pages[0].wait_for_url(lambda url: f"/t/{table}" not in url)
         rematch = pages[0].url.split("/t/")[1].split("#")[0]
@@ -140,6 +160,6 @@ def test_two_accounts_play_turn_based_over_a_restart_and_the_clock_and_see_my_ga
         assert started["status"] == "playing" and started["waiting_for"] == []
         assert started["pace"] == "turn-based" and started["time_left"] > DAY - 60
         assert [s["name"] for s in started["seats"]] == ["Bo", "Ana"]  # the accounts' names, kept
-        assert games.evaluate("() => view.seat") == 0  # Bo's account opens his new seat
+        assert "#" not in games.url and games.evaluate("() => view.seat") == 0  # his account's new seat
     finally:
         again.stop()

@@ -162,7 +162,11 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
         began = time.perf_counter()
         tokens, of_account = fill(store, accounts, tables, time.time())
         filled = time.perf_counter() - began
-        resumed = {record.id for record in store.tables(status="playing", limit=MAX_PLAYING)}  # as the server
+        resumed = {  # as the server: the newest MAX_PLAYING of each pace
+            record.id
+            for pace in ("live", "turn-based")
+            for record in store.tables(status="playing", limit=MAX_PLAYING, pace=pace)
+        }
         store.close()
         server = LiveServer(db, extra=["--http-rate", "1e6", "--http-burst", "1e6"])
         began = time.perf_counter()

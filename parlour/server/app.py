@@ -241,18 +241,18 @@ def create_app(settings: Settings) -> Starlette:
         return JSONResponse(hall().status(request.path_params["table"]))
 
     async def again(request: Request) -> Response:
-        table, seat = _asker(hall(), accounts(), request)
+        table, seat = await _asker(hall(), accounts(), request)
         made = await hall().play_again(table, seat)
         return JSONResponse({"table": made})
 
     async def accept(request: Request) -> Response:
         await no_body(request)
-        table, seat = _asker(hall(), accounts(), request)
+        table, seat = await _asker(hall(), accounts(), request)
         return JSONResponse(await hall().answer(table, seat, True))
 
     async def decline(request: Request) -> Response:
         await no_body(request)
-        table, seat = _asker(hall(), accounts(), request)
+        table, seat = await _asker(hall(), accounts(), request)
         return JSONResponse(await hall().answer(table, seat, False))
 
     async def record(request: Request) -> Response:
@@ -393,17 +393,24 @@ def _open(hall: Hall, request: Request) -> tuple[LiveTable, int | None]:
     return table, hall.seat_of(table, token)
 
 
-def _asker(hall: Hall, accounts: Accounts, request: Request) -> tuple[LiveTable, int | None]:
+async def _asker(hall: Hall, accounts: Accounts, request: Request) -> tuple[LiveTable, int | None]:
     """Returns the table of the URL and the seat asking: the one its bearer token opens or, without
-    one, the lowest seat the signed-in account keeps there (the session's CSRF token and own Origin
+    one, the seat the signed-in account keeps there that ``?seat=N`` names (400 if not a seat number,
+    403 if the account does not keep it), else its lowest (the session's CSRF token and own Origin
     checked, as every signed-in change; None where it keeps none). For play again and a rematch's
-    answers, which a seat opened by its account (no link) asks too."""
+    answers, which a seat opened by its account (no link) asks too. The database is read off the loop."""
     if request.headers.get("authorization") or COOKIE not in request.cookies:
         return _open(hall, request)
     table = hall.get(request.path_params["table"])
-    account, _ = signed_in(request, accounts)
-    kept = accounts.seats_at(account, table.record.id)
-    return table, kept[0] if kept else None
+    asked = request.query_params.get("seat")
+    wanted = None if asked is None else _small_int(asked, 0, table.record.players - 1, "seat")
+    account, _ = await asyncio.to_thread(signed_in, request, accounts)
+    kept = await asyncio.to_thread(accounts.seats_at, account, table.record.id)
+    if wanted is None:
+        return table, kept[0] if kept else None
+    if wanted not in kept:
+        raise Refusal(403, f"your account keeps no seat {wanted} at this table")
+    return table, wanted
 
 
 class OptionInfo(TypedDict):

@@ -29,7 +29,12 @@ from parlour.server.tables import (
 )
 
 MAX_PLAYING = 2000
-"""Games in play at once (one server's memory and bot pool); a new table beyond it is refused (503)."""
+"""Live games in play at once in memory (one server's memory and bot pool); a new live table beyond it
+is refused (503). Turn-based tables, idle most of the time, count towards MAX_TURN_BASED instead."""
+MAX_TURN_BASED = 20_000
+"""Turn-based games in play (or rematches waiting) at once in memory; a new one beyond it is refused
+(503). A restart resumes at most MAX_PLAYING of them (the newest): the others are read back when
+opened or due, and "My games" reads who is asked at them from storage (``tables.asked``)."""
 KEPT_FINISHED = 200
 """Finished tables nobody watches kept in memory (others are read back from storage when asked)."""
 MAX_SECONDS = 86_400.0
@@ -63,8 +68,9 @@ class Hall:
     def resume_all(self) -> int:
         """Loads every unfinished table and plans its next automatic move (after a restart)."""
         count = 0
-        for stored in self.store.tables(status="playing", limit=MAX_PLAYING):
-            table = self.get(stored.id)
+        live = self.store.tables(status="playing", limit=MAX_PLAYING, pace="live")
+        for stored in [*live, *self.store.tables(status="playing", limit=MAX_PLAYING, pace="turn-based")]:
+            table = self.get(stored.id)  # fills a table's ``asked`` if it was stored before 0012
             table.resume()
             self.store.update(table.record)
             count += 1
@@ -120,7 +126,7 @@ class Hall:
         """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
-        self._check_room()
+        self._check_room(spec.get("pace", "live"))
         unknown = set(spec) - {"game", "seats", "options", "spectators", "rated", *CLOCK_FIELDS}
         if unknown:
             raise Refusal(400, f"unknown field {sorted(unknown)[0][:40]!r}")
@@ -173,8 +179,7 @@ class Hall:
         table = self.get(record.id)
         if not table.unplayed():  # a rematch waiting for its accepts has no clock yet
             table.record.deadline = table._deadline(table.state, record.created)
-        if table.record.deadline is not None:
-            await self.store.write(self.store.update, table.record)
+        await self.store.write(self.store.update, table.record)  # its first deadline and who is asked
         table.schedule()
         return table
 
@@ -249,10 +254,18 @@ class Hall:
         await table.broadcast()
         return record.id
 
-    def _check_room(self) -> None:
-        """Refuses a new table (503) while MAX_PLAYING games are in play."""
-        if sum(not _done(t) for t in self.tables.values()) >= MAX_PLAYING:
-            raise Refusal(503, f"the server is full ({MAX_PLAYING} games in play): try again later")
+    def _check_room(self, pace: object = None) -> None:
+        """Refuses a new table (503) while its pace's most games in play are in memory: MAX_PLAYING
+        live ones, MAX_TURN_BASED turn-based ones (each pace counts only its own; None, play again:
+        either full refuses)."""
+        playing = [t.record.pace == "turn-based" for t in self.tables.values() if not _done(t)]
+        full = {
+            "live": playing.count(False) >= MAX_PLAYING,
+            "turn-based": playing.count(True) >= MAX_TURN_BASED,
+        }
+        for kind, most in (("live", MAX_PLAYING), ("turn-based", MAX_TURN_BASED)):
+            if full[kind] and pace in (None, kind):
+                raise Refusal(503, f"the server is full ({most} {kind} games in play): try again later")
 
     def _seats(self, game: Game, given: object) -> tuple[list[SeatRecord], dict[int, str]]:
         """Returns the seats of a request (humans get tokens, bots are checked by name)."""

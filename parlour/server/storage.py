@@ -106,6 +106,10 @@ class TableRow(Base):
     """The seat whose person declined the rematch (status "declined"; rematch.py)."""
     started: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When a rematch's last person accepted and its game began (null: at ``created``)."""
+    asked: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """The seats whose decision the game waits for, written with each commit of the table (a waiting
+    rematch: those asked once it starts; finished: none; null: unknown, stored before 0012 and not
+    loaded since), so "My games" knows whose turn it is without the table in memory."""
 
 
 class MetaRow(Base):
@@ -250,6 +254,8 @@ class TableRecord:
     """The seat whose person declined the rematch (status "declined")."""
     started: float | None = None
     """When a rematch's game began, on its last accept (None: at ``created``)."""
+    asked: list[int] | None = None
+    """The seats whose decision the game waits for (LiveTable keeps it; None: not known yet)."""
 
 
 class Store:
@@ -351,12 +357,16 @@ class Store:
                 return None
             return _record(s, row, self.seed_key)
 
-    def tables(self, status: str | None = None, limit: int = 200) -> list[TableRecord]:
-        """Returns stored tables (newest first), without their moves."""
+    def tables(
+        self, status: str | None = None, limit: int = 200, pace: str | None = None
+    ) -> list[TableRecord]:
+        """Returns stored tables (newest first; of one status, of one pace), without their moves."""
         with Session(self.engine) as s:
             query = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
             if status is not None:
                 query = query.where(TableRow.status == status)
+            if pace is not None:
+                query = query.where(TableRow.pace == pace)
             return [_record(s, row, self.seed_key, moves=False) for row in s.scalars(query).all()]
 
     def due(self, now: float, lease: float, limit: int = 100) -> list[tuple[str, int]]:
@@ -483,7 +493,7 @@ def _dumps(value: object) -> str:
 TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
-    "pace", "window_seconds", "away_seconds", "rated", "ranks", "declined_by", "started",
+    "pace", "window_seconds", "away_seconds", "rated", "ranks", "declined_by", "started", "asked",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
 SEAT_COLUMNS = (
@@ -505,6 +515,7 @@ _UPDATE_TABLE = (
         deadline=bindparam("d"),
         scores=bindparam("sc"),
         ranks=bindparam("rk"),
+        asked=bindparam("ak"),
     )
 )
 _UPDATE_CLOCK = (
@@ -581,6 +592,7 @@ def _update_table(connection: Connection, table: TableRecord) -> None:
             "d": table.deadline,
             "sc": table.scores,
             "rk": table.ranks,
+            "ak": table.asked,
         },
     )
     if done.rowcount != 1:

@@ -179,6 +179,11 @@ class Listener:
             self.gone.set()
 
 
+def asked_seats(state: GameState) -> list[int]:
+    """Returns the seats whose decision the game waits for (none once it is over): a table's ``asked``."""
+    return [] if state.is_over() else list(state.deciders())
+
+
 def encode(message: dict[str, object]) -> str:
     """Returns a message as compact JSON text."""
     return json.dumps(message, separators=(",", ":"))
@@ -196,6 +201,7 @@ class LiveTable:
         self.game: Game = load_game(record.game)
         self.log = GameLog()
         self.state = self._rebuild()
+        record.asked = asked_seats(self.state)  # filled for a table stored before 0012, written next commit
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.opened = record.moves[-1].at if record.moves else record.started or record.created
@@ -473,13 +479,14 @@ class LiveTable:
             pending.status, pending.scores = "over", list(trial.scores())
             pending.ranks = list(trial.ranking())
         pending.deadline = self._deadline(trial, opened, pending.seats)
+        pending.asked = asked_seats(trial)
         try:
             await self.store.write(self.store.add_move, pending, move)
         except Exception:
             LOG.exception("could not store a move of table %s", record.id)
             raise Refusal(503, "the move could not be saved; try again") from None
         record.version, record.status, record.scores = pending.version, pending.status, pending.scores
-        record.ranks = pending.ranks
+        record.ranks, record.asked = pending.ranks, pending.asked
         if record.status == "over" and record.rated:
             await self._rate()
         record.deadline = pending.deadline

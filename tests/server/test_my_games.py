@@ -159,15 +159,97 @@ def test_my_tables_lists_the_accounts_tables_your_turn_first(client: TestClient)
     assert client.get("/api/me/tables").json()["tables"] == []
 
 
-def test_my_tables_from_storage_when_a_table_is_not_in_memory(client: TestClient) -> None:
+def test_my_tables_from_storage_when_a_table_is_not_in_memory(client: TestClient, db: Path) -> None:
     _, csrf = sign_up(client, "ana")
     made = create(client, "venture", ["human", "human"], **TURN_BASED)
     keep(client, csrf, made["table"], made["tokens"][0])
+    first = client.get(f"/api/tables/{made['table']}/status").json()["deciders"]
     hall = client.app.state.hall  # type: ignore[attr-defined]
-    hall.tables.pop(made["table"]).close()  # as beyond the 2,000 games a server holds
+    hall.tables.pop(made["table"]).close()  # as beyond the games a server holds in memory
     found = client.get("/api/me/tables").json()["tables"]
-    assert len(found) == 1 and found[0]["deciders"] is None and found[0]["yours"] is None
+    assert len(found) == 1 and found[0]["deciders"] == first  # stored with the table (tables.asked)
+    assert found[0]["yours"] is (0 in first)
     assert found[0]["time_left"] > 23 * 3600 and found[0]["mine"] == [0]
+    with sqlite3.connect(db) as connection:  # stored before migration 0012: unknown until loaded
+        connection.execute("UPDATE tables SET asked = NULL WHERE id = ?", (made["table"],))
+    found = client.get("/api/me/tables").json()["tables"]
+    assert found[0]["deciders"] is None and found[0]["yours"] is None
+    client.get(f"/api/tables/{made['table']}/status")  # loaded again: the hall fills it
+    assert client.get("/api/me/tables").json()["tables"][0]["deciders"] == first
+
+
+def test_my_tables_reads_storage_when_this_process_copy_is_stale(client: TestClient, db: Path) -> None:
+    _, csrf = sign_up(client, "ana")
+    made = create(client, "venture", ["human", "human"], **TURN_BASED)
+    first = client.get(f"/api/tables/{made['table']}/status").json()["deciders"][0]
+    keep(client, csrf, made["table"], made["tokens"][first])
+    assert client.get("/api/me/tables").json()["tables"][0]["yours"] is True
+    with sqlite3.connect(db) as connection:  # another node moved the table on: the other seat is asked
+        connection.execute(
+            "UPDATE tables SET version = version + 1, asked = ? WHERE id = ?",
+            (f"[{1 - first}]", made["table"]),
+        )
+    found = client.get("/api/me/tables").json()["tables"][0]
+    assert found["version"] == 1 and found["deciders"] == [1 - first] and found["yours"] is False
+
+
+def test_a_waiting_or_declined_rematch_asks_nobody_and_is_ordered_after_play(client: TestClient) -> None:
+    ana_session, ana_csrf = sign_up(client, "ana")
+    made = create(client, "embers", ["human", "human"])
+    keep(client, ana_csrf, made["table"], made["tokens"][0])
+    bo_session, bo_csrf = sign_up(client, "bob")
+    keep(client, bo_csrf, made["table"], made["tokens"][1])
+    play_out(client, made)
+    as_account(client, ana_session)
+    playing = create(client, "venture", ["human", "human"], **TURN_BASED)
+    keep(client, ana_csrf, playing["table"], playing["tokens"][0])
+    asked = client.post(f"/api/tables/{made['table']}/again", headers={**OWN, "x-csrf-token": ana_csrf})
+    rematch = asked.json()["table"]
+    listed = client.get("/api/me/tables").json()["tables"]
+    assert [t["table"] for t in listed] == [playing["table"], rematch, made["table"]]
+    waiting = listed[1]
+    assert waiting["status"] == "waiting" and waiting["deciders"] == [] and waiting["yours"] is False
+    assert waiting["waiting_for"] == [0] and waiting["declined_by"] is None and waiting["mine"] == [1]
+    assert waiting["time_left"] is None
+    as_account(client, bo_session)
+    assert client.get("/api/me/tables").json()["tables"][0]["yours"] is False  # Bo's to accept, not to move
+    declined = client.post(f"/api/tables/{rematch}/decline", headers={**OWN, "x-csrf-token": bo_csrf})
+    assert declined.status_code == 200, declined.text
+    as_account(client, ana_session)
+    listed = client.get("/api/me/tables").json()["tables"]
+    assert [t["table"] for t in listed] == [playing["table"], rematch, made["table"]]  # newest first
+    gone = listed[1]
+    assert gone["status"] == "declined" and gone["deciders"] == [] and gone["yours"] is False
+    assert gone["declined_by"] == 0 and gone["waiting_for"] == [] and gone["time_left"] is None
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    hall.tables.pop(rematch).close()  # read back from storage: the same
+    back = client.get("/api/me/tables").json()["tables"][1]
+    keys = ("table", "status", "deciders", "yours", "declined_by", "waiting_for", "time_left", "mine")
+    assert {k: back[k] for k in keys} == {k: gone[k] for k in keys}
+
+
+def test_an_account_keeping_two_seats_asks_and_accepts_for_the_one_it_names(client: TestClient) -> None:
+    _, csrf = sign_up(client, "ana")
+    made = create(client, "embers", ["human", "human"])
+    for seat in (0, 1):
+        keep(client, csrf, made["table"], made["tokens"][seat])
+    play_out(client, made)
+    headers = {**OWN, "x-csrf-token": csrf}
+    table = made["table"]
+    for query, code in (("x", 400), ("2", 400), ("-1", 400), ("1" * 12, 400)):
+        assert one_line_error(client.post(f"/api/tables/{table}/again?seat={query}", headers=headers), code)
+    asked = client.post(f"/api/tables/{table}/again?seat=1", headers=headers)
+    assert asked.status_code == 200, asked.text
+    rematch = asked.json()["table"]
+    # the old seat 1 asked: it is the new seat 0, accepted; the new seat 1 (the old seat 0) waits
+    assert client.get(f"/api/tables/{rematch}/status").json()["waiting_for"] == [1]
+    accepted = client.post(f"/api/tables/{rematch}/accept?seat=1", headers=headers)
+    assert accepted.status_code == 200 and accepted.json()["status"] == "playing"
+    _, other_csrf = sign_up(client, "bob")  # keeps no seat there: naming one is refused
+    refused = client.post(
+        f"/api/tables/{rematch}/decline?seat=0", headers={**OWN, "x-csrf-token": other_csrf}
+    )
+    assert one_line_error(refused, 403)
 
 
 def test_finished_tables_come_last_newest_first_with_their_winners(client: TestClient, db: Path) -> None:

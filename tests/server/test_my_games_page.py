@@ -5,6 +5,8 @@ opens that table as their seat, which they play; this browser's links are merged
 from __future__ import annotations
 
 import json
+import random
+import time
 import urllib.request
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 from .accounts_helpers import PASSWORD
 from .browsing import PHONE, needs_chromium, screenshot, version, wait_past
 from .live_server import LiveServer
+from .test_table_page import play_one, tokens
 
 TURN_BASED = {"pace": "turn-based", "move_hours": 24}
 
@@ -113,6 +116,48 @@ def test_my_games_your_turn_first_and_one_click_plays_the_seat(browser: Any, ser
     assert status["version"] == seen + 1
     assert errors == []
     second.close()
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_my_games_lists_a_rematch_waiting_for_the_others_accept(browser: Any, server: LiveServer) -> None:
+    body = json.dumps({"game": "embers", "seats": NAMED}).encode()
+    request = urllib.request.Request(server.url + "/api/tables", data=body, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        made: dict[str, Any] = json.load(reply)
+    table, keys, chooser = made["table"], tokens(made), random.Random(3)
+    end = time.time() + 60
+    while not server.get(f"/api/tables/{table}", keys[0])["over"]:
+        assert time.time() < end, "the game did not end"
+        for token in keys.values():
+            play_one(server, table, token, chooser)
+    context = browser.new_context()
+    registered = context.request.post(
+        f"{server.url}/api/register", data={"username": "ana", "password": PASSWORD}
+    )
+    csrf = registered.json()["csrf"]
+    keep(context, server, csrf, table, keys[0])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{server.url}/t/{table}")  # the account's seat, without its link
+    page.wait_for_selector("#finish:not([hidden]) #play-again")
+    with page.expect_request(lambda r: "/again" in r.url) as sent:
+        page.click("#play-again")
+    assert sent.value.url.endswith(f"/api/tables/{table}/again?seat=0")  # the seat the page shows
+    page.wait_for_url(lambda url: "/t/" in url and table not in url)
+    rematch = page.url.split("/t/")[1].split("#")[0]
+    page.goto(server.url + "/games")
+    page.wait_for_function("document.querySelectorAll('#games-list a.game-row').length === 2")
+    rows = page.locator("#games-list a.game-row")
+    assert [rows.nth(i).get_attribute("data-table") for i in range(2)] == [rematch, table]
+    waiting = rows.nth(0)
+    assert waiting.get_attribute("data-turn") == "waiting"
+    assert waiting.locator(".game-turn").text_content() == "a rematch: waiting for Bo to accept"
+    assert waiting.locator(".game-left").text_content() == ""
+    assert rows.nth(1).get_attribute("data-turn") == "over"
+    assert errors == []
+    context.close()
 
 
 def test_the_games_page_is_served(server: LiveServer) -> None:

@@ -4,6 +4,7 @@ clock hook moves time, nobody sleeps), across a restart and with two schedulers 
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+import parlour.server.hall as hall_module
 from parlour.server.app import Settings, create_app
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
@@ -350,3 +352,29 @@ def test_the_clocks_pass_in_a_watched_window_never_lands_before_the_pass_delay(d
         wait_version(client, made["table"], version)
         move = live.record.moves[version]
         assert move.note == CLOCK_NOTE and move.at >= opened + 2.0
+
+
+def test_turn_based_tables_do_not_fill_the_live_games_room_even_after_a_restart(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hall_module, "MAX_PLAYING", 2)
+    with turn_client(db) as client:
+        made = [two_people(client) for _ in range(3)]
+        live = [create(client, "venture", ["human", "human"]) for _ in range(2)]
+        refused = client.post("/api/tables", json={"game": "venture", "seats": [{"kind": "human"}] * 2})
+        assert refused.status_code == 503 and "2 live games" in refused.json()["error"]
+    with sqlite3.connect(db) as connection:  # stored before 0012: who is asked unknown
+        connection.execute("UPDATE tables SET asked = NULL")
+    with turn_client(db) as client:  # the newest 2 of each pace resumed: 4 in play in memory
+        assert {t["table"] for t in live} <= set(hall_of(client).tables)
+        assert len(hall_of(client).tables) == 4
+        assert two_people(client)["table"] in hall_of(client).tables  # not refused (503 before)
+        monkeypatch.setattr(hall_module, "MAX_TURN_BASED", 3)
+        refused = client.post(
+            "/api/tables", json={"game": "venture", "seats": [{"kind": "human"}] * 2, "pace": "turn-based"}
+        )
+        assert refused.status_code == 503 and "3 turn-based games" in refused.json()["error"]
+    with sqlite3.connect(db) as connection:  # the resumed ones got who is asked back; the oldest not yet
+        asked = dict(connection.execute("SELECT id, asked FROM tables").fetchall())
+    assert asked[made[0]["table"]] is None
+    assert all(asked[t["table"]] is not None for t in (*made[1:], *live))

@@ -2,9 +2,10 @@
 /api/me/tables``).
 
 Two queries by the index on ``seats.account_id`` (the tables, and all their seats), then whose turn it
-is from the hall's tables in memory (every game in play is, up to the hall's 2,000): no game is
-replayed for it. A table in play that is not in memory (only beyond those 2,000) is given from storage,
-its ``deciders`` and ``yours`` null until it is opened. docs/server.md, "My games".
+is from the hall's table in memory where it has the stored version, else from storage (``tables.asked``,
+written with each commit: a table not in memory, or one another server process moved on): no game is
+replayed for it. A table stored before migration 0012 and not loaded since has ``deciders`` and
+``yours`` null. A rematch waiting for its accepts, or declined, asks nobody. docs/server.md, "My games".
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from parlour.core.registry import load_game
 from parlour.server.hall import Hall
+from parlour.server.rematch import DECLINED, WAITING
 from parlour.server.storage import MoveRow, SeatRow, TableRow
 
 MOST = 200
@@ -39,11 +41,16 @@ class Stored:
     rated: bool
     ranks: list[int] | None
     version: int
+    asked: list[int] | None
+    """The seats the game waits for, as last committed (None: unknown, stored before 0012)."""
+    declined_by: int | None
     ended: float | None
     """The last move's time (a finished table's end)."""
     seats: list[dict[str, object]] = field(default_factory=list)
     mine: list[int] = field(default_factory=list)
     """The seats kept in the account."""
+    waiting_for: list[int] = field(default_factory=list)
+    """A waiting rematch's seats still to accept (stored)."""
 
 
 def stored_tables(engine: Engine, account_id: int) -> dict[str, Stored]:
@@ -83,24 +90,34 @@ def stored_tables(engine: Engine, account_id: int) -> dict[str, Stored]:
                 TableRow.rated,
                 TableRow.ranks,
                 TableRow.version,
+                TableRow.asked,
+                TableRow.declined_by,
                 last_move,
             ).where(TableRow.id.in_(select(chosen.c.id)))
         ).all()
         seats = s.execute(
             select(
-                SeatRow.table_id, SeatRow.seat, SeatRow.kind, SeatRow.bot, SeatRow.name, SeatRow.account_id
+                SeatRow.table_id,
+                SeatRow.seat,
+                SeatRow.kind,
+                SeatRow.bot,
+                SeatRow.name,
+                SeatRow.account_id,
+                SeatRow.accepted,
             )
             .where(SeatRow.table_id.in_(select(chosen.c.id)))
             .order_by(SeatRow.table_id, SeatRow.seat)
         ).all()
     found = {row.id: Stored(**{k: v for k, v in row._mapping.items() if k != "id"}) for row in tables}
-    for table_id, seat, kind, bot, name, owner in seats:
+    for table_id, seat, kind, bot, name, owner, accepted in seats:
         entry = found.get(table_id)
         if entry is None:
             continue
         entry.seats.append({"seat": seat, "kind": kind, "bot": bot, "name": name, "called": None})
         if owner == account_id:
             entry.mine.append(seat)
+        if entry.status == WAITING and kind == "human" and not accepted:
+            entry.waiting_for.append(seat)
     return found
 
 
@@ -122,13 +139,18 @@ def my_tables(hall: Hall, stored: dict[str, Stored], now: float) -> list[dict[st
 
 
 def _entry(hall: Hall, table_id: str, found: Stored, now: float) -> dict[str, object]:
-    """Returns one table as "my games" lists it: from memory where the hall has it, else from storage."""
+    """Returns one table as "my games" lists it: from memory where the hall has it at the stored
+    version and status, else from storage (another process may have moved it on)."""
     live = hall.tables.get(table_id)
+    if live is not None and (live.record.version, live.record.status) != (found.version, found.status):
+        live = None  # this process's copy is stale (or newer than what was read): storage decides
     seats, status, version, deadline = found.seats, found.status, found.version, found.deadline
     next_table, ended = found.next_table, found.ended
+    waiting, declined_by = found.waiting_for, found.declined_by
     turn: int | None = None
     turn_player: int | None = None
     deciders: list[int] | None = None
+    unplayed = status in (WAITING, DECLINED)
     if live is not None:
         state, record = live.state, live.record
         over = state.is_over()
@@ -139,15 +161,15 @@ def _entry(hall: Hall, table_id: str, found: Stored, now: float) -> dict[str, ob
         status, version, deadline = record.status, record.version, record.deadline
         next_table = record.next_table
         turn, turn_player = state.turns_played(), state.turn_player()
-        deciders = [] if over else list(state.deciders())
+        deciders = [] if over or unplayed else list(state.deciders())
         winners = list(state.winners()) if over else []
         if record.moves:
             ended = record.moves[-1].at
     else:
         over = status == "over"
-        deciders = [] if over else None
+        deciders = [] if over or unplayed else (None if found.asked is None else list(found.asked))
         winners = [seat for seat, place in enumerate(found.ranks or []) if place == 1] if over else []
-    deadline = None if over else deadline
+    deadline = None if over or unplayed else deadline
     mine = found.mine
     return {
         "table": table_id,
@@ -165,6 +187,8 @@ def _entry(hall: Hall, table_id: str, found: Stored, now: float) -> dict[str, ob
         "turn": turn,
         "turn_player": turn_player,
         "deciders": deciders,
+        "waiting_for": list(waiting) if status == WAITING else [],
+        "declined_by": declined_by if status == DECLINED else None,
         "seats": seats,
         "mine": mine,
         "mine_names": [_called(seats, seat) for seat in mine],
@@ -185,10 +209,13 @@ def _called(seats: list[dict[str, object]], seat: int) -> str:
 
 
 def _urgency(entry: dict[str, object]) -> tuple[int, float]:
-    """Returns a table's place in "my games": your turn, then in play, then finished (newest first)."""
-    if entry["over"]:
+    """Returns a table's place in "my games": your turn, then in play, then rematches waiting for
+    their accepts (newest first), then finished or declined (newest first)."""
+    if entry["over"] or entry["status"] == DECLINED:
         ended = entry["ended"] or entry["created"]
-        return 2, -_number(ended)
+        return 3, -_number(ended)
+    if entry["status"] == WAITING:
+        return 2, -_number(entry["created"])
     left = entry["time_left"]
     return (0 if entry["yours"] else 1), (math.inf if left is None else _number(left))
 

@@ -42,6 +42,8 @@ function row({ table, title, href, mine, status }) {
   let turn, state;
   if (!status) { turn = "in play"; state = "other"; }
   else if (status.missing) { turn = "no longer on this server"; state = "over"; }
+  else if (status.status === "declined") { turn = MyTables.turnText(status, mine[0]); state = "over"; }
+  else if (status.status === "waiting") { turn = MyTables.turnText(status, mine[0]); state = "waiting"; }
   else if (status.over) {
     const won = mine.find(s => status.winners.includes(s));
     turn = MyTables.turnText(status, won ?? mine[0]); state = "over";
@@ -58,9 +60,11 @@ function row({ table, title, href, mine, status }) {
   return { node: el("li", {}, link), key: urgency(status, state) };
 }
 
-// Your turn first, then the others in play (least time left first each), then the finished ones.
+// Your turn first, then the others in play (least time left first each), then the rematches waiting
+// for their accepts (newest first), then the finished or declined ones (newest first).
 function urgency(status, state) {
-  if (state === "over") return [2, -(status && (status.ended || status.created) || 0)];
+  if (state === "over") return [3, -(status && (status.ended || status.created) || 0)];
+  if (state === "waiting") return [2, -(status.created || 0)];
   const left = status && typeof status.time_left === "number" ? status.time_left : Infinity;
   return [state === "yours" ? 0 : 1, left];
 }

@@ -48,7 +48,7 @@ const MyTables = {
     if (status.status === "declined") return "a rematch, declined";
     if (status.private) return "in play (a table only its players see)";
     if (status.status === "waiting") {  // a rematch: nothing runs until every person accepted
-      const who = status.waiting_for.map(name);
+      const who = (Array.isArray(status.waiting_for) ? status.waiting_for : []).map(name);
       return who.includes("you") ? "a rematch: waiting for you to accept" : `a rematch: waiting for ${who.join(" and ")} to accept`;
     }
     if (mine !== null && mine !== undefined && status.deciders.includes(mine)) return "your turn";

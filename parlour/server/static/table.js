@@ -450,8 +450,8 @@ function drawFinish() {
       (others.length ? `; waiting for you and ${joinNames(others)}.` : ": it starts when you accept.")));
     const yes = el("button", { type: "button", id: "accept-rematch" }, "Accept the rematch");
     const no = el("button", { type: "button", id: "decline-rematch" }, "Decline");
-    yes.addEventListener("click", () => answerRematch(view.next_table, "accept", yes, true));
-    no.addEventListener("click", () => answerRematch(view.next_table, "decline", no, false));
+    yes.addEventListener("click", () => answerRematch(view.next_table, "accept", yes, true, newSeat(view.seat)));
+    no.addEventListener("click", () => answerRematch(view.next_table, "decline", no, false, newSeat(view.seat)));
     parts.push(yes, " ", no);
   } else if (view.next_table && (tokens.length || view.seat !== null)) {
     if (r2 && r2.waiting_for.length) {
@@ -496,17 +496,18 @@ function drawRematch() {
   if (!mineWaiting) { box.replaceChildren(); return; }
   const yes = el("button", { type: "button", id: "accept-here" }, "Accept the rematch");
   const no = el("button", { type: "button", id: "decline-here" }, "Decline");
-  yes.addEventListener("click", () => answerRematch(tableId, "accept", yes, false));
-  no.addEventListener("click", () => answerRematch(tableId, "decline", no, false));
+  yes.addEventListener("click", () => answerRematch(tableId, "accept", yes, false, view.seat));
+  no.addEventListener("click", () => answerRematch(tableId, "decline", no, false, view.seat));
   box.replaceChildren(yes, " ", no);
 }
 
-// Accepts or declines a rematch with this seat's token (it opens the seat at the new table too); from
-// a finished table's page an accept goes on to the new table.
-async function answerRematch(table, answer, button, go) {
+// Accepts or declines a rematch with this seat's token (it opens the seat at the new table too), or
+// as the account keeping ``seat`` (the rematch's seat number); from a finished table's page an accept
+// goes on to the new table.
+async function answerRematch(table, answer, button, go, seat) {
   button.disabled = true;
   try {
-    const reply = await fetch(`/api/tables/${table}/${answer}`, { method: "POST", headers: seatHeaders(), credentials: "same-origin" });
+    const reply = await fetch(`/api/tables/${table}/${answer}${seatQuery(seat)}`, { method: "POST", headers: seatHeaders(), credentials: "same-origin" });
     const body = await reply.json();
     if (!reply.ok) throw new Error(body.error);
     if (go) location.assign(`/t/${table}${location.hash}`);
@@ -522,6 +523,12 @@ function seatHeaders() {
   return shown.token ? { authorization: `Bearer ${shown.token}` } : { "x-csrf-token": shown.csrf || "" };
 }
 
+// The query naming the seat shown, for an account that keeps several at the table (no link: the
+// server takes the account's lowest seat otherwise); empty with a link, whose token names its seat.
+function seatQuery(seat) {
+  return !shown.token && Number.isInteger(seat) ? `?seat=${seat}` : "";
+}
+
 function joinNames(names) {
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
 }
@@ -530,7 +537,7 @@ function joinNames(names) {
 async function playAgain(button) {
   button.disabled = true;
   try {
-    const reply = await fetch(`/api/tables/${tableId}/again`, { method: "POST", headers: seatHeaders(), credentials: "same-origin" });
+    const reply = await fetch(`/api/tables/${tableId}/again${seatQuery(view.seat)}`, { method: "POST", headers: seatHeaders(), credentials: "same-origin" });
     const body = await reply.json();
     if (!reply.ok) throw new Error(body.error);
     location.assign(`/t/${body.table}${location.hash}`);

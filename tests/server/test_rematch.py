@@ -464,3 +464,29 @@ def test_a_seat_whose_account_was_deleted_counts_as_declined(db: Path) -> None:
         rematch = view(client, old, tokens[0])["rematch"]
         assert rematch["status"] == "declined" and rematch["declined_by"] == 0
         assert again(client, old, tokens[1]).status_code == 409  # its token still opens it: no again
+
+
+def test_migration_0013_goes_down_and_up_and_a_waiting_rematch_gets_a_week(db: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    import parlour.server.storage as storage
+
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"])
+        new = again(client, made["table"], made["tokens"][0]).json()["table"]
+    engine = create_engine(f"sqlite:///{db}")
+    config = Config()
+    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011")  # the rematch waits, with no time limit
+    engine.dispose()
+    with sqlite3.connect(db) as connection:
+        assert "expires" not in {c[1] for c in connection.execute("PRAGMA table_info(tables)")}
+    with turn_client(db) as client:  # opened: upgraded again, the waiting rematch has a week from now
+        (expires,) = sql(db, "SELECT expires FROM tables WHERE id = ?", new)[0]
+        assert abs(expires - (time.time() + 7 * DAY)) < 60
+        assert sql(db, "SELECT expires FROM tables WHERE id = ?", made["table"]) == [(None,)]
+        assert stored(db, new)[0] == "waiting"

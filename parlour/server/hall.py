@@ -16,7 +16,15 @@ from parlour.core.registry import game_names, load_game
 from parlour.server.accepting import answer
 from parlour.server.asking import AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
-from parlour.server.rematch import DECLINED, WAITING, rematch_json, stored_rematch, waiting_for, waiting_text
+from parlour.server.rematch import (
+    DECLINED,
+    EXPIRES,
+    WAITING,
+    rematch_json,
+    stored_rematch,
+    waiting_for,
+    waiting_text,
+)
 from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import (
     LiveTable,
@@ -174,8 +182,11 @@ class Hall:
 
     async def _open(self, record: TableRecord, previous: str | None = None) -> LiveTable:
         """Stores a new table (linked from the finished ``previous``, if any), then starts its clock
-        and its automatic moves."""
-        await self.store.write(self.store.create, record, previous)
+        and its automatic moves; returns it, or the table another process linked from ``previous``
+        first (then this one is not stored)."""
+        stored = await self.store.write(self.store.create, record, previous)
+        if stored != record.id:
+            return self.get(stored)
         table = self.get(record.id)
         if not table.unplayed():  # a rematch waiting for its accepts has no clock yet
             table.record.deadline = table._deadline(table.state, record.created)
@@ -227,32 +238,55 @@ class Hall:
 
     async def _next_table(self, table: LiveTable, seat: int) -> str:
         """Returns the finished table's next table, made now (waiting for the accepts of every person
-        but the asker) unless it exists; one request at a time makes it."""
+        but the asker, for a week) unless it exists; one request at a time makes it here, and the
+        stored link's compare-and-set (Store.create) makes one of several processes' requests win. A
+        seat whose account was deleted counts as declined (ruling S-3)."""
         async with self.again_lock:
             old = table.record
-            if old.next_table is not None:
-                return old.next_table
-            self._check_room()
-            record = TableRecord(
-                id=secrets.token_urlsafe(TABLE_ID_BYTES),
-                game=old.game,
-                players=old.players,
-                options=dict(old.options),
-                seed=secrets.randbits(62),
-                spectator_hash=old.spectator_hash,
-                spectators=old.spectators,
-                seats=[_rotated(old, number, seat) for number in range(old.players)],
-                created=self.clock.now(),
-                rated=old.rated,
-                **Pace.of(old).fields(),
-            )
-            if any(s.kind == "human" and not s.accepted for s in record.seats):
-                record.status = WAITING  # other persons are still to accept
-            await self._open(record, old.id)
-            old.next_table = record.id
-        table.rematch = rematch_json(record)
+            if old.next_table is None:
+                self._check_room()
+                now = self.clock.now()
+                record = TableRecord(
+                    id=secrets.token_urlsafe(TABLE_ID_BYTES),
+                    game=old.game,
+                    players=old.players,
+                    options=dict(old.options),
+                    seed=secrets.randbits(62),
+                    spectator_hash=old.spectator_hash,
+                    spectators=old.spectators,
+                    seats=[_rotated(old, number, seat) for number in range(old.players)],
+                    created=now,
+                    rated=old.rated,
+                    **Pace.of(old).fields(),
+                )
+                gone = self.store.deleted_seats(old.id)
+                left = [s.seat for s in record.seats if s.kind == "human" and not s.accepted]
+                deleted = [n for n in left if (n + 1) % old.players in gone]
+                if deleted:  # nobody can sign in to that seat's account any more: it cannot say yes
+                    record.status, record.declined_by = DECLINED, deleted[0]
+                elif left:
+                    record.status, record.expires = WAITING, now + EXPIRES  # others are still to accept
+                old.next_table = (await self._open(record, old.id)).record.id
+            made = old.next_table
+        table.rematch = self._rematch_of(made)
         await table.broadcast()
-        return record.id
+        return made
+
+    async def expired(self, table_id: str) -> None:
+        """Adopts the scheduler's expiry of a waiting rematch (rematch.expire_due) in the table in
+        memory, if any, and tells its pages and the finished table's."""
+        new = self.tables.get(table_id)
+        if new is None:
+            for old in list(self.tables.values()):
+                if old.record.next_table == table_id:
+                    old.rematch = stored_rematch(self.store.engine, table_id)
+                    await old.broadcast()
+            return
+        async with new.lock:
+            if new.record.status == WAITING:
+                new.record.status, new.record.declined_by = DECLINED, None
+        await new.broadcast()
+        await self._tell_previous(new)
 
     def _check_room(self, pace: object = None) -> None:
         """Refuses a new table (503) while its pace's most games in play are in memory: MAX_PLAYING

@@ -3,9 +3,10 @@
 The table is made at the first request with status "waiting" (the asker accepted by asking); each
 other person's seat has ``accepted`` false until they accept. The last accept starts the game (status
 "playing", ``started`` and the first deadline from then); one decline cancels it (status "declined",
-``declined_by``). Both are one transaction with compare-and-sets on the stored status, so of several
-server processes on one database the answers agree; this module holds that transaction and what the
-pages are told, the table's side is ``accepting.py``.
+``declined_by``); a week (EXPIRES) after its making without the last accept, the scheduler declines
+it with ``declined_by`` null (``expire_due``). Each is one transaction with compare-and-sets on the
+stored status, so of several server processes on one database the answers agree; this module holds
+those transactions and what the pages are told, the table's side is ``accepting.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from parlour.server.storage import SeatRecord, SeatRow, TableRecord, TableRow
 WAITING = "waiting"
 """A rematch's status until its last person accepts."""
 DECLINED = "declined"
-"""A rematch's status once a person declined it: never played, never rated."""
+"""A rematch's status once a person declined it, or nobody answered in time (``declined_by`` null):
+never played, never rated."""
+EXPIRES = 7 * 86_400.0
+"""How long a rematch waits for its accepts (seconds from its making: a week); then it is declined."""
+EXPIRED = "the rematch expired: not everyone accepted in a week"
+"""What is said of a rematch the scheduler declined because its time ran out (``declined_by`` null)."""
 
 
 def waiting_for(record: TableRecord) -> list[int]:
@@ -43,6 +49,8 @@ def joined(words: Sequence[str]) -> str:
 def waiting_text(record: TableRecord, names: Sequence[str]) -> str:
     """Returns the one line refusing a move at a table that is not played: who is still to accept,
     or who declined."""
+    if record.status == DECLINED and record.declined_by is None:
+        return EXPIRED
     if record.status == DECLINED and record.declined_by is not None:
         return f"{called(record.seats[record.declined_by], names)} declined the rematch: it is not played"
     who = [called(record.seats[s], names) for s in waiting_for(record)]
@@ -79,9 +87,12 @@ def store_answer(
     writer thread) and returns the rematch as it then stands. An accept that leaves no person to
     accept starts the game: status "playing", ``started`` now and the first ``deadline`` (computed by
     the table from this moment). Each change is a compare-and-set on status "waiting", so an accept
-    after a decline, or a second start, changes nothing."""
+    after a decline, or a second start, changes nothing. The table's row is written first (a no-op
+    update), so answers to one rematch on several processes take turns: under READ COMMITTED two last
+    accepts would each count the other's seat as not yet accepted, and neither would start the game."""
     with engine.begin() as connection:
         waiting = (TableRow.id == table_id) & (TableRow.status == WAITING)
+        connection.execute(update(TableRow).where(waiting).values(status=TableRow.status))
         if accept:
             connection.execute(
                 update(SeatRow)
@@ -101,6 +112,27 @@ def store_answer(
         else:
             connection.execute(update(TableRow).where(waiting).values(status=DECLINED, declined_by=seat))
         return _answered(connection, table_id)
+
+
+def expire_due(engine: Engine, now: float, limit: int) -> list[str]:
+    """Declines the waiting rematches whose time to be accepted ran out (``expires`` passed), with
+    ``declined_by`` null, and returns their ids (run in the store's writer thread). Each is a
+    compare-and-set on status "waiting": of several schedulers on one database exactly one expires a
+    rematch, and one whose last accept came first stays in play."""
+    with engine.begin() as connection:
+        due = connection.execute(
+            select(TableRow.id).where(TableRow.status == WAITING, TableRow.expires <= now).limit(limit)
+        ).scalars()
+        expired = []
+        for table_id in list(due):
+            done = connection.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == WAITING)
+                .values(status=DECLINED, declined_by=None)
+            )
+            if done.rowcount == 1:
+                expired.append(table_id)
+        return expired
 
 
 def _answered(connection: Connection, table_id: str) -> Answered:

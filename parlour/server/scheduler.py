@@ -4,8 +4,9 @@ Every ``poll`` seconds it asks the database for tables in play whose deadline ha
 with one compare-and-set (``Store.claim``: of several server processes on one database exactly one gets
 a deadline), and lets the table's auto policy move for the person whose time ran out
 (``LiveTable.run_out``). A restart loses nothing: the deadlines are in the database and the first poll
-after the start finds every one that passed meanwhile. A claim holds for ``lease`` seconds, so a
-process that died holding one delays that move, never loses it.
+after the start finds every one that passed meanwhile. Each poll also declines the rematches that waited
+a week for their accepts (rematch.expire_due, a compare-and-set: once). A claim holds for ``lease``
+seconds, so a process that died holding one delays that move, never loses it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import logging
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
 from parlour.server.polling import Poller
+from parlour.server.rematch import expire_due
 from parlour.server.tables import Refusal
 
 LOG = logging.getLogger("parlour.server")
@@ -39,6 +41,8 @@ class Scheduler(Poller):
         """Due deadlines this scheduler claimed since it started."""
         self.acted = 0
         """Deadlines this scheduler acted on (a move made) since it started."""
+        self.expired = 0
+        """Waiting rematches this scheduler declined because their week ran out (ruling S-3)."""
 
     async def tick(self) -> int:
         """Claims every due deadline it can and acts on them together; returns how many moved."""
@@ -52,6 +56,9 @@ class Scheduler(Poller):
         self.claimed += len(claimed)
         moved = await asyncio.gather(*(self._act(t, v) for t, v in claimed))
         self.acted += sum(moved)
+        for table_id in await store.write(expire_due, store.engine, now, BATCH):
+            self.expired += 1
+            await self.hall.expired(table_id)
         return sum(moved)
 
     async def _act(self, table_id: str, version: int) -> bool:

@@ -33,6 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     bindparam,
+    column,
     create_engine,
     event,
     func,
@@ -41,6 +42,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import table as sql_table
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.dml import Update
@@ -110,6 +112,9 @@ class TableRow(Base):
     """The seats whose decision the game waits for, written with each commit of the table (a waiting
     rematch: those asked once it starts; finished: none; null: unknown, stored before 0012 and not
     loaded since), so "My games" knows whose turn it is without the table in memory."""
+    expires: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    """When a rematch still waiting for its accepts is declined (rematch.EXPIRES after its making;
+    null: any other table). Set at its making only: ``Store.update`` never writes it."""
 
 
 class MetaRow(Base):
@@ -256,6 +261,8 @@ class TableRecord:
     """When a rematch's game began, on its last accept (None: at ``created``)."""
     asked: list[int] | None = None
     """The seats whose decision the game waits for (LiveTable keeps it; None: not known yet)."""
+    expires: float | None = None
+    """When a rematch still waiting for its accepts is declined (None: any other table)."""
 
 
 class Store:
@@ -295,16 +302,42 @@ class Store:
         with Session(self.engine) as session, session.begin():
             yield session
 
-    def create(self, table: TableRecord, previous: str | None = None) -> None:
-        """Stores a new table with its seats; with ``previous``, links that finished table to it (its
-        "play again"), in the same transaction."""
+    def create(self, table: TableRecord, previous: str | None = None) -> str:
+        """Stores a new table with its seats and returns its id; with ``previous``, links that finished
+        table to it (its "play again") in the same transaction, by a compare-and-set on an empty
+        ``next_table``: if another process linked one first, nothing is stored and that table's id is
+        returned (several processes on one database make one rematch)."""
         with self.session() as s:
+            if previous is not None:
+                linked = s.connection().execute(
+                    update(TableRow)
+                    .where(TableRow.id == previous, TableRow.next_table.is_(None))
+                    .values(next_table=table.id)
+                )
+                if linked.rowcount != 1:
+                    winner = s.scalar(select(TableRow.next_table).where(TableRow.id == previous))
+                    if winner is None:
+                        raise LookupError(f"no table {previous}")
+                    return winner
             s.add(_table_row(table, self.seed_key))
             s.flush()  # the table row first: the seats refer to it
             s.add_all(_seat_row(table.id, seat) for seat in table.seats)
             if previous is not None:
-                s.execute(update(TableRow).where(TableRow.id == previous).values(next_table=table.id))
                 s.execute(_carry_accounts(previous, table.id))
+        return table.id
+
+    def deleted_seats(self, table_id: str) -> set[int]:
+        """Returns the seats of a table kept in an account that was deleted since."""
+        accounts = sql_table(
+            "accounts", column("id", Integer), column("deleted", Boolean)
+        )  # accounts/rows.py
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(SeatRow.seat)
+                .join(accounts, accounts.c.id == SeatRow.account_id)
+                .where(SeatRow.table_id == table_id, accounts.c.deleted.is_(True))
+            ).scalars()
+            return set(found)
 
     def add_move(self, table: TableRecord, move: MoveRecord) -> None:
         """Stores an accepted move and the table's new version, status and clocks, in one transaction."""
@@ -494,6 +527,7 @@ TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
     "pace", "window_seconds", "away_seconds", "rated", "ranks", "declined_by", "started", "asked",
+    "expires",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
 SEAT_COLUMNS = (

@@ -7,19 +7,24 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 from starlette.testclient import TestClient
 
 from parlour.server.ratings import rate_table
+from parlour.server.rematch import expire_due, store_answer
+from parlour.server.storage import Store
 
+from .accounts_helpers import PASSWORD
 from .browsing import needs_chromium, screenshot, version, wait_past
 from .conftest import bearer, create
 from .live_server import LiveServer
-from .notify_helpers import bound_table, notify_client, set_for, sql, wait_until
+from .notify_helpers import bind_seats, bound_table, notify_client, set_for, sql, wait_until
 from .notify_helpers import hall_of as notify_hall
 from .test_api import view
 from .test_live import hello
@@ -335,3 +340,153 @@ def test_migration_0011_goes_down_and_up_and_every_older_seat_has_accepted(db: P
         asked = next(t for t in made["tokens"].values() if view(client, new, t)["asked"])
         move = view(client, new, asked)["legal"][0]
         assert post(client, new, "actions", asked, json={"action": move, "version": 0}).status_code == 200
+
+
+def test_two_servers_on_one_database_make_one_rematch(db: Path) -> None:
+    with turn_client(db) as one, turn_client(db) as two:  # two processes' halls on one file
+        made = finished(one, ["human", "human", "human"])
+        tokens, old = made["tokens"], made["table"]
+        assert view(two, old, tokens[1])["next_table"] is None  # the second has the old table in memory
+        new = again(one, old, tokens[0]).json()["table"]
+        other = again(two, old, tokens[1])  # its memory knows no rematch: the stored link wins
+        assert other.status_code == 200, other.text
+        assert other.json()["table"] == new
+        assert sql(db, "SELECT next_table FROM tables WHERE id = ?", old) == [(new,)]
+        assert sql(db, "SELECT count(*) FROM tables") == [(2,)]  # no second rematch stored
+        assert stored(db, new)[4] == [True, False, True]  # both askers accepted: the old seats 0 and 1
+        assert view(two, new, tokens[2])["waiting_for"] == [1]
+
+
+def test_an_answer_writes_the_table_row_before_it_counts_the_accepts(db: Path) -> None:
+    # Under READ COMMITTED (PostgreSQL) two last accepts on two nodes each counted the other's seat as
+    # not yet accepted; the no-op update of the table's row first makes the second wait for the first.
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human", "human"])
+        new = again(client, made["table"], made["tokens"][0]).json()["table"]
+    store = Store(f"sqlite:///{db}")
+    try:
+        said: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", lambda *a: said.append(a[2].split()[0:2]))
+        answered = store_answer(store.engine, new, 0, True, time.time(), None)
+        assert answered.status == "waiting" and answered.accepted == [True, False, True]
+        assert said[0] == ["UPDATE", "tables"], said
+    finally:
+        store.close()
+
+
+def test_two_last_accepts_at_once_on_two_stores_start_the_game_once(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human", "human"])
+        new = again(client, made["table"], made["tokens"][0]).json()["table"]
+    stores = [Store(f"sqlite:///{db}"), Store(f"sqlite:///{db}")]
+    try:
+        start, answers = threading.Barrier(2), []
+
+        def accept(store: Store, seat: int) -> None:
+            start.wait()
+            answers.append(store_answer(store.engine, new, seat, True, time.time(), None))
+
+        threads = [threading.Thread(target=accept, args=(s, n)) for s, n in zip(stores, (0, 1), strict=True)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(a.status for a in answers) == ["playing", "waiting"]  # the second one started it
+        assert stored(db, new)[0] == "playing" and stored(db, new)[4] == [True, True, True]
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_rematch_nobody_finished_accepting_expires_after_a_week_once(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"], pace="turn-based", move_hours=24)
+        tokens, old = made["tokens"], made["table"]
+        new = again(client, old, tokens[0]).json()["table"]
+        (expires,) = sql(db, "SELECT expires FROM tables WHERE id = ?", new)[0]
+        assert abs(expires - (status(client, new)["now"] + 7 * DAY)) < 5
+        advance(client, 6.9 * DAY)
+        time.sleep(0.3)  # several of the scheduler's polls
+        assert stored(db, new)[0] == "waiting"
+        advance(client, 0.2 * DAY)
+        wait_until(lambda: stored(db, new)[0] == "declined")
+        assert stored(db, new) == ("declined", None, 0, None, [False, True])
+        scheduler = client.app.state.scheduler  # type: ignore[attr-defined]
+        time.sleep(0.2)
+        assert scheduler.expired == 1  # once, though every later poll sees the passed time
+        rematch = view(client, old, tokens[0])["rematch"]
+        assert rematch == {"table": new, "status": "declined", "waiting_for": [], "declined_by": None}
+        expired = "the rematch expired: not everyone accepted in a week"
+        late = post(client, new, "accept", tokens[1])
+        assert late.status_code == 409 and late.json()["error"] == expired
+        again_late = again(client, old, tokens[1])
+        assert again_late.status_code == 409
+        assert again_late.json()["error"] == expired + "; make a new table in the lobby"
+        assert view(client, new, tokens[1])["status"] == "declined"
+    with turn_client(db) as client:  # read back after a restart: still expired, never played
+        assert view(client, old, tokens[0])["rematch"]["status"] == "declined"
+        assert stored(db, new)[0] == "declined"
+
+
+def test_two_schedulers_expire_a_rematch_once(db: Path) -> None:
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"])
+        new = again(client, made["table"], made["tokens"][0]).json()["table"]
+    stores = [Store(f"sqlite:///{db}"), Store(f"sqlite:///{db}")]
+    try:
+        later = time.time() + 8 * DAY
+        assert expire_due(stores[0].engine, time.time(), 100) == []  # not yet
+        assert expire_due(stores[0].engine, later, 100) == [new]
+        assert expire_due(stores[1].engine, later, 100) == []
+        assert stored(db, new)[0] == "declined"
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_seat_whose_account_was_deleted_counts_as_declined(db: Path) -> None:
+    with notify_client(db) as client:
+        made = bind_seats(client, db, create(client, "embers", ["human", "human"]))
+        play_out(client, made)
+        tokens, old = made["tokens"], made["table"]
+        gone = client.post(
+            "/api/me/delete", json={"password": PASSWORD}, headers={"x-csrf-token": made["csrf"][1]}
+        )
+        assert gone.status_code == 200, gone.text  # the last registered (seat 1) is signed in
+        refused = again(client, old, tokens[0])  # the new seat 0 is the old seat 1: deleted
+        assert refused.status_code == 409
+        assert refused.json()["error"] == (
+            "deleted player declined the rematch: it is not played; make a new table in the lobby"
+        )
+        new = view(client, old, tokens[0])["next_table"]
+        assert stored(db, new) == ("declined", None, 0, 0, [False, True])
+        assert sql(db, "SELECT expires FROM tables WHERE id = ?", new) == [(None,)]
+        rematch = view(client, old, tokens[0])["rematch"]
+        assert rematch["status"] == "declined" and rematch["declined_by"] == 0
+        assert again(client, old, tokens[1]).status_code == 409  # its token still opens it: no again
+
+
+def test_migration_0013_goes_down_and_up_and_a_waiting_rematch_gets_a_week(db: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    import parlour.server.storage as storage
+
+    with turn_client(db) as client:
+        made = finished(client, ["human", "human"])
+        new = again(client, made["table"], made["tokens"][0]).json()["table"]
+    engine = create_engine(f"sqlite:///{db}")
+    config = Config()
+    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011")  # the rematch waits, with no time limit
+    engine.dispose()
+    with sqlite3.connect(db) as connection:
+        assert "expires" not in {c[1] for c in connection.execute("PRAGMA table_info(tables)")}
+    with turn_client(db) as client:  # opened: upgraded again, the waiting rematch has a week from now
+        (expires,) = sql(db, "SELECT expires FROM tables WHERE id = ?", new)[0]
+        assert abs(expires - (time.time() + 7 * DAY)) < 60
+        assert sql(db, "SELECT expires FROM tables WHERE id = ?", made["table"]) == [(None,)]
+        assert stored(db, new)[0] == "waiting"

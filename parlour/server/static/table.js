@@ -443,7 +443,7 @@ function drawFinish() {
                  el("p", { class: "scores" }, scores, " · ", el("a", { href: "#results-box" }, "the results"))];
   const r2 = view.rematch;
   if (r2 && r2.status === "declined") {
-    parts.push(el("p", { id: "rematch-declined" }, `${oldName(r2.declined_by, true)} declined the rematch.`));
+    parts.push(el("p", { id: "rematch-declined" }, r2.declined_by === null ? `${expired()}.` : `${oldName(r2.declined_by, true)} declined the rematch.`));
   } else if (view.next_table && view.seat !== null && r2 && r2.waiting_for.includes(newSeat(view.seat))) {
     const others = r2.waiting_for.filter(s => s !== newSeat(view.seat)).map(s => oldName(s, false));
     parts.push(el("p", { id: "rematch-asked" }, "A rematch is asked (seats moved round by one)" +
@@ -466,6 +466,9 @@ function drawFinish() {
   box.replaceChildren(...parts);
 }
 
+// A rematch declined by nobody: its week ran out (rematch.EXPIRED, as a sentence starts).
+function expired() { return "The rematch expired: not everyone accepted in a week"; }
+
 // A rematch's seat n is this table's seat n + 1 (the seats moved round by one), and back.
 function newSeat(seat) { return (seat - 1 + view.players) % view.players; }
 function oldName(seat, you) {
@@ -475,6 +478,7 @@ function oldName(seat, you) {
 
 // What a table not in play says instead of whose turn it is: a rematch waiting for its accepts, or declined.
 function unplayedText(v) {
+  if (v.status === "declined" && v.declined_by === null) return `${expired()}: this table is not played.`;
   if (v.status === "declined") {
     const who = v.declined_by === v.seat ? "You" : v.names[v.declined_by];
     return `${who} declined the rematch: this table is not played.`;

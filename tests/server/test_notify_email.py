@@ -71,6 +71,7 @@ def test_an_email_names_the_table_its_link_opens_it_and_its_unsubscribe_page_pos
         assert client.post(forged).status_code == 400
         account = made["accounts"][other]
         assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", account) == [(1,)]
+        assert client.head(unsubscribe.group(1)).status_code == 200
         for _ in range(2):  # a mail scanner's prefetch, a preview: nothing changes
             page = client.get(unsubscribe.group(1))
             assert page.status_code == 200 and '<form method="post"' in page.text

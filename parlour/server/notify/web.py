@@ -166,7 +166,7 @@ def notify_routes(
         # as RFC 8058's one-click POST comes from a mail provider, and a GET (a scanner's prefetch, a
         # preview) only shows the button.
         key = channels().unsubscribe_key
-        if request.method == "GET":
+        if request.method != "POST":  # GET, and the HEAD Starlette adds to it
             token = request.query_params.get("token")
             if email.check_unsubscribe(key, token) is None:
                 return HTMLResponse(UNSUBSCRIBED.format(text="This link does not work."), status_code=400)

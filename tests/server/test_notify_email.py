@@ -1,6 +1,7 @@
 """Notifications by e-mail (issue 32): an aiosmtpd server started by the test receives them; the link
-opens the table; the unsubscribe link works in one click without signing in; at most one e-mail per
-table an hour; the daily digest; nothing when SMTP is not configured."""
+opens the table; the unsubscribe link shows a button (a scanner's GET changes nothing) whose POST, or a
+mail program's one-click POST (RFC 8058), unsubscribes without signing in; at most one e-mail per table
+an hour; the daily digest; nothing when SMTP is not configured."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def body_of(message: Message) -> str:
     return body.decode()
 
 
-def test_an_email_names_the_table_its_link_opens_it_and_one_click_unsubscribes(
+def test_an_email_names_the_table_its_link_opens_it_and_its_unsubscribe_page_posts(
     db: Path, inbox: tuple[Inbox, MailSettings]
 ) -> None:
     with notify_client(db, mail=inbox[1]) as client:
@@ -67,10 +68,50 @@ def test_an_email_names_the_table_its_link_opens_it_and_one_click_unsubscribes(
         forged = good[:cut] + ("1" if good[cut] == "0" else "0") + good[cut + 1 :]  # one digit changed
         assert forged != good
         assert client.get(forged).status_code == 400
-        assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", made["accounts"][other]) == [(1,)]
-        reply = client.get(unsubscribe.group(1))
+        assert client.post(forged).status_code == 400
+        account = made["accounts"][other]
+        assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", account) == [(1,)]
+        assert client.head(unsubscribe.group(1)).status_code == 200
+        for _ in range(2):  # a mail scanner's prefetch, a preview: nothing changes
+            page = client.get(unsubscribe.group(1))
+            assert page.status_code == 200 and '<form method="post"' in page.text
+        assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", account) == [(1,)]
+        token = re.search(r'name="token" value="([^"]+)"', page.text)
+        assert token and token.group(1) == unsubscribe.group(1).split("=")[1]
+        bad = client.post(
+            "/api/notify/unsubscribe", data={"token": forged.split("=")[1]}, headers={"origin": PUBLIC}
+        )
+        assert bad.status_code == 400
+        assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", account) == [(1,)]
+        reply = client.post(
+            "/api/notify/unsubscribe", data={"token": token.group(1)}, headers={"origin": PUBLIC}
+        )
         assert reply.status_code == 200 and "no more e-mails" in reply.text
+        assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", account) == [(0,)]
+
+
+def test_the_one_click_post_of_rfc_8058_unsubscribes(db: Path, inbox: tuple[Inbox, MailSettings]) -> None:
+    with notify_client(db, mail=inbox[1]) as client:
+        made = bound_table(client, db)
+        for seat in (0, 1):
+            set_for(db, made["accounts"][seat], notify_email=1)
+        move(client, made)
+        (other,) = asked(client, made["table"])
+        ((_, message),) = inbox[0].wait(1)
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        link = message["List-Unsubscribe"].strip("<>")
+        client.cookies.clear()
+        # What a mail provider sends (RFC 8058 section 3.2): a POST to the header's URL, no Origin, no cookie.
+        reply = client.post(
+            link.removeprefix(PUBLIC),
+            content=b"List-Unsubscribe=One-Click",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        )
+        assert reply.status_code == 200
         assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", made["accounts"][other]) == [(0,)]
+        assert sql(db, "SELECT notify_email FROM accounts WHERE id = ?", made["accounts"][1 - other]) == [
+            (1,)
+        ]
 
 
 def test_at_most_one_email_per_table_an_hour(db: Path, inbox: tuple[Inbox, MailSettings]) -> None:

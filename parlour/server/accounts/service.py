@@ -10,6 +10,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 
 from argon2 import PasswordHasher
@@ -30,6 +31,8 @@ from parlour.server.accounts.rules import (
     check_password,
     check_username,
 )
+from parlour.server.notify.outbox import NotificationRow, PushSubscriptionRow
+from parlour.server.ratings import RatingHistoryRow, RatingRow
 from parlour.server.storage import SeatRow, Store, TableRow
 from parlour.server.tables import Refusal, hash_token
 
@@ -266,14 +269,21 @@ class Accounts:
             return _account(row)
 
     def data(self, account: Account) -> dict[str, object]:
-        """Returns everything stored about an account, for its own download: its fields, its seats (with
-        their tables) and its sessions (when made and until when; never a token or a hash)."""
+        """Returns everything stored about an account, for its own download (docs/security.md)."""
+        identity = f"account:{account.id}"
         with Session(self.store.engine) as s:
+            row = s.get_one(AccountRow, account.id)
+            settings = {
+                "email": row.notify_email,
+                "digest": row.notify_digest,
+                "webhook_url": row.webhook_url,
+            }
             seats = s.execute(
                 select(
                     SeatRow.table_id,
                     SeatRow.seat,
                     SeatRow.name,
+                    SeatRow.ask,
                     TableRow.game,
                     TableRow.status,
                     TableRow.created,
@@ -287,20 +297,89 @@ class Accounts:
                 .where(SessionRow.account_id == account.id)
                 .order_by(SessionRow.created)
             ).all()
-        return {
-            "account": account.to_json(),
-            "seats": [
-                {"table": t, "seat": seat, "name": name, "game": game, "status": status, "created": created}
-                for t, seat, name, game, status, created in seats
-            ],
-            "sessions": [{"created": created, "expires": expires} for created, expires in sessions],
-            "exported": time.time(),
-        }
+            pushes = s.scalars(
+                select(PushSubscriptionRow)
+                .where(PushSubscriptionRow.account_id == account.id)
+                .order_by(PushSubscriptionRow.id)
+            ).all()
+            deliveries = s.scalars(
+                select(NotificationRow)
+                .where(NotificationRow.account_id == account.id)
+                .order_by(NotificationRow.id)
+            ).all()
+            ratings = s.scalars(
+                select(RatingRow).where(RatingRow.identity == identity).order_by(RatingRow.game)
+            ).all()
+            history = s.scalars(
+                select(RatingHistoryRow)
+                .where(RatingHistoryRow.identity == identity)
+                .order_by(RatingHistoryRow.at)
+            ).all()
+            return {
+                "account": account.to_json(),
+                "notifications": settings,
+                "push_subscriptions": [
+                    {"endpoint": p.endpoint, "p256dh": p.p256dh, "auth": p.auth, "created": p.created}
+                    for p in pushes
+                ],
+                "deliveries": [
+                    {
+                        "channel": d.channel,
+                        "table": d.table_id,
+                        "kind": d.kind,
+                        "payload": d.payload,
+                        "created": d.created,
+                        "status": d.status,
+                        "attempts": d.attempts,
+                        "sent_at": d.sent_at,
+                        "last_error": d.last_error,
+                    }
+                    for d in deliveries
+                ],
+                "seats": [
+                    {
+                        "table": t,
+                        "seat": seat,
+                        "name": name,
+                        "ask": ask,
+                        "game": game,
+                        "status": status,
+                        "created": created,
+                    }
+                    for t, seat, name, ask, game, status, created in seats
+                ],
+                "ratings": [
+                    {
+                        "game": r.game,
+                        "players": r.players,
+                        "mu": r.mu,
+                        "sigma": r.sigma,
+                        "games": r.games,
+                        "wins": r.wins,
+                        "updated": r.updated,
+                    }
+                    for r in ratings
+                ],
+                "rating_history": [
+                    {
+                        "game": h.game,
+                        "players": h.players,
+                        "table": h.table_id,
+                        "at": h.at,
+                        "mu": h.mu,
+                        "sigma": h.sigma,
+                        "ordinal": h.ordinal,
+                        "place": h.place,
+                    }
+                    for h in history
+                ],
+                "sessions": [{"created": created, "expires": expires} for created, expires in sessions],
+                "exported": time.time(),
+            }
 
     async def delete(self, account: Account, body: object) -> list[tuple[str, int]]:
-        """Deletes an account, its password given again ({password}): its e-mail, password hash and
-        sessions go, its display name and its seats' names become "deleted player" (the games stay; the
-        username stays taken). Returns the seats renamed (table, seat)."""
+        """Deletes an account, its password given again ({password}): what goes and what stays is
+        docs/security.md's "Deletion". Returns the seats renamed (table, seat)."""
         given = check_fields(body, {"password"}, "a deletion")
         password = check_password(given.get("password"))
         with Session(self.store.engine) as s:
@@ -315,8 +394,11 @@ class Accounts:
             row = s.get_one(AccountRow, account_id)
             row.deleted, row.display_name, row.password_hash = True, DELETED_NAME, ""
             row.email, row.email_confirmed = None, False
+            row.notify_email, row.notify_digest, row.webhook_url = False, False, None
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             s.execute(delete(AccountTokenRow).where(AccountTokenRow.account_id == account_id))
+            s.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.account_id == account_id))
+            s.execute(delete(NotificationRow).where(NotificationRow.account_id == account_id))
             seats = s.execute(
                 select(SeatRow.table_id, SeatRow.seat).where(SeatRow.account_id == account_id)
             ).all()
@@ -425,12 +507,20 @@ class Accounts:
             return
 
         async def sending() -> None:
+            await asyncio.to_thread(send, settings, to, subject, body)
+
+        self._background(sending())
+
+    def _background(self, work: Coroutine[object, object, None]) -> None:
+        """Runs ``work`` in a task of its own (kept in ``sending``); a failure is logged by its type only."""
+
+        async def logged() -> None:
             try:
-                await asyncio.to_thread(send, settings, to, subject, body)
+                await work
             except Exception as err:  # a mail server's failure is logged, never a request's
                 LOG.warning("an e-mail could not be sent: %s", type(err).__name__)
 
-        task = asyncio.get_running_loop().create_task(sending())
+        task = asyncio.get_running_loop().create_task(logged())
         self.sending.add(task)
         task.add_done_callback(self.sending.discard)
 
@@ -475,6 +565,12 @@ class Accounts:
         await self._within(f"mail:{address}", self.limits.mail_per_address, "e-mails asked")
         if self.mail is None:
             raise Refusal(409, "this server sends no e-mail, so it cannot send a link: ask its host")
+        self._background(self._send_resets(email))
+        return RESET_ANSWER
+
+    async def _send_resets(self, email: str) -> None:
+        """Finds the accounts whose confirmed address is ``email``, stores a reset link for each and
+        mails it (in the background: the request's answer is the same, and as quick, either way)."""
         with Session(self.store.engine) as s:
             rows = s.scalars(
                 select(AccountRow).where(
@@ -494,7 +590,6 @@ class Accounts:
                 f"{self.public_url}/account#reset={token}\n\n"
                 "It works once, for an hour. If you did not ask, ignore this message: your password stays.\n",
             )
-        return RESET_ANSWER
 
     async def reset(self, body: object) -> None:
         """Sets a new password with a reset link's token ({token, password}); every session ends."""

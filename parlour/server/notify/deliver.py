@@ -1,6 +1,8 @@
 """Delivery: a background task (like the scheduler) that polls the outbox for due messages, claims each
 with one compare-and-set (of several servers on one database exactly one sends it) and sends it by its
-channel in a thread, never in a move's way. A failure is logged, kept on the row (``last_error``, shown
+channel in a thread, never in a move's way: ``AT_ONCE`` (8) at a time, each exchange bounded by pinned.py's
+``DEADLINE`` (10 s: connect, send and read together), so a slow receiver holds up only its own message.
+A failure is logged, kept on the row (``last_error``, shown
 by ``GET /api/me/notifications``) and tried again after ``BACKOFF`` (1, 5, 30 minutes), then given up.
 Before each try the ask is checked again (recheck.py): a person no longer asked, or with a tab of the
 seat open now, gets nothing (the row is ``dropped``).
@@ -30,6 +32,9 @@ POLL = 1.0
 LEASE = 60.0
 """How long a claim keeps other workers off a message (seconds): longer than any one delivery takes."""
 BATCH = 50
+AT_ONCE = 8
+"""Deliveries one worker runs at once (each bounded by pinned.DEADLINE or the SMTP timeout), so a slow
+receiver holds up only its own message."""
 BACKOFF = (60.0, 300.0, 1800.0)
 """The waits before the retries (seconds): after the fourth failure a message is given up."""
 MAX_ERROR = 300
@@ -135,26 +140,38 @@ class Deliverer(Poller):
         self.dropped = 0
 
     async def tick(self) -> int:
-        """Claims every due message it can and delivers them one by one; returns how many were sent."""
+        """Claims every due message it can and delivers them, ``AT_ONCE`` at a time; returns how many
+        were sent."""
         store, now = self.store, self.clock.now()
-        sent = 0
-        for notification in await asyncio.to_thread(due, store, now, self.lease):
+        found = await asyncio.to_thread(due, store, now, self.lease)
+        places = asyncio.Semaphore(AT_ONCE)
+        results = await asyncio.gather(
+            *(self._one(places, notification, now) for notification in found), return_exceptions=True
+        )
+        sent = sum(r for r in results if isinstance(r, int))
+        self.sent += sent
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result  # after every other delivery of the tick is done (the poll logs it)
+        return sent
+
+    async def _one(self, places: asyncio.Semaphore, notification: int, now: float) -> int:
+        """Claims and delivers one message (once one of the ``AT_ONCE`` places is free); returns 1 if sent."""
+        async with places:
+            store = self.store
             if not await store.write(claim, store, notification, now, self.lease):
-                continue
+                return 0
             kept = await self._still_asked(notification)
             if kept == []:
                 await store.write(drop, store, notification)
                 self.dropped += 1
-                continue
+                return 0
             error = await asyncio.to_thread(self._deliver, notification, kept)
             if error is not None:
                 LOG.warning("notification %s not delivered: %s", notification, error)
                 self.failed += 1
-            else:
-                sent += 1
             await store.write(finish, store, notification, self.clock.now(), error)
-        self.sent += sent
-        return sent
+            return 1 if error is None else 0
 
     async def _still_asked(self, notification: int) -> list[str] | None:
         """Returns the message's tables that still ask its person (None: no check is made)."""
@@ -208,5 +225,21 @@ class Deliverer(Poller):
             else:
                 return f"no channel {channel!r}"
         except (OSError, smtplib.SMTPException, ValueError) as err:
-            return f"{type(err).__name__}: {err}".replace("\n", " ")
+            return described(err, channel)
         return None
+
+
+def described(err: Exception, channel: str) -> str:
+    """Returns a failure in one line: for e-mail only its type and SMTP codes (an SMTP server's text may
+    name the recipient's address), for the other channels its own message too."""
+    if channel == "email" or isinstance(err, smtplib.SMTPException):
+        codes: list[object] = []
+        if isinstance(err, smtplib.SMTPResponseException):
+            codes.append(err.smtp_code)
+        if isinstance(err, smtplib.SMTPRecipientsRefused):
+            codes.extend(answer[0] for answer in err.recipients.values())
+        if isinstance(err, OSError) and err.errno is not None:
+            codes.append(f"errno {err.errno}")
+        shown = ", ".join(str(c) for c in dict.fromkeys(codes) if isinstance(c, int | str))
+        return type(err).__name__ + (f" ({shown})" if shown else "")
+    return f"{type(err).__name__}: {err}".replace("\n", " ")

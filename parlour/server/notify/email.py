@@ -3,8 +3,10 @@
 The seat's own link cannot be sent: it holds a token the server keeps only as a hash. The message gives
 the table's page address and says to open the table from the account page's "My seats" or the saved
 seat link (the page itself asks for the seat's link when opened without it). The unsubscribe link carries an
-HMAC of the account's id (keyed from the server's seed key): one click turns the account's e-mails off,
-no sign-in needed, and it works until the key changes.
+HMAC of the account's id (keyed from the server's seed key) and works until the key changes, no sign-in
+needed: opening it shows a button whose POST turns the account's e-mails off (a mail scanner's prefetch
+changes nothing), and a mail program's one-click POST to it (``List-Unsubscribe-Post``, RFC 8058) does
+the same.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def compose(payload: dict[str, object], base: str, token: str) -> tuple[str, str
             'Open the table from your account page\'s "My seats" or from the seat link you saved:',
             "the address above shows the table, and your seat's own link lets you play there.",
             "",
-            f"No more e-mails like this one (one click, no sign-in): {unsubscribe}",
+            f"No more e-mails like this one (no sign-in needed): {unsubscribe}",
             "",
         ]
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from urllib.parse import urlsplit
 
 import requests
@@ -23,6 +24,9 @@ from parlour.server.notify.pinned import Resolver, system_resolver
 from parlour.server.storage import Store
 
 TIMEOUT = 5.0
+ALL_DEADLINE = 30.0
+"""The longest one message's delivery to all of an account's subscriptions takes (seconds; each
+exchange at most pinned.DEADLINE): the subscriptions not reached by then fail this try."""
 TTL = 86_400
 """How long a push service keeps an undelivered message (seconds)."""
 MAX_ENDPOINT = 500
@@ -164,8 +168,10 @@ class PinnedSession:
     """What pywebpush posts through (its ``requests_session``): pinned.py's POST (no proxy, no redirect,
     the host resolved once and checked), its answer as a ``requests.Response``."""
 
-    def __init__(self, private: bool, resolver: Resolver) -> None:
+    def __init__(self, private: bool, resolver: Resolver, until: float | None = None) -> None:
         self.private, self.resolver = private, resolver
+        self.until = time.monotonic() + ALL_DEADLINE if until is None else until
+        """The monotonic time the delivery gives up at (its exchange ends then at the latest)."""
 
     def post(
         self,
@@ -174,9 +180,18 @@ class PinnedSession:
         headers: dict[str, str] | None = None,
         timeout: float = TIMEOUT,
     ) -> requests.Response:
-        """Sends one push message; raises OSError where pinned.post does."""
+        """Sends one push message; raises OSError where pinned.post does, or if no time is left."""
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"no time left of the delivery's {ALL_DEADLINE:g} seconds")
         answer = pinned.post(
-            url, data or b"", headers or {}, self.private, self.resolver, min(timeout, TIMEOUT)
+            url,
+            data or b"",
+            headers or {},
+            self.private,
+            self.resolver,
+            min(timeout, TIMEOUT),
+            deadline=min(pinned.DEADLINE, left),
         )
         response = requests.Response()
         response.status_code, response.reason, response.url = answer.status, answer.reason, url
@@ -200,8 +215,10 @@ def send(
     key = Vapid.from_pem(private_pem.encode())
     data = message_of(payload, base)
     delivered, failure = 0, None
+    until = time.monotonic() + ALL_DEADLINE
     for endpoint, p256dh, auth in subscriptions(store, account_id):
-        session = PinnedSession(private, resolver)  # a subscription names any URL: not the server's network
+        # a subscription names any URL: not the server's network
+        session = PinnedSession(private, resolver, until)
         try:
             webpush(
                 {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},

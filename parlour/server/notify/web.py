@@ -1,6 +1,7 @@
 """The notifications' HTTP routes: the account's settings and its last deliveries
 (``/api/me/notifications``), its Web Push subscriptions (``/api/me/push``, CSRF as every account
-route), the one-click unsubscribe link of the e-mails, and the service worker (``/sw.js``)."""
+route), the e-mails' unsubscribe link (GET shows a button; a POST unsubscribes: RFC 8058's one click
+too), and the service worker (``/sw.js``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import html
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import parse_qs
 
 from sqlalchemy import select
 from starlette.requests import Request
@@ -16,8 +18,8 @@ from starlette.routing import Route
 
 from parlour.server.accounts.rows import AccountRow
 from parlour.server.accounts.service import Accounts
-from parlour.server.accounts.web import PRIVATE, check_origin, signed_in
-from parlour.server.bodies import json_body, no_body
+from parlour.server.accounts.web import PRIVATE, signed_in
+from parlour.server.bodies import MAX_BODY, json_body, no_body
 from parlour.server.clock import Clock
 from parlour.server.notify import email, push, webhook
 from parlour.server.notify.deliver import Channels
@@ -96,6 +98,31 @@ def stop_email(store: Store, account_id: int) -> bool:
 
 UNSUBSCRIBED = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parlour</title></head>
 <body><p>{text}</p><p><a href="/account">Your account</a></p></body></html>"""
+CONFIRM = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parlour</title></head>
+<body><form method="post" action="{path}"><input type="hidden" name="token" value="{token}">
+<p>Parlour e-mails you when a table waits for you.</p><p><button type="submit">Send me no more
+e-mails</button></p></form><p><a href="/account">Your account</a></p></body></html>"""
+
+
+async def unsubscribe_token_of(request: Request) -> str | None:
+    """Returns a POST's unsubscribe token: the URL's (RFC 8058's one click posts to the e-mail's link),
+    else the form's ``token`` field (the page's button); at most MAX_BODY bytes are read."""
+    token = request.query_params.get("token")
+    if token is not None:
+        return token
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/x-www-form-urlencoded":
+        return None
+    size, chunks = 0, []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+    try:
+        found = parse_qs(b"".join(chunks).decode("ascii"), max_num_fields=4).get("token")
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return found[0] if found else None
 
 
 def notify_routes(
@@ -135,9 +162,17 @@ def notify_routes(
         return JSONResponse({"subscribed": False})
 
     async def unsubscribe(request: Request) -> Response:
-        if request.method == "POST":
-            check_origin(request)
-        account_id = email.check_unsubscribe(channels().unsubscribe_key, request.query_params.get("token"))
+        # The token is the credential (an HMAC only the server makes, docs/security.md): no Origin check,
+        # as RFC 8058's one-click POST comes from a mail provider, and a GET (a scanner's prefetch, a
+        # preview) only shows the button.
+        key = channels().unsubscribe_key
+        if request.method != "POST":  # GET, and the HEAD Starlette adds to it
+            token = request.query_params.get("token")
+            if email.check_unsubscribe(key, token) is None:
+                return HTMLResponse(UNSUBSCRIBED.format(text="This link does not work."), status_code=400)
+            page = CONFIRM.format(path=email.UNSUBSCRIBE_PATH, token=html.escape(str(token)))
+            return HTMLResponse(page, headers=PRIVATE)
+        account_id = email.check_unsubscribe(key, await unsubscribe_token_of(request))
         if account_id is None or not await store().write(stop_email, store(), account_id):
             return HTMLResponse(UNSUBSCRIBED.format(text="This link does not work."), status_code=400)
         text = html.escape("Done: Parlour sends you no more e-mails about your tables.")

@@ -2,7 +2,8 @@
 incoming webhooks take) to the account's URL. The URL is checked when set (http or https, a host, no
 credentials, at most ``MAX_URL`` characters); a delivery goes only to a public address (unless the
 server allows private ones: ``Settings.notify_private_hosts``, for tests and closed networks), never
-follows a redirect, waits at most ``TIMEOUT`` seconds and reads at most ``MAX_ANSWER`` bytes of the
+follows a redirect, waits at most ``TIMEOUT`` seconds for any one socket operation and
+``pinned.DEADLINE`` (10 s) for the whole exchange, and reads at most ``MAX_ANSWER`` bytes of the
 answer. The host is resolved once and the connection goes to the address checked (pinned.py): a second
 DNS answer cannot point it into the server's own network."""
 

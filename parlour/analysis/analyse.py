@@ -60,6 +60,7 @@ def analyse(
     backend: str = "local",
     progress: Progress | None = None,
     content: ContentSets | None = None,
+    moves: Collection[int] | None = None,
 ) -> Analysis:
     """Analyses a finished game's record: each judged decision of ``seats`` (default: the persons'; every
     seat with ``all_seats``) from that seat's information set, ``budget`` determinisations a decision.
@@ -67,11 +68,14 @@ def analyse(
     The same ``seed`` gives the same result whatever the backend and the workers (each decision is seeded
     by its move alone). Blocking and CPU-bound: a server calls it off its event loop, in a worker
     thread or process; ``progress`` is called in the calling thread as each decision is judged.
+    ``moves`` (indexes in the record's moves) keeps only the decisions at those moves.
     """
     budget = budget or Budget()
     game = load_game(record.game).with_content(content or ContentSets())
     chosen = choose_seats(record, seats, all_seats)
     jobs, final_state = find_decisions(game, record, chosen, seed, budget)
+    if moves is not None:
+        jobs = [job for job in jobs if job.move in moves]
     if not final_state.is_over():
         raise AnalysisError(
             "the game is not over: an analysis shows each seat's choices, which tell its hidden cards; "
@@ -150,5 +154,5 @@ def _player(seat: int, record: GameRecord, judgements: list[Judgement], final: l
         luck=round(final[seat] - fair + own_losses, DIGITS),
         fair=round(fair, DIGITS),
         final=final[seat],
-        timeline=[[j.move, j.before, j.after] for j in own],
+        timeline=[(j.move, j.before, j.after) for j in own],
     )

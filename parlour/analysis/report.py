@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -86,7 +87,7 @@ class PlayerReport:
     decisions (and sampling noise): final - fair + own_losses."""
     fair: float
     final: float
-    timeline: list[list[float]]
+    timeline: list[tuple[int, float, float]]
     """``[move, before, after]`` at each judged decision: the line of its expected share."""
 
 
@@ -124,7 +125,7 @@ class Analysis:
 
     def to_json(self) -> JSONObject:
         """Returns the JSON form (``load_analysis`` reads it back to an equal Analysis)."""
-        data: JSONObject = asdict(self)
+        data: JSONObject = json.loads(json.dumps(asdict(self)))
         return data
 
 
@@ -191,12 +192,7 @@ def _player(value: object, where: str, players: int) -> PlayerReport:
     numbers = {
         f.name: _number(d[f.name], f"{where}.{f.name}") for f in fields(PlayerReport) if f.type == "float"
     }
-    timeline = _list(
-        d["timeline"],
-        f"{where}.timeline",
-        MAX_DECISIONS,
-        lambda v, w: _list(v, w, 3, _number, exact=True),
-    )
+    timeline = _list(d["timeline"], f"{where}.timeline", MAX_DECISIONS, _point)
     return PlayerReport(
         seat=_int(d["seat"], f"{where}.seat", 0, players - 1),
         name=_text(d["name"], f"{where}.name"),
@@ -205,6 +201,12 @@ def _player(value: object, where: str, players: int) -> PlayerReport:
         timeline=timeline,
         **numbers,
     )
+
+
+def _point(value: object, where: str) -> tuple[int, float, float]:
+    """Reads one point of a timeline: ``[move, before, after]``."""
+    move, before, after = _list(value, where, 3, lambda v, w: v, exact=True)
+    return (_int(move, f"{where}[0]", 0, 10**7), _number(before, f"{where}[1]"), _number(after, f"{where}[2]"))
 
 
 def _loss(value: object, where: str, players: int) -> Loss:
@@ -283,4 +285,4 @@ def _marks(value: object, where: str, read: Any) -> dict[str, Any]:
     """Returns an object keyed by the marks "?!", "?" and "??", each value read by ``read``."""
     if not isinstance(value, dict) or set(value) != set(MARK_NAMES[1:]):
         raise AnalysisError(f"{where}: not an object of the marks ?!, ? and ??")
-    return {name: read(value[name], f"{where}[{name!r}]") for name in MARK_NAMES[1:]}
+    return {name: read(item, f"{where}[{name!r}]") for name, item in value.items()}

@@ -85,7 +85,9 @@ def find_decisions(
             state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
             state.apply(action, move.seat)
         except ParlourError as err:
-            raise AnalysisError(f"move {index + 1} ({move.action[:40]!r} by seat {move.seat}): {err}") from None
+            raise AnalysisError(
+                f"move {index + 1} ({move.action[:40]!r} by seat {move.seat}): {err}"
+            ) from None
         previous = last.get(move.seat)
         if chosen:
             last = {move.seat: job}

@@ -178,7 +178,9 @@ def _judgement(value: object, where: str, players: int) -> Judgement:
 def _action(value: object, where: str) -> ActionValue:
     """Reads one action's figures."""
     d = _object(value, ActionValue, where)
-    numbers = {f.name: _number(d[f.name], f"{where}.{f.name}") for f in fields(ActionValue) if f.type == "float"}
+    numbers = {
+        f.name: _number(d[f.name], f"{where}.{f.name}") for f in fields(ActionValue) if f.type == "float"
+    }
     return ActionValue(
         action=_text(d["action"], f"{where}.action"),
         samples=_int(d["samples"], f"{where}.samples", 0, 10**9),
@@ -206,7 +208,11 @@ def _player(value: object, where: str, players: int) -> PlayerReport:
 def _point(value: object, where: str) -> tuple[int, float, float]:
     """Reads one point of a timeline: ``[move, before, after]``."""
     move, before, after = _list(value, where, 3, lambda v, w: v, exact=True)
-    return (_int(move, f"{where}[0]", 0, 10**7), _number(before, f"{where}[1]"), _number(after, f"{where}[2]"))
+    return (
+        _int(move, f"{where}[0]", 0, 10**7),
+        _number(before, f"{where}[1]"),
+        _number(after, f"{where}[2]"),
+    )
 
 
 def _loss(value: object, where: str, players: int) -> Loss:

@@ -144,7 +144,9 @@ def _verdict(
     """Returns the actions' figures, best first: the best has the highest mean among those played out
     on every sample; each loss is paired against it."""
     full = max(len(s) for s in samples)
-    best = max((i for i in range(len(candidates)) if len(samples[i]) == full), key=lambda i: _mean(samples[i]))
+    best = max(
+        (i for i in range(len(candidates)) if len(samples[i]) == full), key=lambda i: _mean(samples[i])
+    )
     values = []
     for i, action in enumerate(candidates):
         mean, low, high = interval(samples[i])

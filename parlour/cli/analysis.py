@@ -107,5 +107,6 @@ def _decision_line(j: Judgement) -> str:
     """Returns one marked decision: where, what was played, its loss and the better action."""
     return (
         f"  move {j.move + 1} (turn {j.turn}) seat {j.seat}: {j.played} {j.mark}  loss {j.loss:.3f} "
-        f"(95% {j.loss_low:.3f} to {j.loss_high:.3f}); better: {j.best} ({j.before:.3f} against {j.after:.3f})"
+        f"(95% {j.loss_low:.3f} to {j.loss_high:.3f}); better: {j.best} "
+        f"({j.before:.3f} against {j.after:.3f})"
     )

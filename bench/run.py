@@ -14,6 +14,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from analysis_bench import analysis_figures
 from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
 from page_weight import page_weight_figures
@@ -60,13 +61,24 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 def main() -> None:
     """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search``, ``pages``,
-    ``windows`` or ``turns``, that part alone, keeping the other figures of bench/results.json), prints
+    ``windows``, ``turns`` or ``analysis``, that part alone, keeping the other figures of bench/results.json), prints
     it and writes bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures
     alone."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
         "--only",
-        choices=["server", "playouts", "profiles", "scale", "speed", "search", "pages", "windows", "turns"],
+        choices=[
+            "server",
+            "playouts",
+            "profiles",
+            "scale",
+            "speed",
+            "search",
+            "pages",
+            "windows",
+            "turns",
+            "analysis",
+        ],
         help="measure only this part",
     )
     results: dict[str, Any]
@@ -77,7 +89,7 @@ def main() -> None:
     if only == "profiles":
         print_profiles(seconds=5.0, top=12)
         return
-    if only in ("server", "scale", "speed", "search", "pages", "windows", "turns"):
+    if only in ("server", "scale", "speed", "search", "pages", "windows", "turns", "analysis"):
         results = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         if only == "server":
             server_bench(results)
@@ -91,6 +103,8 @@ def main() -> None:
             window_bench(results)
         elif only == "turns":
             turns_bench(results)
+        elif only == "analysis":
+            analysis_figures(results)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -139,6 +153,7 @@ def main() -> None:
     page_weight_figures(results)
     window_bench(results)
     turns_bench(results)
+    analysis_figures(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 

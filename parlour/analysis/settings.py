@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from parlour.core.errors import OptionError
 
-DEFAULT_SAMPLES = 16
+DEFAULT_SAMPLES = 12
 """Determinisations a decision by default; every action considered is played out once on each."""
 MAX_SAMPLES = 10_000
 """The most determinisations a decision may ask for."""
@@ -21,7 +21,7 @@ MAX_ACTIONS = 16
 drawn at random (docs/analysis.md)."""
 SCREEN = 4
 """After this many determinisations, only the KEEP best actions (and the one played) play on."""
-KEEP = 6
+KEEP = 4
 """Actions kept after the screen, the one played besides."""
 MARKS = (("??", 0.20), ("?", 0.10), ("?!", 0.05))
 """Each mark and the loss (share of the game, two players) the lower end of its interval must exceed;

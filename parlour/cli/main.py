@@ -293,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument(
         "--budget",
         metavar="B",
-        help="determinisations a decision (default 16; more: narrower intervals), or a time a decision "
+        help="determinisations a decision (default 12; more: narrower intervals), or a time a decision "
         "(2s, 500ms: not reproducible)",
     )
     analyse.add_argument("--seed", type=int, default=0, help="seed of the determinisations (default 0)")

@@ -116,7 +116,8 @@ def analysis_figures(results: dict[str, Any], games: int = 1, search: str = SEAR
             f"decisions of {row['actions']} actions, {row['marked']} marked"
         )
     print(
-        f"Analysis trust: {games} game(s) a game of 2 x {search} against 2 x random, every seat, seeds 0 and 1:"
+        f"Analysis trust: {games} game(s) a game of 2 x {search} against 2 x random, every seat, "
+        "seeds 0 and 1:"
     )
     for name, options in GAMES:
         row = figures[f"trust {name}"] = trust(name, options, games, search)

@@ -61,9 +61,9 @@ def greedy_vs_random(games: int = 200) -> dict[str, Any]:
 
 def main() -> None:
     """Runs every measurement (or, with ``--only server``, ``scale``, ``speed``, ``search``, ``pages``,
-    ``windows``, ``turns`` or ``analysis``, that part alone, keeping the other figures of bench/results.json), prints
-    it and writes bench/results.json; ``--only playouts`` and ``--only profiles`` print their figures
-    alone."""
+    ``windows``, ``turns`` or ``analysis``, that part alone, keeping the other figures of
+    bench/results.json), prints it and writes bench/results.json; ``--only playouts`` and ``--only
+    profiles`` print their figures alone."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument(
         "--only",

@@ -36,6 +36,13 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
 WORKERS = 2
 SEARCH = "ismcts:100it"
 """The search seats of the trust games: a short, reproducible budget (about 0.1-0.3 s a decision)."""
+TRUST: dict[str, tuple[dict[str, Any], str]] = {
+    "venture": ({}, SEARCH),
+    "im-the-boss": ({"length": "short", "max_turns": 24, "negotiation_limit": 4}, SEARCH),
+    "venus-needs-men": ({"game": "basic"}, SEARCH),
+}
+"""The trust games' options and search seats: I'm the Boss! short (its negotiations with random seats
+are long: a full game of search seats took over eight minutes on the busy machine, a short one 35 s)."""
 
 
 def cpu_seconds() -> float:
@@ -105,9 +112,22 @@ def trust(name: str, options: dict[str, Any], games: int, search: str) -> dict[s
     return row
 
 
-def analysis_figures(results: dict[str, Any], games: int = 1, search: str = SEARCH) -> None:
-    """Measures and prints the analysis's figures into ``results["analysis"]``."""
-    figures: dict[str, Any] = {"default budget": Budget().describe()}
+def analysis_figures(
+    results: dict[str, Any], games: int = 1, search: str | None = None, only: str | None = None
+) -> None:
+    """Measures and prints the analysis's figures into ``results["analysis"]`` (``only``: ``time`` or
+    ``trust``, keeping the other figures there)."""
+    figures: dict[str, Any] = results.get("analysis") or {}
+    figures["default budget"] = Budget().describe()
+    results["analysis"] = figures
+    if only != "trust":
+        typical_times(figures)
+    if only != "time":
+        trust_figures(figures, games, search)
+
+
+def typical_times(figures: dict[str, Any]) -> None:
+    """Times the analysis of a typical four-player game of each game (greedy bots, seat 0 as the person)."""
     print(f"Analysis: a four-player greedy game, seat 0 judged, default budget, {WORKERS} workers:")
     for name, options in GAMES:
         row = figures[f"time {name}"] = typical_time(name, options, 7)
@@ -115,24 +135,27 @@ def analysis_figures(results: dict[str, Any], games: int = 1, search: str = SEAR
             f"  {name:16s} {row['seconds']:6.1f} s ({row['cpu_seconds']:.1f} CPU s), {row['decisions']} "
             f"decisions of {row['actions']} actions, {row['marked']} marked"
         )
+
+
+def trust_figures(figures: dict[str, Any], games: int, search: str | None) -> None:
+    """Measures each game's trust figures (``trust``): losses by kind of seat, agreement of two seeds."""
     print(
-        f"Analysis trust: {games} game(s) a game of 2 x {search} against 2 x random, every seat, "
-        "seeds 0 and 1:"
+        f"Analysis trust: {games} game(s) a game of 2 search seats against 2 random, every seat, seeds 0, 1:"
     )
-    for name, options in GAMES:
-        row = figures[f"trust {name}"] = trust(name, options, games, search)
+    for name, (options, bot) in TRUST.items():
+        row = figures[f"trust {name}"] = trust(name, options, games, search or bot)
         print(f"  {name:16s} " + ", ".join(f"{k} {v}" for k, v in row.items()))
-    results["analysis"] = figures
 
 
 def main() -> None:
     """Prints the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1)
-    parser.add_argument("--search", default=SEARCH)
+    parser.add_argument("--search", help="the search seats (default: per game, TRUST)")
+    parser.add_argument("--only", choices=["time", "trust"], help="measure only this part")
     args = parser.parse_args()
     results: dict[str, Any] = {}
-    analysis_figures(results, args.games, args.search)
+    analysis_figures(results, args.games, args.search, args.only)
     print(json.dumps(results, indent=1))
 
 

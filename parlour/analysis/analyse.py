@@ -52,8 +52,9 @@ def analyse(
     record: GameRecord,
     seats: Collection[int] | None = None,
     *,
+    seat: int | None = None,
     all_seats: bool = False,
-    budget: Budget | None = None,
+    budget: Budget | int | str | None = None,
     seed: int = 0,
     workers: int | None = None,
     workers_max: int | None = None,
@@ -62,15 +63,22 @@ def analyse(
     content: ContentSets | None = None,
     moves: Collection[int] | None = None,
 ) -> Analysis:
-    """Analyses a finished game's record: each judged decision of ``seats`` (default: the persons'; every
-    seat with ``all_seats``) from that seat's information set, ``budget`` determinisations a decision.
+    """Analyses a finished game's record: each judged decision of ``seats`` (or the one ``seat``;
+    default: the persons'; every seat with ``all_seats``) from that seat's information set, ``budget``
+    determinisations a decision (a number, or a Budget or its text: ``12``, ``2s``).
 
     The same ``seed`` gives the same result whatever the backend and the workers (each decision is seeded
     by its move alone). Blocking and CPU-bound: a server calls it off its event loop, in a worker
     thread or process; ``progress`` is called in the calling thread as each decision is judged.
     ``moves`` (indexes in the record's moves) keeps only the decisions at those moves.
     """
+    if isinstance(budget, str):
+        budget = Budget.parse(budget)
+    elif isinstance(budget, int):
+        budget = Budget.parse(str(budget))
     budget = budget or Budget()
+    if seat is not None:
+        seats = [*(seats or ()), seat]
     game = load_game(record.game).with_content(content or ContentSets())
     chosen = choose_seats(record, seats, all_seats)
     jobs, final_state = find_decisions(game, record, chosen, seed, budget)

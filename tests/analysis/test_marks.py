@@ -44,3 +44,14 @@ def test_marks_only_when_the_interval_clears_the_threshold() -> None:
     assert mark(0.03, 4) == "?!" and mark(0.06, 4) == "?" and mark(0.11, 4) == "??"
     assert mark(0.06, 2) == "?!"  # two players: twice the thresholds
     assert accuracy(0.0, 4) == 100.0 and 36 < accuracy(0.05, 4) < 37
+
+
+def test_budgets_and_progress() -> None:
+    assert Budget.parse("12") == Budget(12) and Budget.parse(" 0.5s ") == Budget(0, 500)
+    assert Budget.parse("250ms") == Budget(0, 250)
+    record = record_from(load_game("embers"), embers_ending(*STAGED), ["play 1"])
+    told: list[tuple[int, int]] = []
+    timed = analyse(record, seat=0, budget="5ms", progress=lambda done, total: told.append((done, total)))
+    assert told and told[-1][0] == told[-1][1] == len(timed.decisions)
+    assert all(a.samples >= 4 for a in timed.decisions[0].actions)  # at least MIN_SAMPLES on a clock
+    assert timed.decisions[0].mark == "??" and timed.budget == "5ms"

@@ -13,6 +13,7 @@ from parlour.analysis.settings import MARKS, Budget, accuracy, mark, thresholds
 from parlour.analysis.share import WIN_WEIGHT, shares
 from parlour.bots.workers import open_runner
 from parlour.core.content import ContentSets
+from parlour.core.errors import ParlourError
 from parlour.core.record import GameRecord
 from parlour.core.registry import load_game
 
@@ -30,8 +31,20 @@ def person_seats(record: GameRecord) -> list[int]:
     return [s for s, name in enumerate(record.seats[: record.players]) if name == PERSON]
 
 
+def seat_name(record: GameRecord, seat: int) -> str:
+    """Returns a seat's name as the record gives it, made printable and at most 60 characters."""
+    name = record.seats[seat] if seat < len(record.seats) else "?"
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    return shown[:60]
+
+
 def choose_seats(record: GameRecord, seats: Collection[int] | None, all_seats: bool) -> list[int]:
-    """Returns the seats to analyse: those given, every seat, or else every person's seat."""
+    """Returns the seats to analyse: those given, every seat, or else every person's seat (the
+    record's number of players checked against its game first)."""
+    try:
+        load_game(record.game).check_players(record.players)
+    except ParlourError as err:
+        raise AnalysisError(f"the record cannot be analysed: {err}") from None
     if seats:
         for seat in seats:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.players:
@@ -102,7 +115,7 @@ def analyse(
     return Analysis(
         game=game.name,
         players=record.players,
-        seats=[record.seats[s] if s < len(record.seats) else "?" for s in range(record.players)],
+        seats=[seat_name(record, s) for s in range(record.players)],
         moves=len(record.moves),
         analysed=chosen,
         seed=seed,
@@ -149,7 +162,7 @@ def _player(seat: int, record: GameRecord, judgements: list[Judgement], final: l
     own_losses = math.fsum(losses)
     return PlayerReport(
         seat=seat,
-        name=record.seats[seat] if seat < len(record.seats) else "?",
+        name=seat_name(record, seat),
         decisions=len(own),
         accuracy=round(
             math.fsum(accuracy(x, record.players) for x in losses) / len(losses) if losses else 100.0, 2

@@ -111,3 +111,18 @@ def test_records_that_cannot_be_analysed(tmp_path: Path, capsys: pytest.CaptureF
     spoiled.write_text(record.dumps())
     assert "move 4 ('play 99'" in refused(capsys, "analyse", str(spoiled), "--all-seats", *out)
     assert not (tmp_path / "a.json").exists()
+
+
+def test_hostile_record_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "a.json"
+    record = bots_record("embers", ["human", "random"], 3)
+    record.players = 10**9
+    path = tmp_path / "many.json"
+    path.write_text(record.dumps())
+    assert "takes 2 to 5 players, not 1000000000" in refused(capsys, "analyse", str(path), "--all-seats")
+    record.players = 2
+    record.seats = ["human", "bot\x1b[2J" + "x" * 500]
+    path.write_text(record.dumps())
+    status, printed, _ = run(capsys, "analyse", str(path), "--all-seats", "--budget", "2", "--out", str(out))
+    assert status == 0 and "\x1b" not in printed and "bot\\x1b[2J" in printed
+    assert load_analysis(json.loads(out.read_text())).seats[1] == ("bot\\x1b[2J" + "x" * 500)[:60]

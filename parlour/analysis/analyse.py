@@ -152,11 +152,18 @@ def _judgement(job: DecisionJob, verdict: Verdict, players: int) -> Judgement:
     )
 
 
+def clear_loss(judgement: Judgement) -> float:
+    """Returns a decision's loss when its 95% interval lies above 0, else 0: the best of several noisy
+    means is biased upwards, so a loss the samples cannot tell from none counts as none."""
+    return judgement.loss if judgement.loss_low > 0 else 0.0
+
+
 def _player(seat: int, record: GameRecord, judgements: list[Judgement], final: list[float]) -> PlayerReport:
     """Returns one seat's summary: accuracy (mean of each decision's), mean loss with its interval, the
-    marks, and its swings told apart (own losses, and the rest: luck)."""
+    marks, and its swings told apart (own losses, and the rest: luck). Each counts a decision's clear
+    loss (``clear_loss``)."""
     own = [j for j in judgements if j.seat == seat]
-    losses = [max(0.0, j.loss) for j in own]
+    losses = [clear_loss(j) for j in own]
     mean, low, high = interval(losses) if losses else (0.0, 0.0, 0.0)
     fair = 1.0 / record.players
     own_losses = math.fsum(losses)

@@ -81,7 +81,7 @@ class PlayerReport:
     mean_loss_high: float
     marks: dict[str, int]
     own_losses: float
-    """The sum of the losses of its decisions (point estimates, never below 0)."""
+    """The sum of its decisions' clear losses (a loss whose interval holds 0 counts as none)."""
     luck: float
     """The rest of the change from the fair share to the final share: chance events and the others'
     decisions (and sampling noise): final - fair + own_losses."""

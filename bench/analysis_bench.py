@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from parlour.analysis.analyse import analyse
+from parlour.analysis.analyse import analyse, clear_loss
 from parlour.analysis.intervals import interval
 from parlour.analysis.report import Analysis
 from parlour.analysis.settings import Budget
@@ -86,7 +86,11 @@ def typical_time(name: str, options: dict[str, Any], seed: int) -> dict[str, Any
 def trust(name: str, options: dict[str, Any], games: int, search: str) -> dict[str, Any]:
     """Plays ``games`` games of two search seats against two random ones, analyses every seat twice
     (seeds 0 and 1) and returns each kind's mean loss with its interval and the marks' agreement."""
-    losses: dict[str, list[float]] = {search: [], "random": []}
+    kinds = (search, "random")
+    losses: dict[str, list[float]] = {bot: [] for bot in kinds}
+    clear: dict[str, list[float]] = {bot: [] for bot in kinds}
+    stakes: dict[str, list[float]] = {bot: [] for bot in kinds}
+    marked: dict[str, int] = dict.fromkeys(kinds, 0)
     agree = total = 0
     seconds = 0.0
     for index in range(games):
@@ -98,18 +102,30 @@ def trust(name: str, options: dict[str, Any], games: int, search: str) -> dict[s
         second, wall2, _ = timed(record, all_seats=True, seed=1)
         seconds += wall + wall2
         for judgement in first.decisions:
-            losses[seats[judgement.seat]].append(max(0.0, judgement.loss))
+            bot = seats[judgement.seat]
+            losses[bot].append(max(0.0, judgement.loss))
+            clear[bot].append(clear_loss(judgement))
+            stakes[bot].append(judgement.before)
+            marked[bot] += judgement.mark != ""
         marks = {d.move: d.mark for d in second.decisions}
         agree += sum(1 for d in first.decisions if marks[d.move] == d.mark)
         total += len(first.decisions)
     row: dict[str, Any] = {"games": games, "seats": f"2 x {search}, 2 x random", "seconds": round(seconds, 1)}
-    for bot, found in losses.items():
-        mean, low, high = interval(found) if len(found) > 1 else (0.0, 0.0, 0.0)
-        row[f"{bot} mean loss"] = [round(mean, 4), round(low, 4), round(high, 4)]
-        row[f"{bot} decisions"] = len(found)
+    for bot in kinds:
+        row[f"{bot} decisions"] = len(losses[bot])
+        row[f"{bot} mean loss"] = _interval(losses[bot])
+        row[f"{bot} mean clear loss"] = _interval(clear[bot])
+        row[f"{bot} marked"] = marked[bot]
+        row[f"{bot} mean share before deciding"] = _interval(stakes[bot])
     row["marks agree"] = round(agree / total, 4) if total else None
     row["decisions compared"] = total
     return row
+
+
+def _interval(values: list[float]) -> list[float]:
+    """Returns the mean and its 95% interval, rounded (zeros for fewer than two values)."""
+    found = interval(values) if len(values) > 1 else (0.0, 0.0, 0.0)
+    return [round(x, 4) for x in found]
 
 
 def analysis_figures(

@@ -302,17 +302,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="where to write the analysis (default ~/.parlour/analyses/RECORD-analysis-TIME.json)",
     )
-    _add_workers(analyse)
+    _add_workers(analyse, "judge the decisions")
     _add_content(analyse)
     return parser
 
 
-def _add_workers(parser: argparse.ArgumentParser) -> None:
-    """Adds ``--workers``, ``--workers-max`` and ``--backend``."""
+def _add_workers(parser: argparse.ArgumentParser, work: str = "play") -> None:
+    """Adds ``--workers``, ``--workers-max`` and ``--backend`` (``work``: what the processes do)."""
     parser.add_argument(
         "--workers",
         type=int,
-        help="processes to play in (default 1, at most the CPU count); with --backend ray the local Ray's "
+        help=f"processes to {work} in (default 1, at most the CPU count); with --backend ray the local Ray's "
         "CPUs (default all), or on a cluster a cap of 2N chunks at a time (default: the cluster's CPUs)",
     )
     parser.add_argument(

@@ -15,6 +15,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from accounts_bench import accounts_figures
+from analysis_bench import analysis_figures
 from boss_bench import bot_games
 from optimiser_bench import optimiser_timings
 from page_weight import page_weight_figures
@@ -35,7 +36,7 @@ SEARCH: dict[str, Any] = {"games": 200, "duel_games": 4, "seconds": 0.2, "duel":
 """The search figures' settings: issue 15's goal (ismcts:200ms against three greedy, at least 100 games each;
 200 games halve the variance of a 100-game run)."""
 RESULTS = Path(__file__).resolve().parent / "results.json"
-PARTS = ("server", "scale", "speed", "search", "pages", "windows", "turns", "accounts")
+PARTS = ("server", "scale", "speed", "search", "pages", "windows", "turns", "accounts", "analysis")
 """The parts ``--only`` measures alone, keeping the other figures of bench/results.json."""
 
 
@@ -95,6 +96,8 @@ def main() -> None:
             turns_bench(results)
         elif only == "accounts":
             accounts_bench(results)
+        elif only == "analysis":
+            analysis_figures(results)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -144,6 +147,7 @@ def main() -> None:
     window_bench(results)
     turns_bench(results)
     accounts_bench(results)
+    analysis_figures(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 

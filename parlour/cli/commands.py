@@ -182,6 +182,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """Analyses a finished game's decisions (``parlour/cli/analysis.py``)."""
+    from parlour.cli.analysis import cmd_analyse as run
+
+    return run(args)
+
+
 def cmd_options(args: argparse.Namespace) -> int:
     """Lists a game's options and bots."""
     game = _game(args.game, args)

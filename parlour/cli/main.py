@@ -311,15 +311,41 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the folder for tournament.json and ratings.svg (default ~/.parlour/tournaments/GAME-TIME)",
     )
+    analyse = sub.add_parser(
+        "analyse", help="judge each decision of a finished game from its seat's view (docs/analysis.md)"
+    )
+    analyse.add_argument("record", metavar="RECORD", help="the record of a finished game")
+    analyse.add_argument(
+        "--seat",
+        type=int,
+        action="append",
+        metavar="S",
+        help="a seat to analyse (repeatable; default: every seat a person played)",
+    )
+    analyse.add_argument("--all-seats", action="store_true", help="analyse every seat, bots' too")
+    analyse.add_argument(
+        "--budget",
+        metavar="B",
+        help="determinisations a decision (default 12; more: narrower intervals), or a time a decision "
+        "(2s, 500ms: not reproducible)",
+    )
+    analyse.add_argument("--seed", type=int, default=0, help="seed of the determinisations (default 0)")
+    analyse.add_argument(
+        "--out",
+        metavar="FILE",
+        help="where to write the analysis (default ~/.parlour/analyses/RECORD-analysis-TIME.json)",
+    )
+    _add_workers(analyse, "judge the decisions")
+    _add_content(analyse)
     return parser
 
 
-def _add_workers(parser: argparse.ArgumentParser) -> None:
-    """Adds ``--workers``, ``--workers-max`` and ``--backend``."""
+def _add_workers(parser: argparse.ArgumentParser, work: str = "play") -> None:
+    """Adds ``--workers``, ``--workers-max`` and ``--backend`` (``work``: what the processes do)."""
     parser.add_argument(
         "--workers",
         type=int,
-        help="processes to play in (default 1, at most the CPU count); with --backend ray the local Ray's "
+        help=f"processes to {work} in (default 1, at most the CPU count); with --backend ray the local Ray's "
         "CPUs (default all), or on a cluster a cap of 2N chunks at a time (default: the cluster's CPUs)",
     )
     parser.add_argument(
@@ -417,7 +443,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     handler = getattr(commands, f"cmd_{args.command}")
     if hasattr(args, "option"):
         args.options = _options(args.option)
-    if hasattr(args, "seed") and args.command != "simulate":
+    if hasattr(args, "seed") and args.command not in ("simulate", "analyse"):
         args.seed = _seed(args.seed)
     status: int = handler(args)
     return status

@@ -1,0 +1,179 @@
+"""The analysis's figures (issue 33): the time to analyse a typical four-player game of each game at the
+default budget on two workers; on games between ``ismcts`` and ``random`` seats, the mean loss of each
+kind's decisions; and how often two analyses with different seeds agree on the marks.
+
+Run alone: ``python bench/analysis_bench.py [--games 1] [--search ismcts:100it]`` (``make bench
+ONLY=analysis`` writes the figures into bench/results.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from parlour.analysis.analyse import analyse, clear_loss
+from parlour.analysis.intervals import interval
+from parlour.analysis.report import Analysis
+from parlour.analysis.settings import Budget
+from parlour.bots.registry import make_bot
+from parlour.core.match import play_match
+from parlour.core.record import GameRecord
+from parlour.core.registry import load_game
+
+GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("venture", {}),
+    ("im-the-boss", {}),
+    ("venus-needs-men", {"game": "basic"}),
+)
+"""The games measured, four players each (Venus Needs Men!'s Basic game)."""
+WORKERS = 2
+SEARCH = "ismcts:100it"
+"""The search seats of the trust games: a short, reproducible budget (about 0.1-0.3 s a decision)."""
+TRUST: dict[str, tuple[dict[str, Any], str]] = {
+    "venture": ({}, SEARCH),
+    "im-the-boss": ({"length": "short", "max_turns": 24, "negotiation_limit": 4}, SEARCH),
+    "venus-needs-men": ({"game": "basic"}, SEARCH),
+}
+"""The trust games' options and search seats: I'm the Boss! short (its negotiations with random seats
+are long: a full game of search seats took over eight minutes on the busy machine, a short one 35 s)."""
+
+
+def cpu_seconds() -> float:
+    """Returns the CPU time of this process and its ended children (the worker processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def bots_game(name: str, options: dict[str, Any], seats: list[str], seed: int) -> GameRecord:
+    """Returns the record of a game between bots (seat names as the record keeps them)."""
+    game = load_game(name)
+    agents = [make_bot(game, bot, seed * 8 + s) for s, bot in enumerate(seats)]
+    return play_match(game, agents, seed, options).record
+
+
+def timed(record: GameRecord, **settings: Any) -> tuple[Analysis, float, float]:
+    """Returns an analysis with its wall and CPU seconds (workers included)."""
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    result = analyse(record, workers=WORKERS, **settings)
+    return result, time.perf_counter() - wall, cpu_seconds() - cpu
+
+
+def typical_time(name: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Analyses a four-player game of greedy bots, seat 0 as its person, at the default budget."""
+    record = bots_game(name, options, ["greedy"] * 4, seed)
+    record.seats = ["human", "greedy", "greedy", "greedy"]
+    result, wall, cpu = timed(record)
+    return {
+        "seed": seed,
+        "actions": len(record.moves),
+        "decisions": len(result.decisions),
+        "budget": result.budget,
+        "workers": WORKERS,
+        "seconds": round(wall, 1),
+        "cpu_seconds": round(cpu, 1),
+        "marked": sum(1 for d in result.decisions if d.mark),
+    }
+
+
+def trust(name: str, options: dict[str, Any], games: int, search: str) -> dict[str, Any]:
+    """Plays ``games`` games of two search seats against two random ones, analyses every seat twice
+    (seeds 0 and 1) and returns each kind's mean loss with its interval and the marks' agreement."""
+    kinds = (search, "random")
+    losses: dict[str, list[float]] = {bot: [] for bot in kinds}
+    clear: dict[str, list[float]] = {bot: [] for bot in kinds}
+    stakes: dict[str, list[float]] = {bot: [] for bot in kinds}
+    marked: dict[str, int] = dict.fromkeys(kinds, 0)
+    agree = total = 0
+    seconds = 0.0
+    for index in range(games):
+        seats = (
+            [search, "random", search, "random"] if index % 2 == 0 else ["random", search, "random", search]
+        )
+        record = bots_game(name, options, seats, 2026 + index)
+        first, wall, _ = timed(record, all_seats=True, seed=0)
+        second, wall2, _ = timed(record, all_seats=True, seed=1)
+        seconds += wall + wall2
+        for judgement in first.decisions:
+            bot = seats[judgement.seat]
+            losses[bot].append(max(0.0, judgement.loss))
+            clear[bot].append(clear_loss(judgement))
+            stakes[bot].append(judgement.before)
+            marked[bot] += judgement.mark != ""
+        marks = {d.move: d.mark for d in second.decisions}
+        agree += sum(1 for d in first.decisions if marks[d.move] == d.mark)
+        total += len(first.decisions)
+    row: dict[str, Any] = {"games": games, "seats": f"2 x {search}, 2 x random", "seconds": round(seconds, 1)}
+    for bot in kinds:
+        row[f"{bot} decisions"] = len(losses[bot])
+        row[f"{bot} mean loss"] = _interval(losses[bot])
+        row[f"{bot} mean clear loss"] = _interval(clear[bot])
+        row[f"{bot} marked"] = marked[bot]
+        row[f"{bot} mean share before deciding"] = _interval(stakes[bot])
+    row["marks agree"] = round(agree / total, 4) if total else None
+    row["decisions compared"] = total
+    return row
+
+
+def _interval(values: list[float]) -> list[float]:
+    """Returns the mean and its 95% interval, rounded (zeros for fewer than two values)."""
+    found = interval(values) if len(values) > 1 else (0.0, 0.0, 0.0)
+    return [round(x, 4) for x in found]
+
+
+def analysis_figures(
+    results: dict[str, Any], games: int = 1, search: str | None = None, only: str | None = None
+) -> None:
+    """Measures and prints the analysis's figures into ``results["analysis"]`` (``only``: ``time`` or
+    ``trust``, keeping the other figures there)."""
+    figures: dict[str, Any] = results.get("analysis") or {}
+    figures["default budget"] = Budget().describe()
+    results["analysis"] = figures
+    if only != "trust":
+        typical_times(figures)
+    if only != "time":
+        trust_figures(figures, games, search)
+
+
+def typical_times(figures: dict[str, Any]) -> None:
+    """Times the analysis of a typical four-player game of each game (greedy bots, seat 0 as the person)."""
+    print(f"Analysis: a four-player greedy game, seat 0 judged, default budget, {WORKERS} workers:")
+    for name, options in GAMES:
+        row = figures[f"time {name}"] = typical_time(name, options, 7)
+        print(
+            f"  {name:16s} {row['seconds']:6.1f} s ({row['cpu_seconds']:.1f} CPU s), {row['decisions']} "
+            f"decisions of {row['actions']} actions, {row['marked']} marked"
+        )
+
+
+def trust_figures(figures: dict[str, Any], games: int, search: str | None) -> None:
+    """Measures each game's trust figures (``trust``): losses by kind of seat, agreement of two seeds."""
+    print(
+        f"Analysis trust: {games} game(s) a game of 2 search seats against 2 random, every seat, seeds 0, 1:"
+    )
+    for name, (options, bot) in TRUST.items():
+        row = figures[f"trust {name}"] = trust(name, options, games, search or bot)
+        print(f"  {name:16s} " + ", ".join(f"{k} {v}" for k, v in row.items()))
+
+
+def main() -> None:
+    """Prints the figures as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--search", help="the search seats (default: per game, TRUST)")
+    parser.add_argument("--only", choices=["time", "trust"], help="measure only this part")
+    args = parser.parse_args()
+    results: dict[str, Any] = {}
+    analysis_figures(results, args.games, args.search, args.only)
+    print(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from itertools import chain
 
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionStack, Seat
@@ -13,7 +14,7 @@ from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.core.zones import CardNames, Layout, Part, position_header
 from parlour.games.venture.actions import NOTATION, VentureAction
-from parlour.games.venture.content import CAPITAL, Corporation, Deck, Resource
+from parlour.games.venture.content import CAPITAL, PROFIT, Corporation, Deck, Resource
 from parlour.games.venture.record import Step
 
 FORMAT = "parlour-venture-position/1"
@@ -141,6 +142,7 @@ class VentureState(ModularState[VentureAction]):
         other = self.clone()
         other.chance = self.chance.fresh(rng)
         self.layout.redeal(other, seat, rng)
+        _profits_out_of_hands(other, seat, rng)
         return other
 
     # ------------------------------------------------------------ positions
@@ -169,6 +171,23 @@ class VentureState(ModularState[VentureAction]):
             entry["owed"], entry["transacted"] = step.owed, step.transacted
             entry["decisions"] = step.decisions.to_json()
         return entry
+
+
+def _profits_out_of_hands(state: VentureState, seat: Seat, rng: random.Random) -> None:
+    """Re-deals the other seats' hands from the unseen cards that are not Profit cards, the rest to the
+    drawing deck: a Profit card drawn scores at once and is replaced (ruling A-15), so no hand holds one,
+    and a world with one in a hand is no world the game can reach."""
+    hands = [hand for s, hand in enumerate(state.hands) if s != seat]
+    unseen = sorted([*chain.from_iterable(hands), *state.draw])  # sorted: depends only on what is known
+    profit = [r for r in unseen if state.deck.resources[r].kind == PROFIT]
+    others = [r for r in unseen if state.deck.resources[r].kind != PROFIT]
+    rng.shuffle(others)
+    start = 0
+    for hand in hands:
+        hand[:] = others[start : start + len(hand)]
+        start += len(hand)
+    state.draw[:] = others[start:] + profit
+    rng.shuffle(state.draw)
 
 
 @cache

@@ -9,6 +9,7 @@ import pytest
 
 from parlour.core.errors import IllegalActionError
 from parlour.core.registry import load_game
+from parlour.games.venture.content import PROFIT
 from parlour.testing import kit
 
 GAME = load_game("venture")
@@ -73,3 +74,22 @@ def test_the_encoding_reads_only_a_game_of_venture() -> None:
     assert encode(GAME.new_state(3, 1), 0).size > 0
     with pytest.raises(TypeError, match="reads a VentureGameState, not EmbersState"):
         encode(load_game("embers").new_state(2, 0), 0)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_redeal_never_puts_a_profit_card_in_a_hand(seed: int) -> None:
+    """A Profit card drawn scores at once and is replaced (ruling A-15), so no hand ever holds one: the
+    hands a seat cannot see are re-dealt from the other cards, and the profit cards stay in the deck."""
+    state = GAME.new_state(4, seed)
+    for step in range(seed % 7):  # a few turns in, so hands and deck have moved
+        state.apply(state.legal_actions()[step % len(state.legal_actions())])
+    other = state.determinize(seed % 4, random.Random(seed))
+    profit = lambda r: other.card(r).kind == PROFIT  # noqa: E731
+    assert not any(profit(r) for hand in other.hands for r in hand)
+    assert sum(profit(r) for r in other.draw) == sum(state.card(r).kind == PROFIT for r in state.draw)
+    assert sorted(other.draw + [r for h in other.hands for r in h]) == sorted(
+        state.draw + [r for h in state.hands for r in h]
+    )
+    assert other.hands[seed % 4] == state.hands[seed % 4]
+    assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
+    GAME.state_from_position(other.to_position())  # a world the position loader accepts

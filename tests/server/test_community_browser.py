@@ -14,7 +14,7 @@ import pytest
 from .accounts_helpers import PASSWORD
 from .browsing import LAPTOP, needs_chromium, screenshot, use_buttons
 from .live_server import LiveServer
-from .test_turn_based_browser import DAY, advance
+from .test_turn_based_browser import DAY, advance, asked, play_turn
 
 pytestmark = [needs_chromium, pytest.mark.slow]
 
@@ -61,27 +61,6 @@ def make_table(context: Any, server: LiveServer) -> tuple[str, dict[str, str]]:
     table = links[0].split("/t/")[1].split("#")[0]
     lobby.close()
     return table, {str(number): link for number, link in enumerate(links)}
-
-
-def asked(server: LiveServer, table: str) -> int:
-    """Returns the seat asked now (the table's public status)."""
-    found: int = server.get(f"/api/tables/{table}/status")["deciders"][0]
-    return found
-
-
-def play_turn(server: LiveServer, table: str, page: Any, seat: int) -> int:
-    """Plays ``seat``'s whole turn by clicking its buttons (its turn's end where offered, else the first
-    choice); returns how many moves it made."""
-    moves = 0
-    while asked(server, table) == seat and moves < 20:
-        seen = server.get(f"/api/tables/{table}/status")["version"]
-        page.wait_for_function("v => socket && socket.readyState === 1 && view.version === v", arg=seen)
-        page.wait_for_selector("#actions button", timeout=10_000)
-        ends = page.locator("#actions button[data-action='done'], #actions button[data-action='end']")
-        (ends.first if ends.count() else page.locator("#actions button").first).click()
-        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=seen)
-        moves += 1
-    return moves
 
 
 def urgency(server: LiveServer, table: str, seat: int) -> tuple[int, float]:

@@ -111,6 +111,8 @@ def test_chromium_opens_a_profile_and_the_leaderboard_names_as_text(browser: Any
         assert page.text_content("#profile-name") == NAME and page.locator("main img").count() == 0
         assert page.locator(".rating-plot circle").count() == 4
         assert "2 times" in (page.text_content("#profile-timeouts") or "")
+        assert page.locator("#profile-games td").first.text_content() == "Embers"  # its title, not its id
+        assert page.locator("#profile-ratings a").first.text_content() == "Embers, 3 players"
         assert EMAIL not in page.content()
         screenshot(page, "profile")
 

@@ -26,23 +26,23 @@ def advance(server: LiveServer, seconds: float) -> None:
         assert reply.status == 200
 
 
-def asked(server: LiveServer, made: dict[str, Any]) -> int:
-    """Returns the seat asked now."""
-    found: int = server.get(f"/api/tables/{made['table']}", made["spectator_token"])["deciders"][0]
+def asked(server: LiveServer, table: str) -> int:
+    """Returns the seat asked now (the table's public status)."""
+    found: int = server.get(f"/api/tables/{table}/status")["deciders"][0]
     return found
 
 
-def play_turn(server: LiveServer, made: dict[str, Any], page: Any, seat: int) -> int:
+def play_turn(server: LiveServer, table: str, page: Any, seat: int) -> int:
     """Plays ``seat``'s whole turn by clicking its buttons (its turn's end where offered, else the first
-    choice); returns how many moves it made."""
-    path = f"/api/tables/{made['table']}"
+    choice), once the page is connected and up to date; returns how many moves it made."""
     moves = 0
-    while asked(server, made) == seat and moves < 20:
-        version = server.get(path, made["spectator_token"])["version"]
+    while asked(server, table) == seat and moves < 20:
+        seen = server.get(f"/api/tables/{table}/status")["version"]
+        page.wait_for_function("v => socket && socket.readyState === 1 && view.version === v", arg=seen)
         page.wait_for_selector("#actions button", timeout=10_000)
         ends = page.locator("#actions button[data-action='done'], #actions button[data-action='end']")
         (ends.first if ends.count() else page.locator("#actions button").first).click()
-        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=seen)
         moves += 1
     return moves
 
@@ -60,10 +60,10 @@ def test_two_people_play_turns_across_a_restart_and_a_deadline_passes_to_the_aut
         page.wait_for_selector("#banner:not(:empty)")
         use_buttons(page)
         pages.append(page)
-    first = asked(server, made)
-    assert play_turn(server, made, pages[first], first) >= 2
-    assert play_turn(server, made, pages[1 - first], 1 - first) >= 2
-    late = asked(server, made)
+    first = asked(server, made["table"])
+    assert play_turn(server, made["table"], pages[first], first) >= 2
+    assert play_turn(server, made["table"], pages[1 - first], 1 - first) >= 2
+    late = asked(server, made["table"])
     assert " h " in pages[late].text_content("#clock")  # "clock: 23 h 59 min for Seat 1"
     server.kill()  # mid-game, at once
     again = LiveServer(db, extra=["--test-hooks"])
@@ -104,7 +104,7 @@ def test_two_people_play_turns_across_a_restart_and_a_deadline_passes_to_the_aut
         order = lobby.eval_on_selector_all(
             "#my-tables li.my-table", "items => items.map(i => i.dataset.table)"
         )
-        yours = made["table"] if asked(again, made) == late else mine["table"]  # else: least time left
+        yours = made["table"] if asked(again, made["table"]) == late else mine["table"]  # else: least left
         assert order[0] == yours
         texts = lobby.eval_on_selector_all("#my-tables .my-turn", "boxes => boxes.map(b => b.textContent)")
         assert all(" h left" in text for text in texts), texts

@@ -147,10 +147,13 @@ async function profile() {
   $("profile-name").textContent = found.display_name;
   $("profile-username").textContent = `(${found.username})`;
   $("profile-timeouts").textContent = `The clock ran out on this player ${found.timeouts} time${found.timeouts === 1 ? "" : "s"}.`;
+  // Each game by its title (the server's list of games), its name where the list has none.
+  const titles = new Map((await getJSON("/api/games").catch(() => [])).map((g) => [g.name, g.title]));
+  const titled = (name) => titles.get(name) || name;
   const games = $("profile-games");
   for (const g of found.games) {
     const tr = document.createElement("tr");
-    cell(tr, g.game);
+    cell(tr, titled(g.game));
     cell(tr, `${g.played}`);
     cell(tr, `${g.playing}`);
     cell(tr, `${g.wins}`);
@@ -170,7 +173,7 @@ async function profile() {
     const title = document.createElement("h3");
     const link = document.createElement("a");
     link.href = `/leaderboard?${new URLSearchParams({ game: r.game, players: `${r.players}` })}`;
-    link.textContent = `${r.game}, ${r.players} players`;
+    link.textContent = `${titled(r.game)}, ${r.players} players`;
     title.append(link);
     const line = document.createElement("p");
     line.textContent = `Rating ${fixed(r.ordinal)} (μ ${fixed(r.mu)}, σ ${fixed(r.sigma)}), ${r.games} games, ${r.wins} wins`;

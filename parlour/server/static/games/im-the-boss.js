@@ -235,7 +235,7 @@
       const holder = obs.placards[inv.colour];
       const away = travelling.includes(inv.colour);
       const who = holder === null || holder === undefined ? "spare" : name(ctx, holder);
-      const p = svg("g", { class: `itb-placard${away ? " away" : ""}` },
+      const p = svg("g", { class: `itb-placard${away ? " away" : ""}`, ...(who === "spare" ? { "data-spare": "" } : {}) },
         svg("rect", { class: "cell", x: px, y: py, width: 118, height: 25, rx: 4 }),
         svgBox(ctx, px + 4, py + 4, 17, inv.colour),
         svg("text", { x: px + 25, y: py + 11, "font-size": 10, "font-weight": "bold" }, `${inv.name} placard`),
@@ -378,7 +378,7 @@
       : nego.quiet ? "everyone has passed: the Boss decides" : "bargaining: anyone may act";
     top.append(el("br"), mark(ctx, el("span", { class: `itb-state${nego.called ? " called" : ""}` }, state), "deal"));
     const rows = [];
-    if (space.required) rows.push(el("div", { class: "itb-group" }, "Required, each:"), ...[...space.required].map(c => colourRow(ctx, c)));
+    if (space.required) rows.push(el("div", { class: "itb-group", "data-required": "" }, "Required, each:"), ...[...space.required].map(c => colourRow(ctx, c)));
     for (const group of space.groups) {
       rows.push(el("div", { class: "itb-group" }, `${group.count} of ${[...group.colours].join(" ")}:`));
       rows.push(...[...group.colours].map(c => colourRow(ctx, c)));

@@ -152,7 +152,7 @@
     const orbitRing = api.svg("circle", { cx: orbit.x, cy: orbit.y, r: ring, fill: FILLS.orbit, stroke: "#a8b0d8", "stroke-width": 3, class: "area", "data-area": orbit.id });
     // Orbit: its ring, and a plate with its name (the Earth areas lie inside the ring).
     const plate = api.svg("rect", { x: orbit.x - 50, y: orbit.y - ring - 30, width: 100, height: 32, rx: 8, fill: FILLS.orbit, stroke: "#a8b0d8", "stroke-width": 2, class: "area hit" });
-    const orbitGroup = api.svg("g", { class: "area-g", "data-area": orbit.id }, orbitRing, plate,
+    const orbitGroup = api.svg("g", { class: "area-g", "data-area": orbit.id, "data-kind": "orbit" }, orbitRing, plate,
       txt(api, orbit.x, orbit.y - ring - 14, "Orbit", 22, { fill: "#e8ecf8", "font-weight": "bold" }));
     const orbitLabel = `Orbit (reaches every Earth area)`;
     orbitGroup.dataset.label = orbitLabel;
@@ -216,7 +216,7 @@
 
   function drawArea(api, ctx, a) {
     const o = api.observation, enh = o.enhanced;
-    const g = api.svg("g", { class: "area-g", "data-area": a.id });
+    const g = api.svg("g", { class: "area-g", "data-area": a.id, "data-kind": a.kind });
     const fill = a.kind === "home" ? colour(api, a.planet) : FILLS[a.kind];
     let shape;
     if (a.kind === "refuge") shape = api.svg("rect", { x: a.x - 110, y: a.y - 26, width: 220, height: 52, rx: 9, fill, stroke: colour(api, "earth"), "stroke-width": 3 });
@@ -248,7 +248,7 @@
         if (ctx.fresh && api.previous && api.previous.population && api.previous.population[a.id] !== pop) n.classList.add("arrived");
         g.append(n);
         const sick = enh && enh.infected ? enh.infected[a.id] : 0;
-        if (sick) g.append(txt(api, a.x + r + 14, a.y, `+${sick}`, 16, { fill: "#F0E442", "font-weight": "bold" }));
+        if (sick) g.append(txt(api, a.x + r + 14, a.y, `+${sick}`, 16, { fill: "#F0E442", "font-weight": "bold", "data-infected": a.id }));
       }
     }
     let label = a.name + ` (${a.kind === "space" ? "space area" : a.kind})`;

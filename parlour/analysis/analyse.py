@@ -75,6 +75,7 @@ def analyse(
     progress: Progress | None = None,
     content: ContentSets | None = None,
     moves: Collection[int] | None = None,
+    hindsight: bool = False,
 ) -> Analysis:
     """Analyses a finished game's record: each judged decision of ``seats`` (or the one ``seat``;
     default: the persons'; every seat with ``all_seats``) from that seat's information set, ``budget``
@@ -83,7 +84,8 @@ def analyse(
     The same ``seed`` gives the same result whatever the backend and the workers (each decision is seeded
     by its move alone). Blocking and CPU-bound: a server calls it off its event loop, in a worker
     thread or process; ``progress`` is called in the calling thread as each decision is judged.
-    ``moves`` (indexes in the record's moves) keeps only the decisions at those moves.
+    ``moves`` (indexes in the record's moves) keeps only the decisions at those moves. ``hindsight``
+    judges from the real cards instead (everything revealed; the result's ``view`` says so).
     """
     if isinstance(budget, str):
         budget = Budget.parse(budget)
@@ -94,7 +96,7 @@ def analyse(
         seats = [*(seats or ()), seat]
     game = load_game(record.game).with_content(content or ContentSets())
     chosen = choose_seats(record, seats, all_seats)
-    jobs, final_state = find_decisions(game, record, chosen, seed, budget)
+    jobs, final_state = find_decisions(game, record, chosen, seed, budget, hindsight)
     if moves is not None:
         jobs = [job for job in jobs if job.move in moves]
     if not final_state.is_over():
@@ -127,6 +129,7 @@ def analyse(
         decisions=judgements,
         summary=summary,
         biggest=[Loss(j.move, j.seat, j.played, j.best, j.loss, j.mark) for j in worst],
+        view="hindsight" if hindsight else "seat",
     )
 
 

@@ -37,6 +37,8 @@ class DecisionJob:
     seed: int
     budget: Budget
     routine: list[str] = field(default_factory=list)
+    hindsight: bool = False
+    """Judge from the real cards (everything revealed) instead of the seat's determinisations."""
 
 
 def decision_seed(seed: int, move: int) -> int:
@@ -53,10 +55,11 @@ def judged(state: GameState, seat: int, action: object) -> bool:
 
 
 def find_decisions(
-    game: Game, record: GameRecord, seats: Collection[int], seed: int, budget: Budget
+    game: Game, record: GameRecord, seats: Collection[int], seed: int, budget: Budget, hindsight: bool = False
 ) -> tuple[list[DecisionJob], GameState]:
     """Replays ``record`` and returns the jobs of the judged decisions of ``seats`` (routine steps
-    attached to the decision before them when nobody else acted in between) and the final state."""
+    attached to the decision before them when nobody else acted in between) and the final state
+    (``hindsight``: the jobs judge from the real cards)."""
     if len(record.moves) > MAX_MOVES:
         raise AnalysisError(f"a record of more than {MAX_MOVES:,} moves is not analysed")
     try:
@@ -80,6 +83,7 @@ def find_decisions(
                     state.format_action(action),
                     decision_seed(seed, index),
                     budget,
+                    hindsight=hindsight,
                 )
                 jobs.append(job)
             state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)

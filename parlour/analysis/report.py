@@ -20,6 +20,9 @@ MAX_TEXT = 400
 MAX_SEATS = 16
 """The most seats a loaded analysis may name."""
 MARK_NAMES = ("", "?!", "?", "??")
+VIEWS = ("seat", "hindsight")
+"""What an analysis judged from: each seat's information set (``seat``, the default), or the real cards
+(``hindsight``: everything revealed; labelled so wherever it is shown, docs/analysis.md)."""
 
 
 class AnalysisError(ParlourError):
@@ -121,6 +124,8 @@ class Analysis:
     decisions: list[Judgement] = field(default_factory=list)
     summary: list[PlayerReport] = field(default_factory=list)
     biggest: list[Loss] = field(default_factory=list)
+    view: str = "seat"
+    """``seat``: judged from each seat's information set; ``hindsight``: from the real cards."""
     format: str = FORMAT
 
     def to_json(self) -> JSONObject:
@@ -132,6 +137,8 @@ class Analysis:
 def load_analysis(data: object) -> Analysis:
     """Returns the Analysis a JSON document holds, refusing anything malformed with a one-line
     AnalysisError naming the field (size-limited: ``MAX_DECISIONS``, ``MAX_ACTIONS``, ``MAX_TEXT``)."""
+    if isinstance(data, dict) and "view" not in data:
+        data = {**data, "view": "seat"}  # written before the hindsight view existed
     top = _object(data, Analysis, "")
     if top["format"] != FORMAT:
         raise AnalysisError(f"format: not a Parlour analysis (expected {FORMAT!r})")
@@ -151,7 +158,15 @@ def load_analysis(data: object) -> Analysis:
         decisions=_list(top["decisions"], "decisions", MAX_DECISIONS, lambda v, w: _judgement(v, w, players)),
         summary=_list(top["summary"], "summary", players, lambda v, w: _player(v, w, players)),
         biggest=_list(top["biggest"], "biggest", MAX_DECISIONS, lambda v, w: _loss(v, w, players)),
+        view=_view(top["view"]),
     )
+
+
+def _view(value: object) -> str:
+    """Reads the view an analysis judged from: ``seat`` or ``hindsight``."""
+    if value not in VIEWS:
+        raise AnalysisError(f"view: must be one of {', '.join(VIEWS)}")
+    return str(value)
 
 
 def _judgement(value: object, where: str, players: int) -> Judgement:

@@ -48,7 +48,8 @@ def adviser_bot(game: Game) -> str:
 
 def judge(job: DecisionJob) -> Verdict:
     """Judges one decision (run in a worker): reads the job's position and asks that state for nothing
-    but the seat's legal actions, its adviser's choice and determinisations for the seat."""
+    but the seat's legal actions, its adviser's choice and determinisations for the seat (with
+    ``job.hindsight``, the real state itself on every sample: only the rollouts differ)."""
     game = load_game(job.game).with_content(job.content)
     state = game.state_from_position(job.position)
     seat = job.seat
@@ -67,7 +68,7 @@ def judge(job: DecisionJob) -> Verdict:
             break
         if deadline is not None and done >= MIN_SAMPLES and time.perf_counter() >= deadline:
             break
-        world = state.determinize(seat, rng)
+        world = state.clone() if job.hindsight else state.determinize(seat, rng)
         seed = rng.randrange(2**31)
         for position, index in enumerate(active):
             copy = world.clone() if position < len(active) - 1 else world

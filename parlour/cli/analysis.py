@@ -64,6 +64,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             backend=args.backend,
             progress=progress,
             content=content,
+            hindsight=args.hindsight,
         )
     for line in summary_lines(result, game.title):
         print(line)
@@ -83,6 +84,9 @@ def summary_lines(result: Analysis, title: str) -> list[str]:
     accuracy, mean loss, marks and swings."""
     seats = ", ".join(f"{s} ({_clean(result.seats[s])})" for s in result.analysed)
     lines = [
+        "HINDSIGHT: judged from the real cards, everything revealed (not what each seat knew)"
+        if result.view == "hindsight"
+        else "",
         f"{title}, {result.players} players, {result.moves} actions; seats analysed: {seats}",
         f"budget {result.budget} determinisations a decision, seed {result.seed}, rollouts by "
         f"{result.rollout}; share = {result.share}",

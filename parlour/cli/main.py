@@ -324,6 +324,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyse.add_argument("--all-seats", action="store_true", help="analyse every seat, bots' too")
     analyse.add_argument(
+        "--hindsight",
+        action="store_true",
+        help="judge from the real cards, everything revealed (labelled hindsight; default: each seat's view)",
+    )
+    analyse.add_argument(
         "--budget",
         metavar="B",
         help="determinisations a decision (default 12; more: narrower intervals), or a time a decision "

@@ -1,7 +1,8 @@
 """``make fuzz``: a long fuzzing run over every surface of every game; prints the figures.
 
 Usage: ``python tests/fuzz/run.py [--inputs N] [--seed S] [--surfaces SURFACES]`` (SURFACES:
-comma-separated, of position, record, action, cli, http, ws, net and accounts; all by default). N inputs per
+comma-separated, of position, record, action, cli, analyse, document, http, ws, net and accounts; all by
+default; ``analyse`` runs N / 20 ``parlour analyse`` lines, ``document`` loads N analysis documents). N inputs per
 surface and game; the table server's ``http`` and ``ws`` surfaces, one server with tables of every
 game, get N each; ``net``, a real server process attacked over the network, N attacks; ``accounts``, the
 accounts' endpoints (registration, sign-in, the account, e-mail links, seats kept), N requests. Exits 1 if any
@@ -21,13 +22,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fuzz.account_surface import ROOMY, fuzz_accounts
+from fuzz.analysis_surface import fuzz_analyse_cli, fuzz_analysis_documents
 from fuzz.guards import Tally
 from fuzz.net_surface import fuzz_net
 from fuzz.server_surface import Server, fuzz_http, fuzz_ws
 from fuzz.surfaces import PLAYERS, corpus, fuzz_actions, fuzz_cli, fuzz_positions, fuzz_records
 
-SURFACES = ("position", "record", "action", "cli", "http", "ws", "net", "accounts")
-GAME_SURFACES = SURFACES[:4]
+SURFACES = ("position", "record", "action", "cli", "analyse", "document", "http", "ws", "net", "accounts")
+GAME_SURFACES = SURFACES[:6]
 
 
 def run(inputs: int, seed: int, surfaces: tuple[str, ...], folder: Path) -> Tally:
@@ -44,6 +46,10 @@ def run(inputs: int, seed: int, surfaces: tuple[str, ...], folder: Path) -> Tall
             fuzz_actions(tally, found, rng, inputs)
         if "cli" in surfaces:
             fuzz_cli(tally, found, rng, max(1, inputs // 20), folder / name)
+        if "analyse" in surfaces:
+            fuzz_analyse_cli(tally, found, rng, max(1, inputs // 20), folder / f"{name}-analyse")
+        if "document" in surfaces:
+            fuzz_analysis_documents(tally, found, rng, inputs)
     if "http" in surfaces or "ws" in surfaces:
         with Server(folder / "server") as server:
             if "http" in surfaces:

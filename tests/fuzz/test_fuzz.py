@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from .analysis_surface import fuzz_analyse_cli, fuzz_analysis_documents
 from .guards import Tally
 from .surfaces import PLAYERS, Corpus, corpus, fuzz_actions, fuzz_cli, fuzz_positions, fuzz_records
 
@@ -85,3 +86,17 @@ def test_the_guards_catch_a_hang() -> None:
 
     tally.run("action", "spins", spins, seconds=0.2)
     assert tally.hangs == 1 and tally.broken == 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_analyse_command_lines(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    tally = _fuzzed(fuzz_analyse_cli, "analyse", name, 6, tmp_path / "work")
+    assert tally.tried["analyse"] == 6 and tally.accepted["analyse"] > 0, tally.summary()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_analysis_documents(name: str) -> None:
+    tally = _fuzzed(fuzz_analysis_documents, "document", name, 300)
+    # Both outcomes occur: some mutations are harmless, most are refused naming the field.
+    assert tally.refused["document"] > 100 and tally.accepted["document"] > 5, tally.summary()

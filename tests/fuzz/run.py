@@ -1,12 +1,12 @@
 """``make fuzz``: a long fuzzing run over every surface of every game; prints the figures.
 
-Usage: ``python tests/fuzz/run.py [--inputs N] [--seed S] [--surfaces SURFACES]`` (SURFACES:
-comma-separated, of position, record, action, cli, analyse, document, http, ws, net and accounts; all by
-default; ``analyse`` runs N / 20 ``parlour analyse`` lines, ``document`` loads N analysis documents). N inputs per
-surface and game; the table server's ``http`` and ``ws`` surfaces, one server with tables of every
-game, get N each; ``net``, a real server process attacked over the network, N attacks; ``accounts``, the
-accounts' endpoints (registration, sign-in, the account, e-mail links, seats kept), N requests. Exits 1 if any
-input broke a promise.
+Usage: ``python tests/fuzz/run.py [--inputs N] [--seed S] [--surfaces SURFACES]`` (SURFACES: comma-
+separated, of position, record, action, cli, analyse, document, http, ws, net and accounts; all by
+default; ``analyse`` runs N / 20 ``parlour analyse`` lines, ``document`` loads N analysis documents). N
+inputs per surface and game; the table server's ``http`` and ``ws`` surfaces, one server with tables of
+every game, get N each; ``net``, a real server process attacked over the network, N attacks;
+``accounts``, the accounts' endpoints (registration, sign-in, the account, e-mail links, seats kept), N
+requests. Exits 1 if any input broke a promise.
 """
 
 from __future__ import annotations

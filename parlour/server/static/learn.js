@@ -131,22 +131,7 @@ function showAnswer(answer) {
 }
 
 function drawActions() {
-  const groups = new Map();
-  for (const text of view.legal) {
-    const verb = text.split(" ")[0];
-    if (!groups.has(verb)) groups.set(verb, []);
-    groups.get(verb).push(text);
-  }
-  const rows = [];
-  for (const [verb, texts] of groups) {
-    const buttons = texts.slice(0, 40).map(t => {
-      const b = el("button", { type: "button", "data-action": t, ...(endsTurn(t) ? { "data-ends": "" } : {}) }, t);
-      b.addEventListener("click", () => act(t));
-      return b;
-    });
-    const more = texts.length > 40 ? [el("span", { class: "muted" }, ` … ${texts.length - 40} more: type them`)] : [];
-    rows.push(el("div", { class: "verb" }, el("span", {}, verb), ...buttons, ...more));
-  }
+  const rows = ParlourActions.rows(view.legal, act, () => "", endsTurn);
   byId("actions").replaceChildren(...(rows.length ? rows : [el("p", { class: "muted" }, "Nothing to decide now.")]));
 }
 

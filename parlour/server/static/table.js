@@ -85,24 +85,7 @@ function act(text) {
 }
 
 function drawActions() {
-  const groups = new Map();
-  for (const text of view.legal) {
-    const verb = text.split(" ")[0];
-    if (!groups.has(verb)) groups.set(verb, []);
-    groups.get(verb).push(text);
-  }
-  const rows = [];
-  for (const [verb, texts] of groups) {
-    const buttons = texts.slice(0, 40).map(t => {
-      const title = cardNames.length ? cardTitle(t) : "";
-      const attrs = { type: "button", "data-action": t, ...(title ? { title } : {}), ...(endsTurn(t) ? { "data-ends": "" } : {}) };
-      const b = el("button", attrs, t);
-      b.addEventListener("click", () => act(t));
-      return b;
-    });
-    const more = texts.length > 40 ? [el("span", { class: "muted" }, ` … ${texts.length - 40} more: type them`)] : [];
-    rows.push(el("div", { class: "verb" }, el("span", {}, verb), ...buttons, ...more));
-  }
+  const rows = ParlourActions.rows(view.legal, act, t => (cardNames.length ? cardTitle(t) : ""), endsTurn);
   show("actions", ...(rows.length ? rows : [el("p", { class: "muted" }, view.over ? "The game is over." : "Nothing to decide now.")]));
   show("legal-list", ...view.legal.map(t => el("option", { value: t })));
 }

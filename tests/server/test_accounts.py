@@ -20,6 +20,7 @@ from parlour.server.accounts.web import COOKIE
 
 from .accounts_helpers import PASSWORD, ROOMY, account_client, login, one_line_error, register, rows
 from .conftest import bearer, create
+from .migrating import downgrade
 
 
 @pytest.fixture
@@ -412,22 +413,10 @@ def test_random_bodies_get_one_line_refusals_and_change_nothing(db: Path) -> Non
 
 
 def test_migration_0007_goes_down_and_up_and_the_games_stay(db: Path) -> None:
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine
-
-    import parlour.server.storage as storage
-
     with account_client(db) as client:
         made = create(client, "venture", ["human", "human"])
         register(client, "ana")
-    engine = create_engine(f"sqlite:///{db}")
-    config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0006")
-    engine.dispose()
+    downgrade(db, "0006")
     tables = {name for (name,) in rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert not tables & {"accounts", "sessions", "account_tokens", "rate_counts"}
     assert "account_id" not in {c[1] for c in rows(db, "PRAGMA table_info(seats)")}

@@ -5,7 +5,6 @@ line and changes nothing."""
 
 from __future__ import annotations
 
-import random
 import sqlite3
 import threading
 import time
@@ -24,12 +23,13 @@ from .accounts_helpers import PASSWORD
 from .browsing import needs_chromium, screenshot, version, wait_past
 from .conftest import bearer, create
 from .live_server import LiveServer
+from .migrating import downgrade
 from .notify_helpers import bind_seats, bound_table, notify_client, set_for, sql, wait_until
 from .notify_helpers import hall_of as notify_hall
 from .test_api import view
 from .test_live import hello
 from .test_play_again import again, play_out
-from .test_table_page import own_browser, play_one, tokens
+from .test_table_page import finished_embers, own_browser
 from .test_table_page import post as live_post
 from .test_turn_based import DAY, advance, hall_of, turn_client
 
@@ -229,13 +229,7 @@ def test_refusals_are_one_line_and_change_nothing(db: Path) -> None:
 def test_in_chromium_one_asks_the_other_accepts_with_one_click_and_the_new_table_plays(
     server: LiveServer, browser: Any
 ) -> None:
-    made = server.create("embers", ["human", "human"])
-    table, keys, chooser = made["table"], tokens(made), random.Random(8)
-    end = time.time() + 60
-    while not server.get(f"/api/tables/{table}", made["spectator_token"])["over"]:
-        assert time.time() < end
-        for token in keys.values():
-            play_one(server, table, token, chooser)
+    made, table, _ = finished_embers(server, 8)
     ana, bo = (own_browser(browser, server.url + made["seats"][seat]) for seat in ("0", "1"))
     bo.wait_for_selector("#finish:not([hidden]) #play-again")
     ana.click("#play-again")
@@ -289,13 +283,7 @@ def test_nobody_is_told_it_is_their_turn_until_the_rematch_starts(db: Path) -> N
 def test_in_chromium_a_decline_on_the_new_tables_page_shows_on_both_pages(
     server: LiveServer, browser: Any
 ) -> None:
-    made = server.create("embers", ["human", "human"])
-    table, keys, chooser = made["table"], tokens(made), random.Random(9)
-    end = time.time() + 60
-    while not server.get(f"/api/tables/{table}", made["spectator_token"])["over"]:
-        assert time.time() < end
-        for token in keys.values():
-            play_one(server, table, token, chooser)
+    made, table, keys = finished_embers(server, 9)
     ana = own_browser(browser, server.url + made["seats"]["0"])
     new = live_post(server, f"/api/tables/{table}/again", keys[0])["table"]
     ana.wait_for_selector("#rematch-waiting")  # Ana asked: she waits for Bo, and may go there
@@ -315,22 +303,10 @@ def test_in_chromium_a_decline_on_the_new_tables_page_shows_on_both_pages(
 
 
 def test_migration_0011_goes_down_and_up_and_every_older_seat_has_accepted(db: Path) -> None:
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine
-
-    import parlour.server.storage as storage
-
     with turn_client(db) as client:
         made = finished(client, ["human", "human"])
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
-    engine = create_engine(f"sqlite:///{db}")
-    config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0010")  # the older server knows no waiting: the rematch is in play
-    engine.dispose()
+    downgrade(db, "0010")  # the older server knows no waiting: the rematch is in play
     with sqlite3.connect(db) as connection:
         assert "accepted" not in {c[1] for c in connection.execute("PRAGMA table_info(seats)")}
         assert connection.execute("SELECT status FROM tables WHERE id = ?", (new,)).fetchone() == ("playing",)
@@ -467,22 +443,10 @@ def test_a_seat_whose_account_was_deleted_counts_as_declined(db: Path) -> None:
 
 
 def test_migration_0013_goes_down_and_up_and_a_waiting_rematch_gets_a_week(db: Path) -> None:
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine
-
-    import parlour.server.storage as storage
-
     with turn_client(db) as client:
         made = finished(client, ["human", "human"])
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
-    engine = create_engine(f"sqlite:///{db}")
-    config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0011")  # the rematch waits, with no time limit
-    engine.dispose()
+    downgrade(db, "0011")  # the rematch waits, with no time limit
     with sqlite3.connect(db) as connection:
         assert "expires" not in {c[1] for c in connection.execute("PRAGMA table_info(tables)")}
     with turn_client(db) as client:  # opened: upgraded again, the waiting rematch has a week from now

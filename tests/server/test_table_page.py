@@ -43,6 +43,19 @@ def play_one(server: LiveServer, table: str, token: str, chooser: random.Random)
     return True
 
 
+def finished_embers(server: LiveServer, seed: int) -> tuple[dict[str, Any], str, dict[int, str]]:
+    """Plays a two-person Embers table to its end by random legal actions (seeded); returns what
+    creating it answered, its id and each seat's token."""
+    made = server.create("embers", ["human", "human"])
+    table, keys, chooser = made["table"], tokens(made), random.Random(seed)
+    end = time.time() + 60
+    while not server.get(f"/api/tables/{table}", made["spectator_token"])["over"]:
+        assert time.time() < end, "the Embers table did not finish within a minute"
+        for token in keys.values():
+            play_one(server, table, token, chooser)
+    return made, table, keys
+
+
 def watched(page: Any) -> Any:
     """Returns the page with the console errors, page errors and failed requests it will see."""
     page.problems = []
@@ -140,13 +153,7 @@ def test_the_tab_says_your_turn_and_stops_saying_it(server: LiveServer, browser:
 def test_a_finished_table_shows_its_winners_and_plays_again_for_both(
     server: LiveServer, browser: Any
 ) -> None:
-    made = server.create("embers", ["human", "human"])
-    table, keys, chooser = made["table"], tokens(made), random.Random(4)
-    end = time.time() + 60
-    while not server.get(f"/api/tables/{table}", made["spectator_token"])["over"]:
-        assert time.time() < end
-        for token in keys.values():
-            play_one(server, table, token, chooser)
+    made, table, _ = finished_embers(server, 4)
     ana, bo = (own_browser(browser, server.url + made["seats"][seat]) for seat in ("0", "1"))
     for page in (ana, bo):
         page.wait_for_selector("#finish:not([hidden]) #play-again")

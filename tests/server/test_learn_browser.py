@@ -31,6 +31,16 @@ def at_step(page: Any, number: int) -> None:
     page.wait_for_selector("#board .vt")
 
 
+def take(page: Any, action: str) -> None:
+    """Plays an action on the learn page: by its button, else typed in the notation box."""
+    button = page.locator(f"#actions button[data-action='{action}']")
+    if button.count():
+        button.click()
+    else:
+        page.fill("#notation-input", action)
+        page.press("#notation-input", "Enter")
+
+
 def test_venture_tutorial_walked_in_the_browser(server: LiveServer, browser: Any) -> None:
     steps = shipped_script("venture").steps
     page = browser.new_page(viewport=LAPTOP)
@@ -67,7 +77,7 @@ def test_venture_tutorial_walked_in_the_browser(server: LiveServer, browser: Any
     assert page.text_content("#learn-title") == steps[1].title
     # The next ones by their buttons, then a reload resumes where the learner was.
     for number in (2, 3):
-        page.click(f"#actions button[data-action='{steps[number - 1].intended[0]}']")
+        take(page, steps[number - 1].intended[0])
         at_step(page, number + 1)
     page.reload()
     at_step(page, 4)
@@ -91,7 +101,7 @@ def test_the_learn_page_on_a_phone(server: LiveServer, browser: Any) -> None:
     assert width <= PHONE["width"] + 1, f"the page is {width} px wide"
     screenshot(page, "learn-venture-phone")
     first = shipped_script("venture").steps[0].intended[0]
-    page.click(f"#actions button[data-action='{first}']")
+    take(page, first)
     at_step(page, 2)
     assert errors == [], errors
 
@@ -200,13 +210,7 @@ def test_every_step_drawn_and_outlined_in_the_browser(server: LiveServer, browse
             screenshot(page, f"learn-venture-step-{step.number}")
         if step.highlight and not outlined:
             missing.append(f"step {step.number} ({step.id}): {step.highlight}")
-        action = step.intended[0]
-        button = page.locator(f"#actions button[data-action='{action}']")
-        if button.count():
-            button.click()
-        else:
-            page.fill("#notation-input", action)
-            page.press("#notation-input", "Enter")
+        take(page, step.intended[0])
     page.wait_for_selector("body[data-step='final']")
     assert page.is_visible("#learn-play")
     assert not missing, missing

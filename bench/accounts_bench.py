@@ -35,6 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from argon2 import PasswordHasher
+from serving import start_filled
 from sqlalchemy import bindparam, insert, update
 from websockets.sync.client import connect
 
@@ -168,10 +169,7 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
             for record in store.tables(status="playing", limit=MAX_PLAYING, pace=pace)
         }
         store.close()
-        server = LiveServer(db, extra=["--http-rate", "1e6", "--http-burst", "1e6"])
-        began = time.perf_counter()
-        server.start(wait=300.0)  # it resumes up to 2,000 tables first
-        started = time.perf_counter() - began
+        server, started = start_filled(db)
         rng = random.Random(7)
         players = sorted(of_account)
         mine, games, page, views, listed = [], [], [], [], []

@@ -25,11 +25,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from serving import start_filled
+
 from parlour.core.registry import load_game
 from parlour.server.hall import TABLE_ID_BYTES
 from parlour.server.storage import SeatRecord, Store, TableRecord, sqlite_url
 from parlour.server.tables import CLOCK_NOTE, hash_token, new_token
-from tests.server.live_server import LiveServer
 
 HOUR = 3600.0
 SPREAD = 0.05
@@ -81,10 +82,7 @@ def turns_figures(tables: int = 5000, due: int = 100, requests: int = 2000) -> d
         due_tables = fill(store, tables, due, time.time())
         filled = time.perf_counter() - began
         store.close()
-        server = LiveServer(db, extra=["--test-hooks", "--http-rate", "1e6", "--http-burst", "1e6"])
-        began = time.perf_counter()
-        server.start(wait=300.0)  # it resumes up to 2,000 tables first
-        started = time.perf_counter() - began
+        server, started = start_filled(db, ["--test-hooks"])
         try:
             ids = [row.id for row in Store(sqlite_url(db)).tables(limit=tables)]
             rng = random.Random(7)

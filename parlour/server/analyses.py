@@ -358,10 +358,8 @@ def finished(hall: Hall, request: Request) -> LiveTable:
 
 
 def body_view(body: JSONValue) -> str:
-    """Returns the view a request's body asks for: none or ``{}`` the seat's, ``{"view": V}``; refuses
-    anything else (400)."""
-    if body is None:
-        return "seat"
+    """Returns the view a request's body asks for: ``{}`` (or no body) the seat's, ``{"view": V}``;
+    refuses anything else (400)."""
     if not isinstance(body, dict):
         raise Refusal(400, 'an analysis is asked for with {"view": "seat"|"hindsight"} or no body')
     unknown = set(body) - {"view"}

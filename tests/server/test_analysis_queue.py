@@ -357,6 +357,15 @@ def wait_status(server: LiveServer, table: str, ready: Any, timeout: float = 120
         time.sleep(0.1)
 
 
+def wait_row(db: Path, ready: Any, timeout: float = 60) -> Any:
+    """Waits until the one stored analysis row is ``ready(row)``; returns it."""
+    end = time.monotonic() + timeout
+    while not ready(row := rows(db)[0]):
+        assert time.monotonic() < end, f"the analysis row never got there: {row}"
+        time.sleep(0.1)
+    return row
+
+
 def children(pid: int) -> set[int]:
     """Returns the processes whose parent is ``pid`` (Linux's /proc)."""
     found = set()
@@ -394,20 +403,24 @@ def test_a_server_killed_or_stopped_mid_analysis_loses_nothing_and_stops_at_once
         assert not alive(judging), "the judging processes died with their server"
     finally:
         first.kill() if first.process and first.process.poll() is None else None
+    claim = rows(db)[0].claim
     second = LiveServer(db, extra=extra).start()
     try:
         assert second.get(f"/api/tables/{table}/analysis")["status"] == "running"  # its lease holds yet
+        time.sleep(1.5)
+        assert rows(db)[0].claim == claim, "nobody takes an analysis over before its lease lapses"
         live_post(second, "/api/test/clock", {"advance": 61})  # the dead server's lease lapses
-        wait_status(second, table, lambda s: s["status"] == "running" and s["judged"] > 0)
+        wait_row(db, lambda r: r.claim not in (None, claim) and r.judged > 0)  # resumed: progress again
         start = time.monotonic()
         second.stop()  # mid-analysis: the worker stops at its next judged decision, the server at once
         assert time.monotonic() - start < 8
         assert rows(db)[0].status == "running"  # stopped in the middle: its lease lapses
     finally:
         second.stop()
+    claim = rows(db)[0].claim
     third = LiveServer(db, extra=extra).start()
     try:
-        live_post(third, "/api/test/clock", {"advance": 61})
+        live_post(third, "/api/test/clock", {"advance": 122})  # past the second's lease (its clock +61)
         done = wait_status(third, table, lambda s: s["status"] == "done")
         analysis = load_analysis(done["analysis"])
         assert analysis.analysed == [0, 1, 2] and done["judged"] == done["total"] == len(analysis.decisions)

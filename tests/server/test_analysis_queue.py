@@ -466,3 +466,25 @@ async def run_two_workers(db: Path) -> None:
             await worker.stop()
         for store in stores:
             store.close()
+
+
+def test_migration_0014_goes_down_and_up(db: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    import parlour.server.storage as storage
+
+    with make(db, workers=0) as idle:
+        assert ask(idle, finished(idle)).status_code == 202
+    engine = create_engine(f"sqlite:///{db}")
+    config = Config()
+    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0013")
+    with engine.connect() as connection:
+        names = {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master")}
+    engine.dispose()
+    assert "analyses" not in names
+    with make(db, workers=0):  # opened: upgraded again, with no analysis
+        assert rows(db) == []

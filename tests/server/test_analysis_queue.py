@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, insert, select, update
 
 from parlour.analysis.report import load_analysis
+from parlour.cli.serve import Analysing, check_analysing
+from parlour.core.errors import OptionError
 from parlour.server import analysing
 from parlour.server.analyses import AnalysisLimits, AnalysisRow, address_hash
 from parlour.server.analysing import Analyser
@@ -488,3 +490,21 @@ def test_migration_0014_goes_down_and_up(db: Path) -> None:
     assert "analyses" not in names
     with make(db, workers=0):  # opened: upgraded again, with no analysis
         assert rows(db) == []
+
+
+@pytest.mark.parametrize(
+    ("workers", "budget", "error"),
+    [
+        (-1, 12, "--analysis-workers must be 0 to 64"),
+        (65, 12, "--analysis-workers must be 0 to 64"),
+        (1, 1, "--analysis-budget must be 2 to 10000 determinisations a decision"),
+        (1, 10_001, "--analysis-budget must be 2 to 10000 determinisations a decision"),
+    ],
+)
+def test_the_analysis_settings_are_refused_out_of_range_in_one_line(
+    workers: int, budget: int, error: str
+) -> None:
+    with pytest.raises(OptionError) as refused:
+        check_analysing(Analysing(workers, budget))
+    assert str(refused.value) == error
+    check_analysing(Analysing(0, 2))

@@ -27,7 +27,9 @@ from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject
 from parlour.core.record import GameRecord
 from parlour.server.analyses import (
+    INTERRUPTED,
     LEASE,
+    TRIES,
     AnalysisLimits,
     Claimed,
     claim_next,
@@ -120,6 +122,9 @@ class Analyser(Poller):
     async def run(self, claimed: Claimed) -> None:
         """Runs a claimed analysis and stores its document, or its one-line error."""
         job = Job(claimed, stopping=self.stopping)
+        if claimed.attempts > TRIES:
+            await self._store(fail, job, INTERRUPTED)
+            return
         beat = asyncio.get_running_loop().create_task(self._beat(job))
         try:
             document = await asyncio.to_thread(self._analyse, job)

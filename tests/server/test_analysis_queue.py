@@ -23,7 +23,7 @@ from parlour.analysis.report import load_analysis
 from parlour.cli.serve import Analysing, check_analysing
 from parlour.core.errors import OptionError
 from parlour.server import analysing
-from parlour.server.analyses import AnalysisLimits, AnalysisRow, address_hash
+from parlour.server.analyses import INTERRUPTED, TRIES, AnalysisLimits, AnalysisRow, address_hash
 from parlour.server.analysing import Analyser
 from parlour.server.app import Settings, create_app
 from parlour.server.clock import Clock
@@ -508,3 +508,16 @@ def test_the_analysis_settings_are_refused_out_of_range_in_one_line(
         check_analysing(Analysing(workers, budget))
     assert str(refused.value) == error
     check_analysing(Analysing(0, 2))
+
+
+def test_an_analysis_interrupted_too_often_fails_and_may_be_asked_for_again(db: Path) -> None:
+    with make(db, workers=0) as idle:
+        table = finished(idle)
+        assert ask(idle, table).status_code == 202
+    set_rows(db, status="running", claim="a-dead-worker", claimed_at=time.time() - 61, attempts=TRIES)
+    with make(db) as client:
+        failed = wait_done(client, table)[-1]
+        assert failed["status"] == "failed" and failed["error"] == INTERRUPTED and failed["analysis"] is None
+        assert ask(client, table).status_code == 202  # asked for again: tried afresh
+        assert wait_done(client, table)[-1]["status"] == "done"
+        assert rows(db)[0].attempts == 1

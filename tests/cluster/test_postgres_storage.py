@@ -222,3 +222,34 @@ def test_migrate_is_a_no_op_on_a_migrated_database(store: Store, key: bytes) -> 
     migrate(store.engine, key)
     with store.engine.connect() as connection:
         assert connection.execute(text("SELECT count(*) FROM meta")).scalar() == 1
+
+
+def test_a_downgrade_below_the_big_seeds_is_refused_while_a_seed_needs_them(engine: Engine) -> None:
+    migrate_to(engine, "0002")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
+                "spectator_hash) VALUES ('big', 'embers', 2, '{}', :seed, 'over', 1.0, 0, 'hash')"
+            ),
+            {"seed": BIG_SEED},
+        )
+    with pytest.raises(RuntimeError, match="1 tables have seeds wider than 32 bits"):
+        migrate_to(engine, "0001", down=True)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE tables SET seed = 7"))
+    migrate_to(engine, "0001", down=True)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT seed FROM tables")).scalar() == 7
+
+
+def test_the_same_migrations_still_run_down_and_up_on_sqlite(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'parlour.db'}")
+    try:
+        migrate_to(engine, "head")
+        migrate_to(engine, "base", down=True)
+        assert tables_of(engine) == {"alembic_version"}
+        migrate_to(engine, "head")
+        assert "tables" in tables_of(engine)
+    finally:
+        engine.dispose()

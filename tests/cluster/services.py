@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import shlex
 import shutil
 import socket
 import subprocess
@@ -119,7 +120,7 @@ def postgres_cluster(database: str = "parlour") -> Iterator[PostgresCluster]:
     owner = _owner()
     folder = Path(tempfile.mkdtemp(prefix="parlour-pg-"))
     data, log = folder / "data", folder / "server.log"
-    started = False
+    started, reaper = False, None
     try:
         if owner is not None:
             os.chown(folder, owner.pw_uid, owner.pw_gid)
@@ -146,6 +147,8 @@ def postgres_cluster(database: str = "parlour") -> Iterator[PostgresCluster]:
                 continue
             started = True
             break
+        stop = [str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]
+        reaper = _reaper(stop if owner is None else ["runuser", "-u", owner.pw_name, "--", *stop], folder)
         cluster = PostgresCluster(port, user, folder)
         cluster.create_database(database)
         yield cluster
@@ -155,6 +158,7 @@ def postgres_cluster(database: str = "parlour") -> Iterator[PostgresCluster]:
             with suppress(RuntimeError, subprocess.TimeoutExpired):
                 _run([str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"], owner)
         shutil.rmtree(folder, ignore_errors=True)
+        _end(reaper)
 
 
 @contextmanager
@@ -168,6 +172,7 @@ def redis_server() -> Iterator[str]:
     args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     args += ["--dir", str(folder), "--logfile", str(folder / "redis.log")]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    reaper = _reaper(["kill", "-9", str(process.pid)], folder)
     try:
         _wait_for_redis(port, process)
         yield f"redis://127.0.0.1:{port}/0"
@@ -179,6 +184,27 @@ def redis_server() -> Iterator[str]:
             process.kill()
             process.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
+        _end(reaper)
+
+
+def _reaper(stop: list[str], folder: Path) -> subprocess.Popen[bytes]:
+    """Starts a watcher in a session of its own: if this process dies without its cleanup (SIGKILL, a
+    timeout's kill), it runs ``stop`` and removes ``folder``; the normal cleanup ends it first."""
+    script = (
+        f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done; "
+        f"{shlex.join(stop)} >/dev/null 2>&1; rm -rf {shlex.quote(str(folder))}"
+    )
+    devnull = subprocess.DEVNULL
+    return subprocess.Popen(
+        ["sh", "-c", script], start_new_session=True, stdin=devnull, stdout=devnull, stderr=devnull
+    )
+
+
+def _end(reaper: subprocess.Popen[bytes] | None) -> None:
+    """Ends a watcher whose work the normal cleanup did."""
+    if reaper is not None:
+        reaper.kill()
+        reaper.wait(10)
 
 
 def _wait_for_redis(port: int, process: subprocess.Popen[bytes]) -> None:

@@ -7,9 +7,10 @@ import time
 from pathlib import Path
 
 import pytest
-from server.live_server import LiveServer
+from server.live_server import LiveServer, free_port
 from sqlalchemy import create_engine, text
 
+from parlour.cli.main import main
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 
@@ -48,3 +49,14 @@ def test_a_server_on_postgresql_plays_a_game_of_embers_between_bots_to_its_end(
     for seat, action in moves:
         record.add(seat, action)
     assert replay(load_game("embers"), record).is_over()
+
+
+def test_a_database_the_server_cannot_reach_is_one_line_and_no_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"postgresql+psycopg://parlour:secret@127.0.0.1:{free_port()}/parlour"
+    key = tmp_path / "seed.key"
+    assert main(["serve", "--database-url", url, "--seed-key-file", str(key)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "cannot open the database" in error and "Connection refused" in error
+    assert "secret" not in error  # the password hidden

@@ -253,3 +253,46 @@ def test_the_same_migrations_still_run_down_and_up_on_sqlite(tmp_path: Path) -> 
         assert "tables" in tables_of(engine)
     finally:
         engine.dispose()
+
+
+def test_a_table_stored_at_the_first_revision_comes_through_every_migration_and_back(engine: Engine) -> None:
+    migrate_to(engine, "0001")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
+                "spectator_hash) VALUES ('old', 'venture', 2, :options, 5, 'over', 1.0, 1, 'h')"
+            ),
+            {"options": '{"deck": "house"}'},
+        )
+        for seat, auto in ((0, True), (1, False)):
+            connection.execute(
+                text(
+                    "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
+                    "VALUES ('old', :seat, 'human', 'h', :auto)"
+                ),
+                {"seat": seat, "auto": auto},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO moves (table_id, number, seat, action, forced, at) "
+                "VALUES ('old', 1, 0, 'discard 16', '[]', 2.0)"
+            )
+        )
+    migrate_to(engine, "head")
+    with engine.connect() as connection:
+        table = connection.execute(
+            text("SELECT sealed, spectators, pace, rated, rated_done, options FROM tables")
+        ).one()
+        seats = connection.execute(
+            text("SELECT ask, votes, timeouts, replaced, accepted FROM seats ORDER BY seat")
+        ).all()
+    assert tuple(table) == (False, True, "live", False, False, {"deck": "house"})
+    assert [tuple(s) for s in seats] == [("playable", [], 0, False, True), ("always", [], 0, False, True)]
+    migrate_to(engine, "0004", down=True)
+    with engine.connect() as connection:
+        auto = connection.execute(text("SELECT auto_pass FROM seats ORDER BY seat")).scalars().all()
+        moves = connection.execute(text("SELECT action FROM moves")).scalars().all()
+    assert auto == [True, False] and moves == ["discard 16"]
+    migrate_to(engine, "base", down=True)
+    assert tables_of(engine) == {"alembic_version"}

@@ -34,6 +34,14 @@ CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	apt-get install -y chromium || (apt-get update && apt-get install -y chromium)
 
+# The cluster tests (tests/cluster) start throwaway PostgreSQL and Redis servers from Debian's packages.
+POSTGRES := /usr/lib/postgresql/15/bin/initdb
+REDIS := /usr/bin/redis-server
+$(POSTGRES):
+	apt-get install -y postgresql || (apt-get update && apt-get install -y postgresql)
+$(REDIS):
+	apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server)
+
 # Lint, formatting, strict types and import layers: what `make test` and `make test-fast` check first.
 checks: $(STAMP)
 	$(BIN)/ruff check parlour tests bench
@@ -46,7 +54,7 @@ checks: $(STAMP)
 # and the environments' on the compiled modules (parlour/native.py).
 COVERAGE ?= --cov=parlour --cov-report=term:skip-covered
 COMPILED_TESTS := tests/games tests/conformance tests/envs tests/test_native.py
-test: checks $(CHROMIUM) native
+test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) native
 	PARLOUR_NATIVE=0 COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
 	PARLOUR_NATIVE=1 $(BIN)/pytest -n 2 -p no:cacheprovider -m "not slow" $(COMPILED_TESTS)
 

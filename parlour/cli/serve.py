@@ -6,6 +6,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from parlour.analysis.settings import DEFAULT_SAMPLES, MAX_SAMPLES
 from parlour.core.errors import OptionError
 from parlour.server.accounts.mail import MailSettings, password_from_environment
@@ -43,10 +45,21 @@ def database_url(db: str | None, url: str | None) -> str:
 
 
 def _shown(url: str) -> str:
-    """Returns a database URL as printed: its password hidden."""
+    """Returns a database URL as printed: its password hidden (a URL that does not parse: a placeholder)."""
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
 
-    return make_url(url).render_as_string(hide_password=True)
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(not a database URL)"
+
+
+def _reason(err: SQLAlchemyError) -> str:
+    """Returns the first line of what the database or its driver said, without SQLAlchemy's wrapping."""
+    cause = getattr(err, "orig", None) or err
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    return lines[0] if lines else type(cause).__name__
 
 
 @dataclass(frozen=True)
@@ -186,7 +199,10 @@ def serve(
     limits = limits_of(guards)
     found = database_url(db, url)
     key = Path(seed_key_file).expanduser().resolve() if seed_key_file is not None else None
-    open_store(found, key).close()  # migrated, its key checked and its seeds sealed before listening
+    try:
+        open_store(found, key).close()  # migrated, its key checked and its seeds sealed before listening
+    except SQLAlchemyError as err:  # unreachable, refused, no such driver or database: one line
+        raise OptionError(f"cannot open the database {_shown(found)}: {_reason(err)}") from None
     print(f"Parlour at http://{host}:{port}/ (database {_shown(found)})", flush=True)
     print(
         f"At most {limits.total} connections ({limits.per_address} an address); request headers within "

@@ -36,10 +36,13 @@ from sqlalchemy import (
     column,
     create_engine,
     event,
+    false,
     func,
     insert,
     or_,
     select,
+    text,
+    true,
     update,
 )
 from sqlalchemy import table as sql_table
@@ -98,9 +101,9 @@ class TableRow(Base):
     claimed_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The version whose due deadline a scheduler claimed (scheduler.py), at ``claimed_at``."""
     claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the table was made rated (ratings.py decides at its end whether it counts)."""
-    rated_done: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    rated_done: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the ratings took its end into account (set once, in the rating's transaction)."""
     ranks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     """Each seat's final place (1 is best; ties share), stored with the game's end."""
@@ -153,9 +156,9 @@ class SeatRow(Base):
     """What is left of a turn-based table's away reserve (seconds; public)."""
     votes: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
     """The seats whose persons voted to replace its person by a bot (public)."""
-    replaced: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    replaced: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
-    accepted: Mapped[bool] = mapped_column(Boolean, default=True, server_default="1")
+    accepted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether its person accepted the rematch the table is (always true elsewhere). Kept by the
     accepts alone (rematch.py): ``Store.update`` never writes it."""
 
@@ -462,6 +465,11 @@ def open_store(url: str, key_file: Path | None = None) -> Store:
         ) from None
 
 
+MIGRATION_LOCK = 0x7061726C6F7572
+"""The PostgreSQL advisory lock a migration holds for its transaction ("parlour" in ASCII): several
+processes opening one new database at once take turns, and the later ones find it migrated."""
+
+
 def migrate(engine: Engine, seed_key: bytes | None = None) -> None:
     """Creates or upgrades the schema to the newest Alembic revision; with a key, then checks it is the
     database's and seals the seeds of games in play stored in clear (all in one transaction)."""
@@ -471,6 +479,8 @@ def migrate(engine: Engine, seed_key: bytes | None = None) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":  # nodes starting together migrate one after the other
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
         sealed = _adopt_key(connection, seed_key) if seed_key is not None else 0

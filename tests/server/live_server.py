@@ -36,10 +36,14 @@ class LiveServer:
         extra: Sequence[str] = (),
         open_files: int | None = None,
         log: Path | None = None,
+        database_url: str | None = None,
     ) -> None:
         """``extra``: more options of ``parlour serve``; ``open_files``: its RLIMIT_NOFILE (soft and
-        hard); ``log``: a file for its standard error (default a pipe nobody reads)."""
+        hard); ``log``: a file for its standard error (default a pipe nobody reads); ``database_url``:
+        the server's database instead of the SQLite file ``db`` (whose folder is still its HOME, where
+        its seed key goes)."""
         self.db, self.think, self.bot_workers, self.port = db, think, bot_workers, free_port()
+        self.database_url = database_url
         self.pass_delay = think if pass_delay is None else pass_delay
         self.extra, self.open_files, self.log = list(extra), open_files, log
         self.process: subprocess.Popen[bytes] | None = None
@@ -51,7 +55,10 @@ class LiveServer:
     def start(self, wait: float = 30.0) -> LiveServer:
         """Starts the server and waits up to ``wait`` seconds for it to answer (it resumes every table in
         play first)."""
-        args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
+        database = (
+            ["--db", str(self.db)] if self.database_url is None else ["--database-url", self.database_url]
+        )
+        args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), *database]
         args += ["--bot-workers", str(self.bot_workers), "--think", str(self.think)]
         args += [
             "--pass-delay",

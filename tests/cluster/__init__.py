@@ -1,0 +1,1 @@
+"""Tests with the real components of a cluster: PostgreSQL and Redis (issue 34)."""

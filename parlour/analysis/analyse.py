@@ -76,6 +76,7 @@ def analyse(
     content: ContentSets | None = None,
     moves: Collection[int] | None = None,
     hindsight: bool = False,
+    start_method: str | None = None,
 ) -> Analysis:
     """Analyses a finished game's record: each judged decision of ``seats`` (or the one ``seat``;
     default: the persons'; every seat with ``all_seats``) from that seat's information set, ``budget``
@@ -86,6 +87,8 @@ def analyse(
     thread or process; ``progress`` is called in the calling thread as each decision is judged.
     ``moves`` (indexes in the record's moves) keeps only the decisions at those moves. ``hindsight``
     judges from the real cards instead (everything revealed; the result's ``view`` says so).
+    ``start_method`` is how local worker processes start (None: the platform's default; a server
+    gives "spawn").
     """
     if isinstance(budget, str):
         budget = Budget.parse(budget)
@@ -105,7 +108,7 @@ def analyse(
             "analyse it once the game has ended"
         )
     verdicts: dict[int, Verdict] = {}
-    with open_runner(backend, workers, workers_max) as runner:
+    with open_runner(backend, workers, workers_max, start_method) as runner:
         for verdict in runner.run(judge, jobs):
             verdicts[verdict.move] = verdict
             if progress is not None:

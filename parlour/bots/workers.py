@@ -53,10 +53,12 @@ class LocalRunner:
 
     workers: int
     workers_max: int | None = None
+    start_method: str | None = None
+    """How the worker processes start (None: the platform's default; a server spawns them)."""
 
     def run(self, work: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
         """Yields ``work(job)`` for every job, in order (see :func:`run_jobs`)."""
-        return run_jobs(work, jobs, self.workers, self.workers_max)
+        return run_jobs(work, jobs, self.workers, self.workers_max, self.start_method)
 
 
 def cpu_count() -> int:
@@ -99,8 +101,11 @@ def check_backend(backend: str, workers: int | None = None, workers_max: int | N
 
 
 @contextmanager
-def open_runner(backend: str, workers: int | None = None, workers_max: int | None = None) -> Iterator[Runner]:
-    """Opens the backend (a local Ray is started, and stopped after, unless Ray is already running)."""
+def open_runner(
+    backend: str, workers: int | None = None, workers_max: int | None = None, start_method: str | None = None
+) -> Iterator[Runner]:
+    """Opens the backend (a local Ray is started, and stopped after, unless Ray is already running);
+    ``start_method`` is how local worker processes start (None: the platform's default)."""
     check_backend(backend, workers, workers_max)
     if backend == "ray":
         from parlour.bots.ray_backend import ray_runner
@@ -108,13 +113,18 @@ def open_runner(backend: str, workers: int | None = None, workers_max: int | Non
         with ray_runner(workers) as runner:
             yield runner
         return
-    yield LocalRunner(1 if workers is None else workers, workers_max)
+    yield LocalRunner(1 if workers is None else workers, workers_max, start_method)
 
 
 def run_jobs(
-    work: Callable[[J], R], jobs: Sequence[J], workers: int = 1, workers_max: int | None = None
+    work: Callable[[J], R],
+    jobs: Sequence[J],
+    workers: int = 1,
+    workers_max: int | None = None,
+    start_method: str | None = None,
 ) -> Iterator[R]:
-    """Yields ``work(job)`` for every job, in order, over ``workers`` processes (1: in this one).
+    """Yields ``work(job)`` for every job, in order, over ``workers`` processes (1: in this one), started
+    by ``start_method`` (None: the platform's default; "spawn" from a threaded server).
 
     Every way out of the loop (an error, Ctrl-C, SIGTERM turned into an exception,
     the caller stopping) terminates the workers before it goes on.
@@ -125,7 +135,8 @@ def run_jobs(
         for job in jobs:
             yield work(job)
         return
-    pool = multiprocessing.Pool(processes, initializer=start_worker, initargs=(os.getpid(),))
+    context = multiprocessing.get_context(start_method)
+    pool = context.Pool(processes, initializer=start_worker, initargs=(os.getpid(),))
     try:
         yield from pool.imap(work, jobs, chunksize=1)
         pool.close()

@@ -153,6 +153,19 @@ def build_parser() -> argparse.ArgumentParser:
         "this long after it began: one pause for the run, not one per seat (seconds)",
     )
     serve.add_argument(
+        "--analysis-workers",
+        type=int,
+        default=1,
+        help="processes each analysis of a finished game is judged in (default 1; 0: this server "
+        "analyses nothing, another on the same database does)",
+    )
+    serve.add_argument(
+        "--analysis-budget",
+        type=int,
+        default=12,
+        help="determinisations a decision in the server's analyses (default 12, as parlour analyse's)",
+    )
+    serve.add_argument(
         "--test-hooks",
         action="store_true",
         help="for tests only: POST /api/test/clock moves the server's clock forward (never on a real server)",

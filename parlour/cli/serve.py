@@ -6,6 +6,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from parlour.analysis.settings import DEFAULT_SAMPLES, MAX_SAMPLES
 from parlour.core.errors import OptionError
 from parlour.server.accounts.mail import MailSettings, password_from_environment
 from parlour.server.connections import (
@@ -26,6 +27,8 @@ from parlour.server.connections import (
 from parlour.server.limits import HTTP_BURST, HTTP_RATE
 
 DEFAULT_DB = Path("~/.parlour/server/parlour.db")
+MAX_ANALYSIS_WORKERS = 64
+"""The most processes one analysis may be judged in."""
 
 
 def database_url(db: str | None, url: str | None) -> str:
@@ -90,6 +93,24 @@ def limits_of(guards: Guards) -> Limits:
     return Limits(*timeouts, guards.per_address, total, backlog, trusted, guards.stall_timeout)
 
 
+@dataclass(frozen=True)
+class Analysing:
+    """How the server analyses finished games (docs/server.md "Analyse this game")."""
+
+    workers: int = 1
+    """Processes an analysis is judged in (0: none here; another server on the database analyses)."""
+    budget: int = DEFAULT_SAMPLES
+    """Determinisations a decision."""
+
+
+def check_analysing(analysing: Analysing) -> None:
+    """Refuses analysis settings out of range, in one line each."""
+    if not 0 <= analysing.workers <= MAX_ANALYSIS_WORKERS:
+        raise OptionError(f"--analysis-workers must be 0 to {MAX_ANALYSIS_WORKERS}")
+    if not 2 <= analysing.budget <= MAX_SAMPLES:
+        raise OptionError(f"--analysis-budget must be 2 to {MAX_SAMPLES} determinisations a decision")
+
+
 def mail_settings(
     host: str | None, port: int, user: str | None, sender: str, security: str
 ) -> MailSettings | None:
@@ -141,6 +162,7 @@ def serve(
     public_url: str | None = None,
     test_hooks: bool = False,
     contact: str | None = None,
+    analysing: Analysing = Analysing(),
 ) -> int:
     """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
     import uvicorn
@@ -160,6 +182,7 @@ def serve(
     if not 0 <= bot_workers <= 64:
         raise OptionError("--bot-workers must be 0 to 64")
     check_guards(guards)
+    check_analysing(analysing)
     limits = limits_of(guards)
     found = database_url(db, url)
     key = Path(seed_key_file).expanduser().resolve() if seed_key_file is not None else None
@@ -184,6 +207,8 @@ def serve(
         public_url=public,
         push_subject=subject,
         test_hooks=test_hooks,
+        analysis_workers=analysing.workers,
+        analysis_budget=analysing.budget,
     )
     app = create_app(settings)
     http, ws = guarded_protocols(limits)

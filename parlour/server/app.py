@@ -29,6 +29,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from parlour.analysis.settings import DEFAULT_SAMPLES
 from parlour.bots.registry import bot_names
 from parlour.bots.workers import start_worker
 from parlour.core.game import OptionSpec
@@ -39,6 +40,9 @@ from parlour.server.accounts.counters import AccountLimits
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.service import Accounts
 from parlour.server.accounts.web import account_routes, signed_in
+from parlour.server.analyses import AnalysisLimits, analysis_routes
+from parlour.server.analysing import POLL as ANALYSIS_POLL
+from parlour.server.analysing import Analyser
 from parlour.server.bodies import json_body, no_body
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
@@ -61,7 +65,7 @@ from parlour.server.ratings import leaderboard, profile, rate_pending
 from parlour.server.replays import Replayer
 from parlour.server.scheduler import POLL, Scheduler
 from parlour.server.sockets import Doors, serve_socket
-from parlour.server.storage import open_store
+from parlour.server.storage import Store, open_store
 from parlour.server.tables import LiveTable, Refusal, Timing
 
 STATIC = Path(__file__).parent / "static"
@@ -103,6 +107,15 @@ class Settings:
     """The VAPID ``sub`` claim push services may write to (a mailto: or https: address)."""
     notify_private_hosts: bool = False
     """Whether webhooks and push endpoints may be loopback or private addresses (tests, closed networks)."""
+    analysis_workers: int = 1
+    """Processes an analysis's decisions are judged in (1: the worker thread itself; 0: this server runs
+    no analysis, another process on the database does)."""
+    analysis_budget: int = DEFAULT_SAMPLES
+    """Determinisations a decision in the server's analyses (docs/analysis.md)."""
+    analysis_limits: AnalysisLimits = field(default_factory=AnalysisLimits)
+    """How many analyses an address may ask for, and how many may wait, at once."""
+    analysis_poll: float = ANALYSIS_POLL
+    """How often the analysis worker asks the database for a queued analysis (seconds)."""
     test_hooks: bool = False
     """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
 
@@ -115,6 +128,20 @@ def asked_now(hall: Hall, table_id: str, version: int, seats: Sequence[int]) -> 
     except Refusal:
         return False
     return not set(seats).isdisjoint(table.unseen_asked())
+
+
+def analyser_of(settings: Settings, store: Store) -> Analyser | None:
+    """Returns the analysis worker the settings ask for (None: this server runs no analysis)."""
+    if settings.analysis_workers <= 0:
+        return None
+    return Analyser(
+        store,
+        settings.clock,
+        settings.analysis_workers,
+        settings.analysis_budget,
+        settings.analysis_poll,
+        limits=settings.analysis_limits,
+    )
 
 
 def make_pool(workers: int) -> Executor:
@@ -172,9 +199,14 @@ def create_app(settings: Settings) -> Starlette:
             store, channels, settings.clock, settings.notify_poll, asked_now=partial(asked_now, hall)
         )
         deliverer.start()
+        analyser = app.state.analyser = analyser_of(settings, store)
+        if analyser is not None:
+            analyser.start()
         try:
             yield
         finally:
+            if analyser is not None:
+                await analyser.stop()
             await deliverer.stop()
             await scheduler.stop()
             hall.close()
@@ -330,6 +362,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/players/{username}", player),
         *account_routes(hall, accounts),
         *notify_routes(lambda: hall().store, accounts, channels, settings.clock),
+        *analysis_routes(hall, settings.clock, settings.analysis_limits),
         *learn_routes(hall, settings.http_rate * LEARN_SHARE, settings.http_burst * LEARN_SHARE),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws, accounts())),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -20,6 +20,13 @@ async def json_body(request: Request) -> JSONValue:
     return parse_json(await _read(request))
 
 
+async def optional_body(request: Request) -> JSONValue:
+    """Returns a request's JSON body, or None if it has none (an empty body), refusing one over
+    MAX_BODY bytes or not JSON."""
+    data = await _read(request)
+    return parse_json(data) if data.strip() else None
+
+
 async def no_body(request: Request) -> None:
     """Reads the body of a request that takes none: nothing, or ``{}``; refuses anything else (400)."""
     data = await _read(request)

@@ -134,6 +134,15 @@ def check_name(text: object) -> str:
     return name
 
 
+def core_record(r: TableRecord) -> GameRecord:
+    """Returns a stored table's moves as a core game record (what ``parlour replay`` reads)."""
+    record = GameRecord(r.game, r.players, r.seed, r.options, [s.bot or "human" for s in r.seats])
+    for move in r.moves:
+        record.add(move.seat, move.action)
+    record.scores = r.scores
+    return record
+
+
 def hash_token(token: str) -> str:
     """Returns the stored form of a seat's token (only hashes are stored); any text hashes, a lone
     surrogate included."""
@@ -245,12 +254,7 @@ class LiveTable:
 
     def game_record(self) -> GameRecord:
         """Returns the table's moves as a core game record (what ``parlour replay`` reads)."""
-        r = self.record
-        record = GameRecord(r.game, r.players, r.seed, r.options, [s.bot or "human" for s in r.seats])
-        for move in r.moves:
-            record.add(move.seat, move.action)
-        record.scores = r.scores
-        return record
+        return core_record(self.record)
 
     # ----------------------------------------------------------------- what is sent
     def seats_json(self) -> list[SeatJSON]:

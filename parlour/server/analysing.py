@@ -1,0 +1,186 @@
+"""The analysis worker: runs the queued analyses of finished games (analyses.py) beside the scheduler.
+
+Every ``poll`` seconds it claims one queued analysis (or one whose lease lapsed) with a compare-and-set,
+loads the table's record from the database and runs ``analyse`` in a worker thread, off the event loop:
+every seat (persons' and bots'), seed 0, the configured budget, the judging spread over ``workers``
+processes (spawned: the server's threads are not forked). While it runs, a heartbeat on the event loop
+stores its progress and renews its lease about once a second; a worker that lost its claim, or a server
+stopping, makes the progress callback raise, which ends the analysis and terminates its processes. The
+row's lease then lapses and another process, or this one after a restart, runs it again from the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from parlour.analysis.analyse import analyse
+from parlour.analysis.report import AnalysisError
+from parlour.analysis.settings import DEFAULT_SAMPLES
+from parlour.core.errors import ParlourError
+from parlour.core.positions import JSONObject
+from parlour.core.record import GameRecord
+from parlour.server.analyses import (
+    LEASE,
+    AnalysisLimits,
+    Claimed,
+    claim_next,
+    fail,
+    finish,
+    forget_addresses,
+    renew,
+)
+from parlour.server.clock import Clock
+from parlour.server.polling import Poller
+from parlour.server.storage import Store
+from parlour.server.tables import core_record
+
+LOG = logging.getLogger("parlour.server")
+POLL = 1.0
+"""How often the database is asked for a queued analysis (seconds)."""
+BEAT = 1.0
+"""How often a running analysis's progress is stored and its lease renewed (seconds)."""
+SEED = 0
+"""The seed every server analysis uses: everyone sees the same result."""
+START_METHOD = "spawn"
+"""How the judging processes start: spawned, never forked from the server's threads."""
+FAILED_TEXT = "the analysis failed on the server"
+"""What an unexpected error is stored as (the log keeps its traceback)."""
+
+
+class Stopped(Exception):
+    """Raised by the progress callback to end an analysis: the server is stopping or lost the claim."""
+
+
+@dataclass
+class Job:
+    """A running analysis as its thread and its heartbeat share it."""
+
+    claimed: Claimed
+    judged: int = 0
+    total: int = 0
+    lost: bool = False
+    """Set by the heartbeat when another worker took the analysis over (our lease lapsed)."""
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+
+class Analyser(Poller):
+    """Claims queued analyses one at a time and runs them off the event loop (see the module)."""
+
+    what = "the analysis worker's poll"
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        workers: int = 1,
+        budget: int = DEFAULT_SAMPLES,
+        poll: float = POLL,
+        lease: float = LEASE,
+        limits: AnalysisLimits | None = None,
+    ) -> None:
+        super().__init__()
+        self.store, self.clock, self.workers, self.budget = store, clock, workers, budget
+        self.poll, self.lease = poll, lease
+        self.limits = limits or AnalysisLimits()
+        self.token = secrets.token_hex(16)
+        """This worker's name in its claims."""
+        self.stopping = threading.Event()
+        self.done = 0
+        """Analyses this worker finished (done or failed) since it started."""
+
+    async def tick(self) -> int:
+        """Forgets the addresses past the limit's window, then claims and runs one analysis (if any is
+        waiting); returns how many it ran."""
+        store, now = self.store, self.clock.now()
+        await store.write(forget_addresses, store.engine, now, self.limits.window)
+        claimed = await store.write(claim_next, store.engine, self.token, now, self.lease)
+        if claimed is None:
+            return 0
+        await self.run(claimed)
+        return 1
+
+    async def stop(self) -> None:
+        """Stops polling; an analysis under way ends at its next judged decision (its lease lapses)."""
+        self.stopping.set()
+        await super().stop()
+
+    async def run(self, claimed: Claimed) -> None:
+        """Runs a claimed analysis and stores its document, or its one-line error."""
+        job = Job(claimed, stopping=self.stopping)
+        beat = asyncio.get_running_loop().create_task(self._beat(job))
+        try:
+            document = await asyncio.to_thread(self._analyse, job)
+        except Stopped:
+            LOG.info("the analysis of table %s stopped (%s)", claimed.table_id, claimed.view)
+            return
+        except (AnalysisError, ParlourError) as err:
+            await self._store(fail, job, str(err))
+            return
+        except Exception:  # stored as one line; the traceback stays in the log
+            LOG.exception("the analysis of table %s failed", claimed.table_id)
+            await self._store(fail, job, FAILED_TEXT)
+            return
+        finally:
+            beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beat
+        await self._store(finish, job, document)
+
+    async def _store(self, method: Callable[..., bool], job: Job, value: object) -> None:
+        """Stores an analysis's end (``finish`` or ``fail``) if this worker still holds it."""
+        store = self.store
+        held = await store.write(method, store.engine, job.claimed, self.token, self.clock.now(), value)
+        self.done += 1
+        if not held:
+            LOG.info("the analysis of table %s was taken over by another worker", job.claimed.table_id)
+
+    async def _beat(self, job: Job) -> None:
+        """Stores a running analysis's progress and renews its lease every BEAT seconds; marks the job
+        lost if another worker took it over."""
+        store = self.store
+        while True:
+            await asyncio.sleep(BEAT)
+            held = await store.write(
+                renew, store.engine, job.claimed, self.token, self.clock.now(), job.judged, job.total
+            )
+            if not held:
+                job.lost = True
+                return
+
+    def _analyse(self, job: Job) -> JSONObject:
+        """Analyses a claimed table's game (in a worker thread) and returns the document."""
+        record = self._record(job.claimed.table_id)
+
+        def progress(judged: int, total: int) -> None:
+            if job.stopping.is_set() or job.lost:
+                raise Stopped
+            job.judged, job.total = judged, total
+
+        result = analyse(
+            record,
+            all_seats=True,
+            seed=SEED,
+            budget=self.budget,
+            workers=self.workers,
+            workers_max=self.workers,
+            progress=progress,
+            hindsight=job.claimed.view == "hindsight",
+            start_method=START_METHOD,
+        )
+        return result.to_json()
+
+    def _record(self, table_id: str) -> GameRecord:
+        """Returns a finished table's record, read from the database; refuses a game not over (an
+        analysis tells each seat's hidden cards) in one line."""
+        stored = self.store.load(table_id)
+        if stored is None:
+            raise AnalysisError(f"there is no table {table_id}")
+        if stored.status != "over":
+            raise AnalysisError("the game is not over: it is analysed once it has ended")
+        return core_record(stored)

@@ -1,7 +1,7 @@
 """Takes the screenshots of docs/screenshots/ in Chromium: a tutorial step of each game (its highlighted
 table part in view) and the analysis panel of a finished four-player Venture game between bots.
 
-    .venv/bin/python docs/screenshots/take.py [--budget 4]
+    .venv/bin/python docs/screenshots/take.py [--budget 8]
 
 It starts its own server (``parlour serve``) on a temporary database and home, and writes nothing but
 the PNGs beside this file. Needs Chromium at /usr/bin/chromium and Playwright (``make test`` has both).
@@ -131,7 +131,7 @@ def analysis(page: Any, server: Server, table: str) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", type=int, default=4, help="determinisations a decision (default 4)")
+    parser.add_argument("--budget", type=int, default=8, help="determinisations a decision (default 8)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="parlour-screenshots-") as home:
         server = Server(Path(home), options.budget)

@@ -33,7 +33,7 @@ const ParlourAnalysis = window.ParlourAnalysis = (() => {
 #analysis-box h3 { font-size: .95rem; margin: .8rem 0 .3rem; }
 #analysis-accuracy { border-collapse: collapse; font-size: .9rem; }
 #analysis-accuracy th, #analysis-accuracy td { border: 1px solid #ddd; padding: .15rem .4rem; text-align: left; }
-#analysis-accuracy td.number { text-align: right; font-variant-numeric: tabular-nums; }
+#analysis-accuracy td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 #analysis-accuracy caption { text-align: left; font-size: .85rem; }
 #analysis-biggest { padding-left: 1.5rem; margin: .2rem 0; }
 #analysis-biggest button { text-align: left; overflow-wrap: anywhere; }
@@ -51,10 +51,11 @@ const ParlourAnalysis = window.ParlourAnalysis = (() => {
 }`;
 
   // Numbers as the panel writes them: shares and losses to two or three places, signed changes.
-  const share = x => x.toFixed(2);
-  const loss = x => x.toFixed(3);
-  const signed = x => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(3);
-  const interval = (low, high) => `${loss(low)} to ${loss(high)}`;
+  const minus = text => text.replace(/^-/, "−");
+  const share = x => minus(x.toFixed(2));
+  const loss = x => minus(x.toFixed(3));
+  const signed = x => (x > 0 ? "+" : "") + loss(x);
+  const interval = (low, high) => `[${loss(low)}, ${loss(high)}]`;
   const nameOf = seat => (view && view.names && view.names[seat] !== undefined ? view.names[seat] : `seat ${seat}`);
   const moveLabel = move => `move ${move + 1}`;
 
@@ -311,17 +312,19 @@ const ParlourAnalysis = window.ParlourAnalysis = (() => {
   }
 
   function accuracy(doc) {
-    const heads = ["Player", "Accuracy", "Decisions", "Mean loss (95%)", "Marks ?! ? ??", "Own losses", "Luck", "Final share"];
+    const fair = doc.summary.length ? share(doc.summary[0].fair) : share(1 / doc.players);
+    const heads = ["Player", "Accuracy", "Decisions", "Mean loss [95%]", "Marks ?! · ? · ??", "Own losses", "Luck",
+                   `Final share (fair ${fair})`];
     const cell = (label, text, number = true) => el("td", { "data-label": label, class: number ? "number" : "" }, text);
     const rows = doc.summary.map(s => el("tr", { "data-seat": String(s.seat) },
       el("th", { scope: "row", "data-label": heads[0] }, nameOf(s.seat)),
       cell(heads[1], `${s.accuracy.toFixed(0)}%`),
       cell(heads[2], String(s.decisions)),
-      cell(heads[3], `${loss(s.mean_loss)} (${interval(s.mean_loss_low, s.mean_loss_high)})`),
+      cell(heads[3], `${loss(s.mean_loss)} ${interval(s.mean_loss_low, s.mean_loss_high)}`),
       cell(heads[4], `${s.marks["?!"]} · ${s.marks["?"]} · ${s.marks["??"]}`),
       cell(heads[5], loss(s.own_losses)),
       cell(heads[6], signed(s.luck)),
-      cell(heads[7], `${share(s.final)} (fair ${share(s.fair)})`)));
+      cell(heads[7], share(s.final))));
     return el("table", { id: "analysis-accuracy" },
       el("caption", {}, "Accuracy: 100 for no loss, 37 for a loss of one ? threshold. " +
                         "Luck = final − fair + own losses."),

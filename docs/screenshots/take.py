@@ -36,6 +36,7 @@ NAMES = ["Ana", "Ben", "Chloé", "Dev"]
 
 
 def free_port() -> int:
+    """Returns a TCP port free on this machine now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -48,8 +49,26 @@ class Server:
     def __init__(self, home: Path, budget: int) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", str(home / "parlour.db")]
-        args += ["--think", "0.01", "--bot-workers", "0", "--analysis-workers", "1", "--analysis-budget", str(budget)]
+        args = [
+            sys.executable,
+            "-m",
+            "parlour.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            str(home / "parlour.db"),
+        ]
+        args += [
+            "--think",
+            "0.01",
+            "--bot-workers",
+            "0",
+            "--analysis-workers",
+            "1",
+            "--analysis-budget",
+            str(budget),
+        ]
         path = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
         env = {**os.environ, "HOME": str(home), "PYTHONPATH": path}
         self.log = (home / "server.log").open("wb")
@@ -67,6 +86,7 @@ class Server:
         raise SystemExit("the server did not start: " + (home / "server.log").read_text()[-2000:])
 
     def get(self, path: str, token: str | None = None) -> Any:
+        """Returns the JSON reply to a GET (a seat's token as its bearer, if given)."""
         request = urllib.request.Request(self.url + path)
         if token:
             request.add_header("authorization", f"Bearer {token}")
@@ -74,12 +94,14 @@ class Server:
             return json.load(reply)
 
     def post(self, path: str, body: object) -> Any:
+        """Returns the JSON reply to a POST of ``body``."""
         request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST")
         request.add_header("content-type", "application/json")
         with urllib.request.urlopen(request, timeout=10) as reply:
             return json.load(reply)
 
     def stop(self) -> None:
+        """Stops the server and waits for it."""
         self.process.terminate()
         self.process.wait(20)
         self.log.close()
@@ -88,7 +110,9 @@ class Server:
 def finished_game(server: Server) -> str:
     """Plays a four-player Venture game of named seats, a greedy bot standing in for each person;
     returns its table once over."""
-    made = server.post("/api/tables", {"game": "venture", "seats": [{"kind": "human", "name": n} for n in NAMES]})
+    made = server.post(
+        "/api/tables", {"game": "venture", "seats": [{"kind": "human", "name": n} for n in NAMES]}
+    )
     table = made["table"]
     tokens = [made["seats"][str(seat)].split("#k=")[1] for seat in range(len(NAMES))]
     for seat, token in enumerate(tokens):
@@ -111,7 +135,9 @@ def tutorial(page: Any, server: Server, game: str) -> Path:
     page.wait_for_selector("body[data-step='1']")
     page.wait_for_selector("#board .learn-highlight", state="attached")
     page.wait_for_timeout(500)  # the drawing settles
-    page.evaluate("() => document.querySelector('#board .learn-highlight').scrollIntoView({ block: 'center' })")
+    page.evaluate(
+        "() => document.querySelector('#board .learn-highlight').scrollIntoView({ block: 'center' })"
+    )
     path = HERE / f"learn-{game}.png"
     page.screenshot(path=str(path))
     return path
@@ -130,6 +156,7 @@ def analysis(page: Any, server: Server, table: str) -> Path:
 
 
 def main() -> None:
+    """Takes every screenshot, then names each file with its size."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=8, help="determinisations a decision (default 8)")
     options = parser.parse_args()

@@ -41,9 +41,15 @@ def finished_embers(server: LiveServer) -> str:
     them), seats 1 and 2 random bots."""
     spec = {
         "game": "embers",
-        "seats": [{"kind": "human", "name": NAME}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+        "seats": [
+            {"kind": "human", "name": NAME},
+            {"kind": "bot", "bot": "random"},
+            {"kind": "bot", "bot": "random"},
+        ],
     }
-    request = urllib.request.Request(server.url + "/api/tables", data=json.dumps(spec).encode(), method="POST")
+    request = urllib.request.Request(
+        server.url + "/api/tables", data=json.dumps(spec).encode(), method="POST"
+    )
     with urllib.request.urlopen(request, timeout=10) as reply:
         made = json.load(reply)
     table, token = made["table"], made["seats"]["0"].split("#k=")[1]
@@ -70,7 +76,8 @@ def sideways(page: Any) -> dict[str, Any]:
         """() => ({ page: document.documentElement.scrollWidth, window: innerWidth,
                     boxes: [...document.querySelectorAll('body *')].filter(n => {
                         const s = getComputedStyle(n);
-                        return (s.overflowX === 'auto' || s.overflowX === 'scroll') && n.scrollWidth > n.clientWidth + 1;
+                        return (s.overflowX === 'auto' || s.overflowX === 'scroll')
+                            && n.scrollWidth > n.clientWidth + 1;
                     }).map(n => n.id || String(n.className)),
                     wide: [...document.querySelectorAll('#analysis-box *')].filter(n => {
                         const r = n.getBoundingClientRect(); return r.width && r.right > innerWidth + 1;
@@ -144,8 +151,12 @@ def test_analyse_a_finished_game_in_the_browser(tmp_path: Path, browser: Any) ->
         assert HINDSIGHT in page.text_content("#analysis-label")
         assert "Analyse this game in hindsight" in page.text_content("#analysis-ask")
         page.click("#analysis-ask")
-        page.wait_for_selector("#analysis-box[data-view='hindsight'][data-status='done'] #analysis-plot", timeout=180_000)
-        labels = page.eval_on_selector_all("#analysis-box .analysis-hindsight", "ns => ns.map(n => n.textContent)")
+        page.wait_for_selector(
+            "#analysis-box[data-view='hindsight'][data-status='done'] #analysis-plot", timeout=180_000
+        )
+        labels = page.eval_on_selector_all(
+            "#analysis-box .analysis-hindsight", "ns => ns.map(n => n.textContent)"
+        )
         assert len(labels) == 4 and all(label == HINDSIGHT for label in labels)  # the box, plot, table, list
         assert "with every card revealed" in page.text_content("#analysis-about")
         assert HINDSIGHT in page.text_content("#analysis-log-note")
@@ -176,7 +187,9 @@ def test_analyse_a_finished_game_in_the_browser(tmp_path: Path, browser: Any) ->
         front.stop()
 
 
-def test_a_marked_move_and_a_failed_analysis_are_shown(server: LiveServer, browser: Any, tmp_path: Path) -> None:
+def test_a_marked_move_and_a_failed_analysis_are_shown(
+    server: LiveServer, browser: Any, tmp_path: Path
+) -> None:
     """The page's side of what the server says, whatever the small budget marked: a served document with
     a mark shows it beside its move in the log, titled with its loss and the better action; a failed
     analysis shows its error and asks again."""
@@ -197,11 +210,29 @@ def test_a_marked_move_and_a_failed_analysis_are_shown(server: LiveServer, brows
             replies["failed"] = False
             route.fulfill(status=202, json={"status": "queued"})
         elif replies["failed"]:
-            route.fulfill(json={"view": "seat", "status": "failed", "judged": 0, "total": 0, "ahead": 0,
-                                "error": "the analysis ran out of time", "analysis": None})
+            route.fulfill(
+                json={
+                    "view": "seat",
+                    "status": "failed",
+                    "judged": 0,
+                    "total": 0,
+                    "ahead": 0,
+                    "error": "the analysis ran out of time",
+                    "analysis": None,
+                }
+            )
         else:
-            route.fulfill(json={"view": "seat", "status": "done", "judged": 1, "total": 1, "ahead": 0,
-                                "error": None, "analysis": document})
+            route.fulfill(
+                json={
+                    "view": "seat",
+                    "status": "done",
+                    "judged": 1,
+                    "total": 1,
+                    "ahead": 0,
+                    "error": None,
+                    "analysis": document,
+                }
+            )
 
     page = browser.new_page(viewport=LAPTOP)
     errors = watch(page)

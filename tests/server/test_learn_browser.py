@@ -229,7 +229,9 @@ def test_the_glossary_on_im_the_boss_table(server: LiveServer, browser: Any) -> 
 
 
 @pytest.mark.parametrize("game", ["venture", "im-the-boss", "venus-needs-men"])
-def test_each_tutorials_first_step_is_drawn_with_its_highlight(server: LiveServer, browser: Any, game: str) -> None:
+def test_each_tutorials_first_step_is_drawn_with_its_highlight(
+    server: LiveServer, browser: Any, game: str
+) -> None:
     page = browser.new_page(viewport=LAPTOP)
     errors = watch(page)
     page.goto(f"{server.url}/learn/{game}")

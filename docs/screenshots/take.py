@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 """The project whose server is run (whatever the current folder, whatever copy the python installed)."""
 CHROMIUM = "/usr/bin/chromium"
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT: Any = {"width": 1280, "height": 900}
 TUTORIALS = ["venture", "im-the-boss", "venus-needs-men"]
 NAMES = ["Ana", "Ben", "Chloé", "Dev"]
 """The people of the analysed game (each with a greedy bot standing in for them)."""
@@ -113,7 +113,7 @@ def finished_game(server: Server) -> str:
     made = server.post(
         "/api/tables", {"game": "venture", "seats": [{"kind": "human", "name": n} for n in NAMES]}
     )
-    table = made["table"]
+    table: str = made["table"]
     tokens = [made["seats"][str(seat)].split("#k=")[1] for seat in range(len(NAMES))]
     for seat, token in enumerate(tokens):
         with connect(f"ws://127.0.0.1:{server.port}/ws/{table}") as ws:

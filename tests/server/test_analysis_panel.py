@@ -52,7 +52,8 @@ def finished_embers(server: LiveServer) -> str:
     )
     with urllib.request.urlopen(request, timeout=10) as reply:
         made = json.load(reply)
-    table, token = made["table"], made["seats"]["0"].split("#k=")[1]
+    table: str = made["table"]
+    token = made["seats"]["0"].split("#k=")[1]
     with connect(f"ws://127.0.0.1:{server.port}/ws/{table}") as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
         ws.recv(timeout=10)

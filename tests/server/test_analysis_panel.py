@@ -94,6 +94,7 @@ def test_analyse_a_finished_game_in_the_browser(tmp_path: Path, browser: Any) ->
     try:
         table = finished_embers(front)
         page = browser.new_page(viewport=LAPTOP)
+        page.set_default_timeout(90_000)  # a busy machine: two servers and Chromium on shared cores
         errors = watch(page)
         page.goto(f"{front.url}/t/{table}")
         page.wait_for_selector("#analysis-ask")
@@ -174,6 +175,7 @@ def test_analyse_a_finished_game_in_the_browser(tmp_path: Path, browser: Any) ->
 
         # A phone's width: nothing clipped sideways, the table's rows as cards.
         phone = browser.new_page(viewport=PHONE_NARROW)
+        phone.set_default_timeout(90_000)
         phone_errors = watch(phone)
         phone.goto(f"{front.url}/t/{table}")
         phone.wait_for_selector("#analysis-box[data-status='done'] #analysis-plot")

@@ -54,7 +54,8 @@ class LocalRunner:
     workers: int
     workers_max: int | None = None
     start_method: str | None = None
-    """How the worker processes start (None: the platform's default; a server spawns them)."""
+    """How the worker processes start (None: the platform's default, and one worker is this process;
+    given: always in worker processes, as a server needs)."""
 
     def run(self, work: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
         """Yields ``work(job)`` for every job, in order (see :func:`run_jobs`)."""
@@ -123,15 +124,18 @@ def run_jobs(
     workers_max: int | None = None,
     start_method: str | None = None,
 ) -> Iterator[R]:
-    """Yields ``work(job)`` for every job, in order, over ``workers`` processes (1: in this one), started
-    by ``start_method`` (None: the platform's default; "spawn" from a threaded server).
+    """Yields ``work(job)`` for every job, in order, over ``workers`` processes (1: in this one). With a
+    ``start_method`` ("spawn" from a threaded server), every job runs in worker processes started so,
+    even a single one (a server never does the work in its own process, beside its event loop).
 
     Every way out of the loop (an error, Ctrl-C, SIGTERM turned into an exception,
     the caller stopping) terminates the workers before it goes on.
     """
     check_workers(workers, workers_max)
+    if not jobs:
+        return
     processes = min(workers, len(jobs))
-    if processes <= 1:
+    if processes <= 1 and start_method is None:
         for job in jobs:
             yield work(job)
         return

@@ -59,6 +59,10 @@ NONE = "none"
 """The status told of an analysis nobody asked for."""
 LEASE = 60.0
 """How long a worker's claim keeps other workers off an analysis without being renewed (seconds)."""
+TRIES = 3
+"""How often an analysis is claimed before it fails (its worker's server stopped or died each time)."""
+INTERRUPTED = "the analysis was interrupted too often; ask for it again later"
+"""What an analysis claimed TRIES times without an end fails with."""
 ERROR_LENGTH = 200
 """The longest error stored (one line)."""
 
@@ -102,6 +106,9 @@ class AnalysisRow(Base):
     """The ``parlour-analysis/1`` document (JSON text), once done."""
     error: Mapped[str | None] = mapped_column(String(ERROR_LENGTH), nullable=True)
     """Why it failed: one line, no traceback."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How often a worker claimed it since it was queued (one that kills its server is not retried
+    for ever: ``TRIES``)."""
     requester: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The keyed hash of the asking address (``address_hash``), cleared after the limit's window."""
 
@@ -113,6 +120,8 @@ class Claimed:
     id: int
     table_id: str
     view: str
+    attempts: int = 1
+    """How often it was claimed since it was queued, this claim included."""
 
 
 def address_hash(key: bytes, address: str) -> str:
@@ -154,7 +163,14 @@ def _request(
         if row is not None and row.status != FAILED:
             return _status(connection, row), False
         _check_limits(connection, requester, now, limits)
-        fresh = {"status": QUEUED, "judged": 0, "total": 0, "requested": now, "requester": requester}
+        fresh = {
+            "status": QUEUED,
+            "judged": 0,
+            "total": 0,
+            "attempts": 0,
+            "requested": now,
+            "requester": requester,
+        }
         if row is None:
             connection.execute(insert(AnalysisRow).values(table_id=table_id, view=view, **fresh))
             queued = True
@@ -186,7 +202,7 @@ def claim_next(engine: Engine, token: str, now: float, lease: float = LEASE) -> 
     None if there is none to claim. Run in the store's writer thread."""
     with engine.begin() as connection:
         candidates = connection.execute(
-            select(AnalysisRow.id, AnalysisRow.table_id, AnalysisRow.view)
+            select(AnalysisRow.id, AnalysisRow.table_id, AnalysisRow.view, AnalysisRow.attempts)
             .where(_claimable(now, lease))
             .order_by(AnalysisRow.requested, AnalysisRow.id)
             .limit(5)
@@ -195,10 +211,18 @@ def claim_next(engine: Engine, token: str, now: float, lease: float = LEASE) -> 
             done = connection.execute(
                 update(AnalysisRow)
                 .where(AnalysisRow.id == found.id, _claimable(now, lease))
-                .values(status=RUNNING, claim=token, claimed_at=now, started=now, judged=0, total=0)
+                .values(
+                    status=RUNNING,
+                    claim=token,
+                    claimed_at=now,
+                    started=now,
+                    judged=0,
+                    total=0,
+                    attempts=AnalysisRow.attempts + 1,
+                )
             )
             if done.rowcount == 1:
-                return Claimed(found.id, found.table_id, found.view)
+                return Claimed(found.id, found.table_id, found.view, found.attempts + 1)
     return None
 
 
@@ -358,10 +382,8 @@ def finished(hall: Hall, request: Request) -> LiveTable:
 
 
 def body_view(body: JSONValue) -> str:
-    """Returns the view a request's body asks for: none or ``{}`` the seat's, ``{"view": V}``; refuses
-    anything else (400)."""
-    if body is None:
-        return "seat"
+    """Returns the view a request's body asks for: ``{}`` (or no body) the seat's, ``{"view": V}``;
+    refuses anything else (400)."""
     if not isinstance(body, dict):
         raise Refusal(400, 'an analysis is asked for with {"view": "seat"|"hindsight"} or no body')
     unknown = set(body) - {"view"}

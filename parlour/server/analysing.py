@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import threading
 from collections.abc import Callable
@@ -26,7 +27,9 @@ from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject
 from parlour.core.record import GameRecord
 from parlour.server.analyses import (
+    INTERRUPTED,
     LEASE,
+    TRIES,
     AnalysisLimits,
     Claimed,
     claim_next,
@@ -45,6 +48,8 @@ POLL = 1.0
 """How often the database is asked for a queued analysis (seconds)."""
 BEAT = 1.0
 """How often a running analysis's progress is stored and its lease renewed (seconds)."""
+FORGET_EVERY = 60.0
+"""How often the addresses past the per-address limit's window are forgotten (seconds)."""
 SEED = 0
 """The seed every server analysis uses: everyone sees the same result."""
 START_METHOD = "spawn"
@@ -91,14 +96,18 @@ class Analyser(Poller):
         self.token = secrets.token_hex(16)
         """This worker's name in its claims."""
         self.stopping = threading.Event()
+        self._forgotten = -math.inf
+        """When the addresses past the limit's window were last forgotten (the clock's time)."""
         self.done = 0
         """Analyses this worker finished (done or failed) since it started."""
 
     async def tick(self) -> int:
-        """Forgets the addresses past the limit's window, then claims and runs one analysis (if any is
-        waiting); returns how many it ran."""
+        """Forgets the addresses past the limit's window (once a minute), then claims and runs one
+        analysis (if any is waiting); returns how many it ran."""
         store, now = self.store, self.clock.now()
-        await store.write(forget_addresses, store.engine, now, self.limits.window)
+        if now - self._forgotten >= FORGET_EVERY:
+            self._forgotten = now
+            await store.write(forget_addresses, store.engine, now, self.limits.window)
         claimed = await store.write(claim_next, store.engine, self.token, now, self.lease)
         if claimed is None:
             return 0
@@ -113,6 +122,9 @@ class Analyser(Poller):
     async def run(self, claimed: Claimed) -> None:
         """Runs a claimed analysis and stores its document, or its one-line error."""
         job = Job(claimed, stopping=self.stopping)
+        if claimed.attempts > TRIES:
+            await self._store(fail, job, INTERRUPTED)
+            return
         beat = asyncio.get_running_loop().create_task(self._beat(job))
         try:
             document = await asyncio.to_thread(self._analyse, job)
@@ -146,9 +158,13 @@ class Analyser(Poller):
         store = self.store
         while True:
             await asyncio.sleep(BEAT)
-            held = await store.write(
-                renew, store.engine, job.claimed, self.token, self.clock.now(), job.judged, job.total
-            )
+            try:
+                held = await store.write(
+                    renew, store.engine, job.claimed, self.token, self.clock.now(), job.judged, job.total
+                )
+            except Exception:  # a write that failed once (the database busy): the next beat tries again
+                LOG.exception("the progress of the analysis of table %s was not stored", job.claimed.table_id)
+                continue
             if not held:
                 job.lost = True
                 return

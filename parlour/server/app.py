@@ -108,7 +108,7 @@ class Settings:
     notify_private_hosts: bool = False
     """Whether webhooks and push endpoints may be loopback or private addresses (tests, closed networks)."""
     analysis_workers: int = 1
-    """Processes an analysis's decisions are judged in (1: the worker thread itself; 0: this server runs
+    """Processes an analysis's decisions are judged in (spawned for each analysis; 0: this server runs
     no analysis, another process on the database does)."""
     analysis_budget: int = DEFAULT_SAMPLES
     """Determinisations a decision in the server's analyses (docs/analysis.md)."""

@@ -21,10 +21,10 @@ async def json_body(request: Request) -> JSONValue:
 
 
 async def optional_body(request: Request) -> JSONValue:
-    """Returns a request's JSON body, or None if it has none (an empty body), refusing one over
-    MAX_BODY bytes or not JSON."""
+    """Returns a request's JSON body, ``{}`` if it has none (an empty body), refusing one over MAX_BODY
+    bytes or not JSON."""
     data = await _read(request)
-    return parse_json(data) if data.strip() else None
+    return parse_json(data) if data.strip() else {}
 
 
 async def no_body(request: Request) -> None:

@@ -173,7 +173,14 @@ class Server:
         folder.mkdir(parents=True, exist_ok=True)
         self.db = folder / f"fuzz-{time.time_ns()}.db"
         # One test client is one address: its rate limit is lifted (tests/server/test_platform.py tests it).
-        settings = Settings(f"sqlite:///{self.db}", bot_workers=0, timing=FAST, http_rate=1e9, http_burst=1e9)
+        settings = Settings(
+            f"sqlite:///{self.db}",
+            bot_workers=0,
+            timing=FAST,
+            http_rate=1e9,
+            http_burst=1e9,
+            analysis_workers=0,
+        )  # analyses are asked for and queued, never run: no judging processes under the fuzzer
         if account_limits is not None:
             settings.account_limits = account_limits
         app = create_app(settings)
@@ -608,6 +615,55 @@ def _http_finished(server: Server, rng: random.Random) -> tuple[Request, Callabl
     return request, body
 
 
+ANALYSIS_BODIES = (
+    b"",
+    b"{}",
+    b'{"view": "seat"}',
+    b'{"view": "hindsight"}',
+    b'{"view": "all"}',
+    b'{"view": null}',
+    b'{"view": "seat", "seat": 0}',
+    b"[]",
+    b"null",
+    b'"seat"',
+    b"{",
+    deep_text(5000, '{"view":', "}").encode()[:16000],
+)
+ANALYSIS_SHAPE = {"view", "status", "judged", "total", "ahead", "error", "analysis"}
+
+
+def _http_analysis(server: Server, rng: random.Random) -> tuple[Request, Callable[[], bool]]:
+    """A table's analysis (finished or not) asked for or asked about with bent bodies and queries:
+    answered in its shape or refused in one line (a game in play: 409)."""
+    assert server.finished is not None
+    table = server.finished if rng.random() < 0.7 else rng.choice(server.tables)
+    table_id = _bent_id(rng, table.id, [t.id for t in server.tables]) if rng.random() < 0.2 else table.id
+    path = f"/api/tables/{table_id}/analysis"
+    if rng.random() < 0.5:
+        content = rng.choice(ANALYSIS_BODIES)
+        if rng.random() < 0.2:
+            content = mutate_text(content.decode(), rng).encode("utf-8", "surrogatepass")
+        request = Request("POST", path, content)
+    else:
+        query = rng.choice(
+            ["", "view=seat", "view=hindsight", "view=", "view=all", "seat=0", "view=seat&view=seat"]
+        )
+        if rng.random() < 0.2:
+            query = quote(mutate_text(query, rng)[:2000], safe="=&")
+        request = Request(rng.choice(["GET", "GET", "HEAD"]), path + ("?" + query if query else ""))
+
+    def body() -> bool:
+        status, text = send(server, request, {table_id})
+        check_reply(status, text, head=request.method == "HEAD")
+        if request.method != "HEAD":
+            assert set(json.loads(text)) == ANALYSIS_SHAPE, (
+                f"an analysis's status out of shape: {text[:300]!r}"
+            )
+        return True
+
+    return request, body
+
+
 ODD_PATHS = (
     "/",
     "/t/x",
@@ -767,6 +823,7 @@ KINDS: list[tuple[Callable[[Server, random.Random], tuple[Request, Callable[[], 
     (_http_finished, 1),
     (_http_odd, 1),
     (_http_learn, 1.5),
+    (_http_analysis, 1),
 ]
 
 

@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("claimed_at", sa.Float(), nullable=True),
         sa.Column("result", sa.Text(), nullable=True),
         sa.Column("error", sa.String(length=200), nullable=True),
+        sa.Column("attempts", sa.Integer(), nullable=False, server_default="0"),
         sa.Column("requester", sa.String(length=64), nullable=True),
         sa.ForeignKeyConstraint(["table_id"], ["tables.id"]),
         sa.PrimaryKeyConstraint("id"),

@@ -191,7 +191,8 @@ const ParlourAnalysis = window.ParlourAnalysis = (() => {
                                    "aria-label": "decisions judged" });
       if (total) bar.value = judged;  // none counted yet: an indeterminate bar
       const queue = ahead ? ` (${ahead} ahead in the queue)` : "";
-      const text = status === "queued" && !total ? `waiting in the queue${queue}` : `judged ${judged} of ${total} decisions${queue}`;
+      const text = total ? `judged ${judged} of ${total} decisions${queue}`
+        : status === "queued" ? `waiting in the queue${queue}` : "started: finding the decisions to judge";
       show("analysis-status", bar, el("span", { id: "analysis-progress-text" }, text));
     } else if (status === "failed") {
       show("analysis-status", el("p", { class: "error", id: "analysis-error" }, reply.error || "the analysis failed"),

@@ -1,5 +1,6 @@
 """Takes the screenshots of docs/screenshots/ in Chromium: a tutorial step of each game (its highlighted
-table part in view) and the analysis panel of a finished four-player Venture game between bots.
+table part in view) and the analysis panel of a finished four-player Venture game between bots (each
+seat's view, then the hindsight view with the replay at its biggest loss).
 
     .venv/bin/python docs/screenshots/take.py [--budget 8]
 
@@ -155,6 +156,22 @@ def analysis(page: Any, server: Server, table: str) -> Path:
     return path
 
 
+def hindsight(page: Any) -> Path:
+    """Switches the panel on the page to the hindsight view, asks for it, and screenshots it labelled,
+    the replay at its biggest loss (the log's marks beside it)."""
+    page.check("#analysis-view-hindsight")
+    page.click("#analysis-box[data-view='hindsight'] #analysis-ask")
+    page.wait_for_selector(
+        "#analysis-box[data-view='hindsight'][data-status='done'] #analysis-plot", timeout=600_000
+    )
+    page.click("#analysis-biggest button >> nth=0")
+    page.wait_for_timeout(1000)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    path = HERE / "analysis-venture-hindsight.png"
+    page.screenshot(path=str(path))
+    return path
+
+
 def main() -> None:
     """Takes every screenshot, then names each file with its size."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -169,6 +186,7 @@ def main() -> None:
                 page = browser.new_page(viewport=VIEWPORT)
                 taken = [tutorial(page, server, game) for game in TUTORIALS]
                 taken.append(analysis(page, server, table))
+                taken.append(hindsight(page))
                 browser.close()
         finally:
             server.stop()

@@ -230,3 +230,16 @@ def test_the_glossary_on_im_the_boss_table(server: LiveServer, browser: Any) -> 
         "t => ParlourGlossary.terms('im-the-boss')[t].text", term
     )
     assert errors == [], errors
+
+
+@pytest.mark.parametrize("game", ["venture", "im-the-boss", "venus-needs-men"])
+def test_each_tutorials_first_step_is_drawn_with_its_highlight(
+    server: LiveServer, browser: Any, game: str
+) -> None:
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch(page)
+    page.goto(f"{server.url}/learn/{game}")
+    page.wait_for_selector("body[data-step='1']")
+    page.wait_for_selector("#board .learn-highlight", state="attached")
+    assert page.text_content("#error") == ""
+    assert errors == [], errors

@@ -79,6 +79,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
     document.getElementById("log").parentNode.hidden = true;
     document.addEventListener("keydown", keys);
     want(r.moves, 0);
+    if (window.ParlourAnalysis) ParlourAnalysis.mount();  // analysis.js: the panel under the results
   }
 
   // Left/right arrows step, Page Up/Down jump by turn, Home/End go to the ends (not while typing).
@@ -208,6 +209,7 @@ const ParlourReplay = window.ParlourReplay = (() => {
       }
     }
     if (last) last.classList.add("replay-current");
+    if (window.ParlourAnalysis) ParlourAnalysis.dressLog();  // analysis.js: the marks beside the moves
     box.scrollTop = box.scrollHeight;
   }
 
@@ -267,5 +269,5 @@ const ParlourReplay = window.ParlourReplay = (() => {
     b.dataset.label = "▶ play";
   }
 
-  return { mount, redraw, showing: () => r.mounted && r.data !== null, state: r };
+  return { mount, redraw, go, showing: () => r.mounted && r.data !== null, state: r };
 })();

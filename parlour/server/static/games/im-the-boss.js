@@ -482,7 +482,7 @@
     const ctx = context(api);
     if (api.view.version !== tick.version) {
       tick.version = api.view.version;
-      tick.offset = api.view.clock.now * 1000 - Date.now();
+      tick.offset = api.view.clock ? api.view.clock.now * 1000 - Date.now() : 0;  // the learn page has no clock
     }
     const { el } = api;
     const ring = board(ctx);

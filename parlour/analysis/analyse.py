@@ -77,6 +77,8 @@ def analyse(
     moves: Collection[int] | None = None,
     hindsight: bool = False,
     start_method: str | None = None,
+    watch: Callable[[], None] | None = None,
+    nice: int = 0,
 ) -> Analysis:
     """Analyses a finished game's record: each judged decision of ``seats`` (or the one ``seat``;
     default: the persons'; every seat with ``all_seats``) from that seat's information set, ``budget``
@@ -88,7 +90,8 @@ def analyse(
     ``moves`` (indexes in the record's moves) keeps only the decisions at those moves. ``hindsight``
     judges from the real cards instead (everything revealed; the result's ``view`` says so).
     ``start_method`` is how local worker processes start (None: the platform's default; a server
-    gives "spawn").
+    gives "spawn"); ``watch`` is called about twice a second while a verdict is awaited (its exception
+    ends the analysis, the workers terminated); ``nice`` lowers the workers' priority.
     """
     if isinstance(budget, str):
         budget = Budget.parse(budget)
@@ -108,7 +111,7 @@ def analyse(
             "analyse it once the game has ended"
         )
     verdicts: dict[int, Verdict] = {}
-    with open_runner(backend, workers, workers_max, start_method) as runner:
+    with open_runner(backend, workers, workers_max, start_method, watch, nice) as runner:
         for verdict in runner.run(judge, jobs):
             verdicts[verdict.move] = verdict
             if progress is not None:

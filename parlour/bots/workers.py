@@ -17,8 +17,11 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.context import BaseContext
 from typing import Protocol, TypeVar
 
 from parlour.core.errors import OptionError
@@ -32,6 +35,8 @@ PR_SET_PDEATHSIG = 1
 """Linux prctl option: the signal a process gets when its parent dies."""
 BACKENDS = ("local", "ray")
 """Where games may run: these processes, or Ray tasks."""
+WATCH_EVERY = 0.5
+"""How often a watched run (``run_jobs``'s ``watch``) is looked at while it waits for a result (s)."""
 
 
 class Runner(Protocol):
@@ -56,10 +61,17 @@ class LocalRunner:
     start_method: str | None = None
     """How the worker processes start (None: the platform's default, and one worker is this process;
     given: always in worker processes, as a server needs)."""
+    watch: Callable[[], None] | None = None
+    """Called every WATCH_EVERY seconds while a result is awaited; raising stops the run (the workers
+    terminated at once): how a server stops an analysis, or gives up on a worker that died."""
+    nice: int = 0
+    """How much lower the worker processes' priority is than this process's (a server's: 10)."""
 
     def run(self, work: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
         """Yields ``work(job)`` for every job, in order (see :func:`run_jobs`)."""
-        return run_jobs(work, jobs, self.workers, self.workers_max, self.start_method)
+        return run_jobs(
+            work, jobs, self.workers, self.workers_max, self.start_method, watch=self.watch, nice=self.nice
+        )
 
 
 def cpu_count() -> int:
@@ -103,10 +115,15 @@ def check_backend(backend: str, workers: int | None = None, workers_max: int | N
 
 @contextmanager
 def open_runner(
-    backend: str, workers: int | None = None, workers_max: int | None = None, start_method: str | None = None
+    backend: str,
+    workers: int | None = None,
+    workers_max: int | None = None,
+    start_method: str | None = None,
+    watch: Callable[[], None] | None = None,
+    nice: int = 0,
 ) -> Iterator[Runner]:
     """Opens the backend (a local Ray is started, and stopped after, unless Ray is already running);
-    ``start_method`` is how local worker processes start (None: the platform's default)."""
+    ``start_method``, ``watch`` and ``nice`` are the local workers' (LocalRunner)."""
     check_backend(backend, workers, workers_max)
     if backend == "ray":
         from parlour.bots.ray_backend import ray_runner
@@ -114,7 +131,7 @@ def open_runner(
         with ray_runner(workers) as runner:
             yield runner
         return
-    yield LocalRunner(1 if workers is None else workers, workers_max, start_method)
+    yield LocalRunner(1 if workers is None else workers, workers_max, start_method, watch, nice)
 
 
 def run_jobs(
@@ -123,10 +140,14 @@ def run_jobs(
     workers: int = 1,
     workers_max: int | None = None,
     start_method: str | None = None,
+    watch: Callable[[], None] | None = None,
+    nice: int = 0,
 ) -> Iterator[R]:
     """Yields ``work(job)`` for every job, in order, over ``workers`` processes (1: in this one). With a
     ``start_method`` ("spawn" from a threaded server), every job runs in worker processes started so,
     even a single one (a server never does the work in its own process, beside its event loop).
+    ``watch`` is called every WATCH_EVERY seconds while a result is awaited (its exception ends the
+    run); ``nice`` lowers the workers' priority.
 
     Every way out of the loop (an error, Ctrl-C, SIGTERM turned into an exception,
     the caller stopping) terminates the workers before it goes on.
@@ -140,7 +161,10 @@ def run_jobs(
             yield work(job)
         return
     context = multiprocessing.get_context(start_method)
-    pool = context.Pool(processes, initializer=start_worker, initargs=(os.getpid(),))
+    if watch is not None:
+        yield from _run_watched(work, jobs, processes, context, watch, nice)
+        return
+    pool = context.Pool(processes, initializer=start_worker, initargs=(os.getpid(), nice))
     try:
         yield from pool.imap(work, jobs, chunksize=1)
         pool.close()
@@ -151,8 +175,43 @@ def run_jobs(
         pool.join()
 
 
-def start_worker(parent: int) -> None:
-    """Sets a worker up: Ctrl-C is the parent's to handle, and the worker dies with its parent."""
+def _run_watched(
+    work: Callable[[J], R],
+    jobs: Sequence[J],
+    processes: int,
+    context: BaseContext,
+    watch: Callable[[], None],
+    nice: int,
+) -> Iterator[R]:
+    """Yields ``work(job)`` for every job, in order, over an executor's processes, calling ``watch``
+    every WATCH_EVERY seconds while a result is awaited. A worker that dies mid-job breaks the executor
+    (BrokenProcessPool: a Pool would wait for ever, and could deadlock terminating); every way out
+    kills the workers at once."""
+    executor = ProcessPoolExecutor(processes, context, start_worker, (os.getpid(), nice))
+    try:
+        futures = [executor.submit(work, job) for job in jobs]
+        for future in futures:
+            while True:
+                try:
+                    result = future.result(timeout=WATCH_EVERY)
+                    break
+                except FuturesTimeout:
+                    watch()
+            yield result
+    finally:
+        workers = list(getattr(executor, "_processes", {}).values())  # no public way before Python 3.14
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.kill()
+        for process in workers:
+            process.join(5.0)
+
+
+def start_worker(parent: int, nice: int = 0) -> None:
+    """Sets a worker up: Ctrl-C is the parent's to handle, the worker dies with its parent, and runs
+    ``nice`` steps below it."""
+    if nice:
+        os.nice(nice)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):

@@ -63,6 +63,8 @@ TRIES = 3
 """How often an analysis is claimed before it fails (its worker's server stopped or died each time)."""
 INTERRUPTED = "the analysis was interrupted too often; ask for it again later"
 """What an analysis claimed TRIES times without an end fails with."""
+BOTS_ONLY = "a game between bots only is not analysed on the server: analyse its record with parlour analyse"
+"""Why a table with no person's seat is refused (its analysis would only spend the server's CPU)."""
 ERROR_LENGTH = 200
 """The longest error stored (one line)."""
 
@@ -251,6 +253,18 @@ def finish(engine: Engine, claimed: Claimed, token: str, now: float, document: J
         return done.rowcount == 1
 
 
+def release(engine: Engine, claimed: Claimed, token: str) -> bool:
+    """Puts a running analysis back in the queue, its attempt not counted (the server stopping under
+    it: the next worker starts it afresh at once); returns False if the worker no longer held it."""
+    with engine.begin() as connection:
+        done = connection.execute(
+            update(AnalysisRow)
+            .where(_held(claimed, token))
+            .values(status=QUEUED, claim=None, judged=0, total=0, attempts=AnalysisRow.attempts - 1)
+        )
+        return done.rowcount == 1
+
+
 def fail(engine: Engine, claimed: Claimed, token: str, now: float, error: str) -> bool:
     """Stores why an analysis failed (one line); returns False if the worker no longer held it."""
     with engine.begin() as connection:
@@ -354,6 +368,8 @@ def analysis_routes(hall: Callable[[], Hall], clock: Clock, limits: AnalysisLimi
     async def ask(request: Request) -> Response:
         view = body_view(await optional_body(request))
         table = finished(hall(), request)
+        if not any(seat.kind == "human" for seat in table.record.seats):
+            raise Refusal(409, BOTS_ONLY)
         store = table.store
         host = request.client.host if request.client else "unknown"
         requester = address_hash(store.seed_key, address_key(host))

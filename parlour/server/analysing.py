@@ -17,7 +17,9 @@ import logging
 import math
 import secrets
 import threading
+import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from parlour.analysis.analyse import analyse
@@ -36,6 +38,7 @@ from parlour.server.analyses import (
     fail,
     finish,
     forget_addresses,
+    release,
     renew,
 )
 from parlour.server.clock import Clock
@@ -56,10 +59,25 @@ START_METHOD = "spawn"
 """How the judging processes start: spawned, never forked from the server's threads."""
 FAILED_TEXT = "the analysis failed on the server"
 """What an unexpected error is stored as (the log keeps its traceback)."""
+STALLED_TEXT = "a judging process died or stopped answering; ask for the analysis again"
+"""What an analysis fails with when a judging process died mid-job (killed, out of memory), or judged
+no decision for ``stall`` seconds."""
+STALL_BASE, STALL_PER_SAMPLE = 300.0, 5.0
+"""An analysis judging no decision for STALL_BASE + STALL_PER_SAMPLE x budget seconds has stalled."""
+NICE = 10
+"""How much lower the judging processes run than the server (its event loop and bots come first)."""
+STOP_WAIT = 15.0
+"""How long stopping waits for a running analysis to put its row back in the queue (seconds)."""
+STORE_TRIES = 3
+"""Attempts at storing an analysis's end before its lease is left to lapse."""
 
 
 class Stopped(Exception):
     """Raised by the progress callback to end an analysis: the server is stopping or lost the claim."""
+
+
+class Stalled(Exception):
+    """Raised by the watch when no decision was judged for too long (a judging process died)."""
 
 
 @dataclass
@@ -72,6 +90,8 @@ class Job:
     lost: bool = False
     """Set by the heartbeat when another worker took the analysis over (our lease lapsed)."""
     stopping: threading.Event = field(default_factory=threading.Event)
+    moved: float = field(default_factory=time.monotonic)
+    """When a decision was last judged (or the analysis started)."""
 
 
 class Analyser(Poller):
@@ -100,6 +120,11 @@ class Analyser(Poller):
         """When the addresses past the limit's window were last forgotten (the clock's time)."""
         self.done = 0
         """Analyses this worker finished (done or failed) since it started."""
+        self.idle = asyncio.Event()
+        """Set while no analysis runs here (stopping waits for it)."""
+        self.idle.set()
+        self.stall = STALL_BASE + STALL_PER_SAMPLE * budget
+        """Seconds without a decision judged after which an analysis has stalled."""
 
     async def tick(self) -> int:
         """Forgets the addresses past the limit's window (once a minute), then claims and runs one
@@ -115,8 +140,11 @@ class Analyser(Poller):
         return 1
 
     async def stop(self) -> None:
-        """Stops polling; an analysis under way ends at its next judged decision (its lease lapses)."""
+        """Stops polling: an analysis under way is ended within a second (its processes terminated) and
+        put back in the queue, its attempt not counted, for the next worker to start afresh."""
         self.stopping.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.idle.wait(), STOP_WAIT)
         await super().stop()
 
     async def run(self, claimed: Claimed) -> None:
@@ -125,11 +153,26 @@ class Analyser(Poller):
         if claimed.attempts > TRIES:
             await self._store(fail, job, INTERRUPTED)
             return
+        self.idle.clear()
+        try:
+            await self._judged(job)
+        finally:
+            self.idle.set()
+
+    async def _judged(self, job: Job) -> None:
+        """Runs a claimed analysis's judging in a thread beside its heartbeat and stores how it ended."""
+        claimed = job.claimed
         beat = asyncio.get_running_loop().create_task(self._beat(job))
         try:
             document = await asyncio.to_thread(self._analyse, job)
         except Stopped:
             LOG.info("the analysis of table %s stopped (%s)", claimed.table_id, claimed.view)
+            if self.stopping.is_set() and not job.lost:
+                await self._store(release, job, None)
+            return
+        except (Stalled, BrokenProcessPool):
+            LOG.warning("the analysis of table %s stalled (%s)", claimed.table_id, claimed.view)
+            await self._store(fail, job, STALLED_TEXT)
             return
         except (AnalysisError, ParlourError) as err:
             await self._store(fail, job, str(err))
@@ -145,10 +188,25 @@ class Analyser(Poller):
         await self._store(finish, job, document)
 
     async def _store(self, method: Callable[..., bool], job: Job, value: object) -> None:
-        """Stores an analysis's end (``finish`` or ``fail``) if this worker still holds it."""
+        """Stores an analysis's end (``finish``, ``fail`` or ``release``) if this worker still holds it,
+        trying STORE_TRIES times (a database busy once does not throw a finished document away)."""
         store = self.store
-        held = await store.write(method, store.engine, job.claimed, self.token, self.clock.now(), value)
-        self.done += 1
+        args = (store.engine, job.claimed, self.token) if method is release else None
+        for attempt in range(1, STORE_TRIES + 1):
+            try:
+                if args is not None:
+                    held = await store.write(method, *args)
+                else:
+                    held = await store.write(
+                        method, store.engine, job.claimed, self.token, self.clock.now(), value
+                    )
+                break
+            except Exception:  # the lease lapses if every try fails: another worker runs it again
+                LOG.exception("the end of the analysis of table %s was not stored", job.claimed.table_id)
+                if attempt == STORE_TRIES:
+                    return
+                await asyncio.sleep(1.0)
+        self.done += method is not release
         if not held:
             LOG.info("the analysis of table %s was taken over by another worker", job.claimed.table_id)
 
@@ -173,10 +231,15 @@ class Analyser(Poller):
         """Analyses a claimed table's game (in a worker thread) and returns the document."""
         record = self._record(job.claimed.table_id)
 
-        def progress(judged: int, total: int) -> None:
+        def watch() -> None:
             if job.stopping.is_set() or job.lost:
                 raise Stopped
-            job.judged, job.total = judged, total
+            if time.monotonic() - job.moved > self.stall:
+                raise Stalled
+
+        def progress(judged: int, total: int) -> None:
+            watch()
+            job.judged, job.total, job.moved = judged, total, time.monotonic()
 
         result = analyse(
             record,
@@ -188,6 +251,8 @@ class Analyser(Poller):
             progress=progress,
             hindsight=job.claimed.view == "hindsight",
             start_method=START_METHOD,
+            watch=watch,
+            nice=NICE,
         )
         return result.to_json()
 

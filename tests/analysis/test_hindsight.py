@@ -22,6 +22,11 @@ def test_hindsight_reads_the_real_cards_and_says_so() -> None:
     one = analyse(real, [0], budget=Budget(6), seed=11, moves=[0], hindsight=True)
     two = analyse(swapped, [0], budget=Budget(6), seed=11, moves=[0], hindsight=True)
     assert fair.view == "seat" and one.view == "hindsight" == two.view
+    # Only the judgement changes: the same decisions, seats and actions played.
+    assert [(d.move, d.seat, d.played) for d in one.decisions] == [
+        (d.move, d.seat, d.played) for d in fair.decisions
+    ]
+    assert one.analysed == fair.analysed and one.final == fair.final and one.budget == fair.budget
     # The seat's view could not tell the two records apart; hindsight can, and does.
     assert one.decisions[0].actions != two.decisions[0].actions
     assert one.decisions[0].actions != fair.decisions[0].actions

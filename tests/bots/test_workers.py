@@ -6,7 +6,9 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
@@ -93,9 +95,63 @@ def test_run_jobs_keeps_the_order_and_refuses_too_many_workers() -> None:
         list(run_jobs(_square, [1, 2], 10_000))
 
 
+def _dies_on_two(n: int) -> int:
+    """Squares a number; the worker judging 2 is killed mid-job (as by the kernel's OOM killer)."""
+    if n == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n * n
+
+
+def test_a_watched_run_whose_worker_died_ends_at_once_and_its_workers_with_it() -> None:
+    """A pool's worker killed mid-job never answers (a Pool would wait for ever); a watched run (a
+    server's analysis) ends with BrokenProcessPool, the results before it yielded."""
+    found: list[int] = []
+    started = time.monotonic()
+    with pytest.raises(BrokenProcessPool):
+        for result in run_jobs(_dies_on_two, [0, 1, 2, 3], 1, start_method="spawn", watch=lambda: None):
+            found.append(result)
+    assert found == [0, 1] and time.monotonic() - started < 60
+
+
+class GiveUp(Exception):
+    """Raised by the watch below."""
+
+
+def test_a_watch_that_raises_ends_the_run_and_kills_its_workers() -> None:
+    started = time.monotonic()
+
+    def watch() -> None:
+        if time.monotonic() - started > 2.0:
+            raise GiveUp
+
+    with pytest.raises(GiveUp):
+        list(run_jobs(_sleeps, [0, 1], 1, start_method="spawn", watch=watch))
+    assert time.monotonic() - started < 30
+
+
+def _sleeps(seconds: int) -> int:
+    """Sleeps far longer than a test waits (only a kill ends it)."""
+    time.sleep(3600)
+    return seconds
+
+
+def test_a_watched_run_yields_every_result_in_order_at_a_lower_priority() -> None:
+    watched: list[int] = []
+    assert (
+        list(run_jobs(_niceness, [0, 1, 2], 2, 2, "spawn", watch=lambda: watched.append(1), nice=5))
+        == [os.nice(0) + 5] * 3
+    )
+
+
+def _niceness(_: int) -> int:
+    """Returns the worker's niceness."""
+    return os.nice(0)
+
+
 # ---------------------------------------------------------------- a game imports what it uses
 SCIPY_CHECK = """
 import sys
+import time
 from parlour.bots.registry import make_bot
 from parlour.core.registry import load_game
 for game, bots in {game_bots!r}.items():

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import time
+import urllib.error
 import urllib.request
 import warnings
 from collections.abc import Iterator
@@ -23,7 +25,19 @@ from parlour.analysis.report import load_analysis
 from parlour.cli.serve import Analysing, check_analysing
 from parlour.core.errors import OptionError
 from parlour.server import analysing
-from parlour.server.analyses import INTERRUPTED, TRIES, AnalysisLimits, AnalysisRow, address_hash
+from parlour.server.analyses import (
+    BOTS_ONLY,
+    INTERRUPTED,
+    TRIES,
+    AnalysisLimits,
+    AnalysisRow,
+    address_hash,
+    claim_next,
+    fail,
+    finish,
+    release,
+    renew,
+)
 from parlour.server.analysing import Analyser
 from parlour.server.app import Settings, create_app
 from parlour.server.clock import Clock
@@ -31,6 +45,7 @@ from parlour.server.storage import open_store
 
 from .conftest import FAST, bearer, create
 from .live_server import LiveServer
+from .test_table_page import play_one
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -68,16 +83,27 @@ def idle(db: Path) -> Iterator[TestClient]:
         yield found
 
 
-def finished(client: TestClient, seats: tuple[str, ...] = ("random", "random")) -> str:
-    """Returns the id of a finished Embers table of these seats' bots."""
+def finished(client: TestClient, seats: tuple[str, ...] = ("human", "random")) -> str:
+    """Returns the id of a finished Embers table of these seats (a person's played at random by the
+    test; the server analyses no game of bots only)."""
     made = create(client, "embers", list(seats))
-    end = time.time() + 60
-    while not client.get(f"/api/tables/{made['table']}", headers=bearer(made["spectator_token"])).json()[
-        "over"
-    ]:
-        assert time.time() < end, "the table of bots did not finish"
-        time.sleep(0.02)
-    return str(made["table"])
+    table, chooser, end = made["table"], random.Random(len(seats)), time.time() + 60
+    people = [made["tokens"][s] for s, kind in enumerate(seats) if kind == "human"]
+    while not client.get(f"/api/tables/{table}", headers=bearer(made["spectator_token"])).json()["over"]:
+        assert time.time() < end, "the table did not finish"
+        for token in people:
+            seen = client.get(f"/api/tables/{table}", headers=bearer(token)).json()
+            if seen["asked"] and seen["legal"]:
+                body = {"action": chooser.choice(seen["legal"]), "version": seen["version"]}
+                client.post(f"/api/tables/{table}/actions", json=body, headers=bearer(token))
+        time.sleep(0.01)
+    return str(table)
+
+
+def test_a_game_of_bots_only_is_not_analysed_on_the_server(client: TestClient) -> None:
+    table = finished(client, ("random", "random"))
+    assert one_line_error(ask(client, table), 409) == BOTS_ONLY
+    assert shown(client, table)["status"] == "none"
 
 
 def ask(client: TestClient, table: str, view: str | None = None) -> Any:
@@ -338,13 +364,22 @@ def live_post(server: LiveServer, path: str, body: object) -> Any:
 
 
 def live_finished(server: LiveServer) -> str:
-    """Returns the id of a finished Embers table of three bots, played by the server."""
-    made = server.create("embers", ["random", "random", "random"])
+    """Returns the id of a finished Embers table of a person (played at random by the test) and two
+    bots, played by the server."""
+    made = server.create("embers", ["human", "random", "random"])
+    token, chooser = made["seats"]["0"].split("#k=")[1], random.Random(3)
     end = time.monotonic() + 120
     while not server.get(f"/api/tables/{made['table']}", made["spectator_token"])["over"]:
-        assert time.monotonic() < end, "the table of bots did not finish"
-        time.sleep(0.1)
-    return str(made["table"])
+        assert time.monotonic() < end, "the table did not finish"
+        if not play_one(server, made["table"], token, chooser):
+            time.sleep(0.05)
+    while True:  # the last move is written a moment after the view says over: then it may be asked for
+        try:
+            server.get(f"/api/tables/{made['table']}/analysis")
+            return str(made["table"])
+        except urllib.error.HTTPError as err:
+            assert err.code == 409 and time.monotonic() < end, err
+            time.sleep(0.1)
 
 
 def wait_status(server: LiveServer, table: str, ready: Any, timeout: float = 120) -> dict[str, Any]:
@@ -414,9 +449,10 @@ def test_a_server_killed_or_stopped_mid_analysis_loses_nothing_and_stops_at_once
         live_post(second, "/api/test/clock", {"advance": 61})  # the dead server's lease lapses
         wait_row(db, lambda r: r.claim not in (None, claim) and r.judged > 0)  # resumed: progress again
         start = time.monotonic()
-        second.stop()  # mid-analysis: the worker stops at its next judged decision, the server at once
+        second.stop()  # mid-analysis: the judging processes are killed, the row put back in the queue
         assert time.monotonic() - start < 8
-        assert rows(db)[0].status == "running"  # stopped in the middle: its lease lapses
+        row = rows(db)[0]
+        assert (row.status, row.claim, row.attempts) == ("queued", None, 1)  # the stop cost no attempt
     finally:
         second.stop()
     claim = rows(db)[0].claim
@@ -521,3 +557,32 @@ def test_an_analysis_interrupted_too_often_fails_and_may_be_asked_for_again(db: 
         assert ask(client, table).status_code == 202  # asked for again: tried afresh
         assert wait_done(client, table)[-1]["status"] == "done"
         assert rows(db)[0].attempts == 1
+
+
+def test_claims_renewals_and_ends_are_compare_and_sets(idle: TestClient, db: Path) -> None:
+    """A lease that lapses lets another worker take an analysis over; the first one's renewal, end,
+    failure or release then stores nothing. A release puts it back uncounted."""
+    assert ask(idle, finished(idle)).status_code == 202
+    store, now = open_store(f"sqlite:///{db}"), time.time()
+    try:
+        engine = store.engine
+        first = claim_next(engine, "a", now, lease=60)
+        assert first is not None and first.attempts == 1
+        assert claim_next(engine, "b", now + 30, lease=60) is None  # held: nothing else queued
+        assert renew(engine, first, "a", now + 30, 1, 5)
+        assert claim_next(engine, "b", now + 89, lease=60) is None  # renewed at +30: held to +90
+        second = claim_next(engine, "b", now + 91, lease=60)
+        assert second is not None and second.id == first.id and second.attempts == 2
+        assert not renew(engine, first, "a", now + 92, 2, 5)
+        assert not finish(engine, first, "a", now + 92, {"decisions": []})
+        assert not fail(engine, first, "a", now + 92, "late")
+        assert not release(engine, first, "a")
+        assert (rows(db)[0].status, rows(db)[0].claim) == ("running", "b")
+        assert release(engine, second, "b")  # the server stopping: back in the queue, uncounted
+        (row,) = rows(db)
+        assert (row.status, row.claim, row.attempts, row.judged) == ("queued", None, 1, 0)
+        third = claim_next(engine, "c", now + 93, lease=60)
+        assert third is not None and fail(engine, third, "c", now + 94, "one\ntwo")
+        assert (rows(db)[0].status, "\n" not in rows(db)[0].error) == ("failed", True)
+    finally:
+        store.close()

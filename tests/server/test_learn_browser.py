@@ -184,7 +184,8 @@ def test_the_glossary_on_the_replay(server: LiveServer, browser: Any) -> None:
     page = browser.new_page(viewport=LAPTOP)
     errors = watch(page)
     page.goto(f"{server.url}/t/{table}")
-    page.wait_for_selector(f"#board[data-replay='{moves}'][data-glossary='venture'] [data-corp][data-term]")
+    drawn = f"#board[data-replay='{moves}'][data-glossary='venture'] [data-corp][data-term]"
+    page.wait_for_selector(drawn, timeout=90_000)  # a whole game replayed first: slow on a busy machine
     corp = page.locator("#board [data-corp][data-term]").first
     text = page.evaluate("t => ParlourGlossary.terms('venture')[t].text", corp.get_attribute("data-term"))
     assert corp.get_attribute("title") == text

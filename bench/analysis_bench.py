@@ -121,6 +121,7 @@ def trust(
     stakes: dict[str, list[float]] = {bot: [] for bot in kinds}
     alive: dict[str, list[tuple[float, float]]] = {bot: [] for bot in kinds}
     marked: dict[str, int] = dict.fromkeys(kinds, 0)
+    repeated: dict[str, int] = dict.fromkeys(kinds, 0)
     agree = total = 0
     seconds = 0.0
     rollout = ""
@@ -133,6 +134,7 @@ def trust(
         second, wall2, _ = timed(record, all_seats=True, seed=1)
         seconds += wall + wall2
         rollout = first.rollout
+        marks = {d.move: d.mark for d in second.decisions}
         for judgement in first.decisions:
             bot = seats[judgement.seat]
             losses[bot].append(max(0.0, judgement.loss))
@@ -141,7 +143,7 @@ def trust(
             if judgement.before >= 1 / record.players:
                 alive[bot].append((clear[bot][-1], losses[bot][-1]))
             marked[bot] += judgement.mark != ""
-        marks = {d.move: d.mark for d in second.decisions}
+            repeated[bot] += judgement.mark != "" and marks[judgement.move] != ""
         agree += sum(1 for d in first.decisions if marks[d.move] == d.mark)
         total += len(first.decisions)
     row: dict[str, Any] = {
@@ -155,6 +157,7 @@ def trust(
         row[f"{bot} mean clear loss"] = _interval(clear[bot])
         row[f"{bot} mean loss"] = _interval(losses[bot])
         row[f"{bot} marked"] = marked[bot]
+        row[f"{bot} marked again with seed 1"] = repeated[bot]
         row[f"{bot} mean share before deciding"] = _interval(stakes[bot])
         row[f"{bot} clear loss / share at stake"] = _ratio(clear[bot], stakes[bot])
         row[f"{bot} loss / share at stake"] = _ratio(losses[bot], stakes[bot])

@@ -109,7 +109,12 @@ def typical_time(name: str, options: dict[str, Any], seed: int) -> dict[str, Any
 
 
 def trust(
-    name: str, options: dict[str, Any], games: int, search: str, records: Path | None = None
+    name: str,
+    options: dict[str, Any],
+    games: int,
+    search: str,
+    records: Path | None = None,
+    budget: int | None = None,
 ) -> dict[str, Any]:
     """Plays ``games`` games of two search seats against two random ones (the seats turned by one every
     other game), analyses every seat twice (seeds 0 and 1) and returns each kind's mean loss (the
@@ -130,8 +135,8 @@ def trust(
             [search, "random", search, "random"] if index % 2 == 0 else ["random", search, "random", search]
         )
         record = kept_game(name, options, seats, 2026 + index, records)
-        first, wall, _ = timed(record, all_seats=True, seed=0)
-        second, wall2, _ = timed(record, all_seats=True, seed=1)
+        first, wall, _ = timed(record, all_seats=True, seed=0, budget=budget)
+        second, wall2, _ = timed(record, all_seats=True, seed=1, budget=budget)
         seconds += wall + wall2
         rollout = first.rollout
         marks = {d.move: d.mark for d in second.decisions}
@@ -150,6 +155,7 @@ def trust(
         "games": games,
         "seats": f"2 x {search}, 2 x random",
         "rollout": rollout,
+        "budget": budget or Budget().samples,
         "seconds": round(seconds, 1),
     }
     for bot in kinds:
@@ -190,16 +196,18 @@ def analysis_figures(
     only: str | None = None,
     names: list[str] | None = None,
     records: Path | None = None,
+    budget: int | None = None,
 ) -> None:
     """Measures and prints the analysis's figures into ``results["analysis"]`` (``only``: ``time`` or
-    ``trust``; ``names``: only these games; the other figures there are kept)."""
+    ``trust``; ``names``: only these games; ``budget``: the trust analyses' determinisations a decision,
+    else the default, and a key naming it; the other figures there are kept)."""
     figures: dict[str, Any] = results.get("analysis") or {}
     figures["default budget"] = Budget().describe()
     results["analysis"] = figures
     if only != "trust":
         typical_times(figures, names)
     if only != "time":
-        trust_figures(figures, games, search, names, records)
+        trust_figures(figures, games, search, names, records, budget)
 
 
 def typical_times(figures: dict[str, Any], names: list[str] | None = None) -> None:
@@ -221,6 +229,7 @@ def trust_figures(
     search: str | None,
     names: list[str] | None = None,
     records: Path | None = None,
+    budget: int | None = None,
 ) -> None:
     """Measures each game's trust figures (``trust``): losses by kind of seat, agreement of two seeds."""
     print(
@@ -229,7 +238,8 @@ def trust_figures(
     for name, (options, bot) in TRUST.items():
         if names and name not in names:
             continue
-        row = figures[f"trust {name}"] = trust(name, options, games, search or bot, records)
+        key = f"trust {name}" + (f", budget {budget}" if budget else "")
+        row = figures[key] = trust(name, options, games, search or bot, records, budget)
         print(f"  {name:16s} " + ", ".join(f"{k} {v}" for k, v in row.items()), flush=True)
 
 
@@ -242,11 +252,12 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=sorted(TRUST), help="only this game (repeatable)")
     parser.add_argument("--records", type=Path, help="a folder keeping the trust games' records for reuse")
     parser.add_argument("--write", action="store_true", help="merge the figures into bench/results.json")
+    parser.add_argument("--budget", type=int, help="the trust analyses' determinisations a decision")
     args = parser.parse_args()
     results: dict[str, Any] = {}
     if args.write:
         results = json.loads(RESULTS.read_text())
-    analysis_figures(results, args.games, args.search, args.only, args.game, args.records)
+    analysis_figures(results, args.games, args.search, args.only, args.game, args.records, args.budget)
     if args.write:
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(results["analysis"], indent=1))

@@ -37,8 +37,13 @@ class Verdict:
 
 
 def rollout_bot(game: Game) -> str:
-    """Returns the bot every seat plays the rollouts with: the game's playout bot (docs/search.md)."""
-    return game.playout_bot
+    """Returns the bot every seat plays the rollouts with: the game's greedy bot, else its playout bot.
+
+    A decision is judged by what this bot makes of each action, so the strongest affordable player
+    judges: search playouts may trade strength for speed (Venture's ``quick`` never reorganises by
+    choice), an analysis plays a few hundred rollouts a decision and can afford greedy (docs/analysis.md).
+    """
+    return adviser_bot(game)
 
 
 def adviser_bot(game: Game) -> str:

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +25,10 @@ from websockets.sync.client import connect
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.server.live_server import LiveServer  # noqa: E402  (the project's root put on the path first)
+
 """The project whose server is run (whatever the current folder, whatever copy the python installed)."""
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT: Any = {"width": 1280, "height": 900}
@@ -36,63 +37,8 @@ NAMES = ["Ana", "Ben", "Chloé", "Dev"]
 """The people of the analysed game (each with a greedy bot standing in for them)."""
 
 
-def free_port() -> int:
-    """Returns a TCP port free on this machine now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """``parlour serve`` in its own process, on a temporary database and home."""
-
-    def __init__(self, home: Path, budget: int) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        args = [
-            sys.executable,
-            "-m",
-            "parlour.cli",
-            "serve",
-            "--port",
-            str(self.port),
-            "--db",
-            str(home / "parlour.db"),
-        ]
-        args += [
-            "--think",
-            "0.01",
-            "--bot-workers",
-            "0",
-            "--analysis-workers",
-            "1",
-            "--analysis-budget",
-            str(budget),
-        ]
-        path = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-        env = {**os.environ, "HOME": str(home), "PYTHONPATH": path}
-        self.log = (home / "server.log").open("wb")
-        self.process = subprocess.Popen(args, cwd=home, env=env, stdout=subprocess.DEVNULL, stderr=self.log)
-        end = time.time() + 60
-        while time.time() < end:
-            try:
-                self.get("/api/games")
-                return
-            except (urllib.error.URLError, ConnectionError):
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.2)
-        self.process.kill()
-        raise SystemExit("the server did not start: " + (home / "server.log").read_text()[-2000:])
-
-    def get(self, path: str, token: str | None = None) -> Any:
-        """Returns the JSON reply to a GET (a seat's token as its bearer, if given)."""
-        request = urllib.request.Request(self.url + path)
-        if token:
-            request.add_header("authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=10) as reply:
-            return json.load(reply)
+class Server(LiveServer):
+    """``parlour serve`` as the tests run it (tests/server/live_server.py), with a POST of JSON."""
 
     def post(self, path: str, body: object) -> Any:
         """Returns the JSON reply to a POST of ``body``."""
@@ -100,12 +46,6 @@ class Server:
         request.add_header("content-type", "application/json")
         with urllib.request.urlopen(request, timeout=10) as reply:
             return json.load(reply)
-
-    def stop(self) -> None:
-        """Stops the server and waits for it."""
-        self.process.terminate()
-        self.process.wait(20)
-        self.log.close()
 
 
 def finished_game(server: Server) -> str:
@@ -178,7 +118,10 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=8, help="determinisations a decision (default 8)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="parlour-screenshots-") as home:
-        server = Server(Path(home), options.budget)
+        settings = ["--analysis-workers", "1", "--analysis-budget", str(options.budget)]
+        db, log = Path(home) / "parlour.db", Path(home) / "server.log"
+        server = Server(db, think=0.01, extra=settings, log=log)
+        server.start(wait=60)  # its HOME is the temporary folder: nothing is written elsewhere
         try:
             table = finished_game(server)
             with sync_playwright() as p:

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: play serve native checks test test-fast bench fuzz playthroughs clean
+.PHONY: play serve native checks test test-fast test-postgres bench fuzz playthroughs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,19 @@ COMPILED_TESTS := tests/games tests/conformance tests/envs tests/test_native.py
 test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) native
 	PARLOUR_NATIVE=0 COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
 	PARLOUR_NATIVE=1 $(BIN)/pytest -n 2 -p no:cacheprovider -m "not slow" $(COMPILED_TESTS)
+	PARLOUR_TEST_DATABASE=postgres $(BIN)/pytest -n 2 -p no:cacheprovider $(PG_TESTS)
+
+# The server suite on PostgreSQL (docs/testing-postgres.md): PARLOUR_TEST_DATABASE=postgres gives each test
+# a fresh database on a throwaway cluster instead of a SQLite file; the tests about the SQLite file itself
+# are skipped. `make test-postgres` runs every server test file but the browser ones (which depend little
+# on the database); `make test` runs PG_TESTS, the files that exercise storage most, to stay quick.
+PG_BROWSER := $(wildcard tests/server/test_*browser*.py tests/server/test_table_*.py tests/server/test_phones.py \
+	tests/server/test_*page*.py)
+PG_ALL := $(filter-out $(PG_BROWSER),$(wildcard tests/server/test_*.py))
+PG_TESTS ?= $(addprefix tests/server/,test_database_switch.py test_storage_secrets.py test_rematch.py \
+	test_turn_based.py test_accounts.py test_analysis_queue.py test_notify_webhook.py test_ratings.py)
+test-postgres: $(STAMP) $(POSTGRES)
+	PARLOUR_TEST_DATABASE=postgres $(BIN)/pytest -n 2 -p no:cacheprovider $(PG_ALL)
 
 # The suite without the tests marked slow (browser tests, whole games, long sweeps): under a minute.
 test-fast: checks

@@ -285,7 +285,11 @@ class Store:
         if file is not None:
             private_database(file)
         self.seed_key = seed_key if seed_key is not None else load_or_create_key(default_key_path(url))
-        self.engine: Engine = create_engine(url, json_serializer=_dumps)
+        # A server's connections to PostgreSQL may be ended under it (a restart, a failover, an idle
+        # timeout): each is checked when the pool hands it out, so the next query opens a new one.
+        self.engine: Engine = create_engine(
+            url, json_serializer=_dumps, pool_pre_ping=not url.startswith("sqlite")
+        )
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:

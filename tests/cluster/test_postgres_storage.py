@@ -166,6 +166,26 @@ def test_a_table_with_a_62_bit_seed_and_its_moves_come_back_as_stored(store: Sto
         reopened.close()
 
 
+def test_the_store_gets_past_connections_the_database_closed(store: Store, pg_url: str) -> None:
+    table = table_record()
+    store.create(table)
+    assert store.load(table.id) is not None  # a pooled connection, idle from now on
+    admin = create_engine(pg_url)
+    try:
+        with admin.connect() as connection:  # as a PostgreSQL restart or an idle timeout ends them
+            ended = connection.execute(
+                text(
+                    "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            ).scalar()
+    finally:
+        admin.dispose()
+    assert ended and ended >= 1
+    again = store.load(table.id)  # the pool checks a connection before handing it out
+    assert again is not None and again.seed == BIG_SEED
+
+
 def test_a_rematch_is_linked_once_by_its_compare_and_set(store: Store) -> None:
     finished = table_record(status="over")
     store.create(finished)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import warnings
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ from parlour.server.accounts.counters import AccountLimits, Limit
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.app import Settings, create_app
 
-from .conftest import FAST
+from .conftest import FAST, database_sql, database_url
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -35,7 +34,7 @@ def account_client(
 ) -> TestClient:
     """Returns a test client (not yet started) of a server on ``db`` with these limits and mail."""
     settings = Settings(
-        f"sqlite:///{db}",
+        database_url(db),
         bot_workers=0,
         timing=FAST,
         account_limits=limits,
@@ -61,9 +60,8 @@ def login(client: TestClient, username: str, password: str = PASSWORD) -> Any:
 
 
 def rows(db: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
-    """Returns a query's rows, read straight from the SQLite file."""
-    with sqlite3.connect(db) as connection:
-        return connection.execute(query, args).fetchall()
+    """Runs a query (``?`` parameters) on the test's database, committed; returns its rows."""
+    return database_sql(db, query, *args)
 
 
 def one_line_error(reply: Any, status: int) -> str:

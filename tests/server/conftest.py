@@ -1,4 +1,5 @@
-"""A server on a fresh SQLite file per test, bots in threads, automatic moves without delay."""
+"""A server on a fresh database per test (a SQLite file, or with PARLOUR_TEST_DATABASE=postgres a database on
+a throwaway PostgreSQL: tests/databases.py), bots in threads, automatic moves without delay."""
 
 from __future__ import annotations
 
@@ -8,6 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from databases import (
+    column_names,
+    database_url,
+    on_postgres,
+    postgres,
+    server_database,
+    stored_bytes,
+    table_names,
+)
+from databases import sql as database_sql
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -19,12 +30,23 @@ from parlour.server.tables import Timing
 from .browsing import CHROMIUM, FLAGS
 from .live_server import LiveServer
 
+__all__ = [
+    "column_names",
+    "database_sql",
+    "database_url",
+    "on_postgres",
+    "postgres",
+    "server_database",
+    "stored_bytes",
+    "table_names",
+]
+
 FAST = Timing(think=0.0, pass_delay=0.0, grace=0.0, window_pause=0.0)
 
 
 def make_client(path: Path, timing: Timing = FAST) -> TestClient:
-    """Returns a test client of a server whose database is the file at ``path``."""
-    return TestClient(create_app(Settings(f"sqlite:///{path}", bot_workers=0, timing=timing)))
+    """Returns a test client of a server on the database named by ``path`` (``database_url``)."""
+    return TestClient(create_app(Settings(database_url(path), bot_workers=0, timing=timing)))
 
 
 @pytest.fixture

@@ -24,6 +24,16 @@ def free_port() -> int:
         return port
 
 
+def _suite_database(db: Path) -> str | None:
+    """Returns the database standing for ``db`` when the test suite runs on another database than SQLite
+    (PARLOUR_TEST_DATABASE, tests/databases.py), else None: the SQLite file."""
+    if os.environ.get("PARLOUR_TEST_DATABASE", "sqlite").strip().lower() in ("", "sqlite"):
+        return None
+    from databases import database_url  # tests/ is on the path under pytest
+
+    return database_url(db)
+
+
 class LiveServer:
     """Starts ``parlour serve`` and talks to it over HTTP."""
 
@@ -41,7 +51,7 @@ class LiveServer:
         """``extra``: more options of ``parlour serve``; ``open_files``: its RLIMIT_NOFILE (soft and
         hard); ``log``: a file for its standard error (default a pipe nobody reads); ``database_url``:
         the server's database instead of the SQLite file ``db`` (whose folder is still its HOME, where
-        its seed key goes)."""
+        its seed key goes); when the suite runs on PostgreSQL, ``db`` names one of its databases."""
         self.db, self.think, self.bot_workers, self.port = db, think, bot_workers, free_port()
         self.database_url = database_url
         self.pass_delay = think if pass_delay is None else pass_delay
@@ -55,9 +65,8 @@ class LiveServer:
     def start(self, wait: float = 30.0) -> LiveServer:
         """Starts the server and waits up to ``wait`` seconds for it to answer (it resumes every table in
         play first)."""
-        database = (
-            ["--db", str(self.db)] if self.database_url is None else ["--database-url", self.database_url]
-        )
+        url = self.database_url if self.database_url is not None else _suite_database(self.db)
+        database = ["--db", str(self.db)] if url is None else ["--database-url", url]
         args = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), *database]
         args += ["--bot-workers", str(self.bot_workers), "--think", str(self.think)]
         args += [

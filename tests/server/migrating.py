@@ -10,10 +10,12 @@ from sqlalchemy import create_engine
 
 import parlour.server.storage as storage
 
+from .conftest import database_url
+
 
 def downgrade(db: Path, revision: str) -> None:
-    """Runs the migrations down to ``revision`` on the SQLite file ``db`` (the next open upgrades it)."""
-    engine = create_engine(f"sqlite:///{db}")
+    """Runs the migrations down to ``revision`` on the test database ``db`` (the next open upgrades it)."""
+    engine = create_engine(database_url(db))
     config = Config()
     config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
     with engine.begin() as connection:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from parlour.server.hall import Hall
 from parlour.server.notify.deliver import Deliverer
 
 from .accounts_helpers import register
-from .conftest import FAST, bearer, create
+from .conftest import FAST, bearer, create, database_sql, database_url
 from .live_server import free_port
 
 PUBLIC = "http://testserver"
@@ -35,7 +34,7 @@ def notify_client(
     """A test client whose outbox is polled every ``notify_poll`` seconds (0.05; a test that sends
     itself, with ``deliver_now``, gives an hour), on ``clock`` (moved by the tests)."""
     settings = Settings(
-        f"sqlite:///{db}",
+        database_url(db),
         bot_workers=0,
         timing=FAST,
         mail=mail,
@@ -64,9 +63,8 @@ def hall_of(client: TestClient) -> Hall:
 
 
 def sql(db: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
-    """Runs a query on the SQLite file (committed) and returns its rows."""
-    with sqlite3.connect(db) as connection:
-        return connection.execute(query, args).fetchall()
+    """Runs a query (``?`` parameters) on the test's database, committed; returns its rows."""
+    return database_sql(db, query, *args)
 
 
 def bound_table(
@@ -95,7 +93,7 @@ def bind_seats(client: TestClient, db: Path, made: dict[str, Any]) -> dict[str, 
         made["accounts"][seat] = account
         sql(
             db,
-            "UPDATE accounts SET email = ?, email_confirmed = 1 WHERE id = ?",
+            "UPDATE accounts SET email = ?, email_confirmed = true WHERE id = ?",
             f"{name}@example.org",
             account,
         )

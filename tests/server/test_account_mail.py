@@ -20,6 +20,7 @@ from parlour.server.accounts.mail import MailSettings
 from parlour.server.accounts.web import COOKIE
 
 from .accounts_helpers import PASSWORD, account_client, login, one_line_error, register, rows
+from .conftest import database_sql
 from .live_server import free_port
 
 
@@ -141,12 +142,9 @@ def test_without_a_mail_server_nothing_is_sent_and_a_reset_says_so(db: Path) -> 
 def test_an_expired_link_does_not_work(
     mailing: TestClient, inbox: tuple[Inbox, MailSettings], db: Path
 ) -> None:
-    import sqlite3
-
     register(mailing, "ana", email="ana@example.org")
     token = link_token(inbox[0].wait(1)[0][1], "confirm")
-    with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE account_tokens SET expires = 0")
+    database_sql(db, "UPDATE account_tokens SET expires = 0")
     assert one_line_error(mailing.post("/api/confirm", json={"token": token}), 400)
     assert mailing.get("/api/me").json()["account"]["email_confirmed"] is False
 

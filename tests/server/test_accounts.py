@@ -19,7 +19,7 @@ from parlour.server.accounts.counters import AccountLimits, Limit
 from parlour.server.accounts.web import COOKIE
 
 from .accounts_helpers import PASSWORD, ROOMY, account_client, login, one_line_error, register, rows
-from .conftest import bearer, create
+from .conftest import bearer, column_names, create, database_sql, table_names
 from .migrating import downgrade
 
 
@@ -115,10 +115,7 @@ def test_session_fixation_is_impossible(client: TestClient) -> None:
 def test_an_expired_session_signs_nobody_in(client: TestClient, db: Path) -> None:
     register(client, "ana")
     assert me(client) is not None
-    import sqlite3
-
-    with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE sessions SET expires = 0")
+    database_sql(db, "UPDATE sessions SET expires = 0")
     assert me(client) is None
     assert one_line_error(client.post("/api/me", json={}), 401) == "sign in first"
 
@@ -417,9 +414,8 @@ def test_migration_0007_goes_down_and_up_and_the_games_stay(db: Path) -> None:
         made = create(client, "venture", ["human", "human"])
         register(client, "ana")
     downgrade(db, "0006")
-    tables = {name for (name,) in rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert not tables & {"accounts", "sessions", "account_tokens", "rate_counts"}
-    assert "account_id" not in {c[1] for c in rows(db, "PRAGMA table_info(seats)")}
+    assert not table_names(db) & {"accounts", "sessions", "account_tokens", "rate_counts"}
+    assert "account_id" not in column_names(db, "seats")
     with account_client(db) as client:  # opened: upgraded to 0007 again
         assert rows(db, "SELECT account_id FROM seats") == [(None,), (None,)]
         assert (

@@ -43,7 +43,7 @@ from parlour.server.app import Settings, create_app
 from parlour.server.clock import Clock
 from parlour.server.storage import open_store
 
-from .conftest import FAST, bearer, create
+from .conftest import FAST, bearer, create, database_url, table_names
 from .live_server import LiveServer
 from .test_table_page import play_one
 
@@ -59,7 +59,7 @@ SHAPE = {"view", "status", "judged", "total", "ahead", "error", "analysis"}
 def make(db: Path, workers: int = 1, limits: AnalysisLimits | None = None) -> TestClient:
     """Returns a test client of a server analysing with ``workers`` (0: none) at the tests' budget."""
     found = Settings(
-        f"sqlite:///{db}",
+        database_url(db),
         bot_workers=0,
         timing=FAST,
         analysis_workers=workers,
@@ -152,7 +152,7 @@ def test_an_analysis_is_asked_for_queued_run_with_progress_and_shown(client: Tes
 
 def rows(db: Path) -> list[Any]:
     """Returns every stored analysis row."""
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(database_url(db))
     try:
         with engine.connect() as connection:
             return list(connection.execute(select(AnalysisRow.__table__).order_by(AnalysisRow.id)).all())
@@ -162,7 +162,7 @@ def rows(db: Path) -> list[Any]:
 
 def set_rows(db: Path, **values: Any) -> None:
     """Changes every stored analysis row (a test's shortcut to a state: failed, say)."""
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(database_url(db))
     try:
         with engine.begin() as connection:
             connection.execute(update(AnalysisRow).values(**values))
@@ -215,7 +215,7 @@ def test_an_address_asks_for_so_many_analyses_an_hour_then_is_refused(db: Path) 
     clock = Clock()
     limits = AnalysisLimits(per_address=3, queue=50)
     found = Settings(
-        f"sqlite:///{db}", bot_workers=0, timing=FAST, analysis_workers=0, clock=clock, analysis_limits=limits
+        database_url(db), bot_workers=0, timing=FAST, analysis_workers=0, clock=clock, analysis_limits=limits
     )
     with TestClient(create_app(found)) as idle:
         first, second = finished(idle), finished(idle)
@@ -277,7 +277,7 @@ def test_a_game_in_play_is_never_analysed_and_nothing_about_it_is_told(
     for view in ("seat", "hindsight"):
         assert one_line_error(client.get(f"/api/tables/{table}/analysis?view={view}"), 409)
     assert rows(db) == []
-    engine = create_engine(f"sqlite:///{db}")  # a row forged into the database: the worker refuses it
+    engine = create_engine(database_url(db))  # a row forged into the database: the worker refuses it
     with engine.begin() as connection:
         connection.execute(
             insert(AnalysisRow).values(table_id=table, view="seat", status="queued", requested=time.time())
@@ -489,7 +489,7 @@ def test_two_workers_on_one_database_run_each_analysis_once(
 
 async def run_two_workers(db: Path) -> None:
     """Runs two analysis workers, each with its own store on the database, until the queue is empty."""
-    stores = [open_store(f"sqlite:///{db}") for _ in range(2)]
+    stores = [open_store(database_url(db)) for _ in range(2)]
     workers = [Analyser(store, Clock(), 1, int(BUDGET), poll=0.01) for store in stores]
     for worker in workers:
         worker.start()
@@ -514,16 +514,14 @@ def test_migration_0014_goes_down_and_up(db: Path) -> None:
 
     with make(db, workers=0) as idle:
         assert ask(idle, finished(idle)).status_code == 202
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(database_url(db))
     config = Config()
     config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.downgrade(config, "0013")
-    with engine.connect() as connection:
-        names = {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master")}
     engine.dispose()
-    assert "analyses" not in names
+    assert "analyses" not in table_names(db)
     with make(db, workers=0):  # opened: upgraded again, with no analysis
         assert rows(db) == []
 
@@ -563,7 +561,7 @@ def test_claims_renewals_and_ends_are_compare_and_sets(idle: TestClient, db: Pat
     """A lease that lapses lets another worker take an analysis over; the first one's renewal, end,
     failure or release then stores nothing. A release puts it back uncounted."""
     assert ask(idle, finished(idle)).status_code == 202
-    store, now = open_store(f"sqlite:///{db}"), time.time()
+    store, now = open_store(database_url(db)), time.time()
     try:
         engine = store.engine
         first = claim_next(engine, "a", now, lease=60)

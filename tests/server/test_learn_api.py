@@ -17,14 +17,14 @@ from parlour.server.learning import learn_routes
 from parlour.tutorials.engine import shipped_script
 from parlour.tutorials.files import GLOSSARY, data_file, tutorial_games
 
-from .conftest import bearer
+from .conftest import bearer, database_url
 
 
 @pytest.fixture
 def unlimited(db: Path) -> Iterator[TestClient]:
     """A client whose rate limits are lifted (one test client is one address)."""
     with TestClient(
-        create_app(Settings(f"sqlite:///{db}", bot_workers=0, http_rate=1e9, http_burst=1e9))
+        create_app(Settings(database_url(db), bot_workers=0, http_rate=1e9, http_burst=1e9))
     ) as found:
         yield found
 

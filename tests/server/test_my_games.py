@@ -3,7 +3,6 @@ hello, refused from another site's page), and ``GET /api/me/tables``, the accoun
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 from parlour.server.accounts.web import COOKIE
 
 from .accounts_helpers import account_client, one_line_error, register
-from .conftest import bearer, create
+from .conftest import bearer, create, database_sql
 from .test_play_again import play_out
 
 OWN = {"origin": "http://testserver"}
@@ -170,8 +169,8 @@ def test_my_tables_from_storage_when_a_table_is_not_in_memory(client: TestClient
     assert len(found) == 1 and found[0]["deciders"] == first  # stored with the table (tables.asked)
     assert found[0]["yours"] is (0 in first)
     assert found[0]["time_left"] > 23 * 3600 and found[0]["mine"] == [0]
-    with sqlite3.connect(db) as connection:  # stored before migration 0012: unknown until loaded
-        connection.execute("UPDATE tables SET asked = NULL WHERE id = ?", (made["table"],))
+    # stored before migration 0012: unknown until loaded
+    database_sql(db, "UPDATE tables SET asked = NULL WHERE id = ?", made["table"])
     found = client.get("/api/me/tables").json()["tables"]
     assert found[0]["deciders"] is None and found[0]["yours"] is None
     client.get(f"/api/tables/{made['table']}/status")  # loaded again: the hall fills it
@@ -184,11 +183,9 @@ def test_my_tables_reads_storage_when_this_process_copy_is_stale(client: TestCli
     first = client.get(f"/api/tables/{made['table']}/status").json()["deciders"][0]
     keep(client, csrf, made["table"], made["tokens"][first])
     assert client.get("/api/me/tables").json()["tables"][0]["yours"] is True
-    with sqlite3.connect(db) as connection:  # another node moved the table on: the other seat is asked
-        connection.execute(
-            "UPDATE tables SET version = version + 1, asked = ? WHERE id = ?",
-            (f"[{1 - first}]", made["table"]),
-        )
+    database_sql(  # another node moved the table on: the other seat is asked
+        db, "UPDATE tables SET version = version + 1, asked = ? WHERE id = ?", f"[{1 - first}]", made["table"]
+    )
     found = client.get("/api/me/tables").json()["tables"][0]
     assert found["version"] == 1 and found["deciders"] == [1 - first] and found["yours"] is False
 
@@ -258,13 +255,12 @@ def test_finished_tables_come_last_newest_first_with_their_winners(client: TestC
     for table in made:
         keep(client, csrf, table["table"], table["tokens"][1])
     hall = client.app.state.hall  # type: ignore[attr-defined]
-    with sqlite3.connect(db) as connection:  # two of them ended (as read back from storage)
-        for created, ranks, table in ((100.0, "[2,1]", made[0]), (200.0, "[1,2]", made[1])):
-            connection.execute(
-                "UPDATE tables SET status = 'over', created = ?, ranks = ? WHERE id = ?",
-                (created, ranks, table["table"]),
-            )
-            hall.tables.pop(table["table"]).close()
+    for created, ranks, table in ((100.0, "[2,1]", made[0]), (200.0, "[1,2]", made[1])):
+        update = "UPDATE tables SET status = 'over', created = ?, ranks = ? WHERE id = ?"
+        database_sql(
+            db, update, created, ranks, table["table"]
+        )  # two of them ended (as read back from storage)
+        hall.tables.pop(table["table"]).close()
     listed = client.get("/api/me/tables").json()["tables"]
     assert [t["table"] for t in listed] == [made[2]["table"], made[1]["table"], made[0]["table"]]
     assert [t["over"] for t in listed] == [False, True, True]

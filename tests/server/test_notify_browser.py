@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import base64
 import os
-import sqlite3
 from typing import Any
 
 import pytest
 
 from .accounts_helpers import PASSWORD
 from .browsing import needs_chromium
+from .conftest import database_sql
 from .live_server import LiveServer
 
 
@@ -57,7 +57,5 @@ def test_opting_in_registers_the_service_worker_and_a_subscription_is_stored(
             [key, auth],
         )
         assert status == 201
-    with sqlite3.connect(server.db) as connection:
-        stored = connection.execute("SELECT count(*) FROM push_subscriptions").fetchone()
-    assert stored == (1,)
+    assert database_sql(server.db, "SELECT count(*) FROM push_subscriptions") == [(1,)]
     assert errors == []

@@ -18,7 +18,7 @@ from parlour.server.notify.webhook import WebhookError, check_url, post
 from parlour.server.storage import Store
 
 from .accounts_helpers import one_line_error
-from .conftest import bearer
+from .conftest import bearer, database_url
 from .notify_helpers import (
     Receiver,
     asked,
@@ -123,7 +123,7 @@ def test_two_delivery_workers_on_one_database_send_each_message_once(db: Path) -
     with notify_client(db) as client:
         made = bound_table(client, db)
     table, accounts = made["table"], made["accounts"]
-    stores = [Store(f"sqlite:///{db}"), Store(f"sqlite:///{db}")]
+    stores = [Store(database_url(db)), Store(database_url(db))]
     with Receiver() as receiver:
         try:
             clock = Clock()

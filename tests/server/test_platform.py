@@ -21,12 +21,12 @@ from parlour.server.replays import Replayer
 from parlour.server.storage import Store
 from parlour.server.tables import Timing
 
-from .conftest import FAST, bearer, create, make_client
+from .conftest import FAST, bearer, create, database_url, make_client
 from .test_live import hello, wait_for
 
 
 def test_http_requests_beyond_an_addresses_rate_are_refused_and_change_nothing(db: Path) -> None:
-    settings = Settings(f"sqlite:///{db}", bot_workers=0, timing=FAST, http_rate=0.01, http_burst=4)
+    settings = Settings(database_url(db), bot_workers=0, timing=FAST, http_rate=0.01, http_burst=4)
     with TestClient(create_app(settings)) as client:
         made = create(client, "venture", ["human", "human"])  # one request
         table, token = made["table"], made["tokens"][0]
@@ -317,7 +317,7 @@ def test_a_finished_game_is_open_to_everyone_and_one_in_play_only_by_its_links(c
 def test_the_schema_is_migrated_to_the_newest_revision_with_64_bit_seeds(tmp_path: Path) -> None:
     from sqlalchemy import BigInteger, inspect
 
-    store = Store(f"sqlite:///{tmp_path / 'p.db'}")
+    store = Store(database_url(tmp_path / "p.db"))
     try:
         with store.engine.connect() as connection:
             version = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
@@ -358,7 +358,7 @@ def test_a_seat_gets_a_grace_period_before_others_put_a_bot_in(db: Path, how: st
 
 
 def test_websocket_connects_beyond_an_addresses_rate_are_closed(db: Path) -> None:
-    settings = Settings(f"sqlite:///{db}", bot_workers=0, timing=FAST, http_rate=0.01, http_burst=2)
+    settings = Settings(database_url(db), bot_workers=0, timing=FAST, http_rate=0.01, http_burst=2)
     with TestClient(create_app(settings)) as client:
         made = create(client, "venture", ["human", "human"])
         with client.websocket_connect(f"/ws/{made['table']}") as ws:

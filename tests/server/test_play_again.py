@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from parlour.server.storage import open_store
 
-from .conftest import bearer, create
+from .conftest import bearer, create, database_url, stored_bytes
 from .test_api import view
 
 
@@ -92,11 +92,11 @@ def test_spectators_and_unfinished_tables_are_refused_with_one_line(client: Test
 def test_the_link_to_the_next_table_is_stored_and_no_token_is(client: TestClient, db: Path) -> None:
     made = finished(client, ["human", "human"])
     new = again(client, made["table"], made["tokens"][0]).json()["table"]
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(database_url(db))
     try:
         stored = store.load(made["table"])
         assert stored is not None and stored.next_table == new
     finally:
         store.close()
-    data = db.read_bytes()
+    data = stored_bytes(db)
     assert all(token.encode() not in data for token in made["tokens"].values())

@@ -6,7 +6,6 @@ a leaderboard (screenshots in var/artifacts/)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +38,12 @@ def games_between_ana_and_bo(db: Path, count: int = 3) -> None:
         bind(client, "ana2", casual, 0)
         play_out(client, casual)
     assert rows(db, "SELECT count(*) FROM seats WHERE account_id = 1") == [(count + 1,)]
-    first = rows(db, "SELECT table_id FROM seats WHERE account_id = 1 ORDER BY rowid LIMIT 1")[0][0]
-    with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE seats SET timeouts = 2 WHERE table_id = ? AND account_id = 1", (first,))
+    first = rows(
+        db,
+        "SELECT s.table_id FROM seats s JOIN tables t ON t.id = s.table_id WHERE s.account_id = 1 "
+        "ORDER BY t.created LIMIT 1",
+    )[0][0]
+    rows(db, "UPDATE seats SET timeouts = 2 WHERE table_id = ? AND account_id = 1", first)
 
 
 def test_a_profile_counts_games_places_ratings_and_timeouts_and_gives_nothing_private(db: Path) -> None:

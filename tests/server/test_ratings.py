@@ -15,7 +15,7 @@ from parlour.server.ratings import rate_pending, rate_table
 from parlour.server.storage import open_store
 
 from .accounts_helpers import account_client, login, one_line_error, register, rows
-from .conftest import bearer
+from .conftest import bearer, database_url
 from .test_api import view
 from .test_play_again import play_out
 
@@ -127,7 +127,7 @@ def test_the_leaderboard_matches_openskill_computed_directly_and_a_restart_rates
 
     # A second call rates nothing; nor does a restart (its sweep), nor a table forced back to pending
     # whose history exists (the claim is on the table).
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(database_url(db))
     try:
         tables = [t for (t,) in rows(db, "SELECT id FROM tables")]
         assert not any(rate_table(store.engine, t) for t in tables)
@@ -145,11 +145,11 @@ def test_a_table_ended_while_its_rating_could_not_run_is_rated_once_at_the_next_
         made = table(client, token, ["random", "random"])
         play_out(client, made)
     # As if the process died between the last move and its rating: the rating is undone.
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(database_url(db))
     with store.engine.begin() as connection:
         connection.exec_driver_sql("DELETE FROM ratings")
         connection.exec_driver_sql("DELETE FROM rating_history")
-        connection.exec_driver_sql("UPDATE tables SET rated_done = 0")
+        connection.exec_driver_sql("UPDATE tables SET rated_done = false")
     store.close()
     for _ in range(2):
         with account_client(db) as client:

@@ -5,7 +5,6 @@ line and changes nothing."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from parlour.server.storage import Store
 
 from .accounts_helpers import PASSWORD
 from .browsing import needs_chromium, screenshot, version, wait_past
-from .conftest import bearer, create
+from .conftest import bearer, column_names, create, database_sql, database_url
 from .live_server import LiveServer
 from .migrating import downgrade
 from .notify_helpers import bind_seats, bound_table, notify_client, set_for, sql, wait_until
@@ -56,14 +55,9 @@ def status(client: TestClient, table: str) -> dict[str, Any]:
 
 
 def stored(db: Path, table: str) -> tuple[Any, ...]:
-    """The table's stored status, deadline, version and each seat's accept, read from the file."""
-    with sqlite3.connect(db) as connection:
-        row = connection.execute(
-            "SELECT status, deadline, version, declined_by FROM tables WHERE id = ?", (table,)
-        ).fetchone()
-        seats = connection.execute(
-            "SELECT accepted FROM seats WHERE table_id = ? ORDER BY seat", (table,)
-        ).fetchall()
+    """The table's stored status, deadline, version and each seat's accept, read from the database."""
+    (row,) = database_sql(db, "SELECT status, deadline, version, declined_by FROM tables WHERE id = ?", table)
+    seats = database_sql(db, "SELECT accepted FROM seats WHERE table_id = ? ORDER BY seat", table)
     return (*row, [bool(a) for (a,) in seats])
 
 
@@ -307,9 +301,8 @@ def test_migration_0011_goes_down_and_up_and_every_older_seat_has_accepted(db: P
         made = finished(client, ["human", "human"])
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
     downgrade(db, "0010")  # the older server knows no waiting: the rematch is in play
-    with sqlite3.connect(db) as connection:
-        assert "accepted" not in {c[1] for c in connection.execute("PRAGMA table_info(seats)")}
-        assert connection.execute("SELECT status FROM tables WHERE id = ?", (new,)).fetchone() == ("playing",)
+    assert "accepted" not in column_names(db, "seats")
+    assert database_sql(db, "SELECT status FROM tables WHERE id = ?", new) == [("playing",)]
     with turn_client(db) as client:  # opened: upgraded to 0011 again, every seat stored has accepted
         assert stored(db, new) == ("playing", None, 0, None, [True, True])
         assert view(client, new, made["tokens"][0])["waiting_for"] == []
@@ -339,7 +332,7 @@ def test_an_answer_writes_the_table_row_before_it_counts_the_accepts(db: Path) -
     with turn_client(db) as client:
         made = finished(client, ["human", "human", "human"])
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
-    store = Store(f"sqlite:///{db}")
+    store = Store(database_url(db))
     try:
         said: list[str] = []
         event.listen(store.engine, "before_cursor_execute", lambda *a: said.append(a[2].split()[0:2]))
@@ -354,7 +347,7 @@ def test_two_last_accepts_at_once_on_two_stores_start_the_game_once(db: Path) ->
     with turn_client(db) as client:
         made = finished(client, ["human", "human", "human"])
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
-    stores = [Store(f"sqlite:///{db}"), Store(f"sqlite:///{db}")]
+    stores = [Store(database_url(db)), Store(database_url(db))]
     try:
         start, answers = threading.Barrier(2), []
 
@@ -408,7 +401,7 @@ def test_two_schedulers_expire_a_rematch_once(db: Path) -> None:
     with turn_client(db) as client:
         made = finished(client, ["human", "human"])
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
-    stores = [Store(f"sqlite:///{db}"), Store(f"sqlite:///{db}")]
+    stores = [Store(database_url(db)), Store(database_url(db))]
     try:
         later = time.time() + 8 * DAY
         assert expire_due(stores[0].engine, time.time(), 100) == []  # not yet
@@ -447,8 +440,7 @@ def test_migration_0013_goes_down_and_up_and_a_waiting_rematch_gets_a_week(db: P
         made = finished(client, ["human", "human"])
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
     downgrade(db, "0011")  # the rematch waits, with no time limit
-    with sqlite3.connect(db) as connection:
-        assert "expires" not in {c[1] for c in connection.execute("PRAGMA table_info(tables)")}
+    assert "expires" not in column_names(db, "tables")
     with turn_client(db) as client:  # opened: upgraded again, the waiting rematch has a week from now
         (expires,) = sql(db, "SELECT expires FROM tables WHERE id = ?", new)[0]
         assert abs(expires - (time.time() + 7 * DAY)) < 60

@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import secrets
-import sqlite3
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 import uvicorn
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from parlour.cli.main import main
@@ -28,7 +27,7 @@ from parlour.server.app import Settings, create_app
 from parlour.server.sealing import SeedKeyError, default_key_path, load_or_create_key
 from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
 
-from .conftest import FAST, bearer, create, make_client
+from .conftest import FAST, bearer, create, database_sql, database_url, make_client, on_postgres, stored_bytes
 
 MIGRATIONS = Path(__file__).parents[2] / "parlour" / "server" / "migrations"
 
@@ -46,19 +45,13 @@ def mode(path: Path) -> int:
 
 
 def raw_seed(db: Path, table: str) -> tuple[int, str]:
-    """Returns a table's seed column and status as the file holds them (sqlite3, not the store)."""
-    with sqlite3.connect(db) as connection:
-        found: tuple[int, str] = connection.execute(
-            "SELECT seed, status FROM tables WHERE id = ?", (table,)
-        ).fetchone()
-    return found
+    """Returns a table's seed column and status as the database holds them (not through the store)."""
+    ((seed, status),) = database_sql(db, "SELECT seed, status FROM tables WHERE id = ?", table)
+    return seed, status
 
 
 def raw_moves(db: Path, table: str) -> list[tuple[int, str]]:
-    with sqlite3.connect(db) as connection:
-        return connection.execute(
-            "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY number", (table,)
-        ).fetchall()
+    return database_sql(db, "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY number", table)
 
 
 def observations(game: str, players: int, seed: int, options: Any, moves: list[tuple[int, str]]) -> Any:
@@ -81,10 +74,9 @@ def sqlite_integer(value: int) -> bytes:
     return value.to_bytes(size, "big", signed=True)
 
 
-def file_bytes(db: Path) -> bytes:
-    """Returns the database file and its WAL, as a leaked copy would hold them."""
-    wal = Path(f"{db}-wal")
-    return db.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+def seed_bytes(seed: int) -> bytes:
+    """Returns a seed as the database stores it: a SQLite record's integer, or PostgreSQL's row as text."""
+    return str(seed).encode() if on_postgres() else sqlite_integer(seed)
 
 
 def first_move(client: TestClient) -> tuple[str, dict[int, str]]:
@@ -118,6 +110,7 @@ def live_table(client: TestClient, table: str) -> Any:
     return client.app.state.hall.get(table)  # type: ignore[attr-defined]
 
 
+@pytest.mark.sqlite_only("the SQLite file's, its WAL's and its key's permissions")
 def test_the_database_its_wal_and_shm_and_the_key_are_created_private(db: Path, open_umask: None) -> None:
     with make_client(db) as client:
         first_move(client)
@@ -125,15 +118,16 @@ def test_the_database_its_wal_and_shm_and_the_key_are_created_private(db: Path, 
         assert {path.name: mode(path) for path in files} == {path.name: 0o600 for path in files}
 
 
+@pytest.mark.sqlite_only("an existing SQLite file's permissions")
 def test_an_existing_database_open_to_others_is_made_private_with_one_line(
     db: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    Store(f"sqlite:///{db}").close()
+    Store(database_url(db)).close()
     db.chmod(0o644)
     Path(f"{db}-wal").touch()  # left behind by an older server, killed
     Path(f"{db}-wal").chmod(0o644)
     with caplog.at_level(logging.WARNING, logger="parlour.server"):
-        store = Store(f"sqlite:///{db}")
+        store = Store(database_url(db))
     try:
         assert mode(db) == 0o600 and mode(Path(f"{db}-wal")) == 0o600
     finally:
@@ -153,12 +147,12 @@ def test_the_seed_of_a_game_in_play_is_sealed_and_its_moves_replay_no_live_game(
         seen = [live.state.observation(seat) for seat in range(2)]
         assert observations("venture", 2, seed, options, moves) == seen  # the moves do replay the game
         assert observations("venture", 2, stored, options, moves) != seen
-        assert sqlite_integer(seed) not in file_bytes(db)
+        assert seed_bytes(seed) not in stored_bytes(db)
 
 
 def test_a_finished_games_seed_is_stored_in_clear(tmp_path: Path) -> None:
     db = tmp_path / "p.db"
-    store = Store(f"sqlite:///{db}")
+    store = Store(database_url(db))
     seed = secrets.randbits(62)
     seats = [SeatRecord(0, "human"), SeatRecord(1, "bot", "random")]
     record = TableRecord("t1", "venture", 2, {}, seed, "hash", seats, created=1.0)
@@ -179,7 +173,7 @@ def test_a_restart_with_the_key_given_resumes_the_table_exactly_and_its_seed_sta
     tmp_path: Path,
 ) -> None:
     db, key = tmp_path / "p.db", tmp_path / "elsewhere" / "seed.key"
-    settings = Settings(f"sqlite:///{db}", bot_workers=0, timing=FAST, seed_key_file=key)
+    settings = Settings(database_url(db), bot_workers=0, timing=FAST, seed_key_file=key)
     with TestClient(create_app(settings)) as client:
         table, tokens = first_move(client)
         before = views(client, table, tokens)
@@ -200,12 +194,13 @@ def test_a_wrong_key_is_refused_at_start_with_one_line_naming_the_key_file(
     stored = raw_seed(db, table)
     other = tmp_path / "other.key"
     load_or_create_key(other)
-    settings = Settings(f"sqlite:///{db}", bot_workers=0, timing=FAST, seed_key_file=other)
+    settings = Settings(database_url(db), bot_workers=0, timing=FAST, seed_key_file=other)
     with pytest.raises(SeedKeyError) as refused, TestClient(create_app(settings)):
         pass
     assert str(other) in str(refused.value) and "\n" not in str(refused.value)
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: pytest.fail("served with a wrong key"))
-    assert main(["serve", "--db", str(db), "--seed-key-file", str(other)]) == 2
+    database = ["--database-url", database_url(db)] if on_postgres() else ["--db", str(db)]
+    assert main(["serve", *database, "--seed-key-file", str(other)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(other) in err and "--seed-key-file" in err
     assert raw_seed(db, table) == stored
@@ -229,7 +224,7 @@ def test_the_key_lives_beside_a_sqlite_file_and_in_the_home_folder_for_other_dat
 def old_database(db: Path, seed: int, finished_seed: int) -> None:
     """Makes a database at the schema before sealing (0002) with a Venture table in play and a finished
     one, their seeds in clear, as a server before sealing left them."""
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(database_url(db))
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     options = json.dumps({"deck": "house"})
@@ -237,16 +232,20 @@ def old_database(db: Path, seed: int, finished_seed: int) -> None:
         config.attributes["connection"] = connection
         command.upgrade(config, "0002")
         for table, table_seed, status in (("old1", seed, "playing"), ("old2", finished_seed, "over")):
-            connection.exec_driver_sql(
-                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
-                "spectator_hash) VALUES (?, 'venture', 2, ?, ?, ?, 1.0, 0, 'hash')",
-                (table, options, table_seed, status),
+            connection.execute(
+                text(
+                    "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
+                    "spectator_hash) VALUES (:t, 'venture', 2, :options, :seed, :status, 1.0, 0, 'hash')"
+                ),
+                {"t": table, "options": options, "seed": table_seed, "status": status},
             )
             for seat in (0, 1):
-                connection.exec_driver_sql(
-                    "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
-                    "VALUES (?, ?, 'human', 'hash', 1)",
-                    (table, seat),
+                connection.execute(
+                    text(
+                        "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
+                        "VALUES (:t, :seat, 'human', 'hash', true)"
+                    ),
+                    {"t": table, "seat": seat},
                 )
     engine.dispose()
 
@@ -259,9 +258,8 @@ def test_a_database_from_before_sealing_is_upgraded_and_its_games_in_play_sealed
         expected = load_game("venture").new_state(2, seed, live.game.options(live.record.options))
         assert live.record.seed == seed
         assert [live.state.observation(s) for s in (0, 1)] == [expected.observation(s) for s in (0, 1)]
-        with sqlite3.connect(db) as connection:
-            version = connection.execute("SELECT version_num FROM alembic_version").fetchone()
-            rows = dict(connection.execute("SELECT id, sealed FROM tables").fetchall())
-        assert version == ("0014",) and rows == {"old1": 1, "old2": 0}
+        version = database_sql(db, "SELECT version_num FROM alembic_version")
+        rows = dict(database_sql(db, "SELECT id, sealed FROM tables"))
+        assert version == [("0014",)] and rows == {"old1": 1, "old2": 0}
         assert raw_seed(db, "old1")[0] != seed and raw_seed(db, "old2")[0] == finished
-        assert sqlite_integer(seed) not in file_bytes(db)  # no page left from before the sealing
+        assert seed_bytes(seed) not in stored_bytes(db)  # no SQLite page left from before the sealing

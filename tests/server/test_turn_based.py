@@ -4,7 +4,6 @@ clock hook moves time, nobody sleeps), across a restart and with two schedulers 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from parlour.server.hall import Hall
 from parlour.server.storage import Store
 from parlour.server.tables import CLOCK_NOTE, LiveTable, Timing
 
-from .conftest import FAST, bearer, create
+from .conftest import FAST, bearer, create, database_sql, database_url
 from .test_live import hello
 
 DAY = 86_400.0
@@ -32,7 +31,7 @@ DAY = 86_400.0
 def turn_client(db: Path, timing: Timing = FAST, clock: Clock | None = None) -> Iterator[TestClient]:
     """A test client with the clock hook on (``POST /api/test/clock``) and a quick scheduler."""
     settings = Settings(
-        f"sqlite:///{db}", bot_workers=0, timing=timing, poll=0.05, test_hooks=True, clock=clock or Clock()
+        database_url(db), bot_workers=0, timing=timing, poll=0.05, test_hooks=True, clock=clock or Clock()
     )
     with TestClient(create_app(settings)) as client:
         yield client
@@ -144,7 +143,7 @@ def test_a_deadline_passing_makes_the_auto_policy_act_within_two_seconds_and_cou
         move = live.record.moves[version]
         assert move.seat == seat and move.note == CLOCK_NOTE
         assert live.record.seats[seat].timeouts == 1 and live.record.seats[1 - seat].timeouts == 0
-        stored = Store(f"sqlite:///{db}").load(table)
+        stored = Store(database_url(db)).load(table)
         assert stored is not None and stored.seats[seat].timeouts == 1
         # A new deadline for the next decision, a day from the move.
         assert live.record.deadline is not None and live.record.deadline > live.clock.now() + 23 * 3600
@@ -184,7 +183,7 @@ def test_two_schedulers_on_one_database_act_on_a_due_deadline_exactly_once(db: P
                 time.sleep(0.01)
             time.sleep(1.0)  # both schedulers polled the due deadline many times meanwhile
     assert sum(s.claimed for s in schedulers) == 1 and sum(s.acted for s in schedulers) == 1
-    store = Store(f"sqlite:///{db}")
+    store = Store(database_url(db))
     stored = store.load(table)
     store.close()
     assert stored is not None and stored.version == version + 1
@@ -197,7 +196,7 @@ def test_a_claim_is_one_compare_and_set_that_one_store_of_several_wins(db: Path)
         table = made["table"]
         version = table_of(client, table).record.version
         now = table_of(client, table).clock.now() + DAY + 1
-    stores = [Store(f"sqlite:///{db}") for _ in range(4)]
+    stores = [Store(database_url(db)) for _ in range(4)]
     assert all(s.due(now, 30.0) == [(table, version)] for s in stores)
     won: list[bool] = []
     barrier = threading.Barrier(len(stores))
@@ -308,7 +307,7 @@ def test_the_others_vote_a_bot_in_for_the_rest_of_the_game_after_three_timeouts(
             assert live.record.seats[late].stand_in == "random"
             mine.send_text(json.dumps({"type": "stand_in", "seat": late, "bot": None}))
             assert refusal(mine)["status"] == 409  # not for the rest of the game
-    stored = Store(f"sqlite:///{db}").load(table)
+    stored = Store(database_url(db)).load(table)
     assert stored is not None and stored.seats[late].replaced and stored.seats[late].votes == [first, second]
 
 
@@ -363,8 +362,7 @@ def test_turn_based_tables_do_not_fill_the_live_games_room_even_after_a_restart(
         live = [create(client, "venture", ["human", "human"]) for _ in range(2)]
         refused = client.post("/api/tables", json={"game": "venture", "seats": [{"kind": "human"}] * 2})
         assert refused.status_code == 503 and "2 live games" in refused.json()["error"]
-    with sqlite3.connect(db) as connection:  # stored before 0012: who is asked unknown
-        connection.execute("UPDATE tables SET asked = NULL")
+    database_sql(db, "UPDATE tables SET asked = NULL")  # stored before 0012: who is asked unknown
     with turn_client(db) as client:  # the newest 2 of each pace resumed: 4 in play in memory
         assert {t["table"] for t in live} <= set(hall_of(client).tables)
         assert len(hall_of(client).tables) == 4
@@ -374,7 +372,7 @@ def test_turn_based_tables_do_not_fill_the_live_games_room_even_after_a_restart(
             "/api/tables", json={"game": "venture", "seats": [{"kind": "human"}] * 2, "pace": "turn-based"}
         )
         assert refused.status_code == 503 and "3 turn-based games" in refused.json()["error"]
-    with sqlite3.connect(db) as connection:  # the resumed ones got who is asked back; the oldest not yet
-        asked = dict(connection.execute("SELECT id, asked FROM tables").fetchall())
+    # the resumed ones got who is asked back; the oldest not yet
+    asked = dict(database_sql(db, "SELECT id, asked FROM tables"))
     assert asked[made[0]["table"]] is None
     assert all(asked[t["table"]] is not None for t in (*made[1:], *live))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 
 from parlour.core.record import replay_steps, start_state
 from parlour.core.registry import load_game
@@ -22,7 +22,7 @@ from parlour.server.asking import AskError, AskMe, check_ask
 from parlour.server.tables import LiveTable, Timing
 
 from .browsing import needs_chromium, open_seat, screenshot
-from .conftest import bearer, make_client
+from .conftest import bearer, database_url, make_client
 from .live_server import LiveServer
 from .test_live import hello
 
@@ -220,21 +220,25 @@ def test_a_table_request_gives_a_setting_or_the_older_switch_not_both(db: Path) 
 
 
 def test_a_database_from_before_the_settings_keeps_each_seats_auto_pass(db: Path) -> None:
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(database_url(db))
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0004")
-        connection.exec_driver_sql(
-            "INSERT INTO tables (id, game, players, options, seed, status, created, version, spectator_hash, "
-            "sealed) VALUES ('old', 'venture', 2, '{}', 5, 'over', 1.0, 0, 'hash', 0)"
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
+                "spectator_hash, sealed) VALUES ('old', 'venture', 2, '{}', 5, 'over', 1.0, 0, 'hash', false)"
+            )
         )
-        for seat, auto in ((0, 1), (1, 0)):
-            connection.exec_driver_sql(
-                "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
-                "VALUES ('old', ?, 'human', 'h', ?)",
-                (seat, auto),
+        for seat, auto in ((0, True), (1, False)):
+            connection.execute(
+                text(
+                    "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
+                    "VALUES ('old', :seat, 'human', 'h', :auto)"
+                ),
+                {"seat": seat, "auto": auto},
             )
     engine.dispose()
     with make_client(db) as client:

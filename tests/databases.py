@@ -157,9 +157,7 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
-def server_database(
-    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[None]:
+def server_database(request: pytest.FixtureRequest) -> Iterator[None]:
     """On PostgreSQL: skips a test marked ``sqlite_only``, points DATABASES at the session's cluster and
     HOME at the test's folder (where a server not on a SQLite file keeps its seed key), and drops the
     test's databases after it. On SQLite: nothing."""
@@ -170,7 +168,8 @@ def server_database(
     if marker is not None:
         pytest.skip(f"SQLite only: {marker.args[0] if marker.args else 'about the SQLite file'}")
     cluster: PostgresCluster = request.getfixturevalue("postgres")
-    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch: pytest.MonkeyPatch = request.getfixturevalue("monkeypatch")
+    monkeypatch.setenv("HOME", str(request.getfixturevalue("tmp_path")))
     DATABASES.cluster = cluster
     try:
         yield

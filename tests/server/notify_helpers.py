@@ -128,6 +128,12 @@ def move(client: TestClient, made: dict[str, Any]) -> int:
     raise AssertionError("the seat is still asked after 60 moves")
 
 
+def payload(row: tuple[Any, ...]) -> Any:
+    """Returns an outbox row's payload (JSON: text as SQLite gives it, decoded by PostgreSQL's driver)."""
+    value = row[5]
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
 def outbox(db: Path, account: int | None = None) -> list[tuple[Any, ...]]:
     """Returns the outbox's rows (id, account, channel, table, kind, payload, status, attempts, error)."""
     query = (

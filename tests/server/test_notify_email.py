@@ -47,7 +47,7 @@ def test_an_email_names_the_table_its_link_opens_it_and_its_unsubscribe_page_pos
         made = bound_table(client, db)
         table = made["table"]
         for seat in (0, 1):
-            set_for(db, made["accounts"][seat], notify_email=1)
+            set_for(db, made["accounts"][seat], notify_email=True)
         move(client, made)
         (other,) = asked(client, table)
         ((to, message),) = inbox[0].wait(1)
@@ -94,7 +94,7 @@ def test_the_one_click_post_of_rfc_8058_unsubscribes(db: Path, inbox: tuple[Inbo
     with notify_client(db, mail=inbox[1]) as client:
         made = bound_table(client, db)
         for seat in (0, 1):
-            set_for(db, made["accounts"][seat], notify_email=1)
+            set_for(db, made["accounts"][seat], notify_email=True)
         move(client, made)
         (other,) = asked(client, made["table"])
         ((_, message),) = inbox[0].wait(1)
@@ -119,7 +119,7 @@ def test_at_most_one_email_per_table_an_hour(db: Path, inbox: tuple[Inbox, MailS
     with notify_client(db, mail=inbox[1], clock=clock, notify_poll=HOUR) as client:
         made = bound_table(client, db)
         for seat in (0, 1):
-            set_for(db, made["accounts"][seat], notify_email=1)
+            set_for(db, made["accounts"][seat], notify_email=True)
         for number in range(4):  # each seat asked twice within the hour: one e-mail each
             move(client, made)
             if number < 2:
@@ -144,7 +144,7 @@ def test_the_daily_digest_lists_the_tables_in_one_email_a_day(
         second = bound_table(client, db, move_hours=72)
         for made in (first, second):
             for seat in (0, 1):
-                set_for(db, made["accounts"][seat], notify_email=1, notify_digest=1)
+                set_for(db, made["accounts"][seat], notify_email=True, notify_digest=True)
         # One account holds a seat at both tables: rebind the second table's seats to the first's accounts.
         for seat in (0, 1):
             sql(
@@ -187,7 +187,7 @@ def test_no_email_without_smtp_settings_and_the_page_says_so(db: Path) -> None:
         shown = client.get("/api/me/notifications").json()
         assert shown["email_available"] is False and shown["deliveries"] == []
         for seat in (0, 1):
-            set_for(db, made["accounts"][seat], notify_email=1)
+            set_for(db, made["accounts"][seat], notify_email=True)
         move(client, made)
         wait_until(lambda: [r[7] for r in outbox(db)] == [1])
         assert "not configured" in outbox(db)[0][8]
@@ -197,7 +197,7 @@ def test_an_unconfirmed_address_gets_nothing(db: Path, inbox: tuple[Inbox, MailS
     with notify_client(db, mail=inbox[1]) as client:
         made = bound_table(client, db)
         for seat in (0, 1):
-            set_for(db, made["accounts"][seat], notify_email=1, email_confirmed=0)
+            set_for(db, made["accounts"][seat], notify_email=True, email_confirmed=False)
         move(client, made)
         time.sleep(0.3)
         assert outbox(db) == [] and inbox[0].messages == []

@@ -231,7 +231,7 @@ def test_a_refused_recipients_address_is_neither_stored_nor_logged(
         with notify_client(db, mail=mail, notify_poll=HOUR) as client:
             made = bound_table(client, db)
             for seat in (0, 1):
-                set_for(db, made["accounts"][seat], notify_email=1)
+                set_for(db, made["accounts"][seat], notify_email=True)
             move(client, made)
             wait_until(lambda: len(outbox(db)) == 1)
             account = outbox(db)[0][1]

@@ -54,7 +54,7 @@ def test_an_email_is_dropped_when_a_tab_of_the_seat_is_open_when_it_is_sent(
         made = bound_table(client, db)
         accounts, table = made["accounts"], made["table"]
         for seat in (0, 1):
-            set_for(db, accounts[seat], notify_email=1)
+            set_for(db, accounts[seat], notify_email=True)
         first = move(client, made)
         other = asked(client, table)[0]
         wait_until(lambda: len(outbox(db)) == 1)

@@ -4,7 +4,6 @@ the moves, every message is one line naming the game's title and the table, no c
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ from .notify_helpers import (
     hall_of,
     notify_client,
     outbox,
+    payload,
     set_for,
     wait_until,
 )
@@ -56,14 +56,14 @@ def test_every_message_of_a_game_is_its_title_and_table_and_names_no_card(db: Pa
             )
         wait_until(lambda: outbox(db) and all(row[6] in ("sent", "dropped") for row in outbox(db)))
         line = re.compile(rf"Parlour: table {re.escape(table)} \({re.escape(title)}\) is waiting for you")
-        texts = [json.loads(row[5])["text"] for row in outbox(db)]
+        texts = [payload(row)["text"] for row in outbox(db)]
         texts += [body["content"] for body in receiver.json()] + [body["text"] for body in receiver.json()]
         assert texts
         for text in texts:
             assert line.fullmatch(text), text
             assert not any(card in text for card in cards if len(card) > 3), text
         for row in outbox(db):
-            assert set(json.loads(row[5])) == {"text", "table", "title", "kind"}
+            assert set(payload(row)) == {"text", "table", "title", "kind"}
 
 
 def test_a_window_and_a_turn_send_the_same_words(db: Path) -> None:

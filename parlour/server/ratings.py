@@ -223,6 +223,8 @@ def profile(engine: Engine, username: str) -> dict[str, object] | None:
     """Returns an account's public profile (None: no such account, or a deleted one): its games played
     per game with their wins and places, its timeouts, and its ratings with their histories. Nothing
     private (no e-mail address)."""
+    if not (username.isascii() and username.isprintable()):  # no username is (PostgreSQL refuses a NUL)
+        return None
     with Session(engine) as s:
         account = s.scalar(select(AccountRow).where(AccountRow.username_key == username_key(username)))
         if account is None or account.deleted:

@@ -390,7 +390,10 @@ class Store:
             return int(found or 0)
 
     def load(self, table_id: str) -> TableRecord | None:
-        """Returns a stored table with its seats and moves, or None."""
+        """Returns a stored table with its seats and moves, or None (also for an id no table can have:
+        one with a NUL, which PostgreSQL refuses in a text, or another unprintable character)."""
+        if not table_id.isprintable():
+            return None
         with Session(self.engine) as s:
             row = s.get(TableRow, table_id)
             if row is None:

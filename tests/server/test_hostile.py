@@ -458,3 +458,32 @@ def test_a_person_asked_and_silent_too_long_may_get_a_stand_in(db: Path) -> None
                 "stand_in"
             ]:
                 assert back["type"] != "error", back
+
+
+NUL_AND_FRIENDS = ("%00", "a%00b", "%ED%A0%80", "%FF", "%27%20OR%201=1--")
+"""Path parameters a database may choke on: NUL (PostgreSQL refuses it in a text), invalid Unicode, SQL."""
+
+
+def test_every_path_parameter_with_nul_or_invalid_unicode_is_a_clean_refusal(client: TestClient) -> None:
+    made = create(client, "venture", ["human", "human"])
+    token = made["tokens"][0]
+    for bad in NUL_AND_FRIENDS:
+        for method, path in (
+            ("GET", "/t/{}"),
+            ("GET", "/api/tables/{}"),
+            ("GET", "/api/tables/{}/status"),
+            ("GET", "/api/tables/{}/record"),
+            ("GET", "/api/tables/{}/replay"),
+            ("POST", "/api/tables/{}/actions"),
+            ("POST", "/api/tables/{}/again"),
+            ("POST", "/api/tables/{}/accept"),
+            ("POST", "/api/tables/{}/decline"),
+            ("POST", "/api/tables/{}/bind"),
+            ("GET", "/api/players/{}"),
+        ):
+            reply = client.request(method, path.format(bad), headers=bearer(token), json={})
+            lowest = 400 if path.startswith("/api/") else 200  # the table's page is the same for any id
+            assert lowest <= reply.status_code < 500, (method, path, bad, reply.status_code, reply.text[:200])
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/{bad}") as ws:
+            hello(ws, token)
+            ws.receive_text()

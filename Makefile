@@ -41,6 +41,14 @@ $(POSTGRES):
 	apt-get install -y postgresql || (apt-get update && apt-get install -y postgresql)
 $(REDIS):
 	apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server)
+# tests/cluster/test_proxy.py runs deploy/nginx/parlour.conf with Debian's nginx (openssl makes its
+# test certificate; nginx is started from a temporary folder, the package's own service never used).
+NGINX := /usr/sbin/nginx
+OPENSSL := /usr/bin/openssl
+$(NGINX):
+	apt-get install -y nginx || (apt-get update && apt-get install -y nginx)
+$(OPENSSL):
+	apt-get install -y openssl || (apt-get update && apt-get install -y openssl)
 
 # Lint, formatting, strict types and import layers: what `make test` and `make test-fast` check first.
 checks: $(STAMP)
@@ -54,7 +62,7 @@ checks: $(STAMP)
 # and the environments' on the compiled modules (parlour/native.py).
 COVERAGE ?= --cov=parlour --cov-report=term:skip-covered
 COMPILED_TESTS := tests/games tests/conformance tests/envs tests/test_native.py
-test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) native
+test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) $(NGINX) $(OPENSSL) native
 	PARLOUR_NATIVE=0 COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
 	PARLOUR_NATIVE=1 $(BIN)/pytest -n 2 -p no:cacheprovider -m "not slow" $(COMPILED_TESTS)
 

@@ -1,7 +1,8 @@
-"""The shipped nginx site (deploy/nginx/parlour.conf) with Debian's nginx in front of real nodes: pages,
-the API and WebSockets go through over HTTPS, a game of Embers is played through it, requests are
-spread over the nodes and a stopped node is skipped, bodies over the limit stop at the proxy, and a node
-believes the client's address from X-Forwarded-For only because it trusts the proxy."""
+"""The shipped proxy configurations (deploy/nginx/parlour.conf with Debian's nginx, and
+deploy/haproxy/parlour.cfg with Debian's HAProxy) in front of real nodes: pages, the API and WebSockets
+go through over HTTPS, a game of Embers is played through them, requests are spread over the nodes and a
+stopped node is skipped, bodies over the limit stop at the proxy, and a node believes the client's
+address from X-Forwarded-For only because it trusts the proxy."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from server.live_server import LiveServer
 
-from .proxy import Nginx, render
+from .proxy import HAPROXY_CONFIG, KINDS, SITE, Proxy, render, render_haproxy
 from .services import Missing
 
 pytestmark = pytest.mark.slow  # every test starts nodes (seconds each on two cores)
@@ -24,12 +25,20 @@ pytestmark = pytest.mark.slow  # every test starts nodes (seconds each on two co
 TRUST = ["--forwarded-allow-ips", "127.0.0.1"]
 
 
-def started(nodes: list[int]) -> Nginx:
-    """Debian's nginx running the shipped site in front of ``nodes`` (skipped if nginx is missing)."""
+def started(kind: str, nodes: list[int]) -> Proxy:
+    """The proxy ``kind`` running its shipped configuration in front of ``nodes`` (skipped, saying
+    why, if it is not installed)."""
     try:
-        return Nginx(nodes).start()
+        return KINDS[kind](nodes).start()
     except Missing as missing:
         pytest.skip(str(missing))
+
+
+@pytest.fixture(scope="module", params=sorted(KINDS))
+def kind(request: pytest.FixtureRequest) -> str:
+    """Each proxy in turn."""
+    name: str = request.param
+    return name
 
 
 @pytest.fixture(scope="module")
@@ -44,20 +53,20 @@ def nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[LiveServer]
 
 
 @pytest.fixture(scope="module")
-def proxy(nodes: list[LiveServer]) -> Iterator[Nginx]:
-    """nginx in front of both nodes."""
-    found = started([node.port for node in nodes])
+def proxy(kind: str, nodes: list[LiveServer]) -> Iterator[Proxy]:
+    """The proxy in front of both nodes."""
+    found = started(kind, [node.port for node in nodes])
     yield found
     found.stop()
 
 
-def context(proxy: Nginx) -> ssl.SSLContext:
+def context(proxy: Proxy) -> ssl.SSLContext:
     """A TLS context that trusts the test's certificate (and checks the name, 127.0.0.1)."""
     return ssl.create_default_context(cafile=str(proxy.cert))
 
 
 def request(
-    proxy: Nginx,
+    proxy: Proxy,
     method: str,
     path: str,
     body: bytes | None = None,
@@ -80,7 +89,7 @@ def request(
         connection.close()
 
 
-def api(proxy: Nginx, method: str, path: str, data: Any = None, token: str | None = None) -> Any:
+def api(proxy: Proxy, method: str, path: str, data: Any = None, token: str | None = None) -> Any:
     """A JSON request through the proxy that must succeed; returns its answer."""
     headers = {"content-type": "application/json"}
     if token:
@@ -91,7 +100,7 @@ def api(proxy: Nginx, method: str, path: str, data: Any = None, token: str | Non
     return json.loads(answer)
 
 
-def new_table(proxy: Nginx, game: str, seats: list[str]) -> dict[str, Any]:
+def new_table(proxy: Proxy, game: str, seats: list[str]) -> dict[str, Any]:
     """Makes a table through the proxy; returns the answer with each seat's token and the spectator's."""
     spec = [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats]
     made: dict[str, Any] = api(proxy, "POST", "/api/tables", {"game": game, "seats": spec})
@@ -117,10 +126,14 @@ def direct(node: LiveServer, path: str) -> tuple[int, dict[str, str], bytes]:
         connection.close()
 
 
-def test_the_shipped_site_passes_nginx_t_as_rendered(proxy: Nginx) -> None:
+def test_the_proxy_accepts_its_shipped_configuration_as_rendered(proxy: Proxy) -> None:
     checked = proxy.check()
-    assert checked.returncode == 0 and "syntax is ok" in checked.stderr, checked.stderr
-    shipped = (Path(__file__).parents[2] / "deploy" / "nginx" / "parlour.conf").read_text()
+    said = checked.stdout + checked.stderr
+    assert checked.returncode == 0 and ("syntax is ok" in said or "Configuration file is valid" in said), said
+
+
+def test_rendering_the_nginx_site_changes_only_ports_nodes_certificate_and_logs() -> None:
+    shipped = SITE.read_text()
     rendered = render(shipped, 1, 2, [3, 4], Path("/x"))
     # Only the ports, the nodes, the certificate and the logs differ; the IPv6 listens are left out.
     assert "server 127.0.0.1:3 max_fails" in rendered and "server 127.0.0.1:4 max_fails" in rendered
@@ -129,8 +142,19 @@ def test_the_shipped_site_passes_nginx_t_as_rendered(proxy: Nginx) -> None:
     assert len(shipped.splitlines()) - len(rendered.splitlines()) == 3  # two listens, one node
 
 
+def test_rendering_the_haproxy_configuration_changes_only_what_a_test_needs() -> None:
+    shipped = HAPROXY_CONFIG.read_text()
+    rendered = render_haproxy(shipped, 1, 2, [3, 4], Path("/x"))
+    code = "\n".join(line.split("#")[0] for line in rendered.splitlines())
+    assert "server node3 127.0.0.1:3\n" in code and code.endswith("server node4 127.0.0.1:4")
+    assert "8001" not in code and "[::]" not in code and "/etc/" not in code and "chroot" not in code
+    assert "bind 127.0.0.1:1 ssl crt /x/both.pem" in code and "bind 127.0.0.1:2\n" in code
+    # two binds, one node, the chroot, stats socket, user, group and daemon lines
+    assert len(shipped.splitlines()) - len(rendered.splitlines()) == 8
+
+
 def test_pages_and_the_api_go_through_and_are_spread_over_both_nodes(
-    proxy: Nginx, nodes: list[LiveServer]
+    proxy: Proxy, nodes: list[LiveServer]
 ) -> None:
     status, headers, page = request(proxy, "GET", "/")
     assert status == 200 and headers["content-type"].startswith("text/html") and b"<html" in page.lower()
@@ -147,7 +171,7 @@ def test_pages_and_the_api_go_through_and_are_spread_over_both_nodes(
         assert status == 200 and b"<html" in page.lower()
 
 
-def test_plain_http_is_sent_to_https(proxy: Nginx) -> None:
+def test_plain_http_is_sent_to_https(proxy: Proxy) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", proxy.http, timeout=10)
     try:
         connection.request("GET", "/api/games?x=1", headers={"host": "parlour.example.org"})
@@ -158,16 +182,16 @@ def test_plain_http_is_sent_to_https(proxy: Nginx) -> None:
         connection.close()
 
 
-def test_a_body_over_the_limit_stops_at_the_proxy(proxy: Nginx) -> None:
+def test_a_body_over_the_limit_stops_at_the_proxy(proxy: Proxy) -> None:
     big = json.dumps({"game": "embers", "pad": "x" * 20_000}).encode()
     status, _, answer = request(proxy, "POST", "/api/tables", big, {"content-type": "application/json"})
-    assert status == 413 and b"nginx" in answer, answer[:200]  # nginx's page, not a node's JSON
+    assert status == 413 and answer.lstrip().startswith(b"<"), answer[:200]  # the proxy's page, no JSON
     small = json.dumps({"game": "embers", "pad": "x" * 15_000}).encode()
     status, _, answer = request(proxy, "POST", "/api/tables", small, {"content-type": "application/json"})
     assert status == 400 and json.loads(answer)["type"] == "error"  # the node's own refusal
 
 
-def test_a_session_cookie_is_secure_and_same_origin_checks_pass_through_the_proxy(proxy: Nginx) -> None:
+def test_a_session_cookie_is_secure_and_same_origin_checks_pass_through_the_proxy(proxy: Proxy) -> None:
     user = {"username": f"proxied{time.monotonic_ns() % 10**9}", "password": "correct horse battery"}
     body = json.dumps(user).encode()
     mine = {"content-type": "application/json", "origin": proxy.url}
@@ -179,9 +203,9 @@ def test_a_session_cookie_is_secure_and_same_origin_checks_pass_through_the_prox
     assert status == 403 and b"another site" in answer
 
 
-def test_a_stopped_node_is_skipped(nodes: list[LiveServer], tmp_path: Path) -> None:
+def test_a_stopped_node_is_skipped(kind: str, nodes: list[LiveServer], tmp_path: Path) -> None:
     spare = LiveServer(tmp_path / "parlour.db", extra=TRUST).start()
-    front = started([nodes[0].port, spare.port])
+    front = started(kind, [nodes[0].port, spare.port])
     try:
         spare.stop()
         answers = [request(front, "GET", "/api/games")[0] for _ in range(8)]
@@ -191,7 +215,7 @@ def test_a_stopped_node_is_skipped(nodes: list[LiveServer], tmp_path: Path) -> N
         spare.stop()
 
 
-def play_embers(front: Nginx, made: dict[str, Any]) -> list[dict[str, Any]]:
+def play_embers(front: Proxy, made: dict[str, Any]) -> list[dict[str, Any]]:
     """Two people play a whole game of Embers over WebSockets through the proxy while a spectator
     watches; returns every table message the spectator received."""
     from websockets.sync.client import connect
@@ -234,11 +258,11 @@ def play_embers(front: Nginx, made: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_two_people_play_embers_through_the_proxy_and_a_spectator_sees_every_move(
-    nodes: list[LiveServer],
+    kind: str, nodes: list[LiveServer]
 ) -> None:
     # One node behind this proxy: until tables are owned by one node and their moves passed on
     # (docs/cluster.md), both people's sockets must reach the node that holds the table.
-    front = started([nodes[0].port])
+    front = started(kind, [nodes[0].port])
     try:
         made = new_table(front, "embers", ["human", "human"])
         watched = play_embers(front, made)
@@ -257,17 +281,17 @@ def test_two_people_play_embers_through_the_proxy_and_a_spectator_sees_every_mov
     assert len(log) > 10
 
 
-def test_a_node_believes_x_forwarded_for_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+def test_a_node_believes_x_forwarded_for_only_from_a_trusted_proxy(kind: str, tmp_path: Path) -> None:
     # One HTTP request a client address may make in a burst of three, then none for 1,000 s: whose
     # budget a request spends shows which address the node believes it came from.
     limits = ["--http-rate", "0.001", "--http-burst", "3"]
     trusting = LiveServer(tmp_path / "trusting.db", extra=[*limits, *TRUST]).start()
     doubting = LiveServer(tmp_path / "doubting.db", extra=limits).start()
-    fronts = [started([trusting.port]), started([doubting.port])]
+    fronts = [started(kind, [trusting.port]), started(kind, [doubting.port])]
     try:
         trusted, untrusted = fronts
 
-        def statuses(front: Nginx, source: str, count: int, forged: str | None = None) -> list[int]:
+        def statuses(front: Proxy, source: str, count: int, forged: str | None = None) -> list[int]:
             headers = {"x-forwarded-for": forged} if forged else None
             return [request(front, "GET", "/api/games", None, headers, source)[0] for _ in range(count)]
 

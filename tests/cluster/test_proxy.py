@@ -270,12 +270,14 @@ async def _play_embers(front: Proxy, made: dict[str, Any]) -> list[dict[str, Any
         watched.append(await receive(watcher))
         while not all(view["over"] for view in views.values()):
             top = max(view["version"] for view in views.values())
-            movers = [s for s, v in views.items() if v["asked"] and v["version"] == top and v["legal"]]
-            if movers:
-                action = views[movers[0]]["legal"][-1]
-                await sockets[movers[0]].send(json.dumps({"type": "act", "action": action, "version": top}))
-            for seat, ws in sockets.items():  # each seat hears the move (or whatever came next)
-                while views[seat]["version"] <= top and not views[seat]["over"]:
+            if all(view["version"] == top for view in views.values()):  # both seats see the same table
+                movers = [s for s, v in views.items() if v["asked"] and v["legal"]]
+                if movers:
+                    act = {"type": "act", "action": views[movers[0]]["legal"][-1], "version": top}
+                    await sockets[movers[0]].send(json.dumps(act))
+                top += 1  # the move, or whatever comes next (an automatic pass)
+            for seat, ws in sockets.items():  # each seat catches up with it
+                while views[seat]["version"] < top and not views[seat]["over"]:
                     message = await receive(ws)
                     # 409: an automatic pass came first (the view goes on); nothing else is wrong
                     assert message["type"] != "error" or message["status"] == 409, message

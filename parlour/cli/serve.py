@@ -159,7 +159,7 @@ def check_clustering(cluster: Clustering, url: str) -> str | None:
     given = cluster.redis_url
     if len(given) > 1000 or not given.startswith(("redis://", "rediss://", "unix://")):
         raise OptionError(
-            "--redis-url must be a redis://, rediss:// or unix:// URL of at most 1000 characters"
+            "--redis-url must be a redis://, rediss:// or unix:// URL (at most 1000 characters)"
         )
     if url.startswith("sqlite"):
         raise OptionError(

@@ -136,6 +136,7 @@ class Node(Poller):
         if taken:
             LOG.info("node %s took over %d tables", self.id, taken)
         self.taken += taken
+        self._repeat_presence()
         await self._catch_up()
         return taken
 
@@ -152,6 +153,30 @@ class Node(Poller):
         """Tells the other nodes that the table changed (its id and version only)."""
         message = {"k": "v", "t": table.record.id, "v": table.record.version, "n": self.id}
         self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+
+    def presence(self, table: LiveTable) -> None:
+        """Tells the other nodes which of the table's seats are connected here now."""
+        message = {"k": "p", "t": table.record.id, "s": table.here(), "n": self.id}
+        self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+
+    def _repeat_presence(self) -> None:
+        """Repeats which seats are connected here, for every table with one (a node's word holds
+        PRESENCE_SECONDS), and forgets what silent nodes said (a node that died)."""
+        shown = {t: seats for t, table in self.hall.tables.items() if (seats := table.here())}
+        if shown:
+            message = {"k": "P", "m": shown, "n": self.id}
+            self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+        for table in list(self.hall.tables.values()):
+            if table.elsewhere and table.hear_presence("", frozenset()):
+                self._spawn(table.broadcast(local=True))
+
+    def _heard_presence(self, node: str, table_id: str, seats: object) -> None:
+        """Adopts another node's connected seats at a table shown here; its connections see the change."""
+        table = self.hall.tables.get(table_id)
+        if table is None or not isinstance(seats, list):
+            return
+        if table.hear_presence(node, frozenset(s for s in seats if isinstance(s, int))):
+            self._spawn(table.broadcast(local=True))
 
     def chat(self, table: LiveTable, line: str) -> None:
         """Gives the other nodes a chat line stored at the table."""
@@ -202,6 +227,11 @@ class Node(Poller):
             kind = message["k"]
             if kind == "v" and message["n"] != self.id:
                 self._refresh(str(message["t"]))
+            elif kind == "p" and message["n"] != self.id:
+                self._heard_presence(str(message["n"]), str(message["t"]), message["s"])
+            elif kind == "P" and message["n"] != self.id:
+                for table_id, seats in dict(message["m"]).items():
+                    self._heard_presence(str(message["n"]), str(table_id), seats)
             elif kind == "c" and message["n"] != self.id:
                 table = self.hall.tables.get(str(message["t"]))
                 if table is not None:

@@ -99,7 +99,7 @@ async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str, accounts
                 await asyncio.wait_for(ws.close(code=listener.close_code), CLOSE_SECONDS)
         if listener.seat is not None:  # a spectator's coming and going changes nobody's view
             with contextlib.suppress(Exception):
-                await table.broadcast()  # the others see this seat gone
+                await table.broadcast(local=True)  # the others see this seat gone (other nodes: presence)
 
 
 async def _hello(hall: Hall, ws: WebSocket, accounts: Accounts | None) -> tuple[LiveTable, Listener]:
@@ -129,7 +129,7 @@ async def _welcome(table: LiveTable, ws: WebSocket, listener: Listener) -> None:
     listener.seen = len(table.log)
     await _send(ws, first)
     if listener.seat is not None:
-        await table.broadcast(skip=listener)  # the others see this seat connected
+        await table.broadcast(skip=listener, local=True)  # the others see this seat connected
 
 
 async def _live(hall: Hall, table: LiveTable, doors: Doors, ws: WebSocket, listener: Listener) -> None:

@@ -87,6 +87,9 @@ class Timing:
     (a reload is quick); counted from the table's start, or the server's, for a seat never connected."""
 
 
+PRESENCE_SECONDS = 10.0
+"""How long another node's word on which seats are connected there holds (it repeats it every few
+seconds: a node that died stops counting after this)."""
 MAX_SPECTATORS = 100
 """Spectators' connections one table takes at once (more are refused with 503); seats never wait for them."""
 MAX_SEAT_CONNECTIONS = 4
@@ -208,6 +211,9 @@ class Relay(Protocol):
     def chat(self, table: LiveTable, line: str) -> None:
         """A chat line was stored at the table: the other nodes send it to their connections."""
 
+    def presence(self, table: LiveTable) -> None:
+        """The seats connected here changed: the other nodes learn which they are."""
+
 
 class LiveTable:
     """One table in play (or finished) in memory, rebuilt from storage by replaying its moves."""
@@ -263,6 +269,36 @@ class LiveTable:
         move, setting or automatic move is made here; they go to the owner: orders.py)."""
         self.relay: Relay | None = None
         """Where its changes are told to a cluster's other nodes (None: a single server)."""
+        self.elsewhere: dict[str, tuple[frozenset[int], float]] = {}
+        """The seats connected to the table at a cluster's other nodes, by node, with when that node
+        last said so (time.monotonic()); a node silent for PRESENCE_SECONDS counts for none."""
+
+    def connected(self) -> set[int]:
+        """Returns the seats with a connection open: here, or at another node of a cluster."""
+        seats = {listener.seat for listener in self.listeners if listener.seat is not None}
+        if self.elsewhere:
+            fresh = time.monotonic() - PRESENCE_SECONDS
+            for node_seats, heard in self.elsewhere.values():
+                if heard >= fresh:
+                    seats |= node_seats
+        return seats
+
+    def here(self) -> list[int]:
+        """Returns the seats with a connection open at this server (what it tells the other nodes)."""
+        return sorted({listener.seat for listener in self.listeners if listener.seat is not None})
+
+    def hear_presence(self, node: str, seats: frozenset[int]) -> bool:
+        """Adopts another node's connected seats (or, with ``node`` empty, forgets the silent nodes');
+        notes when a seat is left with no connection anywhere; returns whether any seat's state changed."""
+        before = self.connected()
+        if node:
+            self.elsewhere[node] = (seats, time.monotonic())
+        fresh = time.monotonic() - PRESENCE_SECONDS
+        self.elsewhere = {n: entry for n, entry in self.elsewhere.items() if entry[1] >= fresh}
+        after = self.connected()
+        for seat in before - after:
+            self.left[seat] = self.clock.now()
+        return before != after
 
     def adopt(self, record: TableRecord) -> None:
         """Takes up the table as stored now (another node moved it): the moves beyond those known are
@@ -296,7 +332,7 @@ class LiveTable:
     # ----------------------------------------------------------------- what is sent
     def seats_json(self) -> list[SeatJSON]:
         """Returns the public description of every seat (who plays it, whether connected, clocks)."""
-        connected = {listener.seat for listener in self.listeners}
+        connected = self.connected()
         return [
             {
                 "seat": s.seat,
@@ -392,9 +428,11 @@ class LiveTable:
             self._timeline = score_timeline(self.game, self.game_record())
         return self._timeline
 
-    async def broadcast(self, skip: Listener | None = None) -> None:
+    async def broadcast(self, skip: Listener | None = None, local: bool = False) -> None:
         """Sends every listener (but ``skip``) its own view (only the log entries it does not have yet);
-        each view is built and encoded once for all the listeners of one seat that have the same log."""
+        each view is built and encoded once for all the listeners of one seat that have the same log.
+        A cluster's owner then tells the other nodes, unless ``local`` (a change only of who is
+        connected: the nodes tell each other that themselves)."""
         made: dict[tuple[int | None, int], str] = {}
         for listener in list(self.listeners):
             if listener is skip:
@@ -406,7 +444,7 @@ class LiveTable:
             listener.put(made[key])
             if listener.gone.is_set():
                 self.listeners.discard(listener)  # a client that reads nothing is dropped, not waited for
-        if self.relay is not None and not self.passive:
+        if self.relay is not None and not self.passive and not local:
             self.relay.changed(self)
 
     # ----------------------------------------------------------------- moves
@@ -673,7 +711,7 @@ class LiveTable:
         it is sent: notify/deliver.py)."""
         if self.state.is_over() or self.unplayed():
             return ()  # a rematch waiting for its accepts asks nobody (ruling S-3)
-        connected = {listener.seat for listener in self.listeners}
+        connected = self.connected()
         return tuple(
             seat
             for seat in self.state.deciders()
@@ -979,6 +1017,8 @@ class LiveTable:
                 oldest.gone.set()
                 self.listeners.discard(oldest)
         self.listeners.add(listener)
+        if listener.seat is not None and self.relay is not None:
+            self.relay.presence(self)
 
     async def chat(self, seat: int | None, text: str) -> None:
         """Stores a chat line and sends it to everyone; spectators within the table's budgets (else 429),
@@ -1008,7 +1048,7 @@ class LiveTable:
         now = self.clock.now()
         if self.record.seats[seat].timeouts >= TIMEOUTS_AWAY:
             return  # a person whose clock ran out again and again may be replaced (for a while)
-        if seat in {listener.seat for listener in self.listeners}:
+        if seat in self.connected():
             silent = now - self.opened
             if seat not in self.state.deciders() or silent < self.timing.away:
                 wait = f"{self.timing.away:.0f} s"
@@ -1023,8 +1063,10 @@ class LiveTable:
     def leave(self, listener: Listener) -> None:
         """Forgets a connection; notes when a person's seat is left with none."""
         self.listeners.discard(listener)
-        if listener.seat is not None and listener.seat not in {other.seat for other in self.listeners}:
+        if listener.seat is not None and listener.seat not in self.connected():
             self.left[listener.seat] = self.clock.now()
+        if listener.seat is not None and self.relay is not None:
+            self.relay.presence(self)
 
     def close(self) -> None:
         """Stops the table's planned automatic move."""

@@ -120,6 +120,14 @@ def test_two_people_on_two_nodes_play_embers_and_a_spectator_on_a_third_sees_eve
         assert spectator.versions == sorted(spectator.versions)  # in order, never back
         assert spectator.versions[-1] == len(moves)
         assert first.accepted and second.accepted  # forwarded moves were acknowledged with versions
+        # Both people are connected (at beta and at gamma), as every node shows them.
+        assert [s["connected"] for s in spectator.view["seats"]] == [True, True]  # type: ignore[index]
+        first.close()
+        wait_for(
+            lambda: spectator.drain(0.05) and not spectator.view["seats"][0]["connected"],  # type: ignore[index]
+            10,
+            "the spectator at gamma sees the person at beta leave",
+        )
         _row, _moves, lease = _stored(pg_url, table)
         assert lease is None or lease.owner == "alpha"  # alpha made it and owned it (gave it up at the end)
     finally:

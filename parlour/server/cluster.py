@@ -88,6 +88,9 @@ class Node(Poller):
         self.redis = aioredis.from_url(self.url)
         hall = self.hall
         hall.node, hall.relay, hall.forward, hall.lease_seconds = self.id, self, self.forward, self.lease
+        store = hall.store
+        # Leases under this id are a former life's (the node restarted): free for the first look.
+        await store.write(release, store.engine, self.id, None)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
         with contextlib.suppress(TimeoutError):

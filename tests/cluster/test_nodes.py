@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import contextlib
 import random
+import shutil
+import socket
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server.live_server import LiveServer
+from server.live_server import LiveServer, free_port
 from sqlalchemy import create_engine, text
 
 from parlour.core.record import GameRecord, replay
@@ -28,7 +31,8 @@ def _token(made: dict[str, Any], seat: int) -> str:
 def _play(players: dict[int, Client], watchers: list[Client], rng: random.Random, moves: int | None) -> int:
     """Plays random legal moves from the players' own views until the game is over (or ``moves`` were
     sent); returns how many were sent."""
-    sent: dict[int, int] = {}
+    sent: dict[int, tuple[int, int, float]] = {}
+    """By seat: the version a move was sent against, the errors the seat had then, when."""
     count = 0
     end = time.monotonic() + 120
     while time.monotonic() < end:
@@ -42,10 +46,13 @@ def _play(players: dict[int, Client], watchers: list[Client], rng: random.Random
             view = client.view
             if view is None or view["over"] or not view["asked"] or not view["legal"]:
                 continue
-            if sent.get(seat) == view["version"]:
-                continue  # sent already against this version: wait for its update
+            if seat in sent and sent[seat][0] == view["version"]:
+                _version, errors, at = sent[seat]
+                refused = len(client.errors) > errors and client.errors[-1]["status"] in (503, 504)
+                if not refused or time.monotonic() - at < 0.5:
+                    continue  # sent already against this version: wait for its update (or try again)
             client.act(rng.choice(view["legal"]))
-            sent[seat] = view["version"]
+            sent[seat] = (view["version"], len(client.errors), time.monotonic())
             count += 1
     shown = {seat: (c.view and c.view["version"], c.errors[-3:]) for seat, c in players.items()}
     raise AssertionError(f"the game did not end within two minutes: {shown}")
@@ -77,16 +84,18 @@ def _owner(pg_url: str, table: str) -> str | None:
     return None if lease is None else str(lease.owner)
 
 
-def _check_record(pg_url: str, table: str, spectator: Client) -> list[Any]:
+def _check_record(
+    pg_url: str, table: str, spectator: Client, game: str = "embers", seats: tuple[str, ...] = ("human",) * 2
+) -> list[Any]:
     """Checks that every move is stored once, in order, replays to the stored end, and is the log the
     spectator saw; returns the moves."""
     row, moves, _lease = _stored(pg_url, table)
     assert row.status == "over" and row.version == len(moves) > 0
     assert [m.number for m in moves] == list(range(1, len(moves) + 1))  # each move once, none missing
-    record = GameRecord("embers", 2, row.seed, dict(row.options), ["human", "human"])
+    record = GameRecord(game, len(seats), row.seed, dict(row.options), list(seats))
     for move in moves:
         record.add(move.seat, move.action)
-    final = replay(load_game("embers"), record)
+    final = replay(load_game(game), record)
     assert final.is_over() and list(final.scores()) == row.scores
     assert [(e["number"], e["seat"]) for e in spectator.log] == [(m.number, m.seat) for m in moves]
     return moves
@@ -173,3 +182,157 @@ def test_the_owning_node_killed_mid_game_another_takes_the_table_over_and_the_ga
         assert took < 10  # within a renewal or two of the lease running out
     finally:
         _stop(nodes, clients)
+
+
+@pytest.mark.slow
+# I'm the Boss! is left out: its random typed passes sometimes hang a connection on a single server too
+# (a typed pass queued in a window is never answered; noted for the lead, not a cluster matter).
+@pytest.mark.parametrize("game", ["venture", "venus-needs-men"])
+def test_a_game_with_a_bot_and_two_people_on_two_nodes_ends_with_every_move_stored_once(
+    game: str, pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    nodes = start_nodes(pg_url, redis_url, tmp_path, ["alpha", "beta", "gamma"])
+    clients: list[Client] = []
+    try:
+        alpha, beta, gamma = nodes
+        seats = ("human", "human", "random")
+        made = alpha.create(game, list(seats))
+        table = made["table"]
+        first, second = Client(beta, table, _token(made, 0)), Client(gamma, table, _token(made, 1))
+        spectator = Client(beta, table, made["spectator_token"])
+        clients += [first, second, spectator]
+        _play({0: first, 1: second}, [spectator], random.Random(3), None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        _check_record(pg_url, table, spectator, game, ("human", "human", "random"))
+        assert spectator.versions == sorted(spectator.versions)
+    finally:
+        _stop(nodes, clients)
+
+
+def _settle(clients: list[Client], pg_url: str, table: str) -> None:
+    """Waits until every client shows the stored version."""
+
+    def shown() -> bool:
+        version = _stored(pg_url, table)[0].version
+        return all(c.drain(0.05) and c.view is not None and c.view["version"] == version for c in clients)
+
+    wait_for(shown, 15, "every client shows the stored version")
+
+
+def _redis_on(port: int, folder: Path) -> subprocess.Popen[bytes]:
+    """Starts a Redis of this test's own on ``port`` (the session's is shared) and waits for it."""
+    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    process = subprocess.Popen([*args, "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return process
+        time.sleep(0.05)
+    process.kill()
+    raise AssertionError("redis-server did not start")
+
+
+@pytest.mark.slow
+def test_redis_stopped_and_started_again_the_nodes_catch_up_by_version_and_lose_nothing(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    redis = _redis_on(port, tmp_path)
+    nodes = start_nodes(pg_url, f"redis://127.0.0.1:{port}/0", tmp_path, ["alpha", "beta"])
+    clients: list[Client] = []
+    try:
+        alpha, beta = nodes
+        made = alpha.create("embers", ["human", "human"])
+        table = made["table"]
+        here, there = Client(alpha, table, _token(made, 0)), Client(beta, table, _token(made, 1))
+        spectator = Client(beta, table, made["spectator_token"])
+        clients += [here, there, spectator]
+        rng = random.Random(5)
+        _play({0: here, 1: there}, [spectator], rng, 4)
+        for _move in range(40):  # on to a moment when the person at the owner is asked, all shown
+            _settle([here, there, spectator], pg_url, table)
+            if here.view is not None and here.view["asked"]:
+                break
+            _play({0: here, 1: there}, [spectator], rng, 1)
+        redis.terminate()
+        redis.wait(10)
+        # The person at the owner (alpha) still moves; beta's spectator catches up from the database.
+        assert here.view is not None and here.view["asked"]
+        version = here.view["version"]
+        here.act(rng.choice(here.view["legal"]))
+        wait_for(lambda: here.drain(0.05) and version + 1 in here.accepted, 10, "a move at the owner")
+        wait_for(lambda: spectator.drain(0.05) and spectator.versions[-1] > version, 15, "catch-up")
+        for _move in range(40):  # the person at the owner plays their turn out (Redis still down)
+            _settle([here, there, spectator], pg_url, table)
+            if not here.view["asked"]:
+                break
+            version = here.view["version"]
+            here.act(rng.choice(here.view["legal"]))
+            wait_for(lambda v=version: here.drain(0.05) and v + 1 in here.accepted, 10, "a move at the owner")
+        # A move at beta cannot reach the owner: a clear refusal.
+        wait_for(lambda: there.drain(0.05) and bool(there.view and there.view["asked"]), 15, "seat 1 asked")
+        errors = len(there.errors)
+        there.act(rng.choice(there.view["legal"]))  # type: ignore[index]
+        wait_for(lambda: there.drain(0.05) and len(there.errors) > errors, 20, "a refusal")
+        assert there.errors[-1]["status"] in (503, 504)
+        redis = _redis_on(port, tmp_path)
+        _play({0: here, 1: there}, [spectator], rng, None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        _check_record(pg_url, table, spectator)
+        assert spectator.versions == sorted(spectator.versions)
+    finally:
+        _stop(nodes, clients)
+        redis.kill()
+        redis.wait(10)
+
+
+@pytest.mark.slow
+def test_owners_killed_again_and_again_at_random_moments_the_game_goes_on_and_ends_once(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    names = ["alpha", "beta", "gamma"]
+    nodes = dict(zip(names, start_nodes(pg_url, redis_url, tmp_path, names), strict=True))
+    offset = 0.0  # how far every node's clock was moved (a restarted node is moved as far)
+    clients: list[Client] = []
+    try:
+        made = nodes["alpha"].create("embers", ["human", "human"])
+        table = made["table"]
+        first = Client(nodes["beta"], table, _token(made, 0))
+        second = Client(nodes["gamma"], table, _token(made, 1))
+        spectator = Client(nodes["gamma"], table, made["spectator_token"])
+        clients += [first, second, spectator]
+        rng = random.Random(23)
+        for _kill in range(3):
+            _play({0: first, 1: second}, [spectator], rng, rng.randint(1, 4))
+            owner = _owner(pg_url, table)
+            if owner is None:
+                break  # the game is over
+            stored = _stored(pg_url, table)[0].version
+            nodes[owner].kill()
+            survivors = [n for n in names if n != owner]
+            for client in clients:  # a browser whose node went away connects to another
+                if client.node is nodes[owner]:
+                    client.reopen(nodes[rng.choice(survivors)])
+            offset += LEASE + 1
+            for name in survivors:
+                advance(nodes[name], LEASE + 1)
+            wait_for(lambda o=owner: _owner(pg_url, table) not in (o, None), 20, "another node took it")
+            assert _stored(pg_url, table)[0].version >= stored  # no accepted move lost
+            restarted = start_nodes(pg_url, redis_url, tmp_path, [owner])[0]
+            advance(restarted, offset)
+            nodes[owner] = restarted
+        _play({0: first, 1: second}, [spectator], rng, None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        row, moves, _lease = _stored(pg_url, table)
+        assert [m.number for m in moves] == list(range(1, len(moves) + 1)) and row.version == len(moves)
+        record = GameRecord("embers", 2, row.seed, dict(row.options), ["human", "human"])
+        for move in moves:
+            record.add(move.seat, move.action)
+        assert list(replay(load_game("embers"), record).scores()) == row.scores
+        assert spectator.versions[-1] == len(moves)
+    finally:
+        _stop(list(nodes.values()), clients)

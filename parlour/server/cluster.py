@@ -40,6 +40,8 @@ FORWARD_SECONDS = 10.0
 """How long a forwarded order waits for the owner's answer (a pass may wait for its window first)."""
 ORDER_FIELDS = ("action", "version", "mode", "cards", "on", "seat", "bot", "text")
 """The fields of a seat's message an order carries to the owner (the others are dropped)."""
+MAX_OWNERS_KNOWN = 10_000
+"""The most tables whose owner a node remembers for its forwarded orders (the oldest forgotten first)."""
 RECONNECT = 1.0
 """How long a node waits before subscribing again after losing Redis (seconds)."""
 
@@ -70,6 +72,8 @@ class Node(Poller):
         self._tasks: list[asyncio.Task[None]] = []
         self._outgoing: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._owners: dict[str, str] = {}
+        """The owner each table's last forwarded order went to (dropped when it stops answering)."""
         self._refreshing: dict[str, bool] = {}
         """Tables being read again (True: another update came meanwhile, read once more)."""
         self._background: set[asyncio.Task[None]] = set()
@@ -145,7 +149,12 @@ class Node(Poller):
 
     async def _catch_up(self) -> None:
         """Reads again every copy shown here whose stored version is ahead (its update was lost)."""
-        shown = {t: table.record.version for t, table in self.hall.tables.items() if table.passive}
+        hall = self.hall
+        shown = {
+            t: c.record.version
+            for t, c in hall.tables.items()
+            if c.passive and (c.listeners or t not in hall.stale)
+        }
         stored = await asyncio.to_thread(versions, self.hall.store.engine, shown)
         for table_id, version in stored.items():
             if version > shown[table_id]:
@@ -282,7 +291,9 @@ class Node(Poller):
         """Carries out a seat's order at the table's owner: here if nobody owns it (this node takes
         it), else through the owner's channel; returns the owner's answer or raises its refusal."""
         hall, store = self.hall, self.hall.store
-        owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
+        owner = self._owners.get(table_id)  # the owner last found (a lookup a move saved)
+        if owner is None:
+            owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
         if owner is None or owner == self.id:
             now = self.clock.now()
             if table_id in hall.owned or await store.write(
@@ -301,8 +312,14 @@ class Node(Poller):
         sent = {"k": "o", "id": ask, "from": self.id, "t": table_id, "s": seat, "kind": kind, "m": fields}
         try:
             heard = await self.redis.publish(node_channel(owner), json.dumps(sent))
+            if not heard and table_id in self._owners:  # it was: look the owner up again, once
+                del self._owners[table_id]
+                return await self.forward(table_id, seat, kind, message)
             if not heard:
                 raise Refusal(503, "the table's server is not answering: try again in a few seconds")
+            self._owners[table_id] = owner
+            if len(self._owners) > MAX_OWNERS_KNOWN:
+                del self._owners[next(iter(self._owners))]
             reply = await asyncio.wait_for(future, FORWARD_SECONDS)
         except TimeoutError:
             raise Refusal(
@@ -316,10 +333,12 @@ class Node(Poller):
             ) from None
         finally:
             self._waiting.pop(ask, None)
+        error = reply.get("e") or {}
+        if not reply.get("ok") and error.get("status") == 503:
+            self._owners.pop(table_id, None)  # it moved (or is moving): look it up next time
         if reply.get("ok"):
             version = reply.get("v")
             return version if isinstance(version, int) else None
-        error = reply.get("e") or {}
         status = error.get("status")
         raise Refusal(
             status if isinstance(status, int) and 400 <= status < 600 else 503,

@@ -87,6 +87,8 @@ class Hall:
         """Where a cluster's node tells the others of its tables' changes (None: a single server)."""
         self.forward: Forward | None = None
         """How a cluster's node hands an order to a table's owner (None: a single server)."""
+        self.stale: set[str] = set()
+        """Copies nobody watches here that another node moved since: read again when next asked."""
 
     def owns(self, table_id: str) -> bool:
         """Returns whether this server applies the table's moves: always alone, by lease in a cluster."""
@@ -110,6 +112,11 @@ class Hall:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             raise Refusal(404, "there is no such table")
         table = self.tables.get(table_id)
+        if table is not None and table_id in self.stale:  # a copy another node moved since: read again
+            self.stale.discard(table_id)
+            record = self.store.load(table_id)
+            if record is not None and table.passive:
+                table.adopt(record)
         if table is None:
             record = self.store.load(table_id)
             if record is None:
@@ -252,14 +259,15 @@ class Hall:
 
     async def refresh(self, table_id: str) -> None:
         """Reads a table in memory again from storage (another node changed it) and sends its
-        connections their views; a copy nobody watches is dropped instead (read again when asked)."""
+        connections their views; a copy nobody watches is only marked, read again when next asked
+        (not dropped: a connection saying hello holds it already)."""
         table = self.tables.get(table_id)
         if table is None:
             return
         if table.passive and not table.listeners:
-            table.close()
-            del self.tables[table_id]
+            self.stale.add(table_id)
             return
+        self.stale.discard(table_id)
         record = await asyncio.to_thread(self.store.load, table_id)
         if record is None or record.version < table.record.version:
             return  # an older read than what is shown already

@@ -5,6 +5,7 @@ killed mid-game hands the table to another, and of nodes racing for a lease exac
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import shutil
 import socket
@@ -129,6 +130,12 @@ def test_two_people_on_two_nodes_play_embers_and_a_spectator_on_a_third_sees_eve
             assert client.accepted and all(moves[v - 1].seat == seat for v in client.accepted)
         assert spectator.versions == sorted(spectator.versions)  # in order, never back
         assert spectator.versions[-1] == len(moves)
+        # A client that missed an update asks for the whole view: the log from the start, as stored.
+        count = len(spectator.versions)
+        spectator.ws.send(json.dumps({"type": "view"}))
+        wait_for(lambda: spectator.drain(0.05) and len(spectator.versions) > count, 10, "the whole view")
+        assert spectator.view is not None and spectator.view["log_since"] == 0
+        assert [e["number"] for e in spectator.view["log"]] == [m.number for m in moves]
         # Both people are connected (at beta and at gamma), as every node shows them.
         assert [s["connected"] for s in spectator.view["seats"]] == [True, True]  # type: ignore[index]
         first.close()

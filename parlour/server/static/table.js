@@ -640,9 +640,11 @@ function receive(seat, message) {
     seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
     // One log entry a move, so the log ends at the table's version. An update may carry several moves
     // (the version jumps), but one that leaves a hole (an update lost between the servers) asks for
-    // the whole view again, which comes as the next message.
+    // the whole view again, which comes as the next message (once a version: never a loop).
     const last = seat.log.length ? seat.log[seat.log.length - 1].number : 0;
-    if (last !== message.version && seat.socket && seat.socket.readyState === WebSocket.OPEN) {
+    const open = seat.socket && seat.socket.readyState === WebSocket.OPEN;
+    if (last !== message.version && open && seat.askedView !== message.version) {
+      seat.askedView = message.version;
       seat.socket.send(JSON.stringify({ type: "view" }));
     }
     // What changed since this seat's last own decision: the table as it stood just after it (a pass

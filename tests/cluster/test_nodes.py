@@ -123,6 +123,13 @@ def test_two_people_on_two_nodes_play_embers_and_a_spectator_on_a_third_sees_eve
         first, second = Client(beta, table, _token(made, 0)), Client(gamma, table, _token(made, 1))
         spectator = Client(gamma, table, made["spectator_token"])
         clients += [first, second, spectator]
+        # A setting (no new version) sent at beta is carried out at alpha and shown at gamma.
+        first.ws.send(json.dumps({"type": "name", "text": "Ana"}))
+        wait_for(
+            lambda: spectator.drain(0.05) and spectator.view["seats"][0]["name"] == "Ana",  # type: ignore[index]
+            10,
+            "the name given at beta shown at gamma",
+        )
         _play({0: first, 1: second}, [spectator], random.Random(7), None)
         wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
         moves = _check_record(pg_url, table, spectator)

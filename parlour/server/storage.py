@@ -176,6 +176,16 @@ class MoveRow(Base):
     note: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
+class LeaseRow(Base):
+    """The lease of a table in play at a cluster's node (leases.py): who owns it, until when (server
+    clock); a single server keeps none."""
+
+    __tablename__ = "table_leases"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
 class ChatRow(Base):
     """A line of table chat."""
 
@@ -305,11 +315,15 @@ class Store:
         with Session(self.engine) as session, session.begin():
             yield session
 
-    def create(self, table: TableRecord, previous: str | None = None) -> str:
+    def create(
+        self, table: TableRecord, previous: str | None = None, lease: tuple[str, float] | None = None
+    ) -> str:
         """Stores a new table with its seats and returns its id; with ``previous``, links that finished
         table to it (its "play again") in the same transaction, by a compare-and-set on an empty
         ``next_table``: if another process linked one first, nothing is stored and that table's id is
-        returned (several processes on one database make one rematch)."""
+        returned (several processes on one database make one rematch). With ``lease`` (a cluster node's
+        id, the lease's end), the table's lease is that node's from the same transaction: no other
+        node ever sees it without an owner."""
         with self.session() as s:
             if previous is not None:
                 linked = s.connection().execute(
@@ -325,6 +339,8 @@ class Store:
             s.add(_table_row(table, self.seed_key))
             s.flush()  # the table row first: the seats refer to it
             s.add_all(_seat_row(table.id, seat) for seat in table.seats)
+            if lease is not None:
+                s.add(LeaseRow(table_id=table.id, owner=lease[0], expires=lease[1]))
             if previous is not None:
                 s.execute(_carry_accounts(previous, table.id))
         return table.id
@@ -405,17 +421,22 @@ class Store:
                 query = query.where(TableRow.pace == pace)
             return [_record(s, row, self.seed_key, moves=False) for row in s.scalars(query).all()]
 
-    def due(self, now: float, lease: float, limit: int = 100) -> list[tuple[str, int]]:
+    def due(
+        self, now: float, lease: float, limit: int = 100, owner: str | None = None
+    ) -> list[tuple[str, int]]:
         """Returns the tables in play whose deadline has passed and that no scheduler holds a claim on
         (none, one for an older version, or one older than ``lease`` seconds), soonest first, with
-        their versions."""
+        their versions; with ``owner`` (a cluster's node), only the tables whose lease it holds."""
+        query = (
+            select(TableRow.id, TableRow.version)
+            .where(TableRow.deadline <= now, TableRow.status == "playing", _unclaimed(now, lease))
+            .order_by(TableRow.deadline)
+            .limit(limit)
+        )
+        if owner is not None:
+            query = query.where(TableRow.id.in_(select(LeaseRow.table_id).where(LeaseRow.owner == owner)))
         with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(TableRow.id, TableRow.version)
-                .where(TableRow.deadline <= now, TableRow.status == "playing", _unclaimed(now, lease))
-                .order_by(TableRow.deadline)
-                .limit(limit)
-            ).all()
+            rows = connection.execute(query).all()
         return [(table_id, version) for table_id, version in rows]
 
     def claim(self, table_id: str, version: int, now: float, lease: float) -> bool:

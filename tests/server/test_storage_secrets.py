@@ -262,6 +262,6 @@ def test_a_database_from_before_sealing_is_upgraded_and_its_games_in_play_sealed
         with sqlite3.connect(db) as connection:
             version = connection.execute("SELECT version_num FROM alembic_version").fetchone()
             rows = dict(connection.execute("SELECT id, sealed FROM tables").fetchall())
-        assert version == ("0014",) and rows == {"old1": 1, "old2": 0}
+        assert version == ("0015",) and rows == {"old1": 1, "old2": 0}
         assert raw_seed(db, "old1")[0] != seed and raw_seed(db, "old2")[0] == finished
         assert sqlite_integer(seed) not in file_bytes(db)  # no page left from before the sealing

@@ -4,7 +4,6 @@ the node's hardening, and the node's command line, with the example settings, is
 
 from __future__ import annotations
 
-import argparse
 import re
 import shlex
 import shutil
@@ -18,9 +17,6 @@ from parlour.cli.main import build_parser
 
 UNITS = Path(__file__).parents[2] / "deploy" / "systemd"
 INSTALLED = "/opt/parlour/venv/bin/parlour"
-PENDING = {"--redis-url", "--node-id"}
-"""Flags of issue 34's other half (node ownership and Redis, docs/cluster.md) that this checkout's
-``parlour serve`` may not have yet: allowed to be unknown, and only these."""
 
 
 def analyze() -> str:
@@ -106,21 +102,10 @@ def test_the_node_command_line_is_one_parlour_serve_accepts() -> None:
     text = (UNITS / "parlour@.service").read_text()
     used = set(re.findall(r"\$\{?([A-Z_]+)\}?", text.split("ExecStart=")[1].split("\n# ")[0]))
     assert used <= set(settings()), used - set(settings())  # every variable has an example
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    serve = commands.choices["serve"]
-    known = set(serve._option_string_actions)
-    given, rest = words[2:], []
-    while given:
-        flag = given.pop(0)
-        if flag.startswith("--") and flag not in known:
-            assert flag in PENDING, f"parlour serve has no {flag}"
-            given.pop(0)  # its value
-        else:
-            rest.append(flag)
-    args = parser.parse_args(["serve", *rest])
+    args = build_parser().parse_args(words[1:])
     assert (args.port, args.host) == (8001, "127.0.0.1")
     assert args.database_url == settings()["PARLOUR_DATABASE_URL"]
     assert args.seed_key_file == "/run/credentials/parlour@8001.service/seed.key"
     assert args.forwarded_allow_ips == "127.0.0.1"
+    assert args.redis_url == settings()["PARLOUR_REDIS_URL"] and args.node_id.endswith("-8001")
     assert ":" not in args.database_url.split("//")[1].split("@")[0]  # no password on the command line

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -50,6 +50,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.dml import Update
 
+from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.server.sealing import (
     SeedKeyError,
@@ -61,6 +62,9 @@ from parlour.server.sealing import (
     sqlite_file,
     unseal,
 )
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 T = TypeVar("T")
 
@@ -486,6 +490,10 @@ def open_store(url: str, key_file: Path | None = None) -> Store:
         ) from None
 
 
+class SchemaError(ParlourError):
+    """A database whose schema this Parlour cannot open: migrated by a newer release."""
+
+
 MIGRATION_LOCK = 0x7061726C6F7572
 """The PostgreSQL advisory lock a migration holds for its transaction ("parlour" in ASCII): several
 processes opening one new database at once take turns, and the later ones find it migrated."""
@@ -496,6 +504,7 @@ def migrate(engine: Engine, seed_key: bytes | None = None) -> None:
     database's and seals the seeds of games in play stored in clear (all in one transaction)."""
     from alembic import command
     from alembic.config import Config
+    from alembic.util.exc import CommandError
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
@@ -503,10 +512,30 @@ def migrate(engine: Engine, seed_key: bytes | None = None) -> None:
         if engine.dialect.name == "postgresql":  # nodes starting together migrate one after the other
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        try:
+            command.upgrade(config, "head")
+        except CommandError as err:  # a revision this release does not know: a newer one migrated it
+            raise SchemaError(
+                f"the database's schema is newer than this Parlour's ({_stored_revision(connection)}; this "
+                f"release knows up to {_newest_revision(config)}): run the newer release, or restore a backup"
+            ) from err
         sealed = _adopt_key(connection, seed_key) if seed_key is not None else 0
     if sealed and engine.dialect.name == "sqlite":
         _scrub(engine)
+
+
+def _stored_revision(connection: Connection) -> str:
+    """Returns the Alembic revision the database says it is at (printable, at most 40 characters)."""
+    found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    shown = "".join(c for c in str(found) if c.isprintable())[:40]
+    return f"revision {shown!r}"
+
+
+def _newest_revision(config: Config) -> str:
+    """Returns the newest revision among this release's migrations."""
+    from alembic.script import ScriptDirectory
+
+    return str(ScriptDirectory.from_config(config).get_current_head())
 
 
 def _adopt_key(connection: Connection, key: bytes) -> int:

@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from parlour.cli.main import main
@@ -26,7 +26,7 @@ from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.server.app import Settings, create_app
 from parlour.server.sealing import SeedKeyError, default_key_path, load_or_create_key
-from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
+from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord, open_store, sqlite_url
 
 from .conftest import FAST, bearer, create, make_client
 
@@ -265,3 +265,18 @@ def test_a_database_from_before_sealing_is_upgraded_and_its_games_in_play_sealed
         assert version == ("0015",) and rows == {"old1": 1, "old2": 0}
         assert raw_seed(db, "old1")[0] != seed and raw_seed(db, "old2")[0] == finished
         assert sqlite_integer(seed) not in file_bytes(db)  # no page left from before the sealing
+
+
+def test_a_database_migrated_by_a_newer_release_is_one_line_and_no_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "parlour.db"
+    open_store(sqlite_url(db), tmp_path / "seed.key").close()
+    engine = create_engine(sqlite_url(db))
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '0099_from_the_future'"))
+    engine.dispose()
+    assert main(["serve", "--db", str(db), "--seed-key-file", str(tmp_path / "seed.key")]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error, error
+    assert "newer than this Parlour's (revision '0099_from_the_future'" in error and "0015" in error

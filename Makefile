@@ -41,6 +41,18 @@ $(POSTGRES):
 	apt-get install -y postgresql || (apt-get update && apt-get install -y postgresql)
 $(REDIS):
 	apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server)
+# tests/cluster/test_proxy.py runs deploy/nginx/parlour.conf with Debian's nginx and
+# deploy/haproxy/parlour.cfg with Debian's HAProxy (openssl makes their test certificate; each is
+# started from a temporary folder, the packages' own services never used).
+NGINX := /usr/sbin/nginx
+HAPROXY := /usr/sbin/haproxy
+OPENSSL := /usr/bin/openssl
+$(NGINX):
+	apt-get install -y nginx || (apt-get update && apt-get install -y nginx)
+$(HAPROXY):
+	apt-get install -y haproxy || (apt-get update && apt-get install -y haproxy)
+$(OPENSSL):
+	apt-get install -y openssl || (apt-get update && apt-get install -y openssl)
 
 # Lint, formatting, strict types and import layers: what `make test` and `make test-fast` check first.
 checks: $(STAMP)
@@ -54,7 +66,7 @@ checks: $(STAMP)
 # and the environments' on the compiled modules (parlour/native.py).
 COVERAGE ?= --cov=parlour --cov-report=term:skip-covered
 COMPILED_TESTS := tests/games tests/conformance tests/envs tests/test_native.py
-test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) native
+test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) $(NGINX) $(HAPROXY) $(OPENSSL) native
 	PARLOUR_NATIVE=0 COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
 	PARLOUR_NATIVE=1 $(BIN)/pytest -n 2 -p no:cacheprovider -m "not slow" $(COMPILED_TESTS)
 	PARLOUR_TEST_DATABASE=postgres $(BIN)/pytest -n 2 -p no:cacheprovider $(PG_TESTS)

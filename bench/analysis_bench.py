@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from parlour.analysis.analyse import analyse, clear_loss
 from parlour.analysis.intervals import interval
-from parlour.analysis.report import Analysis
+from parlour.analysis.report import Analysis, Judgement
 from parlour.analysis.settings import Budget
 from parlour.bots.registry import make_bot
 from parlour.core.match import play_match
@@ -119,12 +119,15 @@ def trust(
     """Plays ``games`` games of two search seats against two random ones (the seats turned by one every
     other game), analyses every seat twice (seeds 0 and 1) and returns each kind's mean loss (the
     analysis's: clear losses; and raw) with its interval, the share at stake (the best action's mean),
-    the same over the decisions with at least the fair share at stake, and the marks' agreement."""
+    the same over the decisions with at least the fair share at stake, each decision's loss less what a
+    uniformly random choice among the actions considered would lose there (matched stakes: negative
+    where the seat chose better than chance), and the marks' agreement."""
     kinds = (search, "random")
     losses: dict[str, list[float]] = {bot: [] for bot in kinds}
     clear: dict[str, list[float]] = {bot: [] for bot in kinds}
     stakes: dict[str, list[float]] = {bot: [] for bot in kinds}
     alive: dict[str, list[tuple[float, float]]] = {bot: [] for bot in kinds}
+    uniform: dict[str, list[float]] = {bot: [] for bot in kinds}
     marked: dict[str, int] = dict.fromkeys(kinds, 0)
     repeated: dict[str, int] = dict.fromkeys(kinds, 0)
     agree = total = 0
@@ -142,8 +145,9 @@ def trust(
         marks = {d.move: d.mark for d in second.decisions}
         for judgement in first.decisions:
             bot = seats[judgement.seat]
-            losses[bot].append(max(0.0, judgement.loss))
+            losses[bot].append(judgement.loss)
             clear[bot].append(clear_loss(judgement))
+            uniform[bot].append(judgement.loss - _uniform_loss(judgement))
             stakes[bot].append(judgement.before)
             if judgement.before >= 1 / record.players:
                 alive[bot].append((clear[bot][-1], losses[bot][-1]))
@@ -167,6 +171,7 @@ def trust(
         row[f"{bot} mean share before deciding"] = _interval(stakes[bot])
         row[f"{bot} clear loss / share at stake"] = _ratio(clear[bot], stakes[bot])
         row[f"{bot} loss / share at stake"] = _ratio(losses[bot], stakes[bot])
+        row[f"{bot} loss less a uniform choice's"] = _interval(uniform[bot])
         row[f"{bot} decisions at stake >= fair share"] = len(alive[bot])
         row[f"{bot} mean clear loss at stake >= fair share"] = _interval([c for c, _ in alive[bot]])
         row[f"{bot} mean loss at stake >= fair share"] = _interval([r for _, r in alive[bot]])
@@ -175,6 +180,12 @@ def trust(
     row["marks agree"] = round(agree / total, 4) if total else None
     row["decisions compared"] = total
     return row
+
+
+def _uniform_loss(judgement: Judgement) -> float:
+    """Returns the mean loss of the actions considered at a decision: what a uniformly random choice
+    among them loses there (the same position, so the same stakes)."""
+    return math.fsum(a.loss for a in judgement.actions) / len(judgement.actions)
 
 
 def _interval(values: list[float]) -> list[float]:

@@ -1,4 +1,4 @@
-"""Means with Student's 95% confidence intervals, and paired differences of common random numbers."""
+"""Means with Student's 95% confidence intervals."""
 
 from __future__ import annotations
 
@@ -33,10 +33,3 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
     variance = math.fsum((v - mean) ** 2 for v in values) / (count - 1)
     half = t95(count - 1) * math.sqrt(variance / count)
     return mean, mean - half, mean + half
-
-
-def paired(better: Sequence[float], worse: Sequence[float]) -> tuple[float, float, float]:
-    """Returns the mean of ``better - worse`` over the samples both have (the first ones: common random
-    numbers pair them) and its 95% interval."""
-    count = min(len(better), len(worse))
-    return interval([better[i] - worse[i] for i in range(count)])

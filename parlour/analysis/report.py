@@ -32,7 +32,7 @@ class AnalysisError(ParlourError):
 @dataclass(frozen=True)
 class ActionValue:
     """One action of a decision: its mean share over the samples, 95% interval, and its loss against the
-    best action (paired differences on the samples both have)."""
+    best action (0 for the best; else cross-fitted, losses.py, and negative where it did better)."""
 
     action: str
     samples: int

@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass
 
 from parlour.analysis.decisions import DecisionJob
-from parlour.analysis.intervals import interval, paired
+from parlour.analysis.intervals import interval
+from parlour.analysis.losses import best_by_halves, crossfit_loss
 from parlour.analysis.report import ActionValue
 from parlour.analysis.settings import KEEP, MAX_ACTIONS, MIN_SAMPLES, SCREEN
 from parlour.analysis.share import shares
@@ -148,15 +149,18 @@ def _verdict(
     played: object,
 ) -> Verdict:
     """Returns the actions' figures, best first: the best has the highest mean among those played out
-    on every sample; each loss is paired against it."""
+    on every sample and loses nothing; every other action's loss is cross-fitted (losses.py): measured
+    against the action best on the other half of the samples, free of the best-of-several bias."""
     full = max(len(s) for s in samples)
-    best = max(
-        (i for i in range(len(candidates)) if len(samples[i]) == full), key=lambda i: _mean(samples[i])
-    )
+    complete = [i for i in range(len(candidates)) if len(samples[i]) == full]
+    best = max(complete, key=lambda i: _mean(samples[i]))
+    best_even, best_odd = best_by_halves(samples, complete)
     values = []
     for i, action in enumerate(candidates):
         mean, low, high = interval(samples[i])
-        loss, loss_low, loss_high = paired(samples[best], samples[i]) if i != best else (0.0, 0.0, 0.0)
+        loss, loss_low, loss_high = (
+            crossfit_loss(samples, i, best_even, best_odd) if i != best else (0.0, 0.0, 0.0)
+        )
         values.append(
             ActionValue(
                 state.format_action(action),

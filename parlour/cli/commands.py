@@ -62,7 +62,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serves the browser tables until interrupted."""
-    from parlour.cli.serve import Analysing, Guards, mail_settings, serve
+    from parlour.cli.serve import Analysing, Clustering, Guards, mail_settings, serve
 
     guards = Guards(
         args.header_timeout,
@@ -89,6 +89,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.test_hooks,
         args.push_contact,
         Analysing(args.analysis_workers, args.analysis_budget),
+        Clustering(args.redis_url, args.node_id),
     )
 
 

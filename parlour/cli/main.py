@@ -134,6 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="the key sealing the seeds of games in play (default: the --db file's name + .key, or "
         "~/.parlour/server/seed.key with --database-url; made 0600 if missing)",
     )
+    serve.add_argument(
+        "--redis-url",
+        metavar="URL",
+        help="run as one node of several over one PostgreSQL (--database-url) and this Redis "
+        "(redis://HOST:PORT/DB): tables are owned by leases, moves forwarded, updates fanned out "
+        "(docs/cluster.md); default: a single server",
+    )
+    serve.add_argument(
+        "--node-id",
+        metavar="NAME",
+        help="this node's name in the cluster, unique among the nodes (default HOSTNAME-PID)",
+    )
     serve.add_argument("--bot-workers", type=int, default=2, help="processes bots think in (0: threads)")
     serve.add_argument(
         "--think", type=float, default=0.6, help="the least time a bot's or an automatic move takes (seconds)"

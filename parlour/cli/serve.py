@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import re
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,6 +127,75 @@ def check_analysing(analysing: Analysing) -> None:
         raise OptionError(f"--analysis-budget must be 2 to {MAX_SAMPLES} determinisations a decision")
 
 
+@dataclass(frozen=True)
+class Clustering:
+    """Whether the server is one node of several over one database and one Redis (docs/cluster.md)."""
+
+    redis_url: str | None = None
+    """The Redis the nodes talk through (None: a single server, nothing shared but the database)."""
+    node_id: str | None = None
+    """This node's name in the table leases (None: ``HOSTNAME-PID``)."""
+
+
+MAX_NODE_ID = 64
+"""The longest node id (characters; the leases' owner column)."""
+NODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+"""What a node id is made of: letters, digits, dots, dashes and underscores (a Redis channel's name)."""
+
+
+def default_node_id() -> str:
+    """Returns this process's default node id: its host name (cleaned up) and process id."""
+    host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname()).strip(".-_") or "node"
+    tail = f"-{os.getpid()}"
+    return host[: MAX_NODE_ID - len(tail)] + tail
+
+
+def check_clustering(cluster: Clustering, url: str) -> str | None:
+    """Returns the node id of a cluster node (None: a single server), refusing bad settings in one line."""
+    if cluster.redis_url is None:
+        if cluster.node_id is not None:
+            raise OptionError("--node-id is for a node of a cluster: give --redis-url too")
+        return None
+    given = cluster.redis_url
+    if len(given) > 1000 or not given.startswith(("redis://", "rediss://", "unix://")):
+        raise OptionError(
+            "--redis-url must be a redis://, rediss:// or unix:// URL (at most 1000 characters)"
+        )
+    if url.startswith("sqlite"):
+        raise OptionError(
+            "--redis-url needs a database the nodes share: give --database-url postgresql+psycopg://..."
+        )
+    node = cluster.node_id if cluster.node_id is not None else default_node_id()
+    if not 1 <= len(node) <= MAX_NODE_ID or not NODE_ID.fullmatch(node):
+        raise OptionError(
+            f"--node-id must be 1 to {MAX_NODE_ID} letters, digits, dots, dashes or underscores, "
+            "starting with a letter or digit"
+        )
+    return node
+
+
+def _shown_redis(url: str) -> str:
+    """Returns a Redis URL as printed: its password hidden."""
+    return re.sub(r"//[^@/]*@", "//***@", url)
+
+
+def reach_redis(url: str) -> None:
+    """Checks that the Redis answers (PING) before the server listens; refuses in one line if not."""
+    try:
+        import redis
+    except ImportError:
+        raise OptionError("--redis-url needs the redis package: pip install 'parlour[cluster]'") from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError, OSError) as err:
+        reason = " ".join(str(err).split())[:200] or type(err).__name__
+        raise OptionError(f"cannot reach Redis at {_shown_redis(url)}: {reason}") from None
+
+
 def mail_settings(
     host: str | None, port: int, user: str | None, sender: str, security: str
 ) -> MailSettings | None:
@@ -176,8 +248,10 @@ def serve(
     test_hooks: bool = False,
     contact: str | None = None,
     analysing: Analysing = Analysing(),
+    cluster: Clustering = Clustering(),
 ) -> int:
-    """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's: one line, no start)."""
+    """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's, or a Redis it
+    cannot reach: one line, no start)."""
     import uvicorn
 
     from parlour.server.app import Settings, create_app
@@ -198,11 +272,15 @@ def serve(
     check_analysing(analysing)
     limits = limits_of(guards)
     found = database_url(db, url)
+    node = check_clustering(cluster, found)
     key = Path(seed_key_file).expanduser().resolve() if seed_key_file is not None else None
     try:
         open_store(found, key).close()  # migrated, its key checked and its seeds sealed before listening
     except SQLAlchemyError as err:  # unreachable, refused, no such driver or database: one line
         raise OptionError(f"cannot open the database {_shown(found)}: {_reason(err)}") from None
+    if node is not None and cluster.redis_url is not None:
+        reach_redis(cluster.redis_url)
+        print(f"Node {node} of a cluster (Redis {_shown_redis(cluster.redis_url)})", flush=True)
     print(f"Parlour at http://{host}:{port}/ (database {_shown(found)})", flush=True)
     print(
         f"At most {limits.total} connections ({limits.per_address} an address); request headers within "
@@ -225,6 +303,8 @@ def serve(
         test_hooks=test_hooks,
         analysis_workers=analysing.workers,
         analysis_budget=analysing.budget,
+        redis_url=cluster.redis_url,
+        node_id=node,
     )
     app = create_app(settings)
     http, ws = guarded_protocols(limits)

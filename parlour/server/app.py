@@ -45,8 +45,10 @@ from parlour.server.analysing import POLL as ANALYSIS_POLL
 from parlour.server.analysing import Analyser
 from parlour.server.bodies import json_body, no_body
 from parlour.server.clock import Clock
+from parlour.server.cluster import Node
 from parlour.server.hall import Hall
 from parlour.server.learning import LEARN_SHARE, learn_routes
+from parlour.server.leases import LEASE, RENEW
 from parlour.server.limits import (
     CHAT_BURST,
     CHAT_RATE,
@@ -61,6 +63,7 @@ from parlour.server.notify.deliver import Channels, Deliverer
 from parlour.server.notify.email import unsubscribe_key
 from parlour.server.notify.push import DEFAULT_CONTACT, vapid_keys
 from parlour.server.notify.web import notify_routes
+from parlour.server.orders import order
 from parlour.server.ratings import leaderboard, profile, rate_pending
 from parlour.server.replays import Replayer
 from parlour.server.scheduler import POLL, Scheduler
@@ -118,6 +121,14 @@ class Settings:
     """How often the analysis worker asks the database for a queued analysis (seconds)."""
     test_hooks: bool = False
     """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
+    redis_url: str | None = None
+    """The Redis of a cluster's nodes (None: a single server; docs/cluster.md)."""
+    node_id: str | None = None
+    """This node's id in a cluster (with ``redis_url``)."""
+    lease: float = LEASE
+    """How long a cluster node's lease of a table lasts without renewal (seconds)."""
+    renew: float = RENEW
+    """How often a cluster node renews its leases and looks for tables to take over (seconds)."""
 
 
 def asked_now(hall: Hall, table_id: str, version: int, seats: Sequence[int]) -> bool:
@@ -182,7 +193,8 @@ def create_app(settings: Settings) -> Starlette:
         hall = Hall(store, pool, settings.timing, settings.clock)
         state["hall"] = app.state.hall = hall
         state["accounts"] = Accounts(store, settings.account_limits, settings.mail, settings.public_url)
-        hall.resume_all()
+        node = app.state.node = await _join(settings, hall)
+        hall.resume_all()  # a single server's tables (a cluster's node takes its own by lease)
         rate_pending(store.engine)  # the tables that ended while their rating could not run
         gc.freeze()  # the tables just resumed live long: full collections no longer walk them (p99)
         scheduler = app.state.scheduler = Scheduler(hall, settings.clock, settings.poll)
@@ -210,6 +222,8 @@ def create_app(settings: Settings) -> Starlette:
             await deliverer.stop()
             await scheduler.stop()
             hall.close()
+            if node is not None:
+                await node.close()  # its leases given up: the other nodes take its tables at once
             pool.shutdown(wait=False, cancel_futures=True)
             store.close()
 
@@ -266,7 +280,7 @@ def create_app(settings: Settings) -> Starlette:
             raise Refusal(403, "a spectator cannot act")
         if not isinstance(body, dict):
             raise Refusal(400, 'an action is sent as {"action": TEXT, "version": N}')
-        version = await table.act(seat, body.get("action"), body.get("version"))
+        version = await order(hall(), table, seat, "act", body)
         return JSONResponse({"version": version})
 
     async def status(request: Request) -> Response:
@@ -381,6 +395,15 @@ def create_app(settings: Settings) -> Starlette:
             Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL),
         ],
     )
+
+
+async def _join(settings: Settings, hall: Hall) -> Node | None:
+    """Makes this server a node of a cluster if the settings name a Redis (None: a single server)."""
+    if settings.redis_url is None or settings.node_id is None:
+        return None
+    node = Node(hall, settings.redis_url, settings.node_id, settings.clock, settings.lease, settings.renew)
+    await node.open()
+    return node
 
 
 # --------------------------------------------------------------------- HTTP helpers

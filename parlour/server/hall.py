@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import hmac
 import secrets
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ from parlour.core.registry import game_names, load_game
 from parlour.server.accepting import answer
 from parlour.server.asking import AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
+from parlour.server.leases import LEASE
 from parlour.server.rematch import (
     DECLINED,
     EXPIRES,
@@ -29,6 +31,7 @@ from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import (
     LiveTable,
     Refusal,
+    Relay,
     Timing,
     check_bot,
     check_name,
@@ -48,6 +51,9 @@ KEPT_FINISHED = 200
 MAX_SECONDS = 86_400.0
 """The longest clock a table may set (a day), per decision or per game."""
 TABLE_ID_BYTES = 9
+Forward = Callable[[str, int, str, dict[str, Any]], Awaitable[int | None]]
+"""How a cluster's node hands a seat's order to the node owning the table (cluster.py): the table,
+the seat, the order's kind and message; returns what the owner's ``orders.carry_out`` returned."""
 
 
 @dataclass
@@ -72,10 +78,27 @@ class Hall:
         self.tables: dict[str, LiveTable] = {}
         self.again_lock = asyncio.Lock()
         """One "play again" at a time: a second request finds the table the first made."""
+        self.node: str | None = None
+        """This node's id in a cluster (cluster.py; None: a single server, which owns every table)."""
+        self.owned: set[str] = set()
+        """The tables whose lease this node of a cluster holds (leases.py)."""
+        self.lease_seconds = LEASE
+        self.relay: Relay | None = None
+        """Where a cluster's node tells the others of its tables' changes (None: a single server)."""
+        self.forward: Forward | None = None
+        """How a cluster's node hands an order to a table's owner (None: a single server)."""
+        self.stale: set[str] = set()
+        """Copies nobody watches here that another node moved since: read again when next asked."""
+
+    def owns(self, table_id: str) -> bool:
+        """Returns whether this server applies the table's moves: always alone, by lease in a cluster."""
+        return self.node is None or table_id in self.owned
 
     def resume_all(self) -> int:
         """Loads every unfinished table and plans its next automatic move (after a restart)."""
         count = 0
+        if self.node is not None:
+            return 0  # a cluster's node takes the tables nobody owns by lease (cluster.py)
         live = self.store.tables(status="playing", limit=MAX_PLAYING, pace="live")
         for stored in [*live, *self.store.tables(status="playing", limit=MAX_PLAYING, pace="turn-based")]:
             table = self.get(stored.id)  # fills a table's ``asked`` if it was stored before 0012
@@ -89,11 +112,17 @@ class Hall:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             raise Refusal(404, "there is no such table")
         table = self.tables.get(table_id)
+        if table is not None and table_id in self.stale:  # a copy another node moved since: read again
+            self.stale.discard(table_id)
+            record = self.store.load(table_id)
+            if record is not None and table.passive:
+                table.adopt(record)
         if table is None:
             record = self.store.load(table_id)
             if record is None:
                 raise Refusal(404, f"there is no table {table_id!r}")
             table = self.tables[table_id] = LiveTable(record, self.store, self.pool, self.timing, self.clock)
+            table.passive, table.relay = not self.owns(table_id), self.relay
             if record.next_table is not None:
                 table.rematch = self._rematch_of(record.next_table)
             self._forget_finished()
@@ -184,15 +213,68 @@ class Hall:
         """Stores a new table (linked from the finished ``previous``, if any), then starts its clock
         and its automatic moves; returns it, or the table another process linked from ``previous``
         first (then this one is not stored)."""
-        stored = await self.store.write(self.store.create, record, previous)
+        # A cluster's node owns the tables it makes: their lease is stored with them.
+        lease = None if self.node is None else (self.node, self.clock.now() + self.lease_seconds)
+        stored = await self.store.write(self.store.create, record, previous, lease)
         if stored != record.id:
             return self.get(stored)
+        if self.node is not None:
+            self.owned.add(record.id)
         table = self.get(record.id)
         if not table.unplayed():  # a rematch waiting for its accepts has no clock yet
             table.record.deadline = table._deadline(table.state, record.created)
         await self.store.write(self.store.update, table.record)  # its first deadline and who is asked
         table.schedule()
         return table
+
+    async def take_over(self, table_id: str) -> LiveTable | None:
+        """After this node of a cluster won a table's lease: reads the table from storage and resumes
+        it here as a restart does (its clock afresh, its automatic moves planned); None if it is gone."""
+        self.owned.add(table_id)
+        record = await asyncio.to_thread(self.store.load, table_id)
+        if record is None:
+            self.owned.discard(table_id)
+            return None
+        table = self.tables.get(table_id)
+        if table is None:
+            table = self.get(table_id)
+        else:
+            async with table.lock:
+                table.adopt(record)
+                table.passive = False
+        if record.status == "playing":
+            table.resume()
+            await self.store.write(self.store.update, table.record)
+        await table.broadcast()
+        return table
+
+    def lose(self, table_id: str) -> None:
+        """After this node of a cluster lost a table's lease (it renewed too late and another node took
+        it): its copy serves views only, its planned automatic moves stopped."""
+        self.owned.discard(table_id)
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.passive = True
+            table.close()
+
+    async def refresh(self, table_id: str) -> None:
+        """Reads a table in memory again from storage (another node changed it) and sends its
+        connections their views; a copy nobody watches is only marked, read again when next asked
+        (not dropped: a connection saying hello holds it already)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        if table.passive and not table.listeners:
+            self.stale.add(table_id)
+            return
+        self.stale.discard(table_id)
+        record = await asyncio.to_thread(self.store.load, table_id)
+        if record is None or record.version < table.record.version:
+            return  # an older read than what is shown already
+        async with table.lock:
+            table.adopt(record)
+        table.schedule()
+        await table.broadcast()
 
     async def play_again(self, table: LiveTable, seat: int | None) -> str:
         """Returns the table a finished table's players go on to, made at the first request: the same
@@ -219,6 +301,8 @@ class Hall:
         """Records a person's accept or decline of a rematch (accepting.py) and tells the finished
         table's page, if that table is in memory; returns the rematch as it then stands."""
         answered = await answer(table, seat, accept)
+        if table.passive and self.relay is not None:  # stored here: its owner reads it again (and starts it)
+            self.relay.changed(table)
         await self._tell_previous(table)
         return answered
 
@@ -286,6 +370,8 @@ class Hall:
             if new.record.status == WAITING:
                 new.record.status, new.record.declined_by = DECLINED, None
         await new.broadcast()
+        if new.passive and self.relay is not None:  # the owner and the other nodes read it again
+            self.relay.changed(new)
         await self._tell_previous(new)
 
     def _check_room(self, pace: object = None) -> None:

@@ -47,7 +47,8 @@ class Scheduler(Poller):
     async def tick(self) -> int:
         """Claims every due deadline it can and acts on them together; returns how many moved."""
         store, now = self.hall.store, self.clock.now()
-        due = await asyncio.to_thread(store.due, now, self.lease, BATCH)
+        # A cluster's node acts only on the tables it owns (leases.py); a single server on every one.
+        due = await asyncio.to_thread(store.due, now, self.lease, BATCH, self.hall.node)
         claimed = [
             (table_id, version)
             for table_id, version in due

@@ -21,8 +21,8 @@ from parlour.server.accounts.seating import account_seat
 from parlour.server.accounts.service import Accounts
 from parlour.server.hall import Hall
 from parlour.server.limits import Bucket, Buckets, Crowd, address_key
+from parlour.server.orders import order
 from parlour.server.tables import Listener, LiveTable, Refusal, encode
-from parlour.server.votes import vote_replace
 
 LOG = logging.getLogger("parlour.server")
 MAX_MESSAGE = 16 * 1024
@@ -91,7 +91,7 @@ async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str, accounts
     listener.address = address
     try:
         await _welcome(table, ws, listener)
-        await _live(table, doors, ws, listener)
+        await _live(hall, table, doors, ws, listener)
     finally:
         table.leave(listener)
         if listener.gone.is_set():  # dropped by the table: closed with its reason, so that it reconnects
@@ -99,7 +99,7 @@ async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str, accounts
                 await asyncio.wait_for(ws.close(code=listener.close_code), CLOSE_SECONDS)
         if listener.seat is not None:  # a spectator's coming and going changes nobody's view
             with contextlib.suppress(Exception):
-                await table.broadcast()  # the others see this seat gone
+                await table.broadcast(local=True)  # the others see this seat gone (other nodes: presence)
 
 
 async def _hello(hall: Hall, ws: WebSocket, accounts: Accounts | None) -> tuple[LiveTable, Listener]:
@@ -129,13 +129,13 @@ async def _welcome(table: LiveTable, ws: WebSocket, listener: Listener) -> None:
     listener.seen = len(table.log)
     await _send(ws, first)
     if listener.seat is not None:
-        await table.broadcast(skip=listener)  # the others see this seat connected
+        await table.broadcast(skip=listener, local=True)  # the others see this seat connected
 
 
-async def _live(table: LiveTable, doors: Doors, ws: WebSocket, listener: Listener) -> None:
+async def _live(hall: Hall, table: LiveTable, doors: Doors, ws: WebSocket, listener: Listener) -> None:
     """Pumps updates out and reads messages in until the client goes or the table drops it."""
     sender = asyncio.create_task(_pump(ws, listener))
-    receiver = asyncio.create_task(_receive(table, doors, ws, listener))
+    receiver = asyncio.create_task(_receive(hall, table, doors, ws, listener))
     dropped = asyncio.create_task(listener.gone.wait())
     try:
         await asyncio.wait({sender, receiver, dropped}, return_when=asyncio.FIRST_COMPLETED)
@@ -151,7 +151,7 @@ async def _pump(ws: WebSocket, listener: Listener) -> None:
             await ws.send_text(await listener.outbox.get())
 
 
-async def _receive(table: LiveTable, doors: Doors, ws: WebSocket, listener: Listener) -> None:
+async def _receive(hall: Hall, table: LiveTable, doors: Doors, ws: WebSocket, listener: Listener) -> None:
     """Reads the client's messages until it goes: moves, chat and settings, each refused or done."""
     bucket, warned = Bucket(), 0.0
     while True:
@@ -165,7 +165,7 @@ async def _receive(table: LiveTable, doors: Doors, ws: WebSocket, listener: List
                 await _send(ws, Refusal(429, "too many messages: slow down").to_json())
             continue
         try:
-            await _handle(table, doors, listener, _message(text))
+            await _handle(hall, table, doors, listener, _message(text))
         except Refusal as refusal:
             await _send(ws, refusal.to_json())
 
@@ -202,8 +202,10 @@ def parse_json(data: bytes | str) -> JSONValue:
     return found
 
 
-async def _handle(table: LiveTable, doors: Doors, listener: Listener, message: JSONObject) -> None:
-    """Carries out one client message."""
+async def _handle(
+    hall: Hall, table: LiveTable, doors: Doors, listener: Listener, message: JSONObject
+) -> None:
+    """Carries out one client message (a seat's orders where the table is owned: orders.py)."""
     kind, seat = message["type"], listener.seat
     if kind == "ping":
         listener.send({"type": "pong"})
@@ -211,23 +213,15 @@ async def _handle(table: LiveTable, doors: Doors, listener: Listener, message: J
     if kind == "chat":
         await _chat(table, doors, listener, message.get("text"))
         return
+    if kind == "view":  # a client that missed an update (a gap in versions) asks for the whole view
+        listener.seen = len(table.log)
+        listener.send(table.view(listener.seat))
+        return
     if seat is None:
         raise Refusal(403, f"a spectator cannot send {kind[:40]!r}")
+    version = await order(hall, table, seat, kind, message)
     if kind == "act":
-        version = await table.act(seat, message.get("action"), message.get("version"))
         listener.send({"type": "accepted", "version": version})
-    elif kind == "ask":
-        await table.set_ask(seat, message.get("mode"), message.get("cards"))
-    elif kind == "auto_pass":  # the older switch: on is "playable", off is "always"
-        await table.set_auto_pass(seat, message.get("on"))
-    elif kind == "stand_in":
-        await table.set_stand_in(seat, message.get("seat"), message.get("bot"))
-    elif kind == "name":
-        await table.set_name(seat, message.get("text"))
-    elif kind == "replace":
-        await vote_replace(table, seat, message.get("seat"))
-    else:
-        raise Refusal(400, f"unknown message type {kind[:40]!r}")
 
 
 async def _chat(table: LiveTable, doors: Doors, listener: Listener, text: object) -> None:

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -50,6 +50,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.dml import Update
 
+from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject, JSONValue
 from parlour.server.sealing import (
     SeedKeyError,
@@ -61,6 +62,9 @@ from parlour.server.sealing import (
     sqlite_file,
     unseal,
 )
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 T = TypeVar("T")
 
@@ -174,6 +178,16 @@ class MoveRow(Base):
     forced: Mapped[list[JSONValue]] = mapped_column(JSON, default=list)
     at: Mapped[float] = mapped_column(Float)
     note: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class LeaseRow(Base):
+    """The lease of a table in play at a cluster's node (leases.py): who owns it, until when (server
+    clock); a single server keeps none."""
+
+    __tablename__ = "table_leases"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    expires: Mapped[float] = mapped_column(Float, index=True)
 
 
 class ChatRow(Base):
@@ -309,11 +323,15 @@ class Store:
         with Session(self.engine) as session, session.begin():
             yield session
 
-    def create(self, table: TableRecord, previous: str | None = None) -> str:
+    def create(
+        self, table: TableRecord, previous: str | None = None, lease: tuple[str, float] | None = None
+    ) -> str:
         """Stores a new table with its seats and returns its id; with ``previous``, links that finished
         table to it (its "play again") in the same transaction, by a compare-and-set on an empty
         ``next_table``: if another process linked one first, nothing is stored and that table's id is
-        returned (several processes on one database make one rematch)."""
+        returned (several processes on one database make one rematch). With ``lease`` (a cluster node's
+        id, the lease's end), the table's lease is that node's from the same transaction: no other
+        node ever sees it without an owner."""
         with self.session() as s:
             if previous is not None:
                 linked = s.connection().execute(
@@ -329,6 +347,8 @@ class Store:
             s.add(_table_row(table, self.seed_key))
             s.flush()  # the table row first: the seats refer to it
             s.add_all(_seat_row(table.id, seat) for seat in table.seats)
+            if lease is not None:
+                s.add(LeaseRow(table_id=table.id, owner=lease[0], expires=lease[1]))
             if previous is not None:
                 s.execute(_carry_accounts(previous, table.id))
         return table.id
@@ -412,17 +432,22 @@ class Store:
                 query = query.where(TableRow.pace == pace)
             return [_record(s, row, self.seed_key, moves=False) for row in s.scalars(query).all()]
 
-    def due(self, now: float, lease: float, limit: int = 100) -> list[tuple[str, int]]:
+    def due(
+        self, now: float, lease: float, limit: int = 100, owner: str | None = None
+    ) -> list[tuple[str, int]]:
         """Returns the tables in play whose deadline has passed and that no scheduler holds a claim on
         (none, one for an older version, or one older than ``lease`` seconds), soonest first, with
-        their versions."""
+        their versions; with ``owner`` (a cluster's node), only the tables whose lease it holds."""
+        query = (
+            select(TableRow.id, TableRow.version)
+            .where(TableRow.deadline <= now, TableRow.status == "playing", _unclaimed(now, lease))
+            .order_by(TableRow.deadline)
+            .limit(limit)
+        )
+        if owner is not None:
+            query = query.where(TableRow.id.in_(select(LeaseRow.table_id).where(LeaseRow.owner == owner)))
         with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(TableRow.id, TableRow.version)
-                .where(TableRow.deadline <= now, TableRow.status == "playing", _unclaimed(now, lease))
-                .order_by(TableRow.deadline)
-                .limit(limit)
-            ).all()
+            rows = connection.execute(query).all()
         return [(table_id, version) for table_id, version in rows]
 
     def claim(self, table_id: str, version: int, now: float, lease: float) -> bool:
@@ -472,6 +497,10 @@ def open_store(url: str, key_file: Path | None = None) -> Store:
         ) from None
 
 
+class SchemaError(ParlourError):
+    """A database whose schema this Parlour cannot open: migrated by a newer release."""
+
+
 MIGRATION_LOCK = 0x7061726C6F7572
 """The PostgreSQL advisory lock a migration holds for its transaction ("parlour" in ASCII): several
 processes opening one new database at once take turns, and the later ones find it migrated."""
@@ -482,6 +511,7 @@ def migrate(engine: Engine, seed_key: bytes | None = None) -> None:
     database's and seals the seeds of games in play stored in clear (all in one transaction)."""
     from alembic import command
     from alembic.config import Config
+    from alembic.util.exc import CommandError
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
@@ -489,10 +519,30 @@ def migrate(engine: Engine, seed_key: bytes | None = None) -> None:
         if engine.dialect.name == "postgresql":  # nodes starting together migrate one after the other
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        try:
+            command.upgrade(config, "head")
+        except CommandError as err:  # a revision this release does not know: a newer one migrated it
+            raise SchemaError(
+                f"the database's schema is newer than this Parlour's ({_stored_revision(connection)}; this "
+                f"release knows up to {_newest_revision(config)}): run the newer release, or restore a backup"
+            ) from err
         sealed = _adopt_key(connection, seed_key) if seed_key is not None else 0
     if sealed and engine.dialect.name == "sqlite":
         _scrub(engine)
+
+
+def _stored_revision(connection: Connection) -> str:
+    """Returns the Alembic revision the database says it is at (printable, at most 40 characters)."""
+    found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    shown = "".join(c for c in str(found) if c.isprintable())[:40]
+    return f"revision {shown!r}"
+
+
+def _newest_revision(config: Config) -> str:
+    """Returns the newest revision among this release's migrations."""
+    from alembic.script import ScriptDirectory
+
+    return str(ScriptDirectory.from_config(config).get_current_head())
 
 
 def _adopt_key(connection: Connection, key: bytes) -> int:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from parlour.bots.ismcts import IsmctsBot
 from parlour.bots.registry import make_bot
@@ -86,6 +87,9 @@ class Timing:
     (a reload is quick); counted from the table's start, or the server's, for a seat never connected."""
 
 
+PRESENCE_SECONDS = 10.0
+"""How long another node's word on which seats are connected there holds (it repeats it every few
+seconds: a node that died stops counting after this)."""
 MAX_SPECTATORS = 100
 """Spectators' connections one table takes at once (more are refused with 503); seats never wait for them."""
 MAX_SEAT_CONNECTIONS = 4
@@ -198,6 +202,19 @@ def encode(message: dict[str, object]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+class Relay(Protocol):
+    """Where a cluster's node tells the other nodes of a table's changes (cluster.py; None: alone)."""
+
+    def changed(self, table: LiveTable) -> None:
+        """The table changed (committed): the other nodes showing it read it again."""
+
+    def chat(self, table: LiveTable, line: str) -> None:
+        """A chat line was stored at the table: the other nodes send it to their connections."""
+
+    def presence(self, table: LiveTable) -> None:
+        """The seats connected here changed: the other nodes learn which they are."""
+
+
 class LiveTable:
     """One table in play (or finished) in memory, rebuilt from storage by replaying its moves."""
 
@@ -247,6 +264,62 @@ class LiveTable:
         self._table_content: dict[str, object] | None = None
         self.rematch: dict[str, object] | None = None
         """A finished table's rematch as its pages are told (rematch.rematch_json; set by the hall)."""
+        self.passive = False
+        """A copy of a table another node of a cluster owns: it serves views and connections only (no
+        move, setting or automatic move is made here; they go to the owner: orders.py)."""
+        self.relay: Relay | None = None
+        """Where its changes are told to a cluster's other nodes (None: a single server)."""
+        self.elsewhere: dict[str, tuple[frozenset[int], float]] = {}
+        """The seats connected to the table at a cluster's other nodes, by node, with when that node
+        last said so (time.monotonic()); a node silent for PRESENCE_SECONDS counts for none."""
+
+    def connected(self) -> set[int]:
+        """Returns the seats with a connection open: here, or at another node of a cluster."""
+        seats = {listener.seat for listener in self.listeners if listener.seat is not None}
+        if self.elsewhere:
+            fresh = time.monotonic() - PRESENCE_SECONDS
+            for node_seats, heard in self.elsewhere.values():
+                if heard >= fresh:
+                    seats |= node_seats
+        return seats
+
+    def here(self) -> list[int]:
+        """Returns the seats with a connection open at this server (what it tells the other nodes)."""
+        return sorted({listener.seat for listener in self.listeners if listener.seat is not None})
+
+    def hear_presence(self, node: str, seats: frozenset[int]) -> bool:
+        """Adopts another node's connected seats (or, with ``node`` empty, forgets the silent nodes');
+        notes when a seat is left with no connection anywhere; returns whether any seat's state changed."""
+        before = self.connected()
+        if node:
+            self.elsewhere[node] = (seats, time.monotonic())
+        fresh = time.monotonic() - PRESENCE_SECONDS
+        self.elsewhere = {n: entry for n, entry in self.elsewhere.items() if entry[1] >= fresh}
+        after = self.connected()
+        for seat in before - after:
+            self.left[seat] = self.clock.now()
+        return before != after
+
+    def adopt(self, record: TableRecord) -> None:
+        """Takes up the table as stored now (another node moved it): the moves beyond those known are
+        applied one by one (all replayed if the stored ones do not continue them), the rest copied.
+        The caller holds the lock, or the table is passive."""
+        known = self.record.moves
+        ahead = record.moves[: len(known)]
+        if len(record.moves) >= len(known) and [m.number for m in ahead] == [m.number for m in known]:
+            for move in record.moves[len(known) :]:
+                self.log.apply(self.state, self.state.parse_action(move.action), move.seat)
+        else:
+            self.log = GameLog()
+            self.record = record
+            self.state = self._rebuild()
+        self.record = record
+        record.asked = asked_seats(self.state)
+        self.opened = record.moves[-1].at if record.moves else record.started or record.created
+        self.window_opened = self.opened
+        self.notes = {m.number: m.note for m in record.moves if m.note}
+        self._timeline, self.replayer = None, None
+        self.window_base = record.version if _asks_several(self.state) else None
 
     def _rebuild(self) -> GameState:
         """Returns the state after every stored move, filling the log on the way."""
@@ -259,7 +332,7 @@ class LiveTable:
     # ----------------------------------------------------------------- what is sent
     def seats_json(self) -> list[SeatJSON]:
         """Returns the public description of every seat (who plays it, whether connected, clocks)."""
-        connected = {listener.seat for listener in self.listeners}
+        connected = self.connected()
         return [
             {
                 "seat": s.seat,
@@ -355,9 +428,11 @@ class LiveTable:
             self._timeline = score_timeline(self.game, self.game_record())
         return self._timeline
 
-    async def broadcast(self, skip: Listener | None = None) -> None:
+    async def broadcast(self, skip: Listener | None = None, local: bool = False) -> None:
         """Sends every listener (but ``skip``) its own view (only the log entries it does not have yet);
-        each view is built and encoded once for all the listeners of one seat that have the same log."""
+        each view is built and encoded once for all the listeners of one seat that have the same log.
+        A cluster's owner then tells the other nodes, unless ``local`` (a change only of who is
+        connected: the nodes tell each other that themselves)."""
         made: dict[tuple[int | None, int], str] = {}
         for listener in list(self.listeners):
             if listener is skip:
@@ -369,6 +444,8 @@ class LiveTable:
             listener.put(made[key])
             if listener.gone.is_set():
                 self.listeners.discard(listener)  # a client that reads nothing is dropped, not waited for
+        if self.relay is not None and not self.passive and not local:
+            self.relay.changed(self)
 
     # ----------------------------------------------------------------- moves
     async def act(
@@ -446,6 +523,7 @@ class LiveTable:
     ) -> int:
         """Checks, applies to a copy, commits, then adopts the move (the caller holds the lock)."""
         record = self.record
+        self.check_owned()
         self.check_played()
         if version is not None and version != record.version and not self._same_window(text, version):
             raise Refusal(409, f"the table has moved on: it is at version {record.version}", record.version)
@@ -597,6 +675,11 @@ class LiveTable:
         one a person declined (rematch.py). Nothing moves there and no clock runs."""
         return self.record.status in (WAITING, DECLINED)
 
+    def check_owned(self) -> None:
+        """Refuses (503) a change at a copy of a table another node owns (it moved there meanwhile)."""
+        if self.passive:
+            raise Refusal(503, "the table moved to another server: try again")
+
     def check_played(self) -> None:
         """Refuses (409) anything that needs the game in play at a rematch not in play, naming who is
         still to accept or who declined."""
@@ -628,7 +711,7 @@ class LiveTable:
         it is sent: notify/deliver.py)."""
         if self.state.is_over() or self.unplayed():
             return ()  # a rematch waiting for its accepts asks nobody (ruling S-3)
-        connected = {listener.seat for listener in self.listeners}
+        connected = self.connected()
         return tuple(
             seat
             for seat in self.state.deciders()
@@ -651,6 +734,8 @@ class LiveTable:
         """Plans the next automatic move: a bot's, an auto-pass, or the clock's. A plan already under
         way for the same move (same version, seat, mover and time) is kept, so a setting changed back
         and forth never starts a bot's search again."""
+        if self.passive:
+            return  # the owner plans the table's automatic moves
         plan = None if self.state.is_over() or self.unplayed() else self._plan()
         if plan is not None and plan.mover == "clock":
             plan = None  # the scheduler acts on the stored deadline (scheduler.py, run_out)
@@ -866,6 +951,7 @@ class LiveTable:
     async def _store_ask(self, seat: int, ask: AskMe) -> None:
         """Stores a seat's setting, dropping a pass it had planned, and tells the table."""
         async with self.lock:
+            self.check_owned()
             if ask.to_text() != self.record.seats[seat].ask:
                 self._drop_plan_of(seat)
                 self._ask_changed[seat] = self.clock.now()
@@ -880,6 +966,7 @@ class LiveTable:
         if self.state.is_over():
             raise Refusal(409, "the game is over: its names stay as they were")
         async with self.lock:
+            self.check_owned()
             self.record.seats[seat].name = name
             await self.store.write(self.store.update, self.record)
         await self.broadcast()
@@ -903,6 +990,7 @@ class LiveTable:
             if by != seat:
                 self._check_away(seat)
         async with self.lock:
+            self.check_owned()
             stored.stand_in = None if bot is None else str(bot)  # check_bot refused any other value
             self.replan_seat(seat)
             await self.store.write(self.store.update, self.record)
@@ -929,6 +1017,8 @@ class LiveTable:
                 oldest.gone.set()
                 self.listeners.discard(oldest)
         self.listeners.add(listener)
+        if listener.seat is not None and self.relay is not None:
+            self.relay.presence(self)
 
     async def chat(self, seat: int | None, text: str) -> None:
         """Stores a chat line and sends it to everyone; spectators within the table's budgets (else 429),
@@ -942,6 +1032,12 @@ class LiveTable:
         self._chat_stored += 1
         at = await self.store.write(self.store.add_chat, self.record.id, seat, text)
         line = encode({"type": "chat", "seat": seat, "text": text, "at": at})
+        self.tell(line)
+        if self.relay is not None:
+            self.relay.chat(self, line)
+
+    def tell(self, line: str) -> None:
+        """Sends an encoded message (a chat line) to every connection."""
         for listener in list(self.listeners):
             listener.put(line)
 
@@ -952,7 +1048,7 @@ class LiveTable:
         now = self.clock.now()
         if self.record.seats[seat].timeouts >= TIMEOUTS_AWAY:
             return  # a person whose clock ran out again and again may be replaced (for a while)
-        if seat in {listener.seat for listener in self.listeners}:
+        if seat in self.connected():
             silent = now - self.opened
             if seat not in self.state.deciders() or silent < self.timing.away:
                 wait = f"{self.timing.away:.0f} s"
@@ -967,8 +1063,10 @@ class LiveTable:
     def leave(self, listener: Listener) -> None:
         """Forgets a connection; notes when a person's seat is left with none."""
         self.listeners.discard(listener)
-        if listener.seat is not None and listener.seat not in {other.seat for other in self.listeners}:
+        if listener.seat is not None and listener.seat not in self.connected():
             self.left[listener.seat] = self.clock.now()
+        if listener.seat is not None and self.relay is not None:
+            self.relay.presence(self)
 
     def close(self) -> None:
         """Stops the table's planned automatic move."""

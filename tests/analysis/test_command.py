@@ -10,20 +10,11 @@ import pytest
 
 from parlour.analysis.report import load_analysis
 from parlour.cli import files
-from parlour.cli.main import main
 from parlour.core.registry import load_game
+from tests.cli.test_inputs import run
 
 from .games import bots_record, embers_ending, record_from
 from .test_marks import STAGED
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

@@ -25,7 +25,7 @@ from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
 from parlour.server.app import Settings, create_app
 from parlour.server.sealing import SeedKeyError, default_key_path, load_or_create_key
-from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
+from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord, open_store, sqlite_url
 
 from .conftest import FAST, bearer, create, database_sql, database_url, make_client, on_postgres, stored_bytes
 
@@ -260,6 +260,21 @@ def test_a_database_from_before_sealing_is_upgraded_and_its_games_in_play_sealed
         assert [live.state.observation(s) for s in (0, 1)] == [expected.observation(s) for s in (0, 1)]
         version = database_sql(db, "SELECT version_num FROM alembic_version")
         rows = dict(database_sql(db, "SELECT id, sealed FROM tables"))
-        assert version == [("0014",)] and rows == {"old1": 1, "old2": 0}
+        assert version == [("0015",)] and rows == {"old1": 1, "old2": 0}
         assert raw_seed(db, "old1")[0] != seed and raw_seed(db, "old2")[0] == finished
         assert seed_bytes(seed) not in stored_bytes(db)  # no SQLite page left from before the sealing
+
+
+def test_a_database_migrated_by_a_newer_release_is_one_line_and_no_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "parlour.db"
+    open_store(sqlite_url(db), tmp_path / "seed.key").close()
+    engine = create_engine(sqlite_url(db))
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '0099_from_the_future'"))
+    engine.dispose()
+    assert main(["serve", "--db", str(db), "--seed-key-file", str(tmp_path / "seed.key")]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error, error
+    assert "newer than this Parlour's (revision '0099_from_the_future'" in error and "0015" in error

@@ -635,8 +635,18 @@ function chooseSeat() {
 
 function receive(seat, message) {
   if (message.type === "table") {
+    if (seat.view && message.version < seat.view.version) return;  // an older update than the one shown
     if (message.log_since === 0) seat.log = [];
     seat.log = seat.log.filter(e => e.number <= message.log_since).concat(message.log);
+    // One log entry a move, so the log ends at the table's version. An update may carry several moves
+    // (the version jumps), but one that leaves a hole (an update lost between the servers) asks for
+    // the whole view again, which comes as the next message (once a version: never a loop).
+    const last = seat.log.length ? seat.log[seat.log.length - 1].number : 0;
+    const open = seat.socket && seat.socket.readyState === WebSocket.OPEN;
+    if (last !== message.version && open && seat.askedView !== message.version) {
+      seat.askedView = message.version;
+      seat.socket.send(JSON.stringify({ type: "view" }));
+    }
     // What changed since this seat's last own decision: the table as it stood just after it (a pass
     // in a reaction window is no decision of note); a spectator's mark moves at every new turn. The
     // mark also moves to what the page showed once its outlines faded (fadeChanges).

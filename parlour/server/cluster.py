@@ -1,0 +1,378 @@
+"""A node of a cluster: several ``parlour serve`` over one PostgreSQL and one Redis (docs/cluster.md).
+
+Each table in play is owned by one node, by lease (leases.py): only the owner applies its moves and
+runs its clocks and bots. Every ``RENEW`` seconds a node renews its leases, gives up those of finished
+tables, takes over the tables whose lease ran out (a killed node's) and reads again the tables it shows
+whose stored version is ahead of its copy (an update lost on the way). Through Redis pub/sub:
+
+- ``parlour:tables``: after each committed change the owner publishes the table's id and version (never
+  a view, never a card); a node showing that table reads it from the database and sends each of its
+  connections its own seat's view. Chat lines go the same way (they are public to the table).
+- ``parlour:node:NODE``: a seat's order (orders.py) that reached a node not owning the table goes to the
+  owner's channel; the owner carries it out and answers on the asker's channel with the new version or
+  the refusal. No answer within ``FORWARD_SECONDS``: a clear refusal (the table shows what landed).
+
+Redis loses messages to a subscriber that is away; nothing depends on one arriving: the database is
+the truth, the renewal's catch-up reads a table again, and a client seeing a gap asks for the view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from typing import Any
+
+from parlour.server.clock import Clock
+from parlour.server.hall import Hall
+from parlour.server.leases import BATCH, LEASE, RENEW, orphans, owner_of, release, renew, take, versions
+from parlour.server.orders import ORDERS, carry_out
+from parlour.server.polling import Poller
+from parlour.server.rematch import DECLINED
+from parlour.server.tables import LiveTable, Refusal
+
+LOG = logging.getLogger("parlour.server")
+UPDATES = "parlour:tables"
+"""The channel every node hears: tables' new versions and chat lines."""
+FORWARD_SECONDS = 10.0
+"""How long a forwarded order waits for the owner's answer (a pass may wait for its window first)."""
+ORDER_FIELDS = ("action", "version", "mode", "cards", "on", "seat", "bot", "text")
+"""The fields of a seat's message an order carries to the owner (the others are dropped)."""
+MAX_OWNERS_KNOWN = 10_000
+"""The most tables whose owner a node remembers for its forwarded orders (the oldest forgotten first)."""
+RECONNECT = 1.0
+"""How long a node waits before subscribing again after losing Redis (seconds)."""
+
+
+def node_channel(node: str) -> str:
+    """Returns the channel a node hears its forwarded orders and their answers on."""
+    return f"parlour:node:{node}"
+
+
+class Node(Poller):
+    """This server as one node of a cluster: leases, fan-out and forwarding (see the module)."""
+
+    what = "the cluster's lease renewal"
+
+    def __init__(
+        self,
+        hall: Hall,
+        redis_url: str,
+        node_id: str,
+        clock: Clock,
+        lease: float = LEASE,
+        renew_every: float = RENEW,
+    ) -> None:
+        super().__init__()
+        self.hall, self.url, self.id, self.clock = hall, redis_url, node_id, clock
+        self.lease, self.poll = lease, renew_every
+        self.redis: Any = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outgoing: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._owners: dict[str, str] = {}
+        """The owner each table's last forwarded order went to (dropped when it stops answering)."""
+        self._refreshing: dict[str, bool] = {}
+        """Tables being read again (True: another update came meanwhile, read once more)."""
+        self._background: set[asyncio.Task[None]] = set()
+        self.subscribed = asyncio.Event()
+        self.taken = 0
+        """Tables this node took over (from a node that stopped renewing, or nobody's)."""
+        self.lost = 0
+        """Tables whose lease this node renewed too late (another node took them)."""
+
+    # ----------------------------------------------------------------- start and stop
+    async def open(self) -> None:
+        """Connects to Redis, hears its channels, becomes the hall's relay and forwarder, then starts
+        renewing (its first look takes the tables nobody owns)."""
+        import redis.asyncio as aioredis
+
+        self.redis = aioredis.from_url(self.url)
+        hall = self.hall
+        hall.node, hall.relay, hall.forward, hall.lease_seconds = self.id, self, self.forward, self.lease
+        store = hall.store
+        # Leases under this id are a former life's (the node restarted): free for the first look.
+        await store.write(release, store.engine, self.id, None)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.subscribed.wait(), 10.0)
+        self.start()
+
+    async def close(self) -> None:
+        """Stops renewing and gives every lease up (after the hall stopped its tables), so the other
+        nodes take the tables at their next look; then leaves Redis."""
+        await self.stop()
+        store = self.hall.store
+        with contextlib.suppress(Exception):
+            await store.write(release, store.engine, self.id, None)
+        self.hall.owned.clear()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
+
+    # ----------------------------------------------------------------- leases
+    async def tick(self) -> int:
+        """Renews this node's leases, drops the lost ones, gives up finished tables, takes over the
+        tables nobody owns and reads again the tables shown here that moved on; returns how many
+        tables it took."""
+        hall, store = self.hall, self.hall.store
+        now = self.clock.now()
+        before = set(hall.owned)  # each one's lease row was committed before the renewal (one writer)
+        kept = await store.write(renew, store.engine, self.id, now, self.lease)
+        for table_id in before - kept:
+            LOG.warning("node %s lost the lease of table %s (renewed too late)", self.id, table_id)
+            hall.lose(table_id)
+            self.lost += 1
+        done = [t for t in hall.owned if _finished(hall.tables.get(t))]
+        if done:
+            await store.write(release, store.engine, self.id, done)
+            hall.owned.difference_update(done)
+        taken = 0
+        for table_id in await asyncio.to_thread(orphans, store.engine, now, BATCH):
+            if await store.write(take, store.engine, table_id, self.id, now, self.lease):
+                await hall.take_over(table_id)
+                taken += 1
+        if taken:
+            LOG.info("node %s took over %d tables", self.id, taken)
+        self.taken += taken
+        self._repeat_presence()
+        await self._catch_up()
+        return taken
+
+    async def _catch_up(self) -> None:
+        """Reads again every copy shown here whose stored version is ahead (its update was lost)."""
+        hall = self.hall
+        shown = {
+            t: c.record.version
+            for t, c in hall.tables.items()
+            if c.passive and (c.listeners or t not in hall.stale)
+        }
+        stored = await asyncio.to_thread(versions, self.hall.store.engine, shown)
+        for table_id, version in stored.items():
+            if version > shown[table_id]:
+                self._refresh(table_id)
+
+    # ----------------------------------------------------------------- fan-out
+    def changed(self, table: LiveTable) -> None:
+        """Tells the other nodes that the table changed (its id and version only)."""
+        message = {"k": "v", "t": table.record.id, "v": table.record.version, "n": self.id}
+        self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+
+    def presence(self, table: LiveTable) -> None:
+        """Tells the other nodes which of the table's seats are connected here now."""
+        message = {"k": "p", "t": table.record.id, "s": table.here(), "n": self.id}
+        self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+
+    def _repeat_presence(self) -> None:
+        """Repeats which seats are connected here, for every table with one (a node's word holds
+        PRESENCE_SECONDS), and forgets what silent nodes said (a node that died)."""
+        shown = {t: seats for t, table in self.hall.tables.items() if (seats := table.here())}
+        if shown:
+            message = {"k": "P", "m": shown, "n": self.id}
+            self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+        for table in list(self.hall.tables.values()):
+            if table.elsewhere and table.hear_presence("", frozenset()):
+                self._spawn(table.broadcast(local=True))
+
+    def _heard_presence(self, node: str, table_id: str, seats: object) -> None:
+        """Adopts another node's connected seats at a table shown here; its connections see the change."""
+        table = self.hall.tables.get(table_id)
+        if table is None or not isinstance(seats, list):
+            return
+        if table.hear_presence(node, frozenset(s for s in seats if isinstance(s, int))):
+            self._spawn(table.broadcast(local=True))
+
+    def chat(self, table: LiveTable, line: str) -> None:
+        """Gives the other nodes a chat line stored at the table."""
+        message = {"k": "c", "t": table.record.id, "l": line, "n": self.id}
+        self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+
+    async def _publish(self) -> None:
+        """Publishes the queued messages in order (one at a time: a chat keeps its order); one Redis
+        cannot take is dropped with a log line (the others catch up from the database)."""
+        while True:
+            channel, text = await self._outgoing.get()
+            try:
+                await self.redis.publish(channel, text)
+            except Exception as err:
+                LOG.warning("node %s could not publish to Redis: %s", self.id, type(err).__name__)
+
+    async def _listen(self) -> None:
+        """Hears the updates and this node's orders until stopped, subscribing again after Redis went
+        away (then every table shown here is read again: what was said meanwhile is lost)."""
+        cut = False
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(UPDATES, node_channel(self.id))
+                self.subscribed.set()
+                if cut:
+                    LOG.warning("node %s hears Redis again", self.id)
+                    for table_id in [t for t, table in self.hall.tables.items() if table.passive]:
+                        self._refresh(table_id)
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._dispatch(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                if not cut:
+                    LOG.warning("node %s lost Redis (%s): trying again", self.id, type(err).__name__)
+                cut = True
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            await asyncio.sleep(RECONNECT)
+
+    def _dispatch(self, data: bytes | str) -> None:
+        """Acts on one message heard (a malformed one is logged and dropped)."""
+        try:
+            message = json.loads(data)
+            kind = message["k"]
+            if kind == "v" and message["n"] != self.id:
+                self._refresh(str(message["t"]))
+            elif kind == "p" and message["n"] != self.id:
+                self._heard_presence(str(message["n"]), str(message["t"]), message["s"])
+            elif kind == "P" and message["n"] != self.id:
+                for table_id, seats in dict(message["m"]).items():
+                    self._heard_presence(str(message["n"]), str(table_id), seats)
+            elif kind == "c" and message["n"] != self.id:
+                table = self.hall.tables.get(str(message["t"]))
+                if table is not None:
+                    table.tell(str(message["l"]))
+            elif kind == "o":
+                self._spawn(self._serve_order(message))
+            elif kind == "r":
+                future = self._waiting.get(str(message["id"]))
+                if future is not None and not future.done():
+                    future.set_result(message)
+        except (ValueError, KeyError, TypeError) as err:
+            LOG.warning("node %s dropped a malformed message from Redis: %s", self.id, type(err).__name__)
+
+    def _spawn(self, coroutine: Any) -> None:
+        """Runs a coroutine in the background, kept until it ends."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _refresh(self, table_id: str) -> None:
+        """Reads a table shown here again (once more if another update comes meanwhile)."""
+        if table_id not in self.hall.tables:
+            return
+        if table_id in self._refreshing:
+            self._refreshing[table_id] = True
+            return
+        self._refreshing[table_id] = False
+        self._spawn(self._refresh_loop(table_id))
+
+    async def _refresh_loop(self, table_id: str) -> None:
+        try:
+            while True:
+                try:
+                    await self.hall.refresh(table_id)
+                except Exception:
+                    LOG.exception("node %s could not read table %s again", self.id, table_id)
+                if not self._refreshing.get(table_id):
+                    return
+                self._refreshing[table_id] = False
+        finally:
+            self._refreshing.pop(table_id, None)
+
+    # ----------------------------------------------------------------- forwarding
+    async def forward(self, table_id: str, seat: int, kind: str, message: dict[str, Any]) -> int | None:
+        """Carries out a seat's order at the table's owner: here if nobody owns it (this node takes
+        it), else through the owner's channel; returns the owner's answer or raises its refusal."""
+        hall, store = self.hall, self.hall.store
+        owner = self._owners.get(table_id)  # the owner last found (a lookup a move saved)
+        if owner is None:
+            owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
+        if owner is None or owner == self.id:
+            now = self.clock.now()
+            if table_id in hall.owned or await store.write(
+                take, store.engine, table_id, self.id, now, self.lease
+            ):
+                if table_id not in hall.owned:
+                    await hall.take_over(table_id)
+                return await carry_out(hall.get(table_id), seat, kind, message)
+            owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
+            if owner is None:
+                raise Refusal(503, "the table is changing servers: try again")
+        ask = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[ask] = future
+        fields = {name: message[name] for name in ORDER_FIELDS if name in message}
+        sent = {"k": "o", "id": ask, "from": self.id, "t": table_id, "s": seat, "kind": kind, "m": fields}
+        try:
+            heard = await self.redis.publish(node_channel(owner), json.dumps(sent))
+            if not heard and table_id in self._owners:  # it was: look the owner up again, once
+                del self._owners[table_id]
+                return await self.forward(table_id, seat, kind, message)
+            if not heard:
+                raise Refusal(503, "the table's server is not answering: try again in a few seconds")
+            self._owners[table_id] = owner
+            if len(self._owners) > MAX_OWNERS_KNOWN:
+                del self._owners[next(iter(self._owners))]
+            reply = await asyncio.wait_for(future, FORWARD_SECONDS)
+        except TimeoutError:
+            raise Refusal(
+                504, "the table's server did not answer in time: the table shows whether it landed"
+            ) from None
+        except Refusal:
+            raise
+        except Exception as err:  # Redis unreachable
+            raise Refusal(
+                503, f"the table's server cannot be reached ({type(err).__name__}): try again"
+            ) from None
+        finally:
+            self._waiting.pop(ask, None)
+        error = reply.get("e") or {}
+        if not reply.get("ok") and error.get("status") == 503:
+            self._owners.pop(table_id, None)  # it moved (or is moving): look it up next time
+        if reply.get("ok"):
+            version = reply.get("v")
+            return version if isinstance(version, int) else None
+        status = error.get("status")
+        raise Refusal(
+            status if isinstance(status, int) and 400 <= status < 600 else 503,
+            str(error.get("error", "refused by the table's server")),
+            error.get("version") if isinstance(error.get("version"), int) else None,
+        )
+
+    async def _serve_order(self, message: dict[str, Any]) -> None:
+        """Carries out an order another node forwarded (if this node owns the table) and answers it."""
+        try:
+            asker, ask = str(message["from"]), str(message["id"])
+        except KeyError:
+            return
+        reply: dict[str, Any] = {"k": "r", "id": ask}
+        try:
+            table_id, seat, kind, fields = message["t"], message["s"], message["kind"], message["m"]
+            if not isinstance(table_id, str) or not self.hall.owns(table_id):
+                raise Refusal(503, "the table moved to another server: try again")
+            table = self.hall.get(table_id)
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.record.players:
+                raise Refusal(400, "no such seat")
+            if kind not in ORDERS or not isinstance(fields, dict):
+                raise Refusal(400, "no such order")
+            reply.update(ok=True, v=await carry_out(table, seat, kind, fields))
+        except Refusal as refusal:
+            reply.update(
+                ok=False, e={"status": refusal.status, "error": refusal.message, "version": refusal.version}
+            )
+        except Exception:
+            LOG.exception("node %s could not carry out a forwarded order", self.id)
+            reply.update(ok=False, e={"status": 500, "error": "the table's server failed to carry it out"})
+        self._outgoing.put_nowait((node_channel(asker), json.dumps(reply)))
+
+
+def _finished(table: LiveTable | None) -> bool:
+    """Returns whether an owned table needs no owner any more (over, declined, or not in memory)."""
+    return table is None or table.state.is_over() or table.record.status == DECLINED

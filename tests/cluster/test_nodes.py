@@ -1,0 +1,352 @@
+"""Several ``parlour serve`` nodes over one PostgreSQL and one Redis (issue 34, docs/cluster.md): people
+on different nodes play one table, a spectator on a third sees every move in order, the owning node
+killed mid-game hands the table to another, and of nodes racing for a lease exactly one wins."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server.live_server import LiveServer, free_port
+from sqlalchemy import create_engine, text
+
+from parlour.core.record import GameRecord, replay
+from parlour.core.registry import load_game
+from parlour.server.leases import LEASE
+
+from .nodes import Client, advance, start_nodes, wait_for
+
+
+def _token(made: dict[str, Any], seat: int) -> str:
+    return str(made["seats"][str(seat)].split("#k=")[1])
+
+
+def _play(players: dict[int, Client], watchers: list[Client], rng: random.Random, moves: int | None) -> int:
+    """Plays random legal moves from the players' own views until the game is over (or ``moves`` were
+    sent); returns how many were sent."""
+    sent: dict[int, tuple[int, int, float]] = {}
+    """By seat: the version a move was sent against, the errors the seat had then, when."""
+    count = 0
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        for client in [*players.values(), *watchers]:
+            client.drain(0.01)
+        if any(c.view is not None and c.view["over"] for c in players.values()):
+            return count
+        if moves is not None and count >= moves:
+            return count
+        for seat, client in players.items():
+            view = client.view
+            if view is None or view["over"] or not view["asked"] or not view["legal"]:
+                continue
+            if seat in sent and sent[seat][0] == view["version"]:
+                _version, errors, at = sent[seat]
+                refused = len(client.errors) > errors and client.errors[-1]["status"] in (503, 504)
+                if not refused or time.monotonic() - at < 0.5:
+                    continue  # sent already against this version: wait for its update (or try again)
+            client.act(rng.choice(view["legal"]))
+            sent[seat] = (view["version"], len(client.errors), time.monotonic())
+            count += 1
+    shown = {seat: (c.view and c.view["version"], c.errors[-3:]) for seat, c in players.items()}
+    raise AssertionError(f"the game did not end within two minutes: {shown}")
+
+
+def _stored(pg_url: str, table: str) -> tuple[Any, list[Any], Any]:
+    """Returns the table's row, its stored moves in order and its lease row (None: none)."""
+    engine = create_engine(pg_url)
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(
+                text("SELECT status, seed, version, scores, options FROM tables WHERE id = :t"), {"t": table}
+            ).one()
+            moves = connection.execute(
+                text("SELECT number, seat, action FROM moves WHERE table_id = :t ORDER BY number"),
+                {"t": table},
+            ).all()
+            lease = connection.execute(
+                text("SELECT owner, expires FROM table_leases WHERE table_id = :t"), {"t": table}
+            ).first()
+    finally:
+        engine.dispose()
+    return row, moves, lease
+
+
+def _owner(pg_url: str, table: str) -> str | None:
+    """Returns the node holding the table's lease (None: none)."""
+    lease = _stored(pg_url, table)[2]
+    return None if lease is None else str(lease.owner)
+
+
+def _check_record(
+    pg_url: str, table: str, spectator: Client, game: str = "embers", seats: tuple[str, ...] = ("human",) * 2
+) -> list[Any]:
+    """Checks that every move is stored once, in order, replays to the stored end, and is the log the
+    spectator saw; returns the moves."""
+    row, moves, _lease = _stored(pg_url, table)
+    assert row.status == "over" and row.version == len(moves) > 0
+    assert [m.number for m in moves] == list(range(1, len(moves) + 1))  # each move once, none missing
+    record = GameRecord(game, len(seats), row.seed, dict(row.options), list(seats))
+    for move in moves:
+        record.add(move.seat, move.action)
+    final = replay(load_game(game), record)
+    assert final.is_over() and list(final.scores()) == row.scores
+    assert [(e["number"], e["seat"]) for e in spectator.log] == [(m.number, m.seat) for m in moves]
+    return moves
+
+
+def _stop(nodes: list[LiveServer], clients: list[Client]) -> None:
+    for client in clients:
+        with contextlib.suppress(Exception):
+            client.close()
+    for node in nodes:
+        node.stop()
+
+
+@pytest.mark.slow
+def test_two_people_on_two_nodes_play_embers_and_a_spectator_on_a_third_sees_every_move_in_order(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    nodes = start_nodes(pg_url, redis_url, tmp_path, ["alpha", "beta", "gamma"])
+    clients: list[Client] = []
+    try:
+        alpha, beta, gamma = nodes
+        made = alpha.create("embers", ["human", "human"])
+        table = made["table"]
+        first, second = Client(beta, table, _token(made, 0)), Client(gamma, table, _token(made, 1))
+        spectator = Client(gamma, table, made["spectator_token"])
+        clients += [first, second, spectator]
+        # A setting (no new version) sent at beta is carried out at alpha and shown at gamma.
+        first.ws.send(json.dumps({"type": "name", "text": "Ana"}))
+        wait_for(
+            lambda: spectator.drain(0.05) and spectator.view["seats"][0]["name"] == "Ana",  # type: ignore[index]
+            10,
+            "the name given at beta shown at gamma",
+        )
+        _play({0: first, 1: second}, [spectator], random.Random(7), None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        moves = _check_record(pg_url, table, spectator)
+        for seat, client in ((0, first), (1, second)):  # each acknowledged version is that seat's move
+            assert client.accepted and all(moves[v - 1].seat == seat for v in client.accepted)
+        assert spectator.versions == sorted(spectator.versions)  # in order, never back
+        assert spectator.versions[-1] == len(moves)
+        # A client that missed an update asks for the whole view: the log from the start, as stored.
+        count = len(spectator.versions)
+        spectator.ws.send(json.dumps({"type": "view"}))
+        wait_for(lambda: spectator.drain(0.05) and len(spectator.versions) > count, 10, "the whole view")
+        assert spectator.view is not None and spectator.view["log_since"] == 0
+        assert [e["number"] for e in spectator.view["log"]] == [m.number for m in moves]
+        # Both people are connected (at beta and at gamma), as every node shows them.
+        assert [s["connected"] for s in spectator.view["seats"]] == [True, True]  # type: ignore[index]
+        first.close()
+        wait_for(
+            lambda: spectator.drain(0.05) and not spectator.view["seats"][0]["connected"],  # type: ignore[index]
+            10,
+            "the spectator at gamma sees the person at beta leave",
+        )
+        _row, _moves, lease = _stored(pg_url, table)
+        assert lease is None or lease.owner == "alpha"  # alpha made it and owned it (gave it up at the end)
+    finally:
+        _stop(nodes, clients)
+
+
+@pytest.mark.slow
+def test_the_owning_node_killed_mid_game_another_takes_the_table_over_and_the_game_ends(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    nodes = start_nodes(pg_url, redis_url, tmp_path, ["alpha", "beta", "gamma"])
+    clients: list[Client] = []
+    try:
+        alpha, beta, gamma = nodes
+        made = alpha.create("embers", ["human", "human"])
+        table = made["table"]
+        first, second = Client(beta, table, _token(made, 0)), Client(gamma, table, _token(made, 1))
+        spectator = Client(gamma, table, made["spectator_token"])
+        clients += [first, second, spectator]
+        rng = random.Random(11)
+        _play({0: first, 1: second}, [spectator], rng, 6)
+        wait_for(lambda: _stored(pg_url, table)[0].version >= 6, 20, "six moves stored")
+        alpha.kill()  # the owner: no clean stop, its lease stays until it runs out
+        before = _stored(pg_url, table)[0].version
+        # A move now is refused with a clear line (the owner is gone, its lease runs on).
+        for client in (first, second):
+            client.drain(0.2)
+        asked = next(c for c in (first, second) if c.view and c.view["asked"])
+        errors = len(asked.errors)
+        asked.act(asked.view["legal"][0])  # type: ignore[index]
+        wait_for(lambda: asked.drain(0.05) and len(asked.errors) > errors, 20, "a refusal")
+        assert asked.errors[-1]["status"] == 503 and "server" in asked.errors[-1]["error"]
+        assert _stored(pg_url, table)[0].version == before
+        for node in (beta, gamma):
+            advance(node, LEASE + 1)  # the dead node's lease runs out (no waiting)
+        taken = time.monotonic()
+        wait_for(lambda: _owner(pg_url, table) in ("beta", "gamma"), 20, "a node took the table")
+        took = time.monotonic() - taken
+        _play({0: first, 1: second}, [spectator], rng, None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        _check_record(pg_url, table, spectator)
+        assert spectator.versions == sorted(spectator.versions)
+        assert took < 10  # within a renewal or two of the lease running out
+    finally:
+        _stop(nodes, clients)
+
+
+@pytest.mark.slow
+# I'm the Boss! is left out: its random typed passes sometimes hang a connection on a single server too
+# (a typed pass queued in a window is never answered; noted for the lead, not a cluster matter).
+@pytest.mark.parametrize("game", ["venture", "venus-needs-men"])
+def test_a_game_with_a_bot_and_two_people_on_two_nodes_ends_with_every_move_stored_once(
+    game: str, pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    nodes = start_nodes(pg_url, redis_url, tmp_path, ["alpha", "beta", "gamma"])
+    clients: list[Client] = []
+    try:
+        alpha, beta, gamma = nodes
+        seats = ("human", "human", "random")
+        made = alpha.create(game, list(seats))
+        table = made["table"]
+        first, second = Client(beta, table, _token(made, 0)), Client(gamma, table, _token(made, 1))
+        spectator = Client(beta, table, made["spectator_token"])
+        clients += [first, second, spectator]
+        _play({0: first, 1: second}, [spectator], random.Random(3), None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        _check_record(pg_url, table, spectator, game, ("human", "human", "random"))
+        assert spectator.versions == sorted(spectator.versions)
+    finally:
+        _stop(nodes, clients)
+
+
+def _settle(clients: list[Client], pg_url: str, table: str) -> None:
+    """Waits until every client shows the stored version."""
+
+    def shown() -> bool:
+        version = _stored(pg_url, table)[0].version
+        return all(c.drain(0.05) and c.view is not None and c.view["version"] == version for c in clients)
+
+    wait_for(shown, 15, "every client shows the stored version")
+
+
+def _redis_on(port: int, folder: Path) -> subprocess.Popen[bytes]:
+    """Starts a Redis of this test's own on ``port`` (the session's is shared) and waits for it."""
+    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    process = subprocess.Popen([*args, "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return process
+        time.sleep(0.05)
+    process.kill()
+    raise AssertionError("redis-server did not start")
+
+
+@pytest.mark.slow
+def test_redis_stopped_and_started_again_the_nodes_catch_up_by_version_and_lose_nothing(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    redis = _redis_on(port, tmp_path)
+    nodes = start_nodes(pg_url, f"redis://127.0.0.1:{port}/0", tmp_path, ["alpha", "beta"])
+    clients: list[Client] = []
+    try:
+        alpha, beta = nodes
+        made = alpha.create("embers", ["human", "human"])
+        table = made["table"]
+        here, there = Client(alpha, table, _token(made, 0)), Client(beta, table, _token(made, 1))
+        spectator = Client(beta, table, made["spectator_token"])
+        clients += [here, there, spectator]
+        rng = random.Random(5)
+        _play({0: here, 1: there}, [spectator], rng, 4)
+        for _move in range(40):  # on to a moment when the person at the owner is asked, all shown
+            _settle([here, there, spectator], pg_url, table)
+            if here.view is not None and here.view["asked"]:
+                break
+            _play({0: here, 1: there}, [spectator], rng, 1)
+        redis.terminate()
+        redis.wait(10)
+        # The person at the owner (alpha) still moves; beta's spectator catches up from the database.
+        assert here.view is not None and here.view["asked"]
+        version = here.view["version"]
+        here.act(rng.choice(here.view["legal"]))
+        wait_for(lambda: here.drain(0.05) and version + 1 in here.accepted, 10, "a move at the owner")
+        wait_for(lambda: spectator.drain(0.05) and spectator.versions[-1] > version, 15, "catch-up")
+        for _move in range(40):  # the person at the owner plays their turn out (Redis still down)
+            _settle([here, there, spectator], pg_url, table)
+            if not here.view["asked"]:
+                break
+            version = here.view["version"]
+            here.act(rng.choice(here.view["legal"]))
+            wait_for(lambda v=version: here.drain(0.05) and v + 1 in here.accepted, 10, "a move at the owner")
+        # A move at beta cannot reach the owner: a clear refusal.
+        wait_for(lambda: there.drain(0.05) and bool(there.view and there.view["asked"]), 15, "seat 1 asked")
+        errors = len(there.errors)
+        there.act(rng.choice(there.view["legal"]))  # type: ignore[index]
+        wait_for(lambda: there.drain(0.05) and len(there.errors) > errors, 20, "a refusal")
+        assert there.errors[-1]["status"] in (503, 504)
+        redis = _redis_on(port, tmp_path)
+        _play({0: here, 1: there}, [spectator], rng, None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        _check_record(pg_url, table, spectator)
+        assert spectator.versions == sorted(spectator.versions)
+    finally:
+        _stop(nodes, clients)
+        redis.kill()
+        redis.wait(10)
+
+
+@pytest.mark.slow
+def test_owners_killed_again_and_again_at_random_moments_the_game_goes_on_and_ends_once(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    names = ["alpha", "beta", "gamma"]
+    nodes = dict(zip(names, start_nodes(pg_url, redis_url, tmp_path, names), strict=True))
+    offset = 0.0  # how far every node's clock was moved (a restarted node is moved as far)
+    clients: list[Client] = []
+    try:
+        made = nodes["alpha"].create("embers", ["human", "human"])
+        table = made["table"]
+        first = Client(nodes["beta"], table, _token(made, 0))
+        second = Client(nodes["gamma"], table, _token(made, 1))
+        spectator = Client(nodes["gamma"], table, made["spectator_token"])
+        clients += [first, second, spectator]
+        rng = random.Random(23)
+        for _kill in range(3):
+            _play({0: first, 1: second}, [spectator], rng, rng.randint(1, 4))
+            owner = _owner(pg_url, table)
+            if owner is None:
+                break  # the game is over
+            stored = _stored(pg_url, table)[0].version
+            nodes[owner].kill()
+            survivors = [n for n in names if n != owner]
+            for client in clients:  # a browser whose node went away connects to another
+                if client.node is nodes[owner]:
+                    client.reopen(nodes[rng.choice(survivors)])
+            offset += LEASE + 1
+            for name in survivors:
+                advance(nodes[name], LEASE + 1)
+            wait_for(lambda o=owner: _owner(pg_url, table) not in (o, None), 20, "another node took it")
+            assert _stored(pg_url, table)[0].version >= stored  # no accepted move lost
+            restarted = start_nodes(pg_url, redis_url, tmp_path, [owner])[0]
+            advance(restarted, offset)
+            nodes[owner] = restarted
+        _play({0: first, 1: second}, [spectator], rng, None)
+        wait_for(lambda: spectator.drain(0.05) and bool(spectator.view and spectator.view["over"]), 20, "end")
+        row, moves, _lease = _stored(pg_url, table)
+        assert [m.number for m in moves] == list(range(1, len(moves) + 1)) and row.version == len(moves)
+        record = GameRecord("embers", 2, row.seed, dict(row.options), ["human", "human"])
+        for move in moves:
+            record.add(move.seat, move.action)
+        assert list(replay(load_game("embers"), record).scores()) == row.scores
+        assert spectator.versions[-1] == len(moves)
+    finally:
+        _stop(list(nodes.values()), clients)

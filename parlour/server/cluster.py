@@ -12,8 +12,10 @@ whose stored version is ahead of its copy (an update lost on the way). Through R
   owner's channel; the owner carries it out and answers on the asker's channel with the new version or
   the refusal. No answer within ``FORWARD_SECONDS``: a clear refusal (the table shows what landed).
 
-Redis loses messages to a subscriber that is away; nothing depends on one arriving: the database is
-the truth, the renewal's catch-up reads a table again, and a client seeing a gap asks for the view.
+Redis loses messages to a subscriber that is away; no move depends on one arriving: the database is
+the truth, the renewal's catch-up reads a table again whose version moved on, and a client seeing a
+gap asks for the view. A change that keeps the version (a name, a stand-in) may be missed by a copy
+until the next move (docs/cluster.md, Limits).
 """
 
 from __future__ import annotations
@@ -44,6 +46,16 @@ MAX_OWNERS_KNOWN = 10_000
 """The most tables whose owner a node remembers for its forwarded orders (the oldest forgotten first)."""
 RECONNECT = 1.0
 """How long a node waits before subscribing again after losing Redis (seconds)."""
+REDIS_TIMEOUT = 5.0
+"""How long a Redis connection or command may take before it fails (seconds): a Redis that stopped
+answering costs a forwarded order or a publish that long, never a stuck node."""
+HEALTH_SECONDS = 10.0
+"""How often an idle connection to Redis is checked with a PING (seconds)."""
+LISTEN_WAIT = 1.0
+"""How long one read of the subscription waits before it looks again (seconds)."""
+MAX_OUTGOING = 10_000
+"""The most messages waiting for Redis; beyond it one is dropped with a log line (the database is the
+truth: the other nodes' catch-up reads the tables again)."""
 
 
 def node_channel(node: str) -> str:
@@ -70,7 +82,9 @@ class Node(Poller):
         self.lease, self.poll = lease, renew_every
         self.redis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._outgoing: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._outgoing: asyncio.Queue[tuple[str, str]] = asyncio.Queue(MAX_OUTGOING)
+        self.dropped = 0
+        """Messages dropped because Redis could not take them fast enough."""
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._owners: dict[str, str] = {}
         """The owner each table's last forwarded order went to (dropped when it stops answering)."""
@@ -89,10 +103,18 @@ class Node(Poller):
         renewing (its first look takes the tables nobody owns)."""
         import redis.asyncio as aioredis
 
-        self.redis = aioredis.from_url(self.url)
+        self.redis = aioredis.from_url(
+            self.url,
+            socket_connect_timeout=REDIS_TIMEOUT,
+            socket_timeout=REDIS_TIMEOUT,
+            socket_keepalive=True,
+            health_check_interval=HEALTH_SECONDS,
+        )
         hall = self.hall
         hall.node, hall.relay, hall.forward, hall.lease_seconds = self.id, self, self.forward, self.lease
         store = hall.store
+        store.node = self.id  # its writes of a table's row need the table's lease
+        hall.renewed = self.clock.now()  # no lease is held yet: each one taken from now runs longer
         # Leases under this id are a former life's (the node restarted): free for the first look.
         await store.write(release, store.engine, self.id, None)
         loop = asyncio.get_running_loop()
@@ -106,9 +128,9 @@ class Node(Poller):
         nodes take the tables at their next look; then leaves Redis."""
         await self.stop()
         store = self.hall.store
+        self.hall.owned.clear()  # nothing more is written here before another node may take them
         with contextlib.suppress(Exception):
             await store.write(release, store.engine, self.id, None)
-        self.hall.owned.clear()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -124,28 +146,46 @@ class Node(Poller):
         tables nobody owns and reads again the tables shown here that moved on; returns how many
         tables it took."""
         hall, store = self.hall, self.hall.store
-        now = self.clock.now()
-        before = set(hall.owned)  # each one's lease row was committed before the renewal (one writer)
-        kept = await store.write(renew, store.engine, self.id, now, self.lease)
-        for table_id in before - kept:
-            LOG.warning("node %s lost the lease of table %s (renewed too late)", self.id, table_id)
-            hall.lose(table_id)
-            self.lost += 1
+        await self._renew()
         done = [t for t in hall.owned if _finished(hall.tables.get(t))]
         if done:
             await store.write(release, store.engine, self.id, done)
             hall.owned.difference_update(done)
         taken = 0
-        for table_id in await asyncio.to_thread(orphans, store.engine, now, BATCH):
-            if await store.write(take, store.engine, table_id, self.id, now, self.lease):
+        for table_id in await asyncio.to_thread(orphans, store.engine, self.clock.now(), BATCH):
+            if self.clock.now() - (hall.renewed or 0.0) >= self.poll:
+                await self._renew()  # a long takeover never lets this node's own leases lapse
+            if not await store.write(take, store.engine, table_id, self.id, self.clock.now(), self.lease):
+                continue
+            try:
                 await hall.take_over(table_id)
-                taken += 1
+            except Exception:
+                LOG.exception("node %s could not take table %s over: lease given up", self.id, table_id)
+                hall.lose(table_id)
+                with contextlib.suppress(Exception):
+                    await store.write(release, store.engine, self.id, [table_id])
+                continue
+            taken += 1
         if taken:
             LOG.info("node %s took over %d tables", self.id, taken)
+            await self._renew()
         self.taken += taken
         self._repeat_presence()
         await self._catch_up()
+        hall.drop_idle_copies()
         return taken
+
+    async def _renew(self) -> None:
+        """Renews this node's leases and drops the tables whose lease another node took."""
+        hall, store = self.hall, self.hall.store
+        now = self.clock.now()
+        before = set(hall.owned)  # each one's lease row was committed before the renewal (one writer)
+        kept = await store.write(renew, store.engine, self.id, now, self.lease)
+        hall.renewed = now
+        for table_id in before - kept:
+            LOG.warning("node %s lost the lease of table %s (renewed too late)", self.id, table_id)
+            hall.lose(table_id)
+            self.lost += 1
 
     async def _catch_up(self) -> None:
         """Reads again every copy shown here whose stored version is ahead (its update was lost)."""
@@ -164,12 +204,12 @@ class Node(Poller):
     def changed(self, table: LiveTable) -> None:
         """Tells the other nodes that the table changed (its id and version only)."""
         message = {"k": "v", "t": table.record.id, "v": table.record.version, "n": self.id}
-        self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+        self._send((UPDATES, json.dumps(message)))
 
     def presence(self, table: LiveTable) -> None:
         """Tells the other nodes which of the table's seats are connected here now."""
         message = {"k": "p", "t": table.record.id, "s": table.here(), "n": self.id}
-        self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+        self._send((UPDATES, json.dumps(message)))
 
     def _repeat_presence(self) -> None:
         """Repeats which seats are connected here, for every table with one (a node's word holds
@@ -177,7 +217,7 @@ class Node(Poller):
         shown = {t: seats for t, table in self.hall.tables.items() if (seats := table.here())}
         if shown:
             message = {"k": "P", "m": shown, "n": self.id}
-            self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+            self._send((UPDATES, json.dumps(message)))
         for table in list(self.hall.tables.values()):
             if table.elsewhere and table.hear_presence("", frozenset()):
                 self._spawn(table.broadcast(local=True))
@@ -193,7 +233,16 @@ class Node(Poller):
     def chat(self, table: LiveTable, line: str) -> None:
         """Gives the other nodes a chat line stored at the table."""
         message = {"k": "c", "t": table.record.id, "l": line, "n": self.id}
-        self._outgoing.put_nowait((UPDATES, json.dumps(message)))
+        self._send((UPDATES, json.dumps(message)))
+
+    def _send(self, message: tuple[str, str]) -> None:
+        """Queues a message for Redis; one beyond MAX_OUTGOING is dropped with a log line."""
+        try:
+            self._outgoing.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped += 1
+            if self.dropped % 1000 == 1:
+                LOG.warning("node %s dropped %d messages: Redis is not keeping up", self.id, self.dropped)
 
     async def _publish(self) -> None:
         """Publishes the queued messages in order (one at a time: a chat keeps its order); one Redis
@@ -218,8 +267,9 @@ class Node(Poller):
                     LOG.warning("node %s hears Redis again", self.id)
                     for table_id in [t for t, table in self.hall.tables.items() if table.passive]:
                         self._refresh(table_id)
-                async for message in pubsub.listen():
-                    if message.get("type") == "message":
+                while True:  # a bounded wait per read: the connection's health is checked between
+                    message = await pubsub.get_message(timeout=LISTEN_WAIT)
+                    if message is not None and message.get("type") == "message":
                         self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
@@ -370,7 +420,7 @@ class Node(Poller):
         except Exception:
             LOG.exception("node %s could not carry out a forwarded order", self.id)
             reply.update(ok=False, e={"status": 500, "error": "the table's server failed to carry it out"})
-        self._outgoing.put_nowait((node_channel(asker), json.dumps(reply)))
+        self._send((node_channel(asker), json.dumps(reply)))
 
 
 def _finished(table: LiveTable | None) -> bool:

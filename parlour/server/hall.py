@@ -17,7 +17,7 @@ from parlour.core.registry import game_names, load_game
 from parlour.server.accepting import answer
 from parlour.server.asking import AskError, AskMe, check_ask, slow_modes_only
 from parlour.server.clock import Clock
-from parlour.server.leases import LEASE
+from parlour.server.leases import LEASE, MARGIN
 from parlour.server.rematch import (
     DECLINED,
     EXPIRES,
@@ -27,7 +27,7 @@ from parlour.server.rematch import (
     waiting_for,
     waiting_text,
 )
-from parlour.server.storage import SeatRecord, Store, TableRecord
+from parlour.server.storage import SeatRecord, Stale, Store, TableRecord
 from parlour.server.tables import (
     LiveTable,
     Refusal,
@@ -51,6 +51,11 @@ KEPT_FINISHED = 200
 MAX_SECONDS = 86_400.0
 """The longest clock a table may set (a day), per decision or per game."""
 TABLE_ID_BYTES = 9
+IDLE_COPY_SECONDS = 60.0
+"""How long a cluster node keeps a copy of another node's table that nobody here watches and that
+moved on since (a later request reads it again): longer than a connection's hello takes."""
+TAKE_OVER_TRIES = 5
+"""How often a takeover reads the table again when another node wrote it meanwhile."""
 Forward = Callable[[str, int, str, dict[str, Any]], Awaitable[int | None]]
 """How a cluster's node hands a seat's order to the node owning the table (cluster.py): the table,
 the seat, the order's kind and message; returns what the owner's ``orders.carry_out`` returned."""
@@ -89,6 +94,17 @@ class Hall:
         """How a cluster's node hands an order to a table's owner (None: a single server)."""
         self.stale: set[str] = set()
         """Copies nobody watches here that another node moved since: read again when next asked."""
+        self.renewed: float | None = None
+        """When this cluster node last renewed its leases (clock time; None: not yet, or alone)."""
+        self.touched: dict[str, float] = {}
+        """When each table was last asked for here (clock time): an idle copy is dropped after a while."""
+
+    def lease_held(self) -> bool:
+        """Returns whether this node's leases surely still run: its last renewal is younger than a
+        lease less MARGIN (a node that stalled refuses writes before another may take its tables)."""
+        if self.node is None or self.renewed is None:
+            return True
+        return self.clock.now() - self.renewed < self.lease_seconds - MARGIN * self.lease_seconds
 
     def owns(self, table_id: str) -> bool:
         """Returns whether this server applies the table's moves: always alone, by lease in a cluster."""
@@ -112,6 +128,7 @@ class Hall:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             raise Refusal(404, "there is no such table")
         table = self.tables.get(table_id)
+        self.touched[table_id] = self.clock.now()
         if table is not None and table_id in self.stale:  # a copy another node moved since: read again
             self.stale.discard(table_id)
             record = self.store.load(table_id)
@@ -123,6 +140,7 @@ class Hall:
                 raise Refusal(404, f"there is no table {table_id!r}")
             table = self.tables[table_id] = LiveTable(record, self.store, self.pool, self.timing, self.clock)
             table.passive, table.relay = not self.owns(table_id), self.relay
+            table.lease_held = None if self.node is None else self.lease_held
             if record.next_table is not None:
                 table.rematch = self._rematch_of(record.next_table)
             self._forget_finished()
@@ -144,6 +162,27 @@ class Hall:
         for table in idle[: max(0, len(idle) - KEPT_FINISHED)]:
             table.close()
             del self.tables[table.record.id]
+            self.touched.pop(table.record.id, None)
+
+    def drop_idle_copies(self) -> int:
+        """Drops the copies of other nodes' tables that nobody here watches, that moved on since they
+        were read, and that nobody asked for here for IDLE_COPY_SECONDS (a later request reads the
+        table again); returns how many."""
+        idle = self.clock.now() - IDLE_COPY_SECONDS
+        dropped = [
+            t
+            for t in list(self.stale)
+            if (table := self.tables.get(t)) is not None
+            and table.passive
+            and not table.listeners
+            and self.touched.get(t, 0.0) < idle
+        ]
+        for table_id in dropped:
+            self.tables.pop(table_id).close()
+            self.stale.discard(table_id)
+            self.touched.pop(table_id, None)
+        self.stale &= set(self.tables)
+        return len(dropped)
 
     def seat_of(self, table: LiveTable, token: object) -> int | None:
         """Returns the seat a token opens (None: the spectators' token); refuses a wrong or missing one."""
@@ -231,20 +270,29 @@ class Hall:
         """After this node of a cluster won a table's lease: reads the table from storage and resumes
         it here as a restart does (its clock afresh, its automatic moves planned); None if it is gone."""
         self.owned.add(table_id)
-        record = await asyncio.to_thread(self.store.load, table_id)
-        if record is None:
-            self.owned.discard(table_id)
-            return None
-        table = self.tables.get(table_id)
-        if table is None:
-            table = self.get(table_id)
-        else:
+        for _ in range(TAKE_OVER_TRIES):
+            record = await asyncio.to_thread(self.store.load, table_id)
+            if record is None:
+                self.owned.discard(table_id)
+                return None
+            table = self.tables.get(table_id)
+            if table is None:
+                table = self.get(table_id)
             async with table.lock:
-                table.adopt(record)
+                if table.record is not record:
+                    table.adopt(record)
                 table.passive = False
-        if record.status == "playing":
-            table.resume()
-            await self.store.write(self.store.update, table.record)
+                self.stale.discard(table_id)
+                if record.status != "playing":
+                    break
+                table.resume()
+                try:  # its new deadline, only over the version read (never over a newer one)
+                    await self.store.write(self.store.update, table.record)
+                    break
+                except Stale:  # the former owner, not aware yet, wrote it meanwhile: read it again
+                    continue
+        else:
+            raise Stale(f"table {table_id} kept changing under its takeover")
         await table.broadcast()
         return table
 
@@ -256,6 +304,7 @@ class Hall:
         if table is not None:
             table.passive = True
             table.close()
+            table.drop_queue("the table moved to another server: send your pass again")
 
     async def refresh(self, table_id: str) -> None:
         """Reads a table in memory again from storage (another node changed it) and sends its
@@ -378,7 +427,9 @@ class Hall:
         """Refuses a new table (503) while its pace's most games in play are in memory: MAX_PLAYING
         live ones, MAX_TURN_BASED turn-based ones (each pace counts only its own; None, play again:
         either full refuses)."""
-        playing = [t.record.pace == "turn-based" for t in self.tables.values() if not _done(t)]
+        playing = [
+            t.record.pace == "turn-based" for t in self.tables.values() if not _done(t) and not t.passive
+        ]
         full = {
             "live": playing.count(False) >= MAX_PLAYING,
             "turn-based": playing.count(True) >= MAX_TURN_BASED,

@@ -23,6 +23,9 @@ RENEW = 3.0
 """How often a node renews its leases and looks for tables nobody owns (seconds)."""
 BATCH = 200
 """The most tables one look takes over."""
+MARGIN = 0.2
+"""The share of a lease its owner leaves unused: a node whose last renewal is older than a lease less
+this share refuses its tables' writes (before another node may take them, clocks a little apart)."""
 
 
 def take(engine: Engine, table_id: str, node: str, now: float, seconds: float = LEASE) -> bool:

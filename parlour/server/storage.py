@@ -47,6 +47,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import table as sql_table
 from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.dml import Update
 
@@ -67,6 +68,11 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 T = TypeVar("T")
+
+
+class Stale(Exception):
+    """A table's write refused: its stored row moved on since this copy read it (another node of a
+    cluster wrote it); nothing was stored."""
 
 
 class Base(DeclarativeBase):
@@ -299,6 +305,9 @@ class Store:
         if file is not None:
             private_database(file)
         self.seed_key = seed_key if seed_key is not None else load_or_create_key(default_key_path(url))
+        self.node: str | None = None
+        """A cluster's node id (cluster.py): a table's row is written only while its lease is this
+        node's (None: a single server, which writes every table)."""
         # A server's connections to PostgreSQL may be ended under it (a restart, a failover, an idle
         # timeout): each is checked when the pool hands it out, so the next query opens a new one.
         self.engine: Engine = create_engine(
@@ -367,20 +376,25 @@ class Store:
             return set(found)
 
     def add_move(self, table: TableRecord, move: MoveRecord) -> None:
-        """Stores an accepted move and the table's new version, status and clocks, in one transaction."""
-        with self.engine.begin() as connection:
-            connection.execute(_INSERT_MOVE, {"table_id": table.id, **_fields(move)})
-            _update_table(connection, table)  # a game over: its seed in clear from now on
-            clocks = [
-                {"t": table.id, "s": s.seat, "left": s.time_left, "away": s.away_left, "out": s.timeouts}
-                for s in table.seats
-            ]
-            connection.execute(_UPDATE_CLOCK, clocks)
+        """Stores an accepted move and the table's new version, status and clocks, in one transaction;
+        raises Stale (nothing stored) unless the stored version is the one before the move's."""
+        try:
+            with self.engine.begin() as connection:
+                _update_table(connection, table, table.version - 1, self.node)  # over: seed in clear
+                connection.execute(_INSERT_MOVE, {"table_id": table.id, **_fields(move)})
+                clocks = [
+                    {"t": table.id, "s": s.seat, "left": s.time_left, "away": s.away_left, "out": s.timeouts}
+                    for s in table.seats
+                ]
+                connection.execute(_UPDATE_CLOCK, clocks)
+        except IntegrityError:  # the move's number is stored already (written by another node)
+            raise Stale(f"table {table.id} has a move {move.number} already") from None
 
     def update(self, table: TableRecord) -> None:
-        """Stores a table's status, clocks and seats (a stand-in bot, auto-pass) without a move."""
+        """Stores a table's status, clocks and seats (a stand-in bot, auto-pass) without a move; raises
+        Stale (nothing stored) if the stored version is not the record's (another node moved it)."""
         with self.engine.begin() as connection:
-            _update_table(connection, table)
+            _update_table(connection, table, table.version, self.node)
             for seat in table.seats:
                 connection.execute(
                     update(SeatRow)
@@ -609,7 +623,7 @@ MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 _INSERT_MOVE = insert(MoveRow)
 _UPDATE_TABLE = (
     update(TableRow)
-    .where(TableRow.id == bindparam("t"))
+    .where(TableRow.id == bindparam("t"), TableRow.version == bindparam("old"))
     .values(
         status=bindparam("st"),
         version=bindparam("v"),
@@ -619,6 +633,12 @@ _UPDATE_TABLE = (
         asked=bindparam("ak"),
     )
 )
+_UPDATE_LEASED_TABLE = _UPDATE_TABLE.where(
+    select(LeaseRow.table_id)
+    .where(LeaseRow.table_id == bindparam("t"), LeaseRow.owner == bindparam("node"))
+    .exists()
+)
+"""A cluster node's write of a table's row: only while the table's lease is the node's."""
 _UPDATE_CLOCK = (
     update(SeatRow)
     .where(SeatRow.table_id == bindparam("t"), SeatRow.seat == bindparam("s"))
@@ -682,12 +702,16 @@ def _seat_row(table_id: str, seat: SeatRecord) -> SeatRow:
     return SeatRow(table_id=table_id, **_columns(seat, STORED_SEAT_COLUMNS))
 
 
-def _update_table(connection: Connection, table: TableRecord) -> None:
-    """Copies a table's changing fields to its row; a finished game's seed is public, stored in clear."""
+def _update_table(connection: Connection, table: TableRecord, expected: int, node: str | None) -> None:
+    """Copies a table's changing fields to its row if its stored version is ``expected`` and, in a
+    cluster, the table's lease is ``node``'s (else raises Stale: a compare-and-set, so a node that
+    lost the table never writes over the new owner's); a finished game's seed is public, in clear."""
     done = connection.execute(
-        _UPDATE_TABLE,
+        _UPDATE_TABLE if node is None else _UPDATE_LEASED_TABLE,
         {
+            "node": node,
             "t": table.id,
+            "old": expected,
             "st": table.status,
             "v": table.version,
             "d": table.deadline,
@@ -697,7 +721,9 @@ def _update_table(connection: Connection, table: TableRecord) -> None:
         },
     )
     if done.rowcount != 1:
-        raise LookupError(f"no table {table.id}")
+        if connection.execute(select(TableRow.id).where(TableRow.id == table.id)).first() is None:
+            raise LookupError(f"no table {table.id}")
+        raise Stale(f"table {table.id} is no longer at version {expected}")
     if table.status == "over":
         connection.execute(_SET_SEED, {"t": table.id, "seed": table.seed, "sealed": False})
 

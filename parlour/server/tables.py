@@ -37,7 +37,7 @@ from parlour.server.notify.outbox import Asked, notify_asked
 from parlour.server.ratings import rate_table
 from parlour.server.rematch import DECLINED, WAITING, waiting_for, waiting_text
 from parlour.server.replays import Replayer
-from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord
+from parlour.server.storage import MoveRecord, SeatRecord, Stale, Store, TableRecord
 from parlour.server.views import SeatJSON, score_timeline, seat_view
 
 LOG = logging.getLogger("parlour.server")
@@ -269,6 +269,8 @@ class LiveTable:
         move, setting or automatic move is made here; they go to the owner: orders.py)."""
         self.relay: Relay | None = None
         """Where its changes are told to a cluster's other nodes (None: a single server)."""
+        self.lease_held: Callable[[], bool] | None = None
+        """Whether this cluster node's leases surely still run (None: a single server, always)."""
         self.elsewhere: dict[str, tuple[frozenset[int], float]] = {}
         """The seats connected to the table at a cluster's other nodes, by node, with when that node
         last said so (time.monotonic()); a node silent for PRESENCE_SECONDS counts for none."""
@@ -504,7 +506,7 @@ class LiveTable:
         self.schedule()
         return self.queued[seat]
 
-    def _drop_queue(self, why: str) -> None:
+    def drop_queue(self, why: str) -> None:
         """Refuses every pass still waiting (its window closed before it landed)."""
         for future in self.queued.values():
             if not future.done():
@@ -564,6 +566,8 @@ class LiveTable:
         pending.asked = asked_seats(trial)
         try:
             await self.store.write(self.store.add_move, pending, move)
+        except Stale:
+            raise await self._stale() from None
         except Exception:
             LOG.exception("could not store a move of table %s", record.id)
             raise Refusal(503, "the move could not be saved; try again") from None
@@ -590,7 +594,7 @@ class LiveTable:
             own.set_result(record.version)  # the seat's waiting pass is in (landed now, or by a stand-in)
         if not continuing:  # a new decision: a new window (or none), and no pass waits for the old one
             self.window_base = record.version if _asks_several(trial) else None
-            self._drop_queue("the window closed before your pass landed")
+            self.drop_queue("the window closed before your pass landed")
         return record.version
 
     async def _rate(self) -> None:
@@ -676,9 +680,34 @@ class LiveTable:
         return self.record.status in (WAITING, DECLINED)
 
     def check_owned(self) -> None:
-        """Refuses (503) a change at a copy of a table another node owns (it moved there meanwhile)."""
-        if self.passive:
+        """Refuses (503) a change at a copy of a table another node owns (it moved there meanwhile), or
+        while this node's lease may have run out unnoticed (its last renewal is too old)."""
+        if self.passive or (self.lease_held is not None and not self.lease_held()):
             raise Refusal(503, "the table moved to another server: try again")
+
+    async def save(self) -> None:
+        """Stores the table's status, clocks and seats (no move) the caller changed, holding the lock;
+        if another node wrote the table meanwhile, nothing is stored: the table is read again and the
+        change refused (Stale's refusal)."""
+        try:
+            await self.store.write(self.store.update, self.record)
+        except Stale:
+            raise await self._stale() from None
+
+    async def _stale(self) -> Refusal:
+        """After a write refused because the stored table moved on (another node wrote it): reads the
+        table again (the caller holds the lock) and returns the refusal to give."""
+        LOG.warning("table %s was written by another server: read again", self.record.id)
+        known = self.record.version
+        record = await asyncio.to_thread(self.store.load, self.record.id)
+        if record is not None:
+            self.drop_queue("the table moved on at another server")
+            self.adopt(record)
+        if self.record.version == known:  # the lease is another node's: the change goes there
+            return Refusal(503, "the table moved to another server: try again")
+        return Refusal(
+            409, f"the table moved on: it is at version {self.record.version}", self.record.version
+        )
 
     def check_played(self) -> None:
         """Refuses (409) anything that needs the game in play at a rematch not in play, naming who is
@@ -956,7 +985,7 @@ class LiveTable:
                 self._drop_plan_of(seat)
                 self._ask_changed[seat] = self.clock.now()
             self.record.seats[seat].ask = ask.to_text()
-            await self.store.write(self.store.update, self.record)
+            await self.save()
         await self.broadcast()
         self.schedule()
 
@@ -968,7 +997,7 @@ class LiveTable:
         async with self.lock:
             self.check_owned()
             self.record.seats[seat].name = name
-            await self.store.write(self.store.update, self.record)
+            await self.save()
         await self.broadcast()
 
     async def set_stand_in(self, by: int, seat: object, bot: object) -> None:
@@ -993,7 +1022,7 @@ class LiveTable:
             self.check_owned()
             stored.stand_in = None if bot is None else str(bot)  # check_bot refused any other value
             self.replan_seat(seat)
-            await self.store.write(self.store.update, self.record)
+            await self.save()
         await self.broadcast()
         self.schedule()
 

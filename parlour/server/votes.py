@@ -37,6 +37,6 @@ async def vote_replace(table: LiveTable, by: int, seat: object) -> None:
             stored.replaced = True
             stored.stand_in = table.timing.clock_bot
             table.replan_seat(seat)
-        await table.store.write(table.store.update, record)
+        await table.save()
     await table.broadcast()
     table.schedule()

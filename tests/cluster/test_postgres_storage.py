@@ -17,10 +17,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, inspect, text
-from sqlalchemy.exc import IntegrityError
 
 from parlour.server.accounts import counters
-from parlour.server.storage import MoveRecord, SeatRecord, Store, TableRecord, migrate
+from parlour.server.storage import MoveRecord, SeatRecord, Stale, Store, TableRecord, migrate
 
 MIGRATIONS = Path(__file__).parents[2] / "parlour" / "server" / "migrations"
 BIG_SEED = (1 << 62) - 12345
@@ -156,7 +155,7 @@ def test_a_table_with_a_62_bit_seed_and_its_moves_come_back_as_stored(store: Sto
     with store.engine.connect() as connection:
         stored = connection.execute(SEED, {"t": table.id}).one()
     assert (stored.seed, stored.sealed) == (BIG_SEED, False)  # a finished game's seed is public
-    with pytest.raises(IntegrityError):  # a second writer of one move number is refused
+    with pytest.raises(Stale):  # a second writer of one move number is refused, nothing stored
         store.add_move(table, MoveRecord(3, 1, "again", [], time.time(), None))
     reopened = Store(store.url, key)
     try:

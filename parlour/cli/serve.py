@@ -8,6 +8,7 @@ import re
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -175,8 +176,18 @@ def check_clustering(cluster: Clustering, url: str) -> str | None:
 
 
 def _shown_redis(url: str) -> str:
-    """Returns a Redis URL as printed: its password hidden."""
-    return re.sub(r"//[^@/]*@", "//***@", url)
+    """Returns a Redis URL as printed: its user and password hidden (everything up to its last "@":
+    a password may hold "/", ":", "?" or "@"), and a ``password`` in its query too."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return "***"  # not a URL at all: show nothing of it
+    if "@" in rest:
+        rest = "***@" + rest.rsplit("@", 1)[1]
+    where, mark, query = rest.partition("?")
+    if mark:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode([(k, "***" if k.lower() == "password" else v) for k, v in pairs], safe="*")
+    return f"{scheme}://{where}{mark}{query}"
 
 
 def reach_redis(url: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 from server.live_server import free_port
 
 from parlour.cli.main import main
+from parlour.cli.serve import _shown_redis
 from parlour.server.leases import orphans, owner_of, release, renew, take
 from parlour.server.storage import SeatRecord, Store, TableRecord
 
@@ -110,3 +111,19 @@ def test_the_serve_options_of_a_node_are_checked_in_one_line_each(
         assert error.count("\n") == 1 and said in error, (args, error)
         assert "hush" not in error
     assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("redis://:pa/ss@h:6379/0", "redis://***@h:6379/0"),
+        ("redis://user:p@ss@h", "redis://***@h"),
+        ("rediss://u:se/c?r@et@h:6380/1", "rediss://***@h:6380/1"),
+        ("redis://h:6379/0?password=top&db=2", "redis://h:6379/0?password=***&db=2"),
+        ("unix://:pw@/run/redis.sock?db=0", "unix://***@/run/redis.sock?db=0"),
+        ("redis://h:6379/0", "redis://h:6379/0"),
+    ],
+)
+def test_a_redis_password_is_never_shown(url: str, shown: str) -> None:
+    assert _shown_redis(url) == shown
+    assert all(secret not in shown for secret in ("ss@", "se/c", "top", "pw"))

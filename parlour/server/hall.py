@@ -128,7 +128,6 @@ class Hall:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             raise Refusal(404, "there is no such table")
         table = self.tables.get(table_id)
-        self.touched[table_id] = self.clock.now()
         if table is not None and table_id in self.stale:  # a copy another node moved since: read again
             self.stale.discard(table_id)
             record = self.store.load(table_id)
@@ -144,6 +143,7 @@ class Hall:
             if record.next_table is not None:
                 table.rematch = self._rematch_of(record.next_table)
             self._forget_finished()
+        self.touched[table_id] = self.clock.now()  # only a table that exists: no id a stranger typed
         return table
 
     def fresh(self, table_id: str, version: int) -> LiveTable:
@@ -182,6 +182,8 @@ class Hall:
             self.stale.discard(table_id)
             self.touched.pop(table_id, None)
         self.stale &= set(self.tables)
+        if len(self.touched) > len(self.tables):  # tables dropped elsewhere (fresh, a finished one)
+            self.touched = {t: at for t, at in self.touched.items() if t in self.tables}
         return len(dropped)
 
     def seat_of(self, table: LiveTable, token: object) -> int | None:

@@ -227,3 +227,29 @@ def test_the_outgoing_queue_is_bounded(halls: tuple[Hall, Hall], monkeypatch: py
         assert node._outgoing.qsize() == 3 and node.dropped == 2
 
     asyncio.run(scenario())
+
+
+def test_a_long_takeover_never_lets_the_nodes_own_leases_lapse(halls: tuple[Hall, Hall]) -> None:
+    a, b = halls
+
+    async def scenario() -> None:
+        node = Node(b, "redis://unused", "B", b.clock)
+        mine = (await b.create(TWO_PEOPLE)).table  # B's own table, its lease from now
+        orphaned = [(await a.create(TWO_PEOPLE)).table for _ in range(4)]
+        b.clock.advance(LEASE - 1)  # A's leases (made a moment later) still run: B's is nearly out
+        real = b.take_over
+
+        async def slow(table_id: str) -> LiveTable | None:
+            assert owner_of(b.store.engine, mine, b.clock.now()) == "B"  # B's own lease runs on throughout
+            b.clock.advance(2 * node.poll)  # each takeover takes two renewals' time
+            return await real(table_id)
+
+        b.take_over = slow  # type: ignore[method-assign]
+        with b.store.engine.begin() as connection:  # A died and its leases are gone
+            connection.exec_driver_sql("DELETE FROM table_leases WHERE owner = 'A'")
+        assert await node.tick() == 4
+        now = b.clock.now()
+        assert owner_of(b.store.engine, mine, now) == "B" and mine in b.owned and b.lease_held()
+        assert all(owner_of(b.store.engine, t, now) == "B" for t in orphaned)
+
+    asyncio.run(scenario())

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -157,6 +158,52 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _cpu_of(pids: list[int]) -> dict[int, float]:
+    """Returns the CPU time so far of each process still there."""
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            found[pid] = _cpu_seconds(pid)
+    return found
+
+
+def _cpu_since(before: dict[int, float], pids: list[int]) -> float:
+    """Returns the CPU seconds ``pids`` used since ``before`` (a process new since then: all of its)."""
+    return round(sum(now - before.get(pid, 0.0) for pid, now in _cpu_of(pids).items()), 1)
+
+
+def _postgres_pids(folder: Path) -> list[int]:
+    """Returns the throwaway PostgreSQL's processes: the postmaster (data/postmaster.pid) and its
+    children."""
+    main = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    return [main, *(pid for pid in _pids() if _parent(pid) == main)]
+
+
+def _redis_pids(url: str) -> list[int]:
+    """Returns the redis-server processes on ``url``'s port (by its arguments or its title)."""
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    found = []
+    for pid in _pids():
+        with contextlib.suppress(OSError):
+            line = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if "redis-server" in line and (f"--port {port}" in line or f":{port}" in line):
+                found.append(pid)
+    return found
+
+
+def _pids() -> list[int]:
+    """Returns every process id."""
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def _parent(pid: int) -> int | None:
+    """Returns a process's parent id (None when it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def _machine_busy() -> tuple[float, float]:
     """Returns the machine's busy and total CPU time so far (jiffies, every CPU)."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -181,12 +228,17 @@ def _bot_server(
 
 
 def _bots(
-    nodes: list[LiveServer], count_moves: Callable[[], int], tables: int, seconds: float
+    nodes: list[LiveServer],
+    count_moves: Callable[[], int],
+    tables: int,
+    seconds: float,
+    services: dict[str, Callable[[], list[int]]] | None = None,
 ) -> dict[str, Any]:
     """Makes ``tables`` tables of four random bots spread over the nodes (table i owned by node i mod n),
     each with a spectator on the next node (on the only one when alone); over ``seconds`` returns the
     update latency (the move's stored time ``moved_at`` to the spectator's receipt, one machine clock),
-    the moves stored per second (rows counted in ``moves``) and the CPU the nodes used."""
+    the moves stored per second (rows counted in ``moves``) and the CPU the nodes used (and each of
+    ``services``, by the processes its function lists at the end: a process ended meanwhile is missed)."""
     made = []
     for number in range(tables):
         game, options = GAMES[number % len(GAMES)]
@@ -195,6 +247,8 @@ def _bots(
     latencies: list[float] = []
     pids = [node.process.pid for node in nodes if node.process is not None]
     cpu_before, busy_before = [_cpu_seconds(pid) for pid in pids], _machine_busy()
+    services = services or {}
+    service_before = {name: _cpu_of(listed()) for name, listed in services.items()}
     stored_before, started = count_moves(), time.time()
 
     async def run() -> None:
@@ -209,6 +263,7 @@ def _bots(
     asyncio.run(run())
     elapsed, stored = time.time() - started, count_moves() - stored_before
     cpu = [round(_cpu_seconds(pid) - before, 1) for pid, before in zip(pids, cpu_before, strict=True)]
+    service_cpu = {name: _cpu_since(service_before[name], listed()) for name, listed in services.items()}
     busy_after = _machine_busy()
     busy = (busy_after[0] - busy_before[0]) / max(1, busy_after[1] - busy_before[1])
     ordered = sorted(latencies)
@@ -221,6 +276,7 @@ def _bots(
         "moves_stored_per_second": round(stored / elapsed, 1),
         "node_cpu_seconds": cpu,
         "machine_cpu_busy_share": round(busy, 2),
+        **({"services_cpu_seconds": service_cpu} if services else {}),
     }
 
 
@@ -249,7 +305,7 @@ def bots_figures(
     node that does not own its table); then node 1 is killed and the time until its tables are
     another's is measured (clocks moved past the lease). ``think``: the bots' pace instead of PACE's."""
     pace = {**PACE, "think": PACE["think"] if think is None else think}
-    results: dict[str, Any] = {"pace": pace, "load_average_before": os.getloadavg()[0]}
+    results: dict[str, Any] = {"pace": pace, "load_average_before": round(os.getloadavg()[0], 2)}
     folder = Path(tempfile.mkdtemp(prefix="parlour-cluster-bots-"))
     (folder / "sqlite").mkdir()
     single = _bot_server(folder / "sqlite", "single", None, [], tables, pace)
@@ -266,14 +322,20 @@ def bots_figures(
             for name in ("n1", "n2", "n3"):
                 hooks = ["--redis-url", redis_url, "--node-id", name, "--test-hooks"]
                 nodes.append(_bot_server(folder, name, url, hooks, tables, pace))
-            results["three nodes (PostgreSQL, Redis)"] = _bots(nodes, _count(url), tables, seconds)
+            results["three nodes (PostgreSQL, Redis)"] = _bots(
+                nodes,
+                _count(url),
+                tables,
+                seconds,
+                {"postgresql": lambda: _postgres_pids(pg.folder), "redis": lambda: _redis_pids(redis_url)},
+            )
             if takeover:
                 results["takeover_seconds_after_the_lease"] = round(_takeover(nodes, url, 0), 2)
         finally:
             for node in nodes:
                 node.stop()
     results["lease_seconds"], results["renew_seconds"] = LEASE, RENEW
-    results["load_average_after"] = os.getloadavg()[0]
+    results["load_average_after"] = round(os.getloadavg()[0], 2)
     return results
 
 

@@ -306,34 +306,38 @@ def bots_figures(
     another's is measured (clocks moved past the lease). ``think``: the bots' pace instead of PACE's."""
     pace = {**PACE, "think": PACE["think"] if think is None else think}
     results: dict[str, Any] = {"pace": pace, "load_average_before": round(os.getloadavg()[0], 2)}
-    folder = Path(tempfile.mkdtemp(prefix="parlour-cluster-bots-"))
-    (folder / "sqlite").mkdir()
-    single = _bot_server(folder / "sqlite", "single", None, [], tables, pace)
-    try:
-        results["one server (SQLite)"] = _bots(
-            [single], _count(f"sqlite:///{folder / 'sqlite' / 'parlour.db'}"), tables, seconds
-        )
-    finally:
-        single.stop()
-    with postgres_cluster() as pg, redis_server() as redis_url:
-        url = pg.create_database()
-        nodes = []
+    with tempfile.TemporaryDirectory(prefix="parlour-cluster-bots-") as name:
+        folder = Path(name)
+        (folder / "sqlite").mkdir()
+        single = _bot_server(folder / "sqlite", "single", None, [], tables, pace)
         try:
-            for name in ("n1", "n2", "n3"):
-                hooks = ["--redis-url", redis_url, "--node-id", name, "--test-hooks"]
-                nodes.append(_bot_server(folder, name, url, hooks, tables, pace))
-            results["three nodes (PostgreSQL, Redis)"] = _bots(
-                nodes,
-                _count(url),
-                tables,
-                seconds,
-                {"postgresql": lambda: _postgres_pids(pg.folder), "redis": lambda: _redis_pids(redis_url)},
+            results["one server (SQLite)"] = _bots(
+                [single], _count(f"sqlite:///{folder / 'sqlite' / 'parlour.db'}"), tables, seconds
             )
-            if takeover:
-                results["takeover_seconds_after_the_lease"] = round(_takeover(nodes, url, 0), 2)
         finally:
-            for node in nodes:
-                node.stop()
+            single.stop()
+        with postgres_cluster() as pg, redis_server() as redis_url:
+            url = pg.create_database()
+            nodes = []
+            try:
+                for node_id in ("n1", "n2", "n3"):
+                    hooks = ["--redis-url", redis_url, "--node-id", node_id, "--test-hooks"]
+                    nodes.append(_bot_server(folder, node_id, url, hooks, tables, pace))
+                results["three nodes (PostgreSQL, Redis)"] = _bots(
+                    nodes,
+                    _count(url),
+                    tables,
+                    seconds,
+                    {
+                        "postgresql": lambda: _postgres_pids(pg.folder),
+                        "redis": lambda: _redis_pids(redis_url),
+                    },
+                )
+                if takeover:
+                    results["takeover_seconds_after_the_lease"] = round(_takeover(nodes, url, 0), 2)
+            finally:
+                for node in nodes:
+                    node.stop()
     results["lease_seconds"], results["renew_seconds"] = LEASE, RENEW
     results["load_average_after"] = round(os.getloadavg()[0], 2)
     return results

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accounts_bench import accounts_figures
 from analysis_bench import analysis_figures
 from boss_bench import bot_games
+from cluster_bench import bots_figures
 from optimiser_bench import optimiser_timings
 from page_weight import page_weight_figures
 from playouts import random_playouts
@@ -36,7 +37,7 @@ SEARCH: dict[str, Any] = {"games": 200, "duel_games": 4, "seconds": 0.2, "duel":
 """The search figures' settings: issue 15's goal (ismcts:200ms against three greedy, at least 100 games each;
 200 games halve the variance of a 100-game run)."""
 RESULTS = Path(__file__).resolve().parent / "results.json"
-PARTS = ("server", "scale", "speed", "search", "pages", "windows", "turns", "accounts", "analysis")
+PARTS = ("server", "scale", "speed", "search", "pages", "windows", "turns", "accounts", "analysis", "cluster")
 """The parts ``--only`` measures alone, keeping the other figures of bench/results.json."""
 
 
@@ -98,6 +99,8 @@ def main() -> None:
             accounts_bench(results)
         elif only == "analysis":
             analysis_figures(results)
+        elif only == "cluster":
+            cluster_bench(results)
         else:
             scale_figures(results)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -148,6 +151,7 @@ def main() -> None:
     turns_bench(results)
     accounts_bench(results)
     analysis_figures(results)
+    cluster_bench(results)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS}")
 
@@ -229,6 +233,32 @@ def server_bench(results: dict[str, Any]) -> None:
     for key, think, pass_delay in (("server", 0.6, 1.5), ("server_flat_out", 0.05, 0.05)):
         results[key] = server_figures(50, 20.0, think=think, pass_delay=pass_delay)
         print(f"  {key}: " + ", ".join(f"{k} {v}" for k, v in results[key].items()))
+
+
+CLUSTER: dict[str, Any] = {"tables": 150, "seconds": 30.0}
+"""The cluster part's settings: issue 34's 150 tables of bots, each with a spectator, over 30 s."""
+
+
+def cluster_bench(results: dict[str, Any]) -> None:
+    """Measures 150 tables of bots on one server (SQLite), then on three nodes over PostgreSQL and Redis
+    (bench/cluster_bench.py): update latency, moves stored per second, takeover of a killed node."""
+    print(
+        f"Cluster: {CLUSTER['tables']} tables of random bots, a spectator each, {CLUSTER['seconds']:g} s;"
+        " one server on SQLite, then three nodes (PostgreSQL, Redis), spectators off the owner:"
+    )
+    found = results["cluster"] = bots_figures(CLUSTER["tables"], CLUSTER["seconds"])
+    for label in ("one server (SQLite)", "three nodes (PostgreSQL, Redis)"):
+        row = found[label]
+        print(
+            f"  {label:32s} update latency median {row['latency_ms_median']} ms,"
+            f" p99 {row['latency_ms_p99']} ms (goal under 50 ms);"
+            f" {row['moves_stored_per_second']} moves stored/s"
+        )
+    print(
+        f"  a killed node's tables all another's {found['takeover_seconds_after_the_lease']} s after its"
+        f" lease ran out (in real time: lease {found['lease_seconds']:g} s + up to one renewal,"
+        f" {found['renew_seconds']:g} s)"
+    )
 
 
 def turns_bench(results: dict[str, Any]) -> None:

@@ -36,11 +36,22 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def watch(url: str, table: str, token: str, until: float, latencies: list[float]) -> None:
-    """Listens to one table as a spectator, noting each update's delay after its move was stored."""
+async def watch(
+    url: str,
+    table: str,
+    token: str,
+    until: float,
+    latencies: list[float],
+    skip_first: bool = False,
+    local: str | None = None,
+) -> None:
+    """Listens to one table as a spectator, noting each update's delay after its move was stored (with
+    ``skip_first``, not the first view's: its last move may be older than the connection; ``local``:
+    the loopback address to connect from, as another person would)."""
     import websockets
 
-    async with websockets.connect(f"{url.replace('http', 'ws')}/ws/{table}") as ws:
+    where = {"local_addr": (local, 0)} if local else {}
+    async with websockets.connect(f"{url.replace('http', 'ws')}/ws/{table}", **where) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         while time.time() < until:
             try:
@@ -48,6 +59,9 @@ async def watch(url: str, table: str, token: str, until: float, latencies: list[
             except TimeoutError:
                 break
             if message.get("type") == "table" and message.get("moved_at") and message.get("log"):
+                if skip_first:
+                    skip_first = False
+                    continue
                 latencies.append(time.time() - message["moved_at"])
 
 

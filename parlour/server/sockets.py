@@ -79,6 +79,9 @@ async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str, accounts
     await ws.accept()
     try:
         table, listener = await _hello(hall, ws, accounts)
+        # The chat is read before the connection is admitted: between its admission and its first view
+        # nothing may await, or a move landing meanwhile would queue an update older than that view.
+        chat = await asyncio.to_thread(table.store.chat, table.record.id, CHAT_HISTORY)
         table.admit(listener)  # a seat always gets in; spectators have a budget of their own
     except Refusal as refusal:
         await _send(ws, refusal.to_json())
@@ -90,7 +93,7 @@ async def _serve(hall: Hall, doors: Doors, ws: WebSocket, address: str, accounts
         return
     listener.address = address
     try:
-        await _welcome(table, ws, listener)
+        await _welcome(table, ws, listener, chat)
         await _live(hall, table, doors, ws, listener)
     finally:
         table.leave(listener)
@@ -121,9 +124,12 @@ async def _hello(hall: Hall, ws: WebSocket, accounts: Accounts | None) -> tuple[
     return table, Listener(seat, guest=token == "")
 
 
-async def _welcome(table: LiveTable, ws: WebSocket, listener: Listener) -> None:
-    """Sends the connection its first, full view with the recent chat; tells the others it came."""
-    chat = await asyncio.to_thread(table.store.chat, table.record.id, CHAT_HISTORY)
+async def _welcome(
+    table: LiveTable, ws: WebSocket, listener: Listener, chat: list[tuple[int | None, str, float]]
+) -> None:
+    """Sends the connection its first, full view with the recent chat (read before it was admitted);
+    tells the others it came. The view is made and ``seen`` fixed with no await since the admission,
+    so every update queued for it is newer than its first view."""
     first = table.view(listener.seat)
     first["chat"] = [{"seat": s, "text": t, "at": a} for s, t, a in chat]  # a reload keeps the conversation
     listener.seen = len(table.log)

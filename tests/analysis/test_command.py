@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from cli.test_inputs import run
 
 from parlour.analysis.report import load_analysis
 from parlour.cli import files
 from parlour.core.registry import load_game
-from tests.cli.test_inputs import run
 
 from .games import bots_record, embers_ending, record_from
 from .test_marks import STAGED

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -109,7 +110,7 @@ def _free_port() -> int:
         return port
 
 
-class Proxy:
+class Proxy(ABC):
     """A proxy running a shipped configuration from a new temporary folder (its certificate, logs and
     temporary files there), in the foreground, in front of the nodes on ``nodes``."""
 
@@ -125,13 +126,13 @@ class Proxy:
     def url(self) -> str:
         return f"https://127.0.0.1:{self.https}"
 
+    @abstractmethod
     def command(self) -> list[str]:
-        """Returns the command line that runs the proxy in the foreground."""
-        raise NotImplementedError
+        """Returns the command line that runs the proxy in the foreground (each proxy its own)."""
 
+    @abstractmethod
     def check(self) -> subprocess.CompletedProcess[str]:
-        """Runs the proxy's own check of its configuration."""
-        raise NotImplementedError
+        """Runs the proxy's own check of its configuration (each proxy its own)."""
 
     def start(self, wait: float = 10.0) -> Proxy:
         """Starts the proxy and waits for it to accept connections on its HTTPS port."""

@@ -79,7 +79,8 @@ PG_BROWSER := $(wildcard tests/server/test_*browser*.py tests/server/test_table_
 	tests/server/test_*page*.py)
 PG_ALL := $(filter-out $(PG_BROWSER),$(wildcard tests/server/test_*.py))
 PG_TESTS ?= $(addprefix tests/server/,test_database_switch.py test_storage_secrets.py test_rematch.py \
-	test_turn_based.py test_ratings.py test_notify_webhook.py test_play_again.py test_my_games.py)
+	test_turn_based.py test_ratings.py test_notify_webhook.py test_play_again.py test_my_games.py \
+	test_store_lanes.py)
 test-postgres: $(STAMP) $(POSTGRES)
 	PARLOUR_TEST_DATABASE=postgres $(BIN)/pytest -n 2 -p no:cacheprovider $(PG_ALL)
 

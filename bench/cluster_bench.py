@@ -204,6 +204,11 @@ def _parent(pid: int) -> int | None:
         return None
 
 
+WARM_UP = 10.0
+"""Seconds of the bots mode before its figures start: every table starts at once, so the first moves
+of all of them land within the same second, a burst no site in play sees (reported apart)."""
+
+
 def _machine_busy() -> tuple[float, float]:
     """Returns the machine's busy and total CPU time so far (jiffies, every CPU)."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -235,48 +240,71 @@ def _bots(
     services: dict[str, Callable[[], list[int]]] | None = None,
 ) -> dict[str, Any]:
     """Makes ``tables`` tables of four random bots spread over the nodes (table i owned by node i mod n),
-    each with a spectator on the next node (on the only one when alone); over ``seconds`` returns the
-    update latency (the move's stored time ``moved_at`` to the spectator's receipt, one machine clock),
-    the moves stored per second (rows counted in ``moves``) and the CPU the nodes used (and each of
-    ``services``, by the processes its function lists at the end: a process ended meanwhile is missed)."""
+    each with a spectator on the next node (on the only one when alone); after WARM_UP, over ``seconds``,
+    returns the update latency (the move's stored time ``moved_at`` to the spectator's receipt, one
+    machine clock), the moves stored per second (rows counted in ``moves``) and the CPU the nodes used
+    (and each of ``services``, by the processes its function lists at the end: a process ended
+    meanwhile is missed)."""
     made = []
     for number in range(tables):
         game, options = GAMES[number % len(GAMES)]
         owner = nodes[number % len(nodes)]
         made.append((nodes[(number + 1) % len(nodes)], owner.create(game, ["random"] * 4, options=options)))
     latencies: list[float] = []
+    stamps: list[float] = []
     pids = [node.process.pid for node in nodes if node.process is not None]
-    cpu_before, busy_before = [_cpu_seconds(pid) for pid in pids], _machine_busy()
-    services = services or {}
-    service_before = {name: _cpu_of(listed()) for name, listed in services.items()}
-    stored_before, started = count_moves(), time.time()
+    started = time.time()
+    steady = started + WARM_UP
+    marks: dict[str, Any] = {}
+
+    async def mark_steady() -> None:
+        """At the warm-up's end: the counters the figures start from."""
+        await asyncio.sleep(max(0.0, steady - time.time()))
+        marks["cpu"], marks["busy"] = [_cpu_seconds(pid) for pid in pids], _machine_busy()
+        marks["services"] = {name: _cpu_of(listed()) for name, listed in (services or {}).items()}
+        marks["stored"], marks["at"] = await asyncio.to_thread(count_moves), time.time()
 
     async def run() -> None:
-        until = started + seconds
+        until = steady + seconds
         await asyncio.gather(
+            mark_steady(),
             *(
-                watch(n.url, m["table"], m["spectator_token"], until, latencies, True, _address(number))
-                for number, (n, m) in enumerate(made)
-            )
+                watch(n.url, m["table"], m["spectator_token"], until, latencies, True, _address(n_), stamps)
+                for n_, (n, m) in enumerate(made)
+            ),
         )
 
     asyncio.run(run())
-    elapsed, stored = time.time() - started, count_moves() - stored_before
-    cpu = [round(_cpu_seconds(pid) - before, 1) for pid, before in zip(pids, cpu_before, strict=True)]
-    service_cpu = {name: _cpu_since(service_before[name], listed()) for name, listed in services.items()}
+    elapsed, stored = time.time() - marks["at"], count_moves() - marks["stored"]
+    cpu = [round(_cpu_seconds(pid) - before, 1) for pid, before in zip(pids, marks["cpu"], strict=True)]
+    service_cpu = {
+        name: _cpu_since(marks["services"][name], listed()) for name, listed in (services or {}).items()
+    }
     busy_after = _machine_busy()
-    busy = (busy_after[0] - busy_before[0]) / max(1, busy_after[1] - busy_before[1])
-    ordered = sorted(latencies)
+    busy = (busy_after[0] - marks["busy"][0]) / max(1, busy_after[1] - marks["busy"][1])
+    kept = [latency for latency, at in zip(latencies, stamps, strict=True) if at >= steady]
     return {
         "tables": tables,
+        "warm_up_seconds": WARM_UP,
         "seconds": round(elapsed, 1),
-        "updates": len(ordered),
-        "latency_ms_median": round(1000 * statistics.median(ordered), 1) if ordered else None,
-        "latency_ms_p99": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1) if ordered else None,
+        "updates": len(kept),
+        **_percentiles(kept),
+        "with_the_warm_up": _percentiles(latencies),
         "moves_stored_per_second": round(stored / elapsed, 1),
         "node_cpu_seconds": cpu,
         "machine_cpu_busy_share": round(busy, 2),
         **({"services_cpu_seconds": service_cpu} if services else {}),
+    }
+
+
+def _percentiles(samples: list[float]) -> dict[str, float | None]:
+    """Returns the samples' median and 99th percentile in milliseconds (None without samples)."""
+    ordered = sorted(samples)
+    if not ordered:
+        return {"latency_ms_median": None, "latency_ms_p99": None}
+    return {
+        "latency_ms_median": round(1000 * statistics.median(ordered), 1),
+        "latency_ms_p99": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1),
     }
 
 

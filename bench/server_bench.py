@@ -44,10 +44,12 @@ async def watch(
     latencies: list[float],
     skip_first: bool = False,
     local: str | None = None,
+    stamps: list[float] | None = None,
 ) -> None:
     """Listens to one table as a spectator, noting each update's delay after its move was stored (with
     ``skip_first``, not the first view's: its last move may be older than the connection; ``local``:
-    the loopback address to connect from, as another person would)."""
+    the loopback address to connect from, as another person would; ``stamps``: gets each noted
+    update's move time, in the order of ``latencies``)."""
     import websockets
 
     where = {"local_addr": (local, 0)} if local else {}
@@ -63,6 +65,8 @@ async def watch(
                     skip_first = False
                     continue
                 latencies.append(time.time() - message["moved_at"])
+                if stamps is not None:
+                    stamps.append(message["moved_at"])
 
 
 def server_figures(

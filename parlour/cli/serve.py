@@ -15,6 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from parlour.analysis.settings import DEFAULT_SAMPLES, MAX_SAMPLES
 from parlour.core.errors import OptionError
 from parlour.server.accounts.mail import MailSettings, password_from_environment
+from parlour.server.collector import tune_collector
 from parlour.server.connections import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -323,6 +324,7 @@ def serve(
     for name in QUIET_LOGGERS:
         logging.getLogger(name).addFilter(quiet)
     # Frames up to 64 KiB reach the app, which answers anything over MAX_BODY with its own 413.
+    tune_collector()  # after the start: what it made is never scanned again
     uvicorn.run(
         app,
         host=host,

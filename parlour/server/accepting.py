@@ -23,7 +23,9 @@ async def answer(table: LiveTable, seat: int | None, accept: bool) -> dict[str, 
             now = table.clock.now()
             deadline = table._deadline(table.state, now) if accept else None
             store = table.store
-            answered = await store.write(store_answer, store.engine, record.id, seat, accept, now, deadline)
+            answered = await store.write(
+                store_answer, store.engine, record.id, seat, accept, now, deadline, table=record.id
+            )
             began = record.status == WAITING and answered.status == "playing"
             record.status, record.declined_by = answered.status, answered.declined_by
             for stored, accepted in zip(record.seats, answered.accepted, strict=True):

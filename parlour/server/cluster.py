@@ -53,6 +53,8 @@ HEALTH_SECONDS = 10.0
 """How often an idle connection to Redis is checked with a PING (seconds)."""
 LISTEN_WAIT = 1.0
 """How long one read of the subscription waits before it looks again (seconds)."""
+PUBLISH_BATCH = 200
+"""The most queued messages published in one round trip to Redis."""
 MAX_OUTGOING = 10_000
 """The most messages waiting for Redis; beyond it one is dropped with a log line (the database is the
 truth: the other nodes' catch-up reads the tables again)."""
@@ -245,12 +247,18 @@ class Node(Poller):
                 LOG.warning("node %s dropped %d messages: Redis is not keeping up", self.id, self.dropped)
 
     async def _publish(self) -> None:
-        """Publishes the queued messages in order (one at a time: a chat keeps its order); one Redis
-        cannot take is dropped with a log line (the others catch up from the database)."""
+        """Publishes the queued messages in order, those waiting together in one round trip (a
+        pipeline: a chat keeps its order); what Redis cannot take is dropped with a log line (the
+        others catch up from the database)."""
         while True:
-            channel, text = await self._outgoing.get()
+            batch = [await self._outgoing.get()]
+            while len(batch) < PUBLISH_BATCH and not self._outgoing.empty():
+                batch.append(self._outgoing.get_nowait())
             try:
-                await self.redis.publish(channel, text)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
             except Exception as err:
                 LOG.warning("node %s could not publish to Redis: %s", self.id, type(err).__name__)
 

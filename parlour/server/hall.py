@@ -256,7 +256,7 @@ class Hall:
         first (then this one is not stored)."""
         # A cluster's node owns the tables it makes: their lease is stored with them.
         lease = None if self.node is None else (self.node, self.clock.now() + self.lease_seconds)
-        stored = await self.store.write(self.store.create, record, previous, lease)
+        stored = await self.store.write(self.store.create, record, previous, lease, table=record.id)
         if stored != record.id:
             return self.get(stored)
         if self.node is not None:
@@ -264,7 +264,8 @@ class Hall:
         table = self.get(record.id)
         if not table.unplayed():  # a rematch waiting for its accepts has no clock yet
             table.record.deadline = table._deadline(table.state, record.created)
-        await self.store.write(self.store.update, table.record)  # its first deadline and who is asked
+        # Its first deadline and who is asked:
+        await self.store.write(self.store.update, table.record, table=record.id)
         table.schedule()
         return table
 
@@ -289,7 +290,7 @@ class Hall:
                     break
                 table.resume()
                 try:  # its new deadline, only over the version read (never over a newer one)
-                    await self.store.write(self.store.update, table.record)
+                    await self.store.write(self.store.update, table.record, table=table_id)
                     break
                 except Stale:  # the former owner, not aware yet, wrote it meanwhile: read it again
                     continue
@@ -319,9 +320,12 @@ class Hall:
             self.stale.add(table_id)
             return
         self.stale.discard(table_id)
-        record = await asyncio.to_thread(self.store.load, table_id)
+        known = table.record.moves
+        after = known[-1].number if known else None
+        record = await asyncio.to_thread(self.store.load_new, table_id, after)
         if record is None or record.version < table.record.version:
             return  # an older read than what is shown already
+        record.moves = [*known, *record.moves]  # moves are only appended (Store.load_new)
         async with table.lock:
             table.adopt(record)
         table.schedule()

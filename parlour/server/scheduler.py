@@ -52,7 +52,7 @@ class Scheduler(Poller):
         claimed = [
             (table_id, version)
             for table_id, version in due
-            if await store.write(store.claim, table_id, version, now, self.lease)
+            if await store.write(store.claim, table_id, version, now, self.lease, table=table_id)
         ]
         self.claimed += len(claimed)
         moved = await asyncio.gather(*(self._act(t, v) for t, v in claimed))
@@ -77,5 +77,5 @@ class Scheduler(Poller):
         except Exception:  # one table's failure stops neither the others' moves nor the next poll
             LOG.exception("the clock's move at table %s failed", table_id)
         if not moved:
-            await store.write(store.release, table_id, version)
+            await store.write(store.release, table_id, version, table=table_id)
         return moved

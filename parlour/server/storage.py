@@ -13,12 +13,13 @@ import asyncio
 import hmac
 import json
 import time
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -138,6 +139,8 @@ class MetaRow(Base):
     value: Mapped[str] = mapped_column(String(200))
 
 
+WRITERS = 4
+"""Writer threads on PostgreSQL (Store.write): a table's writes in order, several tables' at once."""
 KEY_CHECK = "seed_key_check"
 """The meta row holding the check value of the key the seeds are sealed with."""
 
@@ -294,9 +297,9 @@ class Store:
     ``seed_key`` seals the seeds of games in play (None: the key in ``default_key_path(url)``, made if
     new); records come and go with clear seeds, only the stored column is sealed.
 
-    Writes from the event loop go through ``write``: one writer thread, so transactions queue in order
-    instead of waiting on the database's lock (SQLite's lock waits in coarse sleeps); reads never wait
-    for a writer (WAL).
+    Writes from the event loop go through ``write``: on SQLite one writer thread, so transactions
+    queue in order instead of waiting on the database's lock (SQLite's lock waits in coarse sleeps);
+    reads never wait for a writer (WAL). On PostgreSQL, WRITERS threads, a table's writes in order.
     """
 
     def __init__(self, url: str, seed_key: bytes | None = None) -> None:
@@ -320,11 +323,27 @@ class Store:
         except BaseException:
             self.engine.dispose()
             raise
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
+        # One writer on SQLite (its lock admits one anyway); on PostgreSQL several, each a thread of
+        # its own: a table's writes always take the same one (``write``'s ``table``), so they stay
+        # in order, while other tables' commits go on beside them.
+        lanes = 1 if url.startswith("sqlite") else WRITERS
+        self._writers = [ThreadPoolExecutor(1, thread_name_prefix=f"parlour-db{n}") for n in range(lanes)]
+        # A cluster's node reads a table at every move another node made (``load_new``): on
+        # PostgreSQL through connections of their own, unchecked and without a transaction (each
+        # statement sees what is committed, as in any transaction at READ COMMITTED): three round
+        # trips instead of six. A read on a connection ended under it fails once and is made again
+        # by the node's catch-up.
+        self.reader: Engine = self.engine
+        if not url.startswith("sqlite"):
+            self.reader = create_engine(url, isolation_level="AUTOCOMMIT", pool_pre_ping=False)
 
-    async def write(self, method: Callable[..., T], *args: object) -> T:
-        """Runs one of the store's writing methods in the writer thread and returns its result."""
-        return await asyncio.get_running_loop().run_in_executor(self._writer, method, *args)
+    async def write(self, method: Callable[..., T], *args: object, table: str | None = None) -> T:
+        """Runs one of the store's writing methods in a writer thread and returns its result: the
+        thread of ``table`` for a write of that table's rows (its writes keep their order), else the
+        first."""
+        writers = self._writers
+        lane = 0 if table is None else zlib.crc32(table.encode()) % len(writers)
+        return await asyncio.get_running_loop().run_in_executor(writers[lane], method, *args)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -426,13 +445,23 @@ class Store:
     def load(self, table_id: str) -> TableRecord | None:
         """Returns a stored table with its seats and moves, or None (also for an id no table can have:
         one with a NUL, which PostgreSQL refuses in a text, or another unprintable character)."""
+        return self._load(self.engine, table_id, None)
+
+    def load_new(self, table_id: str, after: int | None) -> TableRecord | None:
+        """Returns a stored table as ``load`` does but with only the moves numbered above ``after``
+        (moves are only ever appended, numbered upwards: a node holding those up to ``after`` reads
+        what is new), on the reader's connections (see ``__init__``)."""
+        return self._load(self.reader, table_id, after)
+
+    def _load(self, engine: Engine, table_id: str, after: int | None) -> TableRecord | None:
+        """Reads a table's record through ``engine`` (Core rows: no ORM objects on this hot path)."""
         if not table_id.isprintable():
             return None
-        with Session(self.engine) as s:
-            row = s.get(TableRow, table_id)
+        with engine.connect() as connection:
+            row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
                 return None
-            return _record(s, row, self.seed_key)
+            return _record(connection, row, self.seed_key, after=after)
 
     def tables(
         self, status: str | None = None, limit: int = 200, pace: str | None = None
@@ -493,8 +522,10 @@ class Store:
 
     def close(self) -> None:
         """Finishes the queued writes and closes the database connections."""
-        self._writer.shutdown(wait=True)
+        for writer in self._writers:
+            writer.shutdown(wait=True)
         self.engine.dispose()
+        self.reader.dispose()
 
 
 def open_store(url: str, key_file: Path | None = None) -> Store:
@@ -620,6 +651,8 @@ STORED_SEAT_COLUMNS = (*SEAT_COLUMNS, "accepted")
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 
+TABLES, SEATS, MOVES = TableRow.__table__, SeatRow.__table__, MoveRow.__table__
+"""The Core tables a table's record is read from (no ORM objects: reading is a node's hot path)."""
 _INSERT_MOVE = insert(MoveRow)
 _UPDATE_TABLE = (
     update(TableRow)
@@ -728,12 +761,18 @@ def _update_table(connection: Connection, table: TableRecord, expected: int, nod
         connection.execute(_SET_SEED, {"t": table.id, "seed": table.seed, "sealed": False})
 
 
-def _record(s: Session, row: TableRow, key: bytes, moves: bool = True) -> TableRecord:
-    """Returns a table's record from its rows, with its clear seed."""
-    seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
-    found: Sequence[MoveRow] = ()
+def _record(
+    s: Session | Connection, row: Any, key: bytes, moves: bool = True, after: int | None = None
+) -> TableRecord:
+    """Returns a table's record from its row (a TableRow or a Core row of ``tables``), with its clear
+    seed (with ``after``: only the moves numbered above it)."""
+    seats = s.execute(select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+    found: Sequence[Any] = ()
     if moves:
-        found = s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.number)).all()
+        query = select(MOVES).where(MOVES.c.table_id == row.id)
+        if after is not None:
+            query = query.where(MOVES.c.number > after)
+        found = s.execute(query.order_by(MOVES.c.number)).all()
     table = _columns(row, TABLE_COLUMNS)
     table["options"] = dict(row.options)
     table["seed"] = unseal(row.seed, key, row.id) if row.sealed else row.seed

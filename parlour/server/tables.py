@@ -565,7 +565,7 @@ class LiveTable:
         pending.deadline = self._deadline(trial, opened, pending.seats)
         pending.asked = asked_seats(trial)
         try:
-            await self.store.write(self.store.add_move, pending, move)
+            await self.store.write(self.store.add_move, pending, move, table=record.id)
         except Stale:
             raise await self._stale() from None
         except Exception:
@@ -601,7 +601,7 @@ class LiveTable:
         """Rates the finished table (ratings.py: once, in its own transaction); a failure is logged and
         left to the next start's ``rate_pending``, never to the move."""
         try:
-            await self.store.write(rate_table, self.store.engine, self.record.id)
+            await self.store.write(rate_table, self.store.engine, self.record.id, table=self.record.id)
         except Exception:
             LOG.exception("could not rate table %s (the next start tries again)", self.record.id)
 
@@ -690,7 +690,7 @@ class LiveTable:
         if another node wrote the table meanwhile, nothing is stored: the table is read again and the
         change refused (Stale's refusal)."""
         try:
-            await self.store.write(self.store.update, self.record)
+            await self.store.write(self.store.update, self.record, table=self.record.id)
         except Stale:
             raise await self._stale() from None
 
@@ -1059,7 +1059,7 @@ class LiveTable:
         if seat is None and not self.chat_bucket.take():
             raise Refusal(429, "the table's chat is busy: slow down")
         self._chat_stored += 1
-        at = await self.store.write(self.store.add_chat, self.record.id, seat, text)
+        at = await self.store.write(self.store.add_chat, self.record.id, seat, text, table=self.record.id)
         line = encode({"type": "chat", "seat": seat, "text": text, "at": at})
         self.tell(line)
         if self.relay is not None:

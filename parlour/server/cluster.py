@@ -29,10 +29,10 @@ from typing import Any
 
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
-from parlour.server.leases import BATCH, LEASE, RENEW, orphans, owner_of, release, renew, take, versions
+from parlour.server.leases import BATCH, LEASE, RENEW, orphans, owner_of, release, renew, revisions, take
 from parlour.server.orders import ORDERS, carry_out
 from parlour.server.polling import Poller
-from parlour.server.rematch import DECLINED
+from parlour.server.rematch import DECLINED, WAITING
 from parlour.server.tables import LiveTable, Refusal
 
 LOG = logging.getLogger("parlour.server")
@@ -190,16 +190,18 @@ class Node(Poller):
             self.lost += 1
 
     async def _catch_up(self) -> None:
-        """Reads again every copy shown here whose stored version is ahead (its update was lost)."""
+        """Reads again every copy shown here whose stored revision is ahead (its update was lost: a
+        move, or a change without one), and every rematch owned here still waiting for its accepts
+        (an accept is stored by whichever node its person reached)."""
         hall = self.hall
         shown = {
-            t: c.record.version
+            t: c.record.revision
             for t, c in hall.tables.items()
-            if c.passive and (c.listeners or t not in hall.stale)
+            if (c.passive and (c.listeners or t not in hall.stale)) or c.record.status == WAITING
         }
-        stored = await asyncio.to_thread(versions, self.hall.store.engine, shown)
-        for table_id, version in stored.items():
-            if version > shown[table_id]:
+        stored = await asyncio.to_thread(revisions, self.hall.store.engine, shown)
+        for table_id, revision in stored.items():
+            if revision > shown[table_id]:
                 self._refresh(table_id)
 
     # ----------------------------------------------------------------- fan-out

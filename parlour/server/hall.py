@@ -316,6 +316,8 @@ class Hall:
         table = self.tables.get(table_id)
         if table is None:
             return
+        if not table.passive and table.record.status != WAITING:
+            return  # owned here: its owner is its only writer (but for a rematch's accepts)
         if table.passive and not table.listeners:
             self.stale.add(table_id)
             return
@@ -323,7 +325,8 @@ class Hall:
         known = table.record.moves
         after = known[-1].number if known else None
         record = await asyncio.to_thread(self.store.load_new, table_id, after)
-        if record is None or record.version < table.record.version:
+        shown = table.record
+        if record is None or (record.version, record.revision) < (shown.version, shown.revision):
             return  # an older read than what is shown already
         record.moves = [*known, *record.moves]  # moves are only appended (Store.load_new)
         async with table.lock:

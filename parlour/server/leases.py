@@ -94,11 +94,12 @@ def owner_of(engine: Engine, table_id: str, now: float) -> str | None:
     return found
 
 
-def versions(engine: Engine, table_ids: Iterable[str]) -> dict[str, int]:
-    """Returns the stored version of each of these tables (a node's catch-up of the tables it shows)."""
+def revisions(engine: Engine, table_ids: Iterable[str]) -> dict[str, int]:
+    """Returns the stored revision of each of these tables (a node's catch-up of the tables it shows:
+    every write of a table's row counts, a move or not)."""
     wanted = list(table_ids)
     if not wanted:
         return {}
     with engine.connect() as connection:
-        rows = connection.execute(select(TableRow.id, TableRow.version).where(TableRow.id.in_(wanted))).all()
-    return {table_id: version for table_id, version in rows}
+        rows = connection.execute(select(TableRow.id, TableRow.revision).where(TableRow.id.in_(wanted))).all()
+    return {table_id: revision for table_id, revision in rows}

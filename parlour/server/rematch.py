@@ -92,7 +92,7 @@ def store_answer(
     accepts would each count the other's seat as not yet accepted, and neither would start the game."""
     with engine.begin() as connection:
         waiting = (TableRow.id == table_id) & (TableRow.status == WAITING)
-        connection.execute(update(TableRow).where(waiting).values(status=TableRow.status))
+        connection.execute(update(TableRow).where(waiting).values(revision=TableRow.revision + 1))
         if accept:
             connection.execute(
                 update(SeatRow)

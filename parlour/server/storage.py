@@ -92,6 +92,9 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing")
     created: Mapped[float] = mapped_column(Float)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How often the row was written since its making (``version`` counts moves only): a node's
+    catch-up compares it, so a change without a move (a name, a stand-in) is not missed."""
     move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     game_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
@@ -263,6 +266,8 @@ class TableRecord:
     status: str = "playing"
     created: float = 0.0
     version: int = 0
+    revision: int = 0
+    """How often the table's row was written (the stored column; a node's copy reads it)."""
     move_seconds: float | None = None
     game_seconds: float | None = None
     deadline: float | None = None
@@ -365,7 +370,7 @@ class Store:
                 linked = s.connection().execute(
                     update(TableRow)
                     .where(TableRow.id == previous, TableRow.next_table.is_(None))
-                    .values(next_table=table.id)
+                    .values(next_table=table.id, revision=TableRow.revision + 1)
                 )
                 if linked.rowcount != 1:
                     winner = s.scalar(select(TableRow.next_table).where(TableRow.id == previous))
@@ -639,7 +644,7 @@ TABLE_COLUMNS = (
     "id", "game", "players", "options", "seed", "status", "created", "version",
     "move_seconds", "game_seconds", "deadline", "scores", "spectator_hash", "spectators", "next_table",
     "pace", "window_seconds", "away_seconds", "rated", "ranks", "declined_by", "started", "asked",
-    "expires",
+    "expires", "revision",
 )  # fmt: skip
 """The TableRecord fields stored in a table's row (its seats and moves have rows of their own)."""
 SEAT_COLUMNS = (
@@ -664,6 +669,7 @@ _UPDATE_TABLE = (
         scores=bindparam("sc"),
         ranks=bindparam("rk"),
         asked=bindparam("ak"),
+        revision=TableRow.revision + 1,
     )
 )
 _UPDATE_LEASED_TABLE = _UPDATE_TABLE.where(

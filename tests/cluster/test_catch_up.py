@@ -1,0 +1,75 @@
+"""A node's catch-up (issue 34): a copy of another node's table that missed a change without a move (a
+name) reads it at the node's next look, as one that missed a move does; the owner of a table in play
+never reads its own table back over what it holds. In-process halls over one SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from parlour.server.clock import Clock
+from parlour.server.cluster import Node
+from parlour.server.hall import Hall
+from parlour.server.storage import Store, sqlite_url
+
+TWO_PEOPLE = {"game": "embers", "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+
+@pytest.fixture
+def owner_and_copy(tmp_path: Path) -> Iterator[tuple[Hall, Hall]]:
+    """Node A (which makes the tables) and node B (which shows them), over one database."""
+    url, key = sqlite_url(tmp_path / "db.sqlite"), secrets.token_bytes(32)
+    pool = ThreadPoolExecutor(2)
+    made = [Hall(Store(url, key), pool, clock=Clock()) for _ in range(2)]
+    for hall, node in zip(made, ("A", "B"), strict=True):
+        hall.node = hall.store.node = node  # as Node.open makes them
+    yield made[0], made[1]
+    for hall in made:
+        hall.close()
+        hall.store.close()
+    pool.shutdown()
+
+
+async def _settled(node: Node) -> None:
+    """Waits until the node's background reads are done."""
+    for _ in range(200):
+        if not node._background:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the node's reads did not end")
+
+
+def test_a_copy_that_missed_a_name_reads_it_at_the_next_look(owner_and_copy: tuple[Hall, Hall]) -> None:
+    a, b = owner_and_copy
+
+    async def scenario() -> None:
+        tid = (await a.create(TWO_PEOPLE)).table
+        copy = b.get(tid)
+        assert copy.passive and copy.record.seats[0].name is None
+        await a.get(tid).set_name(0, "Ada")  # A has no relay: B hears nothing of it
+        assert b.get(tid).record.version == a.get(tid).record.version  # no move: the version is the same
+        node = Node(b, "redis://unused", "B", b.clock)
+        await node.tick()
+        await _settled(node)
+        assert b.get(tid).record.seats[0].name == "Ada"
+
+    asyncio.run(scenario())
+
+
+def test_the_owner_never_reads_its_table_in_play_back(owner_and_copy: tuple[Hall, Hall]) -> None:
+    a, _b = owner_and_copy
+
+    async def scenario() -> None:
+        tid = (await a.create(TWO_PEOPLE)).table
+        table = a.get(tid)
+        assert not table.passive
+        table.opened = -1.0  # when its decision opened, as only the owner keeps it
+        await a.refresh(tid)  # a late update about it (another node's, from before it took the table)
+        assert table.opened == -1.0
+
+    asyncio.run(scenario())

@@ -310,7 +310,7 @@ def _percentiles(samples: list[float]) -> dict[str, float | None]:
 
 def _address(number: int) -> str:
     """The loopback address spectator ``number`` connects from: 100 to an address, under a server's
-    limit of open sockets per address (128, not an option of ``parlour serve``)."""
+    limit of open WebSockets per address (128, ``--max-sockets-per-address``)."""
     return f"127.0.0.{2 + number // 100}"
 
 

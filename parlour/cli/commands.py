@@ -72,6 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.http_rate,
         args.http_burst,
         args.stall_timeout,
+        args.max_sockets_per_address,
     )
     return serve(
         args.host,

@@ -213,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
         "once (default 64; an IPv6 client counts by its /64)",
     )
     serve.add_argument(
+        "--max-sockets-per-address",
+        type=int,
+        default=128,
+        metavar="N",
+        help="WebSockets one client address may hold open at once, counted by the tables' app within "
+        "its connections (default 128)",
+    )
+    serve.add_argument(
         "--forwarded-allow-ips",
         metavar="ADDRESSES",
         help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For header "

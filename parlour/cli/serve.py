@@ -31,7 +31,7 @@ from parlour.server.connections import (
     parse_networks,
     raise_open_files,
 )
-from parlour.server.limits import HTTP_BURST, HTTP_RATE
+from parlour.server.limits import HTTP_BURST, HTTP_RATE, SOCKETS_PER_ADDRESS
 
 DEFAULT_DB = Path("~/.parlour/server/parlour.db")
 MAX_ANALYSIS_WORKERS = 64
@@ -79,6 +79,8 @@ class Guards:
     http_rate: float = HTTP_RATE
     http_burst: float = HTTP_BURST
     stall_timeout: float = STALL_SECONDS
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
+    """WebSockets one client address may hold open at once (the app's own count)."""
 
 
 def check_guards(guards: Guards) -> None:
@@ -91,6 +93,8 @@ def check_guards(guards: Guards) -> None:
         raise OptionError("--body-timeout must be over 0 and at most 3600 seconds")
     if not 1 <= guards.per_address <= 1_000_000:
         raise OptionError("--max-connections-per-address must be 1 to 1000000")
+    if not 1 <= guards.sockets_per_address <= 1_000_000:
+        raise OptionError("--max-sockets-per-address must be 1 to 1000000")
     if not 0 < guards.http_rate <= 1_000_000:
         raise OptionError("--http-rate must be over 0 and at most 1000000 requests a second")
     if not 1 <= guards.http_burst <= 1_000_000:
@@ -308,6 +312,7 @@ def serve(
         timing,
         http_rate=guards.http_rate,
         http_burst=guards.http_burst,
+        sockets_per_address=guards.sockets_per_address,
         seed_key_file=key,
         mail=mail,
         public_url=public,

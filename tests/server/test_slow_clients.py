@@ -226,6 +226,20 @@ def test_websockets_count_against_the_address_cap(tmp_path: Path, started: list[
         assert get(server.port).startswith(b"HTTP/1.1 200")
 
 
+def test_websockets_beyond_the_apps_own_cap_are_refused_in_one_line(
+    tmp_path: Path, started: list[LiveServer]
+) -> None:
+    server = start(started, tmp_path, "--max-sockets-per-address", "2")
+    made = server.create("venture", ["human", "random", "random"])
+    url = f"ws://127.0.0.1:{server.port}/ws/{made['table']}"
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(ws_connect(url)) for _ in range(3)]
+        refused = json.loads(sockets[2].recv(timeout=10))
+        assert refused["status"] == 429 and refused["error"].endswith("(at most 2)"), refused
+        sockets[0].send(json.dumps({"type": "hello", "token": made["spectator_token"]}))
+        assert json.loads(sockets[0].recv(timeout=10))["type"] == "table"  # the first two are served
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("per_address", [None, "1000"])
 def test_a_small_open_files_limit_is_never_exhausted(
@@ -323,6 +337,7 @@ def test_the_quiet_log_says_a_thing_once_an_interval(caplog: pytest.LogCaptureFi
         (Guards(header_timeout=0), "--header-timeout"),
         (Guards(body_timeout=-1), "--body-timeout"),
         (Guards(per_address=0), "--max-connections-per-address"),
+        (Guards(sockets_per_address=0), "--max-sockets-per-address"),
         (Guards(forwarded_allow_ips="proxy"), "--forwarded-allow-ips: 'proxy' is not"),
         (Guards(forwarded_allow_ips=" "), "--forwarded-allow-ips: give at least one"),
         (Guards(http_rate=0), "--http-rate"),

@@ -14,7 +14,7 @@ import hmac
 import json
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -399,18 +399,21 @@ class Store:
             ).scalars()
             return set(found)
 
-    def add_move(self, table: TableRecord, move: MoveRecord) -> None:
+    def add_move(self, table: TableRecord, move: MoveRecord, clocks: Collection[int] | None = None) -> None:
         """Stores an accepted move and the table's new version, status and clocks, in one transaction;
-        raises Stale (nothing stored) unless the stored version is the one before the move's."""
+        raises Stale (nothing stored) unless the stored version is the one before the move's.
+        ``clocks``: the seats whose clocks the move changed (None: every seat's is written)."""
         try:
             with self.engine.begin() as connection:
                 _update_table(connection, table, table.version - 1, self.node)  # over: seed in clear
                 connection.execute(_INSERT_MOVE, {"table_id": table.id, **_fields(move)})
-                clocks = [
+                changed = [
                     {"t": table.id, "s": s.seat, "left": s.time_left, "away": s.away_left, "out": s.timeouts}
                     for s in table.seats
+                    if clocks is None or s.seat in clocks
                 ]
-                connection.execute(_UPDATE_CLOCK, clocks)
+                if changed:  # a bot's move changes none: one round trip less
+                    connection.execute(_UPDATE_CLOCK, changed)
         except IntegrityError:  # the move's number is stored already (written by another node)
             raise Stale(f"table {table.id} has a move {move.number} already") from None
 

@@ -565,7 +565,9 @@ class LiveTable:
         pending.deadline = self._deadline(trial, opened, pending.seats)
         pending.asked = asked_seats(trial)
         try:
-            await self.store.write(self.store.add_move, pending, move, table=record.id)
+            changed = zip(pending.seats, record.seats, strict=True)
+            clocks = [new.seat for new, old in changed if _clock(new) != _clock(old)]
+            await self.store.write(self.store.add_move, pending, move, clocks, table=record.id)
         except Stale:
             raise await self._stale() from None
         except Exception:
@@ -1120,6 +1122,11 @@ class Plan:
 def _pass() -> str:
     """Returns the pass (an auto-pass's or a waiting typed pass's choice)."""
     return PASS_TEXT
+
+
+def _clock(seat: SeatRecord) -> tuple[float | None, float | None, int]:
+    """Returns what a move may change of a seat's row: its clock, its away reserve, its timeouts."""
+    return seat.time_left, seat.away_left, seat.timeouts
 
 
 def _asks_several(state: GameState) -> bool:

@@ -89,11 +89,6 @@ def _own_colours(state: BossState, seat: int, space: Space, sources: Sources | N
     return {c for c in space.colours if f"clan:{c}" in hand or seat in sources(c)}
 
 
-def colour_cost(state: BossState, seat: int, space: Space, proceeds: int, colour: str) -> int:
-    """Returns what the bot, as Boss, expects to pay for a colour (INF if nobody can supply it)."""
-    return cover_costs(state, seat, space, proceeds)[colour]
-
-
 def cover_costs(
     state: BossState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
 ) -> dict[str, int]:

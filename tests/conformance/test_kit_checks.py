@@ -136,3 +136,18 @@ def test_every_game_redeals_what_a_seat_has_not_seen_and_clones_exactly(name: st
         kit.check_determinize_redeals(states, rng)
         for state in states:
             kit.check_clone_is_exact(state)
+
+
+def test_the_kit_s_malformed_inputs_are_game_neutral() -> None:
+    """No fixed malformed input starts with a verb of any registered game (Venture's ``take`` and
+    ``pay`` were among them); the verb-shaped ones come from the state at hand (``kit.malformed``)."""
+    verbs = set()
+    for name in game_names():
+        game = load_game(name)
+        catalogue = game.encoding(game.min_players, game.options()).catalogue
+        verbs |= {text.split(" ")[0] for text in catalogue}
+    assert {"take", "pay", "play", "douse", "offer"} <= verbs
+    assert not [text for text in kit.MALFORMED if text.split(" ")[0] in verbs]
+    state = EmbersGame().new_state(3, 0)
+    first = state.format_action(state.legal_actions(0)[0])
+    assert kit.malformed(state) == [*kit.MALFORMED, f"{first} xyzzy", "play \x00"]

@@ -58,6 +58,17 @@ def test_the_guide_has_commands_excerpts_and_a_kit_example() -> None:
     assert set(LEFT_OUT) <= {body.splitlines()[0] for language, _, body in found if language == "sh"}
 
 
+def test_the_size_it_gives_embers_is_about_right() -> None:
+    """The guide's "about N lines" of Embers is within a tenth of the Python files' lines."""
+    found = re.search(r"about (\d+)\s+lines", DOC.read_text(encoding="utf-8"))
+    assert found is not None
+    stated = int(found.group(1))
+    lines = sum(
+        len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "parlour/games/embers").glob("*.py")
+    )
+    assert abs(lines - stated) <= stated / 10, f"Embers has {lines} lines, the guide says about {stated}"
+
+
 @pytest.mark.parametrize("block", [b for b in blocks() if b[1]], ids=block_id)
 def test_each_excerpt_is_in_the_file_it_names(block: tuple[str, str, str]) -> None:
     """An excerpt's lines are lines of its file, in order (indentation aside: a method quoted alone)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -197,10 +196,3 @@ def one_hot_row(index: int | None, size: int) -> list[float]:
     if index is not None and 0 <= index < size:
         row[index] = 1.0
     return row
-
-
-@cache
-def one_hot_rows(size: int) -> tuple[list[float], ...]:
-    """Returns (once, then shared: never change them) every one-hot row of ``size``: row ``i`` has its 1
-    at ``i``, and the last, row ``size``, is all zeros (for a value that is not there)."""
-    return (*(one_hot_row(i, size) for i in range(size)), [0.0] * size)

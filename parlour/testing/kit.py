@@ -19,7 +19,25 @@ from parlour.core.match import play_match
 from parlour.core.record import GameRecord, replay
 from parlour.core.state import GameState
 
-MALFORMED = ("", "   ", "xyzzy", "take", "42 42 42", "pay pay", "\x00", "move on alone", "é" * 3)
+MALFORMED = (
+    "",
+    "   ",
+    "\t\n",
+    "xyzzy",
+    "xyzzy plugh 7",
+    "42 42 42",
+    "-1",
+    "\x00",
+    "\u202e",
+    "é" * 3,
+    "🂡",
+    "()",
+    "{}",
+    '"quoted"',
+    "a" * 201,
+)
+"""Text no game's notation reads: empty, blank, control and odd characters, numbers alone, brackets,
+unknown words, over-long text. :func:`malformed` adds text shaped by the state's own verbs."""
 
 
 def snapshot(state: GameState) -> str:
@@ -56,12 +74,18 @@ def playout(
 def states_along(
     game: Game, players: int, seed: int, every: int = 7, options: Mapping[str, object] | None = None
 ) -> Iterator[GameState]:
-    """Yields copies of states met along a random playout, one in ``every`` steps."""
+    """Yields copies of states met along a random playout, one in ``every`` steps; each copy must count
+    the actions applied so far, as the state does (a ``clone`` that drops the count fails here)."""
     found: list[GameState] = []
 
     def keep(state: GameState, step: int) -> None:
         if step % every == 0:
-            found.append(state.clone())
+            copy = state.clone()
+            assert copy.actions_applied == state.actions_applied == step, (
+                f"seed {seed} step {step}: a clone counts {copy.actions_applied} actions applied, "
+                f"the state {state.actions_applied}"
+            )
+            found.append(copy)
 
     found.append(game.new_state(players, seed, options))
     playout(game, players, seed, options, keep)
@@ -76,10 +100,22 @@ def check_every_legal_action_applies(state: GameState) -> None:
             copy.apply(action, seat)
 
 
+def malformed(state: GameState) -> list[str]:
+    """Returns :data:`MALFORMED` and, for each decider's first legal action, its text with junk after it
+    and its verb followed by a control character (game-neutral: the verbs are the state's own)."""
+    found = list(MALFORMED)
+    for seat in state.deciders():
+        legal = state.legal_actions(seat)
+        if legal:
+            text = state.format_action(legal[0])
+            found += [f"{text} xyzzy", f"{text.split(' ')[0]} \x00"]
+    return found
+
+
 def check_refusals(state: GameState, other: GameState | None = None) -> None:
     """Malformed text, wrong seats and actions legal elsewhere are refused; the state is unchanged."""
     before = snapshot(state)
-    for text in MALFORMED:
+    for text in malformed(state):
         try:
             state.apply_notation(text)
         except (NotationError, IllegalActionError):
@@ -142,13 +178,18 @@ def check_notation_round_trip(state: GameState) -> None:
 def check_views_hide_secrets(state: GameState, rng: random.Random) -> None:
     """A seat's view is the same in every state it cannot tell apart (its determinisations).
 
-    If a view carried another seat's hidden cards, re-dealing them would change it.
+    If a view carried another seat's hidden cards, re-dealing them would change it.  A determinisation
+    keeps the count of actions applied too (it is public).
     """
     for seat in range(state.players):
         mine = state.observation(seat)
         for _ in range(3):
             other = state.determinize(seat, rng)
             assert other.observation(seat) == mine, f"seat {seat}'s view depends on hidden cards"
+            assert other.actions_applied == state.actions_applied, (
+                f"seat {seat}'s determinisation counts {other.actions_applied} actions applied, "
+                f"not {state.actions_applied}"
+            )
             assert other.public_observation() == state.public_observation(), "public view leaks"
             json.dumps(mine)
 
@@ -278,6 +319,68 @@ def check_bot_sees_only_its_seat_along(
                 ) from None
 
 
+def without_chance(state: GameState) -> str:
+    """Returns the state's position as canonical JSON text, leaving out its ``chance`` (the generator a
+    determinisation replaces): what a re-deal must change."""
+    position = {k: v for k, v in state.to_position().items() if k != "chance"}
+    return json.dumps(position, sort_keys=True)
+
+
+def holds_private(state: GameState, seat: int) -> bool:
+    """Returns whether ``seat``'s view shows something the public view does not: a field that differs
+    from the public one, is not empty (an empty hand hides nothing) and is not the seat's own number
+    (the view naming its viewer). Then the other seats have not seen everything."""
+    mine, public = state.observation(seat), state.public_observation()
+    return any(
+        value != public.get(key)
+        and (type(value) is not int or value != seat)
+        and value not in (None, "", [], {})
+        for key, value in mine.items()
+    )
+
+
+def check_determinize_redeals(states: Sequence[GameState], rng: random.Random, tries: int = 4) -> None:
+    """Determinisations re-deal what the seat has not seen.
+
+    For each seat, over the states given (those met along several games, say), some determinisation
+    of a state where another seat's view shows private information (:func:`holds_private`) must
+    differ from its state in more than the generator (:func:`without_chance`): a ``determinize`` that
+    returns the state unchanged, or with only a fresh generator, fails.  A state whose hidden cards
+    the seat can work out (an empty draw pile and one other hand, say), or one without private
+    information, may legitimately re-deal nothing, so the check asks it of some state, not of each.
+    """
+    live = [state for state in states if not state.is_over()]
+    for seat in range(max((state.players for state in live), default=0)):
+        hidden = [s for s in live if any(holds_private(s, v) for v in range(s.players) if v != seat)]
+        if not hidden or any(
+            without_chance(s.determinize(seat, rng)) != without_chance(s)
+            for s in hidden
+            for _ in range(tries)
+        ):
+            continue
+        raise AssertionError(
+            f"seat {seat}: no determinisation re-dealt anything in {len(hidden)} states where other "
+            "seats hold private information"
+        )
+
+
+def check_clone_is_exact(state: GameState) -> None:
+    """A copy is the same state: the same position, count of actions applied, seats asked, legal
+    actions and views."""
+    copy = state.clone()
+    assert snapshot(copy) == snapshot(state), "a clone's position differs from the original's"
+    assert copy.actions_applied == state.actions_applied, (
+        f"a clone counts {copy.actions_applied} actions applied, the original {state.actions_applied}"
+    )
+    assert copy.deciders() == state.deciders(), "a clone asks other seats"
+    for seat in state.deciders():
+        assert copy.legal_actions(seat) == state.legal_actions(seat), (
+            f"a clone's legal actions differ ({seat})"
+        )
+    for seat in range(state.players):
+        assert copy.observation(seat) == state.observation(seat), f"a clone's view differs (seat {seat})"
+
+
 def check_clone_is_deep(state: GameState, rng: random.Random) -> None:
     """Playing on a copy never changes the original."""
     before = snapshot(state)
@@ -317,6 +420,7 @@ def check_states(game: Game, states: Sequence[GameState], rng: random.Random) ->
         check_notation_round_trip(state)
         check_views_hide_secrets(state, rng)
         check_secrecy(state, rng)
+        check_clone_is_exact(state)
         check_clone_is_deep(state, rng)
 
 
@@ -337,14 +441,20 @@ def states_of_match(
 def check_game(game: Game, players: int, seeds: range, options: Mapping[str, object] | None = None) -> None:
     """Runs every check of the kit on states along random playouts of each seed."""
     rng = random.Random(0)
+    met: list[GameState] = []
     for seed in seeds:
-        check_states(game, list(states_along(game, players, seed, 11, options)), rng)
+        states = list(states_along(game, players, seed, 11, options))
+        check_states(game, states, rng)
         check_replay(game, players, seed, options)
+        met += states
+    check_determinize_redeals(met, rng)
 
 
 __all__ = [
     "check_bot_sees_only_its_seat",
     "check_bot_sees_only_its_seat_along",
+    "check_clone_is_exact",
+    "check_determinize_redeals",
     "check_game",
     "check_secrecy",
     "check_secrecy_along",

@@ -138,10 +138,6 @@ class Board:
         """Returns the area ids of each kind, in file order."""
         return {kind: tuple(a.id for a in self.areas if a.kind == kind) for kind in KINDS}
 
-    def of_kind(self, kind: str) -> tuple[Area, ...]:
-        """Returns the areas of one kind, in file order."""
-        return tuple(a for a in self.areas if a.kind == kind)
-
     def earth_areas(self) -> tuple[str, ...]:
         """Returns the ids of Earth's land and ocean areas (where ships may go; not the Refuge)."""
         return self._earth

@@ -392,11 +392,6 @@ def _may_raid(state: VenusState, planet: str) -> bool:
     )
 
 
-def _can_raid(state: VenusState, planet: str, ship: str) -> bool:
-    """Returns whether an alien ship in Orbit may attack Earth's Refuge (Earth's Special)."""
-    return _may_raid(state, planet) and state.ships[ship] == state.board.orbit
-
-
 # ------------------------------------------------------------------ population
 def collect_sources(state: VenusState, planet: str, ship: str, cards: bool) -> list[str]:
     """Returns the land areas a ship may collect from: its own (Amphibious: or a neighbouring one)."""

@@ -443,14 +443,6 @@ def unseen(state: VenusState) -> list[int]:
     return [n for n in sorted(state.zap.cards) if n not in shown]
 
 
-def may_hold_playable(state: VenusState, seat: int, window: ZapWindow, cards: list[int]) -> bool:
-    """Returns whether ``seat`` could hold a card playable in ``window`` by public knowledge: it holds
-    some Zap card, and one of ``cards`` (the unseen ones) would be playable by it there, with a target."""
-    # Whether a card is playable depends on its timing and effect alone: test one card of each kind.
-    kinds = {(state.card(c).timing, state.card(c).effect): state.card(c) for c in cards}
-    return _may_play_one(state, seat, window, list(kinds.values()))
-
-
 def _may_play_one(state: VenusState, seat: int, window: ZapWindow, kinds: list[ZapCard]) -> bool:
     """Returns whether ``seat`` holds a Zap card and a card of one of these kinds would be playable by it
     in ``window``, with a target."""

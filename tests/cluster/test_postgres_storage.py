@@ -16,6 +16,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
+from server.migrating import insert_old_seats
 from sqlalchemy import Engine, create_engine, inspect, text
 
 from parlour.server.accounts import counters
@@ -284,14 +285,7 @@ def test_a_table_stored_at_the_first_revision_comes_through_every_migration_and_
             ),
             {"options": '{"deck": "house"}'},
         )
-        for seat, auto in ((0, True), (1, False)):
-            connection.execute(
-                text(
-                    "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
-                    "VALUES ('old', :seat, 'human', 'h', :auto)"
-                ),
-                {"seat": seat, "auto": auto},
-            )
+        insert_old_seats(connection, "old", (True, False))
         connection.execute(
             text(
                 "INSERT INTO moves (table_id, number, seat, action, forced, at) "

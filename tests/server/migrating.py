@@ -25,6 +25,20 @@ def downgrade(db: Path, revision: str) -> None:
     engine.dispose()
 
 
+def insert_old_table(
+    connection: Connection, table_id: str, game: str, seed: int = 5, options: str = "{}", version: int = 0
+) -> None:
+    """Inserts a finished two-player table's row in the columns the first migration made (later ones
+    take their defaults)."""
+    connection.execute(
+        text(
+            "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
+            "spectator_hash) VALUES (:table, :game, 2, :options, :seed, 'over', 1.0, :version, 'hash')"
+        ),
+        {"table": table_id, "game": game, "options": options, "seed": seed, "version": version},
+    )
+
+
 def insert_old_seats(connection: Connection, table_id: str, auto_pass: Sequence[bool]) -> None:
     """Inserts a person's seat per flag into the table ``table_id`` as the schema before the window
     settings (migrations up to 0004) stored them: an ``auto_pass`` flag instead of ``ask``."""

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine
 
 from parlour.core.record import replay_steps, start_state
 from parlour.core.registry import load_game
@@ -24,7 +24,7 @@ from parlour.server.tables import LiveTable, Timing
 from .browsing import needs_chromium, open_seat, screenshot
 from .conftest import bearer, database_url, make_client
 from .live_server import LiveServer
-from .migrating import insert_old_seats
+from .migrating import insert_old_seats, insert_old_table
 from .test_live import hello
 
 GAME = "venus-needs-men"
@@ -249,12 +249,7 @@ def test_a_database_from_before_the_settings_keeps_each_seats_auto_pass(db: Path
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0004")
-        connection.execute(
-            text(
-                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
-                "spectator_hash, sealed) VALUES ('old', 'venture', 2, '{}', 5, 'over', 1.0, 0, 'hash', false)"
-            )
-        )
+        insert_old_table(connection, "old", "venture")  # not sealed (0003's default)
         insert_old_seats(connection, "old", (True, False))
     engine.dispose()
     with make_client(db) as client:

@@ -53,6 +53,8 @@ class Client:
         self.accepted: list[int] = []
         self.arrived: list[int] = []
         """The number of every log entry this connection was sent, in the order they came."""
+        self.windows: list[list[int]] = []
+        """The seats still asked in each view that showed a reaction window open."""
         self.budget, self.counted = BURST, time.monotonic()
         self.ws: ClientConnection = self._open()
 
@@ -86,6 +88,8 @@ class Client:
             since = message["log_since"]
             self.log = [e for e in self.log if e["number"] <= since] + message["log"]
             self.arrived += [e["number"] for e in message["log"]]
+            if message.get("window"):
+                self.windows.append(message["window"]["waiting"])
             self.versions.append(message["version"])
             self.view = message
         elif kind == "error":

@@ -261,8 +261,9 @@ def test_two_people_on_two_nodes_play_im_the_boss_and_a_spectator_on_a_third_see
 ) -> None:
     # Alpha owns the table: one person plays there, the other at beta (each move forwarded to alpha),
     # and the spectator at gamma hears of each move through Redis. Several seats are asked at once in
-    # the Stop windows and negotiations; the people send within a connection's budget (SEND_EVERY).
+    # the Stop windows and negotiations; the people send within a connection's budget (nodes.RATE).
     game, seats = "im-the-boss", ("human", "human", "random")
+    windows: list[list[int]] = []
     for seed in range(3):  # three games, one after the other
         seated = _seat(three, game, seats, people=("alpha", "beta"), watcher="gamma", options=BOSS)
         spectator = seated.spectator
@@ -277,6 +278,8 @@ def test_two_people_on_two_nodes_play_im_the_boss_and_a_spectator_on_a_third_see
             assert client.accepted and all(moves[v - 1].seat == seat for v in client.accepted)
             assert not [e for e in client.errors if e["status"] == 429]  # within a connection's budget
         assert {m.seat for m in moves} == set(range(len(seats)))  # the bot and both people moved
+        windows += spectator.windows
+    assert any({0, 1} <= set(waiting) for waiting in windows)  # windows asked both people at once
 
 
 def _settle(clients: list[Client], pg_url: str, table: str) -> None:

@@ -13,6 +13,11 @@ from server.live_server import LiveServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+RATE, BURST = 18.0, 30.0
+"""A client's moves a second on average and in a burst: within a connection's budget (limits.RATE and
+BURST, 20 and 40 messages, with room for its other messages); beyond it the server drops messages with
+one refusal a second, so a faster client would wait for ever for an answer."""
+
 
 def start_nodes(pg_url: str, redis_url: str, folder: Path, names: list[str]) -> list[LiveServer]:
     """Starts one node per name (test hooks on: the clock moves), one after the other; the nodes share
@@ -46,6 +51,11 @@ class Client:
         """The log as this connection built it from its updates."""
         self.errors: list[dict[str, Any]] = []
         self.accepted: list[int] = []
+        self.arrived: list[int] = []
+        """The number of every log entry this connection was sent, in the order they came."""
+        self.windows: list[list[int]] = []
+        """The seats still asked in each view that showed a reaction window open."""
+        self.budget, self.counted = BURST, time.monotonic()
         self.ws: ClientConnection = self._open()
 
     def _open(self) -> ClientConnection:
@@ -77,6 +87,9 @@ class Client:
         if kind == "table":
             since = message["log_since"]
             self.log = [e for e in self.log if e["number"] <= since] + message["log"]
+            self.arrived += [e["number"] for e in message["log"]]
+            if message.get("window"):
+                self.windows.append(message["window"]["waiting"])
             self.versions.append(message["version"])
             self.view = message
         elif kind == "error":
@@ -85,8 +98,16 @@ class Client:
             self.accepted.append(message["version"])
 
     def act(self, action: str) -> None:
-        """Sends a move against the version this connection shows."""
+        """Sends a move against the version this connection shows (waiting, if need be, to stay within
+        RATE and BURST)."""
         assert self.view is not None
+        now = time.monotonic()
+        self.budget = min(BURST, self.budget + (now - self.counted) * RATE)
+        if self.budget < 1:
+            wait = (1 - self.budget) / RATE
+            time.sleep(wait)
+            self.budget, now = 1.0, now + wait
+        self.budget, self.counted = self.budget - 1, now
         self.ws.send(json.dumps({"type": "act", "action": action, "version": self.view["version"]}))
 
     def close(self) -> None:

@@ -16,6 +16,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
+from server.migrating import insert_old_seats, insert_old_table
 from sqlalchemy import Engine, create_engine, inspect, text
 
 from parlour.server.accounts import counters
@@ -246,13 +247,7 @@ def test_migrate_is_a_no_op_on_a_migrated_database(store: Store, key: bytes) -> 
 def test_a_downgrade_below_the_big_seeds_is_refused_while_a_seed_needs_them(engine: Engine) -> None:
     migrate_to(engine, "0002")
     with engine.begin() as connection:
-        connection.execute(
-            text(
-                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
-                "spectator_hash) VALUES ('big', 'embers', 2, '{}', :seed, 'over', 1.0, 0, 'hash')"
-            ),
-            {"seed": BIG_SEED},
-        )
+        insert_old_table(connection, "big", "embers", seed=BIG_SEED)
     with pytest.raises(RuntimeError, match="1 tables have seeds wider than 32 bits"):
         migrate_to(engine, "0001", down=True)
     with engine.begin() as connection:
@@ -277,21 +272,8 @@ def test_the_same_migrations_still_run_down_and_up_on_sqlite(tmp_path: Path) -> 
 def test_a_table_stored_at_the_first_revision_comes_through_every_migration_and_back(engine: Engine) -> None:
     migrate_to(engine, "0001")
     with engine.begin() as connection:
-        connection.execute(
-            text(
-                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
-                "spectator_hash) VALUES ('old', 'venture', 2, :options, 5, 'over', 1.0, 1, 'h')"
-            ),
-            {"options": '{"deck": "house"}'},
-        )
-        for seat, auto in ((0, True), (1, False)):
-            connection.execute(
-                text(
-                    "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
-                    "VALUES ('old', :seat, 'human', 'h', :auto)"
-                ),
-                {"seat": seat, "auto": auto},
-            )
+        insert_old_table(connection, "old", "venture", options='{"deck": "house"}', version=1)
+        insert_old_seats(connection, "old", (True, False))
         connection.execute(
             text(
                 "INSERT INTO moves (table_id, number, seat, action, forced, at) "

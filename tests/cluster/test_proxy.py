@@ -293,16 +293,22 @@ async def _play_embers(front: Proxy, made: dict[str, Any]) -> list[dict[str, Any
 def test_two_people_play_embers_through_the_proxy_and_a_spectator_sees_every_move(
     kind: str, nodes: list[LiveServer]
 ) -> None:
-    # One node behind this proxy: until tables are owned by one node and their moves passed on
-    # (docs/cluster.md), both people's sockets must reach the node that holds the table.
-    front = started(kind, [nodes[0].port])
+    # One node behind this proxy: nodes on SQLite files of their own share no tables, so both people's
+    # sockets must reach the node that holds the table.
+    every_move_in_order(*embers_through(kind, [nodes[0].port]))
+
+
+def embers_through(kind: str, ports: list[int]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Plays a game of Embers through the proxy ``kind`` in front of the nodes on ``ports`` (started
+    and stopped here); returns the views a spectator saw and the table's stored record."""
+    front = started(kind, ports)
     try:
         made = new_table(front, "embers", ["human", "human"])
         watched = play_embers(front, made)
         record = api(front, "GET", f"/api/tables/{made['table']}/record")
     finally:
         front.stop()
-    every_move_in_order(watched, record)
+    return watched, record
 
 
 def every_move_in_order(watched: list[dict[str, Any]], record: dict[str, Any]) -> None:
@@ -341,13 +347,7 @@ def test_three_nodes_on_postgresql_and_redis_play_through_the_proxy(
         for n in range(3):
             flags = [*TRUST, *key, "--redis-url", redis_url, "--node-id", f"node{n}"]
             cluster.append(LiveServer(tmp_path / f"node{n}.db", extra=flags, database_url=pg_url).start())
-        front = started(kind, [node.port for node in cluster])
-        try:
-            made = new_table(front, "embers", ["human", "human"])
-            watched = play_embers(front, made)
-            record = api(front, "GET", f"/api/tables/{made['table']}/record")
-        finally:
-            front.stop()
+        watched, record = embers_through(kind, [node.port for node in cluster])
     finally:
         for node in cluster:
             node.stop()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine
 
 from parlour.core.record import replay_steps, start_state
 from parlour.core.registry import load_game
@@ -24,6 +24,7 @@ from parlour.server.tables import LiveTable, Timing
 from .browsing import needs_chromium, open_seat, screenshot
 from .conftest import bearer, database_url, make_client
 from .live_server import LiveServer
+from .migrating import insert_old_seats, insert_old_table
 from .test_live import hello
 
 GAME = "venus-needs-men"
@@ -248,20 +249,8 @@ def test_a_database_from_before_the_settings_keeps_each_seats_auto_pass(db: Path
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0004")
-        connection.execute(
-            text(
-                "INSERT INTO tables (id, game, players, options, seed, status, created, version, "
-                "spectator_hash, sealed) VALUES ('old', 'venture', 2, '{}', 5, 'over', 1.0, 0, 'hash', false)"
-            )
-        )
-        for seat, auto in ((0, True), (1, False)):
-            connection.execute(
-                text(
-                    "INSERT INTO seats (table_id, seat, kind, token_hash, auto_pass) "
-                    "VALUES ('old', :seat, 'human', 'h', :auto)"
-                ),
-                {"seat": seat, "auto": auto},
-            )
+        insert_old_table(connection, "old", "venture")  # not sealed (0003's default)
+        insert_old_seats(connection, "old", (True, False))
     engine.dispose()
     with make_client(db) as client:
         live: LiveTable = client.app.state.hall.get("old")  # type: ignore[attr-defined]

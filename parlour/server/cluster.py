@@ -456,13 +456,18 @@ class Node(Poller):
             self._send((node_channel(asker), json.dumps({"k": "r", "id": ask, "ok": False, "e": busy})))
             return
         self.serving += 1
-        self._spawn(self._serve_order(message))
+        self._spawn(self._serve_order(message)).add_done_callback(self._served)
 
-    def _spawn(self, coroutine: Any) -> None:
-        """Runs a coroutine in the background, kept until it ends."""
-        task = asyncio.get_running_loop().create_task(coroutine)
+    def _served(self, _task: asyncio.Task[None]) -> None:
+        """Counts a forwarded order as no longer under way (ended, failed or cancelled)."""
+        self.serving -= 1
+
+    def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
+        """Runs a coroutine in the background, kept until it ends; returns its task."""
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        return task
 
     def _refresh(self, table_id: str) -> None:
         """Reads a table shown here again (once more if another update comes meanwhile)."""
@@ -584,8 +589,6 @@ class Node(Poller):
         except Exception:
             LOG.exception("node %s could not carry out a forwarded order", self.id)
             reply.update(ok=False, e={"status": 500, "error": "the table's server failed to carry it out"})
-        finally:
-            self.serving -= 1
         self._send((node_channel(asker), json.dumps(reply)))
 
 

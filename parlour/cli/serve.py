@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 import os
 import re
+import secrets
 import socket
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
@@ -212,6 +214,31 @@ def reach_redis(url: str) -> None:
         raise OptionError(f"cannot reach Redis at {_shown_redis(url)}: {reason}") from None
 
 
+def claim_node_id(url: str, node: str) -> str:
+    """Claims the node's id on the Redis before the server listens, waiting up to ``ALIVE_SECONDS`` for
+    a former life's claim (a killed node) to run out; returns this instance's token; refuses in one line
+    if another node runs under the id."""
+    import redis
+
+    from parlour.server.cluster import ALIVE_SECONDS, CLAIM, alive_key, taken_line
+
+    token = secrets.token_hex(16)
+    end = time.monotonic() + ALIVE_SECONDS
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            while not client.eval(CLAIM, 1, alive_key(node), token, int(ALIVE_SECONDS * 1000)):
+                if time.monotonic() >= end:
+                    raise OptionError(taken_line(node))
+                time.sleep(0.2)
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError, OSError) as err:
+        reason = " ".join(str(err).split())[:200] or type(err).__name__
+        raise OptionError(f"cannot reach Redis at {_shown_redis(url)}: {reason}") from None
+    return token
+
+
 def mail_settings(
     host: str | None, port: int, user: str | None, sender: str, security: str
 ) -> MailSettings | None:
@@ -289,6 +316,7 @@ def serve(
     limits = limits_of(guards)
     found = database_url(db, url)
     node = check_clustering(cluster, found)
+    token: str | None = None
     key = Path(seed_key_file).expanduser().resolve() if seed_key_file is not None else None
     try:
         open_store(found, key).close()  # migrated, its key checked and its seeds sealed before listening
@@ -296,6 +324,7 @@ def serve(
         raise OptionError(f"cannot open the database {_shown(found)}: {_reason(err)}") from None
     if node is not None and cluster.redis_url is not None:
         reach_redis(cluster.redis_url)
+        token = claim_node_id(cluster.redis_url, node)
         print(f"Node {node} of a cluster (Redis {_shown_redis(cluster.redis_url)})", flush=True)
     print(f"Parlour at http://{host}:{port}/ (database {_shown(found)})", flush=True)
     print(
@@ -322,6 +351,7 @@ def serve(
         analysis_budget=analysing.budget,
         redis_url=cluster.redis_url,
         node_id=node,
+        node_token=token,
     )
     app = create_app(settings)
     http, ws = guarded_protocols(limits)

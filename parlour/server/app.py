@@ -125,6 +125,9 @@ class Settings:
     """The Redis of a cluster's nodes (None: a single server; docs/cluster.md)."""
     node_id: str | None = None
     """This node's id in a cluster (with ``redis_url``)."""
+    node_token: str | None = None
+    """This instance's claim of its node id on Redis, made by ``parlour serve`` before it listened
+    (None: the node claims it when it opens)."""
     lease: float = LEASE
     """How long a cluster node's lease of a table lasts without renewal (seconds)."""
     renew: float = RENEW
@@ -401,7 +404,16 @@ async def _join(settings: Settings, hall: Hall) -> Node | None:
     """Makes this server a node of a cluster if the settings name a Redis (None: a single server)."""
     if settings.redis_url is None or settings.node_id is None:
         return None
-    node = Node(hall, settings.redis_url, settings.node_id, settings.clock, settings.lease, settings.renew)
+    node = Node(
+        hall,
+        settings.redis_url,
+        settings.node_id,
+        settings.clock,
+        settings.lease,
+        settings.renew,
+        token=settings.node_token,
+    )
+    node.exit_when_ousted = True  # another instance took its id: a clean stop (docs/cluster.md)
     await node.open()
     return node
 

@@ -24,7 +24,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
+import signal
 from typing import Any
 
 from parlour.server.clock import Clock
@@ -33,7 +35,8 @@ from parlour.server.leases import BATCH, LEASE, RENEW, orphans, owner_of, releas
 from parlour.server.orders import ORDERS, carry_out
 from parlour.server.polling import Poller
 from parlour.server.rematch import DECLINED, WAITING
-from parlour.server.tables import LiveTable, Refusal
+from parlour.server.sockets import MAX_CHAT
+from parlour.server.tables import LiveTable, Refusal, encode
 
 LOG = logging.getLogger("parlour.server")
 UPDATES = "parlour:tables"
@@ -60,6 +63,51 @@ MAX_OUTGOING = 10_000
 truth: the other nodes' catch-up reads the tables again)."""
 
 
+MAX_MESSAGE = 64 * 1024
+"""The longest message a node reads from Redis (bytes); a longer one is dropped unread."""
+MAX_SERVING = 256
+"""The most forwarded orders a node carries out at once; beyond, it answers 503 at once."""
+ALIVE_SECONDS = 3 * RENEW
+"""How long a node's claim of its id on Redis lasts without renewal (seconds): a node killed and started
+again under its id waits at most this long for its former life's claim to run out."""
+CLAIM = """
+local held = redis.call('get', KEYS[1])
+if not held then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if held == ARGV[1] then
+  redis.call('pexpire', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+"""
+"""Claims a node's id (SET … PX if nobody holds it) or renews our own claim; 0 if another instance
+holds it (KEYS[1] the key, ARGV[1] our instance's token, ARGV[2] the claim's length in milliseconds)."""
+LET_GO = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+"""Deletes a node's id claim if it is still ours."""
+
+
+class NodeIdTaken(Exception):
+    """Another running node holds this node's id on the Redis (two nodes under one id would renew the
+    same leases)."""
+
+
+def alive_key(node: str) -> str:
+    """Returns the Redis key that says a node runs under this id (its value one instance's token)."""
+    return f"parlour:node:{node}:alive"
+
+
+def taken_line(node: str) -> str:
+    """Returns the one line that refuses to start a second node under a running node's id."""
+    return f"another node runs as {node} on this Redis"
+
+
 def node_channel(node: str) -> str:
     """Returns the channel a node hears its forwarded orders and their answers on."""
     return f"parlour:node:{node}"
@@ -78,10 +126,24 @@ class Node(Poller):
         clock: Clock,
         lease: float = LEASE,
         renew_every: float = RENEW,
+        token: str | None = None,
+        alive: float | None = None,
     ) -> None:
         super().__init__()
         self.hall, self.url, self.id, self.clock = hall, redis_url, node_id, clock
         self.lease, self.poll = lease, renew_every
+        self.token = token or secrets.token_hex(16)
+        """This instance's claim of its id on Redis (the command line may have claimed it already)."""
+        self.alive = alive if alive is not None else 3 * renew_every
+        """How long the claim lasts without renewal (seconds)."""
+        self.ousted = False
+        """Whether another instance took this node's id: this one gave its tables up and stops."""
+        self.exit_when_ousted = False
+        """Whether an ousted node stops its process (SIGTERM to itself: a clean stop); a served app's."""
+        self.rejected = 0
+        """Messages from Redis dropped as malformed, too long or not what they claim to be."""
+        self.serving = 0
+        """Forwarded orders being carried out now (at most MAX_SERVING)."""
         self.redis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._outgoing: asyncio.Queue[tuple[str, str]] = asyncio.Queue(MAX_OUTGOING)
@@ -112,6 +174,7 @@ class Node(Poller):
             socket_keepalive=True,
             health_check_interval=HEALTH_SECONDS,
         )
+        await self._claim_id()
         hall = self.hall
         hall.node, hall.relay, hall.forward, hall.lease_seconds = self.id, self, self.forward, self.lease
         store = hall.store
@@ -121,6 +184,7 @@ class Node(Poller):
         await store.write(release, store.engine, self.id, None)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
+        self._tasks.append(loop.create_task(self._keep_id()))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.subscribed.wait(), 10.0)
         self.start()
@@ -131,16 +195,63 @@ class Node(Poller):
         await self.stop()
         store = self.hall.store
         self.hall.owned.clear()  # nothing more is written here before another node may take them
-        with contextlib.suppress(Exception):
-            await store.write(release, store.engine, self.id, None)
+        if not self.ousted:  # an ousted node's id, and so its leases, are another instance's now
+            with contextlib.suppress(Exception):
+                await store.write(release, store.engine, self.id, None)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self.redis is not None:
+            if not self.ousted:
+                with contextlib.suppress(Exception):
+                    await self.redis.eval(LET_GO, 1, alive_key(self.id), self.token)
             with contextlib.suppress(Exception):
                 await self.redis.aclose()
+
+    # ----------------------------------------------------------------- this node's id
+    async def _claim_id(self) -> None:
+        """Claims this node's id on Redis, waiting up to its length for a former life's claim to run out;
+        raises NodeIdTaken if another instance still holds it."""
+        end = asyncio.get_running_loop().time() + self.alive
+        while not await self._hold_id():
+            if asyncio.get_running_loop().time() >= end:
+                self.ousted = True  # the id is another's: closing this node must not touch its leases
+                raise NodeIdTaken(taken_line(self.id))
+            await asyncio.sleep(min(0.2, self.alive / 10))
+
+    async def _hold_id(self) -> bool:
+        """Claims or renews this node's id; returns False if another instance holds it."""
+        milliseconds = max(1, math.ceil(self.alive * 1000))
+        return bool(await self.redis.eval(CLAIM, 1, alive_key(self.id), self.token, milliseconds))
+
+    async def _keep_id(self) -> None:
+        """Renews the id's claim every renewal period while it is ours; if another instance holds it,
+        gives every table up and stops (docs/cluster.md, Settings)."""
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                held = await self._hold_id()
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # Redis away: the next renewal tries again
+                LOG.warning("node %s could not renew its id on Redis: %s", self.id, type(err).__name__)
+                continue
+            if not held:
+                await self._step_down()
+                return
+
+    async def _step_down(self) -> None:
+        """After another instance took this node's id: stops renewing and taking tables, turns every
+        table passive and (in a served app) stops the process cleanly."""
+        LOG.error("node %s: %s: this one gives its tables up and stops", self.id, taken_line(self.id))
+        self.ousted = True
+        await self.stop()
+        for table_id in list(self.hall.owned):
+            self.hall.lose(table_id)
+        if self.exit_when_ousted:
+            signal.raise_signal(signal.SIGTERM)
 
     # ----------------------------------------------------------------- leases
     async def tick(self) -> int:
@@ -293,35 +404,72 @@ class Node(Poller):
             await asyncio.sleep(RECONNECT)
 
     def _dispatch(self, data: bytes | str) -> None:
-        """Acts on one message heard (a malformed one is logged and dropped)."""
+        """Acts on one message heard; one too long, malformed or not what it claims is dropped with a
+        log line (never ending the listening)."""
+        if len(data) > MAX_MESSAGE:
+            self._reject(f"{len(data)} bytes, over {MAX_MESSAGE}")
+            return
         try:
             message = json.loads(data)
-            kind = message["k"]
-            if kind == "v" and message["n"] != self.id:
-                self._refresh(str(message["t"]))
-            elif kind == "p" and message["n"] != self.id:
-                self._heard_presence(str(message["n"]), str(message["t"]), message["s"])
-            elif kind == "P" and message["n"] != self.id:
-                for table_id, seats in dict(message["m"]).items():
-                    self._heard_presence(str(message["n"]), str(table_id), seats)
-            elif kind == "c" and message["n"] != self.id:
-                table = self.hall.tables.get(str(message["t"]))
-                if table is not None:
-                    table.tell(str(message["l"]))
-            elif kind == "o":
-                self._spawn(self._serve_order(message))
-            elif kind == "r":
-                future = self._waiting.get(str(message["id"]))
-                if future is not None and not future.done():
-                    future.set_result(message)
-        except (ValueError, KeyError, TypeError) as err:
-            LOG.warning("node %s dropped a malformed message from Redis: %s", self.id, type(err).__name__)
+            if not isinstance(message, dict):
+                raise TypeError("not an object")
+            self._act_on(message)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
+            self._reject(type(err).__name__)
+        except Exception as err:  # anything else, still never the end of the listening
+            LOG.exception("node %s could not act on a message from Redis", self.id)
+            self._reject(type(err).__name__)
 
-    def _spawn(self, coroutine: Any) -> None:
-        """Runs a coroutine in the background, kept until it ends."""
-        task = asyncio.get_running_loop().create_task(coroutine)
+    def _act_on(self, message: dict[str, Any]) -> None:
+        """Acts on one message heard, by its kind."""
+        kind = message["k"]
+        if kind == "v" and message["n"] != self.id:
+            self._refresh(str(message["t"]))
+        elif kind == "p" and message["n"] != self.id:
+            self._heard_presence(str(message["n"]), str(message["t"]), message["s"])
+        elif kind == "P" and message["n"] != self.id:
+            for table_id, seats in dict(message["m"]).items():
+                self._heard_presence(str(message["n"]), str(table_id), seats)
+        elif kind == "c" and message["n"] != self.id:
+            table = self.hall.tables.get(str(message["t"]))
+            if table is not None:
+                table.tell(chat_line(message["l"], table.record.players))
+        elif kind == "o":
+            self._order(message)
+        elif kind == "r":
+            future = self._waiting.get(str(message["id"]))
+            if future is not None and not future.done():
+                future.set_result(message)
+
+    def _reject(self, why: str) -> None:
+        """Counts a message dropped; logs the first hundred, then one in a thousand."""
+        self.rejected += 1
+        if self.rejected <= 100 or self.rejected % 1000 == 0:
+            LOG.warning("node %s dropped a message from Redis (%s; %d so far)", self.id, why, self.rejected)
+
+    def _order(self, message: dict[str, Any]) -> None:
+        """Carries out a forwarded order in the background, or refuses it at once (503) if MAX_SERVING
+        are under way already."""
+        asker, ask = message["from"], message["id"]
+        if not isinstance(asker, str) or not isinstance(ask, str) or len(asker) > 64 or len(ask) > 64:
+            raise TypeError("an order's asker")
+        if self.serving >= MAX_SERVING:
+            busy = {"status": 503, "error": "the table's server is busy: try again"}
+            self._send((node_channel(asker), json.dumps({"k": "r", "id": ask, "ok": False, "e": busy})))
+            return
+        self.serving += 1
+        self._spawn(self._serve_order(message)).add_done_callback(self._served)
+
+    def _served(self, _task: asyncio.Task[None]) -> None:
+        """Counts a forwarded order as no longer under way (ended, failed or cancelled)."""
+        self.serving -= 1
+
+    def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
+        """Runs a coroutine in the background, kept until it ends; returns its task."""
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        return task
 
     def _refresh(self, table_id: str) -> None:
         """Reads a table shown here again (once more if another update comes meanwhile)."""
@@ -351,6 +499,8 @@ class Node(Poller):
         """Carries out a seat's order at the table's owner: here if nobody owns it (this node takes
         it), else through the owner's channel; returns the owner's answer or raises its refusal."""
         hall, store = self.hall, self.hall.store
+        if self.ousted:
+            raise Refusal(503, "this server is stopping: try again")
         owner = self._owners.get(table_id)  # the owner last found (a lookup a move saved)
         if owner is None:
             owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
@@ -360,7 +510,7 @@ class Node(Poller):
                 take, store.engine, table_id, self.id, now, self.lease
             ):
                 if table_id not in hall.owned:
-                    await hall.take_over(table_id)
+                    await self._take_over_now(table_id)
                 return await carry_out(hall.get(table_id), seat, kind, message)
             owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
             if owner is None:
@@ -406,12 +556,23 @@ class Node(Poller):
             error.get("version") if isinstance(error.get("version"), int) else None,
         )
 
-    async def _serve_order(self, message: dict[str, Any]) -> None:
-        """Carries out an order another node forwarded (if this node owns the table) and answers it."""
+    async def _take_over_now(self, table_id: str) -> None:
+        """Takes a table over for an order (its lease just won); if that fails, gives the lease up (as
+        the renewal does) and refuses the order with 503."""
         try:
-            asker, ask = str(message["from"]), str(message["id"])
-        except KeyError:
-            return
+            await self.hall.take_over(table_id)
+        except Exception:
+            LOG.exception("node %s could not take table %s over: lease given up", self.id, table_id)
+            self.hall.lose(table_id)
+            store = self.hall.store
+            with contextlib.suppress(Exception):
+                await store.write(release, store.engine, self.id, [table_id])
+            raise Refusal(503, "the table is changing servers: try again") from None
+
+    async def _serve_order(self, message: dict[str, Any]) -> None:
+        """Carries out an order another node forwarded (if this node owns the table) and answers it
+        (``_order`` counted it in ``serving`` and checked its asker)."""
+        asker, ask = str(message["from"]), str(message["id"])
         reply: dict[str, Any] = {"k": "r", "id": ask}
         try:
             table_id, seat, kind, fields = message["t"], message["s"], message["kind"], message["m"]
@@ -431,6 +592,27 @@ class Node(Poller):
             LOG.exception("node %s could not carry out a forwarded order", self.id)
             reply.update(ok=False, e={"status": 500, "error": "the table's server failed to carry it out"})
         self._send((node_channel(asker), json.dumps(reply)))
+
+
+def chat_line(given: object, players: int) -> str:
+    """Returns another node's chat line encoded afresh if it is one as ``LiveTable.chat`` makes them (a
+    JSON object: type "chat", a seat of the table or None, a printable text of 1 to MAX_CHAT characters,
+    a time); raises ValueError otherwise."""
+    if not isinstance(given, str) or len(given) > MAX_MESSAGE:
+        raise ValueError("a chat line is JSON text")
+    line = json.loads(given)
+    if not isinstance(line, dict) or set(line) != {"type", "seat", "text", "at"} or line["type"] != "chat":
+        raise ValueError("not a chat line")
+    seat, text, at = line["seat"], line["text"], line["at"]
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+        raise ValueError("a chat line's seat")
+    if not isinstance(text, str) or not 1 <= len(text) <= MAX_CHAT or not text.isprintable():
+        raise ValueError("a chat line's text")
+    if text != text.strip():
+        raise ValueError("a chat line's text")
+    if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+        raise ValueError("a chat line's time")
+    return encode({"type": "chat", "seat": seat, "text": text, "at": at})
 
 
 def _finished(table: LiveTable | None) -> bool:

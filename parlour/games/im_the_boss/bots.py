@@ -7,7 +7,7 @@ public record of deals (from which everyone's money follows).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from functools import partial
 
 from parlour.core.state import GameState
@@ -55,10 +55,6 @@ CARD_WORTH = {"recruit": 1, "travel": 2, "clan": 3, "travel:any": 4, STOP: 5, BO
 INF = 10**9
 Sources = Callable[[str], list[int]]
 """Returns the seats that can supply a colour in the negotiation (``supply.suppliers``)."""
-Situation = tuple[int, int, int, str, int]
-"""A proposal's situation: the Boss's seat, the space, the proceeds, the colour and the investor's seat."""
-Proposal = tuple[int, Situation, int]
-"""A proposal awaiting its answer: the turn, its situation and the amount proposed."""
 
 
 def public_money(state: BossState) -> list[int]:
@@ -135,18 +131,11 @@ def fair_price(space: Space, proceeds: int) -> int:
 
 
 def cheapest_cover(
-    state: BossState,
-    seat: int,
-    space: Space,
-    proceeds: int,
-    sources: Sources | None = None,
-    floors: Mapping[str, int] | None = None,
+    state: BossState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
 ) -> tuple[int, list[str]]:
     """Returns the expected cost and the colours of the cheapest cover of the space (``sources``: as for
-    :func:`cover_costs`; ``floors``: the least a colour bought from another seat is now expected to cost)."""
+    :func:`cover_costs`)."""
     cost = cover_costs(state, seat, space, proceeds, sources)
-    if floors:
-        cost = {c: max(v, floors.get(c, 0)) if 0 < v < INF else v for c, v in cost.items()}
     chosen = list(space.required)
     for group in space.groups:
         chosen += sorted(group.colours, key=lambda c: (cost[c], c))[: group.count]
@@ -161,10 +150,6 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.refusals: dict[tuple[int, str], int] = {}
-        # The highest amount refused in each situation (public: a refusal strikes the line before all),
-        # so that the bot never proposes it again unchanged; and its proposals not yet answered.
-        self.refused: dict[Situation, int] = {}
-        self.proposed: dict[str, Proposal] = {}
         self.interfered: set[tuple[int, str]] = set()
         # What one choice reads again and again, worked out once per call of ``choose`` (the state does
         # not change while the bot thinks): who can supply each colour, and the names of the bot's cards.
@@ -176,7 +161,6 @@ class GreedyBot:
         """Returns the bot's action for ``seat``."""
         assert isinstance(state, BossState)
         self._sources, self._laid, self._hand = {}, None, None
-        self._notice_refusals(state, seat)
         legal = state.legal_actions(seat)
         # The wishes are few and the first legal one is taken: look each up in the list (equality, as a
         # set would) rather than hashing every legal action.
@@ -209,50 +193,11 @@ class GreedyBot:
         return name in hand
 
     def _remember(self, state: BossState, action: BossAction) -> None:
-        """Notes a Boss card or Travel played, so that it is not repeated in this negotiation, and a
-        proposal made (or given up for an offer), to learn whether it is refused."""
+        """Notes a Boss card or Travel played, so that it is not repeated in this negotiation."""
         if isinstance(action, BossCard):
             self.interfered.add((state.turn, "boss"))
         elif isinstance(action, Travel):
             self.interfered.add((state.turn, action.colour))
-        elif isinstance(action, Include):
-            nego = state.nego
-            assert nego is not None
-            situation = (nego.boss, nego.space, nego.proceeds, action.colour, action.seat)
-            self.proposed[action.colour] = (state.turn, situation, action.number)
-        elif isinstance(action, Accept | Use | Lay):
-            self.proposed.pop(action.colour, None)
-
-    def _notice_refusals(self, state: BossState, seat: int) -> None:
-        """Notes which of the bot's proposals were refused since it last chose: in the same negotiation,
-        the line is gone (a refusal strikes it; the bot's own Accept or Use forgets the proposal)."""
-        if not self.proposed:
-            return
-        nego = state.nego
-        for colour, (turn, situation, amount) in list(self.proposed.items()):
-            if nego is None or turn != state.turn or nego.boss != seat:
-                del self.proposed[colour]  # the negotiation is over: its answer is not known
-                continue
-            term = nego.items.get(colour)
-            if term is not None and term.seat == situation[4] and not term.agreed:
-                continue  # not answered yet
-            del self.proposed[colour]
-            if term is None or term.seat != situation[4]:
-                self.refused[situation] = max(self.refused.get(situation, 0), amount)
-
-    def _floors(self, seat: int, space: int, proceeds: int, sources: Sources) -> dict[str, int]:
-        """Returns, for each colour of a space it has had refused, the least the bot would now propose
-        to the cheapest of the colour's other suppliers (``sources``): one more than the amount that
-        supplier refused, or nothing if one of them has refused nothing here."""
-        floors: dict[str, int] = {}
-        refused = self.refused
-        for boss, where, paid, colour, _ in refused:
-            if boss == seat and where == space and paid == proceeds and colour not in floors:
-                others = [s for s in sources(colour) if s != seat]
-                floors[colour] = min(
-                    (refused.get((seat, space, proceeds, colour, s), -1) + 1 for s in others), default=0
-                )
-        return floors
 
     def _wishes(self, state: BossState, seat: int) -> Iterable[BossAction]:
         """Yields the actions the bot would like, best first (the first legal one is taken)."""
@@ -292,12 +237,7 @@ class GreedyBot:
         assert state.marker is not None and top is not None
         space = state.space(state.marker)
         proceeds = space.dividends * top.value
-        owners = state.owners
-        # Before a negotiation the bot knows only the placards' holders (the others' Clan cards are
-        # secret): a colour refused by its holder here costs more than that holder refused.
-        holders = {c: [] if holder is None else [holder] for c, holder in owners.items()}
-        floors = self._floors(seat, state.marker, proceeds, holders.__getitem__)
-        cost, _ = cheapest_cover(state, seat, space, proceeds, floors=floors)
+        cost, _ = cheapest_cover(state, seat, space, proceeds)
         return proceeds - cost, proceeds
 
     def _turn(self, state: BossState, seat: int, rolled: bool) -> list[BossAction]:
@@ -342,9 +282,7 @@ class GreedyBot:
         if stands(state):
             extra = self._unneeded(state, space)
             return [Drop(extra[0])] if extra else [CALL]
-        sources = partial(self._suppliers, state)
-        floors = self._floors(seat, nego.space, nego.proceeds, sources)
-        cost, targets = cheapest_cover(state, seat, space, nego.proceeds, sources, floors)
+        cost, targets = cheapest_cover(state, seat, space, nego.proceeds, partial(self._suppliers, state))
         wishes: list[BossAction] = []
         if cost >= INF:
             wishes += self._recruit_for(state, seat, space)
@@ -392,17 +330,14 @@ class GreedyBot:
         tries = self.refusals.get(key, 0)
         self.refusals[key] = tries + 1
         price = min(room, fair_price(space, nego.proceeds) + 2 * tries)
-        # Never again what a supplier refused here: ask the one that refused least, for more than that.
-        least = {s: self.refused.get((seat, nego.space, nego.proceeds, colour, s), -1) + 1 for s in others}
-        supplier = min(others, key=least.__getitem__)
+        supplier = others[0]
         if term is not None:
             # Everyone passed and the proposal is unanswered: silence is a no. Ask another supplier,
             # or the same one for more; silence counts as two refusals, so the bot soon gives up.
             self.refusals[key] = tries + 2
-            supplier = min(others, key=lambda s: (s == term.seat, least[s]))
+            supplier = next((s for s in others if s != term.seat), term.seat)
             if supplier == term.seat:
                 price = max(price, term.amount + 1)
-        price = max(price, least[supplier])
         if price < 0 or price > room or tries > 4:
             return [FAIL]
         return [Include(colour, supplier, price)]

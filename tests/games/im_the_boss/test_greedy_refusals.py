@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.actions import Include, Refuse
 from parlour.games.im_the_boss.bots import GreedyBot
 from parlour.games.im_the_boss.state import BossState
+
+from ..typed import BOSS as GAME
 
 SEEDS = range(100)
 """Three greedy bots at the kit's short options: some of these seeds looped before the fix."""

@@ -61,9 +61,9 @@ checks: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-# The whole suite on the Python sources, then the coverage of `parlour` by the tests not marked slow
-# (data in .venv; `make test COVERAGE=` measures none); then the rules' tests, the conformance suite
-# and the environments' on the compiled modules (parlour/native.py).
+# The whole suite on the Python sources, slow tests included, with the coverage of `parlour` by that
+# whole suite (data in .venv; `make test COVERAGE=` measures none); then the rules' tests, the
+# conformance suite and the environments' on the compiled modules (parlour/native.py).
 COVERAGE ?= --cov=parlour --cov-report=term:skip-covered
 COMPILED_TESTS := tests/games tests/conformance tests/envs tests/test_native.py
 test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) $(NGINX) $(HAPROXY) $(OPENSSL) native
@@ -84,7 +84,8 @@ PG_TESTS ?= $(addprefix tests/server/,test_database_switch.py test_storage_secre
 test-postgres: $(STAMP) $(POSTGRES)
 	PARLOUR_TEST_DATABASE=postgres $(BIN)/pytest -n 2 -p no:cacheprovider $(PG_ALL)
 
-# The suite without the tests marked slow (browser tests, whole games, long sweeps): under a minute.
+# The suite without the tests marked slow (browser tests, whole games, long sweeps, fuzzing): about two
+# minutes on two cores, more on busy ones (`pytest -n 2 -m "not slow" --durations=30` names the slowest).
 test-fast: checks
 	$(BIN)/pytest -n 2 -m "not slow"
 

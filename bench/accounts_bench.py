@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # as under pytest: server.live_server
 
 from argon2 import PasswordHasher
+from server.live_server import LiveServer
 from serving import start_filled
 from sqlalchemy import bindparam, insert, update
 from websockets.sync.client import connect
@@ -46,7 +48,6 @@ from parlour.server.accounts.service import SESSION_SECONDS
 from parlour.server.hall import MAX_PLAYING, TABLE_ID_BYTES
 from parlour.server.storage import SeatRecord, SeatRow, Store, TableRecord, sqlite_url
 from parlour.server.tables import hash_token, new_token
-from tests.server.live_server import LiveServer
 
 HOUR = 3600.0
 PEOPLE = 4
@@ -173,7 +174,9 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
         rng = random.Random(7)
         players = sorted(of_account)
         mine, games, page, views, listed = [], [], [], [], []
-        warm, cold = [], []  # first views of tables in memory, and of tables read at their first opening
+        # first views of tables in memory, and of tables read at their first opening
+        warm: list[float] = []
+        cold: list[float] = []
         opened = set(resumed)
         try:
             for _ in range(requests):

@@ -54,7 +54,8 @@ def _play(table: str, made: dict[str, Any], players: list[LiveServer], watcher: 
     tokens = [made["seats"][str(seat)].split("#k=")[1] for seat in (0, 1)]
     clients = [Client(node, table, token) for node, token in zip(players, tokens, strict=True)]
     spectator = Client(watcher, table, made["spectator_token"])
-    rng, times = random.Random(table), []
+    rng = random.Random(table)
+    times: list[float] = []
     end = time.monotonic() + 300
     try:
         while time.monotonic() < end:

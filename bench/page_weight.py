@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # as under pytest: server.live_server
+
+from server.live_server import LiveServer
 
 from parlour.server.app import STATIC
-from tests.server.live_server import LiveServer
 
 GAMES = [("venture", {}), ("im-the-boss", {"length": "short"}), ("venus-needs-men", {"length": "short"})]
 """The games whose table pages are weighed (a person and two bots each), with their options."""
@@ -64,6 +66,7 @@ async def first_view(base: str, table: str, token: str) -> tuple[int, int, bool]
     async with websockets.connect(f"{base.replace('http', 'ws')}/ws/{table}", max_size=2**24) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         message = await ws.recv()
+        assert ws.response is not None  # the handshake is done once connected
         agreed = "permessage-deflate" in (ws.response.headers.get("sec-websocket-extensions") or "")
     data = message.encode() if isinstance(message, str) else message
     deflater = zlib.compressobj(wbits=-15)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from parlour.core.registry import load_game
+from parlour.core.state import GameState
 
 
 def random_playouts(
@@ -54,10 +56,11 @@ def copies_per_second(name: str, players: int, options: dict[str, Any] | None = 
             state.apply_legal(rng.choice(state.legal_actions(seat)), seat)
         states.append(state)
     rates: dict[str, float] = {}
-    for key, copy in (
+    copiers: tuple[tuple[str, Callable[[GameState[Any]], object]], ...] = (
         ("clones_per_second", lambda s: s.clone()),
         ("determinizations_per_second", lambda s: s.determinize(s.deciders()[0] if s.deciders() else 0, rng)),
-    ):
+    )
+    for key, copy in copiers:
         count, start = 0, time.perf_counter()
         while time.perf_counter() - start < 1.0:
             for state in states:

@@ -156,7 +156,7 @@ def main() -> None:
     print(f"wrote {RESULTS}")
 
 
-WINDOW_SETTINGS = (
+WINDOW_SETTINGS: tuple[tuple[str, list[str]], ...] = (
     ("playable", []),
     ("playable, nobody else watching", ["--no-spectators"]),
     ("only Deflector Shield", ["--ask", "only:Deflector Shield"]),
@@ -191,7 +191,7 @@ def window_bench(results: dict[str, Any]) -> None:
         )
 
 
-PLAYOUT_TABLES = (
+PLAYOUT_TABLES: tuple[tuple[str, int, dict[str, Any]], ...] = (
     ("venture", 4, {}),
     ("im-the-boss", 4, {}),
     ("venus-needs-men", 4, {"game": "basic"}),

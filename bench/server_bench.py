@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # as under pytest: server.live_server
 
 from command_line import settings
-
-from tests.server.live_server import LiveServer
+from server.live_server import LiveServer
 
 GAMES = [("venture", {}), ("im-the-boss", {"length": "short"}), ("venus-needs-men", {"length": "short"})]
 
@@ -52,7 +52,7 @@ async def watch(
     update's move time, in the order of ``latencies``)."""
     import websockets
 
-    where = {"local_addr": (local, 0)} if local else {}
+    where: dict[str, Any] = {"local_addr": (local, 0)} if local else {}
     async with websockets.connect(f"{url.replace('http', 'ws')}/ws/{table}", **where) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         while time.time() < until:

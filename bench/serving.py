@@ -7,8 +7,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # as under pytest: server.live_server
 
-from tests.server.live_server import LiveServer
+from server.live_server import LiveServer
 
 UNLIMITED = ["--http-rate", "1e6", "--http-burst", "1e6"]
 """The per-address request limit lifted: every request of a bench comes from one address."""

@@ -118,7 +118,7 @@ def benchmark_steps(env: Any, seconds: float, seed: int = 0, warm_up: float = 1.
 def connect_four_rate(seconds: float) -> float | None:
     """PettingZoo's ``connect_four_v3`` steps per second, or None where it cannot load."""
     try:
-        from pettingzoo.classic import connect_four_v3
+        from pettingzoo.classic import connect_four_v3  # type: ignore[import-untyped]
     except ImportError:
         return None
     return benchmark_steps(connect_four_v3.env(), seconds, warm_up=WARM_UP)
@@ -150,7 +150,7 @@ def openspiel_wrapper_rate(name: str, options: dict[str, Any], seconds: float) -
 def search_rate(name: str, options: dict[str, Any], seconds: float = 1.0) -> float:
     """Median ISMCTS iterations per second of one ``seconds`` search at each bench position."""
     game = load_game(name)
-    rates = []
+    rates: list[float] = []
     for index in range(SEARCH_POSITIONS):
         state = game.new_state(PLAYERS, index, options)
         rng = random.Random(index)

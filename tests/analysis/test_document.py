@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 
@@ -18,11 +19,11 @@ RECORD = bots_record("embers", ["human", "random", "human"], 21)
 
 
 @pytest.fixture(scope="module")
-def document() -> dict:
+def document() -> dict[str, Any]:
     return analyse(RECORD, budget=Budget(4), seed=5).to_json()
 
 
-def test_round_trip(document: dict) -> None:
+def test_round_trip(document: dict[str, Any]) -> None:
     text = json.dumps(document)
     loaded = load_analysis(json.loads(text))
     assert loaded.to_json() == document
@@ -32,11 +33,11 @@ def test_round_trip(document: dict) -> None:
     assert abs(sum(loaded.final) - 1.0) < 1e-5
 
 
-def test_one_and_two_workers_agree(document: dict) -> None:
+def test_one_and_two_workers_agree(document: dict[str, Any]) -> None:
     assert analyse(RECORD, budget=Budget(4), seed=5, workers=2).to_json() == document
 
 
-def _spoil(document: dict, path: list, value: object) -> dict:
+def _spoil(document: dict[str, Any], path: list[Any], value: object) -> dict[str, Any]:
     spoiled = copy.deepcopy(document)
     target = spoiled
     for key in path[:-1]:
@@ -65,7 +66,9 @@ def _spoil(document: dict, path: list, value: object) -> dict:
         (["thresholds"], {"?": 0.1}, "thresholds: not an object of the marks"),
     ],
 )
-def test_malformed_documents_are_refused(document: dict, path: list, value: object, words: str) -> None:
+def test_malformed_documents_are_refused(
+    document: dict[str, Any], path: list[Any], value: object, words: str
+) -> None:
     with pytest.raises(AnalysisError) as refused:
         load_analysis(_spoil(document, path, value))
     message = str(refused.value)
@@ -73,6 +76,7 @@ def test_malformed_documents_are_refused(document: dict, path: list, value: obje
 
 
 def test_not_an_object_is_refused() -> None:
+    data: object
     for data in ([], "analysis", None, 3):
         with pytest.raises(AnalysisError, match="not an object"):
             load_analysis(data)

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from cli.test_inputs import run
 
 from parlour.analysis.analyse import analyse
 from parlour.analysis.report import AnalysisError, load_analysis
 from parlour.analysis.settings import Budget
 
-from .test_command import run
 from .test_secrecy import _swapped_pair
 
 

@@ -4,6 +4,7 @@ could not tell apart (the game's own determinize, another seed) gets the same ju
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from parlour.core.registry import load_game
 from .games import bots_record, record_from
 
 
-def _swapped_pair(name: str, seats: list[str], seed: int, after: int) -> tuple:
+def _swapped_pair(name: str, seats: list[str], seed: int, after: int) -> tuple[Any, ...]:
     """Returns the records from seat 0's first judged decision after move ``after`` of a bots' game: the
     real one, and one whose hidden cards are re-dealt for seat 0 (the same moves while legal)."""
     game = load_game(name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -112,7 +113,8 @@ def test_settings_made_in_python_are_checked_too(setting: str) -> None:
     if setting in WHOLE:
         with pytest.raises(ValueError, match="whole number"):
             Settings(**{setting: 1.0})  # type: ignore[arg-type]
-    assert getattr(Settings(**{setting: high}), setting) == high
+    given: dict[str, Any] = {setting: high}
+    assert getattr(Settings(**given), setting) == high
 
 
 @pytest.mark.parametrize(

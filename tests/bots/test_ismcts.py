@@ -117,7 +117,7 @@ def test_unfinished_games_are_judged_by_the_estimate() -> None:
 
     state = midgame("venture", steps=60)
     times = scorings_left(state)  # type: ignore[arg-type]
-    assert state.estimate() == [p + times * holdings_profit(state, s) for s, p in enumerate(state.profits)]  # type: ignore[attr-defined]
+    assert state.estimate() == [p + times * holdings_profit(state, s) for s, p in enumerate(state.profits)]  # type: ignore[attr-defined,arg-type]
     boss = midgame("im-the-boss")
     assert boss.estimate() == boss.scores()
     values, estimates = reward(state), state.estimate()
@@ -131,7 +131,7 @@ def venture_at(kind: str, seed: int = 4) -> GameState:
     game = load_game("venture")
     state = game.new_state(4, seed)
     bots = [make_bot(game, "greedy", s) for s in range(4)]
-    while state.stack.top.kind != kind or len(state.legal_actions(state.deciders()[0])) < 2:  # type: ignore[attr-defined]
+    while state.stack.top.kind != kind or len(state.legal_actions(state.deciders()[0])) < 2:
         seat = state.deciders()[0]
         state.apply(bots[seat].choose(state, seat), seat)
     return state

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import ray
@@ -33,7 +34,7 @@ SEATS = ["random", "random", "random"]
 """Embers with random bots: about a millisecond a game."""
 
 
-def timeless(summary: dict) -> dict:
+def timeless(summary: dict[str, Any]) -> dict[str, Any]:
     """Returns a summary without its wall-clock time."""
     return {k: v for k, v in summary.items() if k != "seconds"}
 
@@ -180,7 +181,7 @@ def scale_bench_agrees() -> None:
     assert row["local_games_per_second"] > 0 and row["ray_games_per_second"] > 0
 
 
-def crash_once(job: tuple[str, tuple]) -> list[GameOutcome]:
+def crash_once(job: tuple[str, tuple[Any, ...]]) -> list[GameOutcome]:
     """Plays a chunk, noting each attempt in a log; the worker playing game 5 dies the first time."""
     folder, chunk = job
     with open(os.path.join(folder, "attempts"), "a", encoding="utf-8") as log:
@@ -191,14 +192,14 @@ def crash_once(job: tuple[str, tuple]) -> list[GameOutcome]:
     return _play_chunk(chunk)
 
 
-def crash_always(job: tuple[str, tuple]) -> list[GameOutcome]:
+def crash_always(job: tuple[str, tuple[Any, ...]]) -> list[GameOutcome]:
     """Plays a chunk, except that the worker playing game 5 always dies."""
     if 5 in job[1][3]:
         os._exit(1)
     return _play_chunk(job[1])
 
 
-def chunk_jobs(folder: Path, games: int) -> list[tuple[str, tuple]]:
+def chunk_jobs(folder: Path, games: int) -> list[tuple[str, tuple[Any, ...]]]:
     """Returns simulation chunks of Embers (seed 4, three random bots), each with a folder of its own."""
     folder.mkdir()
     return [(str(folder), ("embers", SEATS, 4, c, {"chain": "on"}, None)) for c in chunks(games, 2)]

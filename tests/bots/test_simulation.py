@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from parlour.bots.random_bot import RandomBot
@@ -10,6 +12,7 @@ from parlour.bots.simulation import Batch, GameOutcome, _play_chunk, game_seed, 
 from parlour.core.errors import OptionError
 from parlour.core.match import play_match
 from parlour.core.registry import load_game
+from parlour.core.state import GameState
 
 GAME = load_game("venture")
 SEATS = ["greedy", "random", "random"]
@@ -17,7 +20,7 @@ SHORT = {"max_turns": 30}
 """Games cut at 30 turns: quick, but long enough for real play."""
 
 
-def without_seconds(summary: dict) -> dict:
+def without_seconds(summary: dict[str, Any]) -> dict[str, Any]:
     """Returns the summary without its wall-clock time."""
     return {k: v for k, v in summary.items() if k != "seconds"}
 
@@ -196,7 +199,7 @@ class Recorder:
         self.name = bot.name
         self.chosen: list[str] = []
 
-    def choose(self, state, seat):
+    def choose(self, state: GameState, seat: int) -> object:
         action = self.bot.choose(state, seat)
         assert action in state.legal_actions(seat)
         self.chosen.append(str(action))

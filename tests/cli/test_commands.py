@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -214,7 +214,7 @@ def test_show_as_a_seat_and_as_a_spectator(position: Path, capsys: pytest.Captur
     state = GAME.load_position(position.read_text())
     status, seat_view, _ = run(capsys, "show", "venture", "--position", str(position), "--seat", "2")
     assert status == 0
-    hand = " ".join(state.observation(2)["hand"])
+    hand = " ".join(cast(list[str], state.observation(2)["hand"]))
     assert f"Your hand: {hand}" in seat_view
     assert seat_view.strip() == state.render(2).strip()
     status, public, _ = run(capsys, "show", "venture", "--position", str(position))

@@ -24,7 +24,7 @@ HOUSE = GAME.available_content("deck")[0]
 
 def deck(industry: str) -> dict[str, Any]:
     """Returns a valid Venture deck whose Steel industry has another name."""
-    data = HOUSE.data()
+    data: dict[str, Any] = HOUSE.data()
     data["industries"]["items"][0]["name"] = industry
     return data
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games.typed import VENTURE as VENTURE_STATES
 from rich.console import Console
 
 from parlour.cli import files
@@ -97,7 +98,7 @@ def test_record_key_and_folder_are_private(tmp_path: Path, monkeypatch: pytest.M
 
 def test_the_seed_of_a_position_start_goes_to_the_key() -> None:
     """A record that starts from a position (hands and all) keeps the position in the key."""
-    state = VENTURE.new_state(3, SEED)
+    state = VENTURE_STATES.new_state(3, SEED)
     record = GameRecord("venture", 3, SEED, dict(state.options), ["a", "b", "c"], start=state.to_position())
     record.add(0, "discard 18", (Forced(DIE, 4), Forced(ORDER, ["10", "3c"])))
     record.add(1, "end")
@@ -265,7 +266,7 @@ def test_a_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.M
     def broken(*_: Any) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files.os, "replace", broken)
+    monkeypatch.setattr(os, "replace", broken)  # the os module parlour.cli.files uses
     with pytest.raises(ParlourError, match="No space left"):
         files.write_text(path, "new")
     assert path.read_text() == "old"

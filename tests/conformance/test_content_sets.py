@@ -21,6 +21,7 @@ import pathlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -46,6 +47,12 @@ def _position(game: Game) -> dict[str, Any]:
     return game.new_state(_players(game), 3).to_position()
 
 
+def replace_with_fifo(path: Path) -> None:
+    """Replaces the file at ``path`` with a named pipe (which a reader would wait on forever)."""
+    path.unlink()
+    os.mkfifo(path)
+
+
 def _house(game: Game) -> ContentSet:
     return game.available_content(OPTION[game.name])[0]
 
@@ -58,7 +65,7 @@ class Touched(AssertionError):
 def _called_from(folder: str) -> bool:
     """Whether the call comes from code in ``folder``, through the path functions of ``os`` at most
     (coverage.py's tracer resolves each new source file it sees with ``os.path.realpath``)."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None and frame.f_globals.get("__name__") in {"os", "posixpath", "genericpath"}:
         frame = frame.f_back
     return frame is not None and frame.f_code.co_filename.startswith(folder)
@@ -180,7 +187,7 @@ def test_the_refusal_is_the_same_whether_the_file_exists_or_not(name: str, tmp_p
         lambda: None,
         lambda: path.write_text(_house(game).canonical, encoding="ascii"),
         lambda: path.write_text("{", encoding="ascii"),
-        lambda: (path.unlink(), os.mkfifo(path)),
+        lambda: replace_with_fifo(path),
     ):
         make()
         with pytest.raises(PositionError) as info:

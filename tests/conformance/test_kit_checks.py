@@ -4,7 +4,7 @@ of actions applied (broken variants of Embers, built here), and every real game 
 from __future__ import annotations
 
 import random
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import pytest
 
@@ -118,7 +118,7 @@ def test_the_redeal_check_asks_nothing_of_states_without_hidden_cards() -> None:
     assert quiet
     rng = random.Random(0)
     kit.check_determinize_redeals(quiet, rng)
-    dealt = rebuild(Unchanged, EmbersGame().new_state(2, 0))
+    dealt = rebuild(Unchanged, cast(EmbersState, EmbersGame().new_state(2, 0)))
     with pytest.raises(AssertionError, match="seat 0: no determinisation re-dealt anything in 1 states"):
         kit.check_determinize_redeals([*quiet, dealt], rng)
 

@@ -15,8 +15,8 @@ from parlour.testing.kit import playout
 
 
 def test_a_copy_shares_nothing_with_the_original() -> None:
-    data = {"a": [1, {"b": [2, 3]}], "c": None, "d": "x", "e": 1.5, "f": True}
-    copied = copy_json(data)
+    data: dict[str, Any] = {"a": [1, {"b": [2, 3]}], "c": None, "d": "x", "e": 1.5, "f": True}
+    copied: Any = copy_json(data)
     assert copied == data
     copied["a"][1]["b"].append(4)
     assert data["a"][1]["b"] == [2, 3]

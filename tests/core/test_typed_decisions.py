@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -135,7 +135,7 @@ class Toy(GameState[ToyAction]):
         return {"stack": self.stack.to_json()}
 
     def parse_action(self, text: str) -> ToyAction:
-        return NOTATION.parse(text)
+        return cast(ToyAction, NOTATION.parse(text))
 
 
 def test_the_top_decision_lists_the_legal_actions() -> None:

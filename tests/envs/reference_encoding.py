@@ -8,6 +8,7 @@ the names of what it imports.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -80,8 +81,9 @@ class Features:
         clipped: np.ndarray = np.clip(np.concatenate(self.chunks), 0.0, 1.0)
         return clipped
 
-    layout = CoreFeatures.layout
-    """Returns (name, start, length) of every block (the core's: it reads only ``blocks``)."""
+    def layout(self) -> list[tuple[str, int, int]]:
+        """Returns (name, start, length) of every block (the core's: it reads only ``blocks``)."""
+        return CoreFeatures.layout(cast(CoreFeatures, self))
 
 
 def seat_block(features: Features, name: str, values: Sequence[object], viewer: int, scale: float) -> None:

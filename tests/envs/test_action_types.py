@@ -54,7 +54,7 @@ def test_pettingzoo_refuses_anything_but_an_int_and_changes_nothing(name: str) -
                 env.step(value)  # type: ignore[arg-type]
             assert "\n" not in str(raised.value)
             assert (snapshot(env.state_), env.agent_selection, env.steps) == before, value
-        env.step(np.int64(legal))  # a NumPy integer is an id: the next legal step works
+        env.step(np.int64(legal))  # type: ignore[arg-type]  # a NumPy integer is an id: the next legal step works
         assert env.steps == before[2] + 1
 
 
@@ -65,7 +65,7 @@ def test_pettingzoo_refuses_ids_out_of_range_in_one_line(name: str) -> None:
     before = snapshot(env.state_)
     for value in (-1, len(env.catalogue), 10**30, np.int64(-1)):
         with pytest.raises(ValueError, match=rf"an action is an id 0\.\.{len(env.catalogue) - 1}, not"):
-            env.step(value)
+            env.step(value)  # type: ignore[arg-type]  # np.int64 too, which the declared int leaves out
     assert snapshot(env.state_) == before
 
 
@@ -75,7 +75,7 @@ def test_openspiel_refuses_anything_but_an_int_and_changes_nothing(name: str) ->
     game = pyspiel.load_game(short_name(name), {"players": players(name)})
     state = game.new_initial_state()
     rng = random.Random(5)
-    kinds = set()
+    kinds: set[bool] = set()
     while len(kinds) < 2 and not state.is_terminal():
         chance = state.is_chance_node()
         kinds.add(chance)

@@ -25,7 +25,8 @@ GAMES = ["parlour_venture", "parlour_im_the_boss", "parlour_venus_needs_men"]
 def sample(state: Any, rng: random.Random) -> int:
     """Returns a chance outcome drawn with the node's probabilities."""
     outcomes = state.chance_outcomes()
-    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    drawn: int = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    return drawn
 
 
 def deal(game: Any, rng: random.Random) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 
 from parlour.envs import make
 from parlour.testing.kit import snapshot

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from parlour.core.registry import game_names
 from parlour.envs import make
+from parlour.envs.pettingzoo_env import ParlourEnv
 
 
-def lowest_id_episode(env) -> tuple[int, bool, bool]:
+def lowest_id_episode(env: ParlourEnv) -> tuple[int, bool, bool]:
     """Plays 'always the lowest legal id' for every agent; returns steps, terminated, truncated."""
     env.reset(seed=0)
     steps, terminated, truncated = 0, False, False
@@ -61,6 +64,6 @@ def test_truncated_agents_get_no_reward_and_only_none_steps() -> None:
 
 
 @pytest.mark.parametrize("bad", [0, -1, True, 2.5])
-def test_a_step_limit_must_be_a_positive_whole_number(bad: object) -> None:
+def test_a_step_limit_must_be_a_positive_whole_number(bad: Any) -> None:
     with pytest.raises(ValueError, match="max_steps must be a positive whole number"):
         make("venture", players=3, max_steps=bad)

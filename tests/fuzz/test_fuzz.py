@@ -88,6 +88,7 @@ def test_the_guards_catch_a_hang() -> None:
     assert tally.hangs == 1 and tally.broken == 1
 
 
+@pytest.mark.slow  # each line analyses a whole game: 13 to 73 s a game on two busy cores
 @pytest.mark.parametrize("name", GAMES)
 def test_analyse_command_lines(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))

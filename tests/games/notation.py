@@ -7,6 +7,7 @@ the test it returns under a ``test_`` name, so that pytest collects it there.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import pytest
 
@@ -14,16 +15,18 @@ from parlour.core.errors import NotationError
 from parlour.core.state import GameState
 from parlour.testing.kit import snapshot
 
-Parse = Callable[[str], object]
-Format = Callable[[object], str]
-Test = Callable[[str, object], None]
+A = TypeVar("A")
+"""A game's action type."""
+Test = Callable[[str, Any], None]
 
 
-def round_trip_test(parse: Parse, format_: Format, cases: Sequence[tuple[str, object]]) -> Test:
+def round_trip_test(
+    parse: Callable[[str], A], format_: Callable[[A], str], cases: Sequence[tuple[str, A]]
+) -> Test:
     """Returns the test that each ``(text, action)`` case parses to its action and formats back."""
 
     @pytest.mark.parametrize(("text", "action"), cases)
-    def test_round_trip(text: str, action: object) -> None:
+    def test_round_trip(text: str, action: A) -> None:
         """Parsing the canonical text gives the action; formatting the action gives the text back."""
         assert parse(text) == action
         assert format_(action) == text
@@ -37,7 +40,9 @@ LOOSE = "Case, extra spaces and leading zeros are accepted; the action prints in
 """What the canonical-form test says by default."""
 
 
-def canonical_test(parse: Parse, format_: Format, cases: Sequence[tuple[str, str]], doc: str = LOOSE) -> Test:
+def canonical_test(
+    parse: Callable[[str], A], format_: Callable[[A], str], cases: Sequence[tuple[str, str]], doc: str = LOOSE
+) -> Test:
     """Returns the test (``doc`` its docstring) that each ``(text, canonical)`` case, a loose form, is read
     as the action whose one canonical form is ``canonical``."""
 

@@ -16,8 +16,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from starlette.testclient import TestClient
 
+from parlour.server.accounts.cookie import COOKIE
 from parlour.server.accounts.mail import MailSettings
-from parlour.server.accounts.web import COOKIE
 
 from .accounts_helpers import PASSWORD, account_client, login, one_line_error, register, rows
 from .conftest import database_sql

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from parlour.server.accounts.cookie import COOKIE
 from parlour.server.accounts.counters import AccountLimits, Limit
-from parlour.server.accounts.web import COOKIE
 
 from .accounts_helpers import PASSWORD, ROOMY, account_client, login, one_line_error, register, rows
 from .conftest import bearer, column_names, create, database_sql, table_names

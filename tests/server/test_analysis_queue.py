@@ -21,9 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, insert, select, update
 
+from parlour.analysis.analyse import analyse as real_analyse
 from parlour.analysis.report import load_analysis
 from parlour.cli.serve import Analysing, check_analysing
 from parlour.core.errors import OptionError
+from parlour.core.record import GameRecord
 from parlour.server import analysing
 from parlour.server.analyses import (
     BOTS_ONLY,
@@ -225,7 +227,8 @@ def test_an_address_asks_for_so_many_analyses_an_hour_then_is_refused(db: Path) 
         assert error == "too many analyses asked for from this address: try again later"
         assert ask(idle, first).status_code == 200  # one already asked for is told, not counted
         stored = {r.requester for r in rows(db)}
-        assert stored == {address_hash(idle.app.state.hall.store.seed_key, "testclient")}  # never in clear
+        hall = idle.app.state.hall  # type: ignore[attr-defined]
+        assert stored == {address_hash(hall.store.seed_key, "testclient")}  # never in clear
         clock.advance(limits.window + 1)
         assert ask(idle, second, "hindsight").status_code == 202
 
@@ -245,7 +248,7 @@ def test_an_addresses_hash_is_forgotten_after_the_limits_window(client: TestClie
     assert ask(client, table).status_code == 202
     wait_done(client, table)
     assert rows(db)[0].requester is not None
-    client.app.state.hall.clock.advance(AnalysisLimits().window + 1)
+    client.app.state.hall.clock.advance(AnalysisLimits().window + 1)  # type: ignore[attr-defined]
     end = time.time() + 10
     while rows(db)[0].requester is not None:
         assert time.time() < end, "the worker did not forget the address"
@@ -268,8 +271,12 @@ def test_a_game_in_play_is_never_analysed_and_nothing_about_it_is_told(
     client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
-    real = analysing.analyse
-    monkeypatch.setattr(analysing, "analyse", lambda *a, **k: calls.append(a) or real(*a, **k))
+
+    def counted(*a: Any, **k: Any) -> Any:
+        calls.append(a)
+        return real_analyse(*a, **k)
+
+    monkeypatch.setattr(analysing, "analyse", counted)
     made = create(client, "embers", ["human", "random"])
     table = made["table"]
     for body in ({}, {"view": "seat"}, {"view": "hindsight"}):
@@ -475,13 +482,13 @@ def test_two_workers_on_one_database_run_each_analysis_once(
         for table in tables:
             for view in ("seat", "hindsight"):
                 assert ask(idle, table, view).status_code == 202
-    calls: list[tuple[str, bool]] = []
-    real = analysing.analyse
-    monkeypatch.setattr(
-        analysing,
-        "analyse",
-        lambda record, **k: calls.append((record.seed, k["hindsight"])) or real(record, **k),
-    )
+    calls: list[tuple[int, bool]] = []
+
+    def counted(record: GameRecord, **k: Any) -> Any:
+        calls.append((record.seed, k["hindsight"]))
+        return real_analyse(record, **k)
+
+    monkeypatch.setattr(analysing, "analyse", counted)
     asyncio.run(run_two_workers(db))
     assert len(calls) == len(set(calls)) == 6
     assert [r.status for r in rows(db)] == ["done"] * 6

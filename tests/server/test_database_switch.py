@@ -23,9 +23,9 @@ def test_one_path_names_one_database_of_the_chosen_kind(tmp_path: Path) -> None:
 def test_the_app_a_server_process_and_a_store_share_the_test_database(db: Path) -> None:
     with make_client(db) as client:
         table = create(client, "embers", ["human", "random"])["table"]
-        assert client.app.state.hall.store.engine.dialect.name == (
+        assert client.app.state.hall.store.engine.dialect.name == (  # type: ignore[attr-defined]
             "postgresql" if on_postgres() else "sqlite"
-        )  # type: ignore[attr-defined]
+        )
     live = LiveServer(db).start()
     try:
         assert live.get(f"/api/tables/{table}/status")["game"] == "embers"

@@ -163,8 +163,8 @@ def test_the_tutorial_api_has_its_own_rate_limit(db: Any) -> None:
 
     app = Starlette(
         routes=learn_routes(lambda: None, rate=0.01, burst=3),  # type: ignore[arg-type,return-value]
-        exception_handlers={Refusal: _refused},
-    )  # type: ignore[dict-item]
+        exception_handlers={Refusal: _refused},  # type: ignore[dict-item]
+    )
     with TestClient(app) as client:
         for _ in range(3):
             assert client.post("/api/learn/venture", json={}).status_code == 200

@@ -7,7 +7,7 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from starlette.testclient import TestClient
@@ -175,7 +175,7 @@ def check_message(table: Any, state: Any, seat: int, message: dict[str, Any], ga
     )
     for key, value in expected.items():
         if key == "log":
-            assert message[key] == value[: len(message[key])], (game, seat, key)
+            assert message[key] == cast(list[Any], value)[: len(message[key])], (game, seat, key)
         else:
             assert message[key] == value, (game, seat, key)
     if message["window"] is not None:

@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.server.accounts.web import COOKIE
+from parlour.server.accounts.cookie import COOKIE
 
 from .accounts_helpers import account_client, one_line_error, register
 from .conftest import bearer, create, database_sql
@@ -18,7 +18,7 @@ from .test_play_again import play_out
 
 OWN = {"origin": "http://testserver"}
 """The Origin header of the server's own pages (the test client's base URL)."""
-TURN_BASED = {"pace": "turn-based", "move_hours": 24}
+TURN_BASED: dict[str, Any] = {"pace": "turn-based", "move_hours": 24}
 
 
 @pytest.fixture

@@ -123,7 +123,7 @@ def test_at_most_one_email_per_table_an_hour(db: Path, inbox: tuple[Inbox, MailS
         for number in range(4):  # each seat asked twice within the hour: one e-mail each
             move(client, made)
             if number < 2:
-                wait_until(lambda number=number: len(outbox(db)) == number + 1)  # type: ignore[misc]
+                wait_until(lambda number=number: len(outbox(db)) == number + 1)
             else:
                 time.sleep(0.3)  # time for a row that should not be written
             deliver_now(client)  # each sent before the person moves (or checked again, and dropped)

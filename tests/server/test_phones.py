@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import ConsoleMessage
 
 from .browsing import (
     LAPTOP,
@@ -94,7 +95,12 @@ def test_each_table_fits_a_phone_at_the_start_and_in_the_middle(
         made = slow.create(game, ["human", "greedy", "greedy"])
         page = browser.new_page(viewport=PHONE)
         errors: list[str] = []
-        page.on("console", lambda m: m.type == "error" and errors.append(f"{m.text} {m.location.get('url')}"))
+
+        def console_error(m: ConsoleMessage) -> None:
+            if m.type == "error":
+                errors.append(f"{m.text} {m.location.get('url')}")
+
+        page.on("console", console_error)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(slow.url + made["seats"]["0"])
         page.wait_for_selector("body[data-drawn]", state="attached", timeout=30_000)

@@ -41,7 +41,7 @@ def test_http_requests_beyond_an_addresses_rate_are_refused_and_change_nothing(d
         assert client.app.state.hall.get(table).record.version == 0  # type: ignore[attr-defined]
 
 
-def against_greedy(client: TestClient, **clock: float) -> tuple[str, str]:
+def against_greedy(client: TestClient, **clock: Any) -> tuple[str, str]:
     """Creates a Venture table of a person (seat 0) against greedy with this clock; returns the table's id
     and the person's token."""
     made = create(client, "venture", ["human", "greedy"], **clock)
@@ -334,7 +334,8 @@ def ask_for_a_stand_in(client: TestClient, table: str, token: str, seat: int) ->
         ws.send_text(json.dumps({"type": "stand_in", "seat": seat, "bot": "greedy"}))
         while (reply := json.loads(ws.receive_text()))["type"] != "error":
             if reply["type"] == "table" and reply["seats"][seat]["stand_in"] == "greedy":
-                return reply
+                shown: dict[str, Any] = reply
+                return shown
     found: dict[str, Any] = reply
     return found
 

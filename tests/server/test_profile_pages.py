@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Dialog
 
 from .accounts_helpers import PASSWORD, account_client, login, one_line_error, register, rows
 from .browsing import needs_chromium, screenshot
@@ -96,7 +97,12 @@ def test_chromium_opens_a_profile_and_the_leaderboard_names_as_text(browser: Any
         errors: list[str] = []
         dialogs: list[str] = []
         page.on("pageerror", lambda err: errors.append(str(err)))
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+        def dismissed(dialog: Dialog) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", dismissed)
         page.goto(server.url + "/")
         page.click("#leaderboard-link")
         page.wait_for_selector("#board-game option[value=embers]", state="attached")

@@ -85,7 +85,7 @@ def expected(results: list[tuple[list[str], list[int]]]) -> dict[str, tuple[floa
     ratings: dict[str, Any] = {}
     for names, places in results:
         teams = [[ratings.get(name, model.rating())] for name in names]
-        for name, team in zip(names, model.rate(teams, ranks=places), strict=True):
+        for name, team in zip(names, model.rate(teams, ranks=[float(p) for p in places]), strict=True):
             ratings[name] = team[0]
     return {name: (r.mu, r.sigma) for name, r in ratings.items()}
 

@@ -334,7 +334,7 @@ def test_an_answer_writes_the_table_row_before_it_counts_the_accepts(db: Path) -
         new = again(client, made["table"], made["tokens"][0]).json()["table"]
     store = Store(database_url(db))
     try:
-        said: list[str] = []
+        said: list[list[str]] = []
         event.listen(store.engine, "before_cursor_execute", lambda *a: said.append(a[2].split()[0:2]))
         answered = store_answer(store.engine, new, 0, True, time.time(), None)
         assert answered.status == "waiting" and answered.accepted == [True, False, True]

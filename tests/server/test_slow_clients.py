@@ -19,7 +19,8 @@ from websockets.sync.client import connect as ws_connect
 
 from parlour.cli.serve import Guards, serve
 from parlour.core.errors import OptionError
-from parlour.server.connections import Gate, Limits, QuietLog, address_key, budget, parse_networks
+from parlour.server.connections import Gate, Limits, QuietLog, budget, parse_networks
+from parlour.server.limits import address_key
 
 from .live_server import LiveServer
 
@@ -78,8 +79,9 @@ def many(port: int, count: int, source: str = "127.0.0.1", wait: float = 20) -> 
     end, pending = time.monotonic() + wait, count
     while pending and time.monotonic() < end:
         for key, _ in selector.select(0.5):
-            s = key.fileobj
-            assert isinstance(s, socket.socket)
+            ready = key.fileobj
+            assert isinstance(ready, socket.socket)
+            s = ready
             selector.unregister(s)
             pending -= 1
             if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:

@@ -120,6 +120,7 @@ def test_a_turn_based_request_out_of_bounds_is_refused_with_one_line(
 def test_the_clock_hook_exists_only_when_tests_ask_for_it(client: TestClient, tmp_path: Path) -> None:
     assert client.post("/api/test/clock", json={"advance": DAY}).status_code in (404, 405)
     with turn_client(tmp_path / "hook.db") as hooked:
+        bad: object
         for bad in ({"advance": -1}, {"advance": "1"}, {"advance": True}, {"advance": 1e9}, [], {"x": 1}):
             reply = hooked.post("/api/test/clock", json=bad)
             assert reply.status_code == 400 and "\n" not in reply.json()["error"]

@@ -10,7 +10,7 @@ from parlour.core.registry import game_names, load_game
 from parlour.tutorials.files import GLOSSARY, data_file
 from parlour.tutorials.format import TutorialError
 from parlour.tutorials.glossary import CARD, RULE, glossary, glossary_json, read_glossary
-from tests.tutorials.walker import quote_problem, rulebook
+from tutorials.walker import quote_problem, rulebook
 
 GAME = load_game("venture")
 WITH_GLOSSARY = [name for name in game_names() if data_file(load_game(name), GLOSSARY).is_file()]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli.scripted import Script
 from rich.console import Console
 
 from parlour.cli import learn
@@ -14,7 +15,6 @@ from parlour.cli.learn import TerminalLesson
 from parlour.cli.main import main
 from parlour.tutorials.engine import Tutorial
 from parlour.tutorials.files import tutorial_games
-from tests.cli.scripted import Script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,7 +61,12 @@ def test_the_command_line_runs_it_and_refuses_a_game_without_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     seen: list[str] = []
-    monkeypatch.setattr(learn, "learn_in_terminal", lambda name, path: seen.append(name) or 0)
+
+    def noted(name: str, path: str | None) -> int:
+        seen.append(name)
+        return 0
+
+    monkeypatch.setattr(learn, "learn_in_terminal", noted)
     assert main(["learn", "venture"]) == 0 and seen == ["venture"]
     monkeypatch.undo()
     assert main(["learn", "embers"]) == 2
@@ -129,7 +134,12 @@ def test_an_add_on_is_learnt_as_game_slash_part(
         "Venus Needs Men!: the Enhanced game: 8 steps play through, then a game." in capsys.readouterr().out
     )
     seen: list[str] = []
-    monkeypatch.setattr(learn, "learn_in_terminal", lambda name, path: seen.append(name) or 0)
+
+    def noted(name: str, path: str | None) -> int:
+        seen.append(name)
+        return 0
+
+    monkeypatch.setattr(learn, "learn_in_terminal", noted)
     assert main(["learn", "venus-needs-men/enhanced"]) == 0 and seen == ["venus-needs-men/enhanced"]
     monkeypatch.undo()
     assert main(["learn", "venus-needs-men/advanced", "--check"]) == 2

@@ -11,7 +11,8 @@ from parlour.core.errors import ParlourError
 from parlour.core.registry import load_game
 from parlour.tutorials.engine import Outcome, Tutorial
 from parlour.tutorials.files import split_name, tutorial_games, tutorial_names
-from tests.tutorials.walker import (
+from parlour.tutorials.format import Step
+from tutorials.walker import (
     content_names,
     drawing,
     highlight_problem,
@@ -46,7 +47,7 @@ def test_tutorial_walks_through(name: str) -> None:
     book = rulebook(game_name)
     source = drawing(game_name)
     problems: list[str] = []
-    step = tutorial.start()
+    step: Step | None = tutorial.start()
     while (step := tutorial.step) is not None:
         state = tutorial.current()
         seat = tutorial.learner

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parlour.tutorials.engine import Tutorial
-from tests.tutorials.walker import content_names, highlight_problem, named_in, quote_problem, seen_names
+from tutorials.walker import content_names, highlight_problem, named_in, quote_problem, seen_names
 
 BOOK = "Title\nThe Play\nA player draws two cards.\nThe End\nThe game ends."
 SOURCE = (

@@ -8,8 +8,10 @@ from typing import Any
 
 from parlour.core.chance import Chance, Forced
 from parlour.core.state import Event
-from parlour.games.embers import GAME, EmbersState
+from parlour.games.embers import EmbersState
 from parlour.games.embers.content import house_content
+
+from ..typed import EMBERS as GAME
 
 DECK = house_content().deck
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from parlour.core.state import ScoreStep
-from parlour.games.embers import GAME
+from parlour.games.embers import EmbersState
 from parlour.testing.kit import playout
 
+from ..typed import EMBERS as GAME
 from .scenario import deal, play, texts
 
 
-def last_cards() -> object:
+def last_cards() -> EmbersState:
     """Seat 0 holds a 7 and seat 1 nothing; the draw pile is empty; the fire holds 8."""
     state = deal(["7", "1", "2", "3", "4"], ["8", "5", "6", "douse", "douse"])
     for seat, keep in ((0, ["7"]), (1, [])):
@@ -52,7 +55,7 @@ def test_rule_6_2_a_point_a_card_in_the_score_pile_and_ties_share_the_win() -> N
 
 def test_every_game_ends_with_every_card_scored_or_in_the_fire_or_discarded() -> None:
     for seed in range(20):
-        state = playout(GAME, 2 + seed % 4, seed)
+        state = cast(EmbersState, playout(GAME, 2 + seed % 4, seed))
         taken = sum(len(pile) for pile in state.table.taken)
         assert taken + len(state.table.fire) + len(state.table.discard) == 30
         assert sum(state.scores()) == taken and state.invariant_errors() == []

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from parlour.core.errors import ContentError, OptionError
-from parlour.games.embers import GAME
 from parlour.games.embers.content import content_of, house_content
 
+from ..typed import EMBERS as GAME
 from .scenario import deal
 
 

@@ -28,9 +28,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.core.chance import Forced
-from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss.negotiation import Negotiation
 
 from ..scenarios import Pool, apply_line, by_seat
+from ..typed import BOSS as GAME
 
 CONTENT = GAME.content({})
 COLOURS = CONTENT.colours
@@ -220,6 +222,18 @@ def terms(state: BossState) -> dict[str, tuple[int, int, bool]]:
 def kinds(state: BossState) -> list[str]:
     """Returns the decision kinds on the stack, bottom first."""
     return state.stack.kinds()
+
+
+def marker(state: BossState) -> int:
+    """Returns the marker's place (0 to 15; the rulebook's space is one more), which a game always has."""
+    assert state.marker is not None, "the marker is off the board"
+    return state.marker
+
+
+def nego(state: BossState) -> Negotiation:
+    """Returns the negotiation under way (a test that reads one fails here where there is none)."""
+    assert state.nego is not None, "no negotiation is under way"
+    return state.nego
 
 
 def check(state: BossState) -> None:

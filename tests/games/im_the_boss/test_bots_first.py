@@ -16,9 +16,12 @@ import pytest
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.state import GameState
-from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss.actions import Include
 from parlour.games.im_the_boss.bots import GreedyBot
 
+from ..typed import BOSS as GAME
+from ..typed import choose
 from .scenario import negotiation, play
 from .test_people import determinised_states
 
@@ -62,7 +65,7 @@ def bots_first_game(players: int, seed: int, human: int, policy: str) -> tuple[B
         bots = [s for s in deciders if s != human]
         seat = bots[0] if state.stack.top.concurrent and bots else deciders[0]
         nego = state.nego
-        state.apply(agents[seat].choose(state, seat), seat)
+        state.apply(choose(agents[seat], state, seat), seat)
         if nego is None:
             continue
         length += 1
@@ -119,6 +122,7 @@ def test_a_bot_boss_takes_silence_for_a_no_and_offers_more() -> None:
     state = negotiation(boss=1)
     bot = GreedyBot()
     first = bot.choose(state, 1)
+    assert isinstance(first, Include)
     assert (first.verb, first.colour, first.seat) == ("include", "R", 0)
     state.apply(first, 1)
     asked = [first.number]
@@ -128,6 +132,7 @@ def test_a_bot_boss_takes_silence_for_a_no_and_offers_more() -> None:
         action = bot.choose(state, 1)
         if action.verb == "fail":
             break
+        assert isinstance(action, Include)
         assert (action.verb, action.colour, action.seat) == ("include", "R", 0)
         state.apply(action, 1)
         asked.append(action.number)

@@ -7,12 +7,12 @@ import json
 import pytest
 
 from parlour.bots.simulation import simulate
-from parlour.games.im_the_boss import GAME
-from parlour.games.im_the_boss.actions import Travel
+from parlour.games.im_the_boss.actions import Offer, Travel
 from parlour.games.im_the_boss.bots import GreedyBot
 from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.turn import Limit, Turn
 
+from ..typed import BOSS as GAME
 from .scenario import deal_record, negotiation, play, position, terms
 
 
@@ -47,7 +47,12 @@ def test_a_sole_source_of_a_required_colour_asks_a_high_price() -> None:
     """Space 4 (R O, 3 dividends × 2 = 6): seat 1 alone holds O, so it asks 30% or more."""
     state = opened(table(4, 0, {"R": 0, "O": 1}))
     action = GreedyBot().choose(state, 1)
-    assert action.verb == "offer" and action.colour == "O" and action.number >= 6 * 3 // 10
+    assert (
+        isinstance(action, Offer)
+        and action.verb == "offer"
+        and action.colour == "O"
+        and action.number >= 6 * 3 // 10
+    )
 
 
 def test_an_undercut_investor_lowers_its_ask_below_the_rival() -> None:
@@ -154,8 +159,9 @@ def test_greedy_never_sends_its_own_investor_travelling() -> None:
     """The issue's greedy plays Travel against a rival's investor, never against its own."""
     state = leading_boss_table()
     action = GreedyBot().choose(state, 1)
-    travel = isinstance(action, Travel)
-    own = travel and (action.seat == 1 or (action.seat == -1 and state.owners.get(action.colour) == 1))
+    own = isinstance(action, Travel) and (
+        action.seat == 1 or (action.seat == -1 and state.owners.get(action.colour) == 1)
+    )
     assert not own, str(action)
 
 

@@ -8,10 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.bots import INF, GreedyBot, cover_costs, fair_price, own_colours
 from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.supply import can_supply, suppliers
+
+from ..typed import BOSS as GAME
 
 
 def positions(seed: int, greedy: bool) -> Iterator[tuple[BossState, int]]:

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from parlour.core.errors import PositionError
-from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss import BossState
 
+from ..typed import BOSS as GAME
 from .scenario import deal_record, negotiation, play, position
 
 Position = dict[str, Any]

@@ -8,6 +8,8 @@ proceeds 6), space 8 needs M and G plus one of B Y (4 dividends, proceeds 8), sp
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from parlour.core.errors import IllegalActionError
@@ -22,7 +24,9 @@ from .scenario import (
     kinds,
     laid,
     legal,
+    marker,
     names,
+    nego,
     negotiation,
     passes,
     play,
@@ -54,8 +58,8 @@ def test_deal_opens_a_negotiation_where_every_seat_may_act() -> None:
     state = negotiation(space=4, boss=1)
     assert kinds(state) == ["bargain"]
     assert state.deciders() == (1, 2, 0)
-    assert state.nego.boss == state.nego.opener == 1
-    assert state.nego.proceeds == 3 * 2
+    assert nego(state).boss == nego(state).opener == 1
+    assert nego(state).proceeds == 3 * 2
 
 
 def test_the_proceeds_are_the_dividends_times_the_top_deal_card() -> None:
@@ -63,8 +67,8 @@ def test_the_proceeds_are_the_dividends_times_the_top_deal_card() -> None:
     state = negotiation(
         space=8, covered={1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 9: 8, 10: 9, 11: 10, 12: 11, 13: 12}
     )
-    assert state.top_card().number == 13
-    assert state.nego.proceeds == 4 * 5
+    assert (top := state.top_card()) is not None and top.number == 13
+    assert nego(state).proceeds == 4 * 5
 
 
 def test_a_pass_waits_until_someone_acts() -> None:
@@ -98,7 +102,7 @@ def test_a_quiet_bosss_proposal_asks_everyone_again() -> None:
     everyone_passes(state)
     assert state.deciders() == (0,) and "include O @1 3" in legal(state, 0)
     play(state, "0: include O @1 3")
-    assert state.deciders() == (0, 1, 2) and state.nego.counted == [2, 0, 0]
+    assert state.deciders() == (0, 1, 2) and nego(state).counted == [2, 0, 0]
     play(state, "1: agree")
     everyone_passes(state)
     assert state.deciders() == (0,) and "call" in legal(state, 0)
@@ -118,25 +122,25 @@ def test_a_quiet_boss_out_of_actions_may_only_call_or_fail() -> None:
 def test_the_negotiation_limit_counts_each_seats_actions() -> None:
     """Ruling B-2: a budget per seat; every action but pass, agree and refuse counts against its seat."""
     state = negotiation()
-    assert state.options["negotiation_limit"] == 20 and state.nego.counted == [0, 0, 0]
+    assert state.options["negotiation_limit"] == 20 and nego(state).counted == [0, 0, 0]
     play(state, "1: pass", "2: pass", "0: include O @1 1", "1: agree", "0: tip @2 1", "2: refuse")
     play(state, "1: offer O 2", "2: pass")
-    assert state.nego.counted == [2, 1, 0]
+    assert nego(state).counted == [2, 1, 0]
 
 
 def test_the_negotiation_limit_leaves_the_boss_only_pass_call_or_fail() -> None:
     """Ruling B-2: a Boss that has used its actions may only pass, call (the deal stands) or fail."""
     state = negotiation(options={"negotiation_limit": 3})
     play(state, "1: pass", "2: pass", "0: tip @2 1", "1: offer O 2", "0: tip @2 0")
-    assert state.nego.counted == [2, 1, 0]
+    assert nego(state).counted == [2, 1, 0]
     play(state, "0: accept O @1")
-    assert state.nego.counted == [3, 1, 0]
+    assert nego(state).counted == [3, 1, 0]
     assert state.deciders() == (0, 1, 2)
     assert legal(state, 0) == ["pass", "call", "fail"]
     refused(state, "0: drop O", "seat 0 may: call, fail, pass")
     # The other seats keep their own actions.
     play(state, "1: offer O 3")
-    assert state.nego.offers == {("O", 1): 3}
+    assert nego(state).offers == {("O", 1): 3}
 
 
 def test_a_boss_at_its_limit_without_standing_terms_can_only_pass_or_fail() -> None:
@@ -165,13 +169,13 @@ def test_a_seat_that_has_used_its_actions_may_only_pass_or_answer_the_terms() ->
     """Ruling B-2: a seat out of actions may pass, and agree or refuse when the terms name it."""
     state = negotiation(options={"negotiation_limit": 2})
     play(state, "1: offer O 3", "1: offer O 2")
-    assert state.nego.counted == [0, 2, 0]
+    assert nego(state).counted == [0, 2, 0]
     assert legal(state, 1) == ["pass"]
     refused(state, "1: withdraw O", "seat 1 may: pass")
     play(state, "0: include O @1 1")
     assert legal(state, 1) == ["pass", "agree", "refuse"]
     play(state, "1: agree")
-    assert state.nego.counted == [1, 2, 0] and terms(state)["O"] == (1, 1, True)
+    assert nego(state).counted == [1, 2, 0] and terms(state)["O"] == (1, 1, True)
     assert legal(state, 1) == ["pass"] and "call" in legal(state, 0)
 
 
@@ -198,13 +202,13 @@ def test_stops_and_closing_round_cards_count_but_are_not_limited() -> None:
     play(state, "1: offer O 2", "2: travel R")
     assert legal(state, 1) == ["stop", "pass"]
     play(state, "1: stop")
-    assert state.nego.counted == [0, 2, 1]
+    assert nego(state).counted == [0, 2, 1]
     play(state, "0: accept O @1", "0: call")
-    assert state.nego.counted == [2, 2, 1] and legal(state, 1) == ["pass", "travel R", "travel O"]
+    assert nego(state).counted == [2, 2, 1] and legal(state, 1) == ["pass", "travel R", "travel O"]
     play(state, "1: travel R")
-    assert state.nego.counted == [2, 3, 1]
+    assert nego(state).counted == [2, 3, 1]
     play(state, "2: stop")
-    assert state.nego.counted == [2, 3, 2]
+    assert nego(state).counted == [2, 3, 2]
     assert kinds(state) == ["bargain", "closing"]
 
 
@@ -246,7 +250,7 @@ def test_a_dropped_placard_line_stays_out_after_the_bosss_own_travel() -> None:
     state = negotiation(hands=[["travel:O"], [], []])
     play(state, "0: drop R", "0: travel O")
     passes(state, 1, 2)
-    assert "O" in state.nego.travelling
+    assert "O" in nego(state).travelling
     assert terms(state) == {}
 
 
@@ -255,7 +259,7 @@ def test_a_seat_holding_the_placard_may_offer_it() -> None:
     state = negotiation()
     assert [a for a in legal(state, 1) if a.startswith("offer")] == [f"offer O {n}" for n in range(7)]
     play(state, "1: offer O 4")
-    assert state.nego.offers == {("O", 1): 4}
+    assert nego(state).offers == {("O", 1): 4}
 
 
 def test_a_seat_without_the_placard_or_a_clan_card_may_not_offer() -> None:
@@ -281,7 +285,7 @@ def test_a_clan_card_must_be_laid_before_it_is_offered() -> None:
     play(state, "2: lay R")
     assert laid(state, 2) == ["clan:R"] and hand(state, 2) == ["clan:R"]
     play(state, "2: offer R 1")
-    assert state.nego.offers == {("R", 2): 1}
+    assert nego(state).offers == {("R", 2): 1}
     check(state)
 
 
@@ -348,7 +352,7 @@ def test_calling_strikes_the_lines_not_yet_agreed() -> None:
     assert terms(state)["B"] == (2, 2, False) and "call" in legal(state, 0)
     play(state, "0: call")
     assert terms(state) == {"G": (2, 1, True), "M": (0, 0, True), "Y": (2, 1, True)}
-    assert state.nego.tips == {}
+    assert nego(state).tips == {}
     everyone_passes(state)
     assert state.money == [6, 0, 2]
 
@@ -357,7 +361,7 @@ def test_withdrawing_an_offer_strikes_its_line() -> None:
     """Ruling A-09 (ii): a supplier may withdraw its offer, which strikes its line."""
     state = negotiation()
     play(state, "1: offer O 2", "0: accept O @1", "1: withdraw O")
-    assert state.nego.offers == {} and terms(state) == {"R": (0, 0, True)}
+    assert nego(state).offers == {} and terms(state) == {"R": (0, 0, True)}
 
 
 def test_the_boss_may_drop_or_replace_a_line() -> None:
@@ -376,11 +380,11 @@ def test_a_payment_for_no_investor_must_be_agreed() -> None:
     state = negotiation()
     play(state, "1: offer O 2", "0: accept O @1", "0: tip @2 3")
     assert "call" in legal(state, 0)
-    assert state.nego.unagreed(2)
+    assert nego(state).unagreed(2)
     play(state, "2: agree")
-    assert not state.nego.unagreed(2) and state.nego.payments() == {0: 0, 1: 2, 2: 3}
+    assert not nego(state).unagreed(2) and nego(state).payments() == {0: 0, 1: 2, 2: 3}
     play(state, "0: tip @2 0")
-    assert state.nego.tips == {}
+    assert nego(state).tips == {}
 
 
 def test_the_terms_never_exceed_the_proceeds() -> None:
@@ -396,7 +400,7 @@ def test_the_terms_never_exceed_the_proceeds() -> None:
     refused(state, "0: include R @2 3")
     refused(state, "0: tip @2 3")
     play(state, "0: include R @2 2")
-    assert state.nego.committed() == 6
+    assert nego(state).committed() == 6
     assert not [a for a in legal(state, 0) if a.startswith("tip")]
 
 
@@ -438,10 +442,10 @@ def test_travel_on_a_placard_disqualifies_it_until_the_negotiation_ends() -> Non
     play(state, "1: offer O 2", "0: accept O @1", "2: travel O")
     # The Stop window asks the other seats from the player's left.
     assert kinds(state) == ["bargain", "respond"] and state.deciders() == (0, 1)
-    assert state.nego.pending is not None
+    assert nego(state).pending is not None
     passes(state, 0, 1)
-    assert state.nego.travelling.keys() == {"O"}
-    assert terms(state) == {"R": (0, 0, True)} and state.nego.offers == {}
+    assert nego(state).travelling.keys() == {"O"}
+    assert terms(state) == {"R": (0, 0, True)} and nego(state).offers == {}
     assert not [a for a in legal(state, 1) if a.startswith("offer O")]
     assert state.deciders() == (0, 1, 2)
     check(state)
@@ -457,7 +461,7 @@ def test_a_travelling_placard_stays_out_after_a_change_of_boss() -> None:
     passes(state, 0, 1)
     play(state, "1: boss")
     passes(state, 2, 0)
-    assert state.nego.boss == 1 and "R" in state.nego.travelling
+    assert nego(state).boss == 1 and "R" in nego(state).travelling
     assert not [a for a in legal(state, 0) if a.startswith("offer R")]
 
 
@@ -487,7 +491,7 @@ def test_travel_on_the_last_clan_card_strikes_its_line() -> None:
     state = negotiation(hands=[["travel:O"], [], ["clan:O"]])
     play(state, "2: lay O", "2: offer O 1", "0: accept O @2", "0: travel O @2")
     passes(state, 1, 2)
-    assert laid(state, 2) == [] and terms(state) == {"R": (0, 0, True)} and state.nego.offers == {}
+    assert laid(state, 2) == [] and terms(state) == {"R": (0, 0, True)} and nego(state).offers == {}
 
 
 def test_travel_targets_only_investors_that_could_take_part() -> None:
@@ -514,8 +518,8 @@ def test_a_stop_cancels_a_travel() -> None:
     play(state, "1: offer O 2", "0: accept O @1", "2: travel O")
     assert legal(state, 1) == ["stop", "pass"] and legal(state, 0) == ["pass"]
     play(state, "1: stop")
-    assert kinds(state) == ["bargain"] and state.nego.pending is None
-    assert state.nego.travelling == {} and terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
+    assert kinds(state) == ["bargain"] and nego(state).pending is None
+    assert nego(state).travelling == {} and terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
     assert names(state, state.discard) == ["travel:O", "stop"]
     assert state.deciders() == (0, 1, 2)
     check(state)
@@ -565,10 +569,10 @@ def test_a_boss_card_unseats_the_boss_and_clears_the_terms() -> None:
     play(state, "1: offer O 2", "2: offer B 1", "0: accept O @1", "0: tip @2 1", "1: boss")
     assert terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
     passes(state, 2, 0)
-    assert state.nego.boss == 1 and state.nego.opener == 0
+    assert nego(state).boss == 1 and nego(state).opener == 0
     # Seat 0's R line and the O line at 2 million are gone; seat 1's own O is in, paying nothing.
-    assert terms(state) == {"O": (1, 0, True)} and state.nego.tips == {}
-    assert state.nego.offers == {("B", 2): 1}
+    assert terms(state) == {"O": (1, 0, True)} and nego(state).tips == {}
+    assert nego(state).offers == {("B", 2): 1}
     # The former Boss takes part like any other player now.
     assert "offer R 0" in legal(state, 0)
     assert "accept B @2" in legal(state, 1) and "include R @0 0" in legal(state, 1)
@@ -580,7 +584,7 @@ def test_a_new_boss_without_placards_on_the_space_starts_with_empty_terms() -> N
     state = negotiation(hands=[[], [], ["boss"]])
     play(state, "1: offer O 2", "0: accept O @1", "2: boss")
     passes(state, 0, 1)
-    assert state.nego.boss == 2 and terms(state) == {}
+    assert nego(state).boss == 2 and terms(state) == {}
     assert "accept O @1" in legal(state, 2)
 
 
@@ -595,7 +599,7 @@ def test_a_stop_cancels_a_boss_card() -> None:
     """A Stop after 'I'm the Boss!' keeps the Boss and the terms as they were."""
     state = negotiation(hands=[[], ["boss"], ["stop"]])
     play(state, "1: offer O 2", "0: accept O @1", "1: boss", "2: stop")
-    assert state.nego.boss == 0 and terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
+    assert nego(state).boss == 0 and terms(state) == {"O": (1, 2, True), "R": (0, 0, True)}
     assert names(state, state.discard) == ["boss", "stop"]
 
 
@@ -608,7 +612,7 @@ def test_multiple_boss_cards_the_last_one_standing_wins() -> None:
     passes(state, 0, 1)
     play(state, "0: boss")
     passes(state, 1, 2)
-    assert state.nego.boss == 0 and state.nego.opener == 0
+    assert nego(state).boss == 0 and nego(state).opener == 0
 
 
 def test_the_player_left_of_the_final_boss_moves_next() -> None:
@@ -673,7 +677,7 @@ def test_without_spares_a_triple_takes_another_players_placard_and_its_line() ->
     play(state, "1: offer O 2", "0: accept O @1", "2: recruit O")
     passes(state, 0, 1)
     assert state.owners["O"] == 2
-    assert terms(state) == {"R": (0, 0, True)} and state.nego.offers == {}
+    assert terms(state) == {"R": (0, 0, True)} and nego(state).offers == {}
     assert "offer O 0" in legal(state, 2)
 
 
@@ -704,7 +708,7 @@ def test_a_recruited_travelling_placard_stays_out() -> None:
     passes(state, 0, 1)
     play(state, "2: recruit O")
     passes(state, 0, 1)
-    assert state.owners["O"] == 2 and "O" in state.nego.travelling
+    assert state.owners["O"] == 2 and "O" in nego(state).travelling
     assert not [a for a in legal(state, 2) if a.startswith("offer O")]
 
 
@@ -729,7 +733,7 @@ def test_call_opens_the_closing_round_from_the_bosss_left() -> None:
     """Ruling A-14: after 'call' each other seat, one at a time from the Boss's left, may play or pass."""
     state = negotiation(boss=1, space=4, placards={"R": 1, "M": 0, "O": 2, "G": 0, "B": 2, "Y": 0})
     play(state, "2: offer O 1", "1: accept O @2", "1: call")
-    assert kinds(state) == ["bargain", "closing"] and state.nego.called
+    assert kinds(state) == ["bargain", "closing"] and nego(state).called
     assert state.deciders() == (2,)
     passes(state, 2)
     assert state.deciders() == (0,)
@@ -765,7 +769,7 @@ def test_a_closed_deal_covers_the_space_and_moves_the_marker() -> None:
     closing_space_4(state)
     everyone_passes(state)
     assert state.covered[3] == 3 and state.deal_cards[0] == 4
-    assert state.marker + 1 == 7
+    assert marker(state) + 1 == 7
     assert state.current == 1 and state.turn == 2 and kinds(state) == ["turn"]
 
 
@@ -829,7 +833,12 @@ def test_a_failure_returns_clan_cards_and_leaves_the_marker() -> None:
     play(state, "0: fail")
     assert hand(state, 2) == ["clan:O", "clan:R"] and hand(state, 1) == ["clan:R"]
     assert names(state, state.discard) == ["travel:any"]
-    assert state.marker + 1 == 4 and state.covered == [None] * 16 and state.deal_cards[0] == 1
+    assert (
+        state.marker is not None
+        and marker(state) + 1 == 4
+        and state.covered == [None] * 16
+        and state.deal_cards[0] == 1
+    )
     assert state.nego is None and state.current == 1 and kinds(state) == ["turn"]
     check(state)
 
@@ -838,7 +847,7 @@ def test_after_a_failure_the_next_player_may_try_the_same_deal() -> None:
     """On failure the marker stays: the next player may 'Try to make the deal where the marker stands'."""
     state = negotiation()
     play(state, "0: fail", "1: deal")
-    assert state.nego.space + 1 == 4 and state.nego.boss == 1
+    assert nego(state).space + 1 == 4 and nego(state).boss == 1
 
 
 def test_a_card_in_the_closing_round_restarts_it_from_the_bosss_left() -> None:
@@ -871,7 +880,7 @@ def test_a_closing_round_falls_back_to_bargaining_when_the_deal_no_longer_stands
     passes(state, 1)
     play(state, "2: travel O")
     passes(state, 0, 1)
-    assert kinds(state) == ["bargain"] and not state.nego.called
+    assert kinds(state) == ["bargain"] and not nego(state).called
     assert terms(state) == {"R": (0, 0, True)}
     assert state.deciders() == (0, 1, 2)
     # The bargaining goes on: seat 2 may now lay its O and sell it.
@@ -887,18 +896,18 @@ def test_a_boss_card_in_the_closing_round_takes_over_the_deal() -> None:
     passes(state, 1)
     play(state, "2: boss")
     passes(state, 0, 1)
-    assert kinds(state) == ["bargain"] and state.nego.boss == 2 and terms(state) == {}
+    assert kinds(state) == ["bargain"] and nego(state).boss == 2 and terms(state) == {}
 
 
 def test_at_the_limit_a_lapsed_call_leaves_only_failure() -> None:
     """Ruling B-2: a call lapsing after the Boss used its actions leaves it only 'pass' or 'fail'."""
     state = negotiation(options={"negotiation_limit": 2}, hands=[[], [], ["travel:O"]])
     closing_space_4(state)
-    assert state.nego.counted[0] == 2
+    assert nego(state).counted[0] == 2
     passes(state, 1)
     play(state, "2: travel O")
     passes(state, 0, 1)
-    assert kinds(state) == ["bargain"] and not state.nego.called
+    assert kinds(state) == ["bargain"] and not nego(state).called
     assert legal(state, 0) == ["pass", "fail"]
     everyone_passes(state)
     assert state.deciders() == (0,) and legal(state, 0) == ["fail"]
@@ -923,7 +932,7 @@ TEN_DONE = {1: 1, 2: 2, 3: 3, 5: 4, 6: 5, 7: 6, 8: 7, 9: 8, 10: 9}
 def test_the_tenth_deal_ends_the_game_on_a_number_of_its_card() -> None:
     """'After the tenth deal ... the Boss ... rolls the die': a number on card 10's back ends the game."""
     state = negotiation(covered=TEN_DONE)
-    assert state.nego.proceeds == 3 * 4
+    assert nego(state).proceeds == 3 * 4
     closing_space_4(state)
     force_die(state, 1)
     everyone_passes(state)
@@ -956,7 +965,7 @@ def test_the_fourteenth_deal_ends_on_one_to_five() -> None:
     covered[16] = 4
     for roll, over in [(5, True), (6, False)]:
         state = negotiation(covered=covered)
-        assert state.top_card().number == 14
+        assert (top := state.top_card()) is not None and top.number == 14
         closing_space_4(state)
         force_die(state, roll)
         everyone_passes(state)
@@ -1006,7 +1015,7 @@ def test_the_negotiation_is_public() -> None:
     """Laid Clan cards, offers and terms are on the table: every seat and spectator sees them."""
     state = negotiation(hands=[[], [], ["clan:R"]])
     play(state, "2: lay R", "2: offer R 2", "0: accept R @2")
-    view = state.public_observation()["negotiation"]
+    view: Any = state.public_observation()["negotiation"]
     assert view["laid"] == [[], [], ["R"]] and view["offers"] == [["R", 2, 2]]
     assert view["terms"] == {"R": [2, 2, True]}
     assert state.observation(1)["negotiation"] == view
@@ -1058,4 +1067,4 @@ def test_a_boss_card_in_the_closing_round_always_ends_the_call() -> None:
     for seat in (0, 1):
         state.apply_notation("pass", seat)
     assert state.stack.kinds() == ["bargain"] and state.nego is not None
-    assert state.nego.boss == 2 and not state.nego.called
+    assert nego(state).boss == 2 and not nego(state).called

@@ -15,17 +15,19 @@ from parlour.bots.registry import make_bot
 from parlour.core.log import GameLog
 from parlour.core.match import play_match
 from parlour.core.state import Event
-from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss import BossState
 from parlour.games.im_the_boss.catalogue import action_catalogue
 from parlour.games.im_the_boss.content import parse_content
 from parlour.games.im_the_boss.people import card_texts
-from parlour.testing import kit
 
+from ..typed import BOSS as GAME
+from ..typed import playout
 from .scenario import (
     CONTENT,
     everyone_passes,
     force_die,
     load,
+    nego,
     negotiation,
     play,
 )
@@ -47,7 +49,7 @@ def finished_games() -> list[BossState]:
     """Returns finished games of every kind: greedy (deal cards and end rolls), deal-making, random."""
     games = [greedy_game(3 + seed % 4, seed) for seed in range(8)]
     games += [dealmaking_playout(3 + seed % 4, seed, lambda s, i: None) for seed in range(6)]
-    games += [kit.playout(GAME, 3 + seed % 4, seed, GAME.quick_options) for seed in range(4)]
+    games += [playout(GAME, 3 + seed % 4, seed, GAME.quick_options) for seed in range(4)]
     return games
 
 
@@ -413,7 +415,7 @@ def test_the_hint_does_not_count_a_travelling_placard() -> None:
     state = negotiation(space=4, boss=0, hands={2: ["travel:O"]})
     play(state, "2: travel O")
     everyone_passes(state)
-    assert "O" in state.nego.travelling
+    assert "O" in nego(state).travelling
     assert "you can bring none of them yourself" in state.hints(1)[0]
 
 

@@ -11,17 +11,20 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parlour.core.errors import PositionError
-from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss import BossState
 from parlour.testing import kit
 
 from ..playouts import weighted_playout
-from .scenario import CONTENT, negotiation, play, position
+from ..typed import BOSS as GAME
+from ..typed import playout
+from .scenario import CONTENT, nego, negotiation, play, position
 
 SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PLAYERS = st.integers(3, 6)
@@ -49,12 +52,13 @@ Check = Callable[[BossState, int], None]
 
 def dealmaking_playout(players: int, seed: int, each: Check) -> BossState:
     """Plays a game whose seats favour making deals, checking ``each`` after every action."""
-    return weighted_playout(GAME, (players, seed), DEAL_OPTIONS, WEIGHTS, each)
+    end: BossState = weighted_playout(GAME, (players, seed), DEAL_OPTIONS, WEIGHTS, each)
+    return end
 
 
 def both_playouts(players: int, seed: int, each: Check) -> list[BossState]:
     """Runs the kit's random playout and the deal-making one on the same seed; returns the final states."""
-    random_end = kit.playout(GAME, players, seed, GAME.quick_options, each)
+    random_end = playout(GAME, players, seed, GAME.quick_options, each)
     return [random_end, dealmaking_playout(players, seed, each)]
 
 
@@ -82,7 +86,7 @@ def money_is_conserved(state: BossState, step: int) -> None:
     for deal in state.deals:
         assert sum(deal["payments"].values()) <= deal["proceeds"]
     if state.nego is not None:
-        assert state.nego.committed() <= state.nego.proceeds
+        assert nego(state).committed() <= nego(state).proceeds
 
 
 def views_hide_hands(state: BossState, step: int) -> None:
@@ -178,7 +182,7 @@ def test_positions_in_the_middle_of_a_negotiation_round_trip() -> None:
     """A pending Travel, a travelling placard, laid cards, offers, terms and tips all survive a reload."""
     state = negotiation(hands=[["travel:any"], ["stop"], ["clan:R", "travel:O", "boss"]])
     play(state, "2: lay R", "2: offer R 1", "0: accept R @2", "0: tip @1 1", "2: travel O", "0: pass")
-    assert state.nego.pending is not None
+    assert nego(state).pending is not None
     positions_round_trip(state, 0)
     play(state, "1: pass", "1: agree", "2: boss")
     positions_round_trip(state, 0)
@@ -193,11 +197,12 @@ def test_a_position_with_a_card_twice_is_refused() -> None:
         GAME.load_position(json.dumps(data))
 
 
-def _negotiation_position(*lines: str, hands: list[list[str]] | None = None) -> dict:
+def _negotiation_position(*lines: str, hands: list[list[str]] | None = None) -> dict[str, Any]:
     """Returns the position after seat 0 opens space 4 and the lines are played."""
     state = negotiation(hands=hands or [[], ["travel:R"], ["clan:R"]])
     play(state, *lines)
-    return json.loads(json.dumps(state.to_position()))
+    position: dict[str, Any] = json.loads(json.dumps(state.to_position()))
+    return position
 
 
 def _then(state: BossState, *lines: str) -> None:
@@ -205,7 +210,7 @@ def _then(state: BossState, *lines: str) -> None:
     play(state, *lines)
 
 
-IMPOSSIBLE = {
+IMPOSSIBLE: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], object], tuple[str, ...]]] = {
     "a line supplied by a seat without the colour": (
         ("2: lay R",),
         lambda d: d["negotiation"].update(terms={"R": [1, 0, True], "O": [1, 0, True]}),

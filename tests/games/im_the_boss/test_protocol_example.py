@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.turn import Turn
+
+from ..typed import BOSS as GAME
 
 
 def give(state: BossState, seat: int, *names: str) -> None:

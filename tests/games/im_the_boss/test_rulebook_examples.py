@@ -10,7 +10,7 @@ from __future__ import annotations
 from parlour.games.im_the_boss import GAME
 from parlour.games.im_the_boss.supply import covers
 
-from .scenario import everyone_passes, hand, kinds, legal, negotiation, play, terms
+from .scenario import everyone_passes, hand, kinds, legal, nego, negotiation, play, terms
 
 
 # ------------------------------------------------------------------ The Board
@@ -30,7 +30,7 @@ def test_the_board_example_is_closed_with_five_investors_and_not_with_four() -> 
     investors in all.' (five players: the Boss holds R, seat 4 offers B, seat 3 brings Y with a Clan card;
     with M alone of the three the deal cannot be called, with M and O it can)"""
     state = negotiation(5, space=1, boss=0, hands={3: ["clan:Y"]})
-    assert state.nego.proceeds == 12 and terms(state) == {"R": (0, 0, True)}  # 6 dividends × 2 million
+    assert nego(state).proceeds == 12 and terms(state) == {"R": (0, 0, True)}  # 6 dividends × 2 million
     play(state, "3: lay Y", "3: offer Y 1", "4: offer B 2", "1: offer M 1", "2: offer O 1")
     play(state, "0: accept Y @3", "0: accept B @4", "0: accept M @1")
     assert "call" not in legal(state, 0)
@@ -50,6 +50,6 @@ def test_the_bosss_own_placards_agree_automatically() -> None:
     assert terms(state) == {"O": (0, 0, True), "R": (0, 0, True)}
     assert "call" in legal(state, 0)
     play(state, "0: call")
-    assert state.nego.called and kinds(state) == ["bargain", "closing"] and state.deciders() == (1,)
+    assert nego(state).called and kinds(state) == ["bargain", "closing"] and state.deciders() == (1,)
     everyone_passes(state)
     assert state.nego is None and state.money == [6, 0, 0]  # 3 dividends × deal card 1's 2 million

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from parlour.games.im_the_boss import GAME, BossState
 from parlour.games.im_the_boss.content import load_content
@@ -15,6 +16,11 @@ from parlour.games.im_the_boss.views import still_needed
 from .scenario import load, negotiation, play
 from .test_negotiation import closing_space_4
 from .test_properties import dealmaking_playout
+
+
+def nego_view(state: BossState) -> Any:
+    """Returns the public view of the negotiation (JSON values)."""
+    return state.public_observation()["negotiation"]
 
 
 def test_table_content_is_the_same_for_every_seed_player_count_and_determinisation() -> None:
@@ -65,13 +71,13 @@ def test_every_card_and_investor_has_a_label_and_a_colour_with_readable_ink() ->
 
 def test_the_negotiation_view_says_who_can_supply_and_what_the_agreed_lines_still_lack() -> None:
     state = negotiation(space=4, boss=0)  # R O; seat 0 holds R, seat 1 holds O
-    view = state.public_observation()["negotiation"]
+    view = nego_view(state)
     assert view["suppliers"] == {c: suppliers(state, c) for c in "RO"}
     assert view["still_needs"] == still_needed(state.space(3), {"R"}) == "O"
     assert view["stands"] is False and view["keeps"] == view["proceeds"]
     assert view["window"] == "bargain" and view["asking"] == []
     play(state, "1: offer O 2", "0: accept O @1")
-    view = state.public_observation()["negotiation"]
+    view = nego_view(state)
     assert view["stands"] is True and view["still_needs"] == "nothing"
     assert view["keeps"] == view["proceeds"] - 2
 
@@ -79,11 +85,11 @@ def test_the_negotiation_view_says_who_can_supply_and_what_the_agreed_lines_stil
 def test_the_closing_round_lists_who_is_still_to_answer_in_order() -> None:
     state = negotiation(space=4, boss=0)
     closing_space_4(state)
-    view = state.public_observation()["negotiation"]
+    view = nego_view(state)
     assert view["window"] == "closing" and view["called"]
     assert view["asking"] == [1, 2]  # from the Boss's left: "going once, going twice"
     play(state, "1: pass")
-    assert state.public_observation()["negotiation"]["asking"] == [2]
+    assert nego_view(state)["asking"] == [2]
 
 
 def test_the_panel_facts_are_public_in_every_determinisation() -> None:
@@ -113,6 +119,6 @@ def test_the_marker_proceeds_are_what_the_deal_would_bring_and_the_terms_say_wha
     before = load(marker=4, current=0)
     assert before.public_observation()["marker_proceeds"] == 6
     state = negotiation(space=4, boss=0)
-    assert state.public_observation()["negotiation"]["proceeds"] == 6
+    assert nego_view(state)["proceeds"] == 6
     play(state, "1: offer O 2", "0: accept O @1")
-    assert state.public_observation()["negotiation"]["gets"] == [0, 2, 0]
+    assert nego_view(state)["gets"] == [0, 2, 0]

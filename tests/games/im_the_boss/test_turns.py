@@ -8,10 +8,11 @@ import pytest
 
 from parlour.core.chance import Forced
 from parlour.core.errors import IllegalActionError
-from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss import BossState
 from parlour.testing.kit import snapshot
 
-from .scenario import CONTENT, check, hand, kinds, legal, load, names, play
+from ..typed import BOSS as GAME
+from .scenario import CONTENT, check, hand, kinds, legal, load, marker, names, play
 
 # ------------------------------------------------------------------ setup
 
@@ -68,7 +69,7 @@ def test_the_marker_goes_on_any_space_then_the_first_player_begins() -> None:
     placer = state.deciders()[0]
     assert legal(state) == [f"marker {n}" for n in range(1, 17)]
     play(state, f"{placer}: marker 11")
-    assert state.marker + 1 == 11
+    assert marker(state) + 1 == 11
     assert state.deciders() == (state.first,)
     assert state.turn == 1 and kinds(state) == ["turn"]
 
@@ -117,7 +118,7 @@ def test_the_roll_moves_the_marker_clockwise() -> None:
     """'Roll the die and move the marker clockwise the indicated number of spaces'."""
     state = load(marker=3, forced=[("die", 4)])
     play(state, "roll")
-    assert state.marker + 1 == 7
+    assert marker(state) + 1 == 7
     assert kinds(state) == ["arrive"]
 
 
@@ -126,14 +127,14 @@ def test_the_roll_skips_covered_spaces() -> None:
     state = load(marker=3, covered={4: 1, 5: 2, 7: 3}, forced=[("die", 3)])
     play(state, "roll")
     # Free spaces after 3: 6, 8, 9.
-    assert state.marker + 1 == 9
+    assert marker(state) + 1 == 9
 
 
 def test_the_roll_wraps_around_the_board() -> None:
     """The board is a ring: from space 15 a roll of 4 (space 16 covered) lands on space 4."""
     state = load(marker=15, covered={16: 1}, forced=[("die", 4)])
     play(state, "roll")
-    assert state.marker + 1 == 4
+    assert marker(state) + 1 == 4
 
 
 def test_after_the_roll_deal_or_draw() -> None:
@@ -326,7 +327,7 @@ def test_an_impossible_forced_die_is_refused_and_undone() -> None:
     before = snapshot(state)
     with pytest.raises(IllegalActionError, match=r"outside 1\.\.6"):
         play(state, "roll")
-    assert snapshot(state) == before and state.marker + 1 == 3
+    assert snapshot(state) == before and marker(state) + 1 == 3
 
 
 def test_ties_for_the_most_money_share_the_win() -> None:

@@ -21,9 +21,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.games.venture import GAME, VentureState
+from parlour.games.venture import VentureState
 
 from ..scenarios import Pool, by_seat
+from ..typed import VENTURE as GAME
 
 Hands = Sequence[Sequence[str]] | Mapping[int, Sequence[str]]
 Holdings = Sequence[Sequence[Sequence[str]]] | Mapping[int, Sequence[Sequence[str]]]

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from parlour.core.record import GameRecord, replay
-from parlour.games.venture import GAME, optimiser, packing
+from parlour.games.venture import optimiser, packing
 from parlour.games.venture.content import load_deck
 from parlour.games.venture.optimiser import DEFAULT_TABLE, OptimiserCard
 from parlour.games.venture.reorganisation import best_names
 
+from ..typed import VENTURE as GAME
 from .test_packing import deck_hand, random_hand, snapshot
 
 TABLE = tuple(sorted(DEFAULT_TABLE.items()))
@@ -162,7 +163,7 @@ def test_new_games_default_to_first_and_stored_options_to_solver() -> None:
     position = GAME.new_state(3, 5).to_position()
     assert position["options"]["best_ties"] == "first"
     del position["options"]["best_ties"]
-    assert GAME.state_from_position(position).options["best_ties"] == "solver"  # type: ignore[attr-defined]
+    assert GAME.state_from_position(position).options["best_ties"] == "solver"
 
 
 def play(seed: int, options: dict[str, str]) -> tuple[list[tuple[int, str]], list[float]]:
@@ -188,7 +189,7 @@ def test_an_old_record_replays_with_solver_and_a_new_one_names_its_value() -> No
     for seat, action in moves:
         record.add(seat, action)
     assert replay(GAME, record).scores() == scores
-    assert "best_ties" in GAME.new_state(4, 2).options  # type: ignore[attr-defined]
+    assert "best_ties" in GAME.new_state(4, 2).options
 
 
 def test_first_reaching_a_known_best_is_first() -> None:

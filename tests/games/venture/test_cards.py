@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,11 +17,12 @@ from parlour.games.venture.content import parse_deck
 DECK_FILE = Path(__file__).parents[3] / "parlour" / "games" / "venture" / "data" / "deck.json"
 
 
-def _deck() -> dict:
-    return json.loads(DECK_FILE.read_text(encoding="utf-8"))
+def _deck() -> dict[str, Any]:
+    deck: dict[str, Any] = json.loads(DECK_FILE.read_text(encoding="utf-8"))
+    return deck
 
 
-def _rename_steel(data: dict) -> None:
+def _rename_steel(data: dict[str, Any]) -> None:
     """Gives Steel a three-letter code, which the notation CC-LETTERS cannot write."""
     data["industries"]["items"][0]["code"] = "STL"
     for card in data["corporations"]["cards"]:
@@ -36,7 +39,9 @@ def _rename_steel(data: dict) -> None:
         (lambda d: d["proxy"]["cards"][0].update(count=4), "proxy"),
     ],
 )
-def test_a_deck_file_breaking_a_sourced_fact_is_refused(change, field: str) -> None:
+def test_a_deck_file_breaking_a_sourced_fact_is_refused(
+    change: Callable[[dict[str, Any]], object], field: str
+) -> None:
     data = _deck()
     change(data)
     with pytest.raises(ContentError, match=field):

@@ -7,9 +7,11 @@ import random
 
 import pytest
 
-from parlour.games.venture import GAME, VentureState, payment
+from parlour.games.venture import VentureState, payment
 from parlour.games.venture.content import CAPITAL, Resource
 from parlour.games.venture.payment import cheapest_payment, payment_value
+
+from ..typed import VENTURE as GAME
 
 
 def plainly(state: VentureState, seat: int, budget: int = 20_000) -> list[str]:
@@ -77,7 +79,8 @@ def test_the_plan_is_the_plain_search_s_at_every_step_of_a_payment(cases: int) -
             remembered += key in payment._PLANS
             plan = cheapest_payment(state, 0, budget)
             assert plan == plainly(state, 0, budget), (case, budget)
-            held = [r for r in state.hands[0] if state.card(r).name == (plan or [None])[0]]
+            first: str | None = plan[0] if plan else None
+            held = [r for r in state.hands[0] if state.card(r).name == first]
             if not held:
                 break
             state.hands[0].remove(held[0])

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from parlour.games.venture.content import load_deck
+from parlour.games.venture.content import Corporation, load_deck
 from parlour.games.venture.scoring import stack_profit
 
 from .scenario import hand, load, names, play, stacks
 
 DECK = load_deck()
+
+
+def corp_named(name: str) -> Corporation:
+    """Returns the deck's corporation written ``name`` (the tests name only real ones)."""
+    corp = DECK.corporation(name)
+    assert corp is not None, name
+    return corp
 
 
 def test_two_cards_are_drawn_at_the_end_of_a_turn() -> None:
@@ -139,7 +146,7 @@ def test_the_center_shrinks_when_the_stock_cannot_refill_it() -> None:
 )
 def test_profit_table_by_size_times_common_letters(stack: list[str], profit: int) -> None:
     """'3 Corporations 1 million, 4 ... 3, 5 ... 8, 6 ... 20'; 'two letters ... double; three ... triple'."""
-    assert stack_profit([DECK.corporation(n) for n in stack]) == profit
+    assert stack_profit([corp_named(n) for n in stack]) == profit
 
 
 def test_profit_scoring_counts_every_stack_of_every_player() -> None:

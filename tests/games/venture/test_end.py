@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from parlour.core.state import rank
+from parlour.games.venture import VentureState
 
 from .scenario import hand, legal, load, names, play, stacks
 
 THREE_A = ["RE-A", "OI-AE", "AU-AC"]  # a conglomerate of three with A in common: 1 million
 
 
-def last_corporation(**kwargs):
+def last_corporation(**kwargs: Any) -> VentureState:
     """Seat 0 may buy ST-A, the last center corporation; the stock is empty."""
     kwargs.setdefault("draw", ["10", "12", "14", "16"])
     return load(

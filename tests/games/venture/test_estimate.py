@@ -13,6 +13,8 @@ from parlour.games.venture.estimate import PER_CORPORATION, outlook, scorings_le
 from parlour.games.venture.game_state import VentureGameState
 from parlour.games.venture.scoring import holdings_profit
 
+from ..typed import choose
+
 
 def played(players: int, seed: int, actions: int) -> VentureGameState:
     """Returns a game that greedy bots have played ``actions`` actions into (or to its end)."""
@@ -23,7 +25,7 @@ def played(players: int, seed: int, actions: int) -> VentureGameState:
         if state.is_over():
             break
         seat = state.deciders()[0]
-        state.apply_legal(bots[seat].choose(state, seat), seat)
+        state.apply_legal(choose(bots[seat], state, seat), seat)
     return state
 
 
@@ -61,7 +63,7 @@ def test_scorings_left_fall_as_corporations_are_taken_and_the_end_gives_the_scor
             assert all(e >= p for e, p in zip(state.estimate(), state.profits, strict=True))
             last = now
             seat = state.deciders()[0]
-            state.apply_legal(bots[seat].choose(state, seat), seat)
+            state.apply_legal(choose(bots[seat], state, seat), seat)
         assert state.estimate() == state.scores()
 
 

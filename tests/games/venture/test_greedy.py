@@ -8,11 +8,25 @@ import random
 import pytest
 
 from parlour.bots.random_bot import RandomBot
+from parlour.core.agents import Agent
 from parlour.core.match import play_match
-from parlour.games.venture import GAME
-from parlour.games.venture.actions import Discard, Done, End, Move, Pay, Place, Proxy, Reorganise, Take
+from parlour.core.state import GameState
+from parlour.games.venture import GAME, VentureState
+from parlour.games.venture.actions import (
+    Discard,
+    Done,
+    End,
+    Move,
+    Pay,
+    Place,
+    Proxy,
+    Reorganise,
+    Take,
+    VentureAction,
+)
 from parlour.games.venture.bots import GreedyBot, QuickBot, next_move
-from parlour.games.venture.optimiser import OptimiserCard, best_arrangement
+from parlour.games.venture.content import Corporation
+from parlour.games.venture.optimiser import Arrangement, OptimiserCard, best_arrangement
 from parlour.games.venture.payment import cheapest_payment, payment_value
 from parlour.games.venture.scoring import holdings_profit
 
@@ -24,20 +38,27 @@ DECK = GAME.deck(GAME.options())
 BY_NAME = {r.name: r for r in DECK.resources}
 
 
-def optimum(state, seat: int):
+def corp_named(name: str) -> Corporation:
+    """Returns the deck's corporation written ``name`` (the tests name only real ones)."""
+    corp = DECK.corporation(name)
+    assert corp is not None, name
+    return corp
+
+
+def optimum(state: VentureState, seat: int) -> Arrangement:
     """Returns the best arrangement of the seat's corporations."""
     corps = [state.corp(c) for s in state.holdings[seat] for c in s]
     return best_arrangement([OptimiserCard(c.name, c.industry, c.letters) for c in corps])
 
 
-def choose(state, seat: int = 0):
+def choose(state: VentureState, seat: int = 0) -> VentureAction:
     """Returns the greedy bot's choice, checking that it is legal."""
     action = GreedyBot(0).choose(state, seat)
     assert action in state.legal_actions(seat), f"{action} is not legal: {legal(state)}"
     return action
 
 
-def owing(corp: str, cards: list[str]):
+def owing(corp: str, cards: list[str]) -> VentureState:
     """Returns seat 0 paying for ``corp``, taken with ``cards`` in hand, at the start of the payment."""
     center = [corp, *(c for c in FIVE_LETTERS if c[:2] != corp[:2])][:5]
     state = load(hands=[cards, [], []], center=center)
@@ -198,7 +219,7 @@ def _random_holding(rng: random.Random) -> list[list[str]]:
     corps = rng.sample(DECK.corporations, rng.randint(2, 14))
     groups: list[list[str]] = []
     for corp in corps:
-        fitting = [g for g in groups if corp.letters.intersection(*(DECK.corporation(n).letters for n in g))]
+        fitting = [g for g in groups if corp.letters.intersection(*(corp_named(n).letters for n in g))]
         if fitting and rng.random() < 0.7:
             group = rng.choice(fitting)
             group.insert(rng.randrange(len(group) + 1), corp.name)
@@ -266,7 +287,7 @@ def test_cheapest_payment_always_covers_the_debt() -> None:
         rng = random.Random(case)
         cards = rng.sample(capital, rng.randint(2, 7))
         wealth = payment_value([BY_NAME[n] for n in cards], DECK.set_values)
-        affordable = [c for c in corps if DECK.corporation(c).value <= wealth]
+        affordable = [c for c in corps if corp_named(c).value <= wealth]
         if not affordable:
             continue
         state = owing(rng.choice(affordable), cards)
@@ -274,7 +295,7 @@ def test_cheapest_payment_always_covers_the_debt() -> None:
         assert payment_value([BY_NAME[n] for n in plan], DECK.set_values) >= state.owed, (case, cards, plan)
 
 
-def _best_kept(state) -> int:
+def _best_kept(state: VentureState) -> int:
     """Returns the most buying power a payment covering the debt can leave in hand (exhaustive)."""
     hand_cards = [state.card(r) for r in state.hands[0]]
     best = -1
@@ -321,12 +342,12 @@ def test_discards_capital_rather_than_a_proxy() -> None:
 class CheckedBot:
     """Wraps a bot and checks that every choice is among the legal actions."""
 
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: Agent) -> None:
         self.bot = bot
         self.name = bot.name
         self.choices = 0
 
-    def choose(self, state, seat):
+    def choose(self, state: GameState, seat: int) -> object:
         action = self.bot.choose(state, seat)
         assert action in state.legal_actions(seat), f"{self.name} chose illegal {action}"
         self.choices += 1
@@ -354,7 +375,7 @@ def test_greedy_plays_whole_games_legally_and_beats_random(players: int) -> None
 
 
 @pytest.mark.parametrize("options", [{"payment": "each"}, {"proxy_placement": "alone", "last_draw": "yes"}])
-def test_greedy_plays_legally_under_the_options(options) -> None:
+def test_greedy_plays_legally_under_the_options(options: dict[str, str]) -> None:
     """Greedy against greedy with the other rulings: every choice legal, the game ends."""
     for seed in range(2):
         agents = [CheckedBot(GreedyBot(seed * 10 + s)) for s in range(4)]

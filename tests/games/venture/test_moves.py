@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from parlour.games.venture import GAME, VentureState, arrangements
+from parlour.games.venture import VentureState, arrangements
 from parlour.games.venture.arrangements import key, moves, seen_forms, unseen_moves
 from parlour.games.venture.content import load_deck
 from parlour.games.venture.reorganisation import Reorganisation
 
+from ..typed import VENTURE as GAME
 from .scenario import load, play
 
 
@@ -50,7 +51,7 @@ def test_a_key_is_the_same_for_the_same_stacks_in_any_order() -> None:
     # A stack's order is part of the arrangement.
     assert key(deck, stacks) != key(deck, [[1, 3], [4], [0, 2, 5]])
     text = arrangements.arrangement(deck, stacks)
-    assert seen_forms(deck, [text]) == ({key(deck, stacks)}, {frozenset(tuple(s) for s in stacks)})
+    assert seen_forms(deck, [text]) == (frozenset({key(deck, stacks)}), {frozenset(tuple(s) for s in stacks)})
 
 
 def test_colliding_keys_are_told_apart_by_the_stacks(monkeypatch: pytest.MonkeyPatch) -> None:

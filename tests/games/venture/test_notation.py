@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from parlour.core.errors import IllegalActionError, NotationError
-from parlour.games.venture import GAME
 from parlour.games.venture.actions import (
     Discard,
     Done,
@@ -19,13 +19,15 @@ from parlour.games.venture.actions import (
     Proxy,
     Reorganise,
     Take,
+    VentureAction,
     format_action,
     parse_action,
 )
 
 from ..notation import canonical_test, round_trip_test
+from ..typed import VENTURE as GAME
 
-EVERY_KIND = [
+EVERY_KIND: list[tuple[str, VentureAction]] = [
     ("take ST-ABC", Take("ST-ABC")),
     ("proxy x1/2 OI-BE", Proxy("x1/2", "OI-BE")),
     ("proxy x1 RR-CD", Proxy("x1", "RR-CD")),
@@ -223,11 +225,11 @@ def test_no_text_shows_a_python_list() -> None:
 
 
 @pytest.mark.parametrize("action", [[1], {}, None, b"end", 3.5])
-def test_odd_action_objects_are_refused(action) -> None:
+def test_odd_action_objects_are_refused(action: Any) -> None:
     state = GAME.new_state(3, 1)
     before = json.dumps(state.to_position())
     with pytest.raises((IllegalActionError, NotationError)):
         state.apply(action)
     with pytest.raises(NotationError):
-        state.apply_notation(action)  # type: ignore[arg-type]
+        state.apply_notation(action)
     assert json.dumps(state.to_position()) == before

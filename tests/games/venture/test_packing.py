@@ -9,11 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parlour.games.venture import GAME, optimiser, packing
+from parlour.games.venture import optimiser, packing
 from parlour.games.venture.content import load_deck
 from parlour.games.venture.optimiser import DEFAULT_TABLE, OptimiserCard, best_arrangement
 from parlour.games.venture.reorganisation import best_names, best_profit, best_stacks, reorganise_best
 
+from ..typed import VENTURE as GAME
 from .scenario import load
 
 INDUSTRIES = ("ST", "OI", "RR", "RE", "AU", "SH")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ CENTER = ["ST-A", "RE-A", "OI-BC", "RR-CDE", "AU-E"]
 SAFE_DRAW = ["10", "10", "12", "12", "14", "14"]
 
 
-def owing(hand_: list[str], *takes: str, **kwargs):
+def owing(hand_: list[str], *takes: str, **kwargs: Any) -> VentureState:
     """Returns seat 0 after taking the given corporations (each alone) and ending the turn."""
     state = load(hands=[hand_, ["x1"], ["x1"]], center=CENTER, draw=SAFE_DRAW, **kwargs)
     for corp in takes:

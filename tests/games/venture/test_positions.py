@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -12,12 +14,13 @@ from parlour.bots.random_bot import RandomBot
 from parlour.core.errors import PositionError
 from parlour.core.match import play_match
 from parlour.core.record import GameRecord, replay
-from parlour.games.venture import GAME
+from parlour.core.state import GameState
 
+from ..typed import VENTURE as GAME
 from .scenario import load, position
 
 
-def text_of(state) -> str:
+def text_of(state: GameState) -> str:
     """Returns the state's position as canonical JSON text."""
     return json.dumps(state.to_position(), sort_keys=True)
 
@@ -100,14 +103,14 @@ def test_card_names_are_read_in_any_case_and_written_as_the_deck_writes_them() -
 
 
 # ------------------------------------------------------------------ refusals
-def refusal(data) -> PositionError:
+def refusal(data: object) -> PositionError:
     """Loads a position that must be refused and returns the error."""
     with pytest.raises(PositionError) as err:
         GAME.load_position(data if isinstance(data, str) else json.dumps(data))
     return err.value
 
 
-def base() -> dict:
+def base() -> dict[str, Any]:
     """Returns a lawful three-player position to spoil."""
     return copy.deepcopy(BASE)
 
@@ -172,7 +175,9 @@ def test_wrong_format_is_refused() -> None:
         (lambda d: d["stock"].remove("OI-BCDEF"), "stock", "corporations missing from every zone: OI-BCDEF"),
     ],
 )
-def test_a_card_too_many_or_missing_is_refused(edit, field: str, message: str) -> None:
+def test_a_card_too_many_or_missing_is_refused(
+    edit: Callable[[dict[str, Any]], object], field: str, message: str
+) -> None:
     """One card too many of a name (a card in two places) is refused where the extra one is; a card
     found in no zone is named."""
     data = base()
@@ -221,7 +226,7 @@ def test_a_profit_card_in_a_hand_is_refused() -> None:
         ("draw", [7], "draw[0]", "there is no resources card 7"),
     ],
 )
-def test_unknown_card_names_are_refused(zone: str, value, field: str, message: str) -> None:
+def test_unknown_card_names_are_refused(zone: str, value: object, field: str, message: str) -> None:
     """Names that are no card of the deck are refused with their place."""
     data = base()
     data[zone] = value
@@ -287,7 +292,7 @@ def test_owed_without_a_transaction_is_refused() -> None:
         ),
     ],
 )
-def test_bad_decision_stack_is_refused(decisions, field: str) -> None:
+def test_bad_decision_stack_is_refused(decisions: object, field: str) -> None:
     """The decision stack must be one turn of the current player, then at most one of each sub-decision."""
     data = base()
     data["decisions"] = decisions
@@ -340,14 +345,14 @@ def test_a_finished_game_has_no_decisions() -> None:
         ({"seed": 7, "forced": [{"kind": "die", "value": "six"}]}, "chance.forced[0]"),
     ],
 )
-def test_bad_chance_fields_are_refused(chance, field: str) -> None:
+def test_bad_chance_fields_are_refused(chance: object, field: str) -> None:
     """The chance object's seed, event count and forced outcomes are checked field by field."""
     data = base()
     data["chance"] = chance
     assert refusal(data).field == field
 
 
-def _letterless_stack(data: dict) -> None:
+def _letterless_stack(data: dict[str, Any]) -> None:
     """Gives seat 1 a stack OI-B on RR-C, which share no letter (refilling the center from the stock)."""
     data["holdings"][1].append(["OI-B", "RR-C"])
     data["center"] = [c for c in data["center"] if c not in ("OI-B", "RR-C")] + data["stock"][:2]
@@ -370,7 +375,7 @@ def _letterless_stack(data: dict) -> None:
         (lambda d: d.update(payment=[d["draw"].pop(d["draw"].index("x1"))]), "payment"),
     ],
 )
-def test_other_impossible_fields_are_refused(edit, field: str) -> None:
+def test_other_impossible_fields_are_refused(edit: Callable[[dict[str, Any]], object], field: str) -> None:
     """Counters out of range, bad options, empty or letterless stacks, a crowded center, a proxy laid down."""
     data = base()
     edit(data)

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parlour.games.venture import GAME
+from parlour.games.venture import VentureState
 from parlour.games.venture.content import load_deck
 from parlour.games.venture.payment import payment_value
 
+from ..typed import VENTURE as GAME
 from .scenario import load, placement_errors
 
 DECK = load_deck()
@@ -38,7 +39,8 @@ def _best_partition(denominations: tuple[int, ...]) -> int:
 
 def brute_wealth(names: list[str]) -> int:
     """Returns what capital cards (by name) can pay at most, by brute force over all groupings."""
-    total, by_symbol = 0, {}
+    total = 0
+    by_symbol: dict[str, list[int]] = {}
     for name in names:
         if name[0].isdigit():
             if name[-1] in "tcs":
@@ -48,12 +50,12 @@ def brute_wealth(names: list[str]) -> int:
     return total + sum(_best_partition(tuple(sorted(d))) for d in by_symbol.values())
 
 
-def seat_wealth(state, seat: int) -> int:
+def seat_wealth(state: VentureState, seat: int) -> int:
     """Returns what a seat's capital in hand and laid down can pay (brute force)."""
     return brute_wealth([state.card(r).name for r in state.hands[seat] + state.payment])
 
 
-def check_turn_rules(state) -> None:
+def check_turn_rules(state: VentureState) -> None:
     """On a turn decision, checks take-overs, proxies, end and discard against the rules, independently."""
     seat, top = state.current, state.stack.top
     legal = {str(a) for a in state.legal_actions()}
@@ -76,7 +78,7 @@ def check_turn_rules(state) -> None:
     assert any(a.startswith("discard") for a in legal) == (not state.transacted and bool(state.hands[seat]))
 
 
-def check_after_action(state, scores: list[float], action: object) -> list[float]:
+def check_after_action(state: VentureState, scores: list[float], action: object) -> list[float]:
     """Checks every invariant after an action and returns the new scores."""
     assert state.invariant_errors() == [], f"after {action}"
     assert placement_errors(state) == [], f"after {action}"
@@ -88,7 +90,7 @@ def check_after_action(state, scores: list[float], action: object) -> list[float
     return now
 
 
-def play_out(state, choices: list[int], rng: random.Random, limit: int = 20_000) -> None:
+def play_out(state: VentureState, choices: list[int], rng: random.Random, limit: int = 20_000) -> None:
     """Plays to the end: hypothesis's choices first, then the generator's; checks after every action."""
     assert state.invariant_errors() == []
     assert placement_errors(state) == []
@@ -118,7 +120,7 @@ def play_out(state, choices: list[int], rng: random.Random, limit: int = 20_000)
     choices=st.lists(st.integers(0, 2**16), max_size=400),
 )
 def test_every_action_keeps_the_invariants(
-    players, seed, max_turns, payment, placement, last_draw, choices
+    players: int, seed: int, max_turns: int, payment: str, placement: str, last_draw: str, choices: list[int]
 ) -> None:
     """After every action: no invariant broken, each card in one place, scores never fall, debts payable.
 
@@ -149,7 +151,9 @@ OFFENDING_STACKS = [
     stacks=st.sampled_from(OFFENDING_STACKS),
     choices=st.lists(st.integers(0, 2**16), max_size=200),
 )
-def test_a_word_of_caution_position_plays_on_lawfully(seed, owner, stacks, choices) -> None:
+def test_a_word_of_caution_position_plays_on_lawfully(
+    seed: int, owner: int, stacks: list[list[str]], choices: list[int]
+) -> None:
     """A loaded position with two corporations of one industry in a stack plays on lawfully."""
     state = load(seed=seed, holdings={owner: stacks}, current=(owner + 2) % 3, options={"max_turns": 30})
     play_out(state, choices, random.Random(seed))

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import random
 from collections import deque
+from typing import Any
 
 import pytest
 
 from parlour.core.errors import IllegalActionError, PositionError
-from parlour.games.venture import GAME, VentureState
+from parlour.games.venture import VentureState
 from parlour.games.venture.arrangements import arrangement, current, moves, parse
 from parlour.games.venture.reorganisation import move_cap
 
+from ..typed import VENTURE as GAME
 from .scenario import legal, load, play, stacks
 
 # ST-DF sits on OI-BCD (common letter D); RR-CD fits on either stack.
@@ -52,7 +54,7 @@ def _reachable(state: VentureState) -> dict[str, list[str]]:
     """Returns every arrangement the moves reach from the seat's holdings (ignoring A-16), with a
     shortest way to each (its moves in notation)."""
     start = current(state, 0)
-    ways = {start: []}
+    ways: dict[str, list[str]] = {start: []}
     queue = deque([start])
     while queue:
         text = queue.popleft()
@@ -127,7 +129,7 @@ def test_the_arrangements_seen_round_trip_through_a_position() -> None:
     assert "move ST-DF on OI-BCD" not in legal(loaded)
 
 
-def _spoiled(seen: object) -> dict[str, object]:
+def _spoiled(seen: object) -> dict[str, Any]:
     """Returns the position of LOOP after 'move ST-DF alone' with another record of arrangements."""
     state = reorganising(LOOP)
     play(state, "move ST-DF alone")

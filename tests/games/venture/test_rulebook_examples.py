@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from parlour.core.errors import IllegalActionError
-from parlour.games.venture.content import load_deck
+from parlour.games.venture import VentureState
+from parlour.games.venture.content import Resource, load_deck
 from parlour.games.venture.payment import payment_value
 
 from .scenario import hand, legal, load, names, play, stacks
@@ -20,7 +21,7 @@ SETS = DECK.set_values
 NOT_PROFIT = ["10", "10", "12", "12", "14", "14"]
 
 
-def cards(*names_: str):
+def cards(*names_: str) -> list[Resource]:
     """Returns resources cards of the house deck by name."""
     by_name = {c.name: c for c in DECK.resources}
     return [by_name[n] for n in names_]
@@ -117,7 +118,7 @@ def test_forming_conglomerates_example_railroads_cd_automobiles_def_oil_ef() -> 
 
 
 # ------------------------------------------------------------------ 2) Proxy Fights
-def _proxy_state(proxy_hand: list[str]):
+def _proxy_state(proxy_hand: list[str]) -> VentureState:
     """Seat 1 owns the 24-million ST-ABCDE alone; seat 0 holds ``proxy_hand``."""
     return load(hands=[proxy_hand, ["10"], ["10"]], holdings={1: [["ST-ABCDE"]]}, draw=NOT_PROFIT)
 

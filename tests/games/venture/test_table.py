@@ -10,10 +10,12 @@ import pytest
 
 from parlour.core.log import GameLog
 from parlour.core.registry import load_game
-from parlour.games.venture import GAME, VentureState
+from parlour.games.venture import VentureState
+from parlour.games.venture.actions import VentureAction
 from parlour.games.venture.scoring import holdings_profit
 from parlour.testing import kit
 
+from ..typed import VENTURE as GAME
 from .scenario import load, play
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -59,7 +61,7 @@ def test_the_end_reason_names_the_turn_limit() -> None:
     assert state.end_reason() == "The turn limit of 3 turns was reached (ruling A-12)."
 
 
-def _quiet(state: VentureState) -> object:
+def _quiet(state: VentureState) -> VentureAction:
     """Returns a discard (a turn without transactions) or the first action."""
     legal = state.legal_actions()
     return next((a for a in legal if str(a).startswith("discard")), legal[0])
@@ -147,7 +149,7 @@ def test_the_board_svg_parses_and_shows_every_holding_and_no_hand(seed: int) -> 
         assert isinstance(state, VentureState)
         root = ET.fromstring(GAME.board_svg(state).split("\n", 1)[1])
         assert root.tag == f"{SVG}svg"
-        drawn = [g.get("data-card") for g in root.iter(f"{SVG}g") if g.get("class") == "card"]
+        drawn = [g.get("data-card", "") for g in root.iter(f"{SVG}g") if g.get("class") == "card"]
         held = [state.corp(c).name for h in state.holdings for s in h for c in s]
         assert sorted(drawn) == sorted(held)
         center = [g.get("data-card") for g in root.iter(f"{SVG}g") if g.get("class") == "center"]

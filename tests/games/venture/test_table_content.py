@@ -7,10 +7,10 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from typing import Any
 
 import pytest
 
-from parlour.core.registry import load_game
 from parlour.games.venture import VentureState
 from parlour.games.venture.content import CAPITAL, SET_DENOMINATIONS, Resource
 from parlour.games.venture.payment import payment_value
@@ -18,7 +18,9 @@ from parlour.games.venture.scoring import holdings_profit
 from parlour.games.venture.views import hand_sets
 from parlour.testing import kit
 
-GAME = load_game("venture")
+from ..typed import VENTURE as GAME
+from ..typed import states_along
+
 SETS = {2: 16, 3: 32, 4: 64}
 
 
@@ -37,7 +39,7 @@ def test_table_content_is_public_the_same_for_every_seed_and_determinisation_and
         state = _state(players, seed)
         assert state.table_content() == first
         assert state.determinize(0, rng).table_content() == first
-    for state in kit.states_along(GAME, 3, 5, every=29):
+    for state in states_along(GAME, 3, 5, every=29):
         assert state.table_content() == first
 
 
@@ -69,7 +71,7 @@ def test_table_content_describes_every_card_of_the_deck() -> None:
 
 
 def _cards(counts: tuple[int, ...], symbol: str = "t") -> list[Resource]:
-    cards = []
+    cards: list[Resource] = []
     for denomination, count in zip(SET_DENOMINATIONS, counts, strict=True):
         cards += [Resource(len(cards), CAPITAL, f"{denomination}{symbol}", denomination, symbol)] * count
     return cards
@@ -100,8 +102,8 @@ def test_a_hand_of_two_symbols_shows_a_set_for_each_and_plain_cards_in_none() ->
 
 
 def test_stack_profits_add_up_to_the_holdings_profit_and_the_fee_counts_corporations() -> None:
-    for state in kit.states_along(GAME, 3, 2, every=7):
-        view = state.public_observation()
+    for state in states_along(GAME, 3, 2, every=7):
+        view: Any = state.public_observation()
         for seat in range(3):
             assert sum(s["profit"] for s in view["holdings"][seat]) == holdings_profit(state, seat)
         if not state.over:
@@ -112,7 +114,7 @@ def test_stack_profits_add_up_to_the_holdings_profit_and_the_fee_counts_corporat
 
 def _paying(seed: int) -> VentureState:
     """Returns a game at its first payment that has cards to choose from."""
-    for state in kit.states_along(GAME, 3, seed, every=1):
+    for state in states_along(GAME, 3, seed, every=1):
         if not state.over and state.stack.top.kind == "pay" and not state.payment:
             return state
     raise AssertionError("no payment in that game")
@@ -124,7 +126,7 @@ def test_the_payer_alone_is_offered_the_cheapest_covering_payment(seed: int) -> 
     other seat and the spectators see none; once the laid cards cover the debt, nothing more."""
     state = _paying(seed)
     payer = state.current
-    chosen = state.observation(payer)["cheapest_payment"]
+    chosen: Any = state.observation(payer)["cheapest_payment"]
     assert chosen
     hand = [state.card(r) for r in state.hands[payer]]
     picked = []
@@ -144,5 +146,5 @@ def test_the_new_fields_depend_only_on_what_the_seat_may_know() -> None:
     rng = random.Random(4)
     for seed in range(2):
         kit.check_views_hide_secrets(_paying(seed), rng)
-    for state in kit.states_along(GAME, 3, 6, every=11):
+    for state in states_along(GAME, 3, 6, every=11):
         kit.check_views_hide_secrets(state, rng)

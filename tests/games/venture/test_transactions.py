@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from parlour.core.errors import IllegalActionError
+from parlour.games.venture import VentureState
 
 from .scenario import hand, legal, load, names, play, stacks
 
@@ -14,12 +16,12 @@ CENTER = ["ST-A", "OI-AE", "RR-CD", "RE-DEF", "AU-EF"]
 SAFE_DRAW = ["10", "10", "12", "12", "14", "14"]
 
 
-def snapshot(state) -> str:
+def snapshot(state: VentureState) -> str:
     """Returns the whole state as canonical JSON text."""
     return json.dumps(state.to_position(), sort_keys=True)
 
 
-def refused(state, text: str) -> str:
+def refused(state: VentureState, text: str) -> str:
     """Applies an action that must be refused; checks the state is unchanged; returns the reason."""
     before = snapshot(state)
     with pytest.raises(IllegalActionError) as err:
@@ -136,7 +138,7 @@ def test_a_corporation_not_in_the_center_cannot_be_taken() -> None:
 
 
 # ------------------------------------------------------------------ proxy fights
-def _proxy_table(proxy_hand: list[str], **kwargs):
+def _proxy_table(proxy_hand: list[str], **kwargs: Any) -> VentureState:
     """Seat 1 has a conglomerate RR-CD under RE-DEF and a lone AU-EF; seat 0 has ST-A."""
     return load(
         hands=[proxy_hand, ["10"], ["10"]],
@@ -229,7 +231,7 @@ def test_proxy_cannot_exceed_what_the_hand_can_pay() -> None:
 
 
 # ------------------------------------------------------------------ reorganisation
-def _lawful(state, seat: int) -> bool:
+def _lawful(state: VentureState, seat: int) -> bool:
     """Returns whether every stack of the seat has distinct industries and a common letter."""
     for stack in state.holdings[seat]:
         corps = [state.corp(c) for c in stack]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from parlour.core.chance import Chance
 from parlour.core.errors import IllegalActionError
-from parlour.games.venture import GAME
 from parlour.games.venture.content import PROFIT, load_deck
 
+from ..typed import VENTURE as GAME
 from .scenario import hand, legal, load, names, play, stacks
 
 DECK = load_deck()
@@ -62,7 +64,7 @@ def test_only_the_current_player_may_act() -> None:
 
 
 @pytest.mark.parametrize("seat", ["0", True, 1.0, -1, 3])
-def test_odd_seats_are_refused(seat) -> None:
+def test_odd_seats_are_refused(seat: Any) -> None:
     state = GAME.new_state(3, 1)
     action = state.legal_actions()[0]
     with pytest.raises(IllegalActionError, match="no seat"):

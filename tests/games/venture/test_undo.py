@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from parlour.core.errors import IllegalActionError, PositionError
-from parlour.games.venture import GAME, VentureState
+from parlour.games.venture import VentureState
 from parlour.games.venture.actions import Cancel, Undo
 from parlour.games.venture.arrangements import current, moves, parse
 from parlour.games.venture.reorganisation import Reorganisation
@@ -20,6 +20,8 @@ from parlour.games.venture.takeovers import Placement
 from parlour.games.venture.undo import UNDO_LIMIT
 from parlour.testing import kit
 
+from ..typed import VENTURE as GAME
+from ..typed import states_along
 from .scenario import hand, legal, load, names, play, stacks
 
 WIDE = {0: [["OI-BCD", "ST-DF"], ["RR-CD"], ["RE-DEF"], ["SH-BD"]]}
@@ -48,7 +50,7 @@ def test_every_step_taken_back_restores_the_position_exactly(seed: int) -> None:
     """Along random games, each legal step followed by undo gives back the very position before it;
     only the counter of take-backs moves, by one."""
     checked = 0
-    for state in kit.states_along(GAME, 2 + seed, seed, every=9):
+    for state in states_along(GAME, 2 + seed, seed, every=9):
         if state.is_over():
             continue
         seat = state.deciders()[0]

@@ -4,25 +4,29 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
 from parlour.core.errors import IllegalActionError
 from parlour.core.registry import load_game
 from parlour.games.venture.content import PROFIT
+from parlour.games.venture.game_state import VentureGameState
+from parlour.games.venture.state import VentureState
 from parlour.testing import kit
 
-GAME = load_game("venture")
+from ..typed import VENTURE as GAME
 
 
-def _hand(state, seat):  # type: ignore[no-untyped-def]
+def _hand(state: VentureGameState, seat: int) -> list[str]:
     return sorted(state.card(r).name for r in state.hands[seat])
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_seat_sees_its_own_hand_and_only_sizes_of_the_others(seed: int) -> None:
     """The only card list of a hand in a seat's view is its own; others appear as counts."""
-    for state in kit.states_along(GAME, 4, seed, every=13):
+    for along in kit.states_along(GAME, 4, seed, every=13):
+        state = cast(VentureGameState, along)
         for seat in range(4):
             view = state.observation(seat)
             assert sorted(view["hand"]) == _hand(state, seat)
@@ -43,7 +47,10 @@ def test_a_changed_opponent_hand_would_be_noticed_by_the_check() -> None:
     """The redaction check can fail: a view that leaked hands would differ after re-dealing."""
     state = GAME.new_state(3, 4)
     other = state.determinize(0, random.Random(2))
-    leaked = lambda s: json.dumps([[s.card(r).name for r in h] for h in s.hands])  # noqa: E731
+
+    def leaked(s: VentureState) -> str:
+        return json.dumps([[s.card(r).name for r in h] for h in s.hands])
+
     assert leaked(other) != leaked(state)
     assert other.observation(0) == state.observation(0)
 
@@ -84,7 +91,10 @@ def test_a_redeal_never_puts_a_profit_card_in_a_hand(seed: int) -> None:
     for step in range(seed % 7):  # a few turns in, so hands and deck have moved
         state.apply(state.legal_actions()[step % len(state.legal_actions())])
     other = state.determinize(seed % 4, random.Random(seed))
-    profit = lambda r: other.card(r).kind == PROFIT  # noqa: E731
+
+    def profit(r: int) -> bool:
+        return other.card(r).kind == PROFIT
+
     assert not any(profit(r) for hand in other.hands for r in hand)
     assert sum(profit(r) for r in other.draw) == sum(state.card(r).kind == PROFIT for r in state.draw)
     assert sorted(other.draw + [r for h in other.hands for r in h]) == sorted(

@@ -29,10 +29,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.core.chance import Forced
-from parlour.games.venus_needs_men import GAME, VenusState
+from parlour.games.venus_needs_men import VenusState
 from parlour.games.venus_needs_men.board import load_board
 
 from ..scenarios import apply_line, by_seat
+from ..typed import VENUS as GAME
 
 BOARD = load_board()
 ZAP = GAME.zap({})
@@ -118,7 +119,7 @@ def position(
     values = dict(options or {})
     if planets is not None:
         values["planets"] = planets
-    data = GAME.new_state(players, seed, values).to_position()
+    data: dict[str, Any] = GAME.new_state(players, seed, values).to_position()
     if ships is not None:
         data["ships"] = {s: ships.get(s) for s in data["ships"]}
         unknown = set(ships) - set(data["ships"])

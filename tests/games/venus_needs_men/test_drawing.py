@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from parlour.core.errors import OptionError
-from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.board import load_board, parse_board
 from parlour.games.venus_needs_men.drawing import PLANET_COLOURS, Piece, render_svg
+
+from ..typed import VENUS as GAME
 
 BOARD = load_board()
 NS = "{http://www.w3.org/2000/svg}"

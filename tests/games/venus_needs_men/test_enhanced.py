@@ -30,10 +30,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parlour.core.errors import IllegalActionError
-from parlour.games.venus_needs_men import GAME, VenusState
+from parlour.games.venus_needs_men import VenusState
 from parlour.games.venus_needs_men import enhanced as tech
 from parlour.testing import kit
 
+from ..typed import VENUS as GAME
 from .scenario import (
     BOARD,
     UPGRADE_CARDS,
@@ -499,7 +500,7 @@ def test_a_pending_release_survives_a_position_round_trip() -> None:
     ships = {"M1": "china", "V1": "china", "G1": "china"}
     state = load_enhanced(ships=ships, controlled={"V1": "mars", "G1": "mars"}, active="venus")
     run(state, "pass")
-    data = state.to_position()
+    data: dict[str, Any] = state.to_position()
     again = GAME.state_from_position(data)
     assert [str(a) for a in again.legal_actions(1)] == ["release G1", "release V1"]
     data["decisions"][-1]["seats"] = [0]
@@ -1085,7 +1086,10 @@ def test_research_refusals_name_the_reason() -> None:
     state = load_enhanced(
         active="mars", face_up=["gatling", "adaptive", "quality"], upgrades={"mars": ["quality"]}
     )
-    why = lambda text: state.why_illegal(state.parse_action(text), 1)  # noqa: E731
+
+    def why(text: str) -> str:
+        return state.why_illegal(state.parse_action(text), 1)
+
     assert why("research gatling") == "Gatling Lasers is obsoleted by Mars's Magneto-Blasters"
     assert why("research quality") == "Mars already has Quality Control"
     assert why("research yttrium").startswith("Yttrium Alloys is not face up (face up: adaptive")

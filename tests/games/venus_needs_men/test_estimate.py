@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from parlour.bots.registry import make_bot
-from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.estimate import AWAY, COLLECTING, NEAR, progress
 from parlour.games.venus_needs_men.population import needed
 
+from ..typed import VENUS as GAME
+from ..typed import choose
 from .scenario import load, play
 
 
@@ -90,5 +91,5 @@ def test_estimates_lie_between_the_scores_and_half_a_unit_a_ship_through_greedy_
                 ships = sum(len(state.fleet(p)) for p in state.sides(seat))
                 assert scores[seat] <= estimate[seat] <= scores[seat] + COLLECTING * ships + 1e-9
             seat = state.deciders()[0]
-            state.apply_legal(bots[seat].choose(state, seat), seat)
+            state.apply_legal(choose(bots[seat], state, seat), seat)
         assert state.estimate() == state.scores()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from parlour.bots.registry import make_bot
-from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.bots import GreedyBot
 from parlour.games.venus_needs_men.population import needed
 
+from ..typed import VENUS as GAME
+from ..typed import choose
 from .scenario import (
     force_dice,
     load,
@@ -45,5 +46,5 @@ def test_greedy_six_player_basic_games_end_by_population() -> None:
         agents = [make_bot(GAME, "greedy", seed * 8 + s) for s in range(6)]
         while not state.is_over():
             seat = state.deciders()[0]
-            state.apply_legal(agents[seat].choose(state, seat), seat)
+            state.apply_legal(choose(agents[seat], state, seat), seat)
         assert max(state.scores()) >= needed(state), (seed, state.turn, state.scores())

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from parlour.core.errors import PositionError
-from parlour.games.venus_needs_men import GAME
 
+from ..typed import VENUS as GAME
 from .scenario import (
     enhanced_position,
     position,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parlour.core.errors import IllegalActionError, NotationError
-from parlour.games.venus_needs_men import GAME, NOTATION, VenusAction, format_action, parse_action
+from parlour.games.venus_needs_men import NOTATION, VenusAction, format_action, parse_action
 from parlour.games.venus_needs_men.actions import (
     Attack,
     Build,
@@ -26,6 +26,7 @@ from parlour.games.venus_needs_men.actions import (
 from parlour.testing.kit import snapshot
 
 from ..notation import canonical_test, round_trip_test, untouched_by_malformed_test
+from ..typed import VENUS as GAME
 from .scenario import force_dice, legal, load, play, top
 
 EVERY_VERB: list[tuple[str, VenusAction]] = [
@@ -198,7 +199,10 @@ def test_the_game_exports_the_notation() -> None:
 def test_refusals_of_a_ship_step_say_why() -> None:
     """why_illegal names the reason a ship's step is refused: where it may move, whose it is, acted."""
     state = load(ships={"V1": "sunward", "V2": "sunward", "M1": "sunward"}, active="venus")
-    why = lambda text: state.why_illegal(state.parse_action(text), 0)  # noqa: E731
+
+    def why(text: str) -> str:
+        return state.why_illegal(state.parse_action(text), 0)
+
     assert why("move V1 china") == "V1 cannot move to china now; it may move to: orbit, lunar, comet"
     assert why("move M1 orbit") == "M1 is commanded by Mars"
     assert why("move V3 orbit") == "V3 is not on the board"

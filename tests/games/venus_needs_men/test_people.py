@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
 from parlour.bots.registry import make_bot
-from parlour.games.venus_needs_men import GAME, VenusState
+from parlour.games.venus_needs_men import VenusState
 from parlour.games.venus_needs_men.drawing import PLANET_COLOURS
 
+from ..typed import VENUS as GAME
+from ..typed import choose
 from .scenario import load, load_enhanced, play
 
 OPTIONS = [{"max_turns": 60}, {"game": "enhanced", "max_turns": 60}]
@@ -118,7 +121,8 @@ def test_controlled_ships_are_shown_as_controlled() -> None:
     """Mind Control in the views: V1(Mars) on the board, the observation's controlled map."""
     state = load_enhanced(ships={"M1": "china", "V1": "china"}, controlled={"V1": "mars"}, active="venus")
     assert "china: M1 V1(Mars)" in state.render(0)
-    assert state.observation(0)["enhanced"]["controlled"] == {"V1": "mars"}
+    enhanced: Any = state.observation(0)["enhanced"]
+    assert enhanced["controlled"] == {"V1": "mars"}
 
 
 def test_events_name_players_by_planet() -> None:
@@ -128,7 +132,7 @@ def test_events_name_players_by_planet() -> None:
         bots = [make_bot(GAME, "greedy", s) for s in range(players)]
         while not state.is_over():
             seat = state.deciders()[0]
-            for event in state.apply(bots[seat].choose(state, seat), seat):
+            for event in state.apply(choose(bots[seat], state, seat), seat):
                 assert not re.search(r"\bseat \d|\[\d|\['", event.text), event.text
 
 
@@ -147,7 +151,7 @@ def test_every_step_tells_the_table_what_happened(options: dict[str, str]) -> No
         bots = [make_bot(GAME, "greedy", seed * 8 + s) for s in range(players)]
         while not state.is_over():
             seat = state.deciders()[0]
-            action = bots[seat].choose(state, seat)
+            action = choose(bots[seat], state, seat)
             events = state.apply(action, seat)
             if action.verb in STORY_VERBS:
                 assert events and all(e.text for e in events), action

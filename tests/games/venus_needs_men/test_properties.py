@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,7 +35,8 @@ Check = Callable[[VenusState, int], None]
 
 def busy_playout(players: int, seed: int, each: Check) -> VenusState:
     """Plays a game whose seats favour cards, extensions, attacks and collections, checking ``each``."""
-    return weighted_playout(GAME, (players, seed), GAME.quick_options, WEIGHTS, each)
+    end: VenusState = weighted_playout(GAME, (players, seed), GAME.quick_options, WEIGHTS, each)
+    return end
 
 
 def both_playouts(players: int, seed: int, each: Check) -> list[VenusState]:
@@ -151,7 +153,7 @@ def test_games_end_with_winners_who_lead(players: int, seed: int) -> None:
     """Every game ends; its winners have reached the target or lead at the turn limit."""
     for end in both_playouts(players, seed, lambda state, step: None):
         scores = end.scores()
-        needed = end.observation(0)["needed"]
+        needed: Any = end.observation(0)["needed"]
         winners = end.winners()
         assert winners and end.deciders() == ()
         assert all(scores[w] >= needed for w in winners) or all(scores[w] == max(scores) for w in winners)

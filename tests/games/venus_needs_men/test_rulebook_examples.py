@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from itertools import pairwise
+from typing import cast
 
 import pytest
 
-from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.population import needed
 
+from ..typed import VENUS as GAME
 from .scenario import legal, load, load_enhanced, play, run, turn_sequence
 
 PLANETS_5 = "venus,mars,ganymede,titan,pluto"
@@ -74,7 +75,7 @@ def test_setup_five_players_put_one_zap_card_aside() -> None:
     deck to make your starting hand.'"""
     state = GAME.new_state(5, 0)
     assert [len(h) for h in state.hands] == [3] * 5 and [len(d) for d in state.decks] == [4] * 5
-    assert len(state.to_position()["aside"]) == 1
+    assert len(cast(list[str], state.to_position()["aside"])) == 1
 
 
 # ------------------------------------------------------------------ Zap Cards (extensions)

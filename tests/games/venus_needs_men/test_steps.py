@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA, IMMEDIATE, MAIN, has_steps, steps
+
+from ..typed import VENUS as GAME
 
 KINDS = ("build", "move", "attack", "collect")
 

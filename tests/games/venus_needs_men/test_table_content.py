@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import math
 import random
+from typing import Any
 
 import pytest
 
-from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.bots import GreedyBot
 from parlour.games.venus_needs_men.state import VenusState
+
+from ..typed import VENUS as GAME
 
 
 def played(players: int, seed: int, game: str = "basic", steps: int = 120) -> VenusState:
@@ -87,7 +89,7 @@ def test_every_zap_card_is_named_by_number_with_the_text_of_the_content_set() ->
 def test_every_technology_upgrade_and_special_card_an_observation_names_is_there() -> None:
     state = played(3, 5, "enhanced", 300)
     content = state.table_content()
-    seen = state.observation(0)["enhanced"]
+    seen: Any = state.observation(0)["enhanced"]
     texts = state.card_texts()
     for slots in seen["technology"].values():
         for card_id in slots.values():

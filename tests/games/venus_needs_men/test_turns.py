@@ -7,9 +7,9 @@ import itertools
 import pytest
 
 from parlour.core.errors import OptionError
-from parlour.games.venus_needs_men import GAME
 from parlour.games.venus_needs_men.options import OPTIONS
 
+from ..typed import VENUS as GAME
 from .scenario import (
     CARDS,
     check,

@@ -18,8 +18,8 @@ from parlour.core.errors import IllegalActionError, PositionError
 from parlour.games.venus_needs_men import VenusState, zapping
 from parlour.testing import kit
 
+from ..typed import VENUS as GAME
 from .scenario import (
-    GAME,
     ZAP,
     auto_pass,
     check,

@@ -12,6 +12,7 @@ import pytest
 
 from parlour.core.errors import IllegalActionError
 from parlour.games.venus_needs_men import VenusState
+from parlour.games.venus_needs_men.views import summary
 
 from .scenario import kinds, legal, load, play, top, window_seats
 
@@ -129,3 +130,11 @@ def play_and_log(state: VenusState, line: str) -> list[str]:
     """Plays one line in notation and returns the texts of the events it caused."""
     seat, text = line.split(": ", 1)
     return [e.text for e in state.apply_notation(text, int(seat))]
+
+
+def test_the_banner_tells_the_attacker_it_may_withdraw() -> None:
+    """The public one-line summary names the choice while the attacker is asked (views.summary)."""
+    state = sabotaged_declaration([])
+    assert summary(state) == (
+        "Mars: play a Zap card, pass (roll) or withdraw the attack; M1 attacks V1 (turn 1, Mars's)"
+    )

@@ -40,7 +40,8 @@ turn's end, holding more ships than it has in an area).
 After the action: 'extend N' discards Zap card N for one extra step (up to
 three), 'end' finishes.  In a Zap window (a turn's start and end, when an
 attack is declared, after its roll, before a ship is destroyed):
-'zap N [TARGET]' or 'pass'.
+'zap N [TARGET]' or 'pass'; once a card has answered your action's attack,
+'withdraw' takes it back before the roll (then choose again).
 First to the population needed wins (shared if together); when nobody can
 collect any more, the leaders share the win."""
 

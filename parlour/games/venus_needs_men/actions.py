@@ -142,11 +142,15 @@ class Zap(VenusAction, form="zap {card} {target:aim?}"):
     target: str = ""
 
 
+class Withdraw(Bare, form="withdraw"):
+    """Take back a declared attack before its roll and choose again (ruling A-21)."""
+
+
 class Release(ShipAction, form="release {ship}"):
     """Release a ship from Mind Control (Mars's choice at a turn's end, ruling A-10(v))."""
 
 
-PASS, DONE, END = Pass(), Done(), End()
+PASS, DONE, END, WITHDRAW = Pass(), Done(), End(), Withdraw()
 STEPS: dict[type[VenusAction], str] = {
     Build: "build",
     Move: "move",
@@ -242,6 +246,7 @@ NOTATION: Notation[VenusAction] = Notation(
         End,
         Zap,
         Release,
+        Withdraw,
     ],
     CODECS,
 )

@@ -29,8 +29,10 @@ def action_catalogue(board: Board, factions: Factions, zap: ZapDeck, tech: TechS
     targets = [*lands, *factions.order, *ships]
     actions += [f"zap {n}" for n in sorted(zap.cards)]
     actions += [f"zap {n} {t}" for n in sorted(zap.cards) for t in targets]
-    # Added later, at the end so that earlier ids keep their meaning: infected units, releases.
+    # Added later, at the end so that earlier ids keep their meaning: infected units, releases,
+    # withdrawals.
     actions += [f"collect {s} infected" for s in ships]
     actions += [f"collect {s} {a} infected" for s in ships for a in lands]
     actions += [f"release {s}" for s in ships]
+    actions += ["withdraw"]  # a declared attack taken back before its roll
     return actions

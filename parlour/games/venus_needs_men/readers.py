@@ -23,7 +23,6 @@ from parlour.games.venus_needs_men.zapping import (
     EndWindow,
     Immediate,
     RollWindow,
-    SaveWindow,
     StartWindow,
     ZapWindow,
 )
@@ -35,9 +34,9 @@ INTERRUPTS = (ZapWindow, Immediate, Scavenge, Releasing)
 
 
 def _answerable(window: Decision) -> bool:
-    """Returns whether a decision is a Zap window whose card could push a step or a window (any but a
-    save window, where only saving cards are played)."""
-    return isinstance(window, ZapWindow) and not isinstance(window, SaveWindow)
+    """Returns whether a decision is a Zap window, whose card could push a step or a window (every
+    window offers "any time" cards to some seat, a save window too: ruling B-3)."""
+    return isinstance(window, ZapWindow)
 
 
 def _base_length(stack: list[Decision]) -> int:

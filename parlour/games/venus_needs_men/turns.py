@@ -256,10 +256,23 @@ class Moving(Phase):
 
 @dataclass(eq=False, kw_only=True)
 class Attacking(Phase):
-    """More steps of an attack action."""
+    """More steps of an attack action (or, while no ship has attacked yet, the action's choice again)."""
 
     kind = ATTACKING
     phase = "attacking"
+
+    def auto(self, state: VenusState) -> bool:
+        """Gives the action's choice back when its first declaration was withdrawn or called off before
+        any die was rolled ("as long as you haven't ... rolled the dice ... you can change your mind",
+        ruling A-21); else as :meth:`Phase.auto`."""
+        if state.acted:
+            return super().auto(state)
+        state.stack.pop()
+        state.action = ""
+        state.stack.push(Act(seats=[state.active_seat]))
+        if state.logging:
+            state.emit(f"{state.planet(state.active).name} chooses its action again.")
+        return True
 
 
 @dataclass(eq=False, kw_only=True)

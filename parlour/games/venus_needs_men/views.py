@@ -156,7 +156,10 @@ def summary(state: VenusState) -> str:
     active = state.planet(state.active).name
     turn = f"(turn {state.turn}, {active}'s)"
     if isinstance(top, ZapWindow):
-        return f"{who}: play a Zap card or pass; {_window_words(top)} {turn}"
+        choice = "play a Zap card or pass"
+        if isinstance(top, DeclareWindow) and top.always_asks(state) == state.deciders()[0]:
+            choice = "play a Zap card, pass (roll) or withdraw the attack"
+        return f"{who}: {choice}; {_window_words(top)} {turn}"
     if top.kind == "act":
         verbs = (
             "build, move, attack, collect, research"

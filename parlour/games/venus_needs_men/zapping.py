@@ -28,7 +28,16 @@ from parlour.core.positions import check_int
 from parlour.games.venus_needs_men import actions as verbs
 from parlour.games.venus_needs_men import combat, population, research
 from parlour.games.venus_needs_men import steps as step_rules
-from parlour.games.venus_needs_men.actions import PASS, STEPS, Pass, ShipAction, VenusAction, Zap
+from parlour.games.venus_needs_men.actions import (
+    PASS,
+    STEPS,
+    WITHDRAW,
+    Pass,
+    ShipAction,
+    VenusAction,
+    Withdraw,
+    Zap,
+)
 from parlour.games.venus_needs_men.combat import REFUGE
 from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
@@ -115,6 +124,10 @@ class ZapWindow(VenusDecision):
         """Returns the seats the window may ask, of every seat from the active one clockwise."""
         return seats
 
+    def always_asks(self, state: VenusState) -> Seat | None:
+        """Returns a seat the window asks whatever it holds (it has a choice besides the cards), if any."""
+        return None
+
     # ---------------------------------------------------------- positions
     @property
     def data(self) -> dict[str, object]:
@@ -191,15 +204,45 @@ class DeclareWindow(ZapWindow):
     """Whether Technology and Special cards apply to the attack."""
     main: bool
     """Whether the attack is a step of the turn's main action (its ship may attack again if called off)."""
+    answered: bool = False
+    """Whether a Zap card has been played in the window: the active player may then withdraw the
+    declaration (ruling A-21), and is asked whatever it holds."""
+
+    def always_asks(self, state: VenusState) -> Seat | None:
+        """Returns the active seat once a card has answered a declaration of its action (it may withdraw
+        it, A-21); else nobody."""
+        return state.active_seat if self.answered and self.main else None
+
+    def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
+        """Returns pass, ``withdraw`` for the active seat once a card has answered its declaration, and
+        the cards the seat may play."""
+        found = super().legal(state, seat)
+        if self.answered and self.main and seat == state.active_seat:
+            found.insert(1, WITHDRAW)
+        return found
+
+    def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
+        """Withdraws the declaration (A-21), passes, or plays a card (now the declaration is answered)."""
+        if isinstance(action, Withdraw):
+            state.stack.pop()
+            state.emit(
+                f"{state.seat_name(seat)} withdraws {self.attacker}'s attack on {_where(self.target)} "
+                "before the roll."
+            )
+            _take_back(state, self.attacker)
+            return
+        if isinstance(action, Zap):
+            self.answered = True
+        super().apply(state, seat, action)
 
     def resolve(self, state: VenusState) -> None:
         """The attack is rolled, or called off if it no longer can be (in the action itself the ship may
-        then attack again: the target may be re-declared until the dice are rolled, ruling A-21)."""
+        then attack again, or the action be chosen afresh: nothing is rolled yet, ruling A-21)."""
         ship, target = self.attacker, self.target
         if not combat.still_possible(state, ship, target, self.cards):
-            if self.main and ship in state.acted and state.ships.get(ship) is not None:
-                state.acted.remove(ship)
-            state.emit(f"{ship}'s attack on {target} is called off.")
+            state.emit(f"{ship}'s attack on {_where(target)} is called off.")
+            if self.main:
+                _take_back(state, ship)
             return
         dice, need, bonus, qray = combat.roll(state, ship, target, self.weapon, self.cards)
         state.stack.push(
@@ -218,8 +261,11 @@ class DeclareWindow(ZapWindow):
         )
 
     def check(self, state: VenusState, path: str) -> None:
-        """Refuses ships not in this game and a weapon that is no weapon Upgrade."""
+        """Refuses ships not in this game, a weapon that is no weapon Upgrade, and an answered
+        declaration of anything but the turn's own action."""
         super().check(state, path)
+        if self.answered and self.main and state.action != "attack":
+            raise PositionError(f"{path}.data.answered", "a declaration of the action belongs to an attack")
         _ship(state, self.attacker, f"{path}.data.attacker")
         _target(state, self.target, f"{path}.data.target")
         upgrade = state.tech.upgrades.get(self.weapon)
@@ -229,7 +275,8 @@ class DeclareWindow(ZapWindow):
 
 @dataclass(eq=False, kw_only=True)
 class RollWindow(ZapWindow):
-    """The window after an attack roll: the roll cards of the attacker's and the target's commanders."""
+    """The window after an attack roll: the roll cards of the attacker's and the target's commanders, and
+    their "any time" cards (ruling B-3)."""
 
     moment = ROLL
     any_timing = False
@@ -250,12 +297,17 @@ class RollWindow(ZapWindow):
 
     def playable(self, state: VenusState, seat: Seat, card: ZapCard) -> bool:
         """Returns whether the seat commands the side a roll card helps: the target (miss, jam) or the
-        attacker (hit)."""
+        attacker (hit); an "any time" card, whether it commands either side (the seats asked here)."""
+        if card.timing == "any":
+            return seat in (self._seat(state, self.target), self._seat(state, self.attacker))
         if card.timing != "roll":
             return False
-        side = self.target if card.effect in ("miss", "jam") else self.attacker
-        commander = "earth" if side == REFUGE else state.controller(side)
-        return state.seat_of[commander] == seat
+        return self._seat(state, self.target if card.effect in ("miss", "jam") else self.attacker) == seat
+
+    @staticmethod
+    def _seat(state: VenusState, side: str) -> Seat:
+        """Returns the seat commanding a ship (the Refuge: Earth's)."""
+        return state.seat_of["earth" if side == REFUGE else state.controller(side)]
 
     def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
         """A hit or miss card decides the roll (unless a higher one answers); Jamming lowers the dice."""
@@ -269,14 +321,19 @@ class RollWindow(ZapWindow):
             super().play(state, seat, card, action)
 
     def resolve(self, state: VenusState) -> None:
-        """Carries out the result: a miss, a raid on the Refuge, or a threatened ship (Q-Ray: its table)."""
+        """Carries out the result: a miss, a raid on the Refuge, or a threatened ship (Q-Ray: its table).
+        A card played here may have taken the attacker or the target away: the roll then has no effect
+        (ruling B-11)."""
         target = self.target
         if target != REFUGE and state.ships.get(target) is None:
+            return
+        if not combat.still_possible(state, self.attacker, target, self.cards):
+            state.emit(f"{self.attacker}'s roll against {_where(target)} has no effect: the attack is gone.")
             return
         verdict = self.verdict()
         if self.qray:
             for ship in combat.qray(state, self.attacker, target, self.dice[0] - self.jam, verdict):
-                threaten(state, ship, 0, True)
+                threaten(state, ship, 0, True, self.attacker if ship == target else "")
             return
         hit = any(d + self.bonus - self.jam >= self.need for d in self.dice)
         hit = hit if verdict is None else verdict
@@ -285,7 +342,7 @@ class RollWindow(ZapWindow):
         elif target == REFUGE:
             population.raid(state, state.controller(self.attacker))
         else:
-            threaten(state, target, 0, self.cards)
+            threaten(state, target, 0, self.cards, self.attacker)
 
     def verdict(self) -> bool | None:
         """Returns the verdict of the highest hit or miss card played on this roll, if any (B-4)."""
@@ -310,7 +367,8 @@ class RollWindow(ZapWindow):
 
 @dataclass(eq=False, kw_only=True)
 class SaveWindow(ZapWindow):
-    """The window before a ship is destroyed (by a hit or a Zap card): its commander may save it."""
+    """The window before a ship is destroyed (by a hit or a Zap card): its commander may save it, and
+    play its "any time" cards (ruling B-3)."""
 
     moment = SAVE
     any_timing = False
@@ -320,10 +378,13 @@ class SaveWindow(ZapWindow):
     saved_by: int
     """The highest saving card played, or 0."""
     cards: bool
+    attacker: str = ""
+    """The ship whose hit threatens (''for a Zap card, or the Q-Ray's own ship on a 1): the ship survives
+    when it is out of the attacker's reach as the window closes (ruling B-11)."""
 
     def playable(self, state: VenusState, seat: Seat, card: ZapCard) -> bool:
-        """Returns whether the seat commands the ship and the card saves."""
-        return card.timing == "saving" and state.seat_of[state.controller(self.ship)] == seat
+        """Returns whether the seat commands the ship, and the card saves or is an "any time" card."""
+        return card.timing in ("saving", "any") and state.seat_of[state.controller(self.ship)] == seat
 
     def play(self, state: VenusState, seat: Seat, card: ZapCard, action: Zap) -> None:
         """A saving card shields the ship (a higher-numbered destroying card still destroys it)."""
@@ -341,12 +402,21 @@ class SaveWindow(ZapWindow):
         if self.saved_by and self.saved_by > self.cause:
             state.emit(f"{ship} is saved by Zap card {self.saved_by}.")
             return
+        if self.attacker and not combat.still_possible(state, self.attacker, ship, self.cards):
+            state.emit(f"{ship} escapes: {self.attacker} can no longer reach it.")
+            return
         combat.wreck(state, ship, self.cards or bool(self.cause))
 
     def check(self, state: VenusState, path: str) -> None:
         """Refuses a ship not in this game, a cause that destroys nothing, a saver that saves nothing."""
         super().check(state, path)
         _ship(state, self.ship, f"{path}.data.ship")
+        if self.attacker:
+            _ship(state, self.attacker, f"{path}.data.attacker")
+            if self.cause:
+                raise PositionError(
+                    f"{path}.data.attacker", "a ship threatened by a Zap card has no attacker"
+                )
         if self.cause:
             _card(state, self.cause, ("destroy",), f"{path}.data.cause")
         if self.saved_by:
@@ -487,6 +557,15 @@ def asked(state: VenusState, window: ZapWindow) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
     card by public knowledge (ruling B-3), whatever they really hold (a turn's start window: see
     :meth:`StartWindow.first_asked`)."""
+    found = _holders_asked(state, window)
+    always = window.always_asks(state)
+    if always is None or always in found:
+        return found
+    return [s for s in _clockwise(state.active_seat, state.players) if s == always or s in found]
+
+
+def _holders_asked(state: VenusState, window: ZapWindow) -> list[int]:
+    """Returns the seats holding Zap cards that :func:`asked` asks for the cards they may hold."""
     hands = state.hands
     clockwise = _clockwise(state.seat_of[state.planets[state.current]], state.players)  # order_from
     seats = [s for s in window.first_asked(clockwise) if hands[s]]
@@ -550,9 +629,24 @@ def _everyone_receives(state: VenusState, seat: int, area: str) -> None:
     population.check_win(state)
 
 
-def threaten(state: VenusState, ship: str, cause: int, cards: bool = False) -> None:
-    """A ship is about to be destroyed (by a hit, or by Zap card ``cause``): its owner may save it."""
-    state.stack.push(SaveWindow(open=False, ship=ship, cause=cause, saved_by=0, cards=cards))
+def threaten(state: VenusState, ship: str, cause: int, cards: bool = False, attacker: str = "") -> None:
+    """A ship is about to be destroyed (by ``attacker``'s hit, or by Zap card ``cause``): its owner may
+    save it."""
+    state.stack.push(
+        SaveWindow(open=False, ship=ship, cause=cause, saved_by=0, cards=cards, attacker=attacker)
+    )
+
+
+def _where(target: str) -> str:
+    """Returns an attack's target in words (a ship's name, or the Refuge)."""
+    return "the Secret Underground Refuge" if target == REFUGE else target
+
+
+def _take_back(state: VenusState, ship: str) -> None:
+    """Takes a declared step of the turn's action back: the ship has not acted (when no other step has
+    been taken, the ``attacking`` phase gives the action's choice back, ruling A-21)."""
+    if ship in state.acted:
+        state.acted.remove(ship)
 
 
 # ------------------------------------------------------------------ steps
@@ -583,9 +677,9 @@ def take_step(state: VenusState, planet: str, action: VenusAction, mode: str) ->
 def _declare(state: VenusState, ship: str, target: str, weapon: str, cards: bool, main: bool) -> None:
     """Declares an attack: "You must declare which enemy spaceship you are attacking before you roll the
     dice." A Zap window opens between the declaration and the roll (ruling B-3, moment ``declare``)."""
-    where = "the Secret Underground Refuge" if target == REFUGE else target
     if state.logging:
-        state.emit(f"{ship} ({state.planet(state.controller(ship)).name}) declares an attack on {where}.")
+        name = state.planet(state.controller(ship)).name
+        state.emit(f"{ship} ({name}) declares an attack on {_where(target)}.")
     state.stack.push(
         DeclareWindow(open=False, attacker=ship, target=target, weapon=weapon, cards=cards, main=main)
     )

@@ -91,10 +91,15 @@ def unseen_kinds(state: VenusState) -> list[ZapCard]:
 
 
 def asked(state: VenusState, window: zapping.ZapWindow) -> list[int]:
-    """``zapping.asked`` without its shortcut: every seat holding a card tries every unseen kind."""
-    seats = [s for s in window.first_asked(zapping.order_from(state, state.active_seat)) if state.hands[s]]
+    """``zapping.asked`` without its shortcut: every seat holding a card tries every unseen kind; the seat
+    a window asks whatever it holds (an answered declaration's attacker, A-21) too."""
+    clockwise = zapping.order_from(state, state.active_seat)
+    seats = [s for s in window.first_asked(clockwise) if state.hands[s]]
     kinds = unseen_kinds(state)
-    return [s for s in seats if zapping._may_play_one(state, s, window, kinds)]
+    always = window.always_asks(state)
+    return [
+        s for s in clockwise if s == always or (s in seats and zapping._may_play_one(state, s, window, kinds))
+    ]
 
 
 # ------------------------------------------------------------------ the checks

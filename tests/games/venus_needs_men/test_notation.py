@@ -21,6 +21,7 @@ from parlour.games.venus_needs_men.actions import (
     Purge,
     Release,
     Research,
+    Withdraw,
     Zap,
 )
 from parlour.testing.kit import snapshot
@@ -47,6 +48,7 @@ EVERY_VERB: list[tuple[str, VenusAction]] = [
     ("collect M1 infected", Collect("M1", infected=True)),
     ("collect G1 india infected", Collect("G1", "india", infected=True)),
     ("release V2", Release("V2")),
+    ("withdraw", Withdraw()),
     ("pass", Pass()),
     ("done", Done()),
     ("extend 9", Extend(9)),

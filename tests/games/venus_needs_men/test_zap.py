@@ -431,12 +431,15 @@ def test_a_restarted_window_asks_whoever_can_play_after_the_card() -> None:
 
 
 def test_a_restarted_window_skips_whoever_can_no_longer_play() -> None:
-    """When a Sabotage kills the only Mars ship, Mars's Surprise Attack is unplayable: Mars is not asked."""
+    """When a Sabotage kills the only Mars ship, Mars's Surprise Attack is unplayable: Mars is not asked
+    (in the save window before M1 goes, Mars may still play it: B-3; it passes)."""
     state = load(
         ships={"V1": "orbit", "M1": "china"}, active="venus", window="start", hands={0: [9], 1: [18]}
     )
     assert window_seats(state) == [0, 1]
     play(state, "0: zap 9 M1")
+    assert top(state) == ("zap", "save") and legal(state, 1) == ["pass", "zap 18"]
+    play(state, "1: pass")
     assert state.ships["M1"] is None
     assert 1 not in state.deciders()
     assert top(state) == ("act", None)
@@ -549,9 +552,84 @@ def test_a_target_that_moves_away_calls_the_attack_off_and_the_ship_may_attack_a
     """A Hyperspace Jump answering the declaration takes M1 out of V2's reach: the attack is called off,
     and V2 may declare another (A-21: the target may be changed until the dice are rolled)."""
     state = load(ships={"V2": "sunward", "M1": "sunward", "M2": "sunward"}, active="venus", hands={1: [4]})
-    play(state, "attack V2 M1", "1: zap 4", "1: move M1 orbit")
+    play(state, "attack V2 M1", "1: zap 4", "1: move M1 orbit", "0: pass")
     assert state.ships["M1"] == "orbit"
     assert "attack V2 M2" in legal(state) and "attack V2 M1" not in legal(state)
+
+
+# ------------------------------------------------------------------ "at any time" after the roll
+
+
+def mars_hits_v1(venus: list[int], **others: list[int]) -> VenusState:
+    """Mars's M1 attacks V1 (both in Orbit) and rolls 9 9; Venus holds ``venus``; returns the state at
+    the roll's window (the declaration's window passed)."""
+    hands = {0: venus, **{int(k[1:]): v for k, v in others.items()}}
+    state = load(ships={"V1": "orbit", "M1": "orbit"}, active="mars", hands=hands, forced=[9, 9])
+    state.apply_notation("attack M1 V1")
+    everyone_passes(state)
+    return state
+
+
+def test_a_hyperspace_jump_is_offered_after_the_roll_and_before_the_ship_is_destroyed() -> None:
+    """The issue's case: Mars attacks V1 and rolls 9 9; Venus holds Hyperspace Jump 4 and Evasive
+    Maneuvers 11 and 24. "You can play a Zap card at any time": after the roll she may play all three,
+    and in the save window the Jump too; moving V1 out of M1's reach there, it escapes (ruling B-11)."""
+    state = mars_hits_v1([4, 11, 24])
+    assert top(state) == ("zap", "roll") and window_seats(state) == [0]
+    assert legal(state, 0) == ["pass", "zap 4", "zap 11", "zap 24"]
+    play(state, "0: pass")
+    assert top(state) == ("zap", "save") and window_seats(state) == [0]
+    assert legal(state, 0) == ["pass", "zap 4"]
+    play(state, "0: zap 4")
+    state.apply_notation("move V1 lunar", 0)
+    assert top(state) == ("zap", "save") and legal(state, 0) == ["pass"]  # the window, restarted
+    events = [e.text for e in state.apply_notation("pass", 0)]
+    assert "V1 escapes: M1 can no longer reach it." in events
+    assert state.ships["V1"] == "lunar" and state.discards[0] == [4]
+
+
+def test_a_hyperspace_jump_after_the_roll_takes_the_target_out_of_the_attack() -> None:
+    """Played in the roll window, the Jump moves V1 before the result: the roll has no effect."""
+    state = mars_hits_v1([4])
+    play(state, "0: zap 4")
+    events = [e.text for e in state.apply_notation("move V1 lunar", 0)]
+    assert "M1's roll against V1 has no effect: the attack is gone." in events
+    assert state.ships["V1"] == "lunar" and state.ships["M1"] == "orbit"
+
+
+def test_a_jump_that_stays_in_reach_does_not_save_the_ship() -> None:
+    """A ship moved within the attacker's reach is still destroyed (M1 in Orbit reaches China)."""
+    state = mars_hits_v1([4])
+    play(state, "0: pass", "0: zap 4", "0: move V1 china")
+    assert state.ships["V1"] is None
+
+
+def test_sabotaging_the_attacker_after_the_roll_voids_its_hit() -> None:
+    """A Sabotage on the attacker after its roll leaves the hit without a ship to make it (B-11)."""
+    state = mars_hits_v1([9])
+    assert legal(state, 0) == ["pass", "zap 9 M1"]
+    play(state, "0: zap 9 M1")
+    assert state.ships["M1"] is None and state.ships["V1"] == "orbit"
+
+
+def test_only_the_two_sides_may_play_any_time_cards_after_the_roll() -> None:
+    """Ganymede, holding a Sabotage, is asked neither after the roll nor in the save window: those windows
+    ask only the seats they concern, whatever anyone holds (B-3, issue 10)."""
+    state = mars_hits_v1([11], s2=[22])
+    assert top(state) == ("zap", "roll") and window_seats(state) == [0]
+    state.apply_notation("pass", 0)
+    assert top(state) == ("zap", "save") and window_seats(state) == [0]
+    state.apply_notation("pass", 0)
+    assert state.ships["V1"] is None and state.hands[2] == [22]
+
+
+@pytest.mark.parametrize("venus", [[4], [11], [10], [1]], ids=["jump", "evasive", "deflector", "disaster"])
+def test_who_is_asked_after_the_roll_does_not_depend_on_the_cards_held(venus: list[int]) -> None:
+    """Venus is asked in the roll and save windows whichever card she holds (any-time cards included)."""
+    state = mars_hits_v1(venus)
+    assert top(state) == ("zap", "roll") and window_seats(state) == [0]
+    state.apply_notation("pass", 0)
+    assert top(state) == ("zap", "save") and window_seats(state) == [0]
 
 
 # ------------------------------------------------------------------ priority
@@ -636,7 +714,7 @@ def test_an_immediate_action_resumes_the_interrupted_turn() -> None:
 
 def test_an_immediate_action_during_an_attack_resumes_the_attack() -> None:
     """A Surprise Attack answering a declaration is resolved first (M2 destroys V1), then the declared
-    attack (called off: V1 is gone), then the attacker's next ship."""
+    attack (called off: V1 is gone); Venus has rolled no die yet, so it chooses its action afresh (A-21)."""
     state = load(
         ships={"V1": "orbit", "V2": "orbit", "M1": "orbit", "M2": "orbit"},
         active="venus",
@@ -647,8 +725,11 @@ def test_an_immediate_action_during_an_attack_resumes_the_attack() -> None:
     assert top(state) == ("zap", "declare") and window_seats(state) == [1]
     play(state, "1: zap 28", "1: attack M2 V1")
     assert state.ships["V1"] is None and state.ships["M1"] == "orbit"
-    assert top(state) == ("attacking", None) and state.active == "venus"
-    assert legal(state) == ["done", "attack V2 M1", "attack V2 M2"]
+    # The declaration was answered: Venus is asked whatever it holds, and may withdraw it (A-21).
+    assert top(state) == ("zap", "declare") and legal(state) == ["pass", "withdraw"]
+    play(state, "0: pass")
+    assert top(state) == ("act", None) and state.active == "venus" and state.action == ""
+    assert {"attack V2 M1", "attack V2 M2", "build"} <= set(legal(state))
 
 
 def test_an_immediate_action_may_be_declined() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import secrets
 import socket
 import time
 from dataclasses import dataclass
@@ -220,14 +219,26 @@ def claim_node_id(url: str, node: str) -> str:
     if another node runs under the id."""
     import redis
 
-    from parlour.server.cluster import ALIVE_SECONDS, CLAIM, alive_key, taken_line
+    from parlour.server.cluster import (
+        ALIVE_SECONDS,
+        CLAIM,
+        LET_GO,
+        alive_key,
+        former_life_gone,
+        instance_token,
+        taken_line,
+    )
 
-    token = secrets.token_hex(16)
+    token = instance_token()
     end = time.monotonic() + ALIVE_SECONDS
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
         try:
             while not client.eval(CLAIM, 1, alive_key(node), token, int(ALIVE_SECONDS * 1000)):
+                held = client.get(alive_key(node))
+                text = held.decode(errors="replace") if isinstance(held, bytes) else ""
+                if text and former_life_gone(text) and client.eval(LET_GO, 1, alive_key(node), text):
+                    continue  # a killed node's claim, on this machine: not waited for
                 if time.monotonic() >= end:
                     raise OptionError(taken_line(node))
                 time.sleep(0.2)

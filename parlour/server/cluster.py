@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import math
+import os
 import secrets
 import signal
+from pathlib import Path
 from typing import Any
 
 from parlour.server.clock import Clock
@@ -103,6 +106,54 @@ def alive_key(node: str) -> str:
     return f"parlour:node:{node}:alive"
 
 
+def instance_token() -> str:
+    """Returns a new instance's token for its id's claim: this machine's boot and process namespace, its
+    process id, and random bytes, so a node started again on the same machine sees its former life is
+    gone (``former_life_gone``) instead of waiting for the claim to run out."""
+    return f"{_machine()}/{os.getpid()}/{secrets.token_hex(8)}"
+
+
+def former_life_gone(held: str) -> bool:
+    """Returns whether a claim's token names a process of this machine (the same boot, the same process
+    namespace) that no longer runs: a killed node's, whose claim may be dropped at once. Any doubt (a
+    token from another machine or an older Parlour, a process that runs, this very process): False."""
+    parts = held.split("/")
+    if len(parts) != 3 or not parts[1].isdigit() or parts[0] != _machine() or parts[0] == UNKNOWN_MACHINE:
+        return False
+    pid = int(parts[1])
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: it runs
+        return False
+    return False
+
+
+UNKNOWN_MACHINE = "unknown"
+
+
+def _machine() -> str:
+    """Returns this machine's boot and process namespace as a short digest ("unknown" where the system
+    does not tell: then no claim is ever judged gone)."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
+        space = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return UNKNOWN_MACHINE
+    return hashlib.sha256(f"{boot} {space}".encode()).hexdigest()[:16]
+
+
+async def drop_former_life(redis: Any, node: str) -> bool:
+    """Drops the claim of ``node``'s id if a former life on this machine holds it (its process is gone);
+    returns whether it did."""
+    held = await redis.get(alive_key(node))
+    text = held.decode(errors="replace") if isinstance(held, bytes) else str(held or "")
+    return bool(text) and former_life_gone(text) and bool(await redis.eval(LET_GO, 1, alive_key(node), text))
+
+
 def taken_line(node: str) -> str:
     """Returns the one line that refuses to start a second node under a running node's id."""
     return f"another node runs as {node} on this Redis"
@@ -132,7 +183,7 @@ class Node(Poller):
         super().__init__()
         self.hall, self.url, self.id, self.clock = hall, redis_url, node_id, clock
         self.lease, self.poll = lease, renew_every
-        self.token = token or secrets.token_hex(16)
+        self.token = token or instance_token()
         """This instance's claim of its id on Redis (the command line may have claimed it already)."""
         self.alive = alive if alive is not None else 3 * renew_every
         """How long the claim lasts without renewal (seconds)."""
@@ -216,6 +267,8 @@ class Node(Poller):
         raises NodeIdTaken if another instance still holds it."""
         end = asyncio.get_running_loop().time() + self.alive
         while not await self._hold_id():
+            if await drop_former_life(self.redis, self.id):
+                continue  # a killed node's, on this machine: not waited for
             if asyncio.get_running_loop().time() >= end:
                 self.ousted = True  # the id is another's: closing this node must not touch its leases
                 raise NodeIdTaken(taken_line(self.id))

@@ -249,11 +249,7 @@ class Node(Poller):
         if not self.ousted:  # an ousted node's id, and so its leases, are another instance's now
             with contextlib.suppress(Exception):
                 await store.write(release, store.engine, self.id, None)
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await _cancelled(self._tasks)
         if self.redis is not None:
             if not self.ousted:
                 with contextlib.suppress(Exception):
@@ -427,6 +423,9 @@ class Node(Poller):
                     await pipe.execute()
             except Exception as err:
                 LOG.warning("node %s could not publish to Redis: %s", self.id, type(err).__name__)
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError  # a cancel the Redis client swallowed mid-command
 
     async def _listen(self) -> None:
         """Hears the updates and this node's orders until stopped, subscribing again after Redis went
@@ -666,6 +665,18 @@ def chat_line(given: object, players: int) -> str:
     if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
         raise ValueError("a chat line's time")
     return encode({"type": "chat", "seat": seat, "text": text, "at": at})
+
+
+async def _cancelled(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancels the tasks and waits for their end, cancelling again a task still running after a second
+    (a cancel that arrived mid-command may be swallowed by the Redis client: the task would go on)."""
+    for task in tasks:
+        while not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=1.0)
+        if not task.cancelled():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                task.result()
 
 
 def _finished(table: LiveTable | None) -> bool:

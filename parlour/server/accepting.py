@@ -15,9 +15,9 @@ async def answer(table: LiveTable, seat: int | None, accept: bool) -> dict[str, 
     declined rematch, a decline of one in play, and a table that is no rematch waiting (409)."""
     if seat is None:
         raise Refusal(403, "only a seated person accepts or declines a rematch")
-    record = table.record
     began = changed = False
     async with table.lock:
+        record = table.record  # read under the lock: a node's catch-up may have replaced it
         if not _settled(table, seat, accept):
             changed = True
             now = table.clock.now()

@@ -325,11 +325,16 @@ class Hall:
         known = table.record.moves
         after = known[-1].number if known else None
         record = await asyncio.to_thread(self.store.load_new, table_id, after)
-        shown = table.record
-        if record is None or (record.version, record.revision) < (shown.version, shown.revision):
-            return  # an older read than what is shown already
-        record.moves = [*known, *record.moves]  # moves are only appended (Store.load_new)
-        async with table.lock:
+        if record is None:
+            return
+        async with table.lock:  # what the table is now, not what it was when the read began
+            shown = table.record
+            if not table.passive and shown.status != WAITING:
+                return  # taken over here meanwhile
+            if (record.version, record.revision) < (shown.version, shown.revision):
+                return  # an older read than what is shown already
+            last = shown.moves[-1].number if shown.moves else -1
+            record.moves = [*shown.moves, *(m for m in record.moves if m.number > last)]  # only appended
             table.adopt(record)
         table.schedule()
         await table.broadcast()

@@ -128,7 +128,7 @@ def expire_due(engine: Engine, now: float, limit: int) -> list[str]:
             done = connection.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.status == WAITING)
-                .values(status=DECLINED, declined_by=None)
+                .values(status=DECLINED, declined_by=None, revision=TableRow.revision + 1)
             )
             if done.rowcount == 1:
                 expired.append(table_id)

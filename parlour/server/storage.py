@@ -766,6 +766,7 @@ def _update_table(connection: Connection, table: TableRecord, expected: int, nod
         if connection.execute(select(TableRow.id).where(TableRow.id == table.id)).first() is None:
             raise LookupError(f"no table {table.id}")
         raise Stale(f"table {table.id} is no longer at version {expected}")
+    table.revision += 1  # as stored (a copy in memory may lag other nodes' writes, never lead them)
     if table.status == "over":
         connection.execute(_SET_SEED, {"t": table.id, "seed": table.seed, "sealed": False})
 

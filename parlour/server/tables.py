@@ -574,6 +574,7 @@ class LiveTable:
             LOG.exception("could not store a move of table %s", record.id)
             raise Refusal(503, "the move could not be saved; try again") from None
         record.version, record.status, record.scores = pending.version, pending.status, pending.scores
+        record.revision = pending.revision
         record.ranks, record.asked = pending.ranks, pending.asked
         if record.status == "over" and record.rated:
             await self._rate()
@@ -603,7 +604,9 @@ class LiveTable:
         """Rates the finished table (ratings.py: once, in its own transaction); a failure is logged and
         left to the next start's ``rate_pending``, never to the move."""
         try:
-            await self.store.write(rate_table, self.store.engine, self.record.id, table=self.record.id)
+            # The first lane, not the table's: two tables rating one identity (a bot's) must not
+            # read and write its rating at once (ratings.py reads, then writes back).
+            await self.store.write(rate_table, self.store.engine, self.record.id)
         except Exception:
             LOG.exception("could not rate table %s (the next start tries again)", self.record.id)
 

@@ -15,7 +15,9 @@ import pytest
 from parlour.server.clock import Clock
 from parlour.server.cluster import Node
 from parlour.server.hall import Hall
-from parlour.server.storage import Store, sqlite_url
+from parlour.server.rematch import DECLINED, WAITING, expire_due
+from parlour.server.storage import SeatRecord, Store, TableRecord, sqlite_url
+from parlour.server.tables import Listener
 
 TWO_PEOPLE = {"game": "embers", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
@@ -73,3 +75,39 @@ def test_the_owner_never_reads_its_table_in_play_back(owner_and_copy: tuple[Hall
         assert table.opened == -1.0
 
     asyncio.run(scenario())
+
+
+def test_a_read_that_a_takeover_overtook_is_not_adopted(owner_and_copy: tuple[Hall, Hall]) -> None:
+    a, b = owner_and_copy
+
+    async def scenario() -> None:
+        tid = (await a.create(TWO_PEOPLE)).table
+        copy = b.get(tid)
+        copy.listeners.add(Listener(0))  # shown here: a refresh reads it
+        read = b.store.load_new
+
+        def taken_meanwhile(table_id: str, after: int | None) -> TableRecord | None:
+            found = read(table_id, after)
+            copy.passive, copy.opened = False, -1.0  # this node took the table over during the read
+            return found
+
+        b.store.load_new = taken_meanwhile  # type: ignore[method-assign]
+        await b.refresh(tid)
+        assert copy.opened == -1.0  # the owner's own clock, not the old read's
+
+    asyncio.run(scenario())
+
+
+def test_a_rematch_expired_by_the_scheduler_counts_as_a_change(owner_and_copy: tuple[Hall, Hall]) -> None:
+    a, _b = owner_and_copy
+    store = a.store
+    table = TableRecord(
+        "waiting1", "embers", 2, {}, 7, "", seats=[SeatRecord(0, "human"), SeatRecord(1, "human")]
+    )
+    table.status, table.expires = WAITING, 0.0
+    store.create(table)
+    before = store.load("waiting1")
+    assert before is not None and before.status == WAITING
+    assert expire_due(store.engine, 1.0, 10) == ["waiting1"]
+    after = store.load("waiting1")
+    assert after is not None and after.status == DECLINED and after.revision == before.revision + 1

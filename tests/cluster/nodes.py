@@ -7,11 +7,13 @@ import json
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from server.live_server import LiveServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+
+from parlour.server.tables import LiveTable, Refusal
 
 RATE, BURST = 18.0, 30.0
 """A client's moves a second on average and in a burst: within a connection's budget (limits.RATE and
@@ -113,6 +115,20 @@ class Client:
     def close(self) -> None:
         """Closes the connection."""
         self.ws.close()
+
+
+async def first_legal_move(table: LiveTable) -> int:
+    """Makes a legal move of the first seat asked at an in-process table (its owner); returns the new
+    version."""
+    seat = table.state.deciders()[0]
+    for legal in cast(list[Any], table.view(seat)["legal"]):
+        text = legal if isinstance(legal, str) else legal.get("action", legal.get("text"))
+        try:
+            return await table.act(seat, text, automatic=True)
+        except Refusal as refusal:
+            if refusal.status != 422:
+                raise
+    raise AssertionError("no legal move landed")
 
 
 def wait_for(check: Any, seconds: float, what: str) -> None:

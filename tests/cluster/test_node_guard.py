@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, cast
 
 import pytest
 import redis.asyncio as aioredis
@@ -43,7 +42,7 @@ from parlour.server.leases import owner_of
 from parlour.server.storage import LeaseRow, Store, sqlite_url
 from parlour.server.tables import Listener, LiveTable, Refusal
 
-from .nodes import start_nodes
+from .nodes import first_legal_move, start_nodes
 
 TWO_PEOPLE = {"game": "embers", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
@@ -100,19 +99,6 @@ def outbox(listener: Listener) -> list[dict[str, object]]:
     return taken
 
 
-async def move(table: LiveTable) -> int:
-    """Makes a legal move of the first seat asked at the owner; returns the new version."""
-    seat = table.state.deciders()[0]
-    for legal in cast(list[Any], table.view(seat)["legal"]):
-        text = legal if isinstance(legal, str) else legal.get("action", legal.get("text"))
-        try:
-            return await table.act(seat, text, automatic=True)
-        except Refusal as refusal:
-            if refusal.status != 422:
-                raise
-    raise AssertionError("no legal move landed")
-
-
 def test_hostile_messages_are_dropped_and_the_node_goes_on_serving(
     database: tuple[str, bytes, ThreadPoolExecutor], redis_url: str
 ) -> None:
@@ -162,7 +148,7 @@ def test_hostile_messages_are_dropped_and_the_node_goes_on_serving(
             assert all(not task.done() for task in b._tasks)  # still listening
             assert await b.forward(tid, 0, "name", {"text": "Ada"}) is None  # an order still served
             assert owned.record.seats[0].name == "Ada"
-            version = await move(owned)  # and an update still reaches the connection
+            version = await first_legal_move(owned)  # and an update still reaches the connection
             await until(
                 lambda: copy.record.version == version and not watcher.outbox.empty(), 5.0, "no update"
             )

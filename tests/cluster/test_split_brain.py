@@ -23,6 +23,8 @@ from parlour.server.leases import LEASE, owner_of, take
 from parlour.server.storage import Stale, Store, sqlite_url
 from parlour.server.tables import LiveTable, Refusal
 
+from .nodes import first_legal_move
+
 TWO_PEOPLE = {"game": "embers", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 
@@ -65,19 +67,6 @@ def _lapse_and_take(b: Hall, table_id: str) -> None:
     assert take(b.store.engine, table_id, "B", b.clock.now())
 
 
-async def _move(table: LiveTable) -> int:
-    """Makes a legal move of the first seat asked; returns the new version."""
-    seat = table.state.deciders()[0]
-    for legal in table.view(seat)["legal"]:
-        text = legal if isinstance(legal, str) else legal.get("action", legal.get("text"))
-        try:
-            return await table.act(seat, text, automatic=True)
-        except Refusal as refusal:
-            if refusal.status != 422:
-                raise
-    raise AssertionError("no legal move landed")
-
-
 def _stored(hall: Hall, table_id: str) -> tuple[int, int]:
     """Returns the stored version and number of moves of a table."""
     record = hall.store.load(table_id)
@@ -94,10 +83,10 @@ async def test_a_move_by_the_old_owner_during_a_takeover_never_wedges_the_table(
     _lapse_and_take(b, tid)  # B takes the table and reads it...
     read = b.store.load(tid)
     with pytest.raises(Refusal) as refused:  # ...while A, not aware yet, tries a move: refused
-        await _move(old)
+        await first_legal_move(old)
     assert refused.value.status == 503 and _stored(a, tid) == (0, 0)
     a.store.node = None  # without the lease's check, the version's alone must hold
-    await _move(old)  # the move A commits then
+    await first_legal_move(old)  # the move A commits then
     real, calls = b.store.load, []
 
     def first_read_is_the_old_one(table_id: str) -> object:
@@ -109,7 +98,7 @@ async def test_a_move_by_the_old_owner_during_a_takeover_never_wedges_the_table(
     del b.store.load
     assert mine is not None and mine.record.version == 1 and len(calls) >= 2
     assert _stored(b, tid) == (1, 1)  # not written back to version 0 with a move stored
-    assert await _move(mine) == 2  # the table goes on
+    assert await first_legal_move(mine) == 2  # the table goes on
     assert _stored(b, tid) == (2, 2)
 
 
@@ -120,9 +109,9 @@ async def test_an_old_owner_cannot_write_over_the_new_owners_table(halls: tuple[
     _lapse_and_take(b, tid)
     mine = await b.take_over(tid)
     assert mine is not None
-    await _move(mine)
+    await first_legal_move(mine)
     with pytest.raises(Refusal) as refused:  # A still thinks it owns the table: a move...
-        await _move(old)
+        await first_legal_move(old)
     assert refused.value.status == 409 and "version 1" in refused.value.message
     assert old.record.version == 1  # ...is refused, and A's copy read again
     with pytest.raises(Refusal) as refused:  # a change without a move: refused, nothing written
@@ -130,7 +119,7 @@ async def test_an_old_owner_cannot_write_over_the_new_owners_table(halls: tuple[
     assert refused.value.status == 503
     assert b.store.load(tid).seats[0].name is None  # type: ignore[union-attr]
     assert _stored(b, tid) == (1, 1)
-    assert await _move(mine) == 2
+    assert await first_legal_move(mine) == 2
 
 
 @in_loop
@@ -138,7 +127,7 @@ async def test_an_update_over_a_newer_stored_version_is_refused(halls: tuple[Hal
     a, _b = halls
     tid, table = await _new(a)
     behind = a.store.load(tid)
-    await _move(table)
+    await first_legal_move(table)
     assert behind is not None
     with pytest.raises(Stale):
         a.store.update(behind)
@@ -151,10 +140,10 @@ async def test_an_owner_whose_last_renewal_is_old_refuses_writes(halls: tuple[Ha
     _tid, table = await _new(a)
     a.renewed = a.clock.now() - LEASE * 0.9  # its renewals stalled: another node may take it soon
     with pytest.raises(Refusal) as refused:
-        await _move(table)
+        await first_legal_move(table)
     assert refused.value.status == 503
     a.renewed = a.clock.now()
-    assert await _move(table) == 1
+    assert await first_legal_move(table) == 1
 
 
 @in_loop
@@ -167,7 +156,7 @@ async def test_idle_copies_of_other_nodes_tables_neither_fill_the_server_nor_sta
     copy = b.get(tid)  # a spectator's page, once
     assert copy.passive
     made = await b.create(TWO_PEOPLE)  # the copy is not B's game in play
-    await _move(table)
+    await first_legal_move(table)
     await b.refresh(tid)  # what B does on hearing the move
     assert tid in b.stale
     b.drop_idle_copies()

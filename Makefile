@@ -73,14 +73,12 @@ test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) $(NGINX) $(HAPROXY) $(OPENSSL) nat
 
 # The server suite on PostgreSQL (docs/testing-postgres.md): PARLOUR_TEST_DATABASE=postgres gives each test
 # a fresh database on a throwaway cluster instead of a SQLite file; the tests about the SQLite file itself
-# are skipped. `make test-postgres` runs every server test file but the browser ones (which depend little
-# on the database); `make test` runs PG_TESTS, the files that exercise storage most, to stay quick.
+# are skipped. `make test` and `make test-postgres` run every server test file but the browser ones (which
+# depend little on the database); `make test PG_TESTS=...` runs others instead.
 PG_BROWSER := $(wildcard tests/server/test_*browser*.py tests/server/test_table_*.py tests/server/test_phones.py \
 	tests/server/test_*page*.py)
 PG_ALL := $(filter-out $(PG_BROWSER),$(wildcard tests/server/test_*.py))
-PG_TESTS ?= $(addprefix tests/server/,test_database_switch.py test_storage_secrets.py test_rematch.py \
-	test_turn_based.py test_ratings.py test_notify_webhook.py test_play_again.py test_my_games.py \
-	test_store_lanes.py)
+PG_TESTS ?= $(PG_ALL)
 test-postgres: $(STAMP) $(POSTGRES)
 	PARLOUR_TEST_DATABASE=postgres $(BIN)/pytest -n 2 -p no:cacheprovider $(PG_ALL)
 

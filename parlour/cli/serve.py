@@ -144,8 +144,9 @@ class Clustering:
     """This node's name in the table leases (None: ``HOSTNAME-PID``)."""
 
 
-MAX_NODE_ID = 64
-"""The longest node id (characters; the leases' owner column)."""
+MAX_NODE_ID = 55
+"""The longest node id (characters): a running node's name in the leases' owner column (64) is its id,
+"~" and 8 hexadecimal digits of its own (parlour/server/cluster.py, ``holder_name``)."""
 NODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 """What a node id is made of: letters, digits, dots, dashes and underscores (a Redis channel's name)."""
 

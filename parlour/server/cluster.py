@@ -34,7 +34,18 @@ from typing import Any
 
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
-from parlour.server.leases import BATCH, LEASE, RENEW, orphans, owner_of, release, renew, revisions, take
+from parlour.server.leases import (
+    BATCH,
+    LEASE,
+    RENEW,
+    orphans,
+    owner_of,
+    release,
+    release_former,
+    renew,
+    revisions,
+    take,
+)
 from parlour.server.orders import ORDERS, carry_out
 from parlour.server.polling import Poller
 from parlour.server.rematch import DECLINED, WAITING
@@ -159,9 +170,25 @@ def taken_line(node: str) -> str:
     return f"another node runs as {node} on this Redis"
 
 
-def node_channel(node: str) -> str:
-    """Returns the channel a node hears its forwarded orders and their answers on."""
-    return f"parlour:node:{node}"
+def node_channel(holder: str) -> str:
+    """Returns the channel a running node (by its holder name) hears its forwarded orders and their
+    answers on."""
+    return f"parlour:node:{holder}"
+
+
+HOLDER_SUFFIX = 9
+"""The characters a holder name adds to its node id: "~" and 8 hexadecimal digits."""
+
+
+def holder_name(node: str) -> str:
+    """Returns a new running instance's name in the leases and on Redis: its node id, "~" and random
+    hexadecimal digits (a node id has no "~")."""
+    return f"{node}~{secrets.token_hex((HOLDER_SUFFIX - 1) // 2)}"
+
+
+def node_of(holder: str) -> str:
+    """Returns the node id a holder name (or a bare node id) stands for."""
+    return holder.split("~", 1)[0]
 
 
 class Node(Poller):
@@ -179,11 +206,15 @@ class Node(Poller):
         renew_every: float = RENEW,
         token: str | None = None,
         alive: float | None = None,
+        holder: str | None = None,
     ) -> None:
         super().__init__()
         self.hall, self.url, self.id, self.clock = hall, redis_url, node_id, clock
         self.lease, self.poll = lease, renew_every
         self.token = token or instance_token()
+        self.holder = holder or holder_name(node_id)
+        """This instance's name in the leases and on Redis (its node id and a suffix of its own): a
+        node cut off from Redis whose id another instance took cannot go on renewing the leases."""
         """This instance's claim of its id on Redis (the command line may have claimed it already)."""
         self.alive = alive if alive is not None else 3 * renew_every
         """How long the claim lasts without renewal (seconds)."""
@@ -225,14 +256,21 @@ class Node(Poller):
             socket_keepalive=True,
             health_check_interval=HEALTH_SECONDS,
         )
-        await self._claim_id()
+        try:
+            await self._claim_id()
+        except BaseException:  # the id is another's (or Redis failed): nothing of this node stays open
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
+            self.redis = None
+            raise
         hall = self.hall
-        hall.node, hall.relay, hall.forward, hall.lease_seconds = self.id, self, self.forward, self.lease
+        hall.node, hall.relay, hall.forward, hall.lease_seconds = self.holder, self, self.forward, self.lease
         store = hall.store
-        store.node = self.id  # its writes of a table's row need the table's lease
+        store.node = self.holder  # its writes of a table's row need the table's lease
         hall.renewed = self.clock.now()  # no lease is held yet: each one taken from now runs longer
-        # Leases under this id are a former life's (the node restarted): free for the first look.
-        await store.write(release, store.engine, self.id, None)
+        # Leases under this id are a former life's (restarted, or cut off from Redis while its id's
+        # claim ran out): this instance holds the id now, so they are free for the first look.
+        await store.write(release_former, store.engine, self.id, self.holder)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
         self._tasks.append(loop.create_task(self._keep_id()))
@@ -248,7 +286,7 @@ class Node(Poller):
         self.hall.owned.clear()  # nothing more is written here before another node may take them
         if not self.ousted:  # an ousted node's id, and so its leases, are another instance's now
             with contextlib.suppress(Exception):
-                await store.write(release, store.engine, self.id, None)
+                await store.write(release, store.engine, self.holder, None)
         await _cancelled(self._tasks)
         if self.redis is not None:
             if not self.ousted:
@@ -311,13 +349,14 @@ class Node(Poller):
         await self._renew()
         done = [t for t in hall.owned if _finished(hall.tables.get(t))]
         if done:
-            await store.write(release, store.engine, self.id, done)
-            hall.owned.difference_update(done)
+            await store.write(release, store.engine, self.holder, done)
+            for table_id in done:  # nobody's now: its copy here reads again what others change
+                hall.lose(table_id)
         taken = 0
         for table_id in await asyncio.to_thread(orphans, store.engine, self.clock.now(), BATCH):
             if self.clock.now() - (hall.renewed or 0.0) >= self.poll:
                 await self._renew()  # a long takeover never lets this node's own leases lapse
-            if not await store.write(take, store.engine, table_id, self.id, self.clock.now(), self.lease):
+            if not await store.write(take, store.engine, table_id, self.holder, self.clock.now(), self.lease):
                 continue
             try:
                 await hall.take_over(table_id)
@@ -325,7 +364,7 @@ class Node(Poller):
                 LOG.exception("node %s could not take table %s over: lease given up", self.id, table_id)
                 hall.lose(table_id)
                 with contextlib.suppress(Exception):
-                    await store.write(release, store.engine, self.id, [table_id])
+                    await store.write(release, store.engine, self.holder, [table_id])
                 continue
             taken += 1
         if taken:
@@ -342,7 +381,7 @@ class Node(Poller):
         hall, store = self.hall, self.hall.store
         now = self.clock.now()
         before = set(hall.owned)  # each one's lease row was committed before the renewal (one writer)
-        kept = await store.write(renew, store.engine, self.id, now, self.lease)
+        kept = await store.write(renew, store.engine, self.holder, now, self.lease)
         hall.renewed = now
         for table_id in before - kept:
             LOG.warning("node %s lost the lease of table %s (renewed too late)", self.id, table_id)
@@ -367,12 +406,12 @@ class Node(Poller):
     # ----------------------------------------------------------------- fan-out
     def changed(self, table: LiveTable) -> None:
         """Tells the other nodes that the table changed (its id and version only)."""
-        message = {"k": "v", "t": table.record.id, "v": table.record.version, "n": self.id}
+        message = {"k": "v", "t": table.record.id, "v": table.record.version, "n": self.holder}
         self._send((UPDATES, json.dumps(message)))
 
     def presence(self, table: LiveTable) -> None:
         """Tells the other nodes which of the table's seats are connected here now."""
-        message = {"k": "p", "t": table.record.id, "s": table.here(), "n": self.id}
+        message = {"k": "p", "t": table.record.id, "s": table.here(), "n": self.holder}
         self._send((UPDATES, json.dumps(message)))
 
     def _repeat_presence(self) -> None:
@@ -380,7 +419,7 @@ class Node(Poller):
         PRESENCE_SECONDS), and forgets what silent nodes said (a node that died)."""
         shown = {t: seats for t, table in self.hall.tables.items() if (seats := table.here())}
         if shown:
-            message = {"k": "P", "m": shown, "n": self.id}
+            message = {"k": "P", "m": shown, "n": self.holder}
             self._send((UPDATES, json.dumps(message)))
         for table in list(self.hall.tables.values()):
             if table.elsewhere and table.hear_presence("", frozenset()):
@@ -396,7 +435,7 @@ class Node(Poller):
 
     def chat(self, table: LiveTable, line: str) -> None:
         """Gives the other nodes a chat line stored at the table."""
-        message = {"k": "c", "t": table.record.id, "l": line, "n": self.id}
+        message = {"k": "c", "t": table.record.id, "l": line, "n": self.holder}
         self._send((UPDATES, json.dumps(message)))
 
     def _send(self, message: tuple[str, str]) -> None:
@@ -434,7 +473,7 @@ class Node(Poller):
         while True:
             pubsub = self.redis.pubsub()
             try:
-                await pubsub.subscribe(UPDATES, node_channel(self.id))
+                await pubsub.subscribe(UPDATES, node_channel(self.holder))
                 self.subscribed.set()
                 if cut:
                     LOG.warning("node %s hears Redis again", self.id)
@@ -475,14 +514,14 @@ class Node(Poller):
     def _act_on(self, message: dict[str, Any]) -> None:
         """Acts on one message heard, by its kind."""
         kind = message["k"]
-        if kind == "v" and message["n"] != self.id:
+        if kind == "v" and message["n"] != self.holder:
             self._refresh(str(message["t"]))
-        elif kind == "p" and message["n"] != self.id:
+        elif kind == "p" and message["n"] != self.holder:
             self._heard_presence(str(message["n"]), str(message["t"]), message["s"])
-        elif kind == "P" and message["n"] != self.id:
+        elif kind == "P" and message["n"] != self.holder:
             for table_id, seats in dict(message["m"]).items():
                 self._heard_presence(str(message["n"]), str(table_id), seats)
-        elif kind == "c" and message["n"] != self.id:
+        elif kind == "c" and message["n"] != self.holder:
             table = self.hall.tables.get(str(message["t"]))
             if table is not None:
                 table.tell(chat_line(message["l"], table.record.players))
@@ -556,10 +595,10 @@ class Node(Poller):
         owner = self._owners.get(table_id)  # the owner last found (a lookup a move saved)
         if owner is None:
             owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
-        if owner is None or owner == self.id:
+        if owner is None or owner == self.holder:
             now = self.clock.now()
             if table_id in hall.owned or await store.write(
-                take, store.engine, table_id, self.id, now, self.lease
+                take, store.engine, table_id, self.holder, now, self.lease
             ):
                 if table_id not in hall.owned:
                     await self._take_over_now(table_id)
@@ -571,7 +610,7 @@ class Node(Poller):
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ask] = future
         fields = {name: message[name] for name in ORDER_FIELDS if name in message}
-        sent = {"k": "o", "id": ask, "from": self.id, "t": table_id, "s": seat, "kind": kind, "m": fields}
+        sent = {"k": "o", "id": ask, "from": self.holder, "t": table_id, "s": seat, "kind": kind, "m": fields}
         try:
             heard = await self.redis.publish(node_channel(owner), json.dumps(sent))
             if not heard and table_id in self._owners:  # it was: look the owner up again, once
@@ -618,7 +657,7 @@ class Node(Poller):
             self.hall.lose(table_id)
             store = self.hall.store
             with contextlib.suppress(Exception):
-                await store.write(release, store.engine, self.id, [table_id])
+                await store.write(release, store.engine, self.holder, [table_id])
             raise Refusal(503, "the table is changing servers: try again") from None
 
     async def _serve_order(self, message: dict[str, Any]) -> None:

@@ -71,6 +71,15 @@ def release(engine: Engine, node: str, table_ids: Iterable[str] | None = None) -
         return connection.execute(query).rowcount
 
 
+def release_former(engine: Engine, node: str, holder: str) -> int:
+    """Gives up the leases of ``node``'s id held by any instance but ``holder`` (a former life, or one
+    cut off from Redis whose id's claim ran out): the instance that claims the id now frees them for
+    its first look; returns how many."""
+    former = or_(LeaseRow.owner == node, LeaseRow.owner.startswith(f"{node}~", autoescape=True))
+    with engine.begin() as connection:
+        return connection.execute(delete(LeaseRow).where(former, LeaseRow.owner != holder)).rowcount
+
+
 def orphans(engine: Engine, now: float, limit: int = BATCH) -> list[str]:
     """Returns tables in play (or rematches waiting for accepts) whose lease is missing or ran out,
     oldest first: what a node may take over."""

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Engine, Float, Integer, String, UniqueConstraint, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from parlour.core.state import rank
@@ -101,9 +102,26 @@ def outcome(table: TableRow, seats: Sequence[SeatRow]) -> tuple[list[str], list[
     return [i for i in identities if i is not None], places(ranks, [abandoned(seat) for seat in seats])
 
 
+ATTEMPTS = 3
+"""How many times a rating is tried when another node's first rating of the same identity won the
+race to insert its row (the transaction is undone whole, then tried again)."""
+
+
 def rate_table(engine: Engine, table_id: str) -> bool:
     """Rates a finished rated table once, in one transaction; returns whether this call rated it (False:
-    not rated, not over, already done, or it does not count)."""
+    not rated, not over, already done, or it does not count). Nodes rating tables of the same people at
+    once wait for each other (the rows are locked), so no result is lost."""
+    for attempt in range(ATTEMPTS):
+        try:
+            return _rate_table(engine, table_id)
+        except IntegrityError:  # another rating inserted one of the same rows first: read them again
+            if attempt == ATTEMPTS - 1:
+                raise
+    return False
+
+
+def _rate_table(engine: Engine, table_id: str) -> bool:
+    """One attempt of ``rate_table``."""
     with Session(engine) as s, s.begin():
         claimed = s.connection().execute(
             update(TableRow)
@@ -132,7 +150,18 @@ def rate_table(engine: Engine, table_id: str) -> bool:
 def _update(s: Session, table: TableRow, identities: list[str], placed: list[int], at: float) -> None:
     """Applies one game's result to its identities' ratings and histories (in the caller's session)."""
     model = PlackettLuce()
-    rows = [s.get(RatingRow, (identity, table.game, table.players)) for identity in identities]
+    locked = s.scalars(  # locked in one order, so two ratings of the same people never deadlock
+        select(RatingRow)
+        .where(
+            RatingRow.identity.in_(sorted(set(identities))),
+            RatingRow.game == table.game,
+            RatingRow.players == table.players,
+        )
+        .order_by(RatingRow.identity)
+        .with_for_update()
+    ).all()
+    found = {row.identity: row for row in locked}
+    rows = [found.get(identity) for identity in identities]
     teams = [
         [model.rating(mu=row.mu, sigma=row.sigma) if row is not None else model.rating()] for row in rows
     ]

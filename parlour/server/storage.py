@@ -466,7 +466,7 @@ class Store:
         if not table_id.isprintable():
             return None
         with engine.connect() as connection:
-            row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
+            row = connection.execute(_READ_TABLE, {"t": table_id}).first()
             if row is None:
                 return None
             return _record(connection, row, self.seed_key, after=after)
@@ -661,6 +661,21 @@ MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 TABLES, SEATS, MOVES = TableRow.__table__, SeatRow.__table__, MoveRow.__table__
 """The Core tables a table's record is read from (no ORM objects: reading is a node's hot path)."""
+_READ_TABLE = select(TABLES).where(TABLES.c.id == bindparam("t"))
+_READ_SEATS = select(SEATS).where(SEATS.c.table_id == bindparam("t")).order_by(SEATS.c.seat)
+_READ_MOVES = (
+    select(MOVES)
+    .where(
+        MOVES.c.table_id == bindparam("t"),
+        MOVES.c.number > bindparam("after"),
+        MOVES.c.number <= bindparam("upto"),
+    )
+    .order_by(MOVES.c.number)
+)
+"""The statements reading a table's record, built once: its moves numbered above ``after`` (-1 for all)
+up to the row's version (a move's number is the version it made), so a record read while a move
+commits never holds a move its version does not count (a node's reads are autocommit: each statement
+sees the database as it is then)."""
 _INSERT_MOVE = insert(MoveRow)
 _UPDATE_TABLE = (
     update(TableRow)
@@ -776,13 +791,11 @@ def _record(
 ) -> TableRecord:
     """Returns a table's record from its row (a TableRow or a Core row of ``tables``), with its clear
     seed (with ``after``: only the moves numbered above it)."""
-    seats = s.execute(select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+    seats = s.execute(_READ_SEATS, {"t": row.id}).all()
     found: Sequence[Any] = ()
     if moves:
-        query = select(MOVES).where(MOVES.c.table_id == row.id)
-        if after is not None:
-            query = query.where(MOVES.c.number > after)
-        found = s.execute(query.order_by(MOVES.c.number)).all()
+        bounds = {"after": -1 if after is None else after, "upto": row.version}
+        found = s.execute(_READ_MOVES, {"t": row.id, **bounds}).all()
     table = _columns(row, TABLE_COLUMNS)
     table["options"] = dict(row.options)
     table["seed"] = unseal(row.seed, key, row.id) if row.sealed else row.seed

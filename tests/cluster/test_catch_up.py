@@ -19,6 +19,8 @@ from parlour.server.rematch import DECLINED, WAITING, expire_due
 from parlour.server.storage import SeatRecord, Store, TableRecord, sqlite_url
 from parlour.server.tables import Listener
 
+from .nodes import first_legal_move
+
 TWO_PEOPLE = {"game": "embers", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 
@@ -55,7 +57,7 @@ def test_a_copy_that_missed_a_name_reads_it_at_the_next_look(owner_and_copy: tup
         assert copy.passive and copy.record.seats[0].name is None
         await a.get(tid).set_name(0, "Ada")  # A has no relay: B hears nothing of it
         assert b.get(tid).record.version == a.get(tid).record.version  # no move: the version is the same
-        node = Node(b, "redis://unused", "B", b.clock)
+        node = Node(b, "redis://unused", "B", b.clock, holder="B")
         await node.tick()
         await _settled(node)
         assert b.get(tid).record.seats[0].name == "Ada"
@@ -111,3 +113,25 @@ def test_a_rematch_expired_by_the_scheduler_counts_as_a_change(owner_and_copy: t
     assert expire_due(store.engine, 1.0, 10) == ["waiting1"]
     after = store.load("waiting1")
     assert after is not None and after.status == DECLINED and after.revision == before.revision + 1
+
+
+def test_the_former_owner_of_a_finished_table_reads_what_another_node_changes(
+    owner_and_copy: tuple[Hall, Hall],
+) -> None:
+    a, b = owner_and_copy
+
+    async def scenario() -> None:
+        tid = (await a.create(TWO_PEOPLE)).table
+        owned = a.get(tid)
+        while not owned.state.is_over():
+            await first_legal_move(owned)
+        node = Node(a, "redis://unused", "A", a.clock, holder="A")
+        await node.tick()  # the finished table is nobody's now: A gives its lease up
+        assert tid not in a.owned and owned.passive
+        owned.listeners.add(Listener(seat=None))  # someone still looks at it on A
+        made = await b.play_again(b.get(tid), 0)  # a person on B asks to play again
+        await node.tick()
+        await _settled(node)
+        assert a.get(tid).record.next_table == made  # A's page offers the new table too
+
+    asyncio.run(scenario())

@@ -99,7 +99,7 @@ def test_the_serve_options_of_a_node_are_checked_in_one_line_each(
         (["--db", str(tmp_path / "x.db"), "--node-id", "a"], "--node-id is for a node"),
         (["--database-url", pg_url, "--redis-url", "http://x"], "rediss:// or unix:// URL"),
         (["--database-url", pg_url, "--redis-url", "redis://127.0.0.1:1/0", "--node-id", "a b"], "--node-id"),
-        (["--database-url", pg_url, "--redis-url", "redis://h/0", "--node-id", "n" * 65], "1 to 64"),
+        (["--database-url", pg_url, "--redis-url", "redis://h/0", "--node-id", "n" * 56], "1 to 55"),
         (
             ["--database-url", pg_url, "--redis-url", f"redis://:hush@127.0.0.1:{free_port()}/0"],
             "cannot reach Redis at redis://***@127.0.0.1",

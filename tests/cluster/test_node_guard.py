@@ -187,7 +187,7 @@ def test_forwarded_orders_beyond_the_bound_are_refused_at_once(
 
             try:
                 async with table.lock:  # the owner busy with the table: the orders wait for it
-                    await publish(redis_url, node_channel("oa"), order("q1"), order("q2"), order("q3"))
+                    await publish(redis_url, node_channel(a.holder), order("q1"), order("q2"), order("q3"))
                     await hear(1.0)
                     assert a.serving == 2
                     assert list(replies) == ["q3"]
@@ -279,7 +279,7 @@ def test_a_node_whose_id_another_instance_took_gives_its_tables_up(
                     await node.forward(tid, 0, "name", {"text": "Ada"})
                 assert refused.value.status == 503
             assert await client.get(alive_key("usurped")) == b"someone else"  # the other's, kept
-            assert owner_of(node.hall.store.engine, tid, time.time()) == "usurped"  # nor its leases freed
+            assert owner_of(node.hall.store.engine, tid, time.time()) == node.holder  # nor its leases freed
         finally:
             await client.aclose()
 
@@ -377,6 +377,32 @@ def test_a_node_started_again_on_its_machine_does_not_wait_for_its_former_life(
             async with opened(database, redis_url, "again", alive=60.0, renew_every=0.3) as node:
                 assert time.monotonic() - started < 30  # not the claim's 60 s
                 assert await client.get(alive_key("again")) == node.token.encode()
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_node_cut_off_from_redis_loses_its_tables_to_the_instance_that_took_its_id(
+    database: tuple[str, bytes, ThreadPoolExecutor], redis_url: str
+) -> None:
+    async def scenario() -> None:
+        client = aioredis.from_url(redis_url)
+        try:
+            async with opened(database, redis_url, "cut", alive=1.0, renew_every=0.2) as first:
+                tid = (await first.hall.create(TWO_PEOPLE)).table
+                keeping = first._tasks[-1]  # its id's claim: Redis no longer answers it (cut off)
+                keeping.cancel()
+                await client.delete(alive_key("cut"))  # so the claim ran out
+                async with opened(database, redis_url, "cut", alive=1.0, renew_every=0.2) as second:
+                    assert second.holder != first.holder
+                    await until(lambda: tid in second.hall.owned, 3.0, "the id's new instance never took it")
+                    await until(lambda: tid not in first.hall.owned, 3.0, "the cut-off node kept renewing")
+                    assert first.hall.tables[tid].passive
+                    engine = second.hall.store.engine
+                    assert owner_of(engine, tid, second.clock.now()) == second.holder
+                    version = await first_legal_move(second.hall.get(tid))  # the new owner plays on
+                    assert owner_of(engine, tid, second.clock.now()) == second.holder and version > 0
         finally:
             await client.aclose()
 

@@ -61,7 +61,8 @@ def test_a_node_hears_redis_after_a_silence_longer_than_its_socket_timeout(
             node._waiting["ask"] = future
             other = aioredis.from_url(redis_url)
             try:
-                await other.publish(node_channel("quiet"), json.dumps({"k": "r", "id": "ask", "ok": True}))
+                answer = json.dumps({"k": "r", "id": "ask", "ok": True})
+                await other.publish(node_channel(node.holder), answer)
             finally:
                 await other.aclose()
             assert (await asyncio.wait_for(future, 3.0))["ok"] is True

@@ -5,6 +5,8 @@ seat of no account are unrated; a person who left their seat to a bot ranks last
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +229,31 @@ def test_play_again_makes_the_next_table_rated_with_the_same_accounts(db: Path) 
         play_out(client, {"table": following, "tokens": tokens, "spectator_token": made["spectator_token"]})
         assert rows(db, "SELECT rated, rated_done FROM tables WHERE id = ?", following) == [(1, 1)]
         assert [row["games"] for row in board(client)] == [2, 2, 2]
+
+
+def test_tables_of_the_same_people_rated_at_once_lose_no_result(db: Path) -> None:
+    # As nodes of a cluster do: several tables of the same identity rated at the same moment.
+    count = 6
+    with account_client(db) as client:
+        token = people(client)
+        for _ in range(count):
+            play_out(client, table(client, token, ["random", "random"]))
+    store = open_store(database_url(db))
+    try:
+        with store.engine.begin() as connection:  # not rated yet, and the identity has no row yet
+            connection.exec_driver_sql("DELETE FROM ratings")
+            connection.exec_driver_sql("DELETE FROM rating_history")
+            connection.exec_driver_sql("UPDATE tables SET rated_done = false")
+        tables = [t for (t,) in rows(db, "SELECT id FROM tables")]
+        start = threading.Barrier(count)
+
+        def rate(table_id: str) -> bool:
+            start.wait()
+            return rate_table(store.engine, table_id)
+
+        with ThreadPoolExecutor(count) as pool:
+            assert all(pool.map(rate, tables))
+    finally:
+        store.close()
+    assert rows(db, "SELECT games FROM ratings") == [(count,)]
+    assert rows(db, "SELECT count(*) FROM rating_history")[0][0] == count

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 from databases import database_url, on_postgres
+from sqlalchemy import insert
 
-from parlour.server.storage import WRITERS, MoveRecord, SeatRecord, Store, TableRecord
+from parlour.server.storage import WRITERS, MoveRecord, MoveRow, SeatRecord, Store, TableRecord
 
 
 @pytest.fixture
@@ -58,6 +59,20 @@ def test_a_node_reads_only_the_moves_after_those_it_holds(store: Store) -> None:
     assert nothing is not None and nothing.moves == []
     assert store.load_new("no such table", 0) is None
     assert store.load_new("bad\x00id", 0) is None
+
+
+def test_a_read_while_a_move_commits_never_holds_a_move_its_version_does_not_count(store: Store) -> None:
+    # Each statement of a node's read sees the database as it is then: the table's row may be read
+    # before a move commits and its moves after. As if so: a move row beyond the row's version.
+    table = stored_table(store, 3)
+    with store.engine.begin() as connection:
+        connection.execute(
+            insert(MoveRow).values(table_id=table.id, number=4, seat=0, action="move 4", forced=[], at=0.0)
+        )
+    newer = store.load_new(table.id, 1)
+    assert newer is not None and newer.version == 3 and [m.number for m in newer.moves] == [2, 3]
+    whole = store.load(table.id)
+    assert whole is not None and [m.number for m in whole.moves] == [1, 2, 3]
 
 
 def other_lane(table: str) -> str:

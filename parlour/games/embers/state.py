@@ -108,9 +108,14 @@ class EmbersState(ModularState[EmbersAction]):
         self.table.hands[seat].sort(key=order.__getitem__)
 
     # ----------------------------------------------------------------- the protocol
-    def is_over(self) -> bool:
-        """Returns whether the game has ended (rule 6.1)."""
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (rule 6.1): the table keeps it."""
         return self.table.over
+
+    @over.setter
+    def over(self, value: bool) -> None:
+        self.table.over = value
 
     def scores(self) -> list[float]:
         """Returns each seat's points: one per card in its score pile (rule 6.2)."""
@@ -241,10 +246,6 @@ class EmbersState(ModularState[EmbersAction]):
         return [PositionError("hands", f"no place holds the deck's {' '.join(missing)}")] if missing else []
 
     # ----------------------------------------------------------------- for people
-    def passing_window(self) -> bool:
-        """Returns whether answers are being asked (rule 4: a seat may always pass)."""
-        return self.table.play is not None and not self.table.over
-
     def decision_summary(self) -> str:
         """Returns who is deciding what, in one public line."""
         table = self.table

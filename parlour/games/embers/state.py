@@ -44,7 +44,7 @@ class Table:
     turn: int = 1
     """The turn number, every player's turns counted."""
     over: bool = False
-    """Whether the game has ended (rule 6.1)."""
+    """Whether the game has ended (rule 6.1); ``EmbersState.end`` sets it and the state's copy."""
 
 
 LAYOUT = Layout(
@@ -86,6 +86,9 @@ class EmbersState(ModularState[EmbersAction]):
         super().__init__()
         self.content, self.players, self.options, self.chance = content, players, dict(options), chance
         self.table = table
+        self.over = table.over
+        """Whether the game has ended (``GameState.over``): a copy of the table's flag, kept by
+        :meth:`end`, as an attribute of the state (the decision loop reads it without a call)."""
         self.stack = stack if stack is not None else DecisionStack()
 
     # ----------------------------------------------------------------- rules helpers
@@ -108,14 +111,9 @@ class EmbersState(ModularState[EmbersAction]):
         self.table.hands[seat].sort(key=order.__getitem__)
 
     # ----------------------------------------------------------------- the protocol
-    @property
-    def over(self) -> bool:
-        """Whether the game has ended (rule 6.1): the table keeps it."""
-        return self.table.over
-
-    @over.setter
-    def over(self, value: bool) -> None:
-        self.table.over = value
+    def end(self) -> None:
+        """Ends the game (rule 6.1): the table's flag, and the state's copy the decision loop reads."""
+        self.table.over = self.over = True
 
     def scores(self) -> list[float]:
         """Returns each seat's points: one per card in its score pile (rule 6.2)."""

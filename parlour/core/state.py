@@ -79,7 +79,7 @@ class GameState(ABC, Generic[A]):
     :meth:`deciders`, reads it on its hot path without a call); a game that would rather work the end
     out overrides :meth:`is_over` instead, and ``over`` then asks it (see ``__init_subclass__``)."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         """Makes ``over`` ask :meth:`is_over` in a class that overrides it and keeps no ``over`` of its own
         (so the decision loop reads one flag whichever way a game says that it has ended)."""
         super().__init_subclass__(**kwargs)

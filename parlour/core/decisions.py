@@ -54,6 +54,9 @@ class Decision(ABC, Generic[S, A]):
 
     kind: ClassVar[str] = ""
     """The decision's name in positions, views and banners (``"turn"``, ``"pay"``)."""
+    passing: ClassVar[bool] = False
+    """Whether every seat this decision asks may always pass (a Zap or Stop window, an answer, a
+    negotiation round): ``GameState.passing_window`` reads it from the decision on top."""
     seats: list[Seat] = field(default_factory=list)
     """Seats still to decide, in the order they are asked."""
     concurrent: bool = False
@@ -188,6 +191,33 @@ def _decision_fields(data: object, path: str, players: int) -> _Fields:
     if not isinstance(concurrent, bool):
         raise PositionError(f"{path}.concurrent", "must be true or false")
     return {"kind": kind, "seats": list(seats), "data": payload, "concurrent": concurrent}
+
+
+class DecisionIndex:
+    """Numbers decision classes in a fixed order (an encoding's block of decisions): a decision takes the
+    number of the first listed class it is an instance of (a subclass, such as each moment's Zap window,
+    takes its base's), worked out once per class; ``None`` keeps a number no decision takes."""
+
+    __slots__ = ("_found", "classes")
+
+    def __init__(self, classes: Iterable[type[Decision] | None]) -> None:
+        self.classes: tuple[type[Decision] | None, ...] = tuple(classes)
+        """The classes, in their numbers' order."""
+        self._found: dict[type, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.classes)
+
+    def of(self, decision: Decision | None) -> int:
+        """Returns the number of ``decision``'s class (-1: none listed, or no decision)."""
+        if decision is None:
+            return -1
+        kind = type(decision)
+        found = self._found.get(kind)
+        if found is None:
+            listed = (i for i, c in enumerate(self.classes) if c is not None and issubclass(kind, c))
+            found = self._found[kind] = next(listed, -1)
+        return found
 
 
 D = TypeVar("D", bound=Decision, default=Any)

@@ -20,17 +20,12 @@ class ModularState(GameState[A]):
     ``notation`` is the game's :class:`~parlour.core.notation.Notation`; ``views`` is a module providing
     ``observation(state, seat)`` (``None``: a spectator) and ``render_text(state, seat)``. Legality and
     effects come from the decision on top of the stack (``parlour.core.decisions.Decision``). The state
-    keeps ``over`` (the game has ended) and ``turn``.
+    keeps ``over`` (the game has ended, ``GameState.over``) and ``turn``.
     """
 
     views: ModuleType
     notation: Notation[A]
-    over: bool
     turn: int
-
-    def is_over(self) -> bool:
-        """Returns whether the game has ended."""
-        return bool(self.over)
 
     def turns_played(self) -> int:
         """Returns the turn number (every player's turns counted)."""

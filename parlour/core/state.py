@@ -74,6 +74,18 @@ class GameState(ABC, Generic[A]):
     """The seeded generator and forced-outcome queue."""
     stack: DecisionStack
     """Pending decisions; the top one says who may act."""
+    over: bool = False
+    """Whether the game has ended: a game sets it as the game ends (the decision loop, :meth:`settle` and
+    :meth:`deciders`, reads it on its hot path without a call); a game that would rather work the end
+    out overrides :meth:`is_over` instead, and ``over`` then asks it (see ``__init_subclass__``)."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Makes ``over`` ask :meth:`is_over` in a class that overrides it and keeps no ``over`` of its own
+        (so the decision loop reads one flag whichever way a game says that it has ended)."""
+        super().__init_subclass__(**kwargs)
+        is_over = cls.__dict__.get("is_over")
+        if is_over is not None and "over" not in cls.__dict__:
+            cls.over = property(is_over, doc="Whether the game has ended (``is_over()``).")  # type: ignore[assignment]
 
     def __init__(self) -> None:
         self._legal_cache: dict[Seat, list[A]] = {}
@@ -89,7 +101,7 @@ class GameState(ABC, Generic[A]):
         found = self._deciders
         if found is None:
             items = self.stack._items  # the stack's own list: no method calls on this hot path
-            found = () if not items or self.is_over() else items[-1].deciders()
+            found = () if not items or self.over else items[-1].deciders()
             self._deciders = found
         return found
 
@@ -292,14 +304,14 @@ class GameState(ABC, Generic[A]):
         """
         for _ in range(MAX_AUTO_STEPS):
             items = self.stack._items  # read anew: a step may replace the stack (Venture's undo)
-            if not items or self.is_over() or not items[-1].auto(self):
+            if not items or self.over or not items[-1].auto(self):
                 self._deciders = None
                 return
         raise RuntimeError(f"more than {MAX_AUTO_STEPS} automatic steps in a row: a loop in the rules")
 
-    @abstractmethod
     def is_over(self) -> bool:
-        """Returns whether the game has ended."""
+        """Returns whether the game has ended (``over``; a game may override this instead of keeping it)."""
+        return self.over
 
     @abstractmethod
     def scores(self) -> list[float]:
@@ -368,8 +380,9 @@ class GameState(ABC, Generic[A]):
 
     def passing_window(self) -> bool:
         """Returns whether the decision on top asks seats who may always pass (a Zap or Stop window, a
-        negotiation): games with such windows override it; the default is False."""
-        return False
+        negotiation): its class says so (``Decision.passing``)."""
+        items = self.stack._items
+        return bool(items) and items[-1].passing
 
     def only_pass(self, seat: Seat) -> bool:
         """Returns whether ``seat`` is asked in a passing window where a pass is its only legal action.

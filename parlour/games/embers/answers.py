@@ -26,6 +26,7 @@ class Answers(Decision[EmbersState, EmbersAction]):
     seat asked has passed, and the ember is settled (rule 5.1)."""
 
     kind = "answer"
+    passing = True
 
     def legal(self, state: EmbersState, seat: Seat) -> list[EmbersAction]:
         """Rule 4.1: ``douse`` (with a douse card in hand) or ``pass``."""

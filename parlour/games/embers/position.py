@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import DecisionKinds, DecisionStack
+from parlour.core.decisions import Decision, DecisionKinds, DecisionStack
 from parlour.core.errors import PositionError
 from parlour.core.positions import Fields
 from parlour.games.embers.answers import Answers
@@ -54,14 +54,15 @@ def _check_hand_order(state: EmbersState) -> None:
 def _check_decisions(state: EmbersState) -> None:
     """The stack is one legal play could leave: ``[turn]`` or ``[turn, answer]``, none once over."""
     table, stack = state.table, state.stack
-    kinds = stack.kinds()
+    kinds = tuple(type(d) for d in stack)
     if table.over or not kinds:
         if kinds or not table.over:
             raise PositionError("decisions", "empty exactly when the game is over")
         return
-    expected = ["turn"] if table.play is None else ["turn", "answer"]
+    expected: tuple[type[Decision], ...] = (Turn,) if table.play is None else (Turn, Answers)
     if kinds != expected:
-        raise PositionError("decisions", f"must be {expected} here, not {kinds}")
+        names = [kind.kind for kind in expected]
+        raise PositionError("decisions", f"must be {names} here, not {stack.kinds()}")
     turn = stack[0]
     assert isinstance(turn, Turn)
     if turn.seats != [table.active] or turn.concurrent:

@@ -44,7 +44,7 @@ class Table:
     turn: int = 1
     """The turn number, every player's turns counted."""
     over: bool = False
-    """Whether the game has ended (rule 6.1)."""
+    """Whether the game has ended (rule 6.1); ``EmbersState.end`` sets it and the state's copy."""
 
 
 LAYOUT = Layout(
@@ -86,6 +86,9 @@ class EmbersState(ModularState[EmbersAction]):
         super().__init__()
         self.content, self.players, self.options, self.chance = content, players, dict(options), chance
         self.table = table
+        self.over = table.over
+        """Whether the game has ended (``GameState.over``): a copy of the table's flag, kept by
+        :meth:`end`, as an attribute of the state (the decision loop reads it without a call)."""
         self.stack = stack if stack is not None else DecisionStack()
 
     # ----------------------------------------------------------------- rules helpers
@@ -108,9 +111,9 @@ class EmbersState(ModularState[EmbersAction]):
         self.table.hands[seat].sort(key=order.__getitem__)
 
     # ----------------------------------------------------------------- the protocol
-    def is_over(self) -> bool:
-        """Returns whether the game has ended (rule 6.1)."""
-        return self.table.over
+    def end(self) -> None:
+        """Ends the game (rule 6.1): the table's flag, and the state's copy the decision loop reads."""
+        self.table.over = self.over = True
 
     def scores(self) -> list[float]:
         """Returns each seat's points: one per card in its score pile (rule 6.2)."""
@@ -241,10 +244,6 @@ class EmbersState(ModularState[EmbersAction]):
         return [PositionError("hands", f"no place holds the deck's {' '.join(missing)}")] if missing else []
 
     # ----------------------------------------------------------------- for people
-    def passing_window(self) -> bool:
-        """Returns whether answers are being asked (rule 4: a seat may always pass)."""
-        return self.table.play is not None and not self.table.over
-
     def decision_summary(self) -> str:
         """Returns who is deciding what, in one public line."""
         table = self.table

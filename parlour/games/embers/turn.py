@@ -56,7 +56,7 @@ class Turn(Decision[EmbersState, EmbersAction]):
         """Rule 6.1 (nobody holds a card: the game ends), rule 3.1 (draw up) and rule 3.2 (no card: skip)."""
         table, seat = state.table, state.table.active
         if not table.draw and not any(table.hands):
-            table.over = True
+            state.end()
             state.stack.pop()
             state.emit("every card has been played: the game ends")
             return

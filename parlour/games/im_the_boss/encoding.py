@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from parlour.core.decisions import DecisionIndex
 from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.payloads import JSONValue
@@ -75,7 +76,7 @@ class _Table:
         kinds: list[str],
     ) -> None:
         self.content, self.players, self.colours, self.names = content, players, colours, names
-        self.kinds = {kind: i for i, kind in enumerate(kinds)}
+        self.kinds = DecisionIndex(KINDS.kinds[kind] for kind in kinds)
         self.colour_index = {colour: i for i, colour in enumerate(colours)}
         top = largest_proceeds(content)
         limit = options["negotiation_limit"]
@@ -125,7 +126,7 @@ class _Table:
         players, at, names = self.players, self.numbers.at, len(self.names)
         out = self.numbers.blank()
         if len(state.stack):
-            kind = self.kinds.get(state.stack.top.kind, -1)
+            kind = self.kinds.of(state.stack.top)
             if kind >= 0:
                 out[kind] = 1
         out[at["my turn"]] = 1 if state.current == seat else 0

@@ -48,8 +48,6 @@ class BossDecision(Decision["Tabletop", BossAction]):
 
     phase: ClassVar[str] = ""
     """The decision in words, for messages ("the Stop window")."""
-    passing: ClassVar[bool] = False
-    """Whether every seat asked may pass (a Stop window, the closing round, the bargaining)."""
 
     @abstractmethod
     def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
@@ -253,10 +251,6 @@ class Tabletop(ModularState[BossAction]):
     def turn_player(self) -> Seat | None:
         """Returns the seat whose turn it is (None while the marker is placed and after the end)."""
         return None if self.over or self.turn == 0 else self.current
-
-    def passing_window(self) -> bool:
-        """Returns whether a Stop window, the closing round or the bargaining is on top (all may pass)."""
-        return bool(len(self.stack)) and self.decision().passing
 
     def invariant_errors(self) -> list[str]:
         """Returns broken invariants: each card in one place, placards, money, the board."""

@@ -11,15 +11,19 @@ from array import array
 
 import numpy as np
 
+from parlour.core.decisions import DecisionIndex
 from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.venture.catalogue import action_catalogue
 from parlour.games.venture.content import Deck
 from parlour.games.venture.game_state import VentureGameState
+from parlour.games.venture.reorganisation import Reorganisation
+from parlour.games.venture.rules import Payment, Turn
 from parlour.games.venture.scoring import stack_profit
+from parlour.games.venture.takeovers import Placement
 
-KINDS = ["turn", "place", "reorganise", "pay", "discard"]
+KINDS = (Turn, Placement, Reorganisation, Payment, None)
 """The decisions the tensor tells apart, in order."""
 SCALES = {"turn": 400, "hand": 8, "discard": 8, "payment": 8, "profits": 400, "holdings profit": 400}
 SCALES |= {"hand sizes": 20, "owed": 100, "stock": 54, "draw pile": 60}
@@ -65,7 +69,7 @@ class _Table:
         names = sorted({r.name for r in deck.resources})
         self.name_of = [names.index(r.name) for r in deck.resources]
         """Each resources card's place among the sorted card names."""
-        self.kinds = {kind: i for i, kind in enumerate(KINDS)}
+        self.kinds = DecisionIndex(KINDS)
         self.profits: dict[tuple[int, ...], int] = {}
         """Each stack's profit (``scoring.stack_profit``), by its corporations bottom first."""
         self.counted: dict[tuple[int, ...], bytes] = {}
@@ -130,7 +134,7 @@ class _Table:
         players, at = self.players, self.at
         out = self.numbers.blank()
         top = state.stack.top if len(state.stack) else None
-        kind = -1 if top is None else self.kinds.get(top.kind, -1)
+        kind = self.kinds.of(top)
         if kind >= 0:
             out[kind] = 1
         out[at["my turn"]] = 1 if state.current == seat else 0

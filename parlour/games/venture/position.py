@@ -148,26 +148,26 @@ def _check_complete(resources: CardReader, corporations: CardReader) -> None:
         raise PositionError("stock", f"corporations missing from every zone: {', '.join(lost[:5])}")
 
 
-SHAPES = (
-    [Turn.kind],
-    [Turn.kind, Placement.kind],
-    [Turn.kind, Reorganisation.kind],
-    [Turn.kind, Payment.kind],
+SHAPES: tuple[tuple[type[Decision], ...], ...] = (
+    (Turn,),
+    (Turn, Placement),
+    (Turn, Reorganisation),
+    (Turn, Payment),
 )
 """The decision stacks legal play can produce."""
 
 
 def _check_consistency(state: VentureState) -> None:
     """Refuses positions whose decisions, debts and flags do not add up."""
-    kinds = state.stack.kinds()
+    kinds = tuple(type(d) for d in state.stack)
     _check_profit_rounds(state)
     if state.over:
         if kinds:
             raise PositionError("decisions", "a finished game has no pending decisions")
         return
     if kinds not in SHAPES:
-        shapes = ", ".join("+".join(shape) for shape in SHAPES)
-        found = short_repr("+".join(kinds)) if kinds else "empty"
+        shapes = ", ".join("+".join(kind.kind for kind in shape) for shape in SHAPES)
+        found = short_repr("+".join(state.stack.kinds())) if kinds else "empty"
         raise PositionError("decisions", f"must be one of {shapes}, not {found}")
     top = state.stack.top
     if isinstance(top, Reorganisation):
@@ -175,7 +175,7 @@ def _check_consistency(state: VentureState) -> None:
     if isinstance(top, Payment):
         _check_then(state, top)
     if len(kinds) > 1 and not state.transacted:
-        raise PositionError("transacted", f"must be true while a '{kinds[-1]}' decision is pending")
+        raise PositionError("transacted", f"must be true while a '{kinds[-1].kind}' decision is pending")
     if state.payment and not isinstance(top, Payment):
         raise PositionError("payment", "cards are laid down only while paying")
     if state.owed > wealth(state, state.current):
@@ -232,10 +232,10 @@ def _read_seen(state: VentureState, seen: list[str], path: str) -> list[str]:
     return canonical
 
 
-def _check_duty(state: VentureState, kinds: list[str]) -> None:
+def _check_duty(state: VentureState, kinds: tuple[type[Decision], ...]) -> None:
     """Refuses a 'word of caution' flag that does not match the holdings (ruling A-6)."""
     duty = _duty(state)
-    at_start = kinds == [Turn.kind] and not state.transacted
+    at_start = kinds == (Turn,) and not state.transacted
     stacks = [[state.corp(c) for c in s] for s in state.holdings[state.current]]
     offends = any(offending(s) for s in stacks)
     affordable = state.corporations_held(state.current) <= wealth(state, state.current)

@@ -27,22 +27,12 @@ from parlour.games.venus_needs_men.actions import (
     VenusAction,
     Zap,
 )
+from parlour.games.venus_needs_men.combat import Releasing, Scavenge
 from parlour.games.venus_needs_men.options import BASIC_HIT
-from parlour.games.venus_needs_men.phases import (
-    ACT,
-    ATTACKING,
-    COLLECTING,
-    END,
-    EXTEND,
-    EXTRA,
-    IMMEDIATE,
-    MOVING,
-    SAVE,
-    START,
-    ZAP,
-)
+from parlour.games.venus_needs_men.phases import END, SAVE, START
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.zapping import DeclareWindow, RollWindow, ZapWindow
+from parlour.games.venus_needs_men.turns import Act, Extending, Extra, Phase
+from parlour.games.venus_needs_men.zapping import DeclareWindow, Immediate, RollWindow, ZapWindow
 
 FEW_SHIPS = 3
 """Below this many ships on the board the bot builds rather than waits."""
@@ -78,18 +68,18 @@ class GreedyBot(SeededBot):
 
     def _wishes(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Returns the actions the bot would like, best first."""
-        kind = state.stack.top.kind
-        if kind == ZAP:
+        top = state.stack.top
+        if isinstance(top, ZapWindow):
             return self._zap(state, seat, legal)
-        if kind == ACT:
+        if isinstance(top, Act):
             return self._act(state, legal)
-        if kind in (MOVING, ATTACKING, COLLECTING, EXTRA, IMMEDIATE):
+        if isinstance(top, Phase | Extra | Immediate):
             return self._best_steps(state, seat, legal)
-        if kind == EXTEND:
+        if isinstance(top, Extending):
             return self._extend(state, seat, legal)
-        if kind == "scavenge":
+        if isinstance(top, Scavenge):
             return self._rank_research(state, [a for a in legal if isinstance(a, Research)])
-        if kind == "release":
+        if isinstance(top, Releasing):
             # Keep the ships of the strongest rivals: release the weakest owner's ship first.
             releases = [a for a in legal if isinstance(a, Release)]
             ranked: list[Release] = sorted(
@@ -120,7 +110,7 @@ class GreedyBot(SeededBot):
 
     def _best_steps(self, state: VenusState, seat: int, legal: list[VenusAction]) -> Sequence[VenusAction]:
         """Continues an action (or takes an extra or immediate step) with the best remaining step."""
-        planet = state.active if state.stack.top.kind != IMMEDIATE else state.sides(seat)[0]
+        planet = state.sides(seat)[0] if isinstance(state.stack.top, Immediate) else state.active
         collects = self._rank_collects(state, [a for a in legal if isinstance(a, Collect)])
         attacks = self._good_attacks(state, planet, [a for a in legal if isinstance(a, Attack | Control)])
         moves = self._rank_moves(state, planet, [a for a in legal if isinstance(a, Move)])

@@ -15,19 +15,23 @@ from typing import NamedTuple
 
 import numpy as np
 
+from parlour.core.decisions import DecisionIndex
 from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.venus_needs_men.board import load_board
 from parlour.games.venus_needs_men.catalogue import action_catalogue
+from parlour.games.venus_needs_men.combat import Scavenge
 from parlour.games.venus_needs_men.factions import load_factions
 from parlour.games.venus_needs_men.game_state import VenusGameState
 from parlour.games.venus_needs_men.options import DIE
 from parlour.games.venus_needs_men.population import needed
 from parlour.games.venus_needs_men.tech import load_tech
+from parlour.games.venus_needs_men.turns import Act, Attacking, Collecting, Extending, Extra, Moving
 from parlour.games.venus_needs_men.zapdeck import ZapDeck
+from parlour.games.venus_needs_men.zapping import Immediate, ZapWindow
 
-KINDS = ["zap", "act", "moving", "attacking", "collecting", "extend", "extra", "immediate", "scavenge"]
+KINDS = (ZapWindow, Act, Moving, Attacking, Collecting, Extending, Extra, Immediate, Scavenge)
 """The decisions the tensor tells apart, in order."""
 MOMENTS = ["start", "roll", "save", "end"]
 """The Zap windows' moments the tensor tells apart, in order."""
@@ -107,7 +111,7 @@ class _Table:
         self.players, self.order, self.ships, self.lands = players, order, ships, lands
         self.areas = len(areas)
         self.area_index = {a: i for i, a in enumerate(areas)}
-        self.kinds = {kind: i for i, kind in enumerate(KINDS)}
+        self.kinds = DecisionIndex(KINDS)
         self.moments = {moment: i for i, moment in enumerate(MOMENTS)}
         self.planets = {planet: i for i, planet in enumerate(order)}
         self.actions = {action: i for i, action in enumerate(ACTIONS)}
@@ -152,10 +156,10 @@ class _Table:
         out = self.numbers.blank()
         top = state.stack.top if len(state.stack) else None
         if top is not None:
-            kind = self.kinds.get(top.kind, -1)
+            kind = self.kinds.of(top)
             if kind >= 0:
                 out[kind] = 1
-            moment = getattr(top, "moment", None) if top.kind == "zap" else None
+            moment = top.moment if isinstance(top, ZapWindow) else None
             found = -1 if moment is None else self.moments.get(moment, -1)
             if found >= 0:
                 out[at["window"] + found] = 1

@@ -29,6 +29,3 @@ RELEASE = "release"
 START, DECLARE, ROLL, SAVE, END = "start", "declare", "roll", "save", "end"
 """Zap-window moments: before the action, when an attack's target is declared (before its roll), after
 an attack roll, when a ship is about to be destroyed, after the action (ruling B-3)."""
-
-PHASE_OF = {"move": MOVING, "attack": ATTACKING, "collect": COLLECTING}
-"""The phase that continues each action (build and research are one step)."""

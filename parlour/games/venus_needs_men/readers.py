@@ -15,9 +15,8 @@ from parlour.core.decisions import Decision
 from parlour.core.errors import PositionError
 from parlour.games.venus_needs_men.combat import Releasing, Scavenge
 from parlour.games.venus_needs_men.decision import VenusDecision
-from parlour.games.venus_needs_men.phases import PHASE_OF
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.turns import Act, Attacking, Extending, Extra, Finish, Phase
+from parlour.games.venus_needs_men.turns import PHASES, Act, Attacking, Extending, Extra, Finish, Phase
 from parlour.games.venus_needs_men.zapping import (
     DeclareWindow,
     EndWindow,
@@ -109,7 +108,7 @@ def _read_action(state: VenusState, stack: list[Decision], base: int) -> None:
     step = stack[3] if base == 4 else None
     if isinstance(step, Act) and state.action:
         raise PositionError("action", "no action is chosen while the 'act' decision is pending")
-    if isinstance(step, Phase) and PHASE_OF.get(state.action) != step.kind:
+    if isinstance(step, Phase) and PHASES.get(state.action) is not type(step):
         raise PositionError("action", f"must be the action the '{step.kind}' decision continues")
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import MAX_AUTO_STEPS, DecisionKinds, DecisionStack, Seat
+from parlour.core.decisions import DecisionKinds, DecisionStack, Seat
 from parlour.core.modular import ModularState
 from parlour.core.payloads import read_value, write_value
 from parlour.core.state import GameState
@@ -16,7 +16,6 @@ from parlour.core.zones import CardNames, CardReader, Form, Layout, Part, positi
 from parlour.games.venus_needs_men.actions import NOTATION, VenusAction
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
-from parlour.games.venus_needs_men.phases import ZAP
 from parlour.games.venus_needs_men.tech import Loadout, TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
@@ -245,25 +244,6 @@ class VenusState(ModularState[VenusAction]):
         return found
 
     # ------------------------------------------------------------ protocol
-    def deciders(self) -> tuple[Seat, ...]:
-        """Returns the seats that may act now (``GameState.deciders``, reading ``over`` without a call)."""
-        found = self._deciders
-        if found is None:
-            items = self.stack._items
-            found = () if not items or self.over else items[-1].deciders()
-            self._deciders = found
-        return found
-
-    def settle(self) -> None:
-        """Runs the top decision's steps nobody decides until a seat must act (``GameState.settle``,
-        reading ``over`` without a call on this hot path)."""
-        for _ in range(MAX_AUTO_STEPS):
-            items = self.stack._items
-            if not items or self.over or not items[-1].auto(self):
-                self._deciders = None
-                return
-        raise RuntimeError(f"more than {MAX_AUTO_STEPS} automatic steps in a row: a loop in the rules")
-
     def scores(self) -> list[float]:
         """Returns each seat's collected population."""
         return [float(p) for p in self.seat_populations()]
@@ -288,10 +268,6 @@ class VenusState(ModularState[VenusAction]):
     def turn_player(self) -> Seat | None:
         """Returns the seat whose turn it is (None once the game is over)."""
         return None if self.over or not self.planets else self.active_seat
-
-    def passing_window(self) -> bool:
-        """Returns whether a Zap window is on top (every seat asked may pass)."""
-        return bool(len(self.stack)) and self.stack.top.kind == ZAP
 
     def to_position(self) -> dict[str, object]:
         """Returns the whole state as a position (docs/positions.md; read back by position.py)."""

@@ -32,7 +32,6 @@ from parlour.games.venus_needs_men.phases import (
     EXTRA,
     FINISH,
     MOVING,
-    PHASE_OF,
 )
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
@@ -179,8 +178,9 @@ class Act(VenusDecision):
             return
         kind = STEPS[type(action)]
         state.action = kind
-        if kind in PHASE_OF:
-            state.stack.push(PHASES[PHASE_OF[kind]](seats=[seat]))
+        phase = PHASES.get(kind)
+        if phase is not None:
+            state.stack.push(phase(seats=[seat]))
         _main_step(state, action)
 
     def researcher(self, state: VenusState) -> str | None:
@@ -283,8 +283,8 @@ class Collecting(Phase):
     phase = "collecting"
 
 
-PHASES: dict[str, type[Phase]] = {p.kind: p for p in (Moving, Attacking, Collecting)}
-"""The phase decision of each kind."""
+PHASES: dict[str, type[Phase]] = {"move": Moving, "attack": Attacking, "collect": Collecting}
+"""The phase that continues each action (build and research are one step)."""
 
 
 @dataclass(eq=False, kw_only=True)

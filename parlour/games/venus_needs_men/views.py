@@ -8,9 +8,11 @@ from typing import TypedDict
 from parlour.core.decisions import Seat
 from parlour.core.state import ScoreStep
 from parlour.games.venus_needs_men import population
+from parlour.games.venus_needs_men.combat import Releasing, Scavenge
 from parlour.games.venus_needs_men.population import needed
 from parlour.games.venus_needs_men.state import VenusState
-from parlour.games.venus_needs_men.zapping import DeclareWindow, RollWindow, SaveWindow, ZapWindow
+from parlour.games.venus_needs_men.turns import Act, Extending, Extra, Phase
+from parlour.games.venus_needs_men.zapping import DeclareWindow, Immediate, RollWindow, SaveWindow, ZapWindow
 
 
 class EnhancedView(TypedDict):
@@ -87,7 +89,7 @@ def observation(state: VenusState, seat: Seat | None) -> Observation:
         seat_of=dict(state.seat_of),
         active=state.active,
         decision=top.kind if top else None,
-        window=_window(top.data) if top is not None and top.kind == "zap" else None,
+        window=_window(top.data) if isinstance(top, ZapWindow) else None,
         deciders=list(state.deciders()),
         ships={s: a for s, a in sorted(state.ships.items())},
         population=dict(state.population),
@@ -160,24 +162,24 @@ def summary(state: VenusState) -> str:
         if isinstance(top, DeclareWindow) and top.always_asks(state) == state.deciders()[0]:
             choice = "play a Zap card, pass (roll) or withdraw the attack"
         return f"{who}: {choice}; {_window_words(top)} {turn}"
-    if top.kind == "act":
+    if isinstance(top, Act):
         verbs = (
             "build, move, attack, collect, research"
             if _is_enhanced(state)
             else "build, move, attack, collect"
         )
         return f"{active}: {verbs} or pass {turn}"
-    if top.kind in ("moving", "attacking", "collecting"):
+    if isinstance(top, Phase):
         return f"{active}: the next step of the {state.action} action, or done {turn}"
-    if top.kind == "extend":
+    if isinstance(top, Extending):
         return f"{active}: discard a Zap card to extend the {state.action} action, or end {turn}"
-    if top.kind == "extra":
-        return f"{active}: the extra {top.data['action']} step of an extension {turn}"
-    if top.kind == "immediate":
-        return f"{who}: an immediate {top.data['action']} (Zap card), or pass {turn}"
-    if top.kind == "scavenge":
+    if isinstance(top, Extra):
+        return f"{active}: the extra {top.action} step of an extension {turn}"
+    if isinstance(top, Immediate):
+        return f"{who}: an immediate {top.action} (Zap card), or pass {turn}"
+    if isinstance(top, Scavenge):
         return f"{who}: a free research roll from an alien wreck (Underground Resistance), or pass {turn}"
-    if top.kind == "release":
+    if isinstance(top, Releasing):
         return f"{who}: choose a controlled ship to release (Mind Control) {turn}"
     return f"{who}: {top.kind} {turn}"
 

@@ -62,6 +62,7 @@ class ZapWindow(VenusDecision):
 
     kind = ZAP
     phase = "a Zap window"
+    passing = True
     moment: ClassVar[str] = ""
     """When the window opens: ``start``, ``declare``, ``roll``, ``save`` or ``end`` (ruling B-3)."""
     any_timing: ClassVar[bool] = True

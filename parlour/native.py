@@ -14,8 +14,9 @@ environment chooses:
 - ``0``: every ``parlour`` module is loaded from its Python source;
 - ``1``: the compiled modules must be built and fresh (an ImportError says which is not);
 - unset: the compiled modules where they are built (none built: all source, silently); if a source
-  differs from the one its module was compiled from (edited since the build), all source, with a
-  warning that says how to rebuild, so a stale build never runs.
+  differs from the one its module was compiled from (edited since the build), or extension modules lie
+  in the package without a record, all source, with a warning that says how to rebuild, so a stale
+  build never runs.
 """
 
 from __future__ import annotations
@@ -154,12 +155,25 @@ def _is_extension(module: ModuleType | None) -> bool:
     return module is not None and str(getattr(module, "__file__", "")).endswith(EXTENSION)
 
 
+def unrecorded() -> list[str]:
+    """Returns the extension modules in the package when no build recorded any (a build from before the
+    record, or copied files): nothing says what source they were compiled from."""
+    if COMPILED:
+        return []
+    return sorted(
+        str(Path(folder, name).relative_to(PACKAGE_ROOT))
+        for folder, _, names in os.walk(PACKAGE_ROOT)
+        for name in names
+        if name.endswith(EXTENSION)
+    )
+
+
 def choose() -> None:
     """Loads the Python sources alone when asked to or when a compiled module is stale (see above)."""
     if any(isinstance(finder, SourceOnly) for finder in sys.meta_path):
         return
     wanted = requested()
-    old = [] if wanted == "0" else stale()
+    old = [] if wanted == "0" else stale() or unrecorded()
     if wanted == "1":
         if not COMPILED:
             raise ImportError(
@@ -171,8 +185,8 @@ def choose() -> None:
             raise ImportError(f"{VARIABLE}=1 but {(old + missing)[0]} is {state}: run `make native`")
     elif old:
         warnings.warn(
-            f"{len(old)} compiled module(s) differ from their source ({old[0]}...): running the Python"
-            " sources; `make native` (or reinstalling) rebuilds them",
+            f"{len(old)} compiled module(s) differ from their source or were built without a record"
+            f" ({old[0]}...): running the Python sources; `make native` (or reinstalling) rebuilds them",
             RuntimeWarning,
             stacklevel=2,
         )

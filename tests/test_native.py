@@ -155,23 +155,63 @@ def test_a_build_from_another_source_is_stale(tmp_path: Path, monkeypatch: pytes
     assert native.built() == ["parlour.fresh", "parlour.old"]
 
 
-def test_parlour_native_1_without_a_build_is_refused_in_one_line(tmp_path: Path) -> None:
-    """PARLOUR_NATIVE=1 where nothing was compiled (no record) stops the import, saying how to build."""
+def bare_package(tmp_path: Path, *extensions: str) -> Path:
+    """Writes a ``parlour`` of its first two modules alone (no build record) into ``tmp_path``, with
+    empty files standing for the named extension modules, and returns ``tmp_path``."""
     tree = tmp_path / "parlour"
     tree.mkdir()
     for name in ("__init__.py", "native.py"):
         (tree / name).write_bytes((native.PACKAGE_ROOT / name).read_bytes())
-    done = subprocess.run(
-        [sys.executable, "-c", "import parlour"],
-        cwd=tmp_path,
-        env={**os.environ, native.VARIABLE: "1", "PYTHONPATH": str(tmp_path)},
+    for name in extensions:
+        (tree / f"{name}{native.EXTENSION}").write_text("")
+    return tmp_path
+
+
+def _import_parlour(folder: Path, value: str) -> subprocess.CompletedProcess[str]:
+    """Imports the ``parlour`` of ``folder`` in a process, warnings as errors, PARLOUR_NATIVE=``value``."""
+    return subprocess.run(
+        [sys.executable, "-W", "error", "-c", "import parlour, parlour.native as n; print(n.running())"],
+        cwd=folder,
+        env={**os.environ, native.VARIABLE: value, "PYTHONPATH": str(folder)},
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def test_parlour_native_1_without_a_build_is_refused_in_one_line(tmp_path: Path) -> None:
+    """PARLOUR_NATIVE=1 where nothing was compiled (no record) stops the import, saying how to build;
+    unset, the same package imports silently from its sources."""
+    done = _import_parlour(bare_package(tmp_path), "1")
     assert done.returncode != 0
     assert "PARLOUR_NATIVE=1 but no module is compiled: run `make native`" in done.stderr
+    done = _import_parlour(tmp_path, "")
+    assert done.returncode == 0 and done.stdout.strip() == "pure Python", done.stderr
+
+
+def test_extension_modules_without_a_record_never_run(tmp_path: Path) -> None:
+    """Extension modules in the package but no record of their build: nothing says what they were
+    compiled from, so the sources run, with a warning saying so."""
+    done = _import_parlour(bare_package(tmp_path, "old"), "")
+    assert done.returncode != 0
+    assert "were built without a record (old" in done.stderr and "`make native`" in done.stderr
+    done = _import_parlour(tmp_path, "0")
+    assert done.returncode == 0 and done.stdout.strip() == "pure Python", done.stderr
+
+
+def test_unrecorded_names_extensions_only_when_nothing_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """unrecorded() lists the package's extension modules when the record is empty, none otherwise."""
+    monkeypatch.setattr(native, "PACKAGE_ROOT", tmp_path)
+    monkeypatch.setattr(native, "COMPILED", {})
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / f"fast{native.EXTENSION}").write_text("")
+    (tmp_path / "games" / "fast.py").write_text("")
+    assert native.unrecorded() == [f"games/fast{native.EXTENSION}"]
+    monkeypatch.setattr(native, "COMPILED", {"parlour.games.fast": "0" * 64})
+    assert native.unrecorded() == []
 
 
 @pytest.mark.skipif(os.environ.get(native.VARIABLE) != "1", reason="the compiled run of `make test` only")

@@ -4,12 +4,11 @@ The hot paths of random playouts and search (Venture's arrangement moves and pac
 Men!'s step lists...) are plain, strictly typed modules that each game declares in its ``Game``
 (``hot_modules``). The build compiles them with mypyc into extension modules: a wheel's build
 (``pip install .``: ``setup.py``), or ``make native`` (``native_build.py``) beside their sources in a
-checkout; ``make play``, ``serve``, ``test`` and ``bench`` run it first. Either build writes the list
-of what it compiled, each module with a digest of the source it was compiled from, into
-:data:`MANIFEST`: this module reads that list and never names a game's module. The Python sources stay
-the reference: ``make test`` runs the whole suite on them (its coverage is theirs), then the rules'
-tests again on the compiled modules. When the package is imported, ``PARLOUR_NATIVE`` in the
-environment chooses:
+checkout; ``make play``, ``serve``, ``test`` and ``bench`` run it first. Either build records what it
+compiled, each module with a digest of the source it was compiled from, in :data:`MANIFEST_NAME`;
+this module reads that record and never names a game's module. The Python sources stay the reference:
+``make test`` runs the whole suite on them (its coverage is theirs), then the rules' tests again on the
+compiled modules. When the package is imported, ``PARLOUR_NATIVE`` in the environment chooses:
 
 - ``0``: every ``parlour`` module is loaded from its Python source;
 - ``1``: the compiled modules must be built and fresh (an ImportError says which is not);

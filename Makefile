@@ -17,8 +17,9 @@ $(BENCH_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $(BENCH_STAMP)
 
-# The hot modules compiled with mypyc beside their sources (parlour/native.py lists them; build/ holds
-# the compiler's temporary files). Nothing is done when every one is newer than its source.
+# The hot modules compiled with mypyc beside their sources (each game's Game.hot_modules names its own;
+# parlour/compiled.json records what was built; build/ holds the compiler's temporary files; the editable
+# install above compiles nothing). Nothing is done while the record matches the declarations and sources.
 native: $(STAMP)
 	PARLOUR_NATIVE=0 $(BIN)/python -m parlour.native_build
 

@@ -1,23 +1,29 @@
 """Which modules run compiled (mypyc), and how Parlour chooses between them and their Python source.
 
 The hot paths of random playouts and search (Venture's arrangement moves and packing, Venus Needs
-Men!'s step lists...) are plain, strictly typed modules that ``make native`` (``native_build.py``)
-compiles with mypyc into extension modules beside their sources; ``make play``, ``serve``, ``test``
-and ``bench`` build them first. The Python sources stay the reference: ``make test`` runs the whole
-suite on them (its coverage is theirs), then the rules' tests again on the compiled modules. When the
-package is imported, ``PARLOUR_NATIVE`` in the environment chooses:
+Men!'s step lists...) are plain, strictly typed modules that each game declares in its ``Game``
+(``hot_modules``). The build compiles them with mypyc into extension modules: a wheel's build
+(``pip install .``: ``setup.py``), or ``make native`` (``native_build.py``) beside their sources in a
+checkout; ``make play``, ``serve``, ``test`` and ``bench`` run it first. Either build records what it
+compiled, each module with a digest of the source it was compiled from, in :data:`MANIFEST_NAME`;
+this module reads that record and never names a game's module. The Python sources stay the reference:
+``make test`` runs the whole suite on them (its coverage is theirs), then the rules' tests again on the
+compiled modules. When the package is imported, ``PARLOUR_NATIVE`` in the environment chooses:
 
 - ``0``: every ``parlour`` module is loaded from its Python source;
 - ``1``: the compiled modules must be built and fresh (an ImportError says which is not);
-- unset: the compiled modules where they are built (none built: all source, silently); if one is
-  older than its source (edited since ``make native``), all source, with a warning that says how to
-  rebuild, so a stale build never runs.
+- unset: the compiled modules where they are built (none built: all source, silently); if a source
+  differs from the one its module was compiled from (edited since the build), or extension modules lie
+  in the package without a record, all source, with a warning that says how to rebuild, so a stale
+  build never runs.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib.machinery
+import json
 import os
 import sys
 import warnings
@@ -27,46 +33,45 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-COMPILED: tuple[str, ...] = (
-    "parlour.games.venture.arrangements",
-    "parlour.games.venture.bots",
-    "parlour.games.venture.catalogue",
-    "parlour.games.venture.conglomerates",
-    "parlour.games.venture.content",
-    "parlour.games.venture.deal",
-    "parlour.games.venture.drawing",
-    "parlour.games.venture.encoding",
-    "parlour.games.venture.estimate",
-    "parlour.games.venture.options",
-    "parlour.games.venture.packing",
-    "parlour.games.venture.payment",
-    "parlour.games.venture.people",
-    "parlour.games.venture.position",
-    "parlour.games.venture.record",
-    "parlour.games.venture.reorganisation",
-    "parlour.games.venture.rules",
-    "parlour.games.venture.scoring",
-    "parlour.games.venture.table",
-    "parlour.games.venture.takeovers",
-    "parlour.games.venture.undo",
-    "parlour.games.venture.views",
-    "parlour.games.venus_needs_men.board",
-    "parlour.games.venus_needs_men.encoding",
-    "parlour.games.venus_needs_men.enhanced",
-    "parlour.games.venus_needs_men.estimate",
-    "parlour.games.venus_needs_men.factions",
-    "parlour.games.venus_needs_men.population",
-    "parlour.games.venus_needs_men.research",
-    "parlour.games.venus_needs_men.steps",
-    "parlour.games.venus_needs_men.tech",
-    "parlour.games.venus_needs_men.zapdeck",
-)
-"""The modules ``make native`` compiles, by name (each must be a module, not a package)."""
 VARIABLE = "PARLOUR_NATIVE"
 """The environment variable that chooses: ``0`` Python sources, ``1`` compiled modules required."""
 PACKAGE_ROOT = Path(__file__).resolve().parent
+MANIFEST_NAME = "compiled.json"
+"""The build's list of compiled modules, in the package's folder (not in git: each build writes it)."""
 EXTENSION = importlib.machinery.EXTENSION_SUFFIXES[0]
 """The file ending of an extension module built for this interpreter (``.cpython-311-...so``)."""
+
+
+def fingerprint(source: Path) -> str:
+    """Returns the digest of a source file that a build records and :func:`stale` compares."""
+    return hashlib.sha256(source.read_bytes()).hexdigest()
+
+
+def read_manifest(root: Path) -> dict[str, str]:
+    """Returns the compiled modules a build recorded under ``root`` (by name, each with its source's
+    :func:`fingerprint`); an empty dict when nothing was built or the file is unreadable."""
+    try:
+        data = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    modules = data.get("modules") if isinstance(data, dict) else None
+    if not isinstance(modules, dict):
+        return {}
+    return {
+        name: digest
+        for name, digest in modules.items()
+        if isinstance(name, str) and name.startswith("parlour.") and isinstance(digest, str)
+    }
+
+
+def write_manifest(root: Path, modules: dict[str, str]) -> None:
+    """Records the compiled modules and their sources' fingerprints under ``root`` (the builds call it)."""
+    text = json.dumps({"modules": dict(sorted(modules.items()))}, indent=1)
+    (root / MANIFEST_NAME).write_text(text + "\n", encoding="utf-8")
+
+
+COMPILED: dict[str, str] = read_manifest(PACKAGE_ROOT)
+"""The modules the last build compiled, by name, each with the fingerprint of its source then."""
 
 
 def source_path(module: str) -> Path:
@@ -81,13 +86,13 @@ def compiled_path(module: str) -> Path:
 
 
 def stale() -> list[str]:
-    """Returns the compiled modules older than their source (an empty list when all are fresh)."""
-    found = []
-    for module in COMPILED:
-        built = compiled_path(module)
-        if built.exists() and built.stat().st_mtime < source_path(module).stat().st_mtime:
-            found.append(module)
-    return found
+    """Returns the built modules whose source is not the one they were compiled from (empty when fresh)."""
+    return [
+        module
+        for module, digest in COMPILED.items()
+        if compiled_path(module).exists()
+        and (not source_path(module).exists() or fingerprint(source_path(module)) != digest)
+    ]
 
 
 def written_annotations(module: str, name: str) -> dict[str, str]:
@@ -149,21 +154,38 @@ def _is_extension(module: ModuleType | None) -> bool:
     return module is not None and str(getattr(module, "__file__", "")).endswith(EXTENSION)
 
 
+def unrecorded() -> list[str]:
+    """Returns the extension modules in the package when no build recorded any (a build from before the
+    record, or copied files): nothing says what source they were compiled from."""
+    if COMPILED:
+        return []
+    return sorted(
+        str(Path(folder, name).relative_to(PACKAGE_ROOT))
+        for folder, _, names in os.walk(PACKAGE_ROOT)
+        for name in names
+        if name.endswith(EXTENSION)
+    )
+
+
 def choose() -> None:
     """Loads the Python sources alone when asked to or when a compiled module is stale (see above)."""
     if any(isinstance(finder, SourceOnly) for finder in sys.meta_path):
         return
     wanted = requested()
-    old = [] if wanted == "0" else stale()
+    old = [] if wanted == "0" else stale() or unrecorded()
     if wanted == "1":
+        if not COMPILED:
+            raise ImportError(
+                f"{VARIABLE}=1 but no module is compiled: run `make native` (or install a compiled wheel)"
+            )
         missing = [module for module in COMPILED if module not in built()]
         if old or missing:
             state = "stale" if old else "not built"
             raise ImportError(f"{VARIABLE}=1 but {(old + missing)[0]} is {state}: run `make native`")
     elif old:
         warnings.warn(
-            f"{len(old)} compiled module(s) are older than their source ({old[0]}...): running the Python"
-            " sources; `make native` rebuilds them",
+            f"{len(old)} compiled module(s) differ from their source or were built without a record"
+            f" ({old[0]}...): running the Python sources; `make native` (or reinstalling) rebuilds them",
             RuntimeWarning,
             stacklevel=2,
         )

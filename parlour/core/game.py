@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -166,6 +167,17 @@ class Game(ABC):
     """Words of the game's texts and the colour a front end shows them in (industries, clans,
     planets): a colour-blind-safe colour name (rich's names; CSS takes the same words), always beside
     the word itself, never instead of it."""
+    hot_modules: tuple[str, ...] = ()
+    """The game's hot modules, which the build compiles with mypyc (``make native``, a wheel's build):
+    names relative to the package that defines the game (``"packing"`` for
+    ``parlour.games.venture.packing``), each a plain strictly typed module (docs/adding-a-game.md,
+    "Compiled modules"). The Python sources stay the reference (``PARLOUR_NATIVE``, parlour/native.py)."""
+
+    def hot_module_names(self) -> tuple[str, ...]:
+        """Returns the full names of :attr:`hot_modules` (what ``parlour.native_build`` compiles)."""
+        defined_in = sys.modules[type(self).__module__]
+        package = defined_in.__name__ if hasattr(defined_in, "__path__") else defined_in.__package__
+        return tuple(f"{package}.{name}" if package else name for name in self.hot_modules)
 
     def with_content(self, sets: ContentSets) -> Self:
         """Returns this game knowing the content sets ``sets`` besides the house ones."""

@@ -49,6 +49,30 @@ class VentureGame(Game):
     max_actions = 20_000  # learning environments truncate here (Game.max_actions)
     min_players = 2
     max_players = 6
+    hot_modules = (  # compiled with mypyc by the build (Game.hot_modules)
+        "arrangements",
+        "bots",
+        "catalogue",
+        "conglomerates",
+        "content",
+        "deal",
+        "drawing",
+        "encoding",
+        "estimate",
+        "options",
+        "packing",
+        "payment",
+        "people",
+        "position",
+        "record",
+        "reorganisation",
+        "rules",
+        "scoring",
+        "table",
+        "takeovers",
+        "undo",
+        "views",
+    )
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
     playout_bot = "quick"

@@ -54,6 +54,18 @@ class VenusGame(Game):
     max_actions = 10_000  # learning environments truncate here (Game.max_actions)
     min_players = 2
     max_players = 6
+    hot_modules = (  # compiled with mypyc by the build (Game.hot_modules)
+        "board",
+        "encoding",
+        "enhanced",
+        "estimate",
+        "factions",
+        "population",
+        "research",
+        "steps",
+        "tech",
+        "zapdeck",
+    )
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS

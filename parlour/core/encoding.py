@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from parlour.core.features import Features
 from parlour.core.state import GameState
 
 S = TypeVar("S", bound=GameState)
+Act = TypeVar("Act")
 SEATS = 6
 """The seats every tensor has room for (the most any game seats)."""
 
@@ -69,7 +70,7 @@ class ActionIds:
         self._by_action: dict[object, int] = {}
         self._last: tuple[Sequence[object] | None, list[int]] = (None, [])
 
-    def of(self, actions: Sequence[object], write: Callable[[Any], str] = str) -> list[int]:
+    def of(self, actions: Sequence[Act], write: Callable[[Act], str] = str) -> list[int]:
         """Returns the catalogue id of each action, in order (``write``: the action's notation, for one
         never met; KeyError if the catalogue lacks it). The list returned for the last list asked is
         returned again for it: do not change it."""
@@ -85,7 +86,7 @@ class ActionIds:
         self._last = (actions, ids)
         return ids
 
-    def _learn(self, action: object, write: Callable[[Any], str]) -> int:
+    def _learn(self, action: Act, write: Callable[[Act], str]) -> int:
         """Returns a new action object's id, remembering it by identity (and by equality)."""
         index = self._by_action.get(action)
         if index is None:
@@ -184,7 +185,7 @@ _PADDING = [[0.0] * (SEATS - n) for n in range(SEATS + 1)]
 """The zeros that pad a row of ``n`` seats to six."""
 
 
-def turned(values: list[Any], viewer: int) -> list[Any]:
+def turned(values: Sequence[float], viewer: int) -> list[float]:
     """Returns one value per seat, the viewer's first and then clockwise, padded with zeros to six seats
     (what ``seat_block`` writes before scaling: for encoders that write whole vectors)."""
     return [*values[viewer:], *values[:viewer], *_PADDING[len(values)]]

@@ -20,8 +20,11 @@ from parlour.core.state import GameState
 
 S = TypeVar("S", bound=GameState)
 Act = TypeVar("Act")
+V = TypeVar("V")
 SEATS = 6
 """The seats every tensor has room for (the most any game seats)."""
+REMEMBERED = 10_000
+"""The most piles a :class:`PileCounts` remembers before it starts afresh."""
 
 
 @dataclass(frozen=True)
@@ -185,10 +188,41 @@ _PADDING = [[0.0] * (SEATS - n) for n in range(SEATS + 1)]
 """The zeros that pad a row of ``n`` seats to six."""
 
 
+def clockwise(values: Sequence[V], viewer: int) -> list[V]:
+    """Returns one value per seat, the viewer's first and then clockwise."""
+    return [*values[viewer:], *values[:viewer]]
+
+
 def turned(values: Sequence[float], viewer: int) -> list[float]:
     """Returns one value per seat, the viewer's first and then clockwise, padded with zeros to six seats
     (what ``seat_block`` writes before scaling: for encoders that write whole vectors)."""
-    return [*values[viewer:], *values[:viewer], *_PADDING[len(values)]]
+    return [*clockwise(values, viewer), *_PADDING[len(values)]]
+
+
+class PileCounts:
+    """How many cards of each name a pile holds, as the bytes of whole numbers (``array("i")``), remembered
+    by the pile (a hand or a discard pile changes seldom from one step to the next)."""
+
+    def __init__(self, name_of: Sequence[int], names: int) -> None:
+        self.name_of = name_of
+        """Each card's place among the ``names`` sorted card names."""
+        self.names = names
+        self.counted: dict[tuple[int, ...], bytes] = {}
+        """The counts of each pile met, by the pile."""
+
+    def __call__(self, pile: Sequence[int]) -> bytes:
+        """Returns the counts of a pile of card numbers."""
+        key = tuple(pile)
+        found = self.counted.get(key)
+        if found is None:
+            numbers, name_of = array("i", bytes(4 * self.names)), self.name_of
+            for card in pile:
+                numbers[name_of[card]] += 1
+            found = numbers.tobytes()
+            if len(self.counted) >= REMEMBERED:
+                self.counted.clear()
+            self.counted[key] = found
+        return found
 
 
 def one_hot_row(index: int | None, size: int) -> list[float]:

@@ -452,21 +452,13 @@ def _hints(kind: type) -> dict[str, object]:
 class Headed(Protocol):
     """What a position's header is read from: a game state's name, seats, options and chance."""
 
-    @property
-    def game_name(self) -> str:
-        """The game's short name."""
-
-    @property
-    def players(self) -> int:
-        """How many seats play."""
+    game_name: str
+    players: int
+    chance: Chance
 
     @property
     def options(self) -> Mapping[str, object]:
-        """The game's checked option values."""
-
-    @property
-    def chance(self) -> Chance:
-        """The state's source of randomness."""
+        """The game's checked option values (a state may keep them in a dict of its own type)."""
 
 
 def position_header(state: Headed, fmt: str) -> dict[str, object]:

@@ -7,23 +7,8 @@
 "use strict";
 const game = decodeURIComponent(location.pathname.split("/").pop());
 const KEY = `parlour.learn.${game}`;
-const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
 let lesson = null, view = null, path = [], busy = false, memory = {}, before = null;
 let cardTexts = {}, tableContent = {}, contentAsked = false, menuAnchor = null, tapped = null;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
 
 function byId(id) { return document.getElementById(id); }
 
@@ -149,21 +134,7 @@ function loadDrawing() {
   document.head.append(script);
 }
 
-function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
-function endsTurn(action) { return (view.ends_turn || []).includes(action); }
 function cardTitle(text) { return cardTexts[text] || ""; }
-
-function clickable(node, label, handler) {
-  node.classList.add("hot");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
-  node.addEventListener("click", event => { event.stopPropagation(); menuAnchor = tapped || node; handler(event); });
-  node.addEventListener("keydown", event => {
-    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); menuAnchor = node; handler(event); }
-  });
-  return node;
-}
 
 // A drawing's menu of choices beside the part clicked: one click plays it; Escape closes.
 function menu(title, choices) {

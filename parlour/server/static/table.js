@@ -9,15 +9,6 @@ const mine = tokens.map(token => ({ token, socket: null, view: null, log: [], re
 if (!mine.length) mine.push({ token: "", account: false, socket: null, view: null, log: [], retry: 500 });
 let view = null, log = [], socket = null, clockOffset = 0, shown = mine[0], curtainUp = false;
 let cardTexts = {}, cardNames = [], cardPatterns = [], tableContent = {};
-// Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
-const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
 
 function show(id, ...nodes) { document.getElementById(id).replaceChildren(...nodes); }
 
@@ -224,29 +215,6 @@ function loadTable(game) {
   document.head.append(script);
 }
 
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
-
-// Makes a drawn component a button for the mouse and the keyboard (Enter or Space), with a label.
-function clickable(node, label, handler) {
-  node.classList.add("hot");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
-  node.addEventListener("click", event => { event.stopPropagation(); menuAnchor = tapped || node; handler(event); });
-  node.addEventListener("keydown", event => {
-    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); menuAnchor = node; handler(event); }
-  });
-  return node;
-}
-
-// The legal actions that are ``prefix`` or continue it with more words.
-function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
-
 // The component last clicked (or pressed): a menu opens beside it.
 let menuAnchor = null, tapped = null;
 
@@ -314,8 +282,6 @@ function endsMarked(choice) {
   const label = ends && !/ends the turn/.test(choice.label) ? `${choice.label} (ends the turn)` : choice.label;
   return { ...choice, ends, label };
 }
-
-function endsTurn(action) { return (view.ends_turn || []).includes(action); }
 
 function boardApi() {
   return {

@@ -1,0 +1,32 @@
+// What the table page and the learn page share to draw a game's table and play on it (loaded before
+// their own script, whose `view` (the seat's view), `menuAnchor` and `tapped` these read and set).
+"use strict";
+// Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
+const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
+
+// An SVG element with its attributes and children, as `el` makes HTML ones.
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+// Makes a drawn component a button for the mouse and the keyboard (Enter or Space), with a label.
+function clickable(node, label, handler) {
+  node.classList.add("hot");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", event => { event.stopPropagation(); menuAnchor = tapped || node; handler(event); });
+  node.addEventListener("keydown", event => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); menuAnchor = node; handler(event); }
+  });
+  return node;
+}
+
+// The legal actions that are ``prefix`` or continue it with more words.
+function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
+
+// Whether the server says an action ends the turn (view.ends_turn, worked out by the engine).
+function endsTurn(action) { return (view.ends_turn || []).includes(action); }

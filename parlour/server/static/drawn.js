@@ -25,6 +25,27 @@ function clickable(node, label, handler) {
   return node;
 }
 
+// The clickable ones of a drawing's components again as buttons, marked (selected, target, reach) as the
+// components are (shown on a narrow screen only, where a drawing at the screen's width makes them smaller
+// than a 44 px tap target): a tap plays what a click on the component plays, and its menu opens beside the
+// button. ``name(node)``: the button's text (default: the component's label up to its first colon or comma).
+function taps(nodes, name = node => (node.getAttribute("aria-label") || "").split(/[:,]/)[0]) {
+  const hot = [...nodes].filter(node => node.classList.contains("hot"));
+  if (!hot.length) return null;
+  const box = el("div", { class: "board-taps", role: "group", "aria-label": "the drawing's clickable parts as buttons" });
+  for (const node of hot) {
+    const text = name(node);
+    const b = el("button", { type: "button", "data-name": text, "aria-label": node.getAttribute("aria-label") || text }, text);
+    for (const mark of ["selected", "target", "reach"]) if (node.classList.contains(mark)) b.classList.add(mark);
+    b.addEventListener("click", () => {
+      tapped = b;
+      try { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); } finally { tapped = null; }
+    });
+    box.append(b);
+  }
+  return box;
+}
+
 // The legal actions that are ``prefix`` or continue it with more words.
 function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
 

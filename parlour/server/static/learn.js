@@ -163,23 +163,6 @@ function menu(title, choices) {
   return close;
 }
 
-// The drawing's clickable parts again as buttons on a narrow screen (as on the table page).
-function taps(nodes, name = node => (node.getAttribute("aria-label") || "").split(/[:,]/)[0]) {
-  const hot = [...nodes].filter(node => node.classList.contains("hot"));
-  if (!hot.length) return null;
-  const box = el("div", { class: "board-taps", role: "group", "aria-label": "the drawing's clickable parts as buttons" });
-  for (const node of hot) {
-    const text = name(node);
-    const b = el("button", { type: "button", "data-name": text, "aria-label": node.getAttribute("aria-label") || text }, text);
-    b.addEventListener("click", () => {
-      tapped = b;
-      try { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); } finally { tapped = null; }
-    });
-    box.append(b);
-  }
-  return box;
-}
-
 function draw() {
   const table = Parlour.tables[game];
   const root = byId("board");

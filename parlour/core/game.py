@@ -7,7 +7,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Self
+from typing import Self, SupportsInt
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
@@ -76,10 +76,10 @@ class OptionSpec:
                 )
             return value
         try:
-            if not isinstance(text, int | float | str) or isinstance(text, bool):
-                raise TypeError(text)
-            if isinstance(text, float) and not text.is_integer():
+            if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
                 raise ValueError(text)
+            if not isinstance(text, str | bytes | SupportsInt):
+                raise TypeError(text)
             number = int(text)
         except (TypeError, ValueError):
             raise OptionError(f"option {self.name} must be an integer, not {short_repr(text)}") from None

@@ -1,5 +1,5 @@
 // What the table page and the learn page share to draw a game's table and play on it (loaded before
-// their own script, whose `view` (the seat's view), `menuAnchor` and `tapped` these read and set).
+// their own script, whose `view` (the seat's view), `act`, `menuAnchor` and `tapped` these use).
 "use strict";
 // Colour-blind-safe (Okabe–Ito) colours for the seats' lines; names are always written beside them.
 const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
@@ -51,3 +51,47 @@ function matching(prefix) { return view.legal.filter(t => t === prefix || t.star
 
 // Whether the server says an action ends the turn (view.ends_turn, worked out by the engine).
 function endsTurn(action) { return (view.ends_turn || []).includes(action); }
+
+// Places the menu beside the component clicked (below it, or above when there is no room), inside the window.
+function placeMenu(box) {
+  const anchor = menuAnchor && menuAnchor.isConnected ? menuAnchor.getBoundingClientRect() : null;
+  if (!anchor) { box.style.left = box.style.top = box.style.right = box.style.bottom = ""; return; }
+  const menuBox = box.getBoundingClientRect(), gap = 4, edge = 4;
+  let top = anchor.bottom + gap;
+  if (top + menuBox.height > innerHeight - edge) top = Math.max(edge, anchor.top - gap - menuBox.height);
+  const left = Math.max(edge, Math.min(anchor.left, innerWidth - menuBox.width - edge));
+  Object.assign(box.style, { left: `${left}px`, top: `${top}px`, right: "auto", bottom: "auto" });
+}
+
+// A small menu of choices (each {label, action, ends} or an action text) beside the component clicked:
+// one click plays it; Escape closes. The first choice that does not end the turn (ends: true) has the
+// focus, so that Enter never ends a turn by itself (none has it when every choice ends the turn).
+function menu(title, choices) {
+  const box = document.getElementById("board-menu");  // the page's own; a click plays with its `act`
+  const close = () => { box.hidden = true; box.replaceChildren(); };
+  const buttons = choices.map(c => {
+    const choice = endsMarked(typeof c === "string" ? { label: c, action: c } : c);
+    const b = el("button", { type: "button", "data-action": choice.action, ...(choice.ends ? { "data-ends": "" } : {}) }, choice.label);
+    b.addEventListener("click", () => { close(); act(choice.action); });
+    return b;
+  });
+  const cancel = el("button", { type: "button", class: "menu-close" }, "close");
+  cancel.addEventListener("click", close);
+  box.replaceChildren(el("h3", { id: "board-menu-title" }, title), ...buttons, cancel);
+  box.onkeydown = event => { if (event.key === "Escape") close(); };
+  box.dataset.actions = JSON.stringify(buttons.map(b => b.dataset.action));
+  box.hidden = false;
+  box.setAttribute("tabindex", "-1");
+  placeMenu(box);
+  const first = buttons.find(b => !b.hasAttribute("data-ends"));
+  (first || (buttons.length ? box : cancel)).focus();
+  return close;
+}
+
+// Whether a choice ends the turn: the drawing's word, else the server's (view.ends_turn, worked out by
+// the engine); its label then says so.
+function endsMarked(choice) {
+  const ends = choice.ends ?? endsTurn(choice.action);
+  const label = ends && !/ends the turn/.test(choice.label) ? `${choice.label} (ends the turn)` : choice.label;
+  return { ...choice, ends, label };
+}

@@ -136,33 +136,6 @@ function loadDrawing() {
 
 function cardTitle(text) { return cardTexts[text] || ""; }
 
-// A drawing's menu of choices beside the part clicked: one click plays it; Escape closes.
-function menu(title, choices) {
-  const box = byId("board-menu");
-  const close = () => { box.hidden = true; box.replaceChildren(); };
-  const buttons = choices.map(c => {
-    const choice = typeof c === "string" ? { label: c, action: c } : c;
-    const b = el("button", { type: "button", "data-action": choice.action }, choice.label);
-    b.addEventListener("click", () => { close(); act(choice.action); });
-    return b;
-  });
-  const cancel = el("button", { type: "button", class: "menu-close" }, "close");
-  cancel.addEventListener("click", close);
-  box.replaceChildren(el("h3", { id: "board-menu-title" }, title), ...buttons, cancel);
-  box.onkeydown = event => { if (event.key === "Escape") close(); };
-  box.hidden = false;
-  const anchor = menuAnchor && menuAnchor.isConnected ? menuAnchor.getBoundingClientRect() : null;
-  if (anchor) {
-    const size = box.getBoundingClientRect();
-    let top = anchor.bottom + 4;
-    if (top + size.height > innerHeight - 4) top = Math.max(4, anchor.top - 4 - size.height);
-    const left = Math.max(4, Math.min(anchor.left, innerWidth - size.width - 4));
-    Object.assign(box.style, { left: `${left}px`, top: `${top}px`, right: "auto", bottom: "auto" });
-  }
-  (buttons[0] || cancel).focus();
-  return close;
-}
-
 function draw() {
   const table = Parlour.tables[game];
   const root = byId("board");

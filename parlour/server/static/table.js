@@ -218,50 +218,6 @@ function loadTable(game) {
 // The component last clicked (or pressed): a menu opens beside it.
 let menuAnchor = null, tapped = null;
 
-// Places the menu beside the component clicked (below it, or above when there is no room), inside the window.
-function placeMenu(box) {
-  const anchor = menuAnchor && menuAnchor.isConnected ? menuAnchor.getBoundingClientRect() : null;
-  if (!anchor) { box.style.left = box.style.top = box.style.right = box.style.bottom = ""; return; }
-  const menuBox = box.getBoundingClientRect(), gap = 4, edge = 4;
-  let top = anchor.bottom + gap;
-  if (top + menuBox.height > innerHeight - edge) top = Math.max(edge, anchor.top - gap - menuBox.height);
-  const left = Math.max(edge, Math.min(anchor.left, innerWidth - menuBox.width - edge));
-  Object.assign(box.style, { left: `${left}px`, top: `${top}px`, right: "auto", bottom: "auto" });
-}
-
-// A small menu of choices (each {label, action, ends} or an action text) beside the component clicked:
-// one click plays it; Escape closes. The first choice that does not end the turn (ends: true) has the
-// focus, so that Enter never ends a turn by itself (none has it when every choice ends the turn).
-function menu(title, choices) {
-  const box = document.getElementById("board-menu");
-  const close = () => { box.hidden = true; box.replaceChildren(); };
-  const buttons = choices.map(c => {
-    const choice = endsMarked(typeof c === "string" ? { label: c, action: c } : c);
-    const b = el("button", { type: "button", "data-action": choice.action, ...(choice.ends ? { "data-ends": "" } : {}) }, choice.label);
-    b.addEventListener("click", () => { close(); act(choice.action); });
-    return b;
-  });
-  const cancel = el("button", { type: "button", class: "menu-close" }, "close");
-  cancel.addEventListener("click", close);
-  box.replaceChildren(el("h3", { id: "board-menu-title" }, title), ...buttons, cancel);
-  box.onkeydown = event => { if (event.key === "Escape") close(); };
-  box.dataset.actions = JSON.stringify(buttons.map(b => b.dataset.action));
-  box.hidden = false;
-  box.setAttribute("tabindex", "-1");
-  placeMenu(box);
-  const first = buttons.find(b => !b.hasAttribute("data-ends"));
-  (first || (buttons.length ? box : cancel)).focus();
-  return close;
-}
-
-// Whether a choice ends the turn: the drawing's word, else the server's (view.ends_turn, worked out by
-// the engine); its label then says so.
-function endsMarked(choice) {
-  const ends = choice.ends ?? endsTurn(choice.action);
-  const label = ends && !/ends the turn/.test(choice.label) ? `${choice.label} (ends the turn)` : choice.label;
-  return { ...choice, ends, label };
-}
-
 function boardApi() {
   return {
     view, legal: view.legal, seat: view.seat, names: view.names, observation: view.observation,

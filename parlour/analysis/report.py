@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import TypeVar
 
 from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject
+
+T = TypeVar("T")
+Reader = Callable[[object, str], T]
+"""Reads one JSON value found at a path (the second argument), refusing a bad one."""
 
 FORMAT = "parlour-analysis/1"
 MAX_DECISIONS = 100_000
@@ -243,7 +248,7 @@ def _loss(value: object, where: str, players: int) -> Loss:
     )
 
 
-def _object(value: object, kind: type, where: str) -> dict[str, Any]:
+def _object(value: object, kind: type, where: str) -> dict[str, object]:
     """Returns a JSON object with exactly the fields of ``kind`` (a dataclass)."""
     if not isinstance(value, dict):
         raise AnalysisError(f"{where or 'analysis'}: not an object")
@@ -262,7 +267,7 @@ def _at(where: str, name: str) -> str:
     return f"{where}.{name}" if where else name
 
 
-def _list(value: object, where: str, most: int, read: Any, exact: bool = False) -> list[Any]:
+def _list(value: object, where: str, most: int, read: Reader[T], exact: bool = False) -> list[T]:
     """Returns a JSON list of at most ``most`` items (exactly, with ``exact``), each read by ``read``."""
     if not isinstance(value, list):
         raise AnalysisError(f"{where}: not a list")
@@ -302,7 +307,7 @@ def _mark(value: object, where: str) -> str:
     return str(value)
 
 
-def _marks(value: object, where: str, read: Any) -> dict[str, Any]:
+def _marks(value: object, where: str, read: Reader[T]) -> dict[str, T]:
     """Returns an object keyed by the marks "?!", "?" and "??", each value read by ``read``."""
     if not isinstance(value, dict) or set(value) != set(MARK_NAMES[1:]):
         raise AnalysisError(f"{where}: not an object of the marks ?!, ? and ??")

@@ -16,9 +16,9 @@ import os
 import signal
 import socket
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from parlour.core.errors import ParlourError
 
@@ -40,6 +40,61 @@ INSTALL_HINT = "--backend ray needs Ray: pip install 'parlour[ray]' (or pip inst
 
 class BackendError(ParlourError):
     """Ray cannot run the games: not installed, its cluster out of reach, or a job given up."""
+
+
+class RayTask(Protocol):
+    """A Ray remote function: ``remote`` submits a call and returns the reference of its result."""
+
+    def remote(self, *args: object) -> Hashable:
+        """Submits one call; returns its object reference."""
+
+
+class RayErrors(Protocol):
+    """``ray.exceptions``: the errors ``ray.get`` raises."""
+
+    @property
+    def RayTaskError(self) -> type[Exception]:
+        """A task's own error, carried as its ``cause``."""
+
+    @property
+    def RayError(self) -> type[Exception]:
+        """An error of Ray's own (a worker lost, a task given up)."""
+
+
+class Ray(Protocol):
+    """The part of the ``ray`` module the runner uses (imported only when a runner opens)."""
+
+    @property
+    def exceptions(self) -> RayErrors:
+        """Ray's errors."""
+
+    def remote(
+        self, *, max_retries: int, retry_exceptions: list[type[BaseException]]
+    ) -> Callable[[Callable[..., object]], RayTask]:
+        """Returns a decorator that makes a function a remote task."""
+
+    def wait(
+        self, refs: list[Hashable], *, num_returns: int, timeout: float
+    ) -> tuple[list[Hashable], list[Hashable]]:
+        """Returns the references whose tasks have ended and those still running."""
+
+    def get(self, ref: Hashable) -> object:
+        """Returns a task's result, raising its error."""
+
+    def cancel(self, ref: Hashable) -> None:
+        """Cancels a task."""
+
+    def is_initialized(self) -> bool:
+        """Whether this process is connected to a Ray."""
+
+    def cluster_resources(self) -> dict[str, float]:
+        """The resources (``CPU``) of the connected Ray."""
+
+    def init(self, **settings: object) -> object:
+        """Starts or joins a Ray."""
+
+    def shutdown(self) -> None:
+        """Leaves (and stops, if started here) the connected Ray."""
 
 
 def cluster_address() -> str | None:
@@ -73,18 +128,18 @@ def check_reachable(address: str) -> None:
         raise BackendError(f"cannot reach the Ray cluster at RAY_ADDRESS={address[:80]}: {reason}") from None
 
 
-def _ray() -> Any:
+def _ray() -> Ray:
     """Returns the ray module (imported here, on demand)."""
     check_ray()
     import ray
 
-    return ray
+    return cast(Ray, ray)
 
 
 class RayRunner:
     """Runs jobs as Ray tasks, ``workers`` at a time (twice that many queued)."""
 
-    def __init__(self, ray: Any, workers: int) -> None:
+    def __init__(self, ray: Ray, workers: int) -> None:
         """Runs on the connected ``ray``; ``workers`` sizes the chunks and the queue."""
         self.ray = ray
         self.workers = workers
@@ -95,7 +150,7 @@ class RayRunner:
         Any way out of the loop (an error, Ctrl-C, the caller stopping) cancels the tasks still queued.
         """
         task = self.ray.remote(max_retries=MAX_RETRIES, retry_exceptions=RETRIED_EXCEPTIONS)(run_job)
-        pending: dict[Any, int] = {}
+        pending: dict[Hashable, int] = {}
         collected = [False] * len(jobs)
         submitted = 0
         try:
@@ -104,28 +159,28 @@ class RayRunner:
                     pending[task.remote(work, submitted, jobs[submitted])] = submitted
                     submitted += 1
                 for ref in self._ready(list(pending)):
-                    yield self._collect(ref, pending.pop(ref), collected)
+                    yield cast(R, self._collect(ref, pending.pop(ref), collected))  # run_job's R
         finally:
             for ref in pending:
                 with suppress(Exception):
                     self.ray.cancel(ref)
 
-    def _ready(self, refs: list[Any]) -> list[Any]:
+    def _ready(self, refs: list[Hashable]) -> list[Hashable]:
         """Returns the tasks that have ended, waiting for one if none has."""
         while True:
             with held_signals():
-                ready: list[Any] = self.ray.wait(refs, num_returns=len(refs), timeout=0)[0]
+                ready = self.ray.wait(refs, num_returns=len(refs), timeout=0)[0]
                 if not ready:
                     ready = self.ray.wait(refs, num_returns=1, timeout=WAIT_SLICE)[0]
             if ready:
                 return ready
 
-    def _collect(self, ref: Any, job: int, collected: list[bool]) -> Any:
+    def _collect(self, ref: Hashable, job: int, collected: list[bool]) -> object:
         """Returns job ``job``'s result, once; its own error is raised as is, Ray giving up as one line."""
         try:
-            number, result = self.ray.get(ref)
+            number, result = cast(tuple[int, object], self.ray.get(ref))  # run_job's (number, result)
         except self.ray.exceptions.RayTaskError as err:
-            cause = err.cause
+            cause = getattr(err, "cause", None)
             if isinstance(cause, Exception):
                 raise cause from None
             raise
@@ -196,14 +251,14 @@ def ray_runner(workers: int | None) -> Iterator[RayRunner]:
             ray.shutdown()
 
 
-def _connect(ray: Any, workers: int | None) -> None:
+def _connect(ray: Ray, workers: int | None) -> None:
     """Joins the cluster at RAY_ADDRESS or starts a local Ray of ``workers`` CPUs (None: all of them).
 
     ``ray.init`` installs its own SIGTERM handler (exiting at once); the one before it is put back,
     and a SIGTERM that came while Ray started is raised again for it, once Ray is stopped.
     """
     address = cluster_address()
-    settings: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR}
+    settings: dict[str, object] = {"include_dashboard": False, "logging_level": logging.ERROR}
     if address is None:
         # "local": never join another Ray that happens to run on this machine.
         settings.update(address="local", num_cpus=workers)

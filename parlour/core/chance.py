@@ -11,7 +11,7 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, TypeVar
+from typing import Protocol, TypedDict, TypeVar
 
 from parlour.core.errors import IllegalActionError, PositionError
 from parlour.core.positions import short_key, short_repr
@@ -206,7 +206,16 @@ class ProbeChance(Chance):
 
 _THREAD = threading.local()
 """Each thread's generator that :meth:`Chance._generator` seeds again for every event."""
-_SHA512: Callable[[bytes], Any] = random._sha512  # type: ignore[attr-defined]
+
+
+class Digest(Protocol):
+    """A hash of bytes (``hashlib``'s objects): its ``digest``."""
+
+    def digest(self) -> bytes:
+        """Returns the hash's bytes."""
+
+
+_SHA512: Callable[[bytes], Digest] = random._sha512  # type: ignore[attr-defined]
 """The SHA-512 that ``random.Random.seed`` hashes a text seed with (the built-in one, not OpenSSL's)."""
 _SEED = _random.Random.seed
 """Seeding from an integer in C (what ``random.Random.seed`` does with the integer it makes of a text)."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from parlour.core.errors import ContentError, OptionError
 from parlour.core.positions import short_repr
@@ -33,13 +33,13 @@ _CHUNK = 1 << 16
 T = TypeVar("T")
 
 
-def is_set_name(name: Any) -> bool:
+def is_set_name(name: object) -> bool:
     """Returns whether ``name`` is a valid content set name (so it can never be a path)."""
     return isinstance(name, str) and _NAME.fullmatch(name) is not None
 
 
 # ----------------------------------------------------------------- reading files
-def parse_json_bytes(raw: bytes, what: str) -> Any:
+def parse_json_bytes(raw: bytes, what: str) -> object:
     """Returns the JSON in ``raw``; text that is not UTF-8 or not JSON is a ContentError naming ``what``."""
     try:
         text = raw.decode("utf-8")
@@ -53,7 +53,7 @@ def parse_json_bytes(raw: bytes, what: str) -> Any:
         raise ContentError(f"{what} is not usable JSON: {type(err).__name__}") from None
 
 
-def read_json_file(path: str | os.PathLike[str], what: str) -> Any:
+def read_json_file(path: str | os.PathLike[str], what: str) -> object:
     """Returns the JSON of a regular file of at most MAX_BYTES; anything else is a ContentError.
 
     The file is opened without blocking (a FIFO or a device never stalls the read) and
@@ -88,14 +88,14 @@ def read_json_file(path: str | os.PathLike[str], what: str) -> Any:
     return parse_json_bytes(b"".join(chunks), what)
 
 
-def read_house_json(package: str, resource: str, what: str) -> Any:
+def read_house_json(package: str, resource: str, what: str) -> object:
     """Returns the parsed JSON of a content file shipped in ``package`` (a fixed name, never an input)."""
     with resources.as_file(resources.files(package).joinpath(resource)) as path:
         return read_json_file(path, what)
 
 
 # ----------------------------------------------------------------- content sets
-def canonical_json(data: Any) -> str:
+def canonical_json(data: object) -> str:
     """Returns the canonical JSON text of ``data``: sorted keys, no spaces, ASCII only."""
     try:
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
@@ -116,14 +116,14 @@ class ContentSet:
     """Where the set was read from, for listings (``shipped with Parlour`` or the user's file)."""
 
     @classmethod
-    def of(cls, name: str, data: Any, origin: str = "") -> ContentSet:
+    def of(cls, name: str, data: object, origin: str = "") -> ContentSet:
         """Returns the set called ``name`` holding ``data``; refuses a name that breaks the rule."""
         if not is_set_name(name):
             raise ContentError(f"content set name {short_repr(name)} must be {NAME_RULE}")
         canonical = canonical_json(data)
         return cls(name, hashlib.sha256(canonical.encode("ascii")).hexdigest(), canonical, origin)
 
-    def data(self) -> Any:
+    def data(self) -> object:
         """Returns a fresh copy of the set's data."""
         return json.loads(self.canonical)
 
@@ -154,7 +154,7 @@ def _house_set(package: str, resource: str) -> ContentSet:
 class SetReader(Generic[T]):
     """Reads content sets into a game's own components (a deck, a board): each set once, checked."""
 
-    def __init__(self, parse: Callable[[Any], T], house: HouseFile) -> None:
+    def __init__(self, parse: Callable[[object], T], house: HouseFile) -> None:
         self.parse = parse
         """Returns the components of a set's data, refusing bad data with a ContentError."""
         self.house = house
@@ -197,7 +197,7 @@ class ContentSets:
 
 def choose_set(
     option: str,
-    value: Any,
+    value: object,
     house: ContentSet,
     sets: Mapping[str, ContentSet],
     where: str,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -19,8 +19,12 @@ from parlour.core.features import Features
 from parlour.core.state import GameState
 
 S = TypeVar("S", bound=GameState)
+Act = TypeVar("Act")
+V = TypeVar("V")
 SEATS = 6
 """The seats every tensor has room for (the most any game seats)."""
+REMEMBERED = 10_000
+"""The most piles a :class:`PileCounts` remembers before it starts afresh."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ class ActionIds:
         self._by_action: dict[object, int] = {}
         self._last: tuple[Sequence[object] | None, list[int]] = (None, [])
 
-    def of(self, actions: Sequence[object], write: Callable[[Any], str] = str) -> list[int]:
+    def of(self, actions: Sequence[Act], write: Callable[[Act], str] = str) -> list[int]:
         """Returns the catalogue id of each action, in order (``write``: the action's notation, for one
         never met; KeyError if the catalogue lacks it). The list returned for the last list asked is
         returned again for it: do not change it."""
@@ -85,7 +89,7 @@ class ActionIds:
         self._last = (actions, ids)
         return ids
 
-    def _learn(self, action: object, write: Callable[[Any], str]) -> int:
+    def _learn(self, action: Act, write: Callable[[Act], str]) -> int:
         """Returns a new action object's id, remembering it by identity (and by equality)."""
         index = self._by_action.get(action)
         if index is None:
@@ -184,10 +188,41 @@ _PADDING = [[0.0] * (SEATS - n) for n in range(SEATS + 1)]
 """The zeros that pad a row of ``n`` seats to six."""
 
 
-def turned(values: list[Any], viewer: int) -> list[Any]:
+def clockwise(values: Sequence[V], viewer: int) -> list[V]:
+    """Returns one value per seat, the viewer's first and then clockwise."""
+    return [*values[viewer:], *values[:viewer]]
+
+
+def turned(values: Sequence[float], viewer: int) -> list[float]:
     """Returns one value per seat, the viewer's first and then clockwise, padded with zeros to six seats
     (what ``seat_block`` writes before scaling: for encoders that write whole vectors)."""
-    return [*values[viewer:], *values[:viewer], *_PADDING[len(values)]]
+    return [*clockwise(values, viewer), *_PADDING[len(values)]]
+
+
+class PileCounts:
+    """How many cards of each name a pile holds, as the bytes of whole numbers (``array("i")``), remembered
+    by the pile (a hand or a discard pile changes seldom from one step to the next)."""
+
+    def __init__(self, name_of: Sequence[int], names: int) -> None:
+        self.name_of = name_of
+        """Each card's place among the ``names`` sorted card names."""
+        self.names = names
+        self.counted: dict[tuple[int, ...], bytes] = {}
+        """The counts of each pile met, by the pile."""
+
+    def __call__(self, pile: Sequence[int]) -> bytes:
+        """Returns the counts of a pile of card numbers."""
+        key = tuple(pile)
+        found = self.counted.get(key)
+        if found is None:
+            numbers, name_of = array("i", bytes(4 * self.names)), self.name_of
+            for card in pile:
+                numbers[name_of[card]] += 1
+            found = numbers.tobytes()
+            if len(self.counted) >= REMEMBERED:
+                self.counted.clear()
+            self.counted[key] = found
+        return found
 
 
 def one_hot_row(index: int | None, size: int) -> list[float]:

@@ -8,7 +8,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Self, SupportsInt
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
@@ -20,6 +20,12 @@ from parlour.core.state import GameState
 
 OptionsGiven = Mapping[str, object]
 """Option values as a caller gives them (names to text or values), before ``Game.options`` checks them."""
+OptionValue = int | str | dict[str, str]
+"""One checked option value: an integer, a choice (or list) name, or a content set's reference
+(``{"name", "sha256"}``)."""
+Options = dict[str, object]
+"""Every option's checked value (an ``OptionValue``) by name, as ``Game.options`` returns them; each game
+knows its own options' types."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +34,7 @@ class OptionSpec:
 
     name: str
     """The option's name on the command line and in records."""
-    default: Any
+    default: int | str
     """The value used when the option is not given."""
     doc: str
     """What the option changes (one line)."""
@@ -42,13 +48,17 @@ class OptionSpec:
     """For a list option: the names a comma-separated value may list (besides the ``choices``)."""
     content: HouseFile | None = None
     """For a content-set option: where its house set ships; the value names a content set."""
-    stored_default: Any = None
+    stored_default: int | str | None = None
     """The value assumed when a position or a record lacks the option (it was made before the option
     existed); None: ``default``."""
 
     def parse(
-        self, text: Any, sets: Mapping[str, ContentSet] | None = None, stored: bool = False, where: str = ""
-    ) -> Any:
+        self,
+        text: object,
+        sets: Mapping[str, ContentSet] | None = None,
+        stored: bool = False,
+        where: str = "",
+    ) -> OptionValue:
         """Returns the option's value from text (or a value), refusing what is out of range.
 
         A content option's value is the ``{"name", "sha256"}`` of the set it names among
@@ -69,6 +79,8 @@ class OptionSpec:
         try:
             if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
                 raise ValueError(text)
+            if not isinstance(text, str | bytes | SupportsInt):
+                raise TypeError(text)
             number = int(text)
         except (TypeError, ValueError):
             raise OptionError(f"option {self.name} must be an integer, not {short_repr(text)}") from None
@@ -78,7 +90,7 @@ class OptionSpec:
             raise OptionError(f"option {self.name} must be at most {self.maximum:,}, not {str(number)[:30]}")
         return number
 
-    def _parse_list(self, text: Any) -> str:
+    def _parse_list(self, text: object) -> str:
         """Returns one of the choices, or a comma-separated list of at most ``len(items)`` items."""
         value = str(text).strip().lower()
         if value in self.choices:
@@ -126,7 +138,7 @@ def content_option(name: str, house: HouseFile, doc: str) -> OptionSpec:
     return OptionSpec(name, HOUSE, doc, content=house)
 
 
-def _default(spec: OptionSpec, stored: bool) -> Any:
+def _default(spec: OptionSpec, stored: bool) -> int | str:
     """Returns the value an option takes when not given (in stored options, its ``stored_default``)."""
     return spec.stored_default if stored and spec.stored_default is not None else spec.default
 
@@ -159,7 +171,7 @@ class Game(ABC):
     """Actions after which a learning environment truncates an unfinished game (PettingZoo's
     ``truncations``, OpenSpiel's ``max_game_length``): several times the game's longest random game,
     so that no policy, however poor, keeps an episode going for ever (docs/environments.md)."""
-    quick_options: Mapping[str, Any] = {}
+    quick_options: Mapping[str, object] = {}
     """Options that keep random playouts short (the conformance kit uses them on many seeds)."""
     content_sets: ContentSets = ContentSets()
     """The reader's own content sets (the command line hands them down; see ``with_content``)."""
@@ -185,7 +197,7 @@ class Game(ABC):
         game.content_sets = sets
         return game
 
-    def options(self, given: OptionsGiven | None = None, stored: bool = False) -> dict[str, Any]:
+    def options(self, given: OptionsGiven | None = None, stored: bool = False) -> Options:
         """Returns every option's value: defaults overridden by ``given``, validated.
 
         ``stored`` says the values come from a position or a record: a content set is then
@@ -193,7 +205,7 @@ class Game(ABC):
         takes its ``stored_default`` (the rules they were made under) if it has one.
         """
         specs = {spec.name: spec for spec in self.option_specs}
-        values = {spec.name: self._parse(spec, _default(spec, stored)) for spec in self.option_specs}
+        values: Options = {spec.name: self._parse(spec, _default(spec, stored)) for spec in self.option_specs}
         for name, text in (given or {}).items():
             if name not in specs:
                 known = ", ".join(sorted(specs)) or "none"
@@ -201,12 +213,12 @@ class Game(ABC):
             values[name] = self._parse(specs[name], text, stored)
         return values
 
-    def _parse(self, spec: OptionSpec, text: Any, stored: bool = False) -> Any:
+    def _parse(self, spec: OptionSpec, text: object, stored: bool = False) -> OptionValue:
         """Returns one option's value, content-set names resolved against this game's sets."""
         where = f"~/.parlour/content/{self.name}/NAME.json or --content-dir"
         return spec.parse(text, self.content_sets.of_game(self.name), stored, where)
 
-    def content_set(self, option: str, values: Mapping[str, Any]) -> ContentSet:
+    def content_set(self, option: str, values: Mapping[str, object]) -> ContentSet:
         """Returns the content set a content option names in option values (``house`` if absent)."""
         spec = next(s for s in self.option_specs if s.name == option)
         assert spec.content is not None, f"{option} is not a content option"
@@ -220,7 +232,7 @@ class Game(ABC):
         own = self.content_sets.of_game(self.name)
         return [spec.content.load(), *(own[name] for name in sorted(own))]
 
-    def position_options(self, data: Any) -> dict[str, Any]:
+    def position_options(self, data: object) -> Options:
         """Returns the option values a position names, refusing bad ones as a PositionError."""
         given = data.get("options", {}) if isinstance(data, dict) else {}
         if not isinstance(given, dict):
@@ -230,7 +242,7 @@ class Game(ABC):
         except OptionError as err:
             raise PositionError("options", str(err)) from None
 
-    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+    def encoding(self, players: int, options: Mapping[str, object]) -> Encoding:
         """Returns the action catalogue and observation encoder learning environments use for a table
         of ``players`` with these option values (``games/<game>/encoding.py``)."""
         raise OptionError(f"{self.title} has no encoding for learning environments")
@@ -250,10 +262,10 @@ class Game(ABC):
         return self.deal(players, seed, self.options(options), chance)
 
     @abstractmethod
-    def deal(self, players: int, seed: int, options: dict[str, Any], chance: Chance | None) -> GameState:
+    def deal(self, players: int, seed: int, options: Options, chance: Chance | None) -> GameState:
         """Returns the game after the deal: ``players`` in range, ``options`` every option's value."""
 
-    def state_from_position(self, data: Any) -> GameState:
+    def state_from_position(self, data: object) -> GameState:
         """Returns the state described by a position, refusing an impossible one.
 
         The game reads a size-limited copy of ``data`` (the caller's objects are never kept or
@@ -264,12 +276,12 @@ class Game(ABC):
         check_playable(state)
         return state
 
-    def read_position(self, data: Any) -> GameState:
+    def read_position(self, data: object) -> GameState:
         """Returns the state a position (a private copy of its JSON data) describes, refusing bad ones."""
         return self.read(data, self.position_options(data))
 
     @abstractmethod
-    def read(self, data: object, options: dict[str, Any]) -> GameState:
+    def read(self, data: object, options: Options) -> GameState:
         """Returns the state a position's JSON ``data`` describes, ``options`` its checked option values."""
 
     def load_position(self, text: str) -> GameState:

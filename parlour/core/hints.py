@@ -15,12 +15,12 @@ from functools import cache
 from parlour import native
 
 
-def class_hints(kind: object) -> dict[str, typing.Any]:
+def class_hints(kind: object) -> dict[str, object]:
     """Returns the resolved type hints of a class and its bases (``typing.get_type_hints``), the
     annotations of compiled classes read from their source."""
     if not isinstance(kind, type):
         return typing.get_type_hints(kind)
-    hints: dict[str, typing.Any] = {}
+    hints: dict[str, object] = {}
     for cls in reversed(kind.__mro__):
         own = inspect.get_annotations(cls)
         if not own:
@@ -40,7 +40,7 @@ def is_compiled(cls: type) -> bool:
 
 
 @cache
-def source_hints(cls: type) -> dict[str, typing.Any]:
+def source_hints(cls: type) -> dict[str, object]:
     """Returns the hints of a class's own annotations as its module's source writes them, resolved in
     the module's namespace (a class constant the source does not annotate has none)."""
     written = native.written_annotations(cls.__module__, cls.__name__)

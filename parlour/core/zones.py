@@ -31,8 +31,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Literal, Union
+from typing import Literal, Protocol, Union
 
+from parlour.core.chance import Chance
 from parlour.core.errors import PositionError
 from parlour.core.hints import class_hints
 from parlour.core.payloads import copy_value, read_value, write_value
@@ -197,10 +198,10 @@ class Layout:
         copy(state, other)
 
     # ----------------------------------------------------------------- what a seat does not see
-    def unseen(self, state: object, seat: int | None) -> list[tuple[str, list[Any]]]:
+    def unseen(self, state: object, seat: int | None) -> list[tuple[str, list[Card]]]:
         """Returns every list of cards ``seat`` cannot see (None: a spectator), named as in positions
         (``hands[2]``), in the layout's order: the places a redeal changes and a view must not show."""
-        found: list[tuple[str, list[Any]]] = []
+        found: list[tuple[str, list[Card]]] = []
         how = {name: kind for name, kind, _ in self._plans.get(type(state)) or self._plan(type(state))}
         for part in self._hidden:
             value = getattr(state, part.name)
@@ -217,7 +218,7 @@ class Layout:
         other seats' hands first, then the face-down places, each in the layout's order. The result
         depends only on what the seat knows (each pool is sorted before the shuffle)."""
         plan = self._plans.get(type(state)) or self._plan(type(state))
-        pools: list[list[list[Any]]] = [[] for _ in range(self._pools)]
+        pools: list[list[list[Card]]] = [[] for _ in range(self._pools)]
         for name, how, pool in plan:
             places, value = pools[pool], getattr(state, name)
             if how == "owner":
@@ -253,9 +254,9 @@ class Layout:
         return found
 
     # ----------------------------------------------------------------- positions
-    def write(self, state: object) -> dict[str, Any]:
+    def write(self, state: object) -> dict[str, object]:
         """Returns the position body: every part but the shared ones, cards by name."""
-        body: dict[str, Any] = {}
+        body: dict[str, object] = {}
         for part in self.parts:
             if part.shared or not part.body:
                 continue
@@ -316,7 +317,7 @@ class Layout:
         """Returns the position keys the parts use (a position module adds its header's)."""
         return [p.json_key for p in self.parts if not p.shared and p.body]
 
-    def card_places(self, state: object) -> Iterable[tuple[str, list[Any]]]:
+    def card_places(self, state: object) -> Iterable[tuple[str, list[Card]]]:
         """Yields every list of cards in the state with its part's name (for conservation checks)."""
         for part in self.parts:
             if part.cards:
@@ -335,19 +336,23 @@ def _depth(hint: object) -> int:
     return depth
 
 
-def _card_names(names: CardNames, value: list[Any]) -> list[Any]:
+def _card_names(names: CardNames, value: CardNumbers) -> list[object]:
     """Returns a list of cards (or of lists of cards, at any depth) written by name."""
     name = names.name
-    return [_card_names(names, v) if isinstance(v, list) else name(v) for v in value]
+    return [name(v) if isinstance(v, int) else _card_names(names, v) for v in value]
 
 
+Card = int | str
+"""One card as a state holds it: a number (or, in a game that keeps names, its name)."""
+CardNumbers = Sequence["int | CardNumbers"]
+"""Card numbers as a part holds them: a list of numbers, or of such lists (a pile per seat)."""
 _CARDS: object = list[int]
 """The type of a part holding cards, when the state's class gives none: a list of card numbers."""
 _SEAT_CARDS: object = list[list[int]]
 """... and of an ``owner`` part: a list of cards per seat."""
 
 
-def _read_cards(reader: CardReader, raw: object, path: str, hint: object) -> list[Any]:
+def _read_cards(reader: CardReader, raw: object, path: str, hint: object) -> CardNumbers:
     """Reads a list of card names (or of lists of them, as deep as ``hint`` says: ``list[list[int]]``
     a list per seat) as card numbers, each number once."""
     if not isinstance(raw, list):
@@ -444,7 +449,19 @@ def _hints(kind: type) -> dict[str, object]:
     return found
 
 
-def position_header(state: Any, fmt: str) -> dict[str, Any]:
+class Headed(Protocol):
+    """What a position's header is read from: a game state's name, seats, options and chance."""
+
+    game_name: str
+    players: int
+    chance: Chance
+
+    @property
+    def options(self) -> Mapping[str, object]:
+        """The game's checked option values (a state may keep them in a dict of its own type)."""
+
+
+def position_header(state: Headed, fmt: str) -> dict[str, object]:
     """Returns the fields every position starts with: format, game, players, options, chance."""
     return {
         "format": fmt,

@@ -74,7 +74,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         self._seen_state: GameState | None = None
         self._seen_at = -1
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """Returns an agent's observation space: the tensor and the action mask."""
         return self._observation_spaces[agent]
 

@@ -407,7 +407,7 @@ def event_loop() -> asyncio.AbstractEventLoop:
     which logs its "accept() out of system resource" errors in one line once a minute."""
     quiet = QuietLog()
 
-    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
         if context.get("message") != ACCEPT_FAILED:
             loop.default_exception_handler(context)
             return

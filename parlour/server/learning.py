@@ -15,7 +15,6 @@ import random
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -34,7 +33,7 @@ from parlour.server.views import SeatJSON, seat_view
 from parlour.tutorials.engine import Outcome, Tutorial, shipped_script
 from parlour.tutorials.files import has_tutorial, tutorial_games
 from parlour.tutorials.format import TutorialError
-from parlour.tutorials.glossary import glossary_json
+from parlour.tutorials.glossary import GlossaryJSON, glossary_json
 
 STATIC = Path(__file__).parent / "static"
 LEARN_SHARE = 0.2
@@ -122,7 +121,7 @@ def tutorial_game(name: str) -> str:
     return name
 
 
-def tutorial_list() -> list[dict[str, Any]]:
+def tutorial_list() -> list[dict[str, object]]:
     """Returns the games with a tutorial, as the lobby links them: name, the game's title, the
     tutorial's title and its number of steps."""
     listed = []
@@ -140,17 +139,17 @@ def tutorial_list() -> list[dict[str, Any]]:
 
 
 @cache
-def glossary_of(name: str) -> dict[str, Any]:
+def glossary_of(name: str) -> GlossaryJSON:
     """Returns a game's glossary as JSON (the content set in play by default; it never changes)."""
     return glossary_json(load_game(name))
 
 
-def final_spec(name: str) -> dict[str, Any]:
+def final_spec(name: str) -> dict[str, object]:
     """Returns the table request of a tutorial's closing game: the learner's seat, the file's bots, the
     file's options; unrated, no clock, unlisted (no spectators: nothing pauses for watchers)."""
     script = shipped_script(name)
     final = script.final
-    seats: list[dict[str, Any]] = [
+    seats: list[dict[str, object]] = [
         {"kind": "human"} if seat == script.learner else {"kind": "bot", "bot": final.bots[seat]}
         for seat in range(script.players)
     ]
@@ -198,7 +197,7 @@ def read_request(body: object, steps: list[int]) -> tuple[list[int], str | None,
     return list(path), tried, flags[0], flags[1]
 
 
-def answer(name: str, body: object) -> dict[str, Any]:
+def answer(name: str, body: object) -> dict[str, object]:
     """Stages the learner's place in the tutorial of the game ``name`` again from the request's path,
     tries its action there, and returns what the page shows (docs/server.md, "Learning")."""
     script = shipped_script(name)
@@ -212,7 +211,7 @@ def answer(name: str, body: object) -> dict[str, Any]:
             moved = tutorial.try_action(step.intended[choice])
             if moved.outcome is not Outcome.MOVED:  # the shipped file was checked: never
                 raise TutorialError(f"{step.label()}: {moved.message}")
-        reply: dict[str, Any] = {"game": name, "title": script.title, "about": script.about}
+        reply: dict[str, object] = {"game": name, "title": script.title, "about": script.about}
         if tried is not None:
             if tutorial.in_final:
                 raise Refusal(409, "the steps are done: the closing game is played at a table")

@@ -7,8 +7,6 @@ the owner trusts it (the nodes trust each other and their Redis: docs/cluster.md
 
 from __future__ import annotations
 
-from typing import Any
-
 from parlour.server.hall import Hall
 from parlour.server.tables import LiveTable, Refusal
 from parlour.server.votes import vote_replace
@@ -17,7 +15,7 @@ ORDERS = ("act", "ask", "auto_pass", "stand_in", "name", "replace")
 """The orders a seat sends that change its table (chat is stored by any node: it moves nothing)."""
 
 
-async def order(hall: Hall, table: LiveTable, seat: int, kind: str, message: dict[str, Any]) -> int | None:
+async def order(hall: Hall, table: LiveTable, seat: int, kind: str, message: dict[str, object]) -> int | None:
     """Carries out a seat's order here if this server owns the table, else at its owner; returns the
     new version of a move (None for the other orders); refuses with one line."""
     if kind not in ORDERS:
@@ -27,7 +25,7 @@ async def order(hall: Hall, table: LiveTable, seat: int, kind: str, message: dic
     return await hall.forward(table.record.id, seat, kind, message)
 
 
-async def carry_out(table: LiveTable, seat: int, kind: str, message: dict[str, Any]) -> int | None:
+async def carry_out(table: LiveTable, seat: int, kind: str, message: dict[str, object]) -> int | None:
     """Carries out a seat's order at the table here (the owner's side)."""
     if kind == "act":
         return await table.act(seat, message.get("action"), message.get("version"))

@@ -25,8 +25,9 @@ def playthrough(
     names = ",".join(a.name for a in agents) if agents else "random"
     values = dict(game.options(options))
     for spec in game.option_specs:
-        if spec.content is not None:
-            values[spec.name] = values[spec.name]["name"]  # the set by name (positions hold its digest)
+        reference = values[spec.name]
+        if spec.content is not None and isinstance(reference, dict):
+            values[spec.name] = reference["name"]  # the set by name (positions hold its digest)
     lines = [f"# {game.name} players={players} seed={seed} agents={names} options={values}", ""]
     lines += ["## start", state.render(None), ""]
     step = 0

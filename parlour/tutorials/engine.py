@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
-from typing import Any
 
 from parlour.bots.registry import SEARCH, make_bot
 from parlour.core.agents import Agent
@@ -123,13 +122,13 @@ class Tutorial:
         assert step is not None
         return step
 
-    def step_json(self) -> dict[str, Any]:
+    def step_json(self) -> dict[str, object]:
         """Returns what a front end shows now: the step (number, title, text, quote, highlights) or the
         closing game's introduction; never the position itself (the seat's own view gives that)."""
         step = self.step
         if step is None:
             final = self.script.final
-            shown: dict[str, Any] = {"final": True, "title": final.title, "text": final.text}
+            shown: dict[str, object] = {"final": True, "title": final.title, "text": final.text}
             if final.quote is not None:
                 shown["quote"] = {"section": final.quote.section, "text": final.quote.text}
             return shown

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from parlour.core.chance import Forced, read_forced
 from parlour.core.errors import ParlourError, PositionError
@@ -231,7 +230,7 @@ def _final(data: object, players: int, learner: int) -> Final:
 
 
 # ------------------------------------------------------------------ small readers
-def _object(data: object, what: str, allowed: set[str], required: set[str]) -> dict[str, Any]:
+def _object(data: object, what: str, allowed: set[str], required: set[str]) -> dict[str, object]:
     """Returns a JSON object with only ``allowed`` keys and every ``required`` one."""
     if not isinstance(data, dict):
         raise TutorialError(f"{what} must be an object")

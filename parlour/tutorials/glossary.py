@@ -4,7 +4,7 @@ game's ``glossary.json`` with a rulebook sentence; the JSON form a server serves
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from parlour.core.game import Game
 from parlour.tutorials.files import GLOSSARY, data_file, read_data
@@ -26,7 +26,29 @@ class Entry:
     quote: Quote | None = None
 
 
-def glossary(game: Game, options: dict[str, Any] | None = None) -> dict[str, Entry]:
+class QuoteJSON(TypedDict):
+    """A rulebook sentence as the glossary's JSON gives it."""
+
+    section: str
+    text: str
+
+
+class TermJSON(TypedDict):
+    """One term as the glossary's JSON gives it (``quote``: rule terms only)."""
+
+    kind: str
+    text: str
+    quote: NotRequired[QuoteJSON]
+
+
+class GlossaryJSON(TypedDict):
+    """The glossary a server serves for hover and tap: the game and its terms."""
+
+    game: str
+    terms: dict[str, TermJSON]
+
+
+def glossary(game: Game, options: dict[str, object] | None = None) -> dict[str, Entry]:
     """Returns every term of the game's table: the rule terms of its glossary file, then its cards."""
     entries = {entry.term: entry for entry in rule_terms(game)}
     state = game.new_state(game.min_players, 0, options or {})
@@ -69,11 +91,11 @@ def read_glossary(data: object, game: str) -> list[Entry]:
     return entries
 
 
-def glossary_json(game: Game, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def glossary_json(game: Game, options: dict[str, object] | None = None) -> GlossaryJSON:
     """Returns the glossary as JSON: ``{"game", "terms": {term: {"kind", "text", "quote"?}}}``."""
-    terms: dict[str, Any] = {}
+    terms: dict[str, TermJSON] = {}
     for term, entry in glossary(game, options).items():
-        value: dict[str, Any] = {"kind": entry.kind, "text": entry.text}
+        value: TermJSON = {"kind": entry.kind, "text": entry.text}
         if entry.quote is not None:
             value["quote"] = {"section": entry.quote.section, "text": entry.quote.text}
         terms[term] = value

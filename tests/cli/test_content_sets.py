@@ -24,7 +24,8 @@ HOUSE = GAME.available_content("deck")[0]
 
 def deck(industry: str) -> dict[str, Any]:
     """Returns a valid Venture deck whose Steel industry has another name."""
-    data: dict[str, Any] = HOUSE.data()
+    data = HOUSE.data()
+    assert isinstance(data, dict)
     data["industries"]["items"][0]["name"] = industry
     return data
 

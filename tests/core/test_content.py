@@ -123,8 +123,9 @@ def test_the_digest_is_of_the_data_not_of_the_file_layout() -> None:
 
 def test_data_is_a_fresh_copy_each_time() -> None:
     data = MINE.data()
+    assert isinstance(data, dict)
     data["cards"].append(9)
-    assert MINE.data()["cards"] == [1, 2, 3]
+    assert MINE.data() == {"cards": [1, 2, 3], "name": "my copy"}
 
 
 def test_not_plain_json_is_refused() -> None:

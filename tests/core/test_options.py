@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from parlour.core.chance import Chance
@@ -111,6 +112,14 @@ def test_option_spec_parse_kinds() -> None:
     assert number.parse("4") == 4
     with pytest.raises(OptionError, match="at least 1, not 0"):
         number.parse("0")
+
+
+def test_an_integer_option_takes_integer_like_values_and_refuses_the_rest() -> None:
+    number = OptionSpec("rounds", 3, "r", minimum=1)
+    assert [number.parse(v) for v in (np.int64(5), b"6", 7.0, " 8 ")] == [5, 6, 7, 8]
+    for bad in (None, True, 7.5, [7], {"n": 7}, object(), "seven"):
+        with pytest.raises(OptionError, match="rounds must be an integer"):
+            number.parse(bad)
 
 
 # ---------------------------------------------------------------- players

@@ -30,7 +30,7 @@ def test_the_drawn_parts_name_glossary_terms_the_drawing_shows(game: str) -> Non
     terms = glossary_json(load_game(game))["terms"]
     drawing = (STATIC / "games" / f"{game}.js").read_text(encoding="utf-8")
     for selector, term in parts:
-        assert terms.get(term, {}).get("kind") == "rule", f"{term!r} is not a rule term of {game}"
+        assert term in terms and terms[term]["kind"] == "rule", f"{term!r} is not a rule term of {game}"
         for name in re.findall(r"\.([\w-]+)", selector):
             assert name in drawing, f"class {name!r} of {selector!r} is not in the drawing"
         for attribute in re.findall(r"\[([\w-]+)", selector):

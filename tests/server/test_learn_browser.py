@@ -146,13 +146,19 @@ def test_the_glossary_on_a_tables_drawing(server: LiveServer, browser: Any) -> N
     errors = watch(page)
     page.goto(server.url + made["seats"]["0"])
     page.wait_for_selector("#board[data-glossary='venture'] [data-corp][data-term]")
+    check_glossary(page, "deck", "Drawing deck")
+    assert errors == [], errors
+
+
+def check_glossary(page: Any, field: str, heading: str) -> None:
+    """A drawn Venture table's corporation carries its glossary text as its title, and a click on the
+    drawn part ``field`` opens the glossary's popover titled ``heading``."""
     corp = page.locator("#board [data-corp][data-term]").first
     text = page.evaluate("t => ParlourGlossary.terms('venture')[t].text", corp.get_attribute("data-term"))
     assert corp.get_attribute("title") == text
-    page.click("#board [data-field='deck']")
+    page.click(f"#board [data-field='{field}']")
     page.wait_for_selector("#term-pop:not([hidden])")
-    assert page.text_content("#term-pop h3") == "Drawing deck"
-    assert errors == [], errors
+    assert page.text_content("#term-pop h3") == heading
 
 
 def test_the_closing_game_at_a_table_with_hints(server: LiveServer, browser: Any) -> None:
@@ -186,12 +192,7 @@ def test_the_glossary_on_the_replay(server: LiveServer, browser: Any) -> None:
     page.goto(f"{server.url}/t/{table}")
     drawn = f"#board[data-replay='{moves}'][data-glossary='venture'] [data-corp][data-term]"
     page.wait_for_selector(drawn, timeout=90_000)  # a whole game replayed first: slow on a busy machine
-    corp = page.locator("#board [data-corp][data-term]").first
-    text = page.evaluate("t => ParlourGlossary.terms('venture')[t].text", corp.get_attribute("data-term"))
-    assert corp.get_attribute("title") == text
-    page.click("#board [data-field='stock']")
-    page.wait_for_selector("#term-pop:not([hidden])")
-    assert page.text_content("#term-pop h3") == "Stock"
+    check_glossary(page, "stock", "Stock")
     assert errors == [], errors
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from parlour.core.chance import Chance
 from parlour.core.encoding import Encoding
@@ -46,7 +45,7 @@ class EmbersGame(Game):
         players = range(self.min_players, self.max_players + 1)
         return read_position(house_content(), data, options, players)
 
-    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+    def encoding(self, players: int, options: Mapping[str, object]) -> Encoding:
         """Returns Embers' action catalogue and observation encoder."""
         return encoding(house_content(), players)
 

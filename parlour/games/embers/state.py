@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from parlour.core.chance import Chance
@@ -12,7 +12,7 @@ from parlour.core.decisions import DecisionStack, Seat
 from parlour.core.errors import PositionError
 from parlour.core.modular import ModularState
 from parlour.core.state import ScoreStep
-from parlour.core.zones import Layout, Part, position_header
+from parlour.core.zones import Card, Layout, Part, position_header
 from parlour.games.embers.actions import NOTATION, EmbersAction
 from parlour.games.embers.content import DOUSE, Content
 from parlour.games.embers.views import Observation, render_text
@@ -226,8 +226,9 @@ class EmbersState(ModularState[EmbersAction]):
         a douse card on the ember as ``dousers[0]``)."""
         table = self.table
         taken = ((f"taken[{seat}]", pile) for seat, pile in enumerate(table.taken))
-        for where, pile in (*LAYOUT.card_places(table), *taken):
-            yield from ((f"{where}[{i}]", card) for i, card in enumerate(pile))
+        places: list[tuple[str, Sequence[Card]]] = [*LAYOUT.card_places(table), *taken]
+        for where, pile in places:
+            yield from ((f"{where}[{i}]", str(card)) for i, card in enumerate(pile))
         if table.play is not None:
             yield "play", table.play
         yield from ((f"dousers[{i}]", DOUSE) for i in range(len(table.dousers)))

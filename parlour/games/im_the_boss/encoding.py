@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from parlour.core.decisions import DecisionIndex
-from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
+from parlour.core.encoding import SEATS, Encoding, PileCounts, WholeNumbers, clockwise, game_state
 from parlour.core.features import Features
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
@@ -22,9 +22,6 @@ from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.rules import KINDS
 from parlour.games.im_the_boss.state import BossState
-
-REMEMBERED = 10_000
-"""The most piles an encoder remembers the card counts of (past that it starts afresh)."""
 
 
 def encoding(content: Content, players: int, options: Mapping[str, JSONValue], max_players: int) -> Encoding:
@@ -88,8 +85,8 @@ class _Table:
         """Each card's place among the sorted card names."""
         self.colour_of = [name[-1] for name in content.cards]
         """Each card's colour (a Clan card's last letter)."""
-        self.counted: dict[tuple[int, ...], bytes] = {}
-        """The card counts of a pile (``counts``), by the pile."""
+        self.counts = PileCounts(self.slot_of, len(names))
+        """The card counts of a pile (the hand, the discard pile), remembered by the pile."""
         scales: dict[str, float] = {"hand": 12, "hand sizes": 15, "money": 150, "dividend value": 10}
         scales |= {"deal cards left": 15, "draw pile": 98, "discard": 33, "proceeds": top, "tips": top}
         scales |= {"term amounts": top, "counted": limit}
@@ -106,21 +103,6 @@ class _Table:
         self.shown = array("i", [1] * players)
         """A flag for every seat (whose money is shown, when money is public)."""
 
-    def counts(self, pile: list[int]) -> bytes:
-        """Returns how many cards of each name a pile holds, as the bytes of whole numbers (remembered by
-        the pile: a hand or the discard pile changes seldom from one step to the next)."""
-        key = tuple(pile)
-        found = self.counted.get(key)
-        if found is None:
-            numbers, slot_of = array("i", bytes(4 * len(self.names))), self.slot_of
-            for card in pile:
-                numbers[slot_of[card]] += 1
-            found = numbers.tobytes()
-            if len(self.counted) >= REMEMBERED:
-                self.counted.clear()
-            self.counted[key] = found
-        return found
-
     def write(self, state: BossState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
         players, at, names = self.players, self.numbers.at, len(self.names)
@@ -134,7 +116,7 @@ class _Table:
         where = at["hand"]
         out[where : where + names] = array("i", self.counts(state.hands[seat]))
         where = at["hand sizes"]
-        out[where : where + players] = array("i", turned(list(map(len, state.hands)), seat))
+        out[where : where + players] = array("i", clockwise(list(map(len, state.hands)), seat))
         placard = self.placard
         for colour, owner in state.owners.items():
             row = placard.get(colour)
@@ -142,7 +124,7 @@ class _Table:
                 out[row + (SEATS if owner is None else (owner - seat) % players)] = 1
         money, shown = at["money"], at["money shown"]
         if self.public:  # ruling A-17: option money
-            out[money : money + players] = array("i", turned(state.money, seat))
+            out[money : money + players] = array("i", clockwise(state.money, seat))
             out[shown : shown + players] = self.shown
         else:
             out[money] = state.money[seat]
@@ -204,8 +186,3 @@ class _Table:
             out[where + (s - seat) % players] = count
         out[at["called"]] = 1 if nego.called else 0
         out[at["pending play"]] = 0 if nego.pending is None else 1
-
-
-def turned(values: list[int], viewer: int) -> list[int]:
-    """Returns one number per seat, the viewer's first and then clockwise."""
-    return values[viewer:] + values[:viewer]

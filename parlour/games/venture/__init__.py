@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from parlour.core.agents import Agent
 from parlour.core.chance import Chance
 from parlour.core.encoding import Encoding
 from parlour.core.errors import OptionError
-from parlour.core.game import Game
+from parlour.core.game import Game, Options
 from parlour.core.state import GameState
 from parlour.games.venture.actions import VentureAction, format_action, parse_action
 from parlour.games.venture.content import Deck, deck_of
@@ -82,7 +81,7 @@ class VentureGame(Game):
     won 40.5% and 46% at 70 iterations and horizon 12 (what 200 ms holds), 26.5% to 40.5% at horizon 4
     (docs/search.md)."""
 
-    def deck(self, options: Mapping[str, Any]) -> Deck:
+    def deck(self, options: Mapping[str, object]) -> Deck:
         """Returns the deck of the content set the ``deck`` option names (never a file: docs/positions.md)."""
         return deck_of(self.content_set("deck", options))
 
@@ -107,19 +106,17 @@ class VentureGame(Game):
             raise OptionError("board_svg needs a Venture state")
         return board_svg(state)
 
-    def encoding(self, players: int, options: Mapping[str, Any]) -> Encoding:
+    def encoding(self, players: int, options: Mapping[str, object]) -> Encoding:
         """Returns Venture's action catalogue and observation encoder (docs/environments.md)."""
         return encoding(self.deck(options), players, self.max_players)
 
-    def deal(
-        self, players: int, seed: int, options: dict[str, Any], chance: Chance | None
-    ) -> VentureGameState:
+    def deal(self, players: int, seed: int, options: Options, chance: Chance | None) -> VentureGameState:
         """Returns the game after the deal."""
         from parlour.games.venture.deal import new_game
 
         return new_game(self.deck(options), players, seed, options, chance)
 
-    def read(self, data: object, options: dict[str, Any]) -> VentureGameState:
+    def read(self, data: object, options: Options) -> VentureGameState:
         """Returns the state a position describes (see docs/positions.md)."""
         from parlour.games.venture.position import from_position
 

@@ -12,7 +12,7 @@ from array import array
 import numpy as np
 
 from parlour.core.decisions import DecisionIndex
-from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
+from parlour.core.encoding import SEATS, Encoding, PileCounts, WholeNumbers, clockwise, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
 from parlour.games.venture.catalogue import action_catalogue
@@ -28,8 +28,6 @@ KINDS = (Turn, Placement, Reorganisation, Payment, None)
 SCALES = {"turn": 400, "hand": 8, "discard": 8, "payment": 8, "profits": 400, "holdings profit": 400}
 SCALES |= {"hand sizes": 20, "owed": 100, "stock": 54, "draw pile": 60}
 """What each block's whole numbers are divided by (flags and one-hots: 1)."""
-REMEMBERED = 10_000
-"""The most discard piles an encoder remembers the counts of (past that it starts afresh)."""
 
 
 def encoding(deck: Deck, players: int, max_players: int) -> Encoding:
@@ -72,8 +70,8 @@ class _Table:
         self.kinds = DecisionIndex(KINDS)
         self.profits: dict[tuple[int, ...], int] = {}
         """Each stack's profit (``scoring.stack_profit``), by its corporations bottom first."""
-        self.counted: dict[tuple[int, ...], bytes] = {}
-        """The card counts of a pile (``counts``), by the pile."""
+        self.counts = PileCounts(self.name_of, cards)
+        """The card counts of the discard pile, remembered by the pile (it changes only as cards are laid)."""
         self.numbers = WholeNumbers(layout(len(deck.corporations), cards), SCALES)
         self.at = self.numbers.at
         """Where each block starts."""
@@ -114,21 +112,6 @@ class _Table:
                 total += self.profit(state, stack) if found is None else found
             out[earned + mine] = total
 
-    def counts(self, pile: list[int]) -> bytes:
-        """Returns how many cards of each name a pile holds, as the bytes of whole numbers (remembered by
-        the pile: the discard pile changes only when cards are laid)."""
-        key = tuple(pile)
-        found = self.counted.get(key)
-        if found is None:
-            numbers, name_of = array("i", bytes(4 * self.cards)), self.name_of
-            for card in pile:
-                numbers[name_of[card]] += 1
-            found = numbers.tobytes()
-            if len(self.counted) >= REMEMBERED:
-                self.counted.clear()
-            self.counted[key] = found
-        return found
-
     def write(self, state: VentureGameState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
         players, at = self.players, self.at
@@ -151,15 +134,10 @@ class _Table:
         where = at["discard"]
         out[where : where + self.cards] = array("i", self.counts(state.discard))
         where = at["profits"]
-        out[where : where + players] = array("i", turned(state.profits, seat))
+        out[where : where + players] = array("i", clockwise(state.profits, seat))
         where = at["hand sizes"]
-        out[where : where + players] = array("i", turned(list(map(len, state.hands)), seat))
+        out[where : where + players] = array("i", clockwise(list(map(len, state.hands)), seat))
         out[at["owed"]] = state.owed
         out[at["stock"]] = len(state.stock)
         out[at["draw pile"]] = len(state.draw)
         return self.numbers.values(out)
-
-
-def turned(values: list[int], viewer: int) -> list[int]:
-    """Returns one number per seat, the viewer's first and then clockwise."""
-    return values[viewer:] + values[:viewer]

@@ -7,13 +7,6 @@ const REFRESH_EVERY = 20000;
 let titles = null;  // game name -> title, asked once when a browser link needs one
 const browserStatus = new Map();  // table -> a finished (or vanished) table's status, asked once
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
-
 async function getJson(url) {
   const reply = await fetch(url, { credentials: "same-origin" });
   return { ok: reply.ok, status: reply.status, body: await reply.json().catch(() => ({})) };

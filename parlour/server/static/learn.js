@@ -7,23 +7,8 @@
 "use strict";
 const game = decodeURIComponent(location.pathname.split("/").pop());
 const KEY = `parlour.learn.${game}`;
-const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
 let lesson = null, view = null, path = [], busy = false, memory = {}, before = null;
 let cardTexts = {}, tableContent = {}, contentAsked = false, menuAnchor = null, tapped = null;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
 
 function byId(id) { return document.getElementById(id); }
 
@@ -149,65 +134,7 @@ function loadDrawing() {
   document.head.append(script);
 }
 
-function matching(prefix) { return view.legal.filter(t => t === prefix || t.startsWith(prefix + " ")); }
-function endsTurn(action) { return (view.ends_turn || []).includes(action); }
 function cardTitle(text) { return cardTexts[text] || ""; }
-
-function clickable(node, label, handler) {
-  node.classList.add("hot");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
-  node.addEventListener("click", event => { event.stopPropagation(); menuAnchor = tapped || node; handler(event); });
-  node.addEventListener("keydown", event => {
-    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); menuAnchor = node; handler(event); }
-  });
-  return node;
-}
-
-// A drawing's menu of choices beside the part clicked: one click plays it; Escape closes.
-function menu(title, choices) {
-  const box = byId("board-menu");
-  const close = () => { box.hidden = true; box.replaceChildren(); };
-  const buttons = choices.map(c => {
-    const choice = typeof c === "string" ? { label: c, action: c } : c;
-    const b = el("button", { type: "button", "data-action": choice.action }, choice.label);
-    b.addEventListener("click", () => { close(); act(choice.action); });
-    return b;
-  });
-  const cancel = el("button", { type: "button", class: "menu-close" }, "close");
-  cancel.addEventListener("click", close);
-  box.replaceChildren(el("h3", { id: "board-menu-title" }, title), ...buttons, cancel);
-  box.onkeydown = event => { if (event.key === "Escape") close(); };
-  box.hidden = false;
-  const anchor = menuAnchor && menuAnchor.isConnected ? menuAnchor.getBoundingClientRect() : null;
-  if (anchor) {
-    const size = box.getBoundingClientRect();
-    let top = anchor.bottom + 4;
-    if (top + size.height > innerHeight - 4) top = Math.max(4, anchor.top - 4 - size.height);
-    const left = Math.max(4, Math.min(anchor.left, innerWidth - size.width - 4));
-    Object.assign(box.style, { left: `${left}px`, top: `${top}px`, right: "auto", bottom: "auto" });
-  }
-  (buttons[0] || cancel).focus();
-  return close;
-}
-
-// The drawing's clickable parts again as buttons on a narrow screen (as on the table page).
-function taps(nodes, name = node => (node.getAttribute("aria-label") || "").split(/[:,]/)[0]) {
-  const hot = [...nodes].filter(node => node.classList.contains("hot"));
-  if (!hot.length) return null;
-  const box = el("div", { class: "board-taps", role: "group", "aria-label": "the drawing's clickable parts as buttons" });
-  for (const node of hot) {
-    const text = name(node);
-    const b = el("button", { type: "button", "data-name": text, "aria-label": node.getAttribute("aria-label") || text }, text);
-    b.addEventListener("click", () => {
-      tapped = b;
-      try { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); } finally { tapped = null; }
-    });
-    box.append(b);
-  }
-  return box;
-}
 
 function draw() {
   const table = Parlour.tables[game];

@@ -4,13 +4,6 @@
 const REFRESH_EVERY = 20000;  // ms between two askings of whose turn it is, while the page is in view
 let games = [], info = { games: {}, bots: {}, bot_order: [], reference_games: [] };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
-
 function byId(id) { return document.getElementById(id); }
 
 function chosenGame() { return games.find(g => g.name === byId("game").value); }

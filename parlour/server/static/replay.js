@@ -1,7 +1,8 @@
 // The replay viewer of a finished table: any step of the game drawn by the game's own table drawing
 // (the code the live table uses, fed the server's replay view), a slider over every step, jumps by
 // turn, play/pause, the log up to the step beside it, and any seat's view or everything revealed.
-// It runs on table.js's page and uses its helpers (el, svg, clickable, cardTitle, PALETTE...).
+// It runs on table.js's page and uses the page's helpers (el from page.js; svg, clickable, PALETTE from
+// drawn.js; cardTitle from table.js...).
 // Requests are throttled: one at a time, and a dragged slider fetches only where it rests.
 "use strict";
 const ParlourReplay = window.ParlourReplay = (() => {

@@ -25,7 +25,7 @@ from ..typed import choose
 from .scenario import negotiation, play
 from .test_people import determinised_states
 
-LIMIT = GAME.options({})["negotiation_limit"]
+LIMIT = int(str(GAME.options({})["negotiation_limit"]))
 
 
 class Passer:

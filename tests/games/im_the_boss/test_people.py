@@ -230,6 +230,7 @@ def test_card_texts_cover_every_card_and_deal_card_from_the_content() -> None:
 def test_a_content_set_may_give_its_own_texts_and_none_is_ever_invented() -> None:
     """A set's own card_texts win over the house ones; where neither has a text, the text says so."""
     data = GAME.content_set("content", GAME.options({})).data()
+    assert isinstance(data, dict)
     data["card_texts"] = {"kinds": {"boss": "My edition's Boss card."}, "deal_card": "Card {number}: {value}"}
     own = card_texts(parse_content(data))
     assert own["boss"] == "My edition's Boss card. 10 in the deck."
@@ -241,7 +242,8 @@ def test_a_content_set_may_give_its_own_texts_and_none_is_ever_invented() -> Non
 
 def test_the_house_texts_leave_the_house_content_digest_alone() -> None:
     """Texts live in their own file: records naming the house content set by digest keep loading."""
-    assert "card_texts" not in GAME.content_set("content", GAME.options({})).data()
+    data = GAME.content_set("content", GAME.options({})).data()
+    assert isinstance(data, dict) and "card_texts" not in data
 
 
 def test_text_colours_give_each_clan_a_distinct_colour() -> None:

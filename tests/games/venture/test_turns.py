@@ -217,7 +217,7 @@ def test_default_options_follow_the_rulings() -> None:
         "best_ties": "first",
         "deck": GAME.available_content("deck")[0].reference(),
     }
-    assert GAME.options()["deck"]["name"] == "house"
+    assert GAME.content_set("deck", GAME.options()).name == "house"
 
 
 def test_paying_on_the_turn_itself_says_to_end_the_transactions_first() -> None:

@@ -8,7 +8,7 @@ whose stored version is ahead of its copy (an update lost on the way). Through R
 - ``parlour:tables``: after each committed change the owner publishes the table's id and version (never
   a view, never a card); a node showing that table reads it from the database and sends each of its
   connections its own seat's view. Chat lines go the same way (they are public to the table).
-- ``parlour:node:NODE``: a seat's order (orders.py) that reached a node not owning the table goes to the
+- ``parlour:node:HOLDER``: a seat's order (orders.py) that reached a node not owning the table goes to the
   owner's channel; the owner carries it out and answers on the asker's channel with the new version or
   the refusal. No answer within ``FORWARD_SECONDS``: a clear refusal (the table shows what landed).
 
@@ -178,6 +178,8 @@ def node_channel(holder: str) -> str:
 
 HOLDER_SUFFIX = 9
 """The characters a holder name adds to its node id: "~" and 8 hexadecimal digits."""
+MAX_HOLDER = 64
+"""The longest holder name (the leases' owner column)."""
 
 
 def holder_name(node: str) -> str:
@@ -212,10 +214,14 @@ class Node(Poller):
         self.hall, self.url, self.id, self.clock = hall, redis_url, node_id, clock
         self.lease, self.poll = lease, renew_every
         self.token = token or instance_token()
+        """This instance's claim of its id on Redis (the command line may have claimed it already)."""
+        if len(node_id) + HOLDER_SUFFIX > MAX_HOLDER:
+            raise ValueError(f"a node id is at most {MAX_HOLDER - HOLDER_SUFFIX} characters")
         self.holder = holder or holder_name(node_id)
         """This instance's name in the leases and on Redis (its node id and a suffix of its own): a
         node cut off from Redis whose id another instance took cannot go on renewing the leases."""
-        """This instance's claim of its id on Redis (the command line may have claimed it already)."""
+        self.id_held: float | None = None
+        """When this instance last held its id's claim on Redis (the event loop's clock; None: not yet)."""
         self.alive = alive if alive is not None else 3 * renew_every
         """How long the claim lasts without renewal (seconds)."""
         self.ousted = False
@@ -284,9 +290,8 @@ class Node(Poller):
         await self.stop()
         store = self.hall.store
         self.hall.owned.clear()  # nothing more is written here before another node may take them
-        if not self.ousted:  # an ousted node's id, and so its leases, are another instance's now
-            with contextlib.suppress(Exception):
-                await store.write(release, store.engine, self.holder, None)
+        with contextlib.suppress(Exception):  # its holder's leases: nobody else's
+            await store.write(release, store.engine, self.holder, None)
         await _cancelled(self._tasks)
         if self.redis is not None:
             if not self.ousted:
@@ -304,14 +309,25 @@ class Node(Poller):
             if await drop_former_life(self.redis, self.id):
                 continue  # a killed node's, on this machine: not waited for
             if asyncio.get_running_loop().time() >= end:
-                self.ousted = True  # the id is another's: closing this node must not touch its leases
+                self.ousted = True  # the id is another's (this instance took no lease: it has none to free)
                 raise NodeIdTaken(taken_line(self.id))
             await asyncio.sleep(min(0.2, self.alive / 10))
 
     async def _hold_id(self) -> bool:
         """Claims or renews this node's id; returns False if another instance holds it."""
         milliseconds = max(1, math.ceil(self.alive * 1000))
-        return bool(await self.redis.eval(CLAIM, 1, alive_key(self.id), self.token, milliseconds))
+        asked = asyncio.get_running_loop().time()
+        held = bool(await self.redis.eval(CLAIM, 1, alive_key(self.id), self.token, milliseconds))
+        if held:
+            self.id_held = asked
+        return held
+
+    def sure_of_id(self) -> bool:
+        """Returns whether this instance's claim of its id has surely not run out (renewed less than its
+        length ago). A node cut off from Redis for longer may have a twin under its id, which freed its
+        leases: it takes no table then (it keeps and renews those still its own)."""
+        held = self.id_held
+        return held is not None and asyncio.get_running_loop().time() - held < self.alive
 
     async def _keep_id(self) -> None:
         """Renews the id's claim every renewal period while it is ours; if another instance holds it,
@@ -337,6 +353,9 @@ class Node(Poller):
         await self.stop()
         for table_id in list(self.hall.owned):
             self.hall.lose(table_id)
+        store = self.hall.store  # its leases are this instance's alone (its holder name): freed at once
+        with contextlib.suppress(Exception):
+            await store.write(release, store.engine, self.holder, None)
         if self.exit_when_ousted:
             signal.raise_signal(signal.SIGTERM)
 
@@ -353,7 +372,10 @@ class Node(Poller):
             for table_id in done:  # nobody's now: its copy here reads again what others change
                 hall.lose(table_id)
         taken = 0
-        for table_id in await asyncio.to_thread(orphans, store.engine, self.clock.now(), BATCH):
+        nobodys: list[str] = []
+        if self.sure_of_id():  # else a twin may hold the id and have freed these leases for itself
+            nobodys = await asyncio.to_thread(orphans, store.engine, self.clock.now(), BATCH)
+        for table_id in nobodys:
             if self.clock.now() - (hall.renewed or 0.0) >= self.poll:
                 await self._renew()  # a long takeover never lets this node's own leases lapse
             if not await store.write(take, store.engine, table_id, self.holder, self.clock.now(), self.lease):
@@ -597,6 +619,8 @@ class Node(Poller):
             owner = await asyncio.to_thread(owner_of, store.engine, table_id, self.clock.now())
         if owner is None or owner == self.holder:
             now = self.clock.now()
+            if table_id not in hall.owned and not self.sure_of_id():
+                raise Refusal(503, "this server cannot reach the others: try another or again soon")
             if table_id in hall.owned or await store.write(
                 take, store.engine, table_id, self.holder, now, self.lease
             ):

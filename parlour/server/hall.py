@@ -417,6 +417,8 @@ class Hall:
             made = old.next_table
         table.rematch = self._rematch_of(made)
         await table.broadcast()
+        if table.passive and self.relay is not None:  # a finished table is nobody's: tell the others
+            self.relay.changed(table)
         return made
 
     async def expired(self, table_id: str) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Engine, Float, Integer, String, UniqueConstraint, func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from parlour.core.state import rank
@@ -114,7 +114,7 @@ def rate_table(engine: Engine, table_id: str) -> bool:
     for attempt in range(ATTEMPTS):
         try:
             return _rate_table(engine, table_id)
-        except IntegrityError:  # another rating inserted one of the same rows first: read them again
+        except (IntegrityError, OperationalError):  # another rating inserted a row first, or a deadlock
             if attempt == ATTEMPTS - 1:
                 raise
     return False
@@ -166,7 +166,7 @@ def _update(s: Session, table: TableRow, identities: list[str], placed: list[int
         [model.rating(mu=row.mu, sigma=row.sigma) if row is not None else model.rating()] for row in rows
     ]
     updated = model.rate(teams, ranks=[float(p) for p in placed])
-    for identity in dict.fromkeys(identities):  # each identity once, in seat order
+    for identity in sorted(set(identities)):  # each identity once, new rows in one order (no deadlock)
         mine = [n for n, i in enumerate(identities) if i == identity]
         mu = sum(updated[n][0].mu for n in mine) / len(mine)
         sigma = sum(updated[n][0].sigma for n in mine) / len(mine)

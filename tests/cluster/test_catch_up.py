@@ -58,6 +58,7 @@ def test_a_copy_that_missed_a_name_reads_it_at_the_next_look(owner_and_copy: tup
         await a.get(tid).set_name(0, "Ada")  # A has no relay: B hears nothing of it
         assert b.get(tid).record.version == a.get(tid).record.version  # no move: the version is the same
         node = Node(b, "redis://unused", "B", b.clock, holder="B")
+        node.id_held = asyncio.get_running_loop().time()  # as if its id were claimed
         await node.tick()
         await _settled(node)
         assert b.get(tid).record.seats[0].name == "Ada"
@@ -126,6 +127,7 @@ def test_the_former_owner_of_a_finished_table_reads_what_another_node_changes(
         while not owned.state.is_over():
             await first_legal_move(owned)
         node = Node(a, "redis://unused", "A", a.clock, holder="A")
+        node.id_held = asyncio.get_running_loop().time()  # as if its id were claimed
         await node.tick()  # the finished table is nobody's now: A gives its lease up
         assert tid not in a.owned and owned.passive
         owned.listeners.add(Listener(seat=None))  # someone still looks at it on A

@@ -279,7 +279,7 @@ def test_a_node_whose_id_another_instance_took_gives_its_tables_up(
                     await node.forward(tid, 0, "name", {"text": "Ada"})
                 assert refused.value.status == 503
             assert await client.get(alive_key("usurped")) == b"someone else"  # the other's, kept
-            assert owner_of(node.hall.store.engine, tid, time.time()) == node.holder  # nor its leases freed
+            assert owner_of(node.hall.store.engine, tid, time.time()) is None  # its own leases freed at once
         finally:
             await client.aclose()
 
@@ -394,11 +394,17 @@ def test_a_node_cut_off_from_redis_loses_its_tables_to_the_instance_that_took_it
                 keeping = first._tasks[-1]  # its id's claim: Redis no longer answers it (cut off)
                 keeping.cancel()
                 await client.delete(alive_key("cut"))  # so the claim ran out
+                await until(lambda: not first.sure_of_id(), 3.0, "the node never doubted its id")
+                with pytest.raises(Refusal) as refused:  # it takes no table nobody owns meanwhile
+                    await first.forward("no-such-table", 0, "name", {"text": "Ada"})
+                assert refused.value.status == 503
                 async with opened(database, redis_url, "cut", alive=1.0, renew_every=0.2) as second:
                     assert second.holder != first.holder
                     await until(lambda: tid in second.hall.owned, 3.0, "the id's new instance never took it")
                     await until(lambda: tid not in first.hall.owned, 3.0, "the cut-off node kept renewing")
                     assert first.hall.tables[tid].passive
+                    await asyncio.sleep(1.0)  # five more of its looks: it never takes the table back
+                    assert tid not in first.hall.owned and tid in second.hall.owned
                     engine = second.hall.store.engine
                     assert owner_of(engine, tid, second.clock.now()) == second.holder
                     version = await first_legal_move(second.hall.get(tid))  # the new owner plays on

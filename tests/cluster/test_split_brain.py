@@ -185,6 +185,7 @@ async def test_a_failed_takeover_gives_its_lease_up_and_the_tick_goes_on(halls: 
     (first, _), (second, _) = await _new(a), await _new(a)
     b.clock = Clock(LEASE + 20)  # A stopped renewing
     node = Node(b, "redis://unused", "B", b.clock, holder="B")
+    node.id_held = asyncio.get_running_loop().time()  # as if its id were claimed
     b.node = "B"
     real = b.take_over
 
@@ -208,6 +209,7 @@ async def test_the_outgoing_queue_is_bounded(
     monkeypatch.setattr(cluster, "MAX_OUTGOING", 3)
     _tid, table = await _new(a)
     node = Node(a, "redis://unused", "A", a.clock, holder="A")
+    node.id_held = asyncio.get_running_loop().time()  # as if its id were claimed
     for _ in range(5):
         node.changed(table)  # Redis away: nothing is published
     assert node._outgoing.qsize() == 3 and node.dropped == 2
@@ -217,6 +219,7 @@ async def test_the_outgoing_queue_is_bounded(
 async def test_a_long_takeover_never_lets_the_nodes_own_leases_lapse(halls: tuple[Hall, Hall]) -> None:
     a, b = halls
     node = Node(b, "redis://unused", "B", b.clock, holder="B")
+    node.id_held = asyncio.get_running_loop().time()  # as if its id were claimed
     mine, _ = await _new(b)  # B's own table, its lease from now
     orphaned = [(await _new(a))[0] for _ in range(4)]
     b.clock.advance(LEASE - 1)  # A's leases (made a moment later) still run: B's is nearly out

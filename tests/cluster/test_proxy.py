@@ -160,7 +160,7 @@ def test_pages_and_the_api_go_through_and_are_spread_over_both_nodes(
 ) -> None:
     status, headers, page = request(proxy, "GET", "/")
     assert status == 200 and headers["content-type"].startswith("text/html") and b"<html" in page.lower()
-    status, _, script = request(proxy, "GET", "/static/table.js")  # larger than the proxies' buffers (8 x 4 KB, 16 KB)
+    status, _, script = request(proxy, "GET", "/static/table.js")  # beyond proxy buffers
     assert status == 200 and script == direct(nodes[0], "/static/table.js")[2] and len(script) > 32_768
     games = {game["name"] for game in api(proxy, "GET", "/api/games")}
     assert {"venture", "embers"} <= games

@@ -20,7 +20,7 @@ from parlour.server.clock import Clock
 from parlour.server.cluster import Node
 from parlour.server.hall import IDLE_COPY_SECONDS, Hall
 from parlour.server.leases import LEASE, owner_of, take
-from parlour.server.storage import Stale, Store, sqlite_url
+from parlour.server.storage import Stale, Store, TableRecord, sqlite_url
 from parlour.server.tables import LiveTable, Refusal
 
 from .nodes import first_legal_move
@@ -89,11 +89,11 @@ async def test_a_move_by_the_old_owner_during_a_takeover_never_wedges_the_table(
     await first_legal_move(old)  # the move A commits then
     real, calls = b.store.load, []
 
-    def first_read_is_the_old_one(table_id: str) -> object:
+    def first_read_is_the_old_one(table_id: str) -> TableRecord | None:
         calls.append(table_id)
         return read if len(calls) == 1 else real(table_id)
 
-    b.store.load = first_read_is_the_old_one  # type: ignore[assignment,method-assign]
+    b.store.load = first_read_is_the_old_one  # type: ignore[method-assign]
     mine = await b.take_over(tid)
     del b.store.load
     assert mine is not None and mine.record.version == 1 and len(calls) >= 2
@@ -117,7 +117,8 @@ async def test_an_old_owner_cannot_write_over_the_new_owners_table(halls: tuple[
     with pytest.raises(Refusal) as refused:  # a change without a move: refused, nothing written
         await old.set_name(0, "Mallory")
     assert refused.value.status == 503
-    assert b.store.load(tid).seats[0].name is None  # type: ignore[union-attr]
+    stored = b.store.load(tid)
+    assert stored is not None and stored.seats[0].name is None
     assert _stored(b, tid) == (1, 1)
     assert await first_legal_move(mine) == 2
 

@@ -12,14 +12,14 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server.live_server import LiveServer, free_port
-from sqlalchemy import create_engine, text
+from sqlalchemy import Row, create_engine, text
 
 from parlour.core.record import GameRecord, replay
 from parlour.core.registry import load_game
@@ -117,7 +117,7 @@ def _play(players: dict[int, Client], watchers: list[Client], rng: random.Random
     raise AssertionError(f"the game did not end within two minutes: {shown}")
 
 
-def _stored(pg_url: str, table: str) -> tuple[Any, list[Any], Any]:
+def _stored(pg_url: str, table: str) -> tuple[Row[Any], Sequence[Row[Any]], Row[Any] | None]:
     """Returns the table's row, its stored moves in order and its lease row (None: none)."""
     engine = create_engine(pg_url)
     try:
@@ -145,7 +145,7 @@ def _owner(pg_url: str, table: str) -> str | None:
 
 def _check_record(
     pg_url: str, table: str, spectator: Client, game: str = "embers", seats: tuple[str, ...] = ("human",) * 2
-) -> list[Any]:
+) -> Sequence[Row[Any]]:
     """Checks that every move is stored once, in order, replays to the stored end, and is the log the
     spectator saw; returns the moves."""
     row, moves, _lease = _stored(pg_url, table)
@@ -204,10 +204,10 @@ def test_two_people_on_two_nodes_play_embers_and_a_spectator_on_a_third_sees_eve
     assert spectator.view is not None and spectator.view["log_since"] == 0
     assert [e["number"] for e in spectator.view["log"]] == [m.number for m in moves]
     # Both people are connected (at beta and at gamma), as every node shows them.
-    assert [s["connected"] for s in spectator.view["seats"]] == [True, True]  # type: ignore[index]
+    assert [s["connected"] for s in spectator.view["seats"]] == [True, True]
     first.close()
     wait_for(
-        lambda: spectator.drain(0.05) and not spectator.view["seats"][0]["connected"],  # type: ignore[index]
+        lambda: spectator.drain(0.05) and not spectator.view["seats"][0]["connected"],
         10,
         "the spectator at gamma sees the person at beta leave",
     )
@@ -233,7 +233,8 @@ def test_the_owning_node_killed_mid_game_another_takes_the_table_over_and_the_ga
         client.drain(0.2)
     asked = next(c for c in players.values() if c.view and c.view["asked"])
     errors = len(asked.errors)
-    asked.act(asked.view["legal"][0])  # type: ignore[index]
+    assert asked.view is not None
+    asked.act(asked.view["legal"][0])
     wait_for(lambda: asked.drain(0.05) and len(asked.errors) > errors, 20, "a refusal")
     assert asked.errors[-1]["status"] == 503 and "server" in asked.errors[-1]["error"]
     assert _stored(pg_url, table)[0].version == before
@@ -356,7 +357,8 @@ def test_redis_stopped_and_started_again_the_nodes_catch_up_by_version_and_lose_
         # A move at beta cannot reach the owner: a clear refusal.
         wait_for(lambda: there.drain(0.05) and bool(there.view and there.view["asked"]), 15, "seat 1 asked")
         errors = len(there.errors)
-        there.act(rng.choice(there.view["legal"]))  # type: ignore[index]
+        assert there.view is not None
+        there.act(rng.choice(there.view["legal"]))
         wait_for(lambda: there.drain(0.05) and len(there.errors) > errors, 20, "a refusal")
         assert there.errors[-1]["status"] in (503, 504)
         redis = _redis_on(port, tmp_path)

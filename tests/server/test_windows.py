@@ -8,6 +8,7 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,13 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine
+from starlette.applications import Starlette
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from parlour.core.record import replay_steps, start_state
 from parlour.core.registry import load_game
 from parlour.server.asking import AskError, AskMe, check_ask
+from parlour.server.hall import Hall
 from parlour.server.tables import LiveTable, Timing
 
 from .browsing import needs_chromium, open_seat, screenshot
@@ -56,7 +60,15 @@ def spec(seats: list[dict[str, Any]], **options: str) -> dict[str, Any]:
     return {"game": GAME, "options": {"game": "enhanced", **options}, "seats": seats}
 
 
-def made(client: Any, request: dict[str, Any]) -> dict[str, Any]:
+def hall_of(client: TestClient) -> Hall:
+    """Returns the hall of the client's server."""
+    app = client.app
+    assert isinstance(app, Starlette)
+    found: Hall = app.state.hall
+    return found
+
+
+def made(client: TestClient, request: dict[str, Any]) -> dict[str, Any]:
     """Creates a table; returns the reply with tokens by seat."""
     reply = client.post("/api/tables", json=request)
     assert reply.status_code == 201, reply.text
@@ -73,7 +85,7 @@ def test_a_run_of_bots_answers_lands_after_one_pause_not_one_per_bot(db: Path) -
     think = 0.4
     with make_client(db, Timing(think=think, pass_delay=2.0, grace=0.0, window_pause=think)) as client:
         table = made(client, spec([BOT] * 4))["table"]
-        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        live = hall_of(client).get(table)
         end = time.time() + 90
         long_runs: list[tuple[float, list[tuple[int, float, str]]]] = []
         while time.time() < end and len(long_runs) < 3 and not live.state.is_over():
@@ -91,7 +103,7 @@ def test_a_person_who_says_never_is_answered_for_at_the_bots_pace(db: Path) -> N
     with make_client(db, Timing(think=0.3, pass_delay=3.0, grace=0.0)) as client:
         reply = made(client, spec([never, BOT, BOT]))
         table, token = reply["table"], reply["tokens"][0]
-        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        live = hall_of(client).get(table)
         rng = random.Random(5)
         end = time.time() + 90
         mine: list[float] = []
@@ -125,7 +137,7 @@ def test_a_setting_asks_only_for_its_cards_and_its_passes_land_when_a_quick_type
     with make_client(db, Timing(think=0.05, pass_delay=delay, grace=0.0)) as client:
         reply = made(client, spec([only, always, BOT]))
         table, tokens = reply["table"], reply["tokens"]
-        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        live = hall_of(client).get(table)
         rng = random.Random(8)
         end = time.time() + 150
         typed: dict[int, int] = {0: 0, 1: 0}
@@ -170,7 +182,7 @@ UPDATES = 20
 """The most table updates of automatic moves a test skips while it waits for its own answer."""
 
 
-def not_an_update(ws: Any) -> dict[str, Any]:
+def not_an_update(ws: WebSocketTestSession) -> dict[str, Any]:
     """Returns the next message that is not a table update (an automatic move's update may come first:
     its write is slower on PostgreSQL)."""
     for _ in range(UPDATES):
@@ -180,7 +192,7 @@ def not_an_update(ws: Any) -> dict[str, Any]:
     raise AssertionError(f"{UPDATES} table updates and no other message")
 
 
-def update_after(ws: Any, changed: Any) -> dict[str, Any]:
+def update_after(ws: WebSocketTestSession, changed: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """Returns the first table update for which ``changed(update)`` holds (automatic moves' updates
     from before a change may come first)."""
     for _ in range(UPDATES):
@@ -253,7 +265,7 @@ def test_a_database_from_before_the_settings_keeps_each_seats_auto_pass(db: Path
         insert_old_seats(connection, "old", (True, False))
     engine.dispose()
     with make_client(db) as client:
-        live: LiveTable = client.app.state.hall.get("old")  # type: ignore[attr-defined]
+        live = hall_of(client).get("old")
         assert [s.ask for s in live.record.seats] == ["playable", "always"]
 
 
@@ -331,7 +343,7 @@ def test_a_table_nobody_else_watches_answers_for_its_one_person_at_the_bots_pace
         reply = made(client, {**spec([{"kind": "human"}, BOT, BOT]), "spectators": False})
         table, token = reply["table"], reply["tokens"][0]
         assert reply["spectator"] is None
-        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        live = hall_of(client).get(table)
         assert not live.watched()
         rng = random.Random(6)
         end = time.time() + 90
@@ -357,7 +369,7 @@ def test_a_table_nobody_else_watches_answers_for_its_one_person_at_the_bots_pace
 
 def test_only_a_table_with_a_spectators_link_or_two_people_is_watched(db: Path) -> None:
     with make_client(db) as client:
-        hall = client.app.state.hall  # type: ignore[attr-defined]
+        hall = hall_of(client)
         alone = made(client, {"game": "venture", "seats": [{"kind": "human"}, BOT], "spectators": False})
         two = made(client, {"game": "venture", "seats": [{"kind": "human"}] * 2, "spectators": False})
         seen = made(client, {"game": "venture", "seats": [{"kind": "human"}, BOT]})
@@ -370,7 +382,7 @@ def test_only_a_table_with_a_spectators_link_or_two_people_is_watched(db: Path) 
         )
         assert refused.status_code == 400 and refused.json()["error"] == "spectators must be true or false"
     with make_client(db) as client:  # stored
-        assert not client.app.state.hall.get(alone["table"]).watched()  # type: ignore[attr-defined]
+        assert not hall_of(client).get(alone["table"]).watched()
 
 
 @needs_chromium
@@ -401,7 +413,7 @@ def test_never_passes_only_in_windows_and_the_clock_still_runs_out(db: Path) -> 
         reply = client.post("/api/tables", json={**spec([never, BOT]), "move_seconds": 1})
         assert reply.status_code == 201, reply.text
         table = reply.json()["table"]
-        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        live = hall_of(client).get(table)
         end = time.time() + 60
         while time.time() < end and sum(1 for m in live.record.moves if m.note) < 3:
             time.sleep(0.05)
@@ -428,7 +440,7 @@ def test_choosing_never_while_asked_at_a_watched_table_waits_the_pass_delay(db: 
     with make_client(db, Timing(think=0.0, pass_delay=delay, grace=0.0, window_pause=0.0)) as client:
         reply = made(client, spec([{"kind": "human", "ask": {"mode": "always"}}, BOT]))
         table, token = reply["table"], reply["tokens"][0]
-        live: LiveTable = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+        live = hall_of(client).get(table)
         rng = random.Random(2)
         end = time.time() + 60
         view = client.get(f"/api/tables/{table}", headers=bearer(token)).json()

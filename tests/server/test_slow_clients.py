@@ -218,7 +218,9 @@ def test_websockets_count_against_the_address_cap(tmp_path: Path, started: list[
     made = server.create("venture", ["human", "random", "random"])
     url = f"ws://127.0.0.1:{server.port}/ws/{made['table']}"
     with contextlib.ExitStack() as stack:
-        sockets = [stack.enter_context(ws_connect(url)) for _ in range(3)]
+        # Unbounded queues: these sockets read little while the bots play on, and websockets' client
+        # pauses its reading thread when its queue is full, then never finishes closing (a hung test).
+        sockets = [stack.enter_context(ws_connect(url, max_queue=None)) for _ in range(3)]
         for ws in sockets:
             ws.send(json.dumps({"type": "hello", "token": made["spectator_token"]}))
             ws.recv(timeout=10)
@@ -235,7 +237,7 @@ def test_websockets_beyond_the_apps_own_cap_are_refused_in_one_line(
     made = server.create("venture", ["human", "random", "random"])
     url = f"ws://127.0.0.1:{server.port}/ws/{made['table']}"
     with contextlib.ExitStack() as stack:
-        sockets = [stack.enter_context(ws_connect(url)) for _ in range(3)]
+        sockets = [stack.enter_context(ws_connect(url, max_queue=None)) for _ in range(3)]
         refused = json.loads(sockets[2].recv(timeout=10))
         assert refused["status"] == 429 and refused["error"].endswith("(at most 2)"), refused
         sockets[0].send(json.dumps({"type": "hello", "token": made["spectator_token"]}))

@@ -238,6 +238,7 @@ def test_a_marked_move_and_a_failed_analysis_are_shown(
             )
 
     page = browser.new_page(viewport=LAPTOP)
+    page.set_default_timeout(90_000)  # a busy machine, as above (30 s ran out once in make test)
     errors = watch(page)
     page.route("**/api/tables/*/analysis*", answer)
     page.goto(f"{server.url}/t/{table}")

@@ -127,7 +127,8 @@ def _takeover(nodes: list[LiveServer], pg_url: str, tables: int) -> float:
     engine = create_engine(pg_url)
     try:
         with engine.connect() as connection:
-            owned = connection.execute(text("SELECT table_id FROM table_leases WHERE owner = 'n1'")).scalars()
+            query = text("SELECT table_id FROM table_leases WHERE owner LIKE 'n1~%'")  # its holder name
+            owned = connection.execute(query).scalars()
             made = sorted({*made, *owned})
         nodes[0].kill()
         for node in nodes[1:]:
@@ -136,7 +137,7 @@ def _takeover(nodes: list[LiveServer], pg_url: str, tables: int) -> float:
         while True:
             with engine.connect() as connection:
                 left = connection.execute(
-                    text("SELECT count(*) FROM table_leases WHERE owner = 'n1' AND table_id = ANY(:t)"),
+                    text("SELECT count(*) FROM table_leases WHERE owner LIKE 'n1~%' AND table_id = ANY(:t)"),
                     {"t": made},
                 ).scalar_one()
             if left == 0:

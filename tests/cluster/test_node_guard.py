@@ -73,14 +73,21 @@ async def opened(
         store.close()
 
 
-async def publish(redis_url: str, channel: str, *messages: str | bytes) -> None:
-    """Publishes raw messages on a channel, as anyone reaching the nodes' Redis may."""
+@asynccontextmanager
+async def redis_client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    """A client of the nodes' Redis, as anyone reaching it has, closed at the end."""
     client = aioredis.from_url(redis_url)
     try:
-        for message in messages:
-            assert await client.publish(channel, message) >= 1
+        yield client
     finally:
         await client.aclose()
+
+
+async def publish(redis_url: str, channel: str, *messages: str | bytes) -> None:
+    """Publishes raw messages on a channel, as anyone reaching the nodes' Redis may."""
+    async with redis_client(redis_url) as client:
+        for message in messages:
+            assert await client.publish(channel, message) >= 1
 
 
 async def until(check: object, seconds: float, what: str) -> None:
@@ -242,8 +249,7 @@ def test_a_second_node_under_a_running_nodes_id_is_refused_and_a_clean_stop_free
     database: tuple[str, bytes, ThreadPoolExecutor], redis_url: str
 ) -> None:
     async def scenario() -> None:
-        client = aioredis.from_url(redis_url)
-        try:
+        async with redis_client(redis_url) as client:
             async with opened(database, redis_url, "twin", alive=1.0, renew_every=0.3) as first:
                 assert await client.get(alive_key("twin")) == first.token.encode()
                 started = time.monotonic()
@@ -257,8 +263,6 @@ def test_a_second_node_under_a_running_nodes_id_is_refused_and_a_clean_stop_free
             assert await client.get(alive_key("twin")) is None  # a clean stop lets the id go at once
             async with opened(database, redis_url, "twin", alive=1.0, renew_every=0.3):
                 pass
-        finally:
-            await client.aclose()
 
     asyncio.run(scenario())
 
@@ -267,8 +271,7 @@ def test_a_node_whose_id_another_instance_took_gives_its_tables_up(
     database: tuple[str, bytes, ThreadPoolExecutor], redis_url: str
 ) -> None:
     async def scenario() -> None:
-        client = aioredis.from_url(redis_url)
-        try:
+        async with redis_client(redis_url) as client:
             async with opened(database, redis_url, "usurped", renew_every=0.2) as node:
                 tid = (await node.hall.create(TWO_PEOPLE)).table
                 assert tid in node.hall.owned
@@ -280,8 +283,6 @@ def test_a_node_whose_id_another_instance_took_gives_its_tables_up(
                 assert refused.value.status == 503
             assert await client.get(alive_key("usurped")) == b"someone else"  # the other's, kept
             assert owner_of(node.hall.store.engine, tid, time.time()) is None  # its own leases freed at once
-        finally:
-            await client.aclose()
 
     asyncio.run(scenario())
 
@@ -370,15 +371,12 @@ def test_a_node_started_again_on_its_machine_does_not_wait_for_its_former_life(
     former = f"{instance_token().split('/')[0]}/{ended.pid}/ab"
 
     async def scenario() -> None:
-        client = aioredis.from_url(redis_url)
-        try:
+        async with redis_client(redis_url) as client:
             await client.set(alive_key("again"), former, px=60_000)  # a killed node's claim
             started = time.monotonic()
             async with opened(database, redis_url, "again", alive=60.0, renew_every=0.3) as node:
                 assert time.monotonic() - started < 30  # not the claim's 60 s
                 assert await client.get(alive_key("again")) == node.token.encode()
-        finally:
-            await client.aclose()
 
     asyncio.run(scenario())
 
@@ -387,29 +385,28 @@ def test_a_node_cut_off_from_redis_loses_its_tables_to_the_instance_that_took_it
     database: tuple[str, bytes, ThreadPoolExecutor], redis_url: str
 ) -> None:
     async def scenario() -> None:
-        client = aioredis.from_url(redis_url)
-        try:
-            async with opened(database, redis_url, "cut", alive=1.0, renew_every=0.2) as first:
-                tid = (await first.hall.create(TWO_PEOPLE)).table
-                keeping = first._tasks[-1]  # its id's claim: Redis no longer answers it (cut off)
-                keeping.cancel()
-                await client.delete(alive_key("cut"))  # so the claim ran out
-                await until(lambda: not first.sure_of_id(), 3.0, "the node never doubted its id")
-                with pytest.raises(Refusal) as refused:  # it takes no table nobody owns meanwhile
-                    await first.forward("no-such-table", 0, "name", {"text": "Ada"})
-                assert refused.value.status == 503
-                async with opened(database, redis_url, "cut", alive=1.0, renew_every=0.2) as second:
-                    assert second.holder != first.holder
-                    await until(lambda: tid in second.hall.owned, 3.0, "the id's new instance never took it")
-                    await until(lambda: tid not in first.hall.owned, 3.0, "the cut-off node kept renewing")
-                    assert first.hall.tables[tid].passive
-                    await asyncio.sleep(1.0)  # five more of its looks: it never takes the table back
-                    assert tid not in first.hall.owned and tid in second.hall.owned
-                    engine = second.hall.store.engine
-                    assert owner_of(engine, tid, second.clock.now()) == second.holder
-                    version = await first_legal_move(second.hall.get(tid))  # the new owner plays on
-                    assert owner_of(engine, tid, second.clock.now()) == second.holder and version > 0
-        finally:
-            await client.aclose()
+        async with (
+            redis_client(redis_url) as client,
+            opened(database, redis_url, "cut", alive=1.0, renew_every=0.2) as first,
+        ):
+            tid = (await first.hall.create(TWO_PEOPLE)).table
+            keeping = first._tasks[-1]  # its id's claim: Redis no longer answers it (cut off)
+            keeping.cancel()
+            await client.delete(alive_key("cut"))  # so the claim ran out
+            await until(lambda: not first.sure_of_id(), 3.0, "the node never doubted its id")
+            with pytest.raises(Refusal) as refused:  # it takes no table nobody owns meanwhile
+                await first.forward("no-such-table", 0, "name", {"text": "Ada"})
+            assert refused.value.status == 503
+            async with opened(database, redis_url, "cut", alive=1.0, renew_every=0.2) as second:
+                assert second.holder != first.holder
+                await until(lambda: tid in second.hall.owned, 3.0, "the id's new instance never took it")
+                await until(lambda: tid not in first.hall.owned, 3.0, "the cut-off node kept renewing")
+                assert first.hall.tables[tid].passive
+                await asyncio.sleep(1.0)  # five more of its looks: it never takes the table back
+                assert tid not in first.hall.owned and tid in second.hall.owned
+                engine = second.hall.store.engine
+                assert owner_of(engine, tid, second.clock.now()) == second.holder
+                version = await first_legal_move(second.hall.get(tid))  # the new owner plays on
+                assert owner_of(engine, tid, second.clock.now()) == second.holder and version > 0
 
     asyncio.run(scenario())

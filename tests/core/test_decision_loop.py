@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -56,10 +57,10 @@ class Kept(GameState):
         return [0.0, 0.0]
 
     def clone(self) -> Kept:
-        raise NotImplementedError
+        return copy.deepcopy(self)
 
     def determinize(self, seat: Seat, rng: random.Random) -> Kept:
-        raise NotImplementedError
+        return self.clone()  # nothing hidden
 
     def observation(self, seat: Seat) -> dict[str, Any]:
         return {}

@@ -24,7 +24,33 @@ FLAGS = [
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
+WAIT_MS = 90_000
+"""How long a page waits for anything by default: on a busy machine (two test workers, a server
+process and Chromium on two shared cores) Playwright's 30 s ran out now and then."""
+
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is installed by make test")
+
+
+class PatientBrowser:
+    """A Playwright browser whose pages and contexts wait WAIT_MS by default; the rest as Playwright's."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_page(self, **options: Any) -> Any:
+        """Returns a new page (in a context of its own) that waits WAIT_MS by default."""
+        page = self.browser.new_page(**options)
+        page.set_default_timeout(WAIT_MS)
+        return page
+
+    def new_context(self, **options: Any) -> Any:
+        """Returns a new context whose pages wait WAIT_MS by default."""
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(WAIT_MS)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
 
 
 def open_seat(browser: Any, url: str, viewport: dict[str, int] | None = None) -> Any:
@@ -40,7 +66,7 @@ def version(page: Any) -> int:
     return int(page.evaluate("() => Number(document.body.dataset.version)"))
 
 
-def wait_past(page: Any, seen: int, timeout: float = 30_000) -> None:
+def wait_past(page: Any, seen: int, timeout: float = WAIT_MS) -> None:
     """Waits until the page shows a version after ``seen``."""
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=seen, timeout=timeout)
 
@@ -82,5 +108,5 @@ def board_fits(page: Any) -> bool:
 
 def use_buttons(page: Any) -> None:
     """Opens "Your choices" (the buttons of every legal action), which a drawn table folds away."""
-    page.wait_for_selector("body[data-drawn]", state="attached", timeout=30_000)
+    page.wait_for_selector("body[data-drawn]", state="attached")
     page.evaluate("() => { document.getElementById('actions-box').open = true; }")

@@ -27,7 +27,7 @@ with warnings.catch_warnings():
 from parlour.server.app import Settings, create_app
 from parlour.server.tables import Timing
 
-from .browsing import CHROMIUM, FLAGS
+from .browsing import CHROMIUM, FLAGS, PatientBrowser
 from .live_server import LiveServer
 
 __all__ = [
@@ -88,10 +88,10 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    """Chromium from Debian, headless, driven by Playwright."""
+    """Chromium from Debian, headless, driven by Playwright; its pages wait 90 s (browsing.WAIT_MS)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         found = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield found
+        yield PatientBrowser(found)
         found.close()

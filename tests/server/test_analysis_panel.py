@@ -94,7 +94,6 @@ def test_analyse_a_finished_game_in_the_browser(tmp_path: Path, browser: Any) ->
     try:
         table = finished_embers(front)
         page = browser.new_page(viewport=LAPTOP)
-        page.set_default_timeout(90_000)  # a busy machine: two servers and Chromium on shared cores
         errors = watch(page)
         page.goto(f"{front.url}/t/{table}")
         page.wait_for_selector("#analysis-ask")
@@ -175,7 +174,6 @@ def test_analyse_a_finished_game_in_the_browser(tmp_path: Path, browser: Any) ->
 
         # A phone's width: nothing clipped sideways, the table's rows as cards.
         phone = browser.new_page(viewport=PHONE_NARROW)
-        phone.set_default_timeout(90_000)
         phone_errors = watch(phone)
         phone.goto(f"{front.url}/t/{table}")
         phone.wait_for_selector("#analysis-box[data-status='done'] #analysis-plot")
@@ -238,7 +236,6 @@ def test_a_marked_move_and_a_failed_analysis_are_shown(
             )
 
     page = browser.new_page(viewport=LAPTOP)
-    page.set_default_timeout(90_000)  # a busy machine, as above (30 s ran out once in make test)
     errors = watch(page)
     page.route("**/api/tables/*/analysis*", answer)
     page.goto(f"{server.url}/t/{table}")

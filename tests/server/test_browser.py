@@ -28,7 +28,7 @@ def test_a_person_plays_turns_then_bots_finish_and_the_replay_steps_back(
     use_buttons(page)  # this test plays through the buttons; the drawn tables have tests of their own
     played = 0
     for _ in range(3):
-        page.wait_for_selector("#actions button", timeout=30_000)
+        page.wait_for_selector("#actions button")
         version = server.get(f"/api/tables/{made['table']}", made["spectator_token"])["version"]
         page.click("#actions button >> nth=0")
         page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
@@ -140,5 +140,5 @@ def test_a_clock_running_out_makes_the_auto_policy_act_and_the_log_says_so(
     made = server.create("venture", ["human", "greedy"], move_seconds=1)
     page = browser.new_page()
     page.goto(server.url + made["seats"]["0"])
-    page.wait_for_selector("#log .entry:has-text('the clock ran out')", timeout=30_000)
+    page.wait_for_selector("#log .entry:has-text('the clock ran out')")
     assert "seat 0: the clock ran out" in page.text_content("#log")

@@ -103,7 +103,7 @@ def test_each_table_fits_a_phone_at_the_start_and_in_the_middle(
         page.on("console", console_error)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(slow.url + made["seats"]["0"])
-        page.wait_for_selector("body[data-drawn]", state="attached", timeout=30_000)
+        page.wait_for_selector("body[data-drawn]", state="attached")
         page.wait_for_timeout(500)
         assert sideways(page) == []
         assert page.evaluate(SMALL_TAPS) == []
@@ -229,7 +229,7 @@ def test_the_prompt_when_only_end_is_legal_and_why_undo_went(server: LiveServer,
     made = server.create("venture", ["human", "greedy"])
     page = open_seat(browser, server.url + made["seats"]["0"], LAPTOP)
     page.wait_for_selector("#board .vt-bar")
-    page.wait_for_function("() => document.getElementById('banner').className === 'asked'", timeout=30_000)
+    page.wait_for_function("() => document.getElementById('banner').className === 'asked'")
     found = page.evaluate(
         """() => {
             const turn = view.observation.turn;

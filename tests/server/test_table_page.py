@@ -213,7 +213,7 @@ def test_the_outlines_of_what_changed_fade_once_the_table_is_still(server: LiveS
 def test_a_menu_marks_the_choices_the_server_says_end_the_turn(server: LiveServer, browser: Any) -> None:
     made = server.create("venture", ["human", "greedy"])
     page = own_browser(browser, server.url + made["seats"]["0"])
-    page.wait_for_function("() => view.asked && view.ends_turn.length > 0", timeout=30_000)
+    page.wait_for_function("() => view.asked && view.ends_turn.length > 0")
     marked = page.evaluate(
         """() => { const others = view.legal.filter(t => !view.ends_turn.includes(t));
                    const texts = [...view.ends_turn.slice(0, 2), ...others.slice(0, 2)];

@@ -42,6 +42,12 @@ def hot_modules() -> list[str]:
 
 
 MODULES = hot_modules() if compiling() else []
+PRINTS = {}
+"""The hot modules' sources' fingerprints, taken before mypyc compiles them (parlour/compiled.json)."""
+if MODULES:
+    from parlour import native_build
+
+    PRINTS = native_build.fingerprints(MODULES)
 
 
 class BuildPy(build_py):
@@ -53,7 +59,7 @@ class BuildPy(build_py):
         if MODULES:
             from parlour import native_build
 
-            native_build.record(MODULES, Path(self.build_lib) / "parlour")
+            native_build.record(PRINTS, Path(self.build_lib) / "parlour")
 
 
 def extensions() -> list[object]:

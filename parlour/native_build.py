@@ -72,12 +72,16 @@ def extensions(modules: list[str]) -> list[Any]:
     return found
 
 
-def record(modules: list[str], root: Path) -> None:
-    """Writes the record of the compiled modules (the sources' fingerprints) into the package folder
-    ``root`` (the checkout's, or a wheel's build folder)."""
-    native.write_manifest(
-        root, {module: native.fingerprint(native.source_path(module)) for module in modules}
-    )
+def fingerprints(modules: list[str]) -> dict[str, str]:
+    """Returns the modules' sources' fingerprints, taken before compiling (a source edited while the
+    compiler runs is then recorded as changed, and runs from source)."""
+    return {module: native.fingerprint(native.source_path(module)) for module in modules}
+
+
+def record(prints: dict[str, str], root: Path) -> None:
+    """Writes the record of the compiled modules (their sources' fingerprints taken before compiling)
+    into the package folder ``root`` (the checkout's, or a wheel's build folder)."""
+    native.write_manifest(root, prints)
 
 
 def build() -> None:
@@ -85,6 +89,7 @@ def build() -> None:
     from setuptools import setup
 
     modules = declared()
+    prints = fingerprints(modules)
     clean()
     shutil.rmtree("build", ignore_errors=True)  # no object file of an older build is reused
     setup(
@@ -92,7 +97,7 @@ def build() -> None:
         ext_modules=extensions(modules),
         script_args=["--quiet", "build_ext", "--inplace", "--parallel", str(os.cpu_count() or 1)],
     )
-    record(modules, native.PACKAGE_ROOT)
+    record(prints, native.PACKAGE_ROOT)
 
 
 def main() -> None:

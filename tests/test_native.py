@@ -95,10 +95,13 @@ def test_another_packages_hot_modules_are_named_in_its_package_and_left_to_its_b
 
 
 def test_the_record_of_a_build_is_what_native_reads(tmp_path: Path) -> None:
-    """The build records each module with its source's fingerprint; a missing or broken record is none."""
-    native_build.record(["parlour.games.venture.packing"], tmp_path)
+    """The build records each module with its source's fingerprint, taken before compiling; a missing or
+    broken record is none."""
+    prints = native_build.fingerprints(["parlour.games.venture.packing"])
     source = native.source_path("parlour.games.venture.packing")
-    assert native.read_manifest(tmp_path) == {"parlour.games.venture.packing": native.fingerprint(source)}
+    assert prints == {"parlour.games.venture.packing": native.fingerprint(source)}
+    native_build.record(prints, tmp_path)
+    assert native.read_manifest(tmp_path) == prints
     (tmp_path / native.MANIFEST_NAME).write_text("[not a record", encoding="utf-8")
     assert native.read_manifest(tmp_path) == {}
     assert native.read_manifest(tmp_path / "nowhere") == {}

@@ -45,6 +45,14 @@ class Event:
         return self.text
 
 
+def _read_only_over(state: object, value: bool) -> None:
+    """Refuses to set ``over`` on a state whose class works its end out in ``is_over()``."""
+    raise AttributeError(
+        f"{type(state).__name__} overrides is_over(), which says whether the game has ended:"
+        " change what is_over() reads, not over"
+    )
+
+
 class GameState(ABC, Generic[A]):
     """A whole game in progress: the base class owns legality checks, caching and events.
 
@@ -85,7 +93,7 @@ class GameState(ABC, Generic[A]):
         super().__init_subclass__(**kwargs)
         is_over = cls.__dict__.get("is_over")
         if is_over is not None and "over" not in cls.__dict__:
-            cls.over = property(is_over, doc="Whether the game has ended (``is_over()``).")  # type: ignore[assignment]
+            cls.over = property(is_over, _read_only_over, doc="Whether the game has ended (``is_over()``).")  # type: ignore[assignment]
 
     def __init__(self) -> None:
         self._legal_cache: dict[Seat, list[A]] = {}

@@ -337,9 +337,13 @@ def _depth(hint: object) -> int:
 
 
 def _card_names(names: CardNames, value: CardNumbers) -> list[object]:
-    """Returns a list of cards (or of lists of cards, at any depth) written by name."""
+    """Returns a list of cards (or of lists of cards, at any depth) written by name; a card a game keeps
+    by name already (a string) stays as it is (only lists and tuples are gone into)."""
     name = names.name
-    return [name(v) if isinstance(v, int) else _card_names(names, v) for v in value]
+    return [
+        name(v) if isinstance(v, int) else _card_names(names, v) if isinstance(v, list | tuple) else v
+        for v in value
+    ]
 
 
 Card = int | str

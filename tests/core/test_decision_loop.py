@@ -107,8 +107,8 @@ def test_a_game_that_works_out_its_end_has_over_ask_it() -> None:
     state.ended = True
     assert state.over is True
     assert "over" not in vars(state), "over is asked of is_over, not stored"
-    with pytest.raises(AttributeError):
-        state.over = False  # nothing to keep: it is worked out
+    with pytest.raises(AttributeError, match=r"Worked overrides is_over\(\).*not over"):
+        state.over = False  # nothing to keep: it is worked out, and the refusal says so
 
 
 def test_a_kept_over_is_an_attribute_and_is_over_reads_it() -> None:

@@ -196,6 +196,13 @@ def test_cards_nested_as_deep_as_the_type_hint_says_are_written_and_read_by_name
         TABLEAU.read(Tableau, {**body, "stacks": [[["w", "x"], "y"], []]})
 
 
+def test_cards_kept_by_name_are_written_as_they_are() -> None:
+    """A part holding names (strings, as a game that keeps names may) is not gone into letter by letter."""
+    table = Tableau()
+    table.stacks = [[["w", 1], ["y"]], []]  # type: ignore[list-item]
+    assert TABLEAU.write(table)["stacks"] == [[["w", "x"], ["y"]], []]
+
+
 def test_a_copy_goes_as_deep_as_each_part_holds_lists() -> None:
     table, other = Tableau(), Tableau.__new__(Tableau)
     TABLEAU.copy_into(table, other)

@@ -13,9 +13,9 @@ compiled modules. When the package is imported, ``PARLOUR_NATIVE`` in the enviro
 - ``0``: every ``parlour`` module is loaded from its Python source;
 - ``1``: the compiled modules must be built and fresh (an ImportError says which is not);
 - unset: the compiled modules where they are built (none built: all source, silently); if a source
-  differs from the one its module was compiled from (edited since the build), or extension modules lie
-  in the package without a record, all source, with a warning that says how to rebuild, so a stale
-  build never runs.
+  differs from the one its module was compiled from (edited since the build), or extension modules
+  lie in the package that the record does not name, all source, with a warning that says how to
+  rebuild, so a stale build never runs.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ VARIABLE = "PARLOUR_NATIVE"
 PACKAGE_ROOT = Path(__file__).resolve().parent
 MANIFEST_NAME = "compiled.json"
 """The build's list of compiled modules, in the package's folder (not in git: each build writes it)."""
+SHARED_LIBRARY = "native__mypyc."
+"""How mypyc names the library its compiled modules of one game share (no module of a source)."""
 EXTENSION = importlib.machinery.EXTENSION_SUFFIXES[0]
 """The file ending of an extension module built for this interpreter (``.cpython-311-...so``)."""
 
@@ -155,16 +157,24 @@ def _is_extension(module: ModuleType | None) -> bool:
 
 
 def unrecorded() -> list[str]:
-    """Returns the extension modules in the package when no build recorded any (a build from before the
-    record, or copied files): nothing says what source they were compiled from."""
-    if COMPILED:
-        return []
+    """Returns the extension modules in the package that no build recorded (left by a build from before
+    the record, by a module no longer declared, or copied in): nothing says what they were compiled
+    from, and Python would load them before their sources (mypyc's shared library of a game's group,
+    ``native__mypyc``, has no source and is left out)."""
     return sorted(
-        str(Path(folder, name).relative_to(PACKAGE_ROOT))
+        str(path.relative_to(PACKAGE_ROOT))
         for folder, _, names in os.walk(PACKAGE_ROOT)
         for name in names
         if name.endswith(EXTENSION)
+        and not name.startswith(SHARED_LIBRARY)
+        and _module_of(path := Path(folder, name)) not in COMPILED
     )
+
+
+def _module_of(extension: Path) -> str:
+    """Returns the module name of an extension module file of the package."""
+    parts = extension.relative_to(PACKAGE_ROOT).with_name(extension.name[: -len(EXTENSION)]).parts
+    return ".".join(("parlour", *parts))
 
 
 def choose() -> None:

@@ -203,17 +203,22 @@ def test_extension_modules_without_a_record_never_run(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout.strip() == "pure Python", done.stderr
 
 
-def test_unrecorded_names_extensions_only_when_nothing_is_recorded(
+def test_unrecorded_names_the_extensions_the_record_does_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """unrecorded() lists the package's extension modules when the record is empty, none otherwise."""
+    """unrecorded() lists the package's extension modules that the record leaves out (all of them when it
+    is empty, a module no longer declared when it is not); mypyc's shared library is no module."""
     monkeypatch.setattr(native, "PACKAGE_ROOT", tmp_path)
     monkeypatch.setattr(native, "COMPILED", {})
     (tmp_path / "games").mkdir()
-    (tmp_path / "games" / f"fast{native.EXTENSION}").write_text("")
-    (tmp_path / "games" / "fast.py").write_text("")
-    assert native.unrecorded() == [f"games/fast{native.EXTENSION}"]
+    for name in ("fast", "gone", "native__mypyc"):
+        (tmp_path / "games" / f"{name}{native.EXTENSION}").write_text("")
+        (tmp_path / "games" / f"{name}.py").write_text("")
+    both = [f"games/fast{native.EXTENSION}", f"games/gone{native.EXTENSION}"]
+    assert native.unrecorded() == both
     monkeypatch.setattr(native, "COMPILED", {"parlour.games.fast": "0" * 64})
+    assert native.unrecorded() == [f"games/gone{native.EXTENSION}"]
+    monkeypatch.setattr(native, "COMPILED", {"parlour.games.fast": "0" * 64, "parlour.games.gone": "0" * 64})
     assert native.unrecorded() == []
 
 
@@ -225,3 +230,16 @@ def test_the_compiled_run_runs_every_listed_module_compiled() -> None:
         loaded = importlib.import_module(module)
         assert str(loaded.__file__).endswith(native.EXTENSION), module
     assert native.running().startswith(f"compiled ({len(native.COMPILED)} of {len(native.COMPILED)}")
+
+
+def test_a_checkout_and_a_wheel_compile_with_the_same_mypy() -> None:
+    """The dev extra's mypy (``make native``) is the one a wheel's build asks for (build_backend/)."""
+    import tomllib
+
+    root = native.PACKAGE_ROOT.parent
+    dev = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]["dev"]
+    backend = (root / "build_backend" / "parlour_build.py").read_text(encoding="utf-8")
+    pins = [spec for spec in dev if spec.startswith("mypy")]
+    assert len(pins) == 1 and pins[0].startswith("mypy==") and f'"{pins[0]}"' in backend, pins

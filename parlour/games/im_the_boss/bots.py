@@ -1,7 +1,9 @@
 """The greedy negotiator: prices by need, buys the cheapest cover, interferes with the leader.
 
 The bot reads only what its seat may know: its own hand, the table, and the
-public record of deals (from which everyone's money follows).
+public record of deals (from which everyone's money follows). It keeps no memory between
+choices (the server makes a bot for each move): how often it has asked in this negotiation is
+read from the negotiation's public count of each seat's actions.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from parlour.games.im_the_boss.actions import (
 from parlour.games.im_the_boss.bargain import quiet
 from parlour.games.im_the_boss.closing import Closing
 from parlour.games.im_the_boss.content import ANY, BOSS, STOP, Space
+from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.pieces import recruit_targets
 from parlour.games.im_the_boss.plays import Respond
 from parlour.games.im_the_boss.state import BossState
@@ -125,6 +128,23 @@ def cover_costs(
     return cost
 
 
+def struck(nego: Negotiation, boss: int) -> int:
+    """Returns how many of the Boss's proposals were refused (or withdrawn) in the negotiation, from its
+    public count of actions: each line that stands took one (a Use, Include, Accept or Tip), each Clan
+    card laid one; the rest were asks that did not stand."""
+    lines = len(nego.items) + len(nego.tips)
+    return max(0, nego.counted[boss] - lines - len(nego.laid[boss]))
+
+
+def ventured(nego: Negotiation, seat: int) -> int:
+    """Returns how many times an investor ``seat`` has interfered in the negotiation (a Travel or a Boss
+    card), from its public count of actions: those that made it a supplier (a Clan card laid, a line of
+    its own, a standing offer) are left out."""
+    own = sum(1 for term in nego.items.values() if term.seat == seat)
+    offered = sum(1 for _, by in nego.offers if by == seat)
+    return max(0, nego.counted[seat] - own - offered - len(nego.laid[seat]))
+
+
 def fair_price(space: Space, proceeds: int) -> int:
     """Returns a fair share of the proceeds for one investor."""
     return max(1, proceeds // (space.investors_needed() + 1))
@@ -149,8 +169,6 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self.refusals: dict[tuple[int, str], int] = {}
-        self.interfered: set[tuple[int, str]] = set()
         # What one choice reads again and again, worked out once per call of ``choose`` (the state does
         # not change while the bot thinks): who can supply each colour, and the names of the bot's cards.
         self._sources: dict[str, list[int]] = {}
@@ -166,7 +184,6 @@ class GreedyBot:
         # set would) rather than hashing every legal action.
         for action in self._wishes(state, seat):
             if action in legal:
-                self._remember(state, action)
                 return action
         return PASS if PASS in legal else legal[0]
 
@@ -191,13 +208,6 @@ class GreedyBot:
         if hand is None:
             hand = self._hand = frozenset(hand_names(state, seat))
         return name in hand
-
-    def _remember(self, state: BossState, action: BossAction) -> None:
-        """Notes a Boss card or Travel played, so that it is not repeated in this negotiation."""
-        if isinstance(action, BossCard):
-            self.interfered.add((state.turn, "boss"))
-        elif isinstance(action, Travel):
-            self.interfered.add((state.turn, action.colour))
 
     def _wishes(self, state: BossState, seat: int) -> Iterable[BossAction]:
         """Yields the actions the bot would like, best first (the first legal one is taken)."""
@@ -326,15 +336,13 @@ class GreedyBot:
         others = [s for s in self._suppliers(state, colour) if s != seat]
         if not others:
             return []
-        key = (state.turn, colour)
-        tries = self.refusals.get(key, 0)
-        self.refusals[key] = tries + 1
+        tries = struck(nego, seat)
         price = min(room, fair_price(space, nego.proceeds) + 2 * tries)
         supplier = others[0]
         if term is not None:
             # Everyone passed and the proposal is unanswered: silence is a no. Ask another supplier,
-            # or the same one for more; silence counts as two refusals, so the bot soon gives up.
-            self.refusals[key] = tries + 2
+            # or the same one for more; silence counts as a second refusal, so the bot soon gives up.
+            tries += 1
             supplier = next((s for s in others if s != term.seat), term.seat)
             if supplier == term.seat:
                 price = max(price, term.amount + 1)
@@ -412,8 +420,9 @@ class GreedyBot:
         assert nego is not None
         wishes: list[BossAction] = []
         space = state.space(nego.space)
-        key = (state.turn, "boss")
-        if self._holds(state, seat, BOSS) and key not in self.interfered and nego.proceeds >= 12:
+        if ventured(nego, seat):
+            return [PASS] if closing else []  # one interference a negotiation, read from the table
+        if self._holds(state, seat, BOSS) and nego.proceeds >= 12:
             cost, _ = cheapest_cover(state, seat, space, nego.proceeds, partial(self._suppliers, state))
             if cost <= nego.proceeds // 2:
                 wishes.append(BOSS_CARD)
@@ -431,7 +440,7 @@ class GreedyBot:
         wishes: list[BossAction] = []
         for colour in space.colours:
             sources = self._suppliers(state, colour)
-            if len(sources) != 1 or sources[0] == seat or (state.turn, colour) in self.interfered:
+            if len(sources) != 1 or sources[0] == seat:
                 continue
             if not (
                 self._holds(state, seat, f"travel:{colour}") or self._holds(state, seat, f"travel:{ANY}")

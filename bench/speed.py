@@ -3,14 +3,14 @@
 ``python bench/speed.py [--seconds S] [--json FILE]`` (or ``make bench ONLY=speed``) prints, for every
 game and mode: random-playout actions per second (through ``apply_legal``, as the issue measured them;
 through the checked ``apply`` too, in the JSON) and their ratios to OpenSpiel's pure-Python
-``python_block_dominoes`` and C++ ``gin_rummy`` (driven from Python), the median ISMCTS iterations per
-second over the bench positions (a 1 s search at each), PettingZoo steps per second (PettingZoo's own
+``python_block_dominoes`` and C++ ``gin_rummy`` (driven from Python), ``parlour simulate``'s actions per
+second with random bots (its games, one process) and their ratio to dominoes, the median ISMCTS iterations
+per second over the bench positions (a 1 s search at each), PettingZoo steps per second (PettingZoo's own
 ``performance_benchmark`` loop) and their ratio to PettingZoo's ``connect_four_v3``, and the OpenSpiel
-wrapper's steps per second. Every figure comes from this one process, each ratio the median of rounds
-that measure the reference just before the game (:data:`ROUNDS`), so the ratios hold on a busy machine
-too; the script reads only public APIs, so it measures an older checkout as well (``git worktree add``,
-then run it there).
-"""
+wrapper's steps per second. Every figure comes from this one process, each ratio the median of rounds that
+measure the reference just before the game (:data:`ROUNDS`), so the ratios hold on a busy machine too; the
+script reads only public APIs, so it measures an older checkout as well (``git worktree add``, then run it
+there)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from playouts import random_playouts
 
 from parlour import native
 from parlour.bots.registry import make_bot
+from parlour.bots.simulation import play_one
 from parlour.core.registry import load_game
 
 TABLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
@@ -76,6 +77,18 @@ def openspiel_playouts(name: str, seconds: float) -> dict[str, float] | str:
     except ImportError as err:
         return f"unavailable: {err}"
     return spiel_playouts(pyspiel.load_game(name), seconds)
+
+
+def simulate_rate(name: str, options: dict[str, Any], seconds: float) -> float:
+    """Actions per second of ``parlour simulate``'s games of random bots in one process (its
+    ``play_one``: the bots, the checked ``apply`` and the outcome, as the command plays each game)."""
+    values = load_game(name).options(options)
+    seats = ["random"] * PLAYERS
+    actions, index, start = 0, 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        actions += play_one(name, seats, 2026, index, values).actions
+        index += 1
+    return actions / elapsed
 
 
 def openspiel_rate(name: str, seconds: float) -> float | None:
@@ -204,7 +217,8 @@ def speed_table(seconds: float) -> dict[str, Any]:
     """Measures and prints every figure of the table; returns them."""
     results: dict[str, Any] = {"rounds": ROUNDS}
     print(
-        f"{'game':27s} {'actions/s':>9s} {'×dominoes':>9s} {'×gin':>6s} {'ISMCTS it/s':>11s}"
+        f"{'game':27s} {'actions/s':>9s} {'×dominoes':>9s} {'simulate':>9s} {'×dominoes':>9s} {'×gin':>6s}"
+        f" {'ISMCTS it/s':>11s}"
         f" {'PZ steps/s':>10s} {'×c4':>5s} {'OS steps/s':>10s}"
     )
     references: dict[str, list[float]] = {"python_block_dominoes": [], "gin_rummy": [], "connect_four_v3": []}
@@ -216,8 +230,14 @@ def speed_table(seconds: float) -> dict[str, Any]:
         def pettingzoo(span: float, name: str = name, options: dict[str, Any] = options) -> float:
             return pettingzoo_rate(name, options, span)
 
+        def simulated(span: float, name: str = name, options: dict[str, Any] = options) -> float:
+            return simulate_rate(name, options, span)
+
         actions, dominoes, ratio_dominoes = paired(
             playouts, lambda span: openspiel_rate("python_block_dominoes", span), seconds
+        )
+        simulate, _, ratio_simulate = paired(
+            simulated, lambda span: openspiel_rate("python_block_dominoes", span), seconds
         )
         _, gin, ratio_gin = paired(playouts, lambda span: openspiel_rate("gin_rummy", span), seconds)
         steps, connect_four, ratio_c4 = paired(pettingzoo, connect_four_rate, seconds)
@@ -234,6 +254,8 @@ def speed_table(seconds: float) -> dict[str, Any]:
                 "actions_per_second"
             ],
             "ratio_dominoes": ratio_dominoes,
+            "simulate_actions_per_second": simulate,
+            "simulate_ratio_dominoes": ratio_simulate,
             "ratio_gin_rummy": ratio_gin,
             "ismcts_iterations_per_second": search_rate(name, options),
             "pettingzoo_steps_per_second": steps,
@@ -243,6 +265,7 @@ def speed_table(seconds: float) -> dict[str, Any]:
         results[label] = row
         print(
             f"{label:27s} {row['actions_per_second']:>9,.0f} {_ratio(row['ratio_dominoes']):>9s}"
+            f" {row['simulate_actions_per_second']:>9,.0f} {_ratio(row['simulate_ratio_dominoes']):>9s}"
             f" {_ratio(row['ratio_gin_rummy']):>6s} {row['ismcts_iterations_per_second']:>11,.0f}"
             f" {row['pettingzoo_steps_per_second']:>10,.0f} {_ratio(row['ratio_connect_four']):>5s}"
             f" {row['openspiel_steps_per_second'] or 0:>10,.0f}"

@@ -16,6 +16,7 @@ import pytest
 
 from parlour import native, native_build
 from parlour.core.registry import game_names, load_game, refresh_games
+from parlour.games.im_the_boss import BossGame
 from parlour.games.venture import VentureGame
 from parlour.games.venus_needs_men import VenusGame
 
@@ -36,6 +37,7 @@ def test_the_build_compiles_what_the_games_declare(monkeypatch: pytest.MonkeyPat
     """native_build compiles the modules the games declare, in the games' order, one group per game."""
     monkeypatch.setattr(VentureGame, "hot_modules", ("payment", "packing"))
     monkeypatch.setattr(VenusGame, "hot_modules", ("steps",))
+    monkeypatch.setattr(BossGame, "hot_modules", ())
     modules = native_build.declared()
     assert modules == [
         "parlour.games.venture.payment",

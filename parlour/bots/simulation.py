@@ -71,11 +71,11 @@ def play_one(
     game = load_game(game_name).with_content(content or ContentSets())
     own_seed = game_seed(seed, index)
     agents = [make_bot(game, name, own_seed * 8 + s) for s, name in enumerate(seats)]
-    result = play_match(game, agents, own_seed, options)
+    result = play_match(game, agents, own_seed, options, recorded=False)  # the seed replays it
     winners = result.state.winners()
     wins = [1.0 / len(winners) if s in winners else 0.0 for s in range(len(seats))]
-    first = result.record.moves[0].seat if result.record.moves else 0
-    return GameOutcome(index, result.state.scores(), wins, result.actions, result.state.turns_played(), first)
+    state = result.state
+    return GameOutcome(index, state.scores(), wins, result.actions, state.turns_played(), result.first)
 
 
 def _play_chunk(

@@ -17,7 +17,10 @@ class MatchResult:
 
     state: GameState
     record: GameRecord
+    """The game's record: its header, and every move unless the match was played unrecorded."""
     actions: int
+    first: int = 0
+    """The seat that acted first."""
 
 
 def play_match(
@@ -27,12 +30,15 @@ def play_match(
     options: Mapping[str, object] | None = None,
     on_events: Callable[[GameState, list[Event]], None] | None = None,
     state: GameState | None = None,
+    recorded: bool = True,
 ) -> MatchResult:
     """Plays a game to its end: whenever several seats may act, the first of ``deciders()`` acts.
 
     Games list deciders in their deterministic order (I'm the Boss!: the Boss, then
     clockwise), the one bots, learning agents and replays use; ``on_events`` sees
-    each action's events.
+    each action's events. Unrecorded (``recorded=False``: mass simulation, where the seed
+    and the bots replay the game), the record holds the header only and no action is
+    written in notation.
     """
     values = game.options(options)
     given = state
@@ -44,16 +50,42 @@ def play_match(
         record.start = given.to_position()
         if isinstance(record.start.get("chance"), dict):
             record.start["chance"]["forced"] = []
+    first = state.deciders()[0] if not state.is_over() else 0
+    if recorded or on_events is not None or state.chance.forced:
+        actions = _play_recorded(state, agents, record if recorded else None, on_events)
+    else:
+        actions = _play_unrecorded(state, agents)
+    record.scores = state.scores()
+    return MatchResult(state, record, actions, first)
+
+
+def _play_recorded(
+    state: GameState,
+    agents: Sequence[Agent],
+    record: GameRecord | None,
+    on_events: Callable[[GameState, list[Event]], None] | None,
+) -> int:
+    """Plays to the end, writing each action (with the forced outcomes it used) into ``record``."""
     actions = 0
     while not state.is_over():
         seat = state.deciders()[0]
         action = agents[seat].choose(state, seat)
         forced = tuple(state.chance.forced)
         events = state.apply(action, seat)
-        consumed = forced[: len(forced) - len(state.chance.forced)]
-        record.add(seat, state.format_action(action), consumed)
+        if record is not None:
+            consumed = forced[: len(forced) - len(state.chance.forced)]
+            record.add(seat, state.format_action(action), consumed)
         actions += 1
         if on_events is not None:
             on_events(state, events)
-    record.scores = state.scores()
-    return MatchResult(state, record, actions)
+    return actions
+
+
+def _play_unrecorded(state: GameState, agents: Sequence[Agent]) -> int:
+    """Plays to the end with nothing written: each action still goes through ``apply`` (checked)."""
+    start = state.actions_applied
+    deciders, apply = state.deciders, state.apply
+    while not state.over:
+        seat = deciders()[0]
+        apply(agents[seat].choose(state, seat), seat)
+    return state.actions_applied - start

@@ -244,3 +244,20 @@ def test_turn_order_rows_count_every_win_once() -> None:
     assert [row["place"] for row in rows] == [0, 1, 2]
     assert sum(row["wins"] for row in rows) == pytest.approx(9)
     assert all(row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] for row in rows)
+
+
+@pytest.mark.parametrize("name", ["venture", "im-the-boss", "venus-needs-men", "embers"])
+def test_an_unrecorded_match_plays_the_recorded_game(name: str) -> None:
+    """Simulation plays unrecorded (no action written in notation): the same game as a recorded match,
+    the same actions, first seat and final position; only the record's moves are left out."""
+    game = load_game(name)
+
+    def match(recorded: bool) -> Any:
+        agents = [make_bot(game, "random", 40 + s) for s in range(3)]
+        return play_match(game, agents, 7, recorded=recorded)
+
+    kept, lean = match(True), match(False)
+    assert lean.record.moves == [] and len(kept.record.moves) == kept.actions == lean.actions > 0
+    assert lean.first == kept.first == kept.record.moves[0].seat
+    assert lean.state.to_position() == kept.state.to_position()
+    assert lean.record.scores == kept.record.scores == kept.state.scores()

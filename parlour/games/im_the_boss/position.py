@@ -16,7 +16,8 @@ from parlour.core.zones import CardReader, position_header
 from parlour.games.im_the_boss import tabletop
 from parlour.games.im_the_boss.actions import BossCard, Recruit
 from parlour.games.im_the_boss.content import Content
-from parlour.games.im_the_boss.negotiation import Negotiation, Pending, seat_key
+from parlour.games.im_the_boss.negotiation import Negotiation, Pending
+from parlour.games.im_the_boss.negotiation_form import seat_key
 from parlour.games.im_the_boss.options import DRAW, HAND_LIMIT, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.rules import KINDS, Arrive, Bargain, Closing, Limit, PlaceMarker, Respond, Turn
 from parlour.games.im_the_boss.supply import can_supply, stands

@@ -60,7 +60,7 @@ class Supply:
     table: dict[str, list[int]]
     """The seats that can supply each of the space's colours, in seat order (``suppliers``)."""
     lines: tuple[Line, ...] = ()
-    """The Boss's actions on each colour's line, from the table (``bargain.boss_lines`` fills it)."""
+    """The Boss's actions on each colour's line, from the table (``bargain_lists.boss_lines`` fills it)."""
     lines_boss: int = -1
     """The Boss that ``lines`` were worked out for (-1: not yet)."""
 

@@ -26,7 +26,8 @@ from parlour.core.state import GameState
 from parlour.core.zones import CardNames, CardReader, Form, Layout, Part
 from parlour.games.im_the_boss.actions import NOTATION, BossAction
 from parlour.games.im_the_boss.content import Content, DealCard, Space
-from parlour.games.im_the_boss.negotiation import Negotiation, NegotiationForm
+from parlour.games.im_the_boss.negotiation import Negotiation
+from parlour.games.im_the_boss.negotiation_form import NegotiationForm
 
 
 class DealRecord(TypedDict):

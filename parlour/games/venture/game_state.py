@@ -13,7 +13,6 @@ from parlour.games.venture.rules import Turn
 from parlour.games.venture.state import VentureState
 from parlour.games.venture.table import table_content
 from parlour.games.venture.takeovers import Placement
-from parlour.games.venture.undo import TurnDecision
 from parlour.games.venture.views import Observation
 
 
@@ -21,17 +20,6 @@ class VentureGameState(VentureState):
     """The state of a game of Venture as players, front ends and search bots use it."""
 
     views = views
-
-    def _is_listed(self, action: object, seat: Seat) -> bool:
-        """Returns whether an action is legal: a listed one, or one the decision accepts all the same (a
-        line laying several capital cards, each a listed ``pay`` in turn: ruling A-18).
-
-        A stand-in for a core hook (``Decision.accepts``, asked by ``GameState._is_listed``).
-        """
-        if super()._is_listed(action, seat):
-            return True
-        top = self.stack.top if len(self.stack) and not self.over else None
-        return isinstance(top, TurnDecision) and top.accepts(self, seat, action)
 
     def estimate(self) -> list[float]:
         """Returns each seat's profits plus what its holdings will earn at the scorings left (estimate.py)."""

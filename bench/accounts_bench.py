@@ -20,7 +20,6 @@ bench/accounts_bench.py [--accounts 10000] [--tables 5000] [--requests 2000]``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import secrets
@@ -37,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # as und
 
 from argon2 import PasswordHasher
 from server.live_server import LiveServer
-from serving import start_filled
+from serving import print_figures, start_filled
 from sqlalchemy import bindparam, insert, update
 from websockets.sync.client import connect
 
@@ -220,12 +219,7 @@ def accounts_figures(accounts: int = 10_000, tables: int = 5_000, requests: int 
 
 def main() -> None:
     """Prints the figures as JSON."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--accounts", type=int, default=10_000)
-    parser.add_argument("--tables", type=int, default=5_000)
-    parser.add_argument("--requests", type=int, default=2_000)
-    args = parser.parse_args()
-    print(json.dumps(accounts_figures(args.accounts, args.tables, args.requests), indent=1))
+    print_figures(__doc__, accounts_figures, accounts=10_000, tables=5_000, requests=2_000)
 
 
 if __name__ == "__main__":

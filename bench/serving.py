@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # as under pytest: server.live_server
@@ -22,3 +26,13 @@ def start_filled(db: Path, extra: list[str] | None = None) -> tuple[LiveServer, 
     began = time.perf_counter()
     server.start(wait=300.0)
     return server, time.perf_counter() - began
+
+
+def print_figures(doc: str | None, figures: Callable[..., dict[str, Any]], **defaults: int) -> None:
+    """Runs a bench's ``figures`` with its integer options (``--NAME``, each with its default, from the
+    command line) and prints what it returns as JSON: the ``main`` of a bench run as a script."""
+    parser = argparse.ArgumentParser(description=doc)
+    for name, default in defaults.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
+    args = parser.parse_args()
+    print(json.dumps(figures(*(getattr(args, name) for name in defaults)), indent=1))

@@ -11,7 +11,6 @@ Run alone: ``python bench/turns_bench.py [--tables 5000] [--due 100] [--requests
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import secrets
@@ -25,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serving import start_filled
+from serving import print_figures, start_filled
 
 from parlour.core.registry import load_game
 from parlour.server.hall import TABLE_ID_BYTES
@@ -128,12 +127,7 @@ def turns_figures(tables: int = 5000, due: int = 100, requests: int = 2000) -> d
 
 def main() -> None:
     """Prints the figures as JSON."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=5000)
-    parser.add_argument("--due", type=int, default=100)
-    parser.add_argument("--requests", type=int, default=2000)
-    args = parser.parse_args()
-    print(json.dumps(turns_figures(args.tables, args.due, args.requests), indent=1))
+    print_figures(__doc__, turns_figures, tables=5000, due=100, requests=2000)
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ from typing import Any
 
 from parlour.server.accounts.counters import AccountLimits, Limit
 from parlour.server.accounts.mail import MailSettings
-from parlour.server.app import Settings, create_app
+from parlour.server.app import create_app
 
-from .conftest import FAST, database_sql, database_url
+from .conftest import database_sql, quick_settings
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -33,10 +33,8 @@ def account_client(
     base_url: str = "http://testserver",
 ) -> TestClient:
     """Returns a test client (not yet started) of a server on ``db`` with these limits and mail."""
-    settings = Settings(
-        database_url(db),
-        bot_workers=0,
-        timing=FAST,
+    settings = quick_settings(
+        db,
         account_limits=limits,
         mail=mail,
         public_url="http://testserver",

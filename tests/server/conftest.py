@@ -44,9 +44,15 @@ __all__ = [
 FAST = Timing(think=0.0, pass_delay=0.0, grace=0.0, window_pause=0.0)
 
 
+def quick_settings(path: Path, **changes: Any) -> Settings:
+    """Returns the tests' server settings on the database named by ``path`` (``database_url``): bots in
+    threads, quick automatic moves (FAST), and the ``changes`` a test asks for."""
+    return Settings(database_url(path), **{"bot_workers": 0, "timing": FAST, **changes})
+
+
 def make_client(path: Path, timing: Timing = FAST) -> TestClient:
     """Returns a test client of a server on the database named by ``path`` (``database_url``)."""
-    return TestClient(create_app(Settings(database_url(path), bot_workers=0, timing=timing)))
+    return TestClient(create_app(quick_settings(path, timing=timing)))
 
 
 @pytest.fixture

@@ -15,13 +15,13 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from parlour.server.accounts.mail import MailSettings
-from parlour.server.app import Settings, create_app
+from parlour.server.app import create_app
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
 from parlour.server.notify.deliver import Deliverer
 
 from .accounts_helpers import register
-from .conftest import FAST, bearer, create, database_sql, database_url
+from .conftest import bearer, create, database_sql, quick_settings
 from .live_server import free_port
 
 PUBLIC = "http://testserver"
@@ -33,10 +33,8 @@ def notify_client(
 ) -> Iterator[TestClient]:
     """A test client whose outbox is polled every ``notify_poll`` seconds (0.05; a test that sends
     itself, with ``deliver_now``, gives an hour), on ``clock`` (moved by the tests)."""
-    settings = Settings(
-        database_url(db),
-        bot_workers=0,
-        timing=FAST,
+    settings = quick_settings(
+        db,
         mail=mail,
         public_url=PUBLIC,
         clock=clock or Clock(),

@@ -41,11 +41,11 @@ from parlour.server.analyses import (
     renew,
 )
 from parlour.server.analysing import Analyser
-from parlour.server.app import Settings, create_app
+from parlour.server.app import create_app
 from parlour.server.clock import Clock
 from parlour.server.storage import open_store
 
-from .conftest import FAST, bearer, create, database_url, table_names
+from .conftest import bearer, create, database_url, quick_settings, table_names
 from .live_server import LiveServer
 from .test_table_page import play_one
 
@@ -60,10 +60,8 @@ SHAPE = {"view", "status", "judged", "total", "ahead", "error", "analysis"}
 
 def make(db: Path, workers: int = 1, limits: AnalysisLimits | None = None) -> TestClient:
     """Returns a test client of a server analysing with ``workers`` (0: none) at the tests' budget."""
-    found = Settings(
-        database_url(db),
-        bot_workers=0,
-        timing=FAST,
+    found = quick_settings(
+        db,
         analysis_workers=workers,
         analysis_budget=BUDGET,
         analysis_limits=limits or AnalysisLimits(),
@@ -216,9 +214,7 @@ def test_the_queue_tells_how_many_wait_before_each(idle: TestClient) -> None:
 def test_an_address_asks_for_so_many_analyses_an_hour_then_is_refused(db: Path) -> None:
     clock = Clock()
     limits = AnalysisLimits(per_address=3, queue=50)
-    found = Settings(
-        database_url(db), bot_workers=0, timing=FAST, analysis_workers=0, clock=clock, analysis_limits=limits
-    )
+    found = quick_settings(db, analysis_workers=0, clock=clock, analysis_limits=limits)
     with TestClient(create_app(found)) as idle:
         first, second = finished(idle), finished(idle)
         for table, view in ((first, "seat"), (first, "hindsight"), (second, "seat")):

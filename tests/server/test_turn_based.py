@@ -15,13 +15,13 @@ import pytest
 from starlette.testclient import TestClient
 
 import parlour.server.hall as hall_module
-from parlour.server.app import Settings, create_app
+from parlour.server.app import create_app
 from parlour.server.clock import Clock
 from parlour.server.hall import Hall
 from parlour.server.storage import Store
 from parlour.server.tables import CLOCK_NOTE, LiveTable, Timing
 
-from .conftest import FAST, bearer, create, database_sql, database_url
+from .conftest import FAST, bearer, create, database_sql, database_url, quick_settings
 from .test_live import hello
 
 DAY = 86_400.0
@@ -30,9 +30,7 @@ DAY = 86_400.0
 @contextmanager
 def turn_client(db: Path, timing: Timing = FAST, clock: Clock | None = None) -> Iterator[TestClient]:
     """A test client with the clock hook on (``POST /api/test/clock``) and a quick scheduler."""
-    settings = Settings(
-        database_url(db), bot_workers=0, timing=timing, poll=0.05, test_hooks=True, clock=clock or Clock()
-    )
+    settings = quick_settings(db, timing=timing, poll=0.05, test_hooks=True, clock=clock or Clock())
     with TestClient(create_app(settings)) as client:
         yield client
 

@@ -82,10 +82,11 @@ def _play_recorded(
 
 
 def _play_unrecorded(state: GameState, agents: Sequence[Agent]) -> int:
-    """Plays to the end with nothing written: each action still goes through ``apply`` (checked)."""
+    """Plays to the end with nothing written: each action still goes through ``apply`` (checked), quietly
+    (no event texts)."""
     start = state.actions_applied
     deciders, apply = state.deciders, state.apply
     while not state.over:
         seat = deciders()[0]
-        apply(agents[seat].choose(state, seat), seat)
+        apply(agents[seat].choose(state, seat), seat, quiet=True)
     return state.actions_applied - start

@@ -190,8 +190,10 @@ class GameState(ABC, Generic[A]):
         return None
 
     # ----------------------------------------------------------------- actions
-    def apply(self, action: A, seat: Seat | None = None) -> list[Event]:
-        """Applies a legal action for ``seat`` and returns the events; refuses anything else."""
+    def apply(self, action: A, seat: Seat | None = None, *, quiet: bool = False) -> list[Event]:
+        """Applies a legal action for ``seat`` and returns the events; refuses anything else. ``quiet``
+        checks the action all the same but records no event (and returns none): mass simulation, where
+        nobody reads the texts (:attr:`logging` is False, as in playouts)."""
         if type(seat) is not int or seat not in self.deciders():  # the common case: one check
             seat = self._acting(seat)
         if not self._is_listed(action, seat):
@@ -199,7 +201,7 @@ class GameState(ABC, Generic[A]):
         # Forced outcomes and a manual-dice callback may be refused mid-action: keep a copy to restore.
         chance = self.chance
         snapshot = self.clone() if chance.forced or chance.ask is not None else None
-        self._events = []
+        self._events = None if quiet else []
         self._offered = None
         try:
             self._apply(seat, action)

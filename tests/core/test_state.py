@@ -320,6 +320,29 @@ def test_legal_action_applies_and_returns_events(venture: Any) -> None:
     assert _mover(state) == seat
 
 
+@pytest.mark.parametrize("name", ["venture", "im-the-boss", "venus-needs-men", "embers"])
+def test_a_quiet_apply_checks_as_apply_does_and_records_no_event(name: str) -> None:
+    """``apply(..., quiet=True)`` (mass simulation) refuses what ``apply`` refuses, leaves the same state
+    after a legal action, and returns no event."""
+    game = load_game(name)
+    loud, quiet = game.new_state(4, 3), game.new_state(4, 3)
+    rng = random.Random(3)
+    for _ in range(60):
+        if loud.is_over():
+            break
+        seat = loud.deciders()[0]
+        other = next(s for s in range(4) if s not in loud.deciders()) if len(loud.deciders()) < 4 else None
+        action = rng.choice(loud.legal_actions(seat))
+        if other is not None:
+            before = snapshot(quiet)
+            with pytest.raises(IllegalActionError, match=f"seat {other} may not act now"):
+                quiet.apply(action, other, quiet=True)
+            assert snapshot(quiet) == before
+        loud.apply(action, seat)
+        assert quiet.apply(action, seat, quiet=True) == []
+        assert quiet.to_position() == loud.to_position()
+
+
 def test_venture_draw_event_shows_the_cards_to_the_drawer_only(venture: Any) -> None:
     state = venture.new_state(4, 7)
     seat = _mover(state)

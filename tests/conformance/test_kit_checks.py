@@ -10,37 +10,29 @@ import pytest
 
 from parlour.core.chance import Chance
 from parlour.core.registry import game_names, load_game
-from parlour.games.embers import EmbersGame, EmbersState
+from parlour.games.embers import EmbersGame, EmbersGameState
 from parlour.testing import kit
 
-S = TypeVar("S", bound=EmbersState)
+S = TypeVar("S", bound=EmbersGameState)
 
 
-def rebuild(kind: type[S], state: EmbersState) -> S:
-    """Returns ``state``'s parts as a state of class ``kind`` (same count of actions applied)."""
-    found = kind(state.content, state.players, state.options, state.chance, state.table, state.stack)
-    found.actions_applied = state.actions_applied
+def rebuild(kind: type[S], state: EmbersGameState) -> S:
+    """Returns a copy of ``state`` as a state of class ``kind`` (same count of actions applied)."""
+    found = kind.__new__(kind)
+    vars(found).update(vars(state.clone()))
     return found
 
 
-class Unchanged(EmbersState):
+class Unchanged(EmbersGameState):
     """Embers whose ``determinize`` returns the state unchanged: a copy, even its generator."""
-
-    def clone(self) -> Unchanged:
-        """Returns a copy of this class."""
-        return rebuild(Unchanged, EmbersState.clone(self))
 
     def determinize(self, seat: int, rng: random.Random) -> Unchanged:
         """Re-deals nothing."""
         return self.clone()
 
 
-class FreshOnly(EmbersState):
+class FreshOnly(EmbersGameState):
     """Embers whose ``determinize`` takes a fresh generator but re-deals no card."""
-
-    def clone(self) -> FreshOnly:
-        """Returns a copy of this class."""
-        return rebuild(FreshOnly, EmbersState.clone(self))
 
     def determinize(self, seat: int, rng: random.Random) -> FreshOnly:
         """Re-deals nothing; the future draws differ."""
@@ -49,12 +41,12 @@ class FreshOnly(EmbersState):
         return copy
 
 
-class Forgetful(EmbersState):
+class Forgetful(EmbersGameState):
     """Embers whose ``clone`` drops the count of actions applied (as a hand-written one may)."""
 
     def clone(self) -> Forgetful:
         """Returns a copy that counts no action applied."""
-        copy = rebuild(Forgetful, EmbersState.clone(self))
+        copy = EmbersGameState.clone(self)
         copy.actions_applied = 0
         return copy
 
@@ -62,20 +54,22 @@ class Forgetful(EmbersState):
 class Broken(EmbersGame):
     """Embers dealing (and loading) states of a broken class."""
 
-    def __init__(self, kind: type[EmbersState]) -> None:
+    def __init__(self, kind: type[EmbersGameState]) -> None:
         self.kind = kind
 
-    def deal(self, players: int, seed: int, options: dict[str, object], chance: Chance | None) -> EmbersState:
+    def deal(
+        self, players: int, seed: int, options: dict[str, object], chance: Chance | None
+    ) -> EmbersGameState:
         """Returns the deal as a state of the broken class."""
         return rebuild(self.kind, super().deal(players, seed, options, chance))
 
-    def read(self, data: object, options: dict[str, Any]) -> EmbersState:
+    def read(self, data: object, options: dict[str, Any]) -> EmbersGameState:
         """Returns the position as a state of the broken class."""
         return rebuild(self.kind, super().read(data, options))
 
 
 @pytest.mark.parametrize("kind", [Unchanged, FreshOnly])
-def test_the_kit_fails_a_determinize_that_redeals_nothing(kind: type[EmbersState]) -> None:
+def test_the_kit_fails_a_determinize_that_redeals_nothing(kind: type[EmbersGameState]) -> None:
     """The whole kit on the broken Embers fails, naming the re-deal; the real Embers passes."""
     kit.check_game(EmbersGame(), 3, range(1))
     with pytest.raises(AssertionError, match="no determinisation re-dealt anything"):
@@ -95,15 +89,14 @@ def test_the_kit_fails_a_clone_that_drops_the_count_of_actions_applied() -> None
         kit.check_clone_is_exact(live)
 
 
-def end_windows(seeds: range) -> list[EmbersState]:
+def end_windows(seeds: range) -> list[EmbersGameState]:
     """Returns, from random two-player games of Embers, the states where every card but the ember in
     play is played or taken and the last seat is asked to answer: nobody holds a card, nothing is
     hidden, so a re-deal has nothing to change."""
-    found: list[EmbersState] = []
+    found: list[EmbersGameState] = []
 
     def keep(state: Any, step: int) -> None:
-        table = state.table
-        if not state.is_over() and not table.draw and not any(table.hands):
+        if not state.is_over() and not state.draw and not any(state.hands):
             found.append(rebuild(Unchanged, state))
 
     for seed in seeds:
@@ -118,7 +111,7 @@ def test_the_redeal_check_asks_nothing_of_states_without_hidden_cards() -> None:
     assert quiet
     rng = random.Random(0)
     kit.check_determinize_redeals(quiet, rng)
-    dealt = rebuild(Unchanged, cast(EmbersState, EmbersGame().new_state(2, 0)))
+    dealt = rebuild(Unchanged, cast(EmbersGameState, EmbersGame().new_state(2, 0)))
     with pytest.raises(AssertionError, match="seat 0: no determinisation re-dealt anything in 1 states"):
         kit.check_determinize_redeals([*quiet, dealt], rng)
 

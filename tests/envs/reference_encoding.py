@@ -17,6 +17,7 @@ from parlour.core.features import Features as CoreFeatures
 from parlour.core.features import relative
 from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
+from parlour.games.embers import views as embers_views
 from parlour.games.embers.content import Content as EmbersContent
 from parlour.games.embers.state import EmbersState
 from parlour.games.im_the_boss.catalogue import largest_proceeds
@@ -294,7 +295,7 @@ def embers_encoder(content: EmbersContent, players: int) -> Encoder:
     deck = len(content.deck)
 
     def encode(state: GameState, seat: int) -> Features:
-        obs = game_state(state, EmbersState).observe(seat)
+        obs = embers_views.observation(game_state(state, EmbersState), seat)
         f = Features()
         f.one_hot("decision", obs["decision"], ["turn", "answer"])
         f.scalar("I may act", seat in obs["deciders"])

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from parlour.core.game import Game, OptionsGiven
     from parlour.core.notation import Action
     from parlour.core.state import GameState
-    from parlour.games.embers import EmbersGame, EmbersState
+    from parlour.games.embers import EmbersGame, EmbersGameState
     from parlour.games.im_the_boss import BossGame, BossState
     from parlour.games.venture import VentureGame
     from parlour.games.venture.game_state import VentureGameState
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
         def read_position(self, data: Any) -> S: ...
         def load_position(self, text: str) -> S: ...
 
-    class TypedEmbers(TypedGame[EmbersState], EmbersGame):
+    class TypedEmbers(TypedGame[EmbersGameState], EmbersGame):
         """Embers with its states typed."""
 
     class TypedBoss(TypedGame[BossState], BossGame):

@@ -10,6 +10,7 @@ from parlour.core.game import Game
 from parlour.games.embers.content import house_content
 from parlour.games.embers.deal import new_game
 from parlour.games.embers.encoding import encoding
+from parlour.games.embers.game_state import EmbersGameState
 from parlour.games.embers.options import OPTIONS
 from parlour.games.embers.position import read_position
 from parlour.games.embers.state import EmbersState
@@ -36,11 +37,13 @@ class EmbersGame(Game):
     rules_summary = RULES_SUMMARY
     max_actions = 5_000  # a game is at most 30 cards, each answered at most 6 douses × 4 seats
 
-    def deal(self, players: int, seed: int, options: dict[str, object], chance: Chance | None) -> EmbersState:
+    def deal(
+        self, players: int, seed: int, options: dict[str, object], chance: Chance | None
+    ) -> EmbersGameState:
         """Returns the game after the deal (rule 2), seat 0 to play."""
         return new_game(house_content(), players, seed, options, chance)
 
-    def read(self, data: object, options: dict[str, object]) -> EmbersState:
+    def read(self, data: object, options: dict[str, object]) -> EmbersGameState:
         """Returns the state a position describes (docs/positions.md, "Embers")."""
         players = range(self.min_players, self.max_players + 1)
         return read_position(house_content(), data, options, players)
@@ -52,4 +55,4 @@ class EmbersGame(Game):
 
 GAME = EmbersGame()
 
-__all__ = ["GAME", "EmbersGame", "EmbersState"]
+__all__ = ["GAME", "EmbersGame", "EmbersGameState", "EmbersState"]

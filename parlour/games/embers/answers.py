@@ -14,8 +14,8 @@ from parlour.games.embers.state import EmbersState
 def open_answers(state: EmbersState, seat: Seat, ember: str) -> None:
     """Rule 3.3 and rule 4.1: the ember leaves the hand face up and the others are asked, clockwise from
     the player's left (every one of them, whether or not it holds a douse card: who is asked is public)."""
-    state.table.hands[seat].remove(ember)
-    state.table.play = ember
+    state.hands[seat].remove(ember)
+    state.play = ember
     state.emit(f"seat {seat} plays {ember}")
     state.stack.push(Answers(seats=state.others(seat)))
 
@@ -30,7 +30,7 @@ class Answers(Decision[EmbersState, EmbersAction]):
 
     def legal(self, state: EmbersState, seat: Seat) -> list[EmbersAction]:
         """Rule 4.1: ``douse`` (with a douse card in hand) or ``pass``."""
-        return [DOUSE, PASS] if DOUSE_CARD in state.table.hands[seat] else [PASS]
+        return [DOUSE, PASS] if DOUSE_CARD in state.hands[seat] else [PASS]
 
     def apply(self, state: EmbersState, seat: Seat, action: EmbersAction) -> None:
         """A pass leaves the window; a douse is laid on the card and asks the others again (rule 4.2),
@@ -39,8 +39,8 @@ class Answers(Decision[EmbersState, EmbersAction]):
             state.emit(f"seat {seat} passes")
             self.pass_seat(seat)
             return
-        state.table.hands[seat].remove(DOUSE_CARD)
-        state.table.dousers.append(seat)
+        state.hands[seat].remove(DOUSE_CARD)
+        state.dousers.append(seat)
         state.emit(f"seat {seat} douses")
         self.reopen(state.others(seat) if state.chain else [])
 

@@ -1,7 +1,7 @@
 """Embers for learning environments: its action catalogue and observation tensor (docs/environments.md).
 
 The tensor is written straight from the state, reading only what the seat may know (its own hand and the
-public table): the same numbers, block for block, as the seat's observation (``EmbersState.observe``)
+public table): the same numbers, block for block, as the seat's observation (``views.observation``)
 would give (tests/envs/test_encoding_reference.py).
 """
 
@@ -57,23 +57,23 @@ class _Table:
 
     def write(self, state: EmbersState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
-        players, at, slot, table = self.players, self.numbers.at, self.slot, state.table
+        players, at, slot = self.players, self.numbers.at, self.slot
         out = self.numbers.blank()
-        if not table.over:  # the decision: a turn, or answers to the ember in play
-            out[0 if table.play is None else 1] = 1
+        if not state.over:  # the decision: a turn, or answers to the ember in play
+            out[0 if state.play is None else 1] = 1
         out[at["I may act"]] = 1 if seat in state.deciders() else 0
-        for block, pile in (("hand", table.hands[seat]), ("fire", table.fire), ("discard", table.discard)):
+        for block, pile in (("hand", state.hands[seat]), ("fire", state.fire), ("discard", state.discard)):
             where = at[block]
             for card in pile:
                 out[where + slot[card]] += 1
         sizes, scores = at["hand sizes"], at["scores"]
-        for s, (hand, taken) in enumerate(zip(table.hands, table.taken, strict=True)):
+        for s, (hand, taken) in enumerate(zip(state.hands, state.taken, strict=True)):
             out[sizes + (s - seat) % players] = len(hand)
             out[scores + (s - seat) % players] = len(taken)
-        out[at["active"] + (table.active - seat) % players] = 1
-        out[at["draw pile"]] = len(table.draw)
-        out[at["fire total"]] = sum(map(state.content.embers.__getitem__, table.fire))  # fire_total()
-        if table.play is not None:
-            out[at["in play"] + slot[table.play]] = 1
-        out[at["douses on it"]] = len(table.dousers)
+        out[at["active"] + (state.active - seat) % players] = 1
+        out[at["draw pile"]] = len(state.draw)
+        out[at["fire total"]] = sum(map(state.content.embers.__getitem__, state.fire))  # fire_total()
+        if state.play is not None:
+            out[at["in play"] + slot[state.play]] = 1
+        out[at["douses on it"]] = len(state.dousers)
         return self.numbers.values(out)

@@ -10,17 +10,16 @@ def settle_play(state: EmbersState) -> None:
     """Rule 5.1: an ember under an odd number of douse cards is doused, else it stands; the douse cards
     go to the discard pile either way. Rule 5.2: a standing ember that brings the fire to the blaze
     takes it."""
-    table = state.table
-    ember, player = table.play, table.active
+    ember, player = state.play, state.active
     assert ember is not None, "settle_play needs an ember in play"
-    table.discard.extend([DOUSE] * len(table.dousers))
-    doused = len(table.dousers) % 2 == 1
-    table.play, table.dousers = None, []
+    state.discard.extend([DOUSE] * len(state.dousers))
+    doused = len(state.dousers) % 2 == 1
+    state.play, state.dousers = None, []
     if doused:
-        table.discard.append(ember)
+        state.discard.append(ember)
         state.emit(f"seat {player}'s {ember} is doused")
         return
-    table.fire.append(ember)
+    state.fire.append(ember)
     total = state.fire_total()
     state.emit(f"seat {player}'s {ember} stands: the fire totals {total}")
     if total >= state.content.blaze:
@@ -29,7 +28,6 @@ def settle_play(state: EmbersState) -> None:
 
 def take_fire(state: EmbersState, seat: int) -> None:
     """Rule 5.2: every card of the fire goes to the seat's score pile; the fire is empty again."""
-    table = state.table
-    state.emit(f"seat {seat} takes the fire: {len(table.fire)} cards")
-    table.taken[seat].extend(table.fire)
-    table.fire = []
+    state.emit(f"seat {seat} takes the fire: {len(state.fire)} cards")
+    state.taken[seat].extend(state.fire)
+    state.fire = []

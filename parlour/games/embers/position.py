@@ -1,4 +1,4 @@
-"""Reading an Embers position (docs/positions.md, "Embers"): the header, the Table's parts read through
+"""Reading an Embers position (docs/positions.md, "Embers"): the header, the state's parts read through
 its layout, then the checks legal play guarantees."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from parlour.core.errors import PositionError
 from parlour.core.positions import Fields
 from parlour.games.embers.answers import Answers
 from parlour.games.embers.content import Content
-from parlour.games.embers.state import FORMAT, LAYOUT, EmbersState, Table, empty_table
+from parlour.games.embers.game_state import EmbersGameState
+from parlour.games.embers.state import FORMAT, LAYOUT, EmbersState
 from parlour.games.embers.turn import Turn
 
 KINDS = DecisionKinds(Turn, Answers)
@@ -21,7 +22,7 @@ HEADER = {"format", "game", "players", "options", "chance", "decisions"}
 
 def read_position(
     content: Content, data: object, options: Mapping[str, object], players: range
-) -> EmbersState:
+) -> EmbersGameState:
     """Returns the state a position describes, refusing anything legal play cannot reach, naming the field."""
     found = Fields(data, "", HEADER | set(LAYOUT.keys()))
     if found.get("format") != FORMAT:
@@ -31,10 +32,10 @@ def read_position(
     ):  # written since format 1's second month
         raise PositionError("game", f"must be {EmbersState.game_name!r}")
     count = found.integer("players", players.start, players.stop - 1)
-    table = empty_table()
-    vars(table).update(LAYOUT.read(Table, found.data))
+    parts = LAYOUT.read(EmbersState, found.data)
     stack = DecisionStack.from_json(found.get("decisions"), "decisions", count, KINDS)
-    state = EmbersState(content, count, options, Chance.from_json(found.get("chance")), table, stack)
+    state = EmbersGameState(content, count, options, Chance.from_json(found.get("chance")))
+    vars(state).update(parts, stack=stack)
     for error in state.problems():
         raise error
     _check_hand_order(state)
@@ -44,7 +45,7 @@ def read_position(
 
 def _check_hand_order(state: EmbersState) -> None:
     """Each hand is in its canonical order (the embers rising, then the douse cards)."""
-    for seat, hand in enumerate(state.table.hands):
+    for seat, hand in enumerate(state.hands):
         before = list(hand)
         state.sort_hand(seat)
         if hand != before:
@@ -53,33 +54,32 @@ def _check_hand_order(state: EmbersState) -> None:
 
 def _check_decisions(state: EmbersState) -> None:
     """The stack is one legal play could leave: ``[turn]`` or ``[turn, answer]``, none once over."""
-    table, stack = state.table, state.stack
+    stack = state.stack
     kinds = tuple(type(d) for d in stack)
-    if table.over or not kinds:
-        if kinds or not table.over:
+    if state.over or not kinds:
+        if kinds or not state.over:
             raise PositionError("decisions", "empty exactly when the game is over")
         return
-    expected: tuple[type[Decision], ...] = (Turn,) if table.play is None else (Turn, Answers)
+    expected: tuple[type[Decision], ...] = (Turn,) if state.play is None else (Turn, Answers)
     if kinds != expected:
         names = [kind.kind for kind in expected]
         raise PositionError("decisions", f"must be {names} here, not {stack.kinds()}")
     turn = stack[0]
     assert isinstance(turn, Turn)
-    if turn.seats != [table.active] or turn.concurrent:
-        raise PositionError("decisions[0].seats", f"the turn asks the active seat alone, [{table.active}]")
-    if turn.step != ("play" if table.play is None else "end"):
+    if turn.seats != [state.active] or turn.concurrent:
+        raise PositionError("decisions[0].seats", f"the turn asks the active seat alone, [{state.active}]")
+    if turn.step != ("play" if state.play is None else "end"):
         raise PositionError("decisions[0].data.step", "not a step a turn waits at")
-    if table.play is not None:
+    if state.play is not None:
         _check_answers(state, stack[1])
 
 
 def _check_answers(state: EmbersState, answers: object) -> None:
     """Rules 4.1-4.4: the seats still asked are the last ones of the order from the last card's player."""
-    table = state.table
     assert isinstance(answers, Answers)
-    last = table.dousers[-1] if table.dousers else table.active
+    last = state.dousers[-1] if state.dousers else state.active
     order = state.others(last)
     if answers.concurrent or not answers.seats or answers.seats != order[len(order) - len(answers.seats) :]:
         raise PositionError("decisions[1].seats", f"must be the last seats of {order}, one at a time")
-    if table.dousers and not state.chain:
+    if state.dousers and not state.chain:
         raise PositionError("dousers", "under chain=off a douse ends the answers")

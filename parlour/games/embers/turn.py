@@ -24,7 +24,7 @@ class Turn(Decision[EmbersState, EmbersAction]):
 
     def legal(self, state: EmbersState, seat: Seat) -> list[EmbersAction]:
         """Rule 3.3: ``play N`` for each ember number in hand, rising, then ``discard`` with a douse card."""
-        hand = state.table.hands[seat]
+        hand = state.hands[seat]
         embers = sorted({state.content.embers[card] for card in hand if card != DOUSE})
         found: list[EmbersAction] = [PLAYS[number] for number in embers]
         return [*found, DISCARD] if DOUSE in hand else found
@@ -34,8 +34,8 @@ class Turn(Decision[EmbersState, EmbersAction]):
         if isinstance(action, Play):
             open_answers(state, seat, str(action.ember))
         else:
-            state.table.hands[seat].remove(DOUSE)
-            state.table.discard.append(DOUSE)
+            state.hands[seat].remove(DOUSE)
+            state.discard.append(DOUSE)
             state.emit(f"seat {seat} discards a douse card")
         self.step = "end"
 
@@ -45,25 +45,24 @@ class Turn(Decision[EmbersState, EmbersAction]):
             self._start(state)
             return True
         if self.step == "end":
-            table = state.table
-            table.active, table.turn = (table.active + 1) % state.players, table.turn + 1
+            state.active, state.turn = (state.active + 1) % state.players, state.turn + 1
             self.step = "start"
-            self.reopen([table.active])
+            self.reopen([state.active])
             return True
         return False
 
     def _start(self, state: EmbersState) -> None:
         """Rule 6.1 (nobody holds a card: the game ends), rule 3.1 (draw up) and rule 3.2 (no card: skip)."""
-        table, seat = state.table, state.table.active
-        if not table.draw and not any(table.hands):
-            state.end()
+        seat = state.active
+        if not state.draw and not any(state.hands):
+            state.over = True
             state.stack.pop()
             state.emit("every card has been played: the game ends")
             return
-        hand = table.hands[seat]
-        count = min(len(table.draw), max(0, state.content.hand - len(hand)))
+        hand = state.hands[seat]
+        count = min(len(state.draw), max(0, state.content.hand - len(hand)))
         if count:
-            drawn, table.draw = table.draw[:count], table.draw[count:]
+            drawn, state.draw = state.draw[:count], state.draw[count:]
             hand.extend(drawn)
             state.sort_hand(seat)
             state.emit(f"seat {seat} draws {count}", seat, "drew " + " ".join(drawn))

@@ -1,8 +1,11 @@
-"""What a seat sees of Embers (its typed observation) and the table drawn as text from it."""
+"""What a seat sees of Embers: its typed observation, and the table drawn as text from it."""
 
 from __future__ import annotations
 
 from typing import Literal, TypedDict
+
+from parlour.core.decisions import Seat
+from parlour.games.embers.state import EmbersState
 
 DecisionKind = Literal["turn", "answer"]
 """The decisions Embers asks (``turn.Turn`` and ``answers.Answers``)."""
@@ -39,20 +42,46 @@ class Observation(TypedDict):
     over: bool
 
 
-def render_text(obs: Observation) -> str:
-    """Returns the table as text, as the observation's seat sees it."""
-    status = "the game is over" if obs["over"] else f"seat {obs['active']}'s turn"
-    lines = [f"Embers, turn {obs['turn']}: {status}"]
-    fire = " ".join(obs["fire"]) or "empty"
-    lines.append(f"Fire: {fire} (total {obs['fire_total']}; taken at {obs['blaze']})")
-    lines.append(f"Draw pile: {obs['draw_size']} cards   Discard: {' '.join(obs['discard']) or 'none'}")
-    if obs["play"] is not None:
-        lines.append(_play_line(obs["play"], obs["active"], obs["dousers"]))
-    for seat in range(obs["players"]):
-        mark = "  <- to act" if seat in obs["deciders"] else ""
-        lines.append(f"seat {seat}: {obs['hand_sizes'][seat]} cards, {obs['scores'][seat]} points{mark}")
-    if obs["hand"] is not None:
-        lines.append(f"Your hand: {' '.join(obs['hand']) or 'empty'}")
+def observation(state: EmbersState, seat: Seat | None) -> Observation:
+    """Returns what ``seat`` (None: a spectator) may know: its own hand and the public table."""
+    return Observation(
+        seat=seat,
+        players=state.players,
+        hand=None if seat is None else list(state.hands[seat]),
+        hand_sizes=[len(hand) for hand in state.hands],
+        draw_size=len(state.draw),
+        fire=list(state.fire),
+        fire_total=state.fire_total(),
+        blaze=state.content.blaze,
+        discard=list(state.discard),
+        taken=[list(pile) for pile in state.taken],
+        scores=[len(pile) for pile in state.taken],
+        play=state.play,
+        dousers=list(state.dousers),
+        active=state.active,
+        turn=state.turn,
+        decision=None if state.over else "turn" if state.play is None else "answer",
+        deciders=list(state.deciders()),
+        over=state.over,
+    )
+
+
+def render_text(state: EmbersState, seat: Seat | None) -> str:
+    """Returns the table as text, as ``seat`` (None: a spectator) sees it: drawn from the seat's
+    observation alone, so the terminal shows exactly what the seat is sent."""
+    view = observation(state, seat)
+    status = "the game is over" if view["over"] else f"seat {view['active']}'s turn"
+    lines = [f"Embers, turn {view['turn']}: {status}"]
+    fire = " ".join(view["fire"]) or "empty"
+    lines.append(f"Fire: {fire} (total {view['fire_total']}; taken at {view['blaze']})")
+    lines.append(f"Draw pile: {view['draw_size']} cards   Discard: {' '.join(view['discard']) or 'none'}")
+    if view["play"] is not None:
+        lines.append(_play_line(view["play"], view["active"], view["dousers"]))
+    for other in range(view["players"]):
+        mark = "  <- to act" if other in view["deciders"] else ""
+        lines.append(f"seat {other}: {view['hand_sizes'][other]} cards, {view['scores'][other]} points{mark}")
+    if view["hand"] is not None:
+        lines.append(f"Your hand: {' '.join(view['hand']) or 'empty'}")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from parlour.core.chance import Chance, Forced
 from parlour.core.state import Event
-from parlour.games.embers import EmbersState
+from parlour.games.embers import EmbersGameState
 from parlour.games.embers.content import house_content
 
 from ..typed import EMBERS as GAME
@@ -16,7 +16,7 @@ from ..typed import EMBERS as GAME
 DECK = house_content().deck
 
 
-def deal(*hands: list[str], draw: Sequence[str] = (), **options: Any) -> EmbersState:
+def deal(*hands: list[str], draw: Sequence[str] = (), **options: Any) -> EmbersGameState:
     """Returns a new game whose hands are ``hands`` (seat 0 first) and whose draw pile starts ``draw``
     (the rest of the deck after it, in the deck's order); the shuffle of rule 2.1 is forced to it."""
     chosen = [card for hand in hands for card in hand] + list(draw)
@@ -33,7 +33,7 @@ def deal(*hands: list[str], draw: Sequence[str] = (), **options: Any) -> EmbersS
     return state
 
 
-def play(state: EmbersState, *moves: str) -> list[Event]:
+def play(state: EmbersGameState, *moves: str) -> list[Event]:
     """Applies moves written ``"seat: action"``; returns the events of the last one."""
     events: list[Event] = []
     for move in moves:

@@ -38,9 +38,9 @@ def test_rule_4_1_a_player_without_a_douse_card_is_asked_and_may_only_pass() -> 
 def test_rule_4_2_a_douse_asks_everyone_but_the_douser_again_from_its_left() -> None:
     state = deal(*HANDS[:3])
     play(state, "0: play 1", "1: douse")
-    assert state.table.dousers == [1] and state.waiting() == (2, 0)
+    assert state.dousers == [1] and state.waiting() == (2, 0)
     play(state, "2: pass", "0: douse")
-    assert state.table.dousers == [1, 0] and state.waiting() == (1, 2)
+    assert state.dousers == [1, 0] and state.waiting() == (1, 2)
 
 
 def test_rule_4_3_the_answers_end_when_everyone_asked_has_passed() -> None:
@@ -48,17 +48,17 @@ def test_rule_4_3_the_answers_end_when_everyone_asked_has_passed() -> None:
     play(state, "0: play 1", "1: douse", "2: pass")
     assert state.stack.kinds() == ["turn", "answer"]
     play(state, "0: pass")
-    assert state.stack.kinds() == ["turn"] and state.table.play is None and state.deciders() == (1,)
+    assert state.stack.kinds() == ["turn"] and state.play is None and state.deciders() == (1,)
 
 
 def test_rule_4_4_under_chain_off_a_douse_ends_the_answers() -> None:
     state = deal(*HANDS[:3], chain="off")
     play(state, "0: play 1", "1: douse")
-    assert state.stack.kinds() == ["turn"] and state.table.discard == ["douse", "1"]
+    assert state.stack.kinds() == ["turn"] and state.discard == ["douse", "1"]
     assert state.deciders() == (1,)
 
 
 def test_the_worked_turn_of_the_rule_text_a_doused_douse_lets_the_ember_stand() -> None:
     state = deal(["7", "1", "2", "3", "douse"], ["1", "2", "3", "4", "5"], ["4", "5", "6", "douse", "douse"])
     play(state, "0: play 7", "1: pass", "2: douse", "0: douse", "1: pass", "2: pass")
-    assert state.table.fire == ["7"] and state.table.discard == ["douse", "douse"]
+    assert state.fire == ["7"] and state.discard == ["douse", "douse"]

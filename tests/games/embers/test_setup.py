@@ -29,22 +29,22 @@ def test_a_content_file_the_rules_cannot_play_with_is_refused() -> None:
 
 def test_rule_2_1_each_player_is_dealt_five_cards_the_rest_is_the_draw_pile() -> None:
     state = GAME.new_state(4, 11)
-    assert [len(hand) for hand in state.table.hands] == [5, 5, 5, 5]
-    assert len(state.table.draw) == 10
+    assert [len(hand) for hand in state.hands] == [5, 5, 5, 5]
+    assert len(state.draw) == 10
     assert state.invariant_errors() == []
 
 
 def test_rule_2_1_the_shuffle_is_the_states_seeded_chance() -> None:
     assert GAME.new_state(3, 5).to_position() == GAME.new_state(3, 5).to_position()
-    assert GAME.new_state(3, 5).table.hands != GAME.new_state(3, 6).table.hands
+    assert GAME.new_state(3, 5).hands != GAME.new_state(3, 6).hands
     state = deal(["1", "2", "3", "4", "5"], ["douse", "douse", "8", "8", "8"], draw=["7"])
-    assert state.table.hands[1] == ["8", "8", "8", "douse", "douse"]  # embers rising, then douse cards
-    assert state.table.draw[0] == "7"
+    assert state.hands[1] == ["8", "8", "8", "douse", "douse"]  # embers rising, then douse cards
+    assert state.draw[0] == "7"
 
 
 def test_rule_2_2_seat_0_begins_with_an_empty_fire() -> None:
     state = GAME.new_state(3, 2)
-    assert state.deciders() == (0,) and state.table.fire == [] and state.turn_player() == 0
+    assert state.deciders() == (0,) and state.fire == [] and state.turn_player() == 0
 
 
 def test_two_to_five_players() -> None:

@@ -13,20 +13,20 @@ from .scenario import deal, play, texts
 def test_rule_3_1_a_turn_begins_by_drawing_up_to_five_cards() -> None:
     state = deal(["1", "2", "3", "4", "douse"], ["5", "6", "7", "8", "8"], draw=["6", "7"])
     play(state, "0: discard")
-    assert state.table.hands[0] == ["1", "2", "3", "4"]  # it draws at the start of its turn, not the end
+    assert state.hands[0] == ["1", "2", "3", "4"]  # it draws at the start of its turn, not the end
     play(state, "1: play 8", "0: pass")
-    assert state.table.hands[0] == ["1", "2", "3", "4", "6"]
-    assert state.table.hands[1] == ["5", "6", "7", "8"]
+    assert state.hands[0] == ["1", "2", "3", "4", "6"]
+    assert state.hands[1] == ["5", "6", "7", "8"]
 
 
 def test_rule_3_1_fewer_when_the_draw_pile_runs_out() -> None:
     state = deal(["1", "2", "3", "4", "douse"], ["5", "6", "7", "8", "8"], draw=["6"])
-    state.table.draw, spare = state.table.draw[:1], state.table.draw[1:]
-    state.table.discard.extend(spare)  # the pile holds only the 6
+    state.draw, spare = state.draw[:1], state.draw[1:]
+    state.discard.extend(spare)  # the pile holds only the 6
     play(state, "0: discard", "1: play 5", "0: pass")
-    assert state.table.hands[0] == ["1", "2", "3", "4", "6"] and state.table.draw == []
+    assert state.hands[0] == ["1", "2", "3", "4", "6"] and state.draw == []
     play(state, "0: play 1", "1: pass")
-    assert state.table.hands[1] == ["6", "7", "8", "8"] and state.deciders() == (1,)
+    assert state.hands[1] == ["6", "7", "8", "8"] and state.deciders() == (1,)
 
 
 def test_rule_3_1_the_draw_is_secret_to_the_others() -> None:
@@ -41,16 +41,16 @@ def test_rule_3_1_the_draw_is_secret_to_the_others() -> None:
 def test_rule_3_2_a_player_without_a_card_is_skipped() -> None:
     douses = ["douse"] * 5
     state = deal(["1", "2", "3", "4", "5"], douses, ["6", "6", "6", "7", "7"])
-    state.table.discard.extend(state.table.draw)
-    state.table.draw = []
+    state.discard.extend(state.draw)
+    state.draw = []
     play(state, "0: play 1", "1: douse", "2: pass", "0: pass", "1: discard")
     play(state, "2: play 6", "0: pass", "1: douse", "2: pass", "0: pass")
     play(state, "0: play 2", "1: douse", "2: pass", "0: pass", "1: discard")
     play(state, "2: play 6", "0: pass", "1: pass")
-    assert state.table.hands[1] == []
+    assert state.hands[1] == []
     events = play(state, "0: play 3", "1: pass", "2: pass")
     assert "seat 1 holds no card: the turn is skipped" in texts(events)
-    assert state.deciders() == (2,) and state.table.active == 2 and not state.is_over()
+    assert state.deciders() == (2,) and state.active == 2 and not state.is_over()
 
 
 def test_rule_3_3_a_turn_offers_each_ember_number_once_rising_then_discard() -> None:
@@ -66,7 +66,7 @@ def test_rule_3_3_a_turn_offers_each_ember_number_once_rising_then_discard() -> 
 def test_rule_3_3_discarding_a_douse_card_ends_the_turn_without_answers() -> None:
     state = deal(["1", "2", "3", "4", "douse"], ["5", "6", "7", "8", "8"])
     play(state, "0: discard")
-    assert state.table.discard == ["douse"] and state.deciders() == (1,)
+    assert state.discard == ["douse"] and state.deciders() == (1,)
     assert state.stack.kinds() == ["turn"]
 
 
@@ -74,7 +74,7 @@ def test_rule_3_3_playing_an_ember_opens_the_answers() -> None:
     state = deal(["1", "2", "3", "4", "douse"], ["5", "6", "7", "8", "8"], ["1", "2", "3", "4", "5"])
     events = play(state, "0: play 3")
     assert texts(events) == ["seat 0 plays 3"]
-    assert state.table.play == "3" and state.stack.kinds() == ["turn", "answer"]
+    assert state.play == "3" and state.stack.kinds() == ["turn", "answer"]
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import json
 import random
 
 from parlour.games.embers import GAME
-from parlour.games.embers.state import LAYOUT
+from parlour.games.embers.state import LAYOUT, EmbersState
 from parlour.testing.kit import states_along
 
 from .scenario import deal, play
@@ -38,19 +38,34 @@ def test_a_re_deal_changes_only_what_the_seat_cannot_see() -> None:
     play(state, "0: play 8", "1: pass", "2: pass")
     other = state.determinize(1, random.Random(3))
     assert other.observation(1) == state.observation(1)
-    assert other.table.hands[1] == state.table.hands[1] and other.table.fire == state.table.fire
-    assert sorted(other.table.hands[0] + other.table.hands[2] + other.table.draw) == sorted(
-        state.table.hands[0] + state.table.hands[2] + state.table.draw
+    assert other.hands[1] == state.hands[1] and other.fire == state.fire
+    assert sorted(other.hands[0] + other.hands[2] + other.draw) == sorted(
+        state.hands[0] + state.hands[2] + state.draw
     )
-    assert other.table.hands != state.table.hands or other.table.draw != state.table.draw
+    assert other.hands != state.hands or other.draw != state.draw
     again = other.determinize(1, random.Random(5)).to_position()
     assert json.dumps(state.determinize(1, random.Random(5)).to_position()) == json.dumps(again)
 
 
 def test_the_layout_hides_the_other_hands_and_the_draw_pile_and_nothing_else() -> None:
-    table = deal(*HANDS).table
-    assert [name for name, _ in LAYOUT.unseen(table, 1)] == ["hands[0]", "hands[2]", "draw"]
-    assert [name for name, _ in LAYOUT.unseen(table, None)] == ["hands[0]", "hands[1]", "hands[2]", "draw"]
+    state = deal(*HANDS)
+    assert [name for name, _ in LAYOUT.unseen(state, 1)] == ["hands[0]", "hands[2]", "draw"]
+    assert [name for name, _ in LAYOUT.unseen(state, None)] == ["hands[0]", "hands[1]", "hands[2]", "draw"]
+
+
+def test_the_layout_describes_every_attribute_of_the_state_once() -> None:
+    """Every attribute ``EmbersState`` declares (its zones, content and options) is a part of its layout,
+    which copies, re-deals and writes them; a copy shares only the shared parts."""
+    declared = set(EmbersState.__annotations__)
+    parts = {part.name for part in LAYOUT.parts}
+    assert declared <= parts and parts - declared == {"players", "chance", "stack"}
+    state = deal(*HANDS)
+    copy = state.clone()
+    mine, its = vars(state), vars(copy)
+    assert its.keys() == mine.keys() and type(copy) is type(state)
+    values = (int, str, type(None))  # never changed in place: a copy may share them
+    same = {name for name, value in mine.items() if its[name] is value and not isinstance(value, values)}
+    assert same == {"content", "options"}
 
 
 def test_the_encoding_covers_every_legal_action_with_a_fixed_size() -> None:

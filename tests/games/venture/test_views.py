@@ -79,7 +79,7 @@ def test_the_encoding_reads_only_a_game_of_venture() -> None:
     """The encoder reads Venture's typed observation: another game's state is refused, not misread."""
     encode = GAME.encoding(3, {}).encode
     assert encode(GAME.new_state(3, 1), 0).size > 0
-    with pytest.raises(TypeError, match="reads a VentureGameState, not EmbersState"):
+    with pytest.raises(TypeError, match="reads a VentureGameState, not EmbersGameState"):
         encode(load_game("embers").new_state(2, 0), 0)
 
 

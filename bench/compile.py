@@ -37,9 +37,9 @@ EXCLUDED: dict[str, str] = {
     "parlour/core/state.py": "mypy narrows self._offered to None across the call in apply_legal (it is "
     "reset there, and the decision sets it again during the call); mypyc trusts the narrowing and "
     "raises TypeError (None object expected; got tuple)",
-    "parlour/core/modular.py": "I'm the Boss!'s Tabletop (interpreted: it declares decisions) subclasses "
+    "parlour/core/modular.py": "I'm the Boss!'s BossState (interpreted: it declares decisions) subclasses "
     "ModularState, and an interpreted class may not subclass a compiled one",
-    "parlour/core/zones.py": "I'm the Boss!'s SpaceForm (interpreted, beside Tabletop) subclasses Form, and "
+    "parlour/core/zones.py": "I'm the Boss!'s SpaceForm (interpreted, beside BossState) subclasses Form, and "
     "an interpreted class may not subclass a compiled one",
     "parlour/games/im_the_boss/negotiation.py": "declares a runtime-checkable Protocol, which mypyc "
     "compiles into a class that is not a protocol",
@@ -47,7 +47,7 @@ EXCLUDED: dict[str, str] = {
     "a float variable",
     "parlour/games/embers/position.py": "reading positions (not on the hot path): mypyc refuses a class "
     "attribute read through the class, and native objects have no vars()",
-    "parlour/games/im_the_boss/state.py": "its class subclasses Tabletop (interpreted: it declares "
+    "parlour/games/im_the_boss/state.py": "its class subclasses BossState (interpreted: it declares "
     "decisions) over the compiled GameState, and mypyc writes a call of GameState's __init__ with too "
     "many arguments",
     **dict.fromkeys(
@@ -89,7 +89,7 @@ DECISIONS = (
     "parlour/games/im_the_boss/bargain.py",
     "parlour/games/im_the_boss/closing.py",
     "parlour/games/im_the_boss/plays.py",
-    "parlour/games/im_the_boss/tabletop.py",
+    "parlour/games/im_the_boss/state.py",
     "parlour/games/im_the_boss/turn.py",
     "parlour/games/embers/answers.py",
     "parlour/games/embers/turn.py",

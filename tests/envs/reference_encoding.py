@@ -22,8 +22,8 @@ from parlour.games.embers.content import Content as EmbersContent
 from parlour.games.embers.state import EmbersState
 from parlour.games.im_the_boss.catalogue import largest_proceeds
 from parlour.games.im_the_boss.content import Content as BossContent
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.rules import KINDS
-from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.views import NegotiationView, observation
 from parlour.games.venture.content import Deck
 from parlour.games.venture.game_state import VentureGameState
@@ -112,7 +112,7 @@ def boss_encoder(content: BossContent, players: int, options: Mapping[str, JSONV
     limit = float(options["negotiation_limit"])
 
     def encode(state: GameState, seat: int) -> Features:
-        obs = observation(game_state(state, BossState), seat)
+        obs = observation(game_state(state, BossGameState), seat)
         hand = obs["hand"]
         assert hand is not None
         f = Features()

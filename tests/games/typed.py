@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from parlour.core.notation import Action
     from parlour.core.state import GameState
     from parlour.games.embers import EmbersGame, EmbersGameState
-    from parlour.games.im_the_boss import BossGame, BossState
+    from parlour.games.im_the_boss import BossGame, BossGameState
     from parlour.games.venture import VentureGame
     from parlour.games.venture.game_state import VentureGameState
     from parlour.games.venus_needs_men import VenusGame, VenusState
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     class TypedEmbers(TypedGame[EmbersGameState], EmbersGame):
         """Embers with its states typed."""
 
-    class TypedBoss(TypedGame[BossState], BossGame):
+    class TypedBoss(TypedGame[BossGameState], BossGame):
         """I'm the Boss! with its states typed."""
 
     class TypedVenture(TypedGame[VentureGameState], VentureGame):

@@ -16,10 +16,10 @@ from parlour.games.im_the_boss.content import Content, content_of
 from parlour.games.im_the_boss.deal import new_game
 from parlour.games.im_the_boss.drawing import board_svg
 from parlour.games.im_the_boss.encoding import encoding
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.options import HOUSE_CONTENT, OPTIONS, QUICK_OPTIONS
 from parlour.games.im_the_boss.palette import text_colours as clan_colours
 from parlour.games.im_the_boss.position import from_position
-from parlour.games.im_the_boss.state import BossState
 
 RULES_SUMMARY = """\
 First the player right of the first player places the marker: 'marker N'.
@@ -64,7 +64,7 @@ class BossGame(Game):
     def board_svg(self, state: GameState | None = None) -> str:
         """Returns the board as SVG: the spaces, covered deals, the marker, the open deal, the placards."""
         table = self.new_state(self.min_players, 0) if state is None else state
-        assert isinstance(table, BossState)
+        assert isinstance(table, BossGameState)
         return board_svg(table, pieces=state is not None)
 
     def encoding(self, players: int, options: Mapping[str, JSONValue]) -> Encoding:
@@ -77,13 +77,13 @@ class BossGame(Game):
 
     def deal(
         self, players: int, seed: int, options: dict[str, JSONValue], chance: Chance | None
-    ) -> BossState:
+    ) -> BossGameState:
         """Returns the game after setup (the marker still to be placed)."""
         return new_game(self.content(options), players, seed, options, chance)
 
-    def read(self, data: object, options: dict[str, JSONValue]) -> BossState:
+    def read(self, data: object, options: dict[str, JSONValue]) -> BossGameState:
         """Returns the state a position describes (see docs/positions.md)."""
-        return from_position(BossState, self.content(options), data, options)
+        return from_position(BossGameState, self.content(options), data, options)
 
     def bots(self) -> dict[str, Callable[[int], Agent]]:
         """Returns I'm the Boss!'s own bots: ``greedy``."""
@@ -92,4 +92,4 @@ class BossGame(Game):
 
 GAME = BossGame()
 
-__all__ = ["GAME", "BossAction", "BossGame", "BossState", "format_action", "parse_action"]
+__all__ = ["GAME", "BossAction", "BossGame", "BossGameState", "format_action", "parse_action"]

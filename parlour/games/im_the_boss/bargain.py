@@ -43,13 +43,13 @@ from parlour.games.im_the_boss.closing import Closing, fail_deal
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
 from parlour.games.im_the_boss.phases import clockwise, clockwise_order, others_from_left
 from parlour.games.im_the_boss.plays import play
+from parlour.games.im_the_boss.state import BossState, UnderStop
 from parlour.games.im_the_boss.supply import (
     auto_use,
     can_supply,
     stands,
     strike_unagreed,
 )
-from parlour.games.im_the_boss.tabletop import Tabletop, UnderStop
 
 
 @dataclass(eq=False, kw_only=True)
@@ -67,7 +67,7 @@ class Bargain(UnderStop):
     quiet: bool
     """Whether every seat has passed: only the Boss is asked, and it may not pass (B-2)."""
 
-    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+    def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns what ``seat`` may do in the negotiation window."""
         nego = state.nego
         assert nego is not None
@@ -89,7 +89,7 @@ class Bargain(UnderStop):
             found += investor_actions(state, seat, known)
         return found
 
-    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+    def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """Applies a negotiation action: a pass waits, a card opens its Stop window, the rest shape the
         terms and ask everyone again."""
         nego = state.negotiation()
@@ -109,7 +109,7 @@ class Bargain(UnderStop):
             shape_terms(state, seat, action)
             self.resume(state, keep_call=True)
 
-    def auto(self, state: Tabletop) -> bool:
+    def auto(self, state: BossState) -> bool:
         """When every seat has passed, only the Boss is asked (it may not pass: ruling B-2)."""
         if self.seats:
             return False
@@ -119,14 +119,14 @@ class Bargain(UnderStop):
         state.emit(f"Everyone has passed: only the Boss, seat {boss}, is asked ({quiet_choices(state)}).")
         return True
 
-    def resume(self, state: Tabletop, keep_call: bool) -> None:
+    def resume(self, state: BossState, keep_call: bool) -> None:
         """Asks every seat again, from the Boss, after an action."""
         self.quiet = False
         nego = state.nego
         assert nego is not None
         self.reopen(clockwise_order(nego.boss, state.players))
 
-    def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
+    def order(self, state: BossState) -> tuple[list[Seat], str, bool]:
         """Seats from the Boss clockwise; only the Boss once everyone has passed."""
         boss = state.negotiation().boss
         if self.quiet:
@@ -134,7 +134,7 @@ class Bargain(UnderStop):
         return clockwise(boss, state.players), f"seats from the Boss (seat {boss}) clockwise", False
 
 
-def open_negotiation(state: Tabletop, seat: int) -> None:
+def open_negotiation(state: BossState, seat: int) -> None:
     """ "Let's make a deal": ``seat`` becomes the Boss of the deal where the marker stands."""
     top = state.top_card()
     assert state.marker is not None and top is not None
@@ -152,24 +152,24 @@ def open_negotiation(state: Tabletop, seat: int) -> None:
     auto_use(state)
 
 
-def bargaining(state: Tabletop) -> Bargain:
+def bargaining(state: BossState) -> Bargain:
     """Returns the bargaining window (the bottom decision while a negotiation is on)."""
     window = state.stack[0]
     assert isinstance(window, Bargain)
     return window
 
 
-def quiet(state: Tabletop) -> bool:
+def quiet(state: BossState) -> bool:
     """Returns whether every seat has passed: only the Boss is asked, and it may not pass (B-2)."""
     return bargaining(state).quiet
 
 
-def spent(state: Tabletop, seat: int) -> bool:
+def spent(state: BossState, seat: int) -> bool:
     """Returns whether ``seat`` has used up its actions in this negotiation (ruling B-2)."""
     return bool(state.negotiation().counted[seat] >= state.options["negotiation_limit"])
 
 
-def quiet_choices(state: Tabletop) -> str:
+def quiet_choices(state: BossState) -> str:
     """Returns what the quiet Boss may do, in words: "call, fail or bargain on", "fail"..."""
     choices = (["call"] if stands(state) else []) + ["fail"]
     if not spent(state, state.negotiation().boss):
@@ -178,7 +178,7 @@ def quiet_choices(state: Tabletop) -> str:
 
 
 # ------------------------------------------------------------------ legal actions
-def public_only_pass(state: Tabletop, seat: int) -> bool:
+def public_only_pass(state: BossState, seat: int) -> bool:
     """Returns whether everyone can tell, from public information alone, that ``seat`` may only pass now.
 
     Sound for every hand of the seat's size: a Stop window or the closing round asks for cards, so an empty
@@ -202,7 +202,7 @@ def public_only_pass(state: Tabletop, seat: int) -> bool:
 
 
 # ------------------------------------------------------------------ applying
-def call(state: Tabletop, seat: int) -> None:
+def call(state: BossState, seat: int) -> None:
     """The Boss calls the deal: lines not agreed are struck (B-4) and the closing round begins."""
     nego = state.negotiation()
     nego.called = True
@@ -220,7 +220,7 @@ def call(state: Tabletop, seat: int) -> None:
     state.stack.push(Closing(seats=others_from_left(seat, state.players)))
 
 
-def shape_terms(state: Tabletop, seat: int, action: BossAction) -> None:
+def shape_terms(state: BossState, seat: int, action: BossAction) -> None:
     """Lays a Clan card, makes or withdraws an offer, shapes the terms or answers them."""
     shaper = SHAPERS.get(type(action))
     if shaper is None:
@@ -228,7 +228,7 @@ def shape_terms(state: Tabletop, seat: int, action: BossAction) -> None:
     shaper(state, seat, action)
 
 
-def lay(state: Tabletop, seat: int, action: Lay) -> None:
+def lay(state: BossState, seat: int, action: Lay) -> None:
     """Lays a Clan card of the colour face up."""
     colour = action.colour
     card = state.holding(seat, f"clan:{colour}")[0]
@@ -238,14 +238,14 @@ def lay(state: Tabletop, seat: int, action: Lay) -> None:
         state.emit(f"Seat {seat} lays {article(colour)} {colour} Clan card.")
 
 
-def offer(state: Tabletop, seat: int, action: Offer) -> None:
+def offer(state: BossState, seat: int, action: Offer) -> None:
     """Offers (or re-prices) the seat's investor of the colour."""
     state.negotiation().offers[(action.colour, seat)] = action.number
     if state.logging:
         state.emit(f"Seat {seat} offers {action.colour} for {action.number} million.")
 
 
-def accept(state: Tabletop, seat: int, action: Accept) -> None:
+def accept(state: BossState, seat: int, action: Accept) -> None:
     """The Boss accepts an offer at its ask: an agreed line of the terms."""
     nego = state.negotiation()
     colour, supplier = action.colour, action.seat
@@ -255,28 +255,28 @@ def accept(state: Tabletop, seat: int, action: Accept) -> None:
         state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
 
 
-def include(state: Tabletop, seat: int, action: Include) -> None:
+def include(state: BossState, seat: int, action: Include) -> None:
     """The Boss proposes an amount to a seat for its investor: a line the seat has not agreed to yet."""
     state.negotiation().items[action.colour] = Term(action.seat, action.number, False)
     if state.logging:
         state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
 
 
-def use(state: Tabletop, seat: int, action: Use) -> None:
+def use(state: BossState, seat: int, action: Use) -> None:
     """The Boss brings in its own investor of the colour."""
     state.negotiation().items[action.colour] = Term(seat, 0, True)
     if state.logging:
         state.emit(f"The Boss brings in its own {action.colour}.")
 
 
-def drop(state: Tabletop, seat: int, action: Drop) -> None:
+def drop(state: BossState, seat: int, action: Drop) -> None:
     """The Boss takes the investor of the colour out of the terms."""
     del state.negotiation().items[action.colour]
     if state.logging:
         state.emit(f"The Boss drops {action.colour} from the terms.")
 
 
-def withdraw(state: Tabletop, seat: int, colour: str) -> None:
+def withdraw(state: BossState, seat: int, colour: str) -> None:
     """Withdraws an offer; a line of the terms resting on it goes too (ruling A-09)."""
     nego = state.negotiation()
     del nego.offers[(colour, seat)]
@@ -287,7 +287,7 @@ def withdraw(state: Tabletop, seat: int, colour: str) -> None:
         state.emit(f"Seat {seat} withdraws its {colour} offer.")
 
 
-def tip(state: Tabletop, payee: int, number: int) -> None:
+def tip(state: BossState, payee: int, number: int) -> None:
     """The Boss proposes a payment to a seat for no investor (0 removes it; ruling A-08)."""
     nego = state.negotiation()
     if number == 0:
@@ -300,7 +300,7 @@ def tip(state: Tabletop, payee: int, number: int) -> None:
             state.emit(f"The Boss proposes {number} million to seat {payee} (no investor).")
 
 
-def agree(state: Tabletop, seat: int) -> None:
+def agree(state: BossState, seat: int) -> None:
     """The seat agrees to every line of the terms that names it."""
     nego = state.negotiation()
     for term in [*nego.items.values(), *nego.tips.values()]:
@@ -309,7 +309,7 @@ def agree(state: Tabletop, seat: int) -> None:
     state.emit(f"Seat {seat} agrees to the terms ({nego.payments().get(seat, 0)} million).")
 
 
-def refuse(state: Tabletop, seat: int) -> None:
+def refuse(state: BossState, seat: int) -> None:
     """The seat refuses: the lines naming it that it had not agreed to are struck."""
     nego = state.negotiation()
     struck = [c for c, t in sorted(nego.items.items()) if t.seat == seat and not t.agreed]
@@ -321,7 +321,7 @@ def refuse(state: Tabletop, seat: int) -> None:
     state.emit(f"Seat {seat} refuses the terms offered to it: {' and '.join(struck)} struck.")
 
 
-SHAPERS: dict[type[BossAction], Callable[[Tabletop, int, Any], None]] = {
+SHAPERS: dict[type[BossAction], Callable[[BossState, int, Any], None]] = {
     Lay: lay,
     Offer: offer,
     Withdraw: lambda state, seat, action: withdraw(state, seat, action.colour),

@@ -24,11 +24,11 @@ from parlour.games.im_the_boss.actions import (
 from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.phases import clockwise_order
 from parlour.games.im_the_boss.plays import card_plays
+from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.supply import Line, Supply, hand_names, supply
-from parlour.games.im_the_boss.tabletop import Tabletop
 
 
-def hand_plays(state: Tabletop, nego: Negotiation, seat: int) -> tuple[tuple[BossAction, ...], Supply]:
+def hand_plays(state: BossState, nego: Negotiation, seat: int) -> tuple[tuple[BossAction, ...], Supply]:
     """Returns the Clan cards ``seat`` may lay and the cards it may play (``plays.card_plays``), with who
     supplies what (``supply.supply``): worked out once for each hand, Boss, laid cards, travellers and
     placards in the negotiation (``Negotiation.memo``, keyed by all of them)."""
@@ -50,7 +50,7 @@ def hand_plays(state: Tabletop, nego: Negotiation, seat: int) -> tuple[tuple[Bos
     return found
 
 
-def investor_actions(state: Tabletop, seat: int, known: Supply | None = None) -> list[BossAction]:
+def investor_actions(state: BossState, seat: int, known: Supply | None = None) -> list[BossAction]:
     """Returns a non-Boss seat's offers, withdrawals and answers to the terms (``known``: who supplies
     what, ``supply.supply``, when the caller has it)."""
     known = supply(state) if known is None else known
@@ -67,7 +67,7 @@ def investor_actions(state: Tabletop, seat: int, known: Supply | None = None) ->
     return found
 
 
-def boss_actions(state: Tabletop, known: Supply | None = None) -> list[BossAction]:
+def boss_actions(state: BossState, known: Supply | None = None) -> list[BossAction]:
     """Returns the Boss's ways to shape the terms: accept, include, use, drop, tip (``known``: who
     supplies what, ``supply.supply``, when the caller has it)."""
     known = supply(state) if known is None else known

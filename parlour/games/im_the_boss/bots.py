@@ -40,10 +40,10 @@ from parlour.games.im_the_boss.actions import (
 from parlour.games.im_the_boss.bargain import quiet
 from parlour.games.im_the_boss.closing import Closing
 from parlour.games.im_the_boss.content import ANY, BOSS, STOP, Space
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.pieces import recruit_targets
 from parlour.games.im_the_boss.plays import Respond
-from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.supply import (
     covers,
     hand_names,
@@ -60,7 +60,7 @@ Sources = Callable[[str], list[int]]
 """Returns the seats that can supply a colour in the negotiation (``supply.suppliers``)."""
 
 
-def public_money(state: BossState) -> list[int]:
+def public_money(state: BossGameState) -> list[int]:
     """Returns everyone's money as the public record of deals shows it."""
     money = [0] * state.players
     for deal in state.deals:
@@ -71,7 +71,7 @@ def public_money(state: BossState) -> list[int]:
     return money
 
 
-def own_colours(state: BossState, seat: int, space: Space) -> set[str]:
+def own_colours(state: BossGameState, seat: int, space: Space) -> set[str]:
     """Returns the colours of ``space`` the seat can bring itself (placard at home or a Clan card)."""
     nego = state.nego
     if nego is None:
@@ -80,7 +80,7 @@ def own_colours(state: BossState, seat: int, space: Space) -> set[str]:
     return _own_colours(state, seat, space, lambda c: suppliers_from(state, laid, c))
 
 
-def _own_colours(state: BossState, seat: int, space: Space, sources: Sources | None) -> set[str]:
+def _own_colours(state: BossGameState, seat: int, space: Space, sources: Sources | None) -> set[str]:
     """Returns :func:`own_colours`, reading who can supply each colour in the negotiation from
     ``sources`` (``suppliers``; None: no negotiation)."""
     owners = state.owners
@@ -93,7 +93,7 @@ def _own_colours(state: BossState, seat: int, space: Space, sources: Sources | N
 
 
 def cover_costs(
-    state: BossState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
+    state: BossGameState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
 ) -> dict[str, int]:
     """Returns what the bot, as Boss, expects to pay for each colour of the space: nothing for its own,
     the lowest ask where there is one, a fair price where another seat could supply it, else INF.
@@ -151,7 +151,7 @@ def fair_price(space: Space, proceeds: int) -> int:
 
 
 def cheapest_cover(
-    state: BossState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
+    state: BossGameState, seat: int, space: Space, proceeds: int, sources: Sources | None = None
 ) -> tuple[int, list[str]]:
     """Returns the expected cost and the colours of the cheapest cover of the space (``sources``: as for
     :func:`cover_costs`)."""
@@ -177,7 +177,7 @@ class GreedyBot:
 
     def choose(self, state: GameState, seat: int) -> BossAction:
         """Returns the bot's action for ``seat``."""
-        assert isinstance(state, BossState)
+        assert isinstance(state, BossGameState)
         self._sources, self._laid, self._hand = {}, None, None
         legal = state.legal_actions(seat)
         # The wishes are few and the first legal one is taken: look each up in the list (equality, as a
@@ -187,7 +187,7 @@ class GreedyBot:
                 return action
         return PASS if PASS in legal else legal[0]
 
-    def _suppliers(self, state: BossState, colour: str) -> list[int]:
+    def _suppliers(self, state: BossGameState, colour: str) -> list[int]:
         """Returns ``suppliers(state, colour)``, worked out once per choice (never change the list)."""
         found = self._sources.get(colour)
         if found is None:
@@ -202,14 +202,14 @@ class GreedyBot:
             found = self._sources[colour] = [s for s, names in enumerate(laid) if s == home or clan in names]
         return found
 
-    def _holds(self, state: BossState, seat: int, name: str) -> bool:
+    def _holds(self, state: BossGameState, seat: int, name: str) -> bool:
         """Returns whether the bot's seat holds a card called ``name`` (read once per choice)."""
         hand = self._hand
         if hand is None:
             hand = self._hand = frozenset(hand_names(state, seat))
         return name in hand
 
-    def _wishes(self, state: BossState, seat: int) -> Iterable[BossAction]:
+    def _wishes(self, state: BossGameState, seat: int) -> Iterable[BossAction]:
         """Yields the actions the bot would like, best first (the first legal one is taken)."""
         decision = state.decision()
         if isinstance(decision, PlaceMarker):
@@ -233,7 +233,7 @@ class GreedyBot:
         ]
 
     # ------------------------------------------------------------ turns
-    def _marker(self, state: BossState, seat: int) -> BossAction:
+    def _marker(self, state: BossGameState, seat: int) -> BossAction:
         """Places the marker where the first player's placards help it least (its hand is secret)."""
         first = state.first
         free = [i for i, n in enumerate(state.covered) if n is None]
@@ -241,7 +241,7 @@ class GreedyBot:
         best = min(free, key=lambda i: (len(placards & set(state.space(i).colours)), i))
         return Marker(best + 1)
 
-    def _profit(self, state: BossState, seat: int) -> tuple[int, int]:
+    def _profit(self, state: BossGameState, seat: int) -> tuple[int, int]:
         """Returns the expected profit of trying the deal at the marker, and its proceeds."""
         top = state.top_card()
         assert state.marker is not None and top is not None
@@ -250,14 +250,14 @@ class GreedyBot:
         cost, _ = cheapest_cover(state, seat, space, proceeds)
         return proceeds - cost, proceeds
 
-    def _turn(self, state: BossState, seat: int, rolled: bool) -> list[BossAction]:
+    def _turn(self, state: BossGameState, seat: int, rolled: bool) -> list[BossAction]:
         """Tries the deal when it pays well enough; otherwise rolls, then draws."""
         profit, proceeds = self._profit(state, seat)
         if profit >= proceeds // 2 and len(state.hands[seat]) >= 3:
             return [DEAL]
         return [DRAW, DEAL] if rolled else [ROLL]
 
-    def _limit(self, state: BossState, seat: int) -> list[BossAction]:
+    def _limit(self, state: BossGameState, seat: int) -> list[BossAction]:
         """Plays a triple for a placard it lacks, else discards its least useful card."""
         targets = [c for c in recruit_targets(state, seat) if state.owners[c] != seat]
         if targets:
@@ -268,7 +268,7 @@ class GreedyBot:
         return [Discard(names[0])]
 
     @staticmethod
-    def _worth(state: BossState, seat: int, name: str) -> int:
+    def _worth(state: BossGameState, seat: int, name: str) -> int:
         """Returns how much keeping a card is worth to the bot."""
         if name in CARD_WORTH:
             return CARD_WORTH[name]
@@ -278,13 +278,13 @@ class GreedyBot:
         return CARD_WORTH["travel"]
 
     @staticmethod
-    def _most_wanted(state: BossState, colours: Iterable[str]) -> str:
+    def _most_wanted(state: BossGameState, colours: Iterable[str]) -> str:
         """Returns the colour printed on the most free spaces."""
         free = [state.space(i) for i, n in enumerate(state.covered) if n is None]
         return max(sorted(colours), key=lambda c: sum(c in s.colours for s in free))
 
     # ------------------------------------------------------------ as the Boss
-    def _as_boss(self, state: BossState, seat: int) -> list[BossAction]:
+    def _as_boss(self, state: BossGameState, seat: int) -> list[BossAction]:
         """Buys the cheapest cover: own investors first, then the lowest asks, then proposals."""
         nego = state.nego
         assert nego is not None
@@ -304,7 +304,7 @@ class GreedyBot:
         return [PASS, FAIL]
 
     @staticmethod
-    def _unneeded(state: BossState, space: Space) -> list[str]:
+    def _unneeded(state: BossGameState, space: Space) -> list[str]:
         """Returns the paid agreed lines the space does not need (the dearest dropped first)."""
         nego = state.nego
         assert nego is not None
@@ -316,7 +316,7 @@ class GreedyBot:
             )
         return sorted((c for c in agreed if c not in keep and agreed[c] > 0), key=lambda c: -agreed[c])
 
-    def _secure(self, state: BossState, seat: int, colour: str, space: Space) -> list[BossAction]:
+    def _secure(self, state: BossGameState, seat: int, colour: str, space: Space) -> list[BossAction]:
         """Returns the actions that bring one colour into the terms (empty if it is in already)."""
         nego = state.nego
         assert nego is not None
@@ -350,20 +350,20 @@ class GreedyBot:
             return [FAIL]
         return [Include(colour, supplier, price)]
 
-    def _recruit_for(self, state: BossState, seat: int, space: Space) -> list[BossAction]:
+    def _recruit_for(self, state: BossGameState, seat: int, space: Space) -> list[BossAction]:
         """Plays a triple on a placard the deal needs and nobody can supply."""
         missing = [c for c in space.colours if not self._suppliers(state, c)]
         return [Recruit(c) for c in missing if c in recruit_targets(state, seat)]
 
     # ------------------------------------------------------------ as an investor
-    def _reservation(self, state: BossState, seat: int, colour: str) -> int:
+    def _reservation(self, state: BossGameState, seat: int, colour: str) -> int:
         """Returns the least the bot accepts: 1 with competition, two thirds of its ask as sole source."""
         nego = state.nego
         assert nego is not None
         rivals = [s for s in self._suppliers(state, colour) if s not in (seat, nego.boss)]
         return 1 if rivals else max(1, self._ask(state, seat, colour) * 2 // 3)
 
-    def _ask(self, state: BossState, seat: int, colour: str) -> int:
+    def _ask(self, state: BossGameState, seat: int, colour: str) -> int:
         """Returns the ask: high when the Boss has no alternative, lowered when undercut."""
         nego = state.nego
         assert nego is not None
@@ -381,7 +381,7 @@ class GreedyBot:
                 return fair_price(space, nego.proceeds)
         return max(1, nego.proceeds * 3 // 10)
 
-    def _answer(self, state: BossState, seat: int) -> list[BossAction]:
+    def _answer(self, state: BossGameState, seat: int) -> list[BossAction]:
         """Agrees to lines that pay at least the reservation; refuses the others."""
         nego = state.nego
         assert nego is not None
@@ -394,7 +394,7 @@ class GreedyBot:
         ]
         return [Refuse()] if low else [Agree()]
 
-    def _offers(self, state: BossState, seat: int) -> list[BossAction]:
+    def _offers(self, state: BossGameState, seat: int) -> list[BossAction]:
         """Lays and offers investors the deal still needs, re-pricing when undercut."""
         nego = state.nego
         assert nego is not None
@@ -414,7 +414,7 @@ class GreedyBot:
         return wishes
 
     # ------------------------------------------------------------ interference
-    def _interfere(self, state: BossState, seat: int, closing: bool) -> list[BossAction]:
+    def _interfere(self, state: BossGameState, seat: int, closing: bool) -> list[BossAction]:
         """Travel against a leading Boss's sole source; a Boss card on a rich deal it can complete."""
         nego = state.nego
         assert nego is not None
@@ -433,7 +433,7 @@ class GreedyBot:
             wishes += self._travel(state, seat, space)
         return [*wishes, PASS] if closing else wishes
 
-    def _travel(self, state: BossState, seat: int, space: Space) -> list[BossAction]:
+    def _travel(self, state: BossGameState, seat: int, space: Space) -> list[BossAction]:
         """Returns Travel plays on the needed colours that only one seat can supply."""
         nego = state.nego
         assert nego is not None
@@ -453,7 +453,7 @@ class GreedyBot:
                 wishes.append(Travel(colour, -1 if home else holder))
         return wishes
 
-    def _should_stop(self, state: BossState, seat: int) -> bool:
+    def _should_stop(self, state: BossGameState, seat: int) -> bool:
         """Stops plays that hurt the bot's own deal, its paid lines or its placards."""
         nego = state.nego
         assert nego is not None and nego.pending is not None

@@ -9,8 +9,8 @@ from parlour.games.im_the_boss.actions import PASS, BossAction, Pass, Play
 from parlour.games.im_the_boss.phases import others_from_left
 from parlour.games.im_the_boss.pieces import advance
 from parlour.games.im_the_boss.plays import card_plays, play
+from parlour.games.im_the_boss.state import BossState, DealRecord, UnderStop
 from parlour.games.im_the_boss.supply import stands
-from parlour.games.im_the_boss.tabletop import DealRecord, Tabletop, UnderStop
 
 
 @dataclass(eq=False, kw_only=True)
@@ -27,11 +27,11 @@ class Closing(UnderStop):
     phase = "the closing round"
     passing = True
 
-    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+    def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns what a seat asked in the closing round may do: pass, or play a card (ruling A-14)."""
         return [PASS, *card_plays(state, seat)]
 
-    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+    def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """A pass moves the round on; a card opens its Stop window."""
         if isinstance(action, Pass):
             self.pass_seat(seat)
@@ -40,14 +40,14 @@ class Closing(UnderStop):
         state.negotiation().counted[seat] += 1
         play(state, seat, action)
 
-    def auto(self, state: Tabletop) -> bool:
+    def auto(self, state: BossState) -> bool:
         """When the last seat has passed, "the deal is closed!"."""
         if self.seats:
             return False
         close_deal(state)
         return True
 
-    def resume(self, state: Tabletop, keep_call: bool) -> None:
+    def resume(self, state: BossState, keep_call: bool) -> None:
         """Asks again from the Boss's left, or, when the deal no longer stands, goes back to bargaining."""
         nego = state.negotiation()
         if stands(state) and keep_call:
@@ -58,7 +58,7 @@ class Closing(UnderStop):
         state.emit("The deal no longer stands: the negotiation goes on.")
         state.under_stop().resume(state, keep_call)
 
-    def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
+    def order(self, state: BossState) -> tuple[list[Seat], str, bool]:
         """The seats after the Boss still to pass."""
         return (
             others_from_left(state.negotiation().boss, state.players),
@@ -67,7 +67,7 @@ class Closing(UnderStop):
         )
 
 
-def close_deal(state: Tabletop) -> None:
+def close_deal(state: BossState) -> None:
     """ "The deal is closed!": the bank pays the Boss, the Boss pays the terms, the deal card is placed."""
     nego = state.negotiation()
     boss, space = nego.boss, state.space(nego.space)
@@ -112,7 +112,7 @@ def close_deal(state: Tabletop) -> None:
     _next(state, nego.boss, nego.opener)
 
 
-def fail_deal(state: Tabletop) -> None:
+def fail_deal(state: BossState) -> None:
     """The Boss announces failure: Clan cards go home, the rest is discarded, the marker stays."""
     nego = state.negotiation()
     state.emit(
@@ -123,7 +123,7 @@ def fail_deal(state: Tabletop) -> None:
     _next(state, nego.boss, nego.opener)
 
 
-def _wrap_up(state: Tabletop) -> None:
+def _wrap_up(state: BossState) -> None:
     """Returns unused laid Clan cards to their hands, discards the Travel cards, clears the table."""
     nego = state.negotiation()
     if state.logging and any(nego.laid):
@@ -139,7 +139,7 @@ def _wrap_up(state: Tabletop) -> None:
         state.stack.pop()
 
 
-def _game_ends(state: Tabletop, boss: int, number: int) -> bool:
+def _game_ends(state: BossState, boss: int, number: int) -> bool:
     """After deal cards with numbers on the back, the Boss rolls; the last deal card always ends it."""
     ends = state.content.deal_cards[number - 1].ends
     if ends:
@@ -155,7 +155,7 @@ def _game_ends(state: Tabletop, boss: int, number: int) -> bool:
     return not state.deal_cards
 
 
-def _next(state: Tabletop, boss: int, opener: int) -> None:
+def _next(state: BossState, boss: int, opener: int) -> None:
     """The player to the left of the final Boss moves next (option turn_order: of the opener)."""
     left_of = boss if state.options["turn_order"] == "boss" else opener
     who = "the final Boss" if left_of == boss else "the opener (turn_order=opener)"

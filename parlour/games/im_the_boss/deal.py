@@ -5,17 +5,17 @@ from __future__ import annotations
 from parlour.core.chance import Chance
 from parlour.core.payloads import JSONValue
 from parlour.games.im_the_boss.content import Content
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.options import HAND_SIZE, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.pieces import draw_cards
-from parlour.games.im_the_boss.state import BossState
 from parlour.games.im_the_boss.turn import PlaceMarker
 
 
 def new_game(
     content: Content, players: int, seed: int, options: dict[str, JSONValue], chance: Chance | None = None
-) -> BossState:
+) -> BossGameState:
     """Returns the game after setup, waiting for the marker (chance from ``seed``, or ``chance``)."""
-    state = BossState(content, players, options, Chance(seed) if chance is None else chance)
+    state = BossGameState(content, players, options, Chance(seed) if chance is None else chance)
     # Placards at random: two each with 3 players, else one each (spares lie beside the board).
     per_seat = 2 if players == 3 else 1
     colours = state.chance.shuffle(list(content.colours))

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 from parlour.core.svg import svg_text
 from parlour.games.im_the_boss.content import Space
 from parlour.games.im_the_boss.palette import CLAN_COLOURS, DARK, ink
-from parlour.games.im_the_boss.tabletop import Tabletop
+from parlour.games.im_the_boss.state import BossState
 
 CELL_W, CELL_H, MARGIN = 170, 120, 20
 WIDTH, HEIGHT = 5 * CELL_W + 2 * MARGIN, 5 * CELL_H + 2 * MARGIN
@@ -46,7 +46,7 @@ def _box(x: float, y: float, colour: str, size: int) -> list[str]:
     ]
 
 
-def _space(state: Tabletop, index: int, space: Space, column: int, row: int) -> list[str]:
+def _space(state: BossState, index: int, space: Space, column: int, row: int) -> list[str]:
     """Returns one board space: number, dividends, required clans (large boxes), groups (small boxes)."""
     x, y = MARGIN + column * CELL_W, MARGIN + row * CELL_H
     nego = state.nego
@@ -86,7 +86,7 @@ def _space(state: Tabletop, index: int, space: Space, column: int, row: int) -> 
     return parts
 
 
-def _middle(state: Tabletop, pieces: bool) -> list[str]:
+def _middle(state: BossState, pieces: bool) -> list[str]:
     """Returns the middle of the board: the deal stack, the placards (left) and the open deal (right)."""
     x, y = MARGIN + CELL_W + 20, MARGIN + CELL_H + 30
     top = state.top_card()
@@ -112,7 +112,7 @@ def _middle(state: Tabletop, pieces: bool) -> list[str]:
     return parts
 
 
-def _negotiation(state: Tabletop, x: float, y: float) -> list[str]:
+def _negotiation(state: BossState, x: float, y: float) -> list[str]:
     """Returns the open deal: its space and needs, the Boss, the proceeds and the terms (all public)."""
     nego = state.nego
     if nego is None:
@@ -139,7 +139,7 @@ def _negotiation(state: Tabletop, x: float, y: float) -> list[str]:
     return parts
 
 
-def board_svg(state: Tabletop, pieces: bool = True) -> str:
+def board_svg(state: BossState, pieces: bool = True) -> str:
     """Returns the board with the state's public pieces as SVG text (``pieces=False``: the bare board)."""
     title = state.decision_summary() if pieces else "I'm the Boss!"
     parts = [

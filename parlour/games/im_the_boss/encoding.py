@@ -19,9 +19,9 @@ from parlour.core.payloads import JSONValue
 from parlour.core.state import GameState
 from parlour.games.im_the_boss.catalogue import action_catalogue, largest_proceeds
 from parlour.games.im_the_boss.content import Content
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.rules import KINDS
-from parlour.games.im_the_boss.state import BossState
 
 
 def encoding(content: Content, players: int, options: Mapping[str, JSONValue], max_players: int) -> Encoding:
@@ -34,10 +34,10 @@ def encoding(content: Content, players: int, options: Mapping[str, JSONValue], m
     table = _Table(content, players, options, colours, names, kinds)
 
     def encode(state: GameState, seat: int) -> Features:
-        return Features.filled(table.write(game_state(state, BossState), seat), blocks, size)
+        return Features.filled(table.write(game_state(state, BossGameState), seat), blocks, size)
 
     def write(state: GameState, seat: int) -> np.ndarray:
-        return table.write(game_state(state, BossState), seat)
+        return table.write(game_state(state, BossGameState), seat)
 
     # Shuffled: the placards and the deck; rolled: the die and the first player (0 to players - 1, any table).
     faces = max(content.die, max_players - 1)
@@ -103,7 +103,7 @@ class _Table:
         self.shown = array("i", [1] * players)
         """A flag for every seat (whose money is shown, when money is public)."""
 
-    def write(self, state: BossState, seat: int) -> np.ndarray:
+    def write(self, state: BossGameState, seat: int) -> np.ndarray:
         """Returns the tensor's values (before clipping) for ``seat``, as a float32 array."""
         players, at, names = self.players, self.numbers.at, len(self.names)
         out = self.numbers.blank()

@@ -11,8 +11,8 @@ from parlour.games.im_the_boss.bargain import quiet, quiet_choices
 from parlour.games.im_the_boss.closing import Closing
 from parlour.games.im_the_boss.content import ANY, Content, house_card_texts
 from parlour.games.im_the_boss.plays import Respond
+from parlour.games.im_the_boss.state import BossDecision, BossState
 from parlour.games.im_the_boss.supply import stands
-from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 from parlour.games.im_the_boss.turn import Arrive, Limit, PlaceMarker, Turn
 
 
@@ -23,7 +23,7 @@ def seats(numbers: list[int] | tuple[int, ...]) -> str:
     return "seats " + ", ".join(map(str, numbers))
 
 
-def deal_words(state: Tabletop, space_index: int, proceeds: int | None = None) -> str:
+def deal_words(state: BossState, space_index: int, proceeds: int | None = None) -> str:
     """Returns ``the space 4 deal (R O, 6 million)``: the space, what it needs, what it pays."""
     space = state.space(space_index)
     top = state.top_card()
@@ -33,7 +33,7 @@ def deal_words(state: Tabletop, space_index: int, proceeds: int | None = None) -
 
 
 # ------------------------------------------------------------------ the banner
-def decision_summary(state: Tabletop) -> str:
+def decision_summary(state: BossState) -> str:
     """Returns who is deciding what now, in one public line."""
     if state.over:
         return f"The game is over. {end_reason(state)}"
@@ -55,7 +55,7 @@ def decision_summary(state: Tabletop) -> str:
     return _negotiation_summary(state, decision, deciders)
 
 
-def _negotiation_summary(state: Tabletop, decision: BossDecision, deciders: tuple[int, ...]) -> str:
+def _negotiation_summary(state: BossState, decision: BossDecision, deciders: tuple[int, ...]) -> str:
     """Returns the banner of a negotiation's bargaining, Stop window or closing round."""
     nego = state.negotiation()
     deal = deal_words(state, nego.space, nego.proceeds)
@@ -82,7 +82,7 @@ def _negotiation_summary(state: Tabletop, decision: BossDecision, deciders: tupl
 
 
 # ------------------------------------------------------------------ the end
-def end_reason(state: Tabletop) -> str:
+def end_reason(state: BossState) -> str:
     """Returns why the game ended: the end roll, the last deal card, or the turn limit ('' if it goes on)."""
     if not state.over:
         return ""
@@ -104,7 +104,7 @@ def end_reason(state: Tabletop) -> str:
     return "The game ended."
 
 
-def score_steps(state: Tabletop) -> list[ScoreStep]:
+def score_steps(state: BossState) -> list[ScoreStep]:
     """Returns each seat's money deal by deal (as Boss: proceeds less payments; as a payee), summing to
     its score; money the record of deals does not explain (a loaded position) gets a line of its own."""
     steps: list[ScoreStep] = [ScoreStep(None, "Most money wins; each deal's share, seat by seat.")]
@@ -119,7 +119,7 @@ def score_steps(state: Tabletop) -> list[ScoreStep]:
     return steps
 
 
-def _seat_steps(state: Tabletop, seat: int) -> list[ScoreStep]:
+def _seat_steps(state: BossState, seat: int) -> list[ScoreStep]:
     """Returns one seat's share of each recorded deal."""
     lines = []
     for number, deal in enumerate(state.deals, 1):

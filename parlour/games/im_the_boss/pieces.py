@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from parlour.games.im_the_boss.content import RECRUIT
 from parlour.games.im_the_boss.options import TRIPLE
-from parlour.games.im_the_boss.tabletop import Tabletop
+from parlour.games.im_the_boss.state import BossState
 
 
-def free_spaces(state: Tabletop) -> list[int]:
+def free_spaces(state: BossState) -> list[int]:
     """Returns the indexes of the spaces no deal card covers."""
     return [i for i, n in enumerate(state.covered) if n is None]
 
 
-def advance(state: Tabletop, start: int, steps: int) -> int:
+def advance(state: BossState, start: int, steps: int) -> int:
     """Returns the space ``steps`` free spaces clockwise from ``start`` (covered ones skipped)."""
     spaces = len(state.covered)
     where = start
@@ -23,7 +23,7 @@ def advance(state: Tabletop, start: int, steps: int) -> int:
     return where
 
 
-def draw_cards(state: Tabletop, seat: int, count: int) -> list[int]:
+def draw_cards(state: BossState, seat: int, count: int) -> list[int]:
     """Moves up to ``count`` cards from the deck to a hand, reshuffling when the deck runs out (A-04)."""
     drawn = []
     for _ in range(count):
@@ -38,7 +38,7 @@ def draw_cards(state: Tabletop, seat: int, count: int) -> list[int]:
     return drawn
 
 
-def reshuffle(state: Tabletop) -> None:
+def reshuffle(state: BossState) -> None:
     """Shuffles the discard pile into a new deck (ruling A-04: the moment the deck is exhausted)."""
     if state.discard:
         state.draw = state.chance.shuffle(state.discard, state.name)
@@ -46,7 +46,7 @@ def reshuffle(state: Tabletop) -> None:
         state.emit("The deck is exhausted: the discard pile is shuffled into a new deck.")
 
 
-def recruit_targets(state: Tabletop, seat: int, recruits: int = -1) -> str:
+def recruit_targets(state: BossState, seat: int, recruits: int = -1) -> str:
     """Returns the placards a triple by ``seat`` may take: spares first, else other players' ones
     (``recruits``: the seat's Recruitment cards, when the caller has counted them)."""
     if (state.count(seat, RECRUIT) if recruits < 0 else recruits) < TRIPLE:
@@ -57,7 +57,7 @@ def recruit_targets(state: Tabletop, seat: int, recruits: int = -1) -> str:
     return "".join(c for c, s in state.owners.items() if s is not None and s != seat)
 
 
-def spend_triple(state: Tabletop, seat: int) -> list[int]:
+def spend_triple(state: BossState, seat: int) -> list[int]:
     """Removes three Recruitment cards from a hand and returns them."""
     cards = state.holding(seat, RECRUIT)[:TRIPLE]
     for card in cards:
@@ -65,7 +65,7 @@ def spend_triple(state: Tabletop, seat: int) -> list[int]:
     return cards
 
 
-def take_placard(state: Tabletop, seat: int, colour: str) -> None:
+def take_placard(state: BossState, seat: int, colour: str) -> None:
     """Makes the ``colour`` placard ``seat``'s own."""
     before = state.owners[colour]
     state.owners[colour] = seat

@@ -28,8 +28,8 @@ from parlour.games.im_the_boss.negotiation import Pending
 from parlour.games.im_the_boss.options import TRIPLE
 from parlour.games.im_the_boss.phases import others_from_left
 from parlour.games.im_the_boss.pieces import recruit_targets, spend_triple, take_placard
+from parlour.games.im_the_boss.state import BossDecision, BossState
 from parlour.games.im_the_boss.supply import Supply, auto_use, hand_names, prune, supply
-from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 
 
 @dataclass(eq=False, kw_only=True)
@@ -46,11 +46,11 @@ class Respond(BossDecision):
     passing = True
     concurrent: bool = True
 
-    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+    def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns ``stop`` (if held) and ``pass``."""
         return [STOP_CARD, PASS] if state.count(seat, STOP) else [PASS]
 
-    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+    def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """A pass leaves the window; a Stop cancels the pending play and closes it."""
         if isinstance(action, Pass):
             self.pass_seat(seat)
@@ -67,7 +67,7 @@ class Respond(BossDecision):
         state.stack.pop()
         state.under_stop().resume(state, keep_call=True)
 
-    def auto(self, state: Tabletop) -> bool:
+    def auto(self, state: BossState) -> bool:
         """When every seat has passed, nobody stops the play: it takes effect and the window below resumes.
 
         A Boss card that stands always ends a call: the new Boss never called the deal.
@@ -84,7 +84,7 @@ class Respond(BossDecision):
         state.under_stop().resume(state, keep_call=not isinstance(pending.play, BossCard))
         return True
 
-    def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
+    def order(self, state: BossState) -> tuple[list[Seat], str, bool]:
         """The other seats from the player's left."""
         pending = state.negotiation().pending
         assert pending is not None
@@ -96,7 +96,7 @@ class Respond(BossDecision):
 
 
 def card_plays(
-    state: Tabletop, seat: int, held: list[str] | None = None, known: Supply | None = None
+    state: BossState, seat: int, held: list[str] | None = None, known: Supply | None = None
 ) -> list[BossAction]:
     """Returns the Travel, Boss and Recruitment plays ``seat`` may make in the negotiation (``held`` and
     ``known``: ``supply.hand_names`` and ``supply.supply``, when the caller has them)."""
@@ -121,7 +121,7 @@ def card_plays(
     return found
 
 
-def play(state: Tabletop, seat: int, action: Play) -> None:
+def play(state: BossState, seat: int, action: Play) -> None:
     """Takes the card(s) from the hand and opens the Stop window."""
     nego = state.negotiation()
     if isinstance(action, Travel):
@@ -141,7 +141,7 @@ def play(state: Tabletop, seat: int, action: Play) -> None:
     state.stack.push(Respond(seats=others_from_left(seat, state.players)))
 
 
-def resolve(state: Tabletop, pending: Pending) -> None:
+def resolve(state: BossState, pending: Pending) -> None:
     """Carries out a play nobody stopped."""
     nego = state.negotiation()
     played = pending.play

@@ -1,4 +1,4 @@
-"""Positions: the whole I'm the Boss! state as JSON (its layout's parts, ``tabletop.PARTS``), written and
+"""Positions: the whole I'm the Boss! state as JSON (its layout's parts, ``state.PARTS``), written and
 read back, with the consistency checks a layout cannot know."""
 
 from __future__ import annotations
@@ -13,23 +13,23 @@ from parlour.core.errors import PositionError
 from parlour.core.payloads import JSONValue
 from parlour.core.positions import Fields, check_int, short_repr
 from parlour.core.zones import CardReader, position_header
-from parlour.games.im_the_boss import tabletop
 from parlour.games.im_the_boss.actions import BossCard, Recruit
 from parlour.games.im_the_boss.content import Content
 from parlour.games.im_the_boss.negotiation import Negotiation, Pending
 from parlour.games.im_the_boss.negotiation_form import seat_key
 from parlour.games.im_the_boss.options import DRAW, HAND_LIMIT, SHORT_GAME_REMOVED
 from parlour.games.im_the_boss.rules import KINDS, Arrive, Bargain, Closing, Limit, PlaceMarker, Respond, Turn
+from parlour.games.im_the_boss.state import BossDecision, BossState
+from parlour.games.im_the_boss.state import layout as layout_for
 from parlour.games.im_the_boss.supply import can_supply, stands
-from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
 
-T = TypeVar("T", bound=Tabletop)
+T = TypeVar("T", bound=BossState)
 
 FORMAT = "parlour-im-the-boss-position/1"
 HEADER = {"format", "game", "players", "options", "chance"}
 
 
-def to_position(state: Tabletop) -> dict[str, JSONValue]:
+def to_position(state: BossState) -> dict[str, JSONValue]:
     """Returns the whole state as JSON data (its layout's parts, then the decisions); cards by name."""
     return {
         **position_header(state, FORMAT),
@@ -41,7 +41,7 @@ def to_position(state: Tabletop) -> dict[str, JSONValue]:
 def from_position(kind: type[T], content: Content, data: object, options: dict[str, JSONValue]) -> T:
     """Returns the state (of class ``kind``) a position describes, refusing anything impossible with the
     field's path."""
-    layout = tabletop.layout(content)
+    layout = layout_for(content)
     f = Fields(data, "", {*HEADER, *layout.keys(), "decisions"})
     if f.get("format") != FORMAT:
         raise PositionError("format", f"must be {FORMAT!r}")
@@ -65,7 +65,7 @@ def _check_all_placed(reader: CardReader) -> None:
         raise PositionError("hands", f"{count} {name} card(s) are nowhere (every card must be placed)")
 
 
-def _check_board(state: Tabletop) -> None:
+def _check_board(state: BossState) -> None:
     """Refuses hands, placards, money, the board, the deal cards and the turn fields out of range."""
     players, colours = state.players, state.content.colours
     if len(state.hands) != players:
@@ -112,7 +112,7 @@ SHAPES: dict[tuple[type[BossDecision], ...], str] = {
 """Every stack of decisions a game can have."""
 
 
-def _check_stack(state: Tabletop) -> None:
+def _check_stack(state: BossState) -> None:
     """Refuses a stack that does not fit the rest of the position."""
     kinds = tuple(type(d) for d in state.stack)
     if kinds not in SHAPES:
@@ -145,7 +145,7 @@ def _check_stack(state: Tabletop) -> None:
     # whether the decisions can be played from here: the core's check_playable, after read_position
 
 
-def _check_deal_cards(state: Tabletop) -> None:
+def _check_deal_cards(state: BossState) -> None:
     """Refuses deal cards out of order, missing, or not matching the length option and the record."""
     removed = SHORT_GAME_REMOVED if state.options["length"] == "short" else ()
     every = [c.number for c in state.content.deal_cards if c.number not in removed]
@@ -160,7 +160,7 @@ def _check_deal_cards(state: Tabletop) -> None:
         _check_deal_record(state, deal, f"deals[{i}]")
 
 
-def _check_deal_record(state: Tabletop, deal: Mapping[str, object], path: str) -> None:
+def _check_deal_record(state: BossState, deal: Mapping[str, object], path: str) -> None:
     """Refuses a malformed entry of the public record of deals."""
     f = Fields(deal, path, {"card", "space", "boss", "proceeds", "payments", "roll"})
     space = f.integer("space", 1, len(state.content.spaces))
@@ -180,7 +180,7 @@ def _check_deal_record(state: Tabletop, deal: Mapping[str, object], path: str) -
         raise PositionError(f.where("payments"), "the payments exceed the proceeds")
 
 
-def _check_hands(state: Tabletop, kinds: tuple[type[BossDecision], ...]) -> None:
+def _check_hands(state: BossState, kinds: tuple[type[BossDecision], ...]) -> None:
     """Refuses a hand over 12 cards except while its holder discards down (and that only then)."""
     for seat, hand in enumerate(state.hands):
         discarding = kinds == (Limit,) and seat == state.current
@@ -190,7 +190,7 @@ def _check_hands(state: Tabletop, kinds: tuple[type[BossDecision], ...]) -> None
             raise PositionError(f"hands[{seat}]", f"holds {len(hand)} cards: the hand limit is {HAND_LIMIT}")
 
 
-def _check_negotiation(state: Tabletop, nego: Negotiation) -> None:
+def _check_negotiation(state: BossState, nego: Negotiation) -> None:
     """Refuses a negotiation that could not have arisen: wrong proceeds, suppliers or cards."""
     top = state.top_card()
     expected = state.space(nego.space).dividends * top.value if top else -1
@@ -226,7 +226,7 @@ def _check_negotiation(state: Tabletop, nego: Negotiation) -> None:
         _check_pending(state, nego, nego.pending)
 
 
-def _check_pending(state: Tabletop, nego: Negotiation, pending: Pending) -> None:
+def _check_pending(state: BossState, nego: Negotiation, pending: Pending) -> None:
     """Refuses a pending play whose cards or target do not fit it."""
     names = [state.name(c) for c in pending.cards]
     where = "negotiation.pending"

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from parlour.games.im_the_boss.actions import BossAction
 from parlour.games.im_the_boss.content import Space
 from parlour.games.im_the_boss.negotiation import Negotiation, Term
-from parlour.games.im_the_boss.tabletop import Tabletop
+from parlour.games.im_the_boss.state import BossState
 
 NONE_LAID: frozenset[str] = frozenset()
 """The names a seat that has laid no Clan card has laid (shared: most seats)."""
 
 
-def can_supply(state: Tabletop, seat: int, colour: str) -> bool:
+def can_supply(state: BossState, seat: int, colour: str) -> bool:
     """Returns whether ``seat`` can bring ``colour`` in: its placard at home, or a laid Clan card."""
     nego = state.nego
     assert nego is not None
@@ -22,23 +22,23 @@ def can_supply(state: Tabletop, seat: int, colour: str) -> bool:
     return f"clan:{colour}" in map(state.content.cards.__getitem__, nego.laid[seat])
 
 
-def suppliers(state: Tabletop, colour: str) -> list[int]:
+def suppliers(state: BossState, colour: str) -> list[int]:
     """Returns the seats that can supply ``colour`` now."""
     return suppliers_from(state, laid_names(state), colour)
 
 
-def hand_names(state: Tabletop, seat: int) -> list[str]:
+def hand_names(state: BossState, seat: int) -> list[str]:
     """Returns the names of the cards ``seat`` holds, in hand order (legality counts several names)."""
     return list(map(state.content.cards.__getitem__, state.hands[seat]))
 
 
-def laid_names(state: Tabletop) -> list[frozenset[str]]:
+def laid_names(state: BossState) -> list[frozenset[str]]:
     """Returns the names of the Clan cards each seat has laid in the negotiation (for ``suppliers_from``)."""
     name = state.content.cards.__getitem__
     return [frozenset(map(name, laid)) if laid else NONE_LAID for laid in state.negotiation().laid]
 
 
-def suppliers_from(state: Tabletop, laid: list[frozenset[str]], colour: str) -> list[int]:
+def suppliers_from(state: BossState, laid: list[frozenset[str]], colour: str) -> list[int]:
     """Returns the seats that can supply ``colour`` now, given each seat's laid names (``laid_names``):
     the placard's holder while it is at home, and every seat with a Clan card of the colour laid."""
     nego = state.negotiation()
@@ -70,7 +70,7 @@ Line = tuple[str, tuple[tuple[int, BossAction | None, tuple[BossAction, ...]], .
 else ``include C @S N`` for every N from 0 to the proceeds."""
 
 
-def supply(state: Tabletop) -> Supply:
+def supply(state: BossState) -> Supply:
     """Returns who can supply what in the negotiation in progress, worked out in one pass."""
     nego = state.nego
     assert nego is not None
@@ -94,7 +94,7 @@ def covers(space: Space, colours: set[str] | str) -> bool:
     return all(len(chosen.intersection(group.colours)) >= group.count for group in space.groups)
 
 
-def stands(state: Tabletop) -> bool:
+def stands(state: BossState) -> bool:
     """Returns whether the deal can be called: the agreed lines of the terms cover the space.
 
     Lines not yet agreed do not count, and calling strikes them (ruling B-4).
@@ -109,7 +109,7 @@ def stands(state: Tabletop) -> bool:
     return found
 
 
-def strike_unagreed(state: Tabletop) -> None:
+def strike_unagreed(state: BossState) -> None:
     """Strikes every line of the terms that its seat has not agreed to."""
     nego = state.negotiation()
     for colour in [c for c, t in nego.items.items() if not t.agreed]:
@@ -118,7 +118,7 @@ def strike_unagreed(state: Tabletop) -> None:
         del nego.tips[seat]
 
 
-def prune(state: Tabletop) -> None:
+def prune(state: BossState) -> None:
     """Drops offers and terms whose investor can no longer take part (ruling A-09)."""
     nego = state.negotiation()
     for colour, seat in [k for k in nego.offers if not can_supply(state, k[1], k[0])]:
@@ -129,7 +129,7 @@ def prune(state: Tabletop) -> None:
             state.emit(f"The {colour} investor drops out of the terms.")
 
 
-def auto_use(state: Tabletop, only: str = "") -> None:
+def auto_use(state: BossState, only: str = "") -> None:
     """Puts the Boss's placards at home (or just ``only``) into the terms, agreed at once (B-5)."""
     nego = state.negotiation()
     added = []

@@ -27,14 +27,14 @@ from parlour.games.im_the_boss.pieces import (
     spend_triple,
     take_placard,
 )
-from parlour.games.im_the_boss.tabletop import BossDecision, Tabletop
+from parlour.games.im_the_boss.state import BossDecision, BossState
 
 
 @dataclass(eq=False, kw_only=True)
 class TurnDecision(BossDecision):
     """A decision of the player whose turn it is (or, for the marker, of the player to the first's right)."""
 
-    def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
+    def order(self, state: BossState) -> tuple[list[Seat], str, bool]:
         """The current seat."""
         return [state.current], f"the current seat {state.current}", True
 
@@ -46,11 +46,11 @@ class PlaceMarker(TurnDecision):
     kind = "marker"
     phase = "the marker is being placed"
 
-    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+    def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns ``marker N`` for every free space."""
         return [Marker(i + 1) for i in free_spaces(state)]
 
-    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+    def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """Places the marker and starts the first player's turn."""
         assert isinstance(action, Marker)
         state.marker = action.number - 1
@@ -58,7 +58,7 @@ class PlaceMarker(TurnDecision):
         state.stack.pop()
         start_turn(state, state.first)
 
-    def order(self, state: Tabletop) -> tuple[list[Seat], str, bool]:
+    def order(self, state: BossState) -> tuple[list[Seat], str, bool]:
         """The player to the first player's right."""
         return [(state.first - 1) % state.players], "the player to the first player's right", True
 
@@ -70,11 +70,11 @@ class Turn(TurnDecision):
     kind = "turn"
     phase = "the turn's choice (deal or roll)"
 
-    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+    def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns ``deal`` and ``roll``."""
         return [DEAL, ROLL]
 
-    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+    def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """Opens the negotiation, or rolls the die and moves the marker (then: deal or draw)."""
         if isinstance(action, Deal):
             open_negotiation(state, seat)
@@ -94,11 +94,11 @@ class Arrive(TurnDecision):
     kind = "arrive"
     phase = "the choice after the roll (deal or draw)"
 
-    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+    def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns ``deal`` and ``draw`` (only ``deal`` under must_deal)."""
         return [DEAL] if state.must_deal else [DEAL, DRAW]
 
-    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+    def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """Opens the negotiation, or draws three cards (over the hand limit: discard or play a triple)."""
         if isinstance(action, Deal):
             open_negotiation(state, seat)
@@ -121,13 +121,13 @@ class Limit(TurnDecision):
     kind = "limit"
     phase = "discarding down to 12 cards"
 
-    def legal(self, state: Tabletop, seat: Seat) -> list[BossAction]:
+    def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns ``discard CARD`` for each kind held and ``recruit C`` for each target of a triple."""
         names = sorted({state.name(c) for c in state.hands[seat]})
         found: list[BossAction] = [shared(Discard, n) for n in names]
         return found + [shared(Recruit, c) for c in recruit_targets(state, seat)]
 
-    def apply(self, state: Tabletop, seat: Seat, action: BossAction) -> None:
+    def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """Discards one card or plays a triple (no Stop outside a negotiation, ruling A-02)."""
         if isinstance(action, Discard):
             card = state.holding(seat, action.card)[0]
@@ -144,7 +144,7 @@ class Limit(TurnDecision):
             next_turn(state, seat)
 
 
-def start_turn(state: Tabletop, seat: int) -> None:
+def start_turn(state: BossState, seat: int) -> None:
     """Begins ``seat``'s turn, or ends the game at the turn limit (ruling B-3)."""
     limit = state.options["max_turns"]
     if limit and state.turn >= limit:
@@ -157,6 +157,6 @@ def start_turn(state: Tabletop, seat: int) -> None:
     state.stack.push(Turn(seats=[seat]))
 
 
-def next_turn(state: Tabletop, seat: int) -> None:
+def next_turn(state: BossState, seat: int) -> None:
     """Passes the turn to the player on ``seat``'s left."""
     start_turn(state, (seat + 1) % state.players)

@@ -9,8 +9,8 @@ from parlour.games.im_the_boss.bargain import quiet
 from parlour.games.im_the_boss.closing import Closing
 from parlour.games.im_the_boss.content import Space
 from parlour.games.im_the_boss.plays import Respond
+from parlour.games.im_the_boss.state import BossState, DealRecord
 from parlour.games.im_the_boss.supply import can_supply, stands, suppliers
-from parlour.games.im_the_boss.tabletop import DealRecord, Tabletop
 
 
 class NegotiationView(TypedDict):
@@ -90,7 +90,7 @@ class Observation(TypedDict):
     over: bool
 
 
-def observation(state: Tabletop, seat: int | None) -> Observation:
+def observation(state: BossState, seat: int | None) -> Observation:
     """Returns the table as ``seat`` may know it (None: a spectator); others' hands are sizes only."""
     public = state.options["money"] == "public"
     top = state.top_card()
@@ -120,7 +120,7 @@ def observation(state: Tabletop, seat: int | None) -> Observation:
     return view
 
 
-def _marker_proceeds(state: Tabletop) -> int | None:
+def _marker_proceeds(state: BossState) -> int | None:
     """Returns what a deal on the marker's space would bring now (its dividends × the top deal card)."""
     top = state.top_card()
     if state.marker is None or top is None:
@@ -128,7 +128,7 @@ def _marker_proceeds(state: Tabletop) -> int | None:
     return state.space(state.marker).dividends * top.value
 
 
-def negotiation_view(state: Tabletop) -> NegotiationView | None:
+def negotiation_view(state: BossState) -> NegotiationView | None:
     """Returns everything laid and said in the negotiation (all of it public)."""
     nego = state.nego
     if nego is None:
@@ -163,7 +163,7 @@ def negotiation_view(state: Tabletop) -> NegotiationView | None:
     }
 
 
-def render_text(state: Tabletop, seat: int | None) -> str:
+def render_text(state: BossState, seat: int | None) -> str:
     """Returns the table as plain text for the terminal."""
     lines = [_headline(state)]
     top = state.top_card()
@@ -201,7 +201,7 @@ def render_text(state: Tabletop, seat: int | None) -> str:
     return "\n".join(lines)
 
 
-def _headline(state: Tabletop) -> str:
+def _headline(state: BossState) -> str:
     """Returns the first line: whose turn, what is being decided."""
     if state.over:
         return f"I'm the Boss! — game over after {len(state.deals)} deals."
@@ -213,7 +213,7 @@ def _headline(state: Tabletop) -> str:
     )
 
 
-def _negotiation_lines(state: Tabletop) -> list[str]:
+def _negotiation_lines(state: BossState) -> list[str]:
     """Returns the negotiation as text: needs, suppliers, laid cards, offers, terms."""
     nego = state.nego
     if nego is None:
@@ -254,7 +254,7 @@ def still_needed(space: Space, agreed: set[str]) -> str:
     return " + ".join(parts) or "nothing"
 
 
-def hints(state: Tabletop, seat: int) -> list[str]:
+def hints(state: BossState, seat: int) -> list[str]:
     """Returns advice lines for a human at ``seat``: what the deal needs, what is still missing."""
 
     nego = state.nego

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.core.chance import Forced
-from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss import BossGameState
 from parlour.games.im_the_boss.negotiation import Negotiation
 
 from ..scenarios import Pool, apply_line, by_seat
@@ -148,31 +148,31 @@ def _decisions_field(data: dict[str, Any]) -> str:
     return "decisions" if "decisions" in data else "stack"
 
 
-def load(players: int = 3, **kwargs: Any) -> BossState:
+def load(players: int = 3, **kwargs: Any) -> BossGameState:
     """Returns the state of :func:`position` (same arguments), loaded through its JSON text."""
     return GAME.load_position(json.dumps(position(players, **kwargs)))
 
 
-def negotiation(players: int = 3, *, boss: int = 0, space: int = 4, **kwargs: Any) -> BossState:
+def negotiation(players: int = 3, *, boss: int = 0, space: int = 4, **kwargs: Any) -> BossGameState:
     """Returns a position where seat ``boss`` has just said "Let's make a deal" on ``space``."""
     state = load(players, marker=space, current=boss, **kwargs)
     play(state, f"{boss}: deal")
     return state
 
 
-def play(state: BossState, *lines: str) -> None:
+def play(state: BossGameState, *lines: str) -> None:
     """Applies actions in notation; ``"2: offer R 3"`` names the seat, a bare action is the only decider's."""
     for line in lines:
         apply_line(state, line)
 
 
-def passes(state: BossState, *seats: int) -> None:
+def passes(state: BossGameState, *seats: int) -> None:
     """Each named seat passes, in this order."""
     for seat in seats:
         state.apply_notation("pass", seat)
 
 
-def everyone_passes(state: BossState) -> None:
+def everyone_passes(state: BossGameState) -> None:
     """Every seat asked in the window on top passes, in the deterministic order, until it settles."""
     window = state.stack.top
     while len(state.stack) and state.stack.top is window and window.seats:
@@ -182,61 +182,61 @@ def everyone_passes(state: BossState) -> None:
         state.apply_notation("pass", seat)
 
 
-def force_die(state: BossState, *results: int) -> None:
+def force_die(state: BossGameState, *results: int) -> None:
     """Queues die results for the next rolls."""
     state.chance.forced.extend(Forced("die", r) for r in results)
 
 
-def legal(state: BossState, seat: int | None = None) -> list[str]:
+def legal(state: BossGameState, seat: int | None = None) -> list[str]:
     """Returns a seat's legal actions (default: the only decider's) in notation."""
     return [str(a) for a in state.legal_actions(seat)]
 
 
-def verbs(state: BossState, seat: int) -> set[str]:
+def verbs(state: BossGameState, seat: int) -> set[str]:
     """Returns the verbs of a seat's legal actions."""
     return {str(a).split()[0] for a in state.legal_actions(seat)}
 
 
-def hand(state: BossState, seat: int) -> list[str]:
+def hand(state: BossGameState, seat: int) -> list[str]:
     """Returns a seat's hand as sorted card names."""
     return sorted(state.name(c) for c in state.hands[seat])
 
 
-def names(state: BossState, cards: Sequence[int]) -> list[str]:
+def names(state: BossGameState, cards: Sequence[int]) -> list[str]:
     """Returns card ids as names, in order."""
     return [state.name(c) for c in cards]
 
 
-def laid(state: BossState, seat: int) -> list[str]:
+def laid(state: BossGameState, seat: int) -> list[str]:
     """Returns the Clan cards a seat has laid in the negotiation, as sorted names."""
     assert state.nego is not None
     return sorted(state.name(c) for c in state.nego.laid[seat])
 
 
-def terms(state: BossState) -> dict[str, tuple[int, int, bool]]:
+def terms(state: BossGameState) -> dict[str, tuple[int, int, bool]]:
     """Returns the terms' investor lines: colour -> (seat, amount, agreed)."""
     assert state.nego is not None
     return {c: (t.seat, t.amount, t.agreed) for c, t in sorted(state.nego.items.items())}
 
 
-def kinds(state: BossState) -> list[str]:
+def kinds(state: BossGameState) -> list[str]:
     """Returns the decision kinds on the stack, bottom first."""
     return state.stack.kinds()
 
 
-def marker(state: BossState) -> int:
+def marker(state: BossGameState) -> int:
     """Returns the marker's place (0 to 15; the rulebook's space is one more), which a game always has."""
     assert state.marker is not None, "the marker is off the board"
     return state.marker
 
 
-def nego(state: BossState) -> Negotiation:
+def nego(state: BossGameState) -> Negotiation:
     """Returns the negotiation under way (a test that reads one fails here where there is none)."""
     assert state.nego is not None, "no negotiation is under way"
     return state.nego
 
 
-def check(state: BossState) -> None:
+def check(state: BossGameState) -> None:
     """Asserts the engine's invariants and that the placards and cards are whole."""
     assert state.invariant_errors() == []
     data = state.to_position()

@@ -16,7 +16,7 @@ import pytest
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.state import GameState
-from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss import BossGameState
 from parlour.games.im_the_boss.actions import Include
 from parlour.games.im_the_boss.bots import GreedyBot
 
@@ -53,7 +53,7 @@ class Figures:
     """For each negotiation and each bot that was never its Boss: the actions it used."""
 
 
-def bots_first_game(players: int, seed: int, human: int, policy: str) -> tuple[BossState, Figures]:
+def bots_first_game(players: int, seed: int, human: int, policy: str) -> tuple[BossGameState, Figures]:
     """Plays a whole game: greedy bots everywhere but ``human``; in an open window the first bot among
     the deciders acts, the human only when no bot is listed."""
     state = GAME.new_state(players, seed)
@@ -148,7 +148,7 @@ def test_greedy_bots_made_afresh_for_every_move_end_the_game_as_soon(seed: int) 
         seat = state.deciders()[0]
         state.apply(choose(GreedyBot(state.actions_applied), state, seat), seat)
         assert state.actions_applied < 400, "a negotiation repeated itself"
-    assert isinstance(state, BossState) and state.end_reason()
+    assert isinstance(state, BossGameState) and state.end_reason()
 
 
 @pytest.mark.slow

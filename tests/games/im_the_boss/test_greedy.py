@@ -9,14 +9,14 @@ import pytest
 from parlour.bots.simulation import simulate
 from parlour.games.im_the_boss.actions import Offer, Travel
 from parlour.games.im_the_boss.bots import GreedyBot
-from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.turn import Limit, Turn
 
 from ..typed import BOSS as GAME
 from .scenario import deal_record, negotiation, play, position, terms
 
 
-def give(state: BossState, seat: int, *names: str) -> None:
+def give(state: BossGameState, seat: int, *names: str) -> None:
     """Moves cards called ``names`` from the deck into a seat's hand."""
     for name in names:
         card = next(c for c in state.draw if state.name(c) == name)
@@ -24,7 +24,7 @@ def give(state: BossState, seat: int, *names: str) -> None:
         state.hands[seat].append(card)
 
 
-def table(space: int, boss: int, owners: dict[str, int | None]) -> BossState:
+def table(space: int, boss: int, owners: dict[str, int | None]) -> BossGameState:
     """Five players, empty hands, seat ``boss`` about to open a negotiation on ``space`` (1–16)."""
     state = GAME.new_state(5, 3)
     for seat in range(5):
@@ -37,7 +37,7 @@ def table(space: int, boss: int, owners: dict[str, int | None]) -> BossState:
     return state
 
 
-def opened(state: BossState) -> BossState:
+def opened(state: BossGameState) -> BossGameState:
     """Opens the negotiation for the current player."""
     state.apply_notation("deal", state.current)
     return state
@@ -134,7 +134,7 @@ def test_it_never_sends_its_own_only_source_travelling() -> None:
     assert str(action) == "travel R"  # the leading Boss's own R, not its own B
 
 
-def leading_boss_table() -> BossState:
+def leading_boss_table() -> BossGameState:
     """Five players; seat 4 (O placard) leads on money and opens space 11 (B R O); B is a spare.
 
     Seat 1 holds a B Clan card and a B Travel card: once it lays B it is the deal's only B.

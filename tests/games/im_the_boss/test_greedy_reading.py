@@ -9,13 +9,13 @@ from collections.abc import Iterator
 import pytest
 
 from parlour.games.im_the_boss.bots import INF, GreedyBot, cover_costs, fair_price, own_colours
-from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.supply import can_supply, suppliers
 
 from ..typed import BOSS as GAME
 
 
-def positions(seed: int, greedy: bool) -> Iterator[tuple[BossState, int]]:
+def positions(seed: int, greedy: bool) -> Iterator[tuple[BossGameState, int]]:
     """Yields every decision of a four-player game (random or greedy moves) with the seat to act."""
     state = GAME.new_state(4, seed)
     rng = random.Random(seed)
@@ -27,7 +27,7 @@ def positions(seed: int, greedy: bool) -> Iterator[tuple[BossState, int]]:
         state.apply(action, seat)
 
 
-def plain_own(state: BossState, seat: int, colour: str) -> bool:
+def plain_own(state: BossGameState, seat: int, colour: str) -> bool:
     """Whether the seat can bring the colour itself, looked up with the rules' ``count`` and
     ``can_supply``: its placard at home, a Clan card in hand, or (negotiating) one laid."""
     nego = state.nego
@@ -37,7 +37,7 @@ def plain_own(state: BossState, seat: int, colour: str) -> bool:
     return nego is not None and can_supply(state, seat, colour)
 
 
-def plain_cost(state: BossState, seat: int, proceeds: int, colour: str) -> int:
+def plain_cost(state: BossGameState, seat: int, proceeds: int, colour: str) -> int:
     """The bot's price of a colour as its rules say it, looked up colour by colour with the rules' own
     ``count``, ``can_supply`` and ``suppliers``."""
     assert state.marker is not None

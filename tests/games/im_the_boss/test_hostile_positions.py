@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from parlour.core.errors import PositionError
-from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss import BossGameState
 
 from ..typed import BOSS as GAME
 from .scenario import deal_record, negotiation, play, position
@@ -178,7 +178,7 @@ def test_offers_and_terms_name_one_colour_exactly(colour: str) -> None:
 
 
 # ------------------------------------------------------------------ positions legal play cannot reach
-def loads(data: Position) -> BossState:
+def loads(data: Position) -> BossGameState:
     """Returns the state of a position, read through its JSON text as a user's file would be."""
     return GAME.load_position(json.dumps(data))
 

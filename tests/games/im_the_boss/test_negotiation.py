@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from parlour.core.errors import IllegalActionError
-from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss import BossGameState
 from parlour.testing.kit import snapshot
 
 from .scenario import (
@@ -35,7 +35,7 @@ from .scenario import (
 )
 
 
-def refused(state: BossState, line: str, match: str = "") -> None:
+def refused(state: BossGameState, line: str, match: str = "") -> None:
     """Asserts that the action is refused with a message (matching ``match``) and changes nothing."""
     before = snapshot(state)
     with pytest.raises(IllegalActionError, match=match or None) as err:
@@ -44,7 +44,7 @@ def refused(state: BossState, line: str, match: str = "") -> None:
     assert snapshot(state) == before
 
 
-def closing_space_4(state: BossState) -> None:
+def closing_space_4(state: BossGameState) -> None:
     """Seat 0, the Boss of space 4, has its R in the terms by itself (ruling B-5), takes seat 1's O for 2
     and calls."""
     play(state, "1: offer O 2", "0: accept O @1", "0: call")

@@ -15,7 +15,7 @@ from parlour.bots.registry import make_bot
 from parlour.core.log import GameLog
 from parlour.core.match import play_match
 from parlour.core.state import Event
-from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss import BossGameState
 from parlour.games.im_the_boss.catalogue import action_catalogue
 from parlour.games.im_the_boss.content import parse_content
 from parlour.games.im_the_boss.people import card_texts
@@ -37,15 +37,15 @@ from .test_properties import dealmaking_playout
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def greedy_game(players: int, seed: int) -> BossState:
+def greedy_game(players: int, seed: int) -> BossGameState:
     """Returns the end of a game among greedy bots."""
     agents = [make_bot(GAME, "greedy", seed * 8 + s) for s in range(players)]
     state = play_match(GAME, agents, seed).state
-    assert isinstance(state, BossState)
+    assert isinstance(state, BossGameState)
     return state
 
 
-def finished_games() -> list[BossState]:
+def finished_games() -> list[BossGameState]:
     """Returns finished games of every kind: greedy (deal cards and end rolls), deal-making, random."""
     games = [greedy_game(3 + seed % 4, seed) for seed in range(8)]
     games += [dealmaking_playout(3 + seed % 4, seed, lambda s, i: None) for seed in range(6)]
@@ -180,18 +180,18 @@ def test_the_banner_of_turns_and_the_closing_round() -> None:
     assert fresh.decision_summary().startswith(f"seat {fresh.deciders()[0]} places the marker")
 
 
-def public_texts(state: BossState) -> tuple[str, str]:
+def public_texts(state: BossGameState) -> tuple[str, str]:
     """Returns the banner and the board drawing."""
     return state.decision_summary(), GAME.board_svg(state)
 
 
-def determinised_states(games: int, every: int, seed: int) -> list[tuple[BossState, list[BossState]]]:
+def determinised_states(games: int, every: int, seed: int) -> list[tuple[BossGameState, list[BossGameState]]]:
     """Returns states of deal-making games (3, 4... players), every ``every`` actions, each with one
     determinisation per seat (seat order)."""
     rng = random.Random(seed)
-    found: list[tuple[BossState, list[BossState]]] = []
+    found: list[tuple[BossGameState, list[BossGameState]]] = []
 
-    def keep(state: BossState, step: int) -> None:
+    def keep(state: BossGameState, step: int) -> None:
         if step % every == 0:
             found.append((state.clone(), [state.determinize(seat, rng) for seat in range(state.players)]))
 
@@ -301,7 +301,7 @@ def test_the_rules_summary_names_every_verb_and_reads_as_plain_text() -> None:
 # ------------------------------------------------------------------ the story the events tell
 
 
-def story(state: BossState, *lines: str, viewer: int | None = None) -> list[str]:
+def story(state: BossGameState, *lines: str, viewer: int | None = None) -> list[str]:
     """Applies actions in notation through a GameLog; returns every event line as ``viewer`` sees it."""
     log = GameLog()
     for line in lines:

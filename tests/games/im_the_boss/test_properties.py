@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parlour.core.errors import PositionError
-from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss import BossGameState
 from parlour.testing import kit
 
 from ..playouts import weighted_playout
@@ -47,16 +47,16 @@ WEIGHTS = {
 }
 """How much the deal-making playout favours each verb (1 for the others)."""
 
-Check = Callable[[BossState, int], None]
+Check = Callable[[BossGameState, int], None]
 
 
-def dealmaking_playout(players: int, seed: int, each: Check) -> BossState:
+def dealmaking_playout(players: int, seed: int, each: Check) -> BossGameState:
     """Plays a game whose seats favour making deals, checking ``each`` after every action."""
-    end: BossState = weighted_playout(GAME, (players, seed), DEAL_OPTIONS, WEIGHTS, each)
+    end: BossGameState = weighted_playout(GAME, (players, seed), DEAL_OPTIONS, WEIGHTS, each)
     return end
 
 
-def both_playouts(players: int, seed: int, each: Check) -> list[BossState]:
+def both_playouts(players: int, seed: int, each: Check) -> list[BossGameState]:
     """Runs the kit's random playout and the deal-making one on the same seed; returns the final states."""
     random_end = playout(GAME, players, seed, GAME.quick_options, each)
     return [random_end, dealmaking_playout(players, seed, each)]
@@ -65,7 +65,7 @@ def both_playouts(players: int, seed: int, each: Check) -> list[BossState]:
 # ------------------------------------------------------------------ the checks
 
 
-def cards_in_one_place(state: BossState, step: int) -> None:
+def cards_in_one_place(state: BossGameState, step: int) -> None:
     """Every Influence card is in exactly one place: a hand, a pile, laid, travelling or pending."""
     assert state.invariant_errors() == [], f"step {step}: {state.invariant_errors()}"
     places = [c for h in state.hands for c in h] + state.draw + state.discard
@@ -79,7 +79,7 @@ def cards_in_one_place(state: BossState, step: int) -> None:
     assert sorted(placed + state.deal_cards) == sorted(set(placed + state.deal_cards))
 
 
-def money_is_conserved(state: BossState, step: int) -> None:
+def money_is_conserved(state: BossGameState, step: int) -> None:
     """Money is never negative and totals exactly the proceeds of the deals closed so far."""
     assert min(state.money) >= 0, f"step {step}: negative money {state.money}"
     assert sum(state.money) == sum(d["proceeds"] for d in state.deals), f"step {step}"
@@ -89,7 +89,7 @@ def money_is_conserved(state: BossState, step: int) -> None:
         assert nego(state).committed() <= nego(state).proceeds
 
 
-def views_hide_hands(state: BossState, step: int) -> None:
+def views_hide_hands(state: BossGameState, step: int) -> None:
     """A seat sees its own hand only; a spectator sees no hand; views ignore the hidden cards."""
     rng = random.Random(step)
     public = state.public_observation()
@@ -106,7 +106,7 @@ def views_hide_hands(state: BossState, step: int) -> None:
             assert other.public_observation() == public, f"step {step}: the public view leaks"
 
 
-def positions_round_trip(state: BossState, step: int) -> None:
+def positions_round_trip(state: BossGameState, step: int) -> None:
     """The position written and read back is the same state, with the same legal actions."""
     loaded = GAME.load_position(json.dumps(state.to_position()))
     assert kit.snapshot(loaded) == kit.snapshot(state), f"step {step}: the position did not round-trip"
@@ -117,7 +117,7 @@ def positions_round_trip(state: BossState, step: int) -> None:
 def every(n: int, check: Check) -> Check:
     """Returns ``check`` run on every n-th step only (the costly checks)."""
 
-    def sampled(state: BossState, step: int) -> None:
+    def sampled(state: BossGameState, step: int) -> None:
         if step % n == 0 or state.is_over():
             check(state, step)
 
@@ -205,7 +205,7 @@ def _negotiation_position(*lines: str, hands: list[list[str]] | None = None) -> 
     return position
 
 
-def _then(state: BossState, *lines: str) -> None:
+def _then(state: BossGameState, *lines: str) -> None:
     """Plays on from a loaded position (the part that crashes when an impossible position was accepted)."""
     play(state, *lines)
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from parlour.games.im_the_boss.state import BossState
+from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.turn import Turn
 
 from ..typed import BOSS as GAME
 
 
-def give(state: BossState, seat: int, *names: str) -> None:
+def give(state: BossGameState, seat: int, *names: str) -> None:
     """Moves cards called ``names`` from the deck into a seat's hand."""
     for name in names:
         card = next(c for c in state.draw if state.name(c) == name)
@@ -16,7 +16,7 @@ def give(state: BossState, seat: int, *names: str) -> None:
         state.hands[seat].append(card)
 
 
-def example_table() -> BossState:
+def example_table() -> BossGameState:
     """Five players; seat 2 to move with the marker on space 8; seat 2 holds M, seat 1 holds G."""
     state = GAME.new_state(5, 1)
     for seat in range(5):

@@ -8,7 +8,7 @@ import json
 import random
 from typing import Any
 
-from parlour.games.im_the_boss import GAME, BossState
+from parlour.games.im_the_boss import GAME, BossGameState
 from parlour.games.im_the_boss.content import load_content
 from parlour.games.im_the_boss.supply import suppliers
 from parlour.games.im_the_boss.views import still_needed
@@ -18,7 +18,7 @@ from .test_negotiation import closing_space_4
 from .test_properties import dealmaking_playout
 
 
-def nego_view(state: BossState) -> Any:
+def nego_view(state: BossGameState) -> Any:
     """Returns the public view of the negotiation (JSON values)."""
     return state.public_observation()["negotiation"]
 
@@ -97,7 +97,7 @@ def test_the_panel_facts_are_public_in_every_determinisation() -> None:
     cannot see, at every step of deal-making games."""
     checked = 0
 
-    def same(state: BossState, step: int) -> None:
+    def same(state: BossGameState, step: int) -> None:
         nonlocal checked
         if state.nego is None or step % 3:
             return

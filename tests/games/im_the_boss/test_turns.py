@@ -8,7 +8,7 @@ import pytest
 
 from parlour.core.chance import Forced
 from parlour.core.errors import IllegalActionError
-from parlour.games.im_the_boss import BossState
+from parlour.games.im_the_boss import BossGameState
 from parlour.testing.kit import snapshot
 
 from ..typed import BOSS as GAME
@@ -263,7 +263,7 @@ def test_the_turn_passes_clockwise() -> None:
 # ------------------------------------------------------------------ options
 
 
-def must_deal_game(cards: int, must_deal: str = "yes") -> BossState:
+def must_deal_game(cards: int, must_deal: str = "yes") -> BossGameState:
     """Seat 2 draws after its roll, then seat 0 starts its turn holding ``cards`` cards (option must_deal)."""
     state = load(
         options={"must_deal": must_deal},

@@ -14,7 +14,15 @@ A game declares each verb's forms; :class:`Notation` formats and parses every ac
     'move a alone'
 
 A verb with one form may name it as a class argument instead, and a verb without arguments subclasses
-:class:`Bare`: ``class Pass(Bare, form="pass")``.
+:class:`Bare`: ``class Pass(Bare, form="pass")`` (beside the game's own base class, if it has one:
+``class Pass(Bare, BossAction, form="pass")``).
+
+Legal-action lists reuse one object per action: ``Move.of("a", "b")`` is the one shared ``Move("a", "b")``
+(:meth:`Action.of`), so the engine finds the chosen action among them by identity, and no list built
+after every action makes its actions anew::
+
+    >>> Move.of("a", "b") is Move.of("a", "b") == Move("a", "b")
+    True
 
 A form is words separated by spaces: a literal word (matched without regard to case), ``{field}``
 (one word read by the codec named like the field, or ``{field:codec}``), ``{field?}`` (a trailing
@@ -29,9 +37,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar, Generic, dataclass_transform
+from functools import lru_cache
+from typing import Any, ClassVar, Generic, Self, cast, dataclass_transform
 
 from typing_extensions import TypeVar
 
@@ -40,6 +49,9 @@ from parlour.core.errors import NotationError
 T = TypeVar("T")
 MAX_CACHED = 200_000
 """The most action texts a notation keeps (games have far fewer distinct actions)."""
+MAX_SHARED = 100_000
+"""The most shared objects one action class keeps (:meth:`Action.of`; a game's actions are finite and far
+fewer: past it, the least recently asked are forgotten, and made again, equal, when asked)."""
 
 
 class Action:
@@ -52,10 +64,24 @@ class Action:
     """The game notation the class belongs to (set when a :class:`Notation` takes it)."""
 
     def __init_subclass__(cls, form: str = "", **kwargs: object) -> None:
-        """Takes a verb's only form as a class argument: ``class Pass(Bare, form="pass")``."""
+        """Takes a verb's only form as a class argument (``class Pass(Bare, form="pass")``) and gives the
+        class its own shared actions (:meth:`of`)."""
         super().__init_subclass__(**kwargs)
+        # The class's own ``of``: a bounded functools cache around the class, looked up in C (a classmethod's
+        # dict lookup runs a Python frame: twice the time, on the hot path of legal-action lists). Made
+        # afresh for the class that @dataclass(slots=True) makes in the class's place.
+        cls.of = staticmethod(lru_cache(maxsize=MAX_SHARED)(cls))  # type: ignore[method-assign]
         if form:
             cls.forms = (form,)
+
+    @classmethod
+    def of(cls, *fields: Hashable) -> Self:
+        """Returns the one shared action of this class with these positional fields (made on first
+        asking): legal-action lists reuse it, so the engine finds the chosen action by identity.  Equal
+        fields give the same object; give them as the lists do (``Travel.of("R")`` and
+        ``Travel.of("R", -1)`` are equal actions but two objects).  Each class keeps the
+        :data:`MAX_SHARED` it was last asked for."""
+        return cast(Callable[..., Self], cls)(*fields)  # Action itself: every subclass has its cache instead
 
     def __str__(self) -> str:
         """Returns the action's notation."""

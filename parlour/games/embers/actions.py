@@ -34,6 +34,5 @@ CODECS = {"ember": Number("an ember's number", digits=2)}
 NOTATION: Notation[EmbersAction] = Notation([Play, Discard, Douse, Pass], CODECS)
 """Embers' notation: ``play 7``, ``discard``, ``douse``, ``pass``."""
 
-PLAYS = {ember: Play(ember) for ember in range(1, 100)}
-"""One shared object per ``play N`` (legal-action lists reuse them)."""
-DISCARD, DOUSE, PASS = Discard(), Douse(), Pass()
+DISCARD, DOUSE, PASS = Discard.of(), Douse.of(), Pass.of()
+"""The verbs alone, shared (legal-action lists reuse ``Play.of(N)`` and them)."""

@@ -12,7 +12,7 @@ import numpy as np
 from parlour.core.encoding import SEATS, Encoding, WholeNumbers, game_state
 from parlour.core.features import Features
 from parlour.core.state import GameState
-from parlour.games.embers.actions import DISCARD, DOUSE, PASS, PLAYS
+from parlour.games.embers.actions import DISCARD, DOUSE, PASS, Play
 from parlour.games.embers.content import Content
 from parlour.games.embers.state import EmbersState
 
@@ -21,7 +21,7 @@ def encoding(content: Content, players: int) -> Encoding:
     """Returns Embers' encoding for a table of ``players``."""
     names = content.names
     numbers = sorted(content.embers.values())
-    catalogue = [str(PLAYS[n]) for n in numbers] + [str(DISCARD), str(DOUSE), str(PASS)]
+    catalogue = [str(Play.of(n)) for n in numbers] + [str(DISCARD), str(DOUSE), str(PASS)]
     blocks = layout(len(names))
     size = sum(length for _, length in blocks)
     table = _Table(content, players)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from parlour.core.decisions import Decision, Seat
-from parlour.games.embers.actions import DISCARD, PLAYS, EmbersAction, Play
+from parlour.games.embers.actions import DISCARD, EmbersAction, Play
 from parlour.games.embers.answers import open_answers
 from parlour.games.embers.content import DOUSE
 from parlour.games.embers.state import EmbersState
@@ -26,7 +26,7 @@ class Turn(Decision[EmbersState, EmbersAction]):
         """Rule 3.3: ``play N`` for each ember number in hand, rising, then ``discard`` with a douse card."""
         hand = state.hands[seat]
         embers = sorted({state.content.embers[card] for card in hand if card != DOUSE})
-        found: list[EmbersAction] = [PLAYS[number] for number in embers]
+        found: list[EmbersAction] = list(map(Play.of, embers))
         return [*found, DISCARD] if DOUSE in hand else found
 
     def apply(self, state: EmbersState, seat: Seat, action: EmbersAction) -> None:

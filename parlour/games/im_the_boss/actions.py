@@ -14,26 +14,18 @@ Arguments: ``C`` a colour letter, ``@S`` a seat, ``N`` a whole number of million
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from typing import TypeVar
 
-from parlour.core.notation import Action, Codec, Mismatch, Notation
+from parlour.core.notation import Action, Bare, Codec, Mismatch, Notation
 
-T = TypeVar("T")
 CARD_KINDS = ("clan", "travel", "recruit", "boss", "stop")
 
 
 class BossAction(Action):
-    """The base of I'm the Boss!'s actions: a class per verb declares its notation form as ``form=``."""
+    """The base of I'm the Boss!'s actions: a class per verb declares its notation form as ``form=``
+    (a verb alone is also the core's ``Bare``: ``class Pass(Bare, BossAction, form="pass")``)."""
 
     __slots__ = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Bare(BossAction):
-    """An action that is its verb alone (``deal``, ``pass``...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,15 +43,15 @@ class Marker(BossAction, form="marker {number}"):
     number: int
 
 
-class Deal(Bare, form="deal"):
+class Deal(Bare, BossAction, form="deal"):
     """ "Let's make a deal": become the Boss of the deal where the marker stands."""
 
 
-class Roll(Bare, form="roll"):
+class Roll(Bare, BossAction, form="roll"):
     """Roll the die and move the marker."""
 
 
-class Draw(Bare, form="draw"):
+class Draw(Bare, BossAction, form="draw"):
     """Draw three cards instead of trying the deal after the roll."""
 
 
@@ -121,11 +113,11 @@ class Tip(BossAction, form="tip {seat} {number}"):
     number: int
 
 
-class Agree(Bare, form="agree"):
+class Agree(Bare, BossAction, form="agree"):
     """Agree to the lines of the terms that name the seat."""
 
 
-class Refuse(Bare, form="refuse"):
+class Refuse(Bare, BossAction, form="refuse"):
     """Refuse the lines of the terms that name the seat and that it has not agreed to."""
 
 
@@ -137,24 +129,24 @@ class Travel(Coloured, form="travel {colour} {seat?}"):
     seat: int = -1
 
 
-class BossCard(Bare, form="boss"):
+class BossCard(Bare, BossAction, form="boss"):
     """A Boss card: "I'm the Boss!"."""
 
 
-class StopCard(Bare, form="stop"):
+class StopCard(Bare, BossAction, form="stop"):
     """A Stop card: cancel the Travel, Boss card or triple just played."""
 
 
 # ------------------------------------------------------------------ every window
-class Pass(Bare, form="pass"):
+class Pass(Bare, BossAction, form="pass"):
     """Wait (a window moves on to the next seat; the bargaining asks the seat again after an action)."""
 
 
-class Call(Bare, form="call"):
+class Call(Bare, BossAction, form="call"):
     """The Boss calls the deal on the agreed terms: "going once, going twice..."."""
 
 
-class Fail(Bare, form="fail"):
+class Fail(Bare, BossAction, form="fail"):
     """The Boss announces that the negotiations have failed."""
 
 
@@ -250,15 +242,9 @@ NOTATION: Notation[BossAction] = Notation(
 )
 """I'm the Boss!'s notation: every action's text, written and read from the classes' forms."""
 
-DEAL, ROLL, DRAW = Deal(), Roll(), Draw()
-AGREE, REFUSE, BOSS_CARD, STOP_CARD = Agree(), Refuse(), BossCard(), StopCard()
-PASS, CALL, FAIL = Pass(), Call(), Fail()
-
-
-@cache
-def shared(kind: Callable[..., T], *fields: object) -> T:
-    """Returns the one action of this class with these fields (legal-action lists reuse it)."""
-    return kind(*fields)
+DEAL, ROLL, DRAW = Deal.of(), Roll.of(), Draw.of()
+AGREE, REFUSE, BOSS_CARD, STOP_CARD = Agree.of(), Refuse.of(), BossCard.of(), StopCard.of()
+PASS, CALL, FAIL = Pass.of(), Call.of(), Fail.of()
 
 
 def parse_action(text: str) -> BossAction:

@@ -19,7 +19,6 @@ from parlour.games.im_the_boss.actions import (
     Tip,
     Use,
     Withdraw,
-    shared,
 )
 from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.phases import clockwise_order
@@ -45,7 +44,7 @@ def hand_plays(state: BossState, nego: Negotiation, seat: int) -> tuple[tuple[Bo
     if found is None:
         held = hand_names(state, seat)
         known = supply(state)
-        lays = [shared(Lay, c) for c in known.colours if f"clan:{c}" in held]
+        lays = [Lay.of(c) for c in known.colours if f"clan:{c}" in held]
         found = nego.memo[key] = (tuple(lays + card_plays(state, seat, held, known)), known)
     return found
 
@@ -61,7 +60,7 @@ def investor_actions(state: BossState, seat: int, known: Supply | None = None) -
         if seat in seats:
             found += amounts(offer_amounts(colour, 0, proceeds), 0, offers.get((colour, seat), -1))
     if offers:
-        found += [shared(Withdraw, c) for c, s in sorted(offers) if s == seat]
+        found += [Withdraw.of(c) for c, s in sorted(offers) if s == seat]
     if nego.unagreed(seat):
         found += [AGREE, REFUSE]
     return found
@@ -100,7 +99,7 @@ def boss_lines(known: Supply, boss: int) -> tuple[Line, ...]:
             (
                 colour,
                 tuple(
-                    (seat, shared(Use, colour), ())
+                    (seat, Use.of(colour), ())
                     if seat == boss
                     else (seat, None, include_amounts(colour, seat, 0, proceeds))
                     for seat in seats
@@ -115,7 +114,8 @@ def boss_lines(known: Supply, boss: int) -> tuple[Line, ...]:
 def accepts(nego: Negotiation, free: int) -> list[BossAction]:
     """Returns the offers the Boss may accept at their ask (the terms' other lines leave room for it),
     but an offer the terms already hold, agreed, at its ask."""
-    items, found = nego.items, []
+    items = nego.items
+    found: list[BossAction] = []
     for (colour, seat), ask in sorted(nego.offers.items()):
         term = items.get(colour)
         if term is None:
@@ -125,14 +125,14 @@ def accepts(nego: Negotiation, free: int) -> list[BossAction]:
         else:
             room = free + term.amount
         if ask <= room:
-            found.append(shared(Accept, colour, seat))
+            found.append(Accept.of(colour, seat))
     return found
 
 
 @cache
 def drops(colours: tuple[str, ...]) -> tuple[BossAction, ...]:
     """Returns (once, then shared) ``drop C`` for each colour in the terms, in colour order."""
-    return tuple(shared(Drop, c) for c in sorted(colours))
+    return tuple(Drop.of(c) for c in sorted(colours))
 
 
 @lru_cache(maxsize=4096)  # bounded: the tips on the table can take many values
@@ -163,16 +163,16 @@ def amounts(every: tuple[BossAction, ...], low: int, skip: int) -> tuple[BossAct
 @cache
 def offer_amounts(colour: str, low: int, high: int) -> tuple[BossAction, ...]:
     """Returns (once, then shared) ``offer C N`` for N from low to high."""
-    return tuple(Offer(colour, n) for n in range(low, high + 1))
+    return tuple(Offer.of(colour, n) for n in range(low, high + 1))
 
 
 @cache
 def include_amounts(colour: str, seat: int, low: int, high: int) -> tuple[BossAction, ...]:
     """Returns (once, then shared) ``include C @S N`` for N from low to high."""
-    return tuple(Include(colour, seat, n) for n in range(low, high + 1))
+    return tuple(Include.of(colour, seat, n) for n in range(low, high + 1))
 
 
 @cache
 def tip_amounts(seat: int, low: int, high: int) -> tuple[BossAction, ...]:
     """Returns (once, then shared) ``tip @S N`` for N from low to high."""
-    return tuple(Tip(seat, n) for n in range(low, high + 1))
+    return tuple(Tip.of(seat, n) for n in range(low, high + 1))

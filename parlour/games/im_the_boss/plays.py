@@ -21,7 +21,6 @@ from parlour.games.im_the_boss.actions import (
     Play,
     Recruit,
     Travel,
-    shared,
 )
 from parlour.games.im_the_boss.content import ANY, BOSS, RECRUIT, STOP
 from parlour.games.im_the_boss.negotiation import Pending
@@ -110,14 +109,14 @@ def card_plays(
             continue
         # Ruling A-12: only investors that could take part in this deal are targets.
         if state.owners[colour] is not None and colour not in nego.travelling:
-            found.append(shared(Travel, colour))
+            found.append(Travel.of(colour))
         clan = f"clan:{colour}"
-        found += [shared(Travel, colour, s) for s, names in enumerate(laid) if clan in names]
+        found += [Travel.of(colour, s) for s, names in enumerate(laid) if clan in names]
     if seat != nego.boss and BOSS in held:
         found.append(BOSS_CARD)
     recruits = held.count(RECRUIT)
     if recruits >= TRIPLE:
-        found += [shared(Recruit, c) for c in recruit_targets(state, seat, recruits)]
+        found += [Recruit.of(c) for c in recruit_targets(state, seat, recruits)]
     return found
 
 

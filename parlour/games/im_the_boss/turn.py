@@ -14,7 +14,6 @@ from parlour.games.im_the_boss.actions import (
     Discard,
     Marker,
     Recruit,
-    shared,
 )
 from parlour.games.im_the_boss.bargain import open_negotiation
 from parlour.games.im_the_boss.options import DRAW as DRAWN
@@ -124,8 +123,8 @@ class Limit(TurnDecision):
     def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
         """Returns ``discard CARD`` for each kind held and ``recruit C`` for each target of a triple."""
         names = sorted({state.name(c) for c in state.hands[seat]})
-        found: list[BossAction] = [shared(Discard, n) for n in names]
-        return found + [shared(Recruit, c) for c in recruit_targets(state, seat)]
+        found: list[BossAction] = [Discard.of(n) for n in names]
+        return found + [Recruit.of(c) for c in recruit_targets(state, seat)]
 
     def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """Discards one card or plays a triple (no Stop outside a negotiation, ruling A-02)."""

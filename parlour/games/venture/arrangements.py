@@ -215,9 +215,10 @@ def _fit_masks(deck: Deck) -> list[tuple[int, int]]:
 
 @cache
 def move_actions(deck: Deck) -> list[dict[int, Move]]:
-    """Returns every Move of the deck, made once: ``[corp][target]`` and ``[corp][-1]`` for alone."""
+    """Returns every Move of the deck by corporation ids (the shared ``Move.of``, found by id in the
+    hot loops): ``[corp][target]`` and ``[corp][-1]`` for alone."""
     names = [c.name for c in deck.corporations]
-    return [{**{t: Move(n, names[t]) for t in range(len(names))}, -1: Move(n, None)} for n in names]
+    return [{**{t: Move.of(n, names[t]) for t in range(len(names))}, -1: Move.of(n, None)} for n in names]
 
 
 def _join(texts: list[str]) -> str:

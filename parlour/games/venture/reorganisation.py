@@ -77,7 +77,7 @@ class Reorganisation(TurnDecision):
             found = (m for m in found if not lawful and _pairs(state, parse(state.deck, m[1]) or []) < pairs)
             actions = [move for move, after in found if after not in seen]
         if lawful:
-            actions.append(Done())
+            actions.append(Done.of())
         return actions
 
     def act(self, state: VentureState, seat: Seat, action: VentureAction) -> None:

@@ -9,7 +9,6 @@ goes, skipped when it can only stand alone: ``takeovers``), a reorganisation pus
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
 from mypy_extensions import mypyc_attr
@@ -73,9 +72,7 @@ class Turn(TurnDecision):
         if state.transacted or not state.hands[seat]:
             actions.append(END)
         if not state.transacted:
-            actions.extend(
-                _discard_action(n) for n in sorted({state.card(r).name for r in state.hands[seat]})
-            )
+            actions.extend(Discard.of(n) for n in sorted({state.card(r).name for r in state.hands[seat]}))
         return actions
 
     def undoable(self, state: VentureState, action: VentureAction) -> bool:
@@ -188,7 +185,7 @@ class Payment(TurnDecision):
         """Returns the capital cards that may be handed in, and done once the debt is covered."""
         cards = state.deck.resources
         names = sorted({cards[r].name for r in state.hands[seat] if cards[r].kind == CAPITAL})
-        actions: list[VentureAction] = [_pay_action(n) for n in names]
+        actions: list[VentureAction] = [Pay.of(n) for n in names]
         if laid_worth(state) >= state.owed:
             actions.append(DONE)
         return actions
@@ -260,20 +257,9 @@ def _why_pay(state: VentureState, seat: Seat, action: Pay) -> str:
     return "those cards cannot be laid down now"
 
 
-REORGANISE, REORGANISE_BEST, END, DONE = Reorganise(), ReorganiseBest(), End(), Done()
-"""The actions without fields, made once (actions are immutable)."""
-
-
-@cache
-def _pay_action(name: str) -> Pay:
-    """Returns ``pay NAME``, made once per name (actions are immutable)."""
-    return Pay(name)
-
-
-@cache
-def _discard_action(name: str) -> Discard:
-    """Returns ``discard NAME``, made once per name (actions are immutable)."""
-    return Discard(name)
+REORGANISE, REORGANISE_BEST = Reorganise.of(), ReorganiseBest.of()
+END, DONE = End.of(), Done.of()
+"""The actions without fields, shared (actions are immutable)."""
 
 
 KINDS = DecisionKinds(Turn, Placement, Reorganisation, Payment)

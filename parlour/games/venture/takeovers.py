@@ -8,7 +8,6 @@ for the payment at once (``rules.Turn.auto``, ruling A-1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from mypy_extensions import mypyc_attr
 
@@ -56,8 +55,8 @@ class Placement(TurnDecision):
         """Returns ``place on TOP`` for each stack the corporation fits, then ``place alone``."""
         corp = state.deck.corporation(self.corp)
         assert corp is not None
-        actions: list[VentureAction] = [Place(top) for top in fitting(state, seat, corp.id)]
-        actions.append(Place(None))
+        actions: list[VentureAction] = [Place.of(top) for top in fitting(state, seat, corp.id)]
+        actions.append(Place.of(None))
         return actions
 
     def act(self, state: VentureState, seat: Seat, action: VentureAction) -> None:
@@ -84,9 +83,7 @@ class Placement(TurnDecision):
 def takeover_actions(state: VentureState, seat: Seat, money: int) -> list[VentureAction]:
     """Returns the take-overs the seat can pay for, then the proxy fights (by card, then opponent)."""
     corps, cards = state.deck.corporations, state.deck.resources
-    actions: list[VentureAction] = [
-        _take_action(corps[c].name) for c in state.center if corps[c].value <= money
-    ]
+    actions: list[VentureAction] = [Take.of(corps[c].name) for c in state.center if corps[c].value <= money]
     proxies = sorted({cards[r].name: cards[r] for r in state.hands[seat] if cards[r].kind == PROXY}.items())
     for name, card in proxies:
         for other in range(state.players):
@@ -95,14 +92,8 @@ def takeover_actions(state: VentureState, seat: Seat, money: int) -> list[Ventur
             for stack in state.holdings[other]:
                 top = corps[stack[-1]]
                 if proxy_cost(top.value, card.halves) <= money:
-                    actions.append(Proxy(name, top.name))
+                    actions.append(Proxy.of(name, top.name))
     return actions
-
-
-@cache
-def _take_action(name: str) -> Take:
-    """Returns ``take NAME``, made once per name (actions are immutable)."""
-    return Take(name)
 
 
 def take(state: VentureState, seat: Seat, action: Take) -> None:

@@ -40,7 +40,7 @@ from parlour.games.venture.state import VentureState
 UNDO_LIMIT = 10
 """Steps a player may take back in one turn (``undo`` and ``cancel`` count one each): ruling A-17."""
 
-UNDO, CANCEL = Undo(), Cancel()
+UNDO, CANCEL = Undo.of(), Cancel.of()
 
 
 @mypyc_attr(native_class=False)  # subclasses the core's decision (a Python class)

@@ -10,39 +10,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Self, cast
+from typing import Any
 
-from parlour.core.notation import Action, Codec, Mismatch, Notation, Number
+from parlour.core.notation import Action, Bare, Codec, Mismatch, Notation, Number
 
 REFUGE = "refuge"
 """The target word of an attack on Earth's Secret Underground Refuge (Earth's Special)."""
 
 
 class VenusAction(Action):
-    """A Venus Needs Men! action."""
+    """A Venus Needs Men! action (a verb alone is also the core's ``Bare``:
+    ``class Pass(Bare, VenusAction, form="pass")``; legal-action lists reuse ``Move.of(ship, area)``)."""
 
     __slots__ = ()
-
-    @classmethod
-    def of(cls, *fields: Hashable) -> Self:
-        """Returns the shared action with these fields (legal-action lists reuse them: they are built
-        after every action)."""
-        key = (cls, *fields)
-        found = _SHARED.get(key)
-        if found is None:
-            found = _SHARED[key] = cast(Callable[..., VenusAction], cls)(*fields)
-        return found  # type: ignore[return-value]  # the key's class made it (no cast call: a hot path)
-
-
-_SHARED: dict[tuple[object, ...], VenusAction] = {}
-"""One action object for each class and fields."""
-
-
-@dataclass(frozen=True, slots=True)
-class Bare(VenusAction):
-    """An action that is its verb alone (``pass``, ``done``, ``end``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +96,11 @@ class Cycle(VenusAction, form="cycle {upgrade}"):
     upgrade: str
 
 
-class Pass(Bare, form="pass"):
+class Pass(Bare, VenusAction, form="pass"):
     """Do nothing: pass the action, a Zap window, an immediate step."""
 
 
-class Done(Bare, form="done"):
+class Done(Bare, VenusAction, form="done"):
     """End the action's steps."""
 
 
@@ -130,7 +111,7 @@ class Extend(VenusAction, form="extend {card}"):
     card: int
 
 
-class End(Bare, form="end"):
+class End(Bare, VenusAction, form="end"):
     """End the extensions."""
 
 
@@ -142,7 +123,7 @@ class Zap(VenusAction, form="zap {card} {target:aim?}"):
     target: str = ""
 
 
-class Withdraw(Bare, form="withdraw"):
+class Withdraw(Bare, VenusAction, form="withdraw"):
     """Take back a declared attack before its roll and choose again (ruling A-21)."""
 
 
@@ -150,7 +131,7 @@ class Release(ShipAction, form="release {ship}"):
     """Release a ship from Mind Control (Mars's choice at a turn's end, ruling A-10(v))."""
 
 
-PASS, DONE, END, WITHDRAW = Pass(), Done(), End(), Withdraw()
+PASS, DONE, END, WITHDRAW = Pass.of(), Done.of(), End.of(), Withdraw.of()
 STEPS: dict[type[VenusAction], str] = {
     Build: "build",
     Move: "move",

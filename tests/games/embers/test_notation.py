@@ -6,12 +6,12 @@ import pytest
 
 from parlour.core.errors import NotationError
 from parlour.games.embers import GAME
-from parlour.games.embers.actions import DISCARD, DOUSE, PASS, PLAYS, Play
+from parlour.games.embers.actions import DISCARD, DOUSE, PASS, Play
 
 STATE = GAME.new_state(3, 0)
 
 
-@pytest.mark.parametrize("action", [*(PLAYS[n] for n in range(1, 9)), DISCARD, DOUSE, PASS])
+@pytest.mark.parametrize("action", [*(Play.of(n) for n in range(1, 9)), DISCARD, DOUSE, PASS])
 def test_every_action_round_trips(action: object) -> None:
     text = str(action)
     assert STATE.parse_action(text) == action
@@ -45,4 +45,5 @@ def test_text_that_is_no_action_is_refused_in_one_line(text: str, message: str) 
 
 def test_legal_actions_share_one_object_per_text() -> None:
     state = GAME.new_state(3, 4)
-    assert all(action is PLAYS[action.ember] for action in state.legal_actions(0) if isinstance(action, Play))
+    plays = [action for action in state.legal_actions(0) if isinstance(action, Play)]
+    assert plays and all(action is Play.of(action.ember) for action in plays)

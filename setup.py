@@ -42,7 +42,7 @@ def hot_modules() -> list[str]:
 
 
 MODULES = hot_modules() if compiling() else []
-PRINTS = {}
+PRINTS: dict[str, str] = {}
 """The hot modules' sources' fingerprints, taken before mypyc compiles them (parlour/compiled.json)."""
 if MODULES:
     from parlour import native_build

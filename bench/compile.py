@@ -41,13 +41,13 @@ EXCLUDED: dict[str, str] = {
     "ModularState, and an interpreted class may not subclass a compiled one",
     "parlour/core/zones.py": "I'm the Boss!'s SpaceForm (interpreted, beside BossState) subclasses Form, and "
     "an interpreted class may not subclass a compiled one",
-    "parlour/games/im_the_boss/negotiation.py": "declares a runtime-checkable Protocol, which mypyc "
+    "parlour/games/im_the_boss/negotiation_form.py": "declares a runtime-checkable Protocol, which mypyc "
     "compiles into a class that is not a protocol",
     "parlour/games/venture/board.py": "the SVG board (not on the hot path): mypyc refuses an int added to "
     "a float variable",
     "parlour/games/embers/position.py": "reading positions (not on the hot path): mypyc refuses a class "
     "attribute read through the class, and native objects have no vars()",
-    "parlour/games/im_the_boss/state.py": "its class subclasses BossState (interpreted: it declares "
+    "parlour/games/im_the_boss/game_state.py": "its class subclasses BossState (interpreted: it declares "
     "decisions) over the compiled GameState, and mypyc writes a call of GameState's __init__ with too "
     "many arguments",
     **dict.fromkeys(
@@ -64,7 +64,7 @@ EXCLUDED: dict[str, str] = {
         "__new__, which a compiled class refuses (__init__() missing required argument)",
     ),
     **dict.fromkeys(
-        (f"parlour/games/{game}/game_state.py" for game in ("venture", "venus_needs_men")),
+        (f"parlour/games/{game}/game_state.py" for game in ("embers", "venture", "venus_needs_men")),
         "the state's front-end methods: mypyc drops the class attribute views = views (the module)",
     ),
     **dict.fromkeys(

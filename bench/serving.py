@@ -35,4 +35,4 @@ def print_figures(doc: str | None, figures: Callable[..., dict[str, Any]], **def
     for name, default in defaults.items():
         parser.add_argument(f"--{name}", type=int, default=default)
     args = parser.parse_args()
-    print(json.dumps(figures(*(getattr(args, name) for name in defaults)), indent=1))
+    print(json.dumps(figures(**{name: getattr(args, name) for name in defaults}), indent=1))

@@ -194,7 +194,7 @@ def choose() -> None:
             raise ImportError(f"{VARIABLE}=1 but {(old + missing)[0]} is {state}: run `make native`")
     elif old:
         warnings.warn(
-            f"{len(old)} compiled module(s) differ from their source or were built without a record"
+            f"{len(old)} compiled module(s) differ from their source or are not in the build's record"
             f" ({old[0]}...): running the Python sources; `make native` (or reinstalling) rebuilds them",
             RuntimeWarning,
             stacklevel=2,

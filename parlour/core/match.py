@@ -21,6 +21,8 @@ class MatchResult:
     actions: int
     first: int = 0
     """The seat that acted first."""
+    recorded: bool = True
+    """Whether ``record`` holds the moves (False: played unrecorded, the record cannot replay)."""
 
 
 def play_match(
@@ -56,7 +58,7 @@ def play_match(
     else:
         actions = _play_unrecorded(state, agents)
     record.scores = state.scores()
-    return MatchResult(state, record, actions, first)
+    return MatchResult(state, record, actions, first, recorded)
 
 
 def _play_recorded(

@@ -341,9 +341,16 @@ def _card_names(names: CardNames, value: CardNumbers) -> list[object]:
     by name already (a string) stays as it is (only lists and tuples are gone into)."""
     name = names.name
     return [
-        name(v) if isinstance(v, int) else _card_names(names, v) if isinstance(v, list | tuple) else v
+        name(v) if isinstance(v, int) else _card_names(names, v) if isinstance(v, list | tuple) else _kept(v)
         for v in value
     ]
+
+
+def _kept(value: object) -> str:
+    """Returns a card a game keeps by name (a string); refuses anything else in a part of cards."""
+    if not isinstance(value, str):
+        raise TypeError(f"a part of cards holds {type(value).__name__}, not a card number or name")
+    return value
 
 
 Card = int | str

@@ -258,6 +258,7 @@ def test_an_unrecorded_match_plays_the_recorded_game(name: str) -> None:
 
     kept, lean = match(True), match(False)
     assert lean.record.moves == [] and len(kept.record.moves) == kept.actions == lean.actions > 0
+    assert kept.recorded and not lean.recorded
     assert lean.first == kept.first == kept.record.moves[0].seat
     assert lean.state.to_position() == kept.state.to_position()
     assert lean.record.scores == kept.record.scores == kept.state.scores()

@@ -201,6 +201,9 @@ def test_cards_kept_by_name_are_written_as_they_are() -> None:
     table = Tableau()
     table.stacks = [[["w", 1], ["y"]], []]  # type: ignore[list-item]
     assert TABLEAU.write(table)["stacks"] == [[["w", "x"], ["y"]], []]
+    table.stacks = [[[None]], []]  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="holds NoneType, not a card"):
+        TABLEAU.write(table)
 
 
 def test_a_copy_goes_as_deep_as_each_part_holds_lists() -> None:

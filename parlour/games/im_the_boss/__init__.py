@@ -20,6 +20,7 @@ from parlour.games.im_the_boss.game_state import BossGameState
 from parlour.games.im_the_boss.options import HOUSE_CONTENT, OPTIONS, QUICK_OPTIONS
 from parlour.games.im_the_boss.palette import text_colours as clan_colours
 from parlour.games.im_the_boss.position import from_position
+from parlour.games.im_the_boss.state import BossState
 
 RULES_SUMMARY = """\
 First the player right of the first player places the marker: 'marker N'.
@@ -92,4 +93,4 @@ class BossGame(Game):
 
 GAME = BossGame()
 
-__all__ = ["GAME", "BossAction", "BossGame", "BossGameState", "format_action", "parse_action"]
+__all__ = ["GAME", "BossAction", "BossGame", "BossGameState", "BossState", "format_action", "parse_action"]

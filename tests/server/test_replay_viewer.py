@@ -187,3 +187,22 @@ def test_a_players_page_replays_from_its_own_view(server: LiveServer, browser: A
     wait_shown(page, moves)
     assert page.input_value("#replay-seat") == "0" and page.get_attribute("#replay-box", "data-seat") == "0"
     assert page.locator("#board .itb-verb").count() == 0  # nothing to play in the replay
+
+
+def test_the_replay_mounts_when_its_script_comes_after_the_view(server: LiveServer, browser: Any) -> None:
+    """The finished table's view can come over the socket while the page still loads its scripts: the
+    viewer (replay.js) and the analysis panel (analysis.js), arriving after it, mount all the same (once
+    table.js had drawn the results without them, and never again: the viewer stayed empty)."""
+    table, moves = finished_table(server, "embers")
+    page = browser.new_page(viewport=LAPTOP)
+    slow = ("/static/replay.js", "/static/analysis.js")
+
+    def late(route: Any) -> None:
+        time.sleep(1.5)  # the view arrives meanwhile (Playwright serves routes one at a time: both are late)
+        route.continue_()
+
+    for path in slow:
+        page.route(f"**{path}", late)
+    page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector(f"#replay-box[data-version='{moves}']")  # Embers has no drawn table
+    page.wait_for_selector("#analysis-box", state="attached")

@@ -390,3 +390,5 @@ const ParlourAnalysis = window.ParlourAnalysis = (() => {
 
   return { mount, dressLog, state: a };
 })();
+// The replay may have mounted before this file came (it mounts the panel when it is there): mount now.
+if (window.ParlourReplay && ParlourReplay.state.mounted) ParlourAnalysis.mount();

@@ -272,3 +272,6 @@ const ParlourReplay = window.ParlourReplay = (() => {
 
   return { mount, redraw, go, showing: () => r.mounted && r.data !== null, state: r };
 })();
+// The table's view may have come before this file did (the socket answers while the page still loads
+// its scripts): table.js then drew the results without mounting the replay, and will not again.
+if (typeof view !== "undefined" && view !== null && view.over) ParlourReplay.mount();

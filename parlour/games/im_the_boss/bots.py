@@ -131,15 +131,16 @@ def cover_costs(
 def struck(nego: Negotiation, boss: int) -> int:
     """Returns how many of the Boss's proposals were refused (or withdrawn) in the negotiation, from its
     public count of actions: each line that stands took one (a Use, Include, Accept or Tip), each Clan
-    card laid one; the rest were asks that did not stand."""
+    card laid one; the rest were asks that did not stand. An estimate: a ``call``, a Stop card or a
+    ``drop`` counts there too, and the count is not reset when a Boss card changes the Boss."""
     lines = len(nego.items) + len(nego.tips)
     return max(0, nego.counted[boss] - lines - len(nego.laid[boss]))
 
 
 def ventured(nego: Negotiation, seat: int) -> int:
     """Returns how many times an investor ``seat`` has interfered in the negotiation (a Travel or a Boss
-    card), from its public count of actions: those that made it a supplier (a Clan card laid, a line of
-    its own, a standing offer) are left out."""
+    card), from its public count of actions less its Clan cards laid, its lines and its standing offers.
+    An estimate: a re-priced or withdrawn offer, a Stop card or a Recruitment triple counts there too."""
     own = sum(1 for term in nego.items.values() if term.seat == seat)
     offered = sum(1 for _, by in nego.offers if by == seat)
     return max(0, nego.counted[seat] - own - offered - len(nego.laid[seat]))

@@ -143,6 +143,8 @@ def open_negotiation(state: BossState, seat: int) -> None:
     state.stack.pop()
     state.nego = Negotiation(state.marker, seat, seat, proceeds, [[] for _ in range(state.players)])
     state.nego.counted = [0] * state.players
+    state.nego.refused = [0] * state.players
+    state.nego.interfered = [0] * state.players
     state.stack.push(Bargain(seats=clockwise(seat, state.players), quiet=False))
     if state.logging:
         state.emit(
@@ -250,6 +252,9 @@ def accept(state: BossState, seat: int, action: Accept) -> None:
     nego = state.negotiation()
     colour, supplier = action.colour, action.seat
     ask = nego.offers[(colour, supplier)]
+    old = nego.items.get(colour)
+    if old is not None and (old.seat, old.amount) != (supplier, ask):
+        nego.withdrawn(old)  # (accepting the offer the proposal names, at its amount, agrees it)
     nego.items[colour] = Term(supplier, ask, True)
     if state.logging:
         state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
@@ -257,21 +262,26 @@ def accept(state: BossState, seat: int, action: Accept) -> None:
 
 def include(state: BossState, seat: int, action: Include) -> None:
     """The Boss proposes an amount to a seat for its investor: a line the seat has not agreed to yet."""
-    state.negotiation().items[action.colour] = Term(action.seat, action.number, False)
+    nego = state.negotiation()
+    nego.withdrawn(nego.items.get(action.colour))
+    nego.items[action.colour] = Term(action.seat, action.number, False)
     if state.logging:
         state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
 
 
 def use(state: BossState, seat: int, action: Use) -> None:
     """The Boss brings in its own investor of the colour."""
-    state.negotiation().items[action.colour] = Term(seat, 0, True)
+    nego = state.negotiation()
+    nego.withdrawn(nego.items.get(action.colour))
+    nego.items[action.colour] = Term(seat, 0, True)
     if state.logging:
         state.emit(f"The Boss brings in its own {action.colour}.")
 
 
 def drop(state: BossState, seat: int, action: Drop) -> None:
     """The Boss takes the investor of the colour out of the terms."""
-    del state.negotiation().items[action.colour]
+    nego = state.negotiation()
+    nego.withdrawn(nego.items.pop(action.colour))
     if state.logging:
         state.emit(f"The Boss drops {action.colour} from the terms.")
 
@@ -282,6 +292,7 @@ def withdraw(state: BossState, seat: int, colour: str) -> None:
     del nego.offers[(colour, seat)]
     term = nego.items.get(colour)
     if term is not None and term.seat == seat:
+        nego.withdrawn(term)
         del nego.items[colour]
     if state.logging:
         state.emit(f"Seat {seat} withdraws its {colour} offer.")
@@ -290,6 +301,7 @@ def withdraw(state: BossState, seat: int, colour: str) -> None:
 def tip(state: BossState, payee: int, number: int) -> None:
     """The Boss proposes a payment to a seat for no investor (0 removes it; ruling A-08)."""
     nego = state.negotiation()
+    nego.withdrawn(nego.tips.get(payee))
     if number == 0:
         del nego.tips[payee]
         if state.logging:
@@ -314,9 +326,9 @@ def refuse(state: BossState, seat: int) -> None:
     nego = state.negotiation()
     struck = [c for c, t in sorted(nego.items.items()) if t.seat == seat and not t.agreed]
     for colour in struck:
-        del nego.items[colour]
+        nego.withdrawn(nego.items.pop(colour))
     if seat in nego.tips and not nego.tips[seat].agreed:
-        del nego.tips[seat]
+        nego.withdrawn(nego.tips.pop(seat))
         struck.append("its payment for no investor")
     state.emit(f"Seat {seat} refuses the terms offered to it: {' and '.join(struck)} struck.")
 

@@ -2,8 +2,9 @@
 
 The bot reads only what its seat may know: its own hand, the table, and the
 public record of deals (from which everyone's money follows). It keeps no memory between
-choices (the server makes a bot for each move): how often it has asked in this negotiation is
-read from the negotiation's public count of each seat's actions.
+choices (the server makes a bot for each move): how many of its proposals as the Boss ended
+unagreed, and how often it has interfered, it reads from the negotiation's public counts
+(``Negotiation.refused`` and ``Negotiation.interfered``).
 """
 
 from __future__ import annotations
@@ -129,21 +130,16 @@ def cover_costs(
 
 
 def struck(nego: Negotiation, boss: int) -> int:
-    """Returns how many of the Boss's proposals were refused (or withdrawn) in the negotiation, from its
-    public count of actions: each line that stands took one (a Use, Include, Accept or Tip), each Clan
-    card laid one; the rest were asks that did not stand. An estimate: a ``call``, a Stop card or a
-    ``drop`` counts there too, and the count is not reset when a Boss card changes the Boss."""
-    lines = len(nego.items) + len(nego.tips)
-    return max(0, nego.counted[boss] - lines - len(nego.laid[boss]))
+    """Returns how many of the Boss's proposals ended unagreed in the negotiation: refused, or withdrawn
+    by the Boss (``Negotiation.refused``, kept exactly by the rules). A seat made the Boss by a Boss
+    card starts from its own count (0 unless it was the Boss before in this negotiation)."""
+    return nego.refused[boss]
 
 
 def ventured(nego: Negotiation, seat: int) -> int:
-    """Returns how many times an investor ``seat`` has interfered in the negotiation (a Travel or a Boss
-    card), from its public count of actions less its Clan cards laid, its lines and its standing offers.
-    An estimate: a re-priced or withdrawn offer, a Stop card or a Recruitment triple counts there too."""
-    own = sum(1 for term in nego.items.values() if term.seat == seat)
-    offered = sum(1 for _, by in nego.offers if by == seat)
-    return max(0, nego.counted[seat] - own - offered - len(nego.laid[seat]))
+    """Returns how many times ``seat`` has interfered in the negotiation: the Travel and Boss cards it
+    played, stopped or not (``Negotiation.interfered``, kept exactly by the rules)."""
+    return nego.interfered[seat]
 
 
 def fair_price(space: Space, proceeds: int) -> int:

@@ -92,6 +92,18 @@ class Negotiation:
     """The terms' payments to seats for no investor (ruling A-08)."""
     counted: list[int] = field(default_factory=list)
     """Each seat's actions so far, not counting pass, agree and refuse (the limit, ruling B-2)."""
+    refused: list[int] = field(default_factory=list)
+    """Each seat's proposals as the Boss that ended unagreed in this negotiation. A proposal is a line the
+    Boss put in the terms unagreed (``include``, ``tip``); it counts when it leaves the terms, or is
+    replaced, before its seat agreed to it: refused by that seat (``refuse``, or withdrawing the offer
+    the line rests on), or withdrawn by the Boss (another line for the colour or payee, ``drop``,
+    ``tip @S 0``, or a ``call``, which strikes unagreed lines: ruling B-4), but not when the Boss accepts
+    that seat's offer at the proposed amount (that agrees it). Not counted: lines struck because a Travel
+    or a triple took the investor away (ruling A-09), and lines a Boss card clears. Kept per seat for the
+    whole negotiation: a Boss card changes the Boss, not the counts (public: every action is announced)."""
+    interfered: list[int] = field(default_factory=list)
+    """Each seat's Travel cards and Boss cards played in this negotiation (bargaining or closing round),
+    whether they took effect or were stopped (public)."""
     called: bool = False
     """Whether the Boss has called the deal (the closing round is on)."""
     pending: Pending | None = None
@@ -116,6 +128,11 @@ class Negotiation:
             paid[term.seat] = paid.get(term.seat, 0) + term.amount
         return paid
 
+    def withdrawn(self, term: Term | None) -> None:
+        """Counts a line of the terms going away against the Boss (``refused``) if it was not agreed."""
+        if term is not None and not term.agreed:
+            self.refused[self.boss] += 1
+
     def unagreed(self, seat: int) -> bool:
         """Returns whether the terms name ``seat`` in a line it has not agreed to."""
         return any(t.seat == seat and not t.agreed for t in [*self.items.values(), *self.tips.values()])
@@ -139,6 +156,8 @@ class Negotiation:
             {c: t.copy() for c, t in self.items.items()},
             {s: t.copy() for s, t in self.tips.items()},
             list(self.counted),
+            list(self.refused),
+            list(self.interfered),
             self.called,
             None if pending is None else Pending(pending.play, pending.by, list(pending.cards)),
         )

@@ -23,6 +23,8 @@ NEGO_FIELDS = {
     "terms",
     "tips",
     "counted",
+    "refused",
+    "interfered",
     "called",
     "pending",
 }
@@ -57,6 +59,8 @@ class NegotiationForm(Form):
             "terms": {c: t.to_json() for c, t in sorted(value.items.items())},
             "tips": {str(s): [t.amount, t.agreed] for s, t in sorted(value.tips.items())},
             "counted": list(value.counted),
+            "refused": list(value.refused),
+            "interfered": list(value.interfered),
             "called": value.called,
             "pending": None
             if pending is None
@@ -97,12 +101,26 @@ class NegotiationForm(Form):
             nego.offers[(colour, seat)] = ask
         nego.items = _terms(n.get("terms"), f"{path}.terms", colours, players)
         nego.tips = _tips(n.get("tips"), f"{path}.tips", players)
-        nego.counted = n.items("counted", lambda v, p: check_int(v, p, 0))
-        if len(nego.counted) != players:
-            raise PositionError(f"{path}.counted", f"must list {players} seats' action counts")
+        nego.counted = _counts(n, "counted", players, "action counts")
+        # Optional (positions written before them read as zeros): Negotiation.refused and .interfered.
+        nego.refused = _counts(n, "refused", players, "refused proposals as the Boss", [0] * players)
+        nego.interfered = _counts(n, "interfered", players, "Travel and Boss cards played", [0] * players)
+        for name, counts in (("refused", nego.refused), ("interfered", nego.interfered)):
+            # Each refused line was proposed, and each card played, by a counted action of the seat.
+            over = next((s for s, c in enumerate(counts) if c > nego.counted[s]), -1)
+            if over >= 0:
+                raise PositionError(f"{path}.{name}[{over}]", "must be at most the seat's counted actions")
         nego.called = n.boolean("called")
         nego.pending = _pending(n.get("pending"), f"{path}.pending", players, reader)
         return nego
+
+
+def _counts(n: Fields, name: str, players: int, what: str, default: object = ...) -> list[int]:
+    """Reads a per-seat list of counts (integers from 0), one for each seat; ``default`` if missing."""
+    counts = n.items(name, lambda v, p: check_int(v, p, 0), default)
+    if len(counts) != players:
+        raise PositionError(n.where(name), f"must list {players} seats' {what}")
+    return counts
 
 
 def seat_key(key: object, players: int) -> bool:

@@ -123,6 +123,8 @@ def card_plays(
 def play(state: BossState, seat: int, action: Play) -> None:
     """Takes the card(s) from the hand and opens the Stop window."""
     nego = state.negotiation()
+    if not isinstance(action, Recruit):
+        nego.interfered[seat] += 1  # a Travel or a Boss card, whatever comes of it
     if isinstance(action, Travel):
         own = state.holding(seat, f"travel:{action.colour}")
         # The coloured card is played when held: the grey one stays the more useful.

@@ -110,12 +110,13 @@ def stands(state: BossState) -> bool:
 
 
 def strike_unagreed(state: BossState) -> None:
-    """Strikes every line of the terms that its seat has not agreed to."""
+    """Strikes every line of the terms that its seat has not agreed to (each counts against the Boss in
+    ``Negotiation.refused``: it withdrew them by calling)."""
     nego = state.negotiation()
     for colour in [c for c, t in nego.items.items() if not t.agreed]:
-        del nego.items[colour]
+        nego.withdrawn(nego.items.pop(colour))
     for seat in [s for s, t in nego.tips.items() if not t.agreed]:
-        del nego.tips[seat]
+        nego.withdrawn(nego.tips.pop(seat))
 
 
 def prune(state: BossState) -> None:

@@ -10,7 +10,7 @@ from parlour.analysis.intervals import interval
 from parlour.analysis.report import Analysis, AnalysisError, Judgement, Loss, PlayerReport
 from parlour.analysis.rollouts import DIGITS, Verdict, judge, rollout_bot
 from parlour.analysis.settings import MARKS, Budget, accuracy, mark, thresholds
-from parlour.analysis.share import WIN_WEIGHT, shares
+from parlour.analysis.share import PLACE_WEIGHT, shares
 from parlour.bots.workers import open_runner
 from parlour.core.content import ContentSets
 from parlour.core.errors import ParlourError
@@ -19,6 +19,10 @@ from parlour.core.registry import load_game
 
 PERSON = "human"
 """The seat name records give a person (``parlour play``, the server)."""
+SHARE_TEXT = (
+    f"{PLACE_WEIGHT:g} x place points (winners first; ties split) + {1 - PLACE_WEIGHT:g} x score share"
+)
+"""What a share is, as every analysis document states it."""
 BIGGEST = 10
 """How many of the biggest losses the analysis lists."""
 
@@ -129,7 +133,7 @@ def analyse(
         seed=seed,
         budget=budget.describe(),
         rollout=rollout_bot(game),
-        share=f"{WIN_WEIGHT:g} x win (split among tied winners) + {1 - WIN_WEIGHT:g} x score share",
+        share=SHARE_TEXT,
         thresholds=thresholds(record.players),
         final=final,
         decisions=judgements,

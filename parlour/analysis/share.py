@@ -1,11 +1,15 @@
-"""A seat's share of a game's result: most for a (shared) win, the rest by its part of the scores."""
+"""A seat's share of a game's result: half by its finishing place, half by its part of the scores."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from parlour.core.state import GameState
 
-WIN_WEIGHT = 0.75
-"""The part of a seat's share that a win gives (split among tied winners); the rest is its score share."""
+PLACE_WEIGHT = 0.5
+"""The part of a seat's share that its finishing place gives (place points, below); the rest is its
+score share. Chosen on the trust games (docs/analysis.md, "Measured"): with most of the share on the
+win alone, a seat far behind had almost nothing at stake, and its poorest decisions cost it nothing."""
 SCORES = {
     "venture": "profits",
     "im-the-boss": "money",
@@ -16,21 +20,39 @@ SCORES = {
 
 
 def shares(state: GameState) -> list[float]:
-    """Returns each seat's share, summing to 1: WIN_WEIGHT split among the winners plus the rest in
-    proportion to the scores (equal parts when nobody scored). An unfinished game (a playout cut off)
-    is judged by its estimate, the leaders taking the win."""
+    """Returns each seat's share, summing to 1: PLACE_WEIGHT times its place points plus the rest times
+    its score share (equal parts when nobody scored). An unfinished game (a playout cut off) is judged
+    by its estimate, the leaders taking the win."""
     over = state.is_over()
     scores = [max(0.0, float(x)) for x in (state.scores() if over else state.estimate())]
-    players = len(scores)
     if over:
-        winners = state.winners()
+        winners = list(state.winners())
     else:
         best = max(scores)
         winners = [s for s, x in enumerate(scores) if x == best]
+    places = place_points(scores, winners)
     total = sum(scores)
-    rest = 1.0 - WIN_WEIGHT
+    players = len(scores)
+    rest = 1.0 - PLACE_WEIGHT
     return [
-        (WIN_WEIGHT / len(winners) if s in winners else 0.0)
-        + rest * (x / total if total > 0 else 1.0 / players)
+        PLACE_WEIGHT * places[s] + rest * (x / total if total > 0 else 1.0 / players)
         for s, x in enumerate(scores)
     ]
+
+
+def place_points(scores: Sequence[float], winners: Sequence[int]) -> list[float]:
+    """Returns each seat's place points, summing to 1: one point for each other seat it finished ahead
+    of, half a point for each it tied with, over the points of all seats (N(N-1)/2). Winners finish
+    ahead of every other seat (a game's tie-breaks decide its winners), the others by their scores;
+    with four players 1/2, 1/3, 1/6 and 0 from first to last."""
+    players = len(scores)
+    if players < 2:
+        return [1.0] * players
+    ranks = [(s in winners, scores[s]) for s in range(players)]
+    pairs = players * (players - 1) / 2
+    return [sum(_ahead(ranks[s], ranks[o]) for o in range(players) if o != s) / pairs for s in range(players)]
+
+
+def _ahead(mine: tuple[bool, float], other: tuple[bool, float]) -> float:
+    """Returns a seat's point against another: 1 ahead of it, 1/2 tied, 0 behind."""
+    return 1.0 if mine > other else 0.5 if mine == other else 0.0

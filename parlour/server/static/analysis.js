@@ -89,7 +89,7 @@ const ParlourAnalysis = window.ParlourAnalysis = (() => {
   function about(doc) {
     const n = doc ? doc.players : (view && view.names ? view.names.length : 0);
     const fair = n ? ` (the shares of a game sum to 1; a fair share is 1/${n})` : " (the shares of a game sum to 1)";
-    const what = doc ? doc.share : "0.75 × win + 0.25 × score share";
+    const what = doc ? doc.share : "0.5 × place points + 0.5 × score share";
     const t = doc ? doc.thresholds : null;
     const marks = t ? `?! inaccuracy ${loss(t["?!"])}, ? mistake ${loss(t["?"])}, ?? blunder ${loss(t["??"])}`
                     : "?! inaccuracy, ? mistake, ?? blunder";

@@ -206,6 +206,12 @@ class CommandBot:
         self._selector: selectors.BaseSelector | None = None
         self._seat_number: int | None = None
         self._closed = False
+        self._allowed = seat.timeout
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id (None before it started)."""
+        return None if self._process is None else self._process.pid
 
     # ------------------------------------------------------------------ the agent
     def choose(self, state: GameState, seat: int) -> object:
@@ -241,7 +247,8 @@ class CommandBot:
         legal = state.legal_actions(seat)
         texts = [state.format_action(a) for a in legal]
         line = protocol.encode(protocol.build_request(state, seat, self.requests, time_ms))
-        deadline = self._clock() + self.seat.timeout
+        self._allowed = self.seat.timeout
+        deadline = self._clock() + self._allowed
         views = 0
         while True:
             self._write(line, deadline - self._clock())
@@ -295,7 +302,8 @@ class CommandBot:
         selector.register(process.stdout, selectors.EVENT_READ, "stdout")
         selector.register(process.stderr, selectors.EVENT_READ, "stderr")
         self._selector = selector
-        deadline = self._clock() + max(self.seat.timeout, HELLO_LEAST)
+        self._allowed = max(self.seat.timeout, HELLO_LEAST)
+        deadline = self._clock() + self._allowed
         data: Mapping[str, object] | None = None
         while data is None:
             data = self._message(deadline)
@@ -306,7 +314,8 @@ class CommandBot:
         if not self.hello.plays(state.game_name, state.players):
             raise BotStopped(f"it does not play {state.game_name} with {state.players} players (its hello)")
         start = protocol.start_message(state, seat, time_ms, self.options)
-        self._write(protocol.encode(start), time_ms / 1000)
+        self._allowed = self.seat.timeout
+        self._write(protocol.encode(start), self._allowed)
 
     # ------------------------------------------------------------------ pipes
     def _message(self, deadline: float) -> Mapping[str, object] | None:
@@ -336,8 +345,8 @@ class CommandBot:
             self._pump(deadline)
 
     def _write(self, data: bytes, timeout: float) -> None:
-        """Writes ``data`` to the bot's stdin, draining its output meanwhile; stops a bot that does not
-        read it in time or has exited."""
+        """Writes ``data`` to the bot's stdin within ``timeout`` seconds, draining its output meanwhile;
+        stops a bot that does not read it in time or has exited."""
         process = self._process
         assert process is not None and process.stdin is not None and self._selector is not None
         deadline = self._clock() + timeout
@@ -354,16 +363,17 @@ class CommandBot:
                     raise BotStopped(f"it ended ({self._exit_text()})") from None
                 view = view[written:]
                 if view:
-                    self._pump(deadline)
+                    self._pump(deadline, "read its input")
         finally:
             selector.unregister(process.stdin)
 
-    def _pump(self, deadline: float) -> None:
-        """Waits until a pipe is ready (or the deadline) and reads what the bot wrote."""
+    def _pump(self, deadline: float, doing: str = "answer") -> None:
+        """Waits until a pipe is ready (or the deadline) and reads what the bot wrote; stops the bot if
+        the deadline has passed (``doing``: what it failed to do in time)."""
         assert self._selector is not None
         left = deadline - self._clock()
         if left <= 0:
-            raise BotStopped(f"it gave no answer in {self.seat.timeout * 1000:g} ms")
+            raise BotStopped(f"it did not {doing} in {self._allowed * 1000:g} ms")
         pipes = self._pipes
         for key, _ in self._selector.select(left):
             if key.data == "stdin":

@@ -257,8 +257,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if "human" in seats:
         raise OptionError("simulate plays bots only; 'human' cannot sit at a simulated table")
     # Every refusal comes before the progress bar starts, so it is the one line printed.
-    _check_batch(args)
     _check_commands(seats, args.backend)
+    _check_batch(args)
     content = content_sets(args.game, args.content_dir)
     check_simulation(args.game, seats, args.options, content)
     summary = _with_progress(
@@ -287,8 +287,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise OptionError("a tournament needs at least two bots, -n 1 or more and --workers 1 or more")
     if "human" in bots:
         raise OptionError("a tournament plays bots only")
-    _check_batch(args)
     _check_commands(bots, args.backend)
+    _check_batch(args)
     game = _game(args.game, args)
     game.check_players(args.players)  # every refusal before the first line of output
     for name in set(bots):

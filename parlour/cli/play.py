@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from parlour.bots.command_bot import is_command
 from parlour.bots.registry import make_bot
 from parlour.cli import files
 from parlour.cli.content import content_sets
@@ -86,6 +87,8 @@ class TerminalPlay:
         values = game.options(options)
         # A cmd: seat runs a program: never one a record names (resume), only one the user typed.
         commands = resumed is None
+        if not commands and any(is_command(name) for name in seats):
+            raise OptionError("'parlour resume' never runs the program of a cmd: seat a record names")
         self.agents: list[Agent | None] = [
             None if name == HUMAN else make_bot(game, name, seed * 8 + s, commands, values)
             for s, name in enumerate(seats)

@@ -206,6 +206,7 @@ class CommandBot:
         self._selector: selectors.BaseSelector | None = None
         self._seat_number: int | None = None
         self._closed = False
+        self._ended = False
         self._allowed = seat.timeout
 
     @property
@@ -360,7 +361,7 @@ class CommandBot:
                 except BlockingIOError:
                     written = 0
                 except (BrokenPipeError, ConnectionResetError):
-                    raise BotStopped(f"it ended ({self._exit_text()})") from None
+                    raise BotStopped(f"it ended ({self._exit_text('it closed its input')})") from None
                 view = view[written:]
                 if view:
                     self._pump(deadline, "read its input")
@@ -415,8 +416,9 @@ class CommandBot:
         lines = bytes(self._pipes.stderr).decode("utf-8", "replace").strip().splitlines()
         return protocol.shown(lines[-1], 120) if lines else ""
 
-    def _exit_text(self) -> str:
-        """Returns how the bot's process ended, as far as is known yet (without collecting it)."""
+    def _exit_text(self, running: str = "it closed its output") -> str:
+        """Returns how the bot's process ended, as far as is known yet (without collecting it); ``running``
+        if it still runs."""
         process = self._process
         end = self._clock() + 0.2
         info = None
@@ -426,7 +428,7 @@ class CommandBot:
                 if info is None:
                     time.sleep(0.01)
         if info is None:
-            return "it closed its output"
+            return running
         if info.si_code == os.CLD_EXITED:
             return f"exit code {info.si_status}"
         return f"killed by signal {info.si_status}"
@@ -435,8 +437,9 @@ class CommandBot:
         """Closes the bot's stdin, waits ``grace`` seconds for it to exit, then kills its process group
         (before the exit is collected, so the group's number cannot be another's) and reaps it."""
         process = self._process
-        if process is None:
+        if process is None or self._ended:
             return
+        self._ended = True
         assert process.stdin is not None
         with contextlib.suppress(OSError):
             process.stdin.close()

@@ -5,12 +5,14 @@ illegal-text, wrong-id, stderr-flood (answers well, writing 256 KiB of stderr be
 stderr-forever, deaf (answers ids 1, 2, ... without reading its stdin), unsupported (a hello for
 another game), grandchild (starts ``sleep`` and writes its pid to the file named second, then sleeps),
 record (answers at random and writes every line it reads to the file named second), bad-values,
+closed-input (closes its stdin, says hello and sleeps),
 views (asks for the request again and again), polite (answers at random and well).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -53,6 +55,10 @@ def main() -> int:
         send({**HELLO, "games": {"chess": [2]}})
         next_request()
         return 0
+    if mode == "closed-input":
+        os.close(0)  # before the hello: every write to it fails
+        send(HELLO)
+        time.sleep(3600)
     send(HELLO)
     if mode == "deaf":
         for n in range(1, 100000):

@@ -55,6 +55,11 @@ $(HAPROXY):
 $(OPENSSL):
 	apt-get install -y openssl || (apt-get update && apt-get install -y openssl)
 
+# The reference bot in a second language (bots/reference/random_bot.js) runs under Node.js (tests/bots).
+NODE := /usr/bin/node
+$(NODE):
+	apt-get install -y nodejs || (apt-get update && apt-get install -y nodejs)
+
 # Lint, formatting, strict types and import layers: what `make test` and `make test-fast` check first.
 checks: $(STAMP)
 	$(BIN)/ruff check parlour tests bench
@@ -67,7 +72,7 @@ checks: $(STAMP)
 # conformance suite and the environments' on the compiled modules (parlour/native.py).
 COVERAGE ?= --cov=parlour --cov-report=term:skip-covered
 COMPILED_TESTS := tests/games tests/conformance tests/envs tests/test_native.py
-test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) $(NGINX) $(HAPROXY) $(OPENSSL) native
+test: checks $(CHROMIUM) $(POSTGRES) $(REDIS) $(NGINX) $(HAPROXY) $(OPENSSL) $(NODE) native
 	PARLOUR_NATIVE=0 COVERAGE_FILE=$(VENV)/.coverage $(BIN)/pytest -n 2 $(COVERAGE)
 	PARLOUR_NATIVE=1 $(BIN)/pytest -n 2 -p no:cacheprovider -m "not slow" $(COMPILED_TESTS)
 	PARLOUR_TEST_DATABASE=postgres $(BIN)/pytest -n 2 -p no:cacheprovider $(PG_TESTS)

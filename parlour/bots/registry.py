@@ -4,12 +4,17 @@ A search bot takes its budget (and optionally its playout bot and settings) afte
 ``ismcts``, ``ismcts:200ms``, ``ismcts:1s``, ``ismcts:500it``, ``ismcts:200ms:random``,
 ``ismcts:200ms::horizon=2,explore=0.5`` (see ``parlour.bots.ismcts.Settings``; each setting and the
 budget has a range, ``RANGES`` and ``BUDGET_RANGE`` there, and anything outside is refused).
+
+A program speaking the bot protocol sits at a seat written ``cmd:COMMAND``
+(``parlour.bots.command_bot``, docs/bot-protocol.md): only where the caller allows it (``commands``:
+the command line's play, simulate and tournament), never from a table server's clients.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from parlour.bots.command_bot import CommandBot, is_command, parse_seat
 from parlour.bots.ismcts import BUDGET_RANGE, RANGES, Budget, IsmctsBot, Settings, shown
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
@@ -44,9 +49,22 @@ def search_syntax(game: Game) -> list[str]:
     ]
 
 
-def make_bot(game: Game, name: str, seed: int) -> Agent:
+def make_bot(
+    game: Game, name: str, seed: int, commands: bool = False, options: Mapping[str, object] | None = None
+) -> Agent:
     """Returns a new bot called ``name`` for ``game``, seeded; refuses (OptionError, one line) an unknown
-    bot and a search setting or budget out of its range (``parlour.bots.ismcts.RANGES``)."""
+    bot and a search setting or budget out of its range (``parlour.bots.ismcts.RANGES``).
+
+    A ``cmd:`` seat (a program, started at its first decision) is made only if ``commands`` allows it;
+    ``options`` are the game's, which it is told at its start.
+    """
+    if is_command(name):
+        if not commands:
+            raise OptionError(
+                "a cmd: seat runs a program: only parlour play, simulate and tournament have them"
+            )
+        seat = parse_seat(name)
+        return CommandBot(seat, make_bot(game, seat.stand_in, seed), options)
     if len(name) > MAX_NAME or not (name.isascii() and name.isprintable()):
         raise OptionError(f"a bot name is at most {MAX_NAME} printable ASCII characters, not {shown(name)}")
     factories = {**GENERIC, **game.bots()}

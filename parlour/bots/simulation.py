@@ -64,13 +64,14 @@ def play_one(
     options: Mapping[str, object],
     content: ContentSets | None = None,
 ) -> GameOutcome:
-    """Plays game ``index`` of a simulation; a shared win gives each winner an equal share.
+    """Plays game ``index`` of a simulation; a shared win gives each winner an equal share. A ``cmd:``
+    seat starts its own child process for the game (in whichever worker plays it), ended with the game.
 
     ``content`` holds the user's own content sets the options may name (the command line reads them).
     """
     game = load_game(game_name).with_content(content or ContentSets())
     own_seed = game_seed(seed, index)
-    agents = [make_bot(game, name, own_seed * 8 + s) for s, name in enumerate(seats)]
+    agents = [make_bot(game, name, own_seed * 8 + s, True, options) for s, name in enumerate(seats)]
     result = play_match(game, agents, own_seed, options, recorded=False)  # the seed replays it
     winners = result.state.winners()
     wins = [1.0 / len(winners) if s in winners else 0.0 for s in range(len(seats))]
@@ -124,12 +125,13 @@ def check_simulation(
     options: Mapping[str, object] | None,
     content: ContentSets | None = None,
 ) -> JSONObject:
-    """Refuses an unknown game or bot, a wrong number of seats or a bad option; returns the options."""
+    """Refuses an unknown game or bot, a wrong number of seats or a bad option; returns the options. A
+    ``cmd:`` seat is checked (its settings, its program found) but not started."""
     game = load_game(game_name).with_content(content or ContentSets())
     values = game.options(options)
     game.check_players(len(seats))
     for s, name in enumerate(seats):
-        make_bot(game, name, s)
+        make_bot(game, name, s, commands=True)
     return values
 
 

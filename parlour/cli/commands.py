@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from parlour.bots.command_bot import is_command, split_seats
 from parlour.bots.registry import bot_names, make_bot, search_syntax
 from parlour.bots.simulation import Batch, check_simulation, simulate
 from parlour.bots.workers import check_backend
@@ -38,7 +39,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from parlour.cli.play import play_in_terminal
 
     game = _game(args.game, args)
-    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    seats = split_seats(args.seats)
     return play_in_terminal(
         game, seats, args.seed, args.options, args.records, args.dice == "manual", args.auto_pass == "on"
     )
@@ -244,12 +245,19 @@ def _check_batch(args: argparse.Namespace) -> None:
     check_backend(args.backend, args.workers, args.workers_max)
 
 
+def _check_commands(seats: list[str], backend: str) -> None:
+    """Refuses ``cmd:`` seats on Ray: their programs are on this machine, not on the cluster's nodes."""
+    if backend != "local" and any(is_command(s) for s in seats):
+        raise OptionError("a cmd: seat runs a program on this machine: use --backend local")
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Plays many games with bots and prints the summary."""
-    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    seats = split_seats(args.seats)
     if "human" in seats:
         raise OptionError("simulate plays bots only; 'human' cannot sit at a simulated table")
     # Every refusal comes before the progress bar starts, so it is the one line printed.
+    _check_commands(seats, args.backend)
     _check_batch(args)
     content = content_sets(args.game, args.content_dir)
     check_simulation(args.game, seats, args.options, content)
@@ -274,16 +282,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from parlour.bots.tournament import tournament
     from parlour.cli.plot import ratings_svg
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = split_seats(args.bots)
     if len(bots) < 2 or args.games < 1 or (args.workers is not None and args.workers < 1):
         raise OptionError("a tournament needs at least two bots, -n 1 or more and --workers 1 or more")
     if "human" in bots:
         raise OptionError("a tournament plays bots only")
+    _check_commands(bots, args.backend)
     _check_batch(args)
     game = _game(args.game, args)
     game.check_players(args.players)  # every refusal before the first line of output
     for name in set(bots):
-        make_bot(game, name, 0)  # refuses an unknown bot before any game is played
+        make_bot(game, name, 0, commands=True)  # refuses an unknown bot before any game is played
     # Never into the current folder by default: ~/.parlour/tournaments/GAME-TIME, said before playing.
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = Path(args.out) if args.out else files.parlour_home() / "tournaments" / f"{game.name}-{stamp}"

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from parlour.bots.command_bot import is_command
 from parlour.bots.registry import make_bot
 from parlour.cli import files
 from parlour.cli.content import content_sets
@@ -29,7 +30,7 @@ from parlour.cli.screen import (
     seat_label,
     table_panel,
 )
-from parlour.core.agents import Agent
+from parlour.core.agents import Agent, close_agents
 from parlour.core.chance import DIE, Chance, Forced
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
@@ -84,8 +85,13 @@ class TerminalPlay:
         self.game, self.seats, self.console = game, seats, console or make_console()
         game.check_players(len(seats))
         values = game.options(options)
+        # A cmd: seat runs a program: never one a record names (resume), only one the user typed.
+        commands = resumed is None
+        if not commands and any(is_command(name) for name in seats):
+            raise OptionError("'parlour resume' never runs the program of a cmd: seat a record names")
         self.agents: list[Agent | None] = [
-            None if name == HUMAN else make_bot(game, name, seed * 8 + s) for s, name in enumerate(seats)
+            None if name == HUMAN else make_bot(game, name, seed * 8 + s, commands, values)
+            for s, name in enumerate(seats)
         ]
         # Auto-pass, a setting per seat: always on for bots, ``auto_pass`` for people.
         self.auto_pass = [auto_pass or a is not None for a in self.agents]
@@ -143,6 +149,13 @@ class TerminalPlay:
         if self.resumed:
             say(self.console, f"Resuming {self.path} after {len(self.record.moves)} actions.", soft_wrap=True)
         self._save()
+        try:
+            return self._run()
+        finally:
+            close_agents(self.agents, self.state if self.state.is_over() else None)
+
+    def _run(self) -> int:
+        """Plays the game out (see ``run``)."""
         try:
             while not self.state.is_over():
                 seat = self._next_seat()

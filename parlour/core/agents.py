@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
 
 from parlour.core.state import GameState
 
@@ -22,6 +23,32 @@ class Agent(Protocol):
     def choose(self, state: GameState, seat: int) -> object:
         """Returns one of ``state.legal_actions(seat)``."""
         ...
+
+
+@runtime_checkable
+class ClosingAgent(Protocol):
+    """An agent that holds something to let go of when its game ends (a child process: a ``cmd:`` seat)."""
+
+    def close(self, final: GameState | None = None) -> None:
+        """Ends the agent's game: ``final`` is the finished game (None: the game stopped before its end)."""
+        ...
+
+
+def close_agents(agents: Iterable[object], final: GameState | None) -> None:
+    """Closes every distinct agent that has a ``close`` (ClosingAgent), each once, all of them even if
+    one fails (the first failure is raised after)."""
+    failure: BaseException | None = None
+    seen: set[int] = set()
+    for agent in agents:
+        if id(agent) in seen or not isinstance(agent, ClosingAgent):
+            continue
+        seen.add(id(agent))
+        try:
+            agent.close(final)
+        except Exception as err:
+            failure = failure or err
+    if failure is not None:
+        raise failure
 
 
 class SeededBot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from parlour.core.agents import Agent
+from parlour.core.agents import Agent, close_agents
 from parlour.core.game import Game
 from parlour.core.record import GameRecord
 from parlour.core.state import Event, GameState
@@ -34,7 +34,8 @@ def play_match(
     state: GameState | None = None,
     recorded: bool = True,
 ) -> MatchResult:
-    """Plays a game to its end: whenever several seats may act, the first of ``deciders()`` acts.
+    """Plays a game to its end: whenever several seats may act, the first of ``deciders()`` acts; every
+    agent that has a ``close`` is closed at the end, however the match ends (``close_agents``).
 
     Games list deciders in their deterministic order (I'm the Boss!: the Boss, then
     clockwise), the one bots, learning agents and replays use; ``on_events`` sees
@@ -53,10 +54,13 @@ def play_match(
         if isinstance(record.start.get("chance"), dict):
             record.start["chance"]["forced"] = []
     first = state.deciders()[0] if not state.is_over() else 0
-    if recorded or on_events is not None or state.chance.forced:
-        actions = _play_recorded(state, agents, record if recorded else None, on_events)
-    else:
-        actions = _play_unrecorded(state, agents)
+    try:
+        if recorded or on_events is not None or state.chance.forced:
+            actions = _play_recorded(state, agents, record if recorded else None, on_events)
+        else:
+            actions = _play_unrecorded(state, agents)
+    finally:
+        close_agents(agents, state if state.is_over() else None)
     record.scores = state.scores()
     return MatchResult(state, record, actions, first, recorded)
 

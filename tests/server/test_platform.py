@@ -145,6 +145,8 @@ def test_a_restart_gives_the_decision_its_time_afresh_and_the_clock_still_runs_o
         ("ismcts:3600s", "at most 2000 ms"),
         ("ismcts:500it", "at most 2000 ms"),
         ("nobody", "no bot 'nobody'"),
+        ("cmd:python3 -c pass", "a cmd: seat runs a program: only parlour play"),
+        ("cmd[timeout=1s]:true", "a cmd: seat runs a program: only parlour play"),
     ],
 )
 def test_a_table_may_not_ask_for_a_bot_the_server_will_not_run(
@@ -370,3 +372,18 @@ def test_websocket_connects_beyond_an_addresses_rate_are_closed(db: Path) -> Non
         ):
             ws.receive_text()  # accepted only to be told why: closed with 4429, as the page's script sees it
         assert closed.value.code == 4429
+
+
+def test_a_command_seat_asked_of_the_server_never_runs(client: TestClient, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    bot = f"cmd:touch {marker}"
+    spec = {"game": "venture", "seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}]}
+    reply = client.post("/api/tables", json=spec)
+    assert reply.status_code == 400 and "seat 1: a" in reply.json()["error"]  # a long name, or a cmd: one
+    made = create(client, "venture", ["human", "human"])
+    with client.websocket_connect(f"/ws/{made['table']}") as ws:
+        hello(ws, made["tokens"][0])
+        ws.send_text(json.dumps({"type": "stand_in", "seat": 0, "bot": bot}))
+        assert json.loads(ws.receive_text())["status"] == 400
+    time.sleep(0.2)
+    assert not marker.exists()

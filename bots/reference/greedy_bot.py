@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""A greedy-minded bot speaking parlour-bot/1 (docs/bot-protocol.md) over stdin and stdout.
+
+It uses only the protocol (no Parlour import) and knows no game's rules: it reads the actions' texts.
+Each legal action gets a value: 1 for an active action on its own turn (any action whose first word is
+not one of PASSIVE: it prefers doing something to ending its turn), 1 for a pass in a window asked of
+it on another's turn (it keeps its cards for its own turn), 0 otherwise. It plays one of the best
+valued actions three times in four and any legal action otherwise (so it never loops for ever), and
+sends the values with its answer. A demonstration of the protocol's ``values``, not a strong player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+
+PROTOCOL = "parlour-bot/1"
+PASSIVE = {"pass", "end", "done", "cancel", "fail", "decline", "refuse", "withdraw"}
+"""The first words of actions that do nothing or end a turn."""
+
+
+def value(text: str, kind: str) -> float:
+    """Returns the value of an action's text in a decision of ``kind`` (turn, window or other)."""
+    words = text.split()
+    passive = not words or words[0] in PASSIVE
+    if kind == "window":
+        return 1.0 if passive else 0.0
+    return 0.0 if passive else 1.0
+
+
+def main() -> int:
+    """Plays one game: hello, then one answer per request, until the end or stdin closes."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seed", type=int, default=None)
+    rng = random.Random(parser.parse_args().seed)
+    send({"type": "hello", "name": "reference-greedy", "version": "1", "protocol": PROTOCOL, "games": {"*": []}})
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message.get("type") == "request":
+            texts = [action["text"] for action in message["actions"]]
+            values = [value(text, message["kind"]) for text in texts]
+            best = [i for i, v in enumerate(values) if v == max(values)]
+            choice = rng.choice(best) if rng.random() < 0.75 else rng.randrange(len(texts))
+            send({"type": "action", "id": message["id"], "action": texts[choice], "values": values})
+        elif message.get("type") in ("end", "error"):
+            return 0
+    return 0
+
+
+def send(message: dict[str, object]) -> None:
+    """Writes one message as a JSON line and flushes it."""
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

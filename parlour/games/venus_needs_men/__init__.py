@@ -64,6 +64,7 @@ class VenusGame(Game):
         "research",
         "steps",
         "tech",
+        "turn_lists",
         "zapdeck",
     )
     option_specs = OPTIONS

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -13,7 +12,6 @@ from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import (
     DONE,
     END,
-    PASS,
     STEPS,
     Cycle,
     Done,
@@ -23,7 +21,7 @@ from parlour.games.venus_needs_men.actions import (
     VenusAction,
 )
 from parlour.games.venus_needs_men.decision import VenusDecision
-from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
+from parlour.games.venus_needs_men.options import HAND
 from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
@@ -36,14 +34,13 @@ from parlour.games.venus_needs_men.phases import (
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
-from parlour.games.venus_needs_men.steps import (
-    attack_steps,
-    build_steps,
-    collect_steps,
-    has_steps,
-    move_steps,
-    research_steps,
-    steps,
+from parlour.games.venus_needs_men.steps import has_steps, steps
+from parlour.games.venus_needs_men.turn_lists import (
+    act_steps,
+    extension_choices,
+    fleet,
+    phase_steps,
+    unacted,
 )
 from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, take_step
 
@@ -117,28 +114,6 @@ def finish_turn(state: VenusState) -> None:
     start_turn(state, index)
 
 
-def extension_options(state: VenusState) -> list[int]:
-    """Returns the Zap cards the active seat may discard for an extra step (none when none is possible)."""
-    seat = state.active_seat
-    if not state.action or state.extended >= EXTENSIONS or not state.hands[seat]:
-        return []
-    if not has_steps(state, state.action, state.active, _fleet(state), EXTRA_MODE):
-        return []
-    return sorted(state.hands[seat])
-
-
-def _unacted(state: VenusState) -> Sequence[str]:
-    """Returns the active planet's ships that may still step in its action (a move: every ship, each
-    as far as its Movement card lets it)."""
-    fleet = _fleet(state)
-    return fleet if state.action == "move" else [s for s in fleet if s not in state.acted]
-
-
-def _fleet(state: VenusState) -> tuple[str, ...]:
-    """Returns the active planet's fleet (:meth:`VenusState.fleet`, not copied)."""
-    return state.fleets.of.get(state.planets[state.current], ())
-
-
 # ------------------------------------------------------------------ the turn's decisions
 @dataclass(eq=False, kw_only=True)
 class Act(VenusDecision):
@@ -151,20 +126,9 @@ class Act(VenusDecision):
     cycles = True
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
-        """Returns pass, the first step of every action, and the Upgrades that may be cycled."""
-        planet = state.planets[state.current]
-        fleet = _fleet(state)
-        found: list[VenusAction] = [PASS]
-        # The first step of each of ACTIONS, in its order (a ship's steps only when there is a ship).
-        found += build_steps(state, planet)
-        if fleet:
-            found += move_steps(state, fleet)
-            found += attack_steps(state, planet, fleet)
-            found += collect_steps(state, planet, fleet)
-        found += research_steps(state, planet)
-        if tech.is_enhanced(state) and not state.cycled:
-            found += cycles(state)
-        return found
+        """Returns pass, the first step of every action, and the Upgrades that may be cycled
+        (:func:`~.turn_lists.act_steps`)."""
+        return act_steps(state)
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Cycles an Upgrade, passes, or takes the action's first step."""
@@ -186,15 +150,6 @@ class Act(VenusDecision):
     def researcher(self, state: VenusState) -> str | None:
         """Returns the active planet: research is one of its actions."""
         return state.active
-
-
-def cycles(state: VenusState) -> tuple[VenusAction, ...]:
-    """Returns ``cycle ID`` for each face-up Upgrade, in id order (kept in ``state.tech.memo``)."""
-    key = ("cycle", *state.face_up)
-    found: tuple[VenusAction, ...] | None = state.tech.memo.get(key)
-    if found is None:
-        found = state.tech.memo[key] = tuple(Cycle.of(u) for u in sorted(set(state.face_up)))
-    return found
 
 
 def _main_step(state: VenusState, action: VenusAction) -> None:
@@ -220,7 +175,7 @@ class Phase(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns done and every further step."""
-        return [DONE, *steps(state, state.action, state.planets[state.current], _unacted(state))]
+        return phase_steps(state) or [DONE]
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step, or ends the action."""
@@ -233,16 +188,13 @@ class Phase(VenusDecision):
         """Ends the action when only 'done' is left (the steps are listed here, and offered as the seat's
         legal actions: :meth:`legal` would list them again)."""
         if self.seats:
-            if state.action == "move":  # steps(...) of a move, without the look-ups it needs not
-                found = move_steps(state, _fleet(state))
-            else:
-                found = steps(state, state.action, state.planets[state.current], _unacted(state))
+            found = phase_steps(state)
             if found:
-                state.offer_legal(self.seats[0], [DONE, *found])
+                state.offer_legal(self.seats[0], found)
                 return False
             state.stack.pop()  # close_unless, inline on this hot path
             return True
-        more = has_steps(state, state.action, state.planets[state.current], _unacted(state))
+        more = has_steps(state, state.action, state.planets[state.current], unacted(state))
         return self.close_unless(state, more)
 
 
@@ -297,7 +249,7 @@ class Extending(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns end, and ``extend N`` for every card the seat may discard."""
-        return [END, *(Extend.of(n) for n in extension_options(state))]
+        return extension_choices(state) or [END]
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Discards the card for an extra step, or ends the extensions."""
@@ -316,10 +268,10 @@ class Extending(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Ends the extensions when no card can buy a step (else offers :meth:`legal`'s list, made here)."""
-        options = extension_options(state)
-        if options and self.seats:
-            state.offer_legal(self.seats[0], [END, *(Extend.of(n) for n in options)])
-        return self.close_unless(state, bool(options))
+        choices = extension_choices(state)
+        if choices and self.seats:
+            state.offer_legal(self.seats[0], choices)
+        return self.close_unless(state, bool(choices))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -334,7 +286,7 @@ class Extra(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns the extra steps of the action."""
-        return steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+        return steps(state, self.action, state.active, fleet(state), EXTRA_MODE)
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step."""
@@ -345,9 +297,9 @@ class Extra(VenusDecision):
         """Drops the step when there is none (a card changed the board meanwhile); else offers the steps
         listed here as :meth:`legal`'s."""
         if not self.seats:
-            more = has_steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+            more = has_steps(state, self.action, state.active, fleet(state), EXTRA_MODE)
             return self.close_unless(state, more)
-        found = steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+        found = steps(state, self.action, state.active, fleet(state), EXTRA_MODE)
         if found:
             state.offer_legal(self.seats[0], found)
         return self.close_unless(state, bool(found))

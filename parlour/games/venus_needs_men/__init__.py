@@ -60,6 +60,7 @@ class VenusGame(Game):
         "enhanced",
         "estimate",
         "factions",
+        "fleets",
         "population",
         "research",
         "steps",

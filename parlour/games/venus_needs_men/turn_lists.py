@@ -15,6 +15,7 @@ from parlour.games.venus_needs_men.steps import (
     attack_steps,
     build_steps,
     collect_steps,
+    fleets_of,
     has_steps,
     move_steps,
     research_steps,
@@ -24,7 +25,7 @@ from parlour.games.venus_needs_men.steps import (
 
 def fleet(state: VenusState) -> tuple[str, ...]:
     """Returns the active planet's fleet (:meth:`VenusState.fleet`, not copied)."""
-    return state.fleets.of.get(state.planets[state.current], ())
+    return fleets_of(state).of.get(state.planets[state.current], ())
 
 
 def act_steps(state: VenusState) -> list[VenusAction]:
@@ -32,7 +33,7 @@ def act_steps(state: VenusState) -> list[VenusAction]:
     research in that order (a ship's steps only when the active planet has a ship on the board), then the
     face-up Upgrades it may cycle (Enhanced game, once a turn, before the action)."""
     planet = state.planets[state.current]
-    ships = state.fleets.of.get(planet, ())
+    ships = fleets_of(state).of.get(planet, ())
     found: list[VenusAction] = [PASS]
     found += build_steps(state, planet, MAIN)
     if ships:

@@ -16,6 +16,7 @@ from parlour.games.venus_needs_men.actions import (
     Cycle,
     Done,
     Extend,
+    Move,
     Pass,
     ShipAction,
     VenusAction,
@@ -34,7 +35,7 @@ from parlour.games.venus_needs_men.phases import (
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
-from parlour.games.venus_needs_men.steps import has_steps, steps
+from parlour.games.venus_needs_men.steps import has_steps, move, steps
 from parlour.games.venus_needs_men.turn_lists import (
     act_steps,
     extension_choices,
@@ -42,7 +43,7 @@ from parlour.games.venus_needs_men.turn_lists import (
     phase_steps,
     unacted,
 )
-from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, take_step
+from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, asked, take_step
 
 ACTIONS = ("build", "move", "attack", "collect", "research")
 """The actions a turn takes (its first step chooses one)."""
@@ -86,7 +87,12 @@ def start_turn(state: VenusState, index: int) -> None:
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
     # robot disabled now stays out of this whole turn).
     robots = tech.has_special(state, active, "robotic")
-    state.stack.push(StartWindow(open=False, everyone=state.turn == 1 or bool(repaired) or robots))
+    # The window opens at once (as ZapWindow.auto would open it now, nothing coming between), and one
+    # that asks nobody would close at once with nothing to carry out: it is then not pushed at all.
+    window = StartWindow(open=True, everyone=state.turn == 1 or bool(repaired) or robots)
+    window.seats = asked(state, window)
+    if window.seats:
+        state.stack.push(window)
 
 
 def finish_turn(state: VenusState) -> None:
@@ -154,7 +160,10 @@ class Act(VenusDecision):
 
 def _main_step(state: VenusState, action: VenusAction) -> None:
     """Takes a step of the turn's action (the ship has then acted) for its commander (:func:`_commander`)."""
-    if isinstance(action, ShipAction):
+    if type(action) is Move:  # the commonest step, which take_step takes whoever commands the ship
+        state.acted.append(action.ship)
+        move(state, action)
+    elif isinstance(action, ShipAction):
         state.acted.append(action.ship)
         take_step(state, state.controller(action.ship), action, MAIN_MODE)
     else:

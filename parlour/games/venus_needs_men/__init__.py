@@ -60,10 +60,12 @@ class VenusGame(Game):
         "enhanced",
         "estimate",
         "factions",
+        "fleets",
         "population",
         "research",
         "steps",
         "tech",
+        "turn_lists",
         "zapdeck",
     )
     option_specs = OPTIONS

@@ -31,8 +31,10 @@ def in_effect(state: VenusState, planet: str, slot: str) -> tuple[TechCard, ...]
 
 
 def loadout(state: VenusState, planet: str) -> Loadout:
-    """Returns what a planet's Technology cards and Upgrades in effect give (moves, reach, builds...)."""
-    return state.loadout(planet)
+    """Returns what a planet's Technology cards and Upgrades in effect give (moves, reach, builds...):
+    :meth:`VenusState.loadout`, read without a Python call once the state keeps it."""
+    found = state._loadouts.get(planet)
+    return found if found is not None else state.loadout(planet)
 
 
 def special(state: VenusState, planet: str) -> str:

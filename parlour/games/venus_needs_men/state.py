@@ -16,6 +16,7 @@ from parlour.core.zones import CardNames, CardReader, Form, Layout, Part, positi
 from parlour.games.venus_needs_men.actions import NOTATION, VenusAction
 from parlour.games.venus_needs_men.board import Board
 from parlour.games.venus_needs_men.factions import Factions, Planet
+from parlour.games.venus_needs_men.fleets import Fleets, work_out
 from parlour.games.venus_needs_men.tech import Loadout, TechSet, load_tech
 from parlour.games.venus_needs_men.zapdeck import ZapCard, ZapDeck
 
@@ -180,7 +181,9 @@ class VenusState(ModularState[VenusAction]):
         the board or changes hands: :meth:`place_ship`, :meth:`control_ship`, :meth:`free_ship`)."""
         found = self._fleets
         if found is None:
-            found = self._fleets = Fleets.of_state(self)
+            found = self._fleets = work_out(
+                self.ships, self.controlled, self.factions.owners, self.roster.ships, self.seat_of, self.owner
+            )
         return found
 
     def place_ship(self, ship: str, where: str | None) -> None:
@@ -314,54 +317,6 @@ class VenusState(ModularState[VenusAction]):
         other.chance = self.chance.fresh(rng)
         LAYOUT.redeal(other, seat, rng)
         return other
-
-
-class Fleets:
-    """The spaceships on the board by the planet commanding them, each fleet in name order, and each
-    seat's enemy ships: worked out from the ships' places and Mind Control, then never changed (a state
-    replaces them when a ship joins or leaves the board or changes hands), so copies share them."""
-
-    __slots__ = ("_enemies", "of", "seat_of", "supplied")
-
-    def __init__(
-        self, of: dict[str, tuple[str, ...]], seat_of: dict[str, int], supplied: frozenset[str] = frozenset()
-    ) -> None:
-        self.of = of
-        """Each commanding planet's fleet."""
-        self.seat_of = seat_of
-        self.supplied = supplied
-        """The planets with a spaceship in their supply (a ship joining or leaving the board replaces
-        the fleets, so this is kept with them)."""
-        self._enemies: dict[int, tuple[str, ...]] = {}
-
-    @classmethod
-    def of_state(cls, state: VenusState) -> Fleets:
-        """Returns the fleets of a state as its ships stand."""
-        fleets: dict[str, list[str]] = {}
-        supplied: set[str] = set()
-        ships, controlled, owners = state.ships, state.controlled, state.factions.owners
-        for ship in state.roster.ships:
-            if ships[ship] is None:
-                supplied.add(owners.get(ship) or state.owner(ship))
-            else:
-                fleets.setdefault(controlled.get(ship) or owners.get(ship) or state.owner(ship), []).append(
-                    ship
-                )
-        fleet_of = {planet: tuple(fleet) for planet, fleet in fleets.items()}
-        return cls(fleet_of, state.seat_of, frozenset(supplied))
-
-    def enemies(self, seat: int) -> tuple[str, ...]:
-        """Returns the ships on the board commanded by a planet in play of another seat, in name order."""
-        found = self._enemies.get(seat)
-        if found is None:
-            seat_of = self.seat_of
-            ships: list[str] = []
-            for planet, fleet in self.of.items():
-                if planet in seat_of and seat_of[planet] != seat:
-                    ships += fleet
-            ships.sort()
-            found = self._enemies[seat] = tuple(ships)
-        return found
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from parlour.games.venus_needs_men.actions import (
     VenusAction,
 )
 from parlour.games.venus_needs_men.board import Board
+from parlour.games.venus_needs_men.fleets import Fleets
 from parlour.games.venus_needs_men.state import VenusState
 
 EARTH = "earth"
@@ -124,6 +125,12 @@ def tables(board: Board) -> Tables:
     return found
 
 
+def fleets_of(state: VenusState) -> Fleets:
+    """Returns :attr:`VenusState.fleets` (read without a Python call while the state keeps them)."""
+    found = state._fleets
+    return found if found is not None else state.fleets
+
+
 def cards_apply(state: VenusState, mode: str) -> bool:
     """Returns whether Technology and Special cards apply to a step in this mode."""
     if not state.enhanced:
@@ -140,12 +147,12 @@ def is_enemy(state: VenusState, planet: str, ship: str) -> bool:
 def enemies(state: VenusState, planet: str) -> list[tuple[str, str]]:
     """Returns every enemy ship of ``planet`` on the board with its area, in name order."""
     ships = state.ships
-    return [(ship, ships[ship] or "") for ship in state.fleets.enemies(state.seat_of[planet])]
+    return [(ship, ships[ship] or "") for ship in fleets_of(state).enemies(state.seat_of[planet])]
 
 
 def has_enemy(state: VenusState, planet: str) -> bool:
     """Returns whether ``planet`` has an enemy ship on the board."""
-    return bool(state.fleets.enemies(state.seat_of[planet]))
+    return bool(fleets_of(state).enemies(state.seat_of[planet]))
 
 
 def ready(state: VenusState, ships: Sequence[str]) -> Sequence[str]:
@@ -169,9 +176,9 @@ def build_areas(state: VenusState, planet: str, mode: str) -> list[str]:
 
 def build_steps(state: VenusState, planet: str, mode: str = MAIN) -> list[VenusAction]:
     """Returns ``build`` (or ``build AREA`` where there is a choice) if a ship is left."""
-    if not state.has_supply(planet):
+    if planet not in fleets_of(state).supplied:  # state.has_supply
         return []
-    launching = mode == MAIN and state.enhanced and state.loadout(planet).launch  # tech.launches
+    launching = mode == MAIN and state.enhanced and tech.loadout(state, planet).launch  # tech.launches
     if planet != EARTH and mode != IMMEDIATE:
         # The home world alone needs no name; Quality Control adds the space areas next to it.
         return list(tables(state.board).launches(planet)) if launching else [BUILD]
@@ -241,7 +248,7 @@ def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
     for ship in movers:
         if owners[ship] != owner:
             owner = owners[ship]
-            most = state.loadout(owner).moves
+            most = tech.loadout(state, owner).moves
         if acted.count(ship) < most:
             found.append(ship)
     return found
@@ -261,7 +268,7 @@ def _may_move(state: VenusState, ships: Sequence[str], mode: str) -> bool:
             if enhanced:
                 if owners[ship] != owner:
                     owner = owners[ship]
-                    most = state.loadout(owner).moves
+                    most = tech.loadout(state, owner).moves
                 if acted.count(ship) >= most:
                     continue
             elif ship in acted:
@@ -325,7 +332,7 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     if not attackers:
         return found
     cards = state.enhanced and cards_apply(state, mode)
-    rivals = state.fleets.enemies(state.seat_of[planet])  # on the board: each has an area
+    rivals = fleets_of(state).enemies(state.seat_of[planet])  # on the board: each has an area
     raid = cards and _may_raid(state, planet)
     if not rivals and not raid:
         return found  # no enemy ship on the board to attack, take over or raid from
@@ -343,7 +350,7 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
         if cards:
             if owners[ship] != owner:
                 owner = owners[ship]
-                loadout = state.loadout(owner)
+                loadout = tech.loadout(state, owner)
             assert loadout is not None
             second = loadout.second
             key = "+" + where if loadout.long else where
@@ -377,7 +384,7 @@ def _may_seize(state: VenusState, planet: str, ship: str) -> bool:
         return False
     here = places[ship]
     # The planet's own ships on the board are the ships it commands that are not held by Mind Control.
-    own = sum(1 for s in state.fleets.of.get(planet, ()) if places[s] == here and s not in controlled)
+    own = sum(1 for s in fleets_of(state).of.get(planet, ()) if places[s] == here and s not in controlled)
     held = sum(1 for s, p in controlled.items() if p == planet and places[s] == here)
     return held < own
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -13,17 +12,17 @@ from parlour.games.venus_needs_men import enhanced as tech
 from parlour.games.venus_needs_men.actions import (
     DONE,
     END,
-    PASS,
     STEPS,
     Cycle,
     Done,
     Extend,
+    Move,
     Pass,
     ShipAction,
     VenusAction,
 )
 from parlour.games.venus_needs_men.decision import VenusDecision
-from parlour.games.venus_needs_men.options import EXTENSIONS, HAND
+from parlour.games.venus_needs_men.options import HAND
 from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
@@ -36,16 +35,15 @@ from parlour.games.venus_needs_men.phases import (
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import EXTRA as EXTRA_MODE
 from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
-from parlour.games.venus_needs_men.steps import (
-    attack_steps,
-    build_steps,
-    collect_steps,
-    has_steps,
-    move_steps,
-    research_steps,
-    steps,
+from parlour.games.venus_needs_men.steps import has_steps, move, steps
+from parlour.games.venus_needs_men.turn_lists import (
+    act_steps,
+    extension_choices,
+    fleet,
+    phase_steps,
+    unacted,
 )
-from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, take_step
+from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, asked, take_step
 
 ACTIONS = ("build", "move", "attack", "collect", "research")
 """The actions a turn takes (its first step chooses one)."""
@@ -89,7 +87,12 @@ def start_turn(state: VenusState, index: int) -> None:
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
     # robot disabled now stays out of this whole turn).
     robots = tech.has_special(state, active, "robotic")
-    state.stack.push(StartWindow(open=False, everyone=state.turn == 1 or bool(repaired) or robots))
+    # The window opens at once (as ZapWindow.auto would open it now, nothing coming between), and one
+    # that asks nobody would close at once with nothing to carry out: it is then not pushed at all.
+    window = StartWindow(open=True, everyone=state.turn == 1 or bool(repaired) or robots)
+    window.seats = asked(state, window)
+    if window.seats:
+        state.stack.push(window)
 
 
 def finish_turn(state: VenusState) -> None:
@@ -117,28 +120,6 @@ def finish_turn(state: VenusState) -> None:
     start_turn(state, index)
 
 
-def extension_options(state: VenusState) -> list[int]:
-    """Returns the Zap cards the active seat may discard for an extra step (none when none is possible)."""
-    seat = state.active_seat
-    if not state.action or state.extended >= EXTENSIONS or not state.hands[seat]:
-        return []
-    if not has_steps(state, state.action, state.active, _fleet(state), EXTRA_MODE):
-        return []
-    return sorted(state.hands[seat])
-
-
-def _unacted(state: VenusState) -> Sequence[str]:
-    """Returns the active planet's ships that may still step in its action (a move: every ship, each
-    as far as its Movement card lets it)."""
-    fleet = _fleet(state)
-    return fleet if state.action == "move" else [s for s in fleet if s not in state.acted]
-
-
-def _fleet(state: VenusState) -> tuple[str, ...]:
-    """Returns the active planet's fleet (:meth:`VenusState.fleet`, not copied)."""
-    return state.fleets.of.get(state.planets[state.current], ())
-
-
 # ------------------------------------------------------------------ the turn's decisions
 @dataclass(eq=False, kw_only=True)
 class Act(VenusDecision):
@@ -151,20 +132,9 @@ class Act(VenusDecision):
     cycles = True
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
-        """Returns pass, the first step of every action, and the Upgrades that may be cycled."""
-        planet = state.planets[state.current]
-        fleet = _fleet(state)
-        found: list[VenusAction] = [PASS]
-        # The first step of each of ACTIONS, in its order (a ship's steps only when there is a ship).
-        found += build_steps(state, planet)
-        if fleet:
-            found += move_steps(state, fleet)
-            found += attack_steps(state, planet, fleet)
-            found += collect_steps(state, planet, fleet)
-        found += research_steps(state, planet)
-        if tech.is_enhanced(state) and not state.cycled:
-            found += cycles(state)
-        return found
+        """Returns pass, the first step of every action, and the Upgrades that may be cycled
+        (:func:`~.turn_lists.act_steps`)."""
+        return act_steps(state)
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Cycles an Upgrade, passes, or takes the action's first step."""
@@ -188,18 +158,12 @@ class Act(VenusDecision):
         return state.active
 
 
-def cycles(state: VenusState) -> tuple[VenusAction, ...]:
-    """Returns ``cycle ID`` for each face-up Upgrade, in id order (kept in ``state.tech.memo``)."""
-    key = ("cycle", *state.face_up)
-    found: tuple[VenusAction, ...] | None = state.tech.memo.get(key)
-    if found is None:
-        found = state.tech.memo[key] = tuple(Cycle.of(u) for u in sorted(set(state.face_up)))
-    return found
-
-
 def _main_step(state: VenusState, action: VenusAction) -> None:
     """Takes a step of the turn's action (the ship has then acted) for its commander (:func:`_commander`)."""
-    if isinstance(action, ShipAction):
+    if type(action) is Move:  # the commonest step, which take_step takes whoever commands the ship
+        state.acted.append(action.ship)
+        move(state, action)
+    elif isinstance(action, ShipAction):
         state.acted.append(action.ship)
         take_step(state, state.controller(action.ship), action, MAIN_MODE)
     else:
@@ -220,7 +184,7 @@ class Phase(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns done and every further step."""
-        return [DONE, *steps(state, state.action, state.planets[state.current], _unacted(state))]
+        return phase_steps(state) or [DONE]
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step, or ends the action."""
@@ -233,16 +197,13 @@ class Phase(VenusDecision):
         """Ends the action when only 'done' is left (the steps are listed here, and offered as the seat's
         legal actions: :meth:`legal` would list them again)."""
         if self.seats:
-            if state.action == "move":  # steps(...) of a move, without the look-ups it needs not
-                found = move_steps(state, _fleet(state))
-            else:
-                found = steps(state, state.action, state.planets[state.current], _unacted(state))
+            found = phase_steps(state)
             if found:
-                state.offer_legal(self.seats[0], [DONE, *found])
+                state.offer_legal(self.seats[0], found)
                 return False
             state.stack.pop()  # close_unless, inline on this hot path
             return True
-        more = has_steps(state, state.action, state.planets[state.current], _unacted(state))
+        more = has_steps(state, state.action, state.planets[state.current], unacted(state))
         return self.close_unless(state, more)
 
 
@@ -297,7 +258,7 @@ class Extending(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns end, and ``extend N`` for every card the seat may discard."""
-        return [END, *(Extend.of(n) for n in extension_options(state))]
+        return extension_choices(state) or [END]
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Discards the card for an extra step, or ends the extensions."""
@@ -316,10 +277,10 @@ class Extending(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Ends the extensions when no card can buy a step (else offers :meth:`legal`'s list, made here)."""
-        options = extension_options(state)
-        if options and self.seats:
-            state.offer_legal(self.seats[0], [END, *(Extend.of(n) for n in options)])
-        return self.close_unless(state, bool(options))
+        choices = extension_choices(state)
+        if choices and self.seats:
+            state.offer_legal(self.seats[0], choices)
+        return self.close_unless(state, bool(choices))
 
 
 @dataclass(eq=False, kw_only=True)
@@ -334,7 +295,7 @@ class Extra(VenusDecision):
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns the extra steps of the action."""
-        return steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+        return steps(state, self.action, state.active, fleet(state), EXTRA_MODE)
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
         """Takes the step."""
@@ -345,9 +306,9 @@ class Extra(VenusDecision):
         """Drops the step when there is none (a card changed the board meanwhile); else offers the steps
         listed here as :meth:`legal`'s."""
         if not self.seats:
-            more = has_steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+            more = has_steps(state, self.action, state.active, fleet(state), EXTRA_MODE)
             return self.close_unless(state, more)
-        found = steps(state, self.action, state.active, _fleet(state), EXTRA_MODE)
+        found = steps(state, self.action, state.active, fleet(state), EXTRA_MODE)
         if found:
             state.offer_legal(self.seats[0], found)
         return self.close_unless(state, bool(found))

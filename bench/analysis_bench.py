@@ -41,6 +41,8 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
 WORKERS = 2
 TRUST_GAMES = 6
 """Trust games a game by default: every other one with the seats turned by one."""
+AGREEMENT_GAMES = 2
+"""Trust games analysed a second time (seed 1) to measure the marks' agreement: the first ones."""
 FIRST_SEED = 2032
 """The first trust game's seed (the next games count up). The share's definition was chosen on the games
 of seeds 2026 to 2031 (docs/analysis.md); the figures are measured on these, which played no part in it."""
@@ -119,6 +121,7 @@ def trust(
     records: Path | None = None,
     budget: int | None = None,
     first_seed: int = FIRST_SEED,
+    agreement: int = AGREEMENT_GAMES,
 ) -> dict[str, Any]:
     """Plays ``games`` games of two search seats against two random ones (the seats turned by one every
     other game), analyses every seat twice (seeds 0 and 1) and returns each kind's mean loss (the
@@ -134,6 +137,7 @@ def trust(
     uniform: dict[str, list[float]] = {bot: [] for bot in kinds}
     marked: dict[str, int] = dict.fromkeys(kinds, 0)
     repeated: dict[str, int] = dict.fromkeys(kinds, 0)
+    tried: dict[str, int] = dict.fromkeys(kinds, 0)
     agree = total = 0
     seconds = 0.0
     rollout = ""
@@ -143,10 +147,13 @@ def trust(
         )
         record = kept_game(name, options, seats, first_seed + index, records)
         first, wall, _ = timed(record, all_seats=True, seed=0, budget=budget)
-        second, wall2, _ = timed(record, all_seats=True, seed=1, budget=budget)
-        seconds += wall + wall2
+        seconds += wall
         rollout = first.rollout
-        marks = {d.move: d.mark for d in second.decisions}
+        marks: dict[int, str] | None = None
+        if index < agreement:
+            second, wall2, _ = timed(record, all_seats=True, seed=1, budget=budget)
+            seconds += wall2
+            marks = {d.move: d.mark for d in second.decisions}
         for judgement in first.decisions:
             bot = seats[judgement.seat]
             losses[bot].append(judgement.loss)
@@ -156,12 +163,16 @@ def trust(
             if judgement.before >= 1 / record.players:
                 alive[bot].append((clear[bot][-1], losses[bot][-1]))
             marked[bot] += judgement.mark != ""
-            repeated[bot] += judgement.mark != "" and marks[judgement.move] != ""
-        agree += sum(1 for d in first.decisions if marks[d.move] == d.mark)
-        total += len(first.decisions)
+            if marks is not None:
+                tried[bot] += judgement.mark != ""
+                repeated[bot] += judgement.mark != "" and marks[judgement.move] != ""
+        if marks is not None:
+            agree += sum(1 for d in first.decisions if marks[d.move] == d.mark)
+            total += len(first.decisions)
     row: dict[str, Any] = {
         "games": games,
         "seeds": f"{first_seed} to {first_seed + games - 1}",
+        "games analysed twice": min(agreement, games),
         "seats": f"2 x {search}, 2 x random",
         "rollout": rollout,
         "budget": budget or Budget().samples,
@@ -172,6 +183,7 @@ def trust(
         row[f"{bot} mean clear loss"] = _interval(clear[bot])
         row[f"{bot} mean loss"] = _interval(losses[bot])
         row[f"{bot} marked"] = marked[bot]
+        row[f"{bot} marked in the games analysed twice"] = tried[bot]
         row[f"{bot} marked again with seed 1"] = repeated[bot]
         row[f"{bot} mean share before deciding"] = _interval(stakes[bot])
         row[f"{bot} clear loss / share at stake"] = _ratio(clear[bot], stakes[bot])
@@ -214,6 +226,7 @@ def analysis_figures(
     records: Path | None = None,
     budget: int | None = None,
     first_seed: int = FIRST_SEED,
+    agreement: int = AGREEMENT_GAMES,
 ) -> None:
     """Measures and prints the analysis's figures into ``results["analysis"]`` (``only``: ``time`` or
     ``trust``; ``names``: only these games; ``budget``: the trust analyses' determinisations a decision,
@@ -224,7 +237,7 @@ def analysis_figures(
     if only != "trust":
         typical_times(figures, names)
     if only != "time":
-        trust_figures(figures, games, search, names, records, budget, first_seed)
+        trust_figures(figures, games, search, names, records, budget, first_seed, agreement)
 
 
 def typical_times(figures: dict[str, Any], names: list[str] | None = None) -> None:
@@ -248,6 +261,7 @@ def trust_figures(
     records: Path | None = None,
     budget: int | None = None,
     first_seed: int = FIRST_SEED,
+    agreement: int = AGREEMENT_GAMES,
 ) -> None:
     """Measures each game's trust figures (``trust``): losses by kind of seat, agreement of two seeds."""
     print(
@@ -258,7 +272,9 @@ def trust_figures(
         if names and name not in names:
             continue
         key = f"trust {name}" + (f", budget {budget}" if budget else "")
-        row = figures[key] = trust(name, options, games, search or bot, records, budget, first_seed)
+        row = figures[key] = trust(
+            name, options, games, search or bot, records, budget, first_seed, agreement
+        )
         print(f"  {name:16s} " + ", ".join(f"{k} {v}" for k, v in row.items()), flush=True)
 
 
@@ -273,12 +289,23 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="merge the figures into bench/results.json")
     parser.add_argument("--budget", type=int, help="the trust analyses' determinisations a decision")
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED, help="the first trust game's seed")
+    parser.add_argument(
+        "--agreement-games", type=int, default=AGREEMENT_GAMES, help="trust games analysed twice (the first)"
+    )
     args = parser.parse_args()
     results: dict[str, Any] = {}
     if args.write:
         results = json.loads(RESULTS.read_text())
     analysis_figures(
-        results, args.games, args.search, args.only, args.game, args.records, args.budget, args.first_seed
+        results,
+        args.games,
+        args.search,
+        args.only,
+        args.game,
+        args.records,
+        args.budget,
+        args.first_seed,
+        args.agreement_games,
     )
     if args.write:
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")

@@ -116,7 +116,8 @@ def unseen_moves(
         moved.append((*tuples[other], cid) if other >= 0 else (cid,))
         if rest:
             moved.append(rest)
-        return frozenset(moved) in forms
+        moved.sort()
+        return tuple(moved) in forms
 
     found: list[Move] = []
     for index, stack in enumerate(tuples):
@@ -170,8 +171,10 @@ def _place_keys(deck: Deck) -> list[list[int]]:
     return [[rng.getrandbits(60) for _ in range(count)] for _ in range(count)]
 
 
-Form = frozenset[tuple[int, ...]]
-"""An arrangement as the set of its stacks (corporation ids, bottom first): stacks in any order."""
+Form = tuple[tuple[int, ...], ...]
+"""An arrangement as its stacks (corporation ids, bottom first), sorted: the same for the stacks in any
+order (a tuple of tuples of integers, which the garbage collector stops tracking, unlike a frozenset: the
+memo of forms holds up to :data:`FORM_MEMO_LIMIT` of them, which every full collection walked)."""
 FORM_MEMO_LIMIT = 100_000
 """The most arrangement texts whose keys and forms are remembered (the memo is emptied when full)."""
 
@@ -197,8 +200,13 @@ def remember(deck: Deck, text: str, stacks: Sequence[Sequence[int]] | None) -> t
     memo = _form_memo(deck)
     if len(memo) >= FORM_MEMO_LIMIT:
         memo.clear()
-    found = memo[text] = (-1, None) if stacks is None else (key(deck, stacks), frozenset(map(tuple, stacks)))
+    found = memo[text] = (-1, None) if stacks is None else (key(deck, stacks), form(stacks))
     return found
+
+
+def form(stacks: Sequence[Sequence[int]]) -> Form:
+    """Returns an arrangement's form: its stacks as tuples, sorted."""
+    return tuple(sorted(map(tuple, stacks)))
 
 
 @cache
@@ -262,7 +270,7 @@ def current(state: VentureState, seat: int) -> str:
     if text not in forms:
         if len(forms) >= FORM_MEMO_LIMIT:
             forms.clear()
-        forms[text] = (key(deck, ordered), frozenset(ordered))  # remember(): key and form
+        forms[text] = (key(deck, ordered), form(ordered))  # remember(): key and form
     return text
 
 

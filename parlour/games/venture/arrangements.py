@@ -91,8 +91,8 @@ def unseen_moves(
 
     The hot path of random playouts: an arrangement is first compared by its key (:func:`key`), which a
     move changes by three numbers (the stack it leaves, that stack without it, and the corporation at its
-    new place); only a key that matches one seen is checked against the arrangements seen (as sets of
-    stacks), and no arrangement's text is built.
+    new place); only a key that matches one seen is checked against the arrangements seen with that key
+    (as sets of stacks: :func:`_reaches`), and no arrangement's text is built.
     """
     places = _place_keys(deck)
     fits = _fit_masks(deck)
@@ -103,21 +103,8 @@ def unseen_moves(
     total = 0
     for stack_key in stack_keys:
         total ^= stack_key
-    if summaries is None:
-        summaries = [summarise(deck.corporations, s) for s in stacks]
+    summary_list = [summarise(deck.corporations, s) for s in stacks] if summaries is None else list(summaries)
     alone = places[0]
-
-    def reaches_seen(index: int, position: int, other: int) -> bool:
-        """Whether moving the corporation at ``position`` of stack ``index`` onto ``other`` (-1: alone)
-        reaches a seen arrangement: asked only when its key is seen (keys may collide)."""
-        stack = tuples[index]
-        cid, rest = stack[position], stack[:position] + stack[position + 1 :]
-        moved = [s for i, s in enumerate(tuples) if i != index and i != other]
-        moved.append((*tuples[other], cid) if other >= 0 else (cid,))
-        if rest:
-            moved.append(rest)
-        return frozenset(moved) in forms
-
     found: list[Move] = []
     for index, stack in enumerate(tuples):
         others = total ^ stack_keys[index]
@@ -130,16 +117,42 @@ def unseen_moves(
             base = others ^ below ^ above
             if size > 1:
                 after = base ^ alone[cid]
-                if after not in keys or not reaches_seen(index, position, -1):
+                if after not in keys or not _reaches(forms.get(after), tuples, index, position, -1):
                     found.append(table[cid][-1])
             bit, mask = fits[cid]
-            for other, (industries, common, top) in enumerate(summaries):
+            for other, (industries, common, top) in enumerate(summary_list):
                 if other != index and not industries & bit and common & mask:
                     after = base ^ places[len(tuples[other])][cid]
-                    if after not in keys or not reaches_seen(index, position, other):
+                    if after not in keys or not _reaches(forms.get(after), tuples, index, position, other):
                         found.append(table[cid][top])
             below ^= places[position][cid]
     return found
+
+
+def _reaches(
+    candidates: list[Form] | None, tuples: list[tuple[int, ...]], index: int, position: int, other: int
+) -> bool:
+    """Returns whether moving the corporation at ``position`` of stack ``index`` onto stack ``other`` (-1:
+    alone) reaches one of ``candidates``, the seen arrangements whose key is the move's (keys may
+    collide): the stacks after the move are exactly a candidate's (they are distinct, so the same number
+    of stacks, each among the candidate's, is the same set; no form is built, sorted or hashed)."""
+    if candidates is None:
+        return False
+    stack = tuples[index]
+    cid, rest = stack[position], stack[:position] + stack[position + 1 :]
+    grown = (*tuples[other], cid) if other >= 0 else (cid,)
+    count = len(tuples) - (1 if other >= 0 else 0) + (1 if rest else 0)
+    for form in candidates:
+        if len(form) != count or grown not in form or (rest and rest not in form):
+            continue
+        same = True
+        for i, kept in enumerate(tuples):
+            if i != index and i != other and kept not in form:
+                same = False
+                break
+        if same:
+            return True
+    return False
 
 
 def key(deck: Deck, stacks: Sequence[Sequence[int]]) -> int:
@@ -170,25 +183,32 @@ def _place_keys(deck: Deck) -> list[list[int]]:
     return [[rng.getrandbits(60) for _ in range(count)] for _ in range(count)]
 
 
-Form = frozenset[tuple[int, ...]]
-"""An arrangement as the set of its stacks (corporation ids, bottom first): stacks in any order."""
+Form = tuple[tuple[int, ...], ...]
+"""An arrangement as its stacks (corporation ids, bottom first), sorted: the same for the stacks in any
+order (a tuple of tuples of integers, which the garbage collector stops tracking, unlike a frozenset: the
+memo of forms holds up to :data:`FORM_MEMO_LIMIT` of them, which every full collection walked)."""
 FORM_MEMO_LIMIT = 100_000
 """The most arrangement texts whose keys and forms are remembered (the memo is emptied when full)."""
 
 
-def seen_forms(deck: Deck, seen: Collection[str]) -> tuple[frozenset[int], set[Form]]:
-    """Returns the keys and the forms of the arrangements (as text) seen; a text naming no arrangement
-    has no form and key -1."""
+def seen_forms(deck: Deck, seen: Collection[str]) -> tuple[frozenset[int], dict[int, list[Form]]]:
+    """Returns the keys of the arrangements (as text) seen and their forms by key (several when keys
+    collide); a text naming no arrangement has no form and key -1."""
     memo = _form_memo(deck)
     keys = []
-    forms = set()
+    forms: dict[int, list[Form]] = {}
     for text in seen:
         found = memo.get(text)
         if found is None:
             found = remember(deck, text, parse(deck, text))
-        keys.append(found[0])
-        if found[1] is not None:
-            forms.add(found[1])
+        code, form = found
+        keys.append(code)
+        if form is not None:
+            listed = forms.get(code)
+            if listed is None:
+                forms[code] = [form]
+            else:
+                listed.append(form)
     return frozenset(keys), forms
 
 
@@ -197,8 +217,13 @@ def remember(deck: Deck, text: str, stacks: Sequence[Sequence[int]] | None) -> t
     memo = _form_memo(deck)
     if len(memo) >= FORM_MEMO_LIMIT:
         memo.clear()
-    found = memo[text] = (-1, None) if stacks is None else (key(deck, stacks), frozenset(map(tuple, stacks)))
+    found = memo[text] = (-1, None) if stacks is None else (key(deck, stacks), form(stacks))
     return found
+
+
+def form(stacks: Sequence[Sequence[int]]) -> Form:
+    """Returns an arrangement's form: its stacks as tuples, sorted."""
+    return tuple(sorted(map(tuple, stacks)))
 
 
 @cache
@@ -262,7 +287,7 @@ def current(state: VentureState, seat: int) -> str:
     if text not in forms:
         if len(forms) >= FORM_MEMO_LIMIT:
             forms.clear()
-        forms[text] = (key(deck, ordered), frozenset(ordered))  # remember(): key and form
+        forms[text] = (key(deck, ordered), form(ordered))  # remember(): key and form
     return text
 
 

@@ -32,9 +32,10 @@ def draw_cards(state: VentureState, seat: Seat, count: int = DRAW_PER_TURN) -> N
             if not state.draw:
                 break
             card = state.draw.pop(0)
-            if state.card(card).kind != PROFIT:
+            resource = state.deck.resources[card]
+            if resource.kind != PROFIT:
                 state.hands[seat].append(card)
-                drawn.append(state.card(card).name)
+                drawn.append(resource.name)
                 break
             # Ruling A-10: the exposed Profit card stays out while its replacement is drawn.
             exposed.append(card)

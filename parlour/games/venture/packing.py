@@ -203,30 +203,43 @@ def _reacher(
                     share[i] = part
     # Each stack's cards' shares, summed once (the shares are final now): (members, value, shares).
     stacks_of = [[(m, v, sum(share[i] for i in ms)) for ms, m, v, _ in options] for options in by_card]
-    failed: dict[int, int] = {}
-    visit = budget.visit
+    return _Reacher(alone, share, stacks_of, budget).reach, (1 << len(cards)) - 1, sum(share)
 
-    def reach(mask: int, need: int, bound: int) -> list[int] | None:
+
+class _Reacher:
+    """:func:`first_reaching`'s search of a hand (profits times 60), remembering its failures by set of cards.
+
+    A class, not a closure: a recursive closure is a reference cycle, which only the garbage collector
+    frees (with everything it remembered), and random playouts made one at every hand searched."""
+
+    __slots__ = ("alone", "budget", "failed", "share", "stacks_of")
+
+    def __init__(
+        self, alone: list[int], share: list[int], stacks_of: list[list[tuple[int, int, int]]], budget: _Budget
+    ) -> None:
+        self.alone, self.share, self.stacks_of, self.budget = alone, share, stacks_of, budget
+        self.failed: dict[int, int] = {}
+
+    def reach(self, mask: int, need: int, bound: int) -> list[int] | None:
         """The first stacks (bit masks) of the cards in ``mask`` earning ``need``; ``bound``: their shares."""
         if not mask:
             return [] if need <= 0 else None
+        failed = self.failed
         if bound < need or failed.get(mask, need + 1) <= need:
             return None
-        visit()
+        self.budget.visit()
         low = mask & -mask
         card = low.bit_length() - 1
-        found = reach(mask ^ low, need - alone[card], bound - share[card])
+        found = self.reach(mask ^ low, need - self.alone[card], bound - self.share[card])
         if found is not None:
             return found
-        for members, value, shares in stacks_of[card]:
+        for members, value, shares in self.stacks_of[card]:
             if members & mask == members:
-                found = reach(mask ^ members, need - value, bound - shares)
+                found = self.reach(mask ^ members, need - value, bound - shares)
                 if found is not None:
                     return [members, *found]
         failed[mask] = min(need, failed.get(mask, need))
         return None
-
-    return reach, (1 << len(cards)) - 1, sum(share)
 
 
 def _arrangement(cards: tuple[CardKey, ...], groups: list[int]) -> Stacks:
@@ -256,55 +269,45 @@ def _scoring_stacks(ind_of: list[int], masks: list[int], table: Mapping[int, int
     top = max((k for k, v in table.items() if v > 0), default=0)
     worth = [table.get(k, 0) if k >= 2 else 0 for k in range(top + 1)]
     order = sorted(range(len(masks)), key=lambda i: ind_of[i])
-    found: list[tuple[int, int]] = []
+    grower = _ScoringStacks(worth, top, order, masks, ind_of)
+    if top >= 2:
+        for position, card in enumerate(order):
+            grower.grow(position + 1, 1 << card, masks[card], 1, 1 << ind_of[card])
+    return grower.found
 
-    def grow(start: int, members: int, common: int, size: int, industries: int) -> None:
+
+class _ScoringStacks:
+    """:func:`_scoring_stacks`' growing of stacks (a class, not a recursive closure: :class:`_Reacher`)."""
+
+    __slots__ = ("found", "ind_of", "masks", "order", "top", "worth")
+
+    def __init__(
+        self, worth: list[int], top: int, order: list[int], masks: list[int], ind_of: list[int]
+    ) -> None:
+        self.worth, self.top, self.order, self.masks, self.ind_of = worth, top, order, masks, ind_of
+        self.found: list[tuple[int, int]] = []
+
+    def grow(self, start: int, members: int, common: int, size: int, industries: int) -> None:
+        """Records the stack ``members`` if it earns, then every stack grown from it by later cards."""
+        worth, order, masks, ind_of = self.worth, self.order, self.masks, self.ind_of
         if worth[size]:
-            found.append((members, worth[size] * common.bit_count()))
-        if size == top:
+            self.found.append((members, worth[size] * common.bit_count()))
+        if size == self.top:
             return
         for position in range(start, len(order)):
             card = order[position]
             shared = common & masks[card]
             if shared and not industries >> ind_of[card] & 1:
-                grow(position + 1, members | 1 << card, shared, size + 1, industries | 1 << ind_of[card])
-
-    if top >= 2:
-        for position, card in enumerate(order):
-            grow(position + 1, 1 << card, masks[card], 1, 1 << ind_of[card])
-    return found
+                self.grow(position + 1, members | 1 << card, shared, size + 1, industries | 1 << ind_of[card])
 
 
 def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int, list[int], bool]:
     """Return the best total over partitions into scoring stacks and single cards, the stacks of a
     best one (bit masks) and whether it is the only best one; raise _OverBudget past the budget."""
     order, _, by_first, ranked_alone, fixed = _ranking(n, stacks, alone)
-    memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
-    visit = _Budget(STEP_BUDGET).visit
-
-    def best(mask: int) -> tuple[int, int, int]:
-        """(best total, number of best partitions up to 2, the stack the first card joins or 0)."""
-        found = memo.get(mask)
-        if found is not None:
-            return found
-        visit()
-        low = mask & -mask
-        first = low.bit_length() - 1
-        total, count, _ = best(mask ^ low)
-        total += ranked_alone[first]
-        pick = 0
-        for members, value in by_first[first]:
-            if members & mask == members:
-                sub, ways, _ = best(mask ^ members)
-                sub += value
-                if sub > total:
-                    total, count, pick = sub, ways, members
-                elif sub == total:
-                    count = min(2, count + ways)
-        memo[mask] = found = (total, count, pick)
-        return found
-
-    total, count, _ = best((1 << len(order)) - 1)
+    search = _Pack(by_first, ranked_alone)
+    memo = search.memo
+    total, count, _ = search.best((1 << len(order)) - 1)
     groups = []
     mask = (1 << len(order)) - 1
     while mask:
@@ -315,6 +318,39 @@ def _pack(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tuple[int,
         else:
             mask ^= mask & -mask
     return total + fixed, groups, count == 1
+
+
+class _Pack:
+    """:func:`_pack`'s memoised search (a class, not a recursive closure: see :class:`_Reacher`)."""
+
+    __slots__ = ("budget", "by_first", "memo", "ranked_alone")
+
+    def __init__(self, by_first: list[list[tuple[int, int]]], ranked_alone: list[int]) -> None:
+        self.by_first, self.ranked_alone = by_first, ranked_alone
+        self.memo: dict[int, tuple[int, int, int]] = {0: (0, 1, 0)}
+        self.budget = _Budget(STEP_BUDGET)
+
+    def best(self, mask: int) -> tuple[int, int, int]:
+        """(best total, number of best partitions up to 2, the stack the first card joins or 0)."""
+        found = self.memo.get(mask)
+        if found is not None:
+            return found
+        self.budget.visit()
+        low = mask & -mask
+        first = low.bit_length() - 1
+        total, count, _ = self.best(mask ^ low)
+        total += self.ranked_alone[first]
+        pick = 0
+        for members, value in self.by_first[first]:
+            if members & mask == members:
+                sub, ways, _ = self.best(mask ^ members)
+                sub += value
+                if sub > total:
+                    total, count, pick = sub, ways, members
+                elif sub == total:
+                    count = min(2, count + ways)
+        self.memo[mask] = found = (total, count, pick)
+        return found
 
 
 def _ranking(
@@ -348,28 +384,37 @@ def _pack_least(n: int, stacks: list[tuple[int, int]], alone: list[int]) -> tupl
     order (the search visits the same sets as :func:`_pack`'s, so it runs over the budget alike, but
     keeps only totals); its third answer (whether the best is the only one) is not worked out: False."""
     order, rank_bit, by_first, ranked_alone, fixed = _ranking(n, stacks, alone)
-    memo: dict[int, int] = {0: 0}
-    visit = _Budget(STEP_BUDGET).visit
+    search = _PackLeast(by_first, ranked_alone)
+    total = search.best((1 << len(order)) - 1)
+    return total + fixed, _least(order, stacks, rank_bit, ranked_alone, search.best), False
 
-    def best(mask: int) -> int:
+
+class _PackLeast:
+    """:func:`_pack_least`'s memoised search (a class, not a recursive closure: see :class:`_Reacher`)."""
+
+    __slots__ = ("budget", "by_first", "memo", "ranked_alone")
+
+    def __init__(self, by_first: list[list[tuple[int, int]]], ranked_alone: list[int]) -> None:
+        self.by_first, self.ranked_alone = by_first, ranked_alone
+        self.memo: dict[int, int] = {0: 0}
+        self.budget = _Budget(STEP_BUDGET)
+
+    def best(self, mask: int) -> int:
         """The best total of the cards in ``mask`` (bits by rank)."""
-        found = memo.get(mask)
+        found = self.memo.get(mask)
         if found is not None:
             return found
-        visit()
+        self.budget.visit()
         low = mask & -mask
         first = low.bit_length() - 1
-        total = best(mask ^ low) + ranked_alone[first]
-        for members, value in by_first[first]:
+        total = self.best(mask ^ low) + self.ranked_alone[first]
+        for members, value in self.by_first[first]:
             if members & mask == members:
-                sub = best(mask ^ members) + value
+                sub = self.best(mask ^ members) + value
                 if sub > total:
                     total = sub
-        memo[mask] = total
+        self.memo[mask] = total
         return total
-
-    total = best((1 << len(order)) - 1)
-    return total + fixed, _least(order, stacks, rank_bit, ranked_alone, best), False
 
 
 def _cards_of(members: int) -> tuple[int, ...]:
@@ -437,32 +482,74 @@ def _least(
 
 
 # ---------------------------------------------------------------- branch and bound
-Bounded = Callable[[int, int, int], int]
-"""A search of a set of cards' best total (bits by card, times 60): given the set, the sum of its
-cards' shares and a floor, the exact best total when it beats the floor, else a bound not above it."""
-
 Option = tuple[tuple[int, ...], int, int, int]
 """A scoring stack as :func:`_brancher` keeps it: (its cards, ascending; its cards as bits; its profit
 times 60; the sum of its cards' shares)."""
 
 
-@dataclass(slots=True)
 class _Brancher:
-    """A hand ready for :func:`_brancher`'s search, in profits times 60."""
+    """A hand ready for :func:`_brancher`'s search, in profits times 60, and the search (:meth:`best`,
+    remembering what it learns of each set of cards; a method, not a recursive closure: see
+    :class:`_Reacher`)."""
 
-    active: int
-    """The cards in some scoring stack (bits by card)."""
-    alone: list[int]
-    """What each card earns alone."""
-    share: list[int]
-    """Each card's best share: its stacks' profit over their size (rounded up), the most of its
-    stacks, or what it earns alone if more."""
-    by_first: list[list[Option]]
-    """The scoring stacks by their first card, in order (the cards, ascending, compared)."""
-    fixed: int
-    """What the cards in no scoring stack earn (alone)."""
-    best: Bounded
-    """The search (remembering what it learns of each set of cards)."""
+    __slots__ = ("above", "active", "alone", "budget", "by_first", "exact", "fixed", "share")
+
+    def __init__(
+        self,
+        active: int,
+        alone: list[int],
+        share: list[int],
+        by_first: list[list[Option]],
+        fixed: int,
+        budget: _Budget,
+    ) -> None:
+        self.active = active
+        """The cards in some scoring stack (bits by card)."""
+        self.alone = alone
+        """What each card earns alone."""
+        self.share = share
+        """Each card's best share: its stacks' profit over their size (rounded up), the most of its
+        stacks, or what it earns alone if more."""
+        self.by_first = by_first
+        """The scoring stacks by their first card, in order (the cards, ascending, compared)."""
+        self.fixed = fixed
+        """What the cards in no scoring stack earn (alone)."""
+        self.budget = budget
+        self.exact: dict[int, int] = {0: 0}
+        self.above: dict[int, int] = {}
+
+    def best(self, mask: int, bound: int, floor: int) -> int:
+        """The best total of the cards in ``mask`` if above ``floor``, else a bound not above it."""
+        if bound <= floor:
+            return bound
+        found = self.exact.get(mask)
+        if found is not None:
+            return found
+        found = self.above.get(mask)
+        if found is not None and found <= floor:
+            return found
+        self.budget.visit()
+        low = mask & -mask
+        first = low.bit_length() - 1
+        # The first card's stacks (a good total early cuts more), then the card alone.
+        total, beat = -1, floor
+        for _, members, value, shares in self.by_first[first]:
+            if members & mask == members:
+                sub = self.best(mask ^ members, bound - shares, beat - value) + value
+                if sub > total:
+                    total = sub
+                    if sub > beat:
+                        beat = sub
+        lone = self.alone[first]
+        sub = self.best(mask ^ low, bound - self.share[first], beat - lone) + lone
+        if sub > total:
+            total = sub
+        # Exact when it beats the floor (each branch that did not is bounded by it), else a bound.
+        if total > floor:
+            self.exact[mask] = total
+        else:
+            self.above[mask] = total
+        return total
 
 
 def _stack_options(ind_of: list[int], masks: list[int], table: Mapping[int, int]) -> list[list[Option]]:
@@ -470,24 +557,36 @@ def _stack_options(ind_of: list[int], masks: list[int], table: Mapping[int, int]
     (times 60) and no shares yet; the cards are taken in their order, so each stack's come ascending."""
     top = max((k for k, v in table.items() if v > 0), default=0)
     worth = [60 * table.get(k, 0) if k >= 2 else 0 for k in range(top + 1)]
-    n = len(masks)
-    found: list[list[Option]] = [[] for _ in masks]
+    grower = _StackOptions(worth, top, masks, ind_of)
+    if top >= 2:
+        for card in range(len(masks)):
+            grower.grow(card + 1, (card,), 1 << card, masks[card], 1 << ind_of[card])
+    return grower.found
 
-    def grow(start: int, members: tuple[int, ...], bits: int, common: int, industries: int) -> None:
+
+class _StackOptions:
+    """:func:`_stack_options`' growing of stacks (a class, not a recursive closure: see :class:`_Reacher`)."""
+
+    __slots__ = ("found", "ind_of", "masks", "top", "worth")
+
+    def __init__(self, worth: list[int], top: int, masks: list[int], ind_of: list[int]) -> None:
+        self.worth, self.top, self.masks, self.ind_of = worth, top, masks, ind_of
+        self.found: list[list[Option]] = [[] for _ in masks]
+
+    def grow(self, start: int, members: tuple[int, ...], bits: int, common: int, industries: int) -> None:
+        """Records the stack ``members`` if it earns, then every stack grown from it by later cards."""
+        worth, masks, ind_of = self.worth, self.masks, self.ind_of
         size = len(members)
         if worth[size]:
-            found[members[0]].append((members, bits, worth[size] * common.bit_count(), 0))
-        if size == top:
+            self.found[members[0]].append((members, bits, worth[size] * common.bit_count(), 0))
+        if size == self.top:
             return
-        for card in range(start, n):
+        for card in range(start, len(masks)):
             shared = common & masks[card]
             if shared and not industries >> ind_of[card] & 1:
-                grow(card + 1, (*members, card), bits | 1 << card, shared, industries | 1 << ind_of[card])
-
-    if top >= 2:
-        for card in range(n):
-            grow(card + 1, (card,), 1 << card, masks[card], 1 << ind_of[card])
-    return found
+                self.grow(
+                    card + 1, (*members, card), bits | 1 << card, shared, industries | 1 << ind_of[card]
+                )
 
 
 def _by_uses(cards: tuple[CardKey, ...], table_items: tuple[tuple[int, int], ...]) -> tuple[CardKey, ...]:
@@ -530,44 +629,7 @@ def _brancher(
     for options in by_first:
         options[:] = [(m, b, v, sum(share[c] for c in m)) for m, b, v, _ in options]
     fixed = sum(alone[i] for i in range(len(cards)) if not active >> i & 1)
-    exact: dict[int, int] = {0: 0}
-    above: dict[int, int] = {}
-    visit = budget.visit
-
-    def best(mask: int, bound: int, floor: int) -> int:
-        """The best total of the cards in ``mask`` if above ``floor``, else a bound not above it."""
-        if bound <= floor:
-            return bound
-        found = exact.get(mask)
-        if found is not None:
-            return found
-        found = above.get(mask)
-        if found is not None and found <= floor:
-            return found
-        visit()
-        low = mask & -mask
-        first = low.bit_length() - 1
-        # The first card's stacks (a good total early cuts more), then the card alone.
-        total, beat = -1, floor
-        for _, members, value, shares in by_first[first]:
-            if members & mask == members:
-                sub = best(mask ^ members, bound - shares, beat - value) + value
-                if sub > total:
-                    total = sub
-                    if sub > beat:
-                        beat = sub
-        lone = alone[first]
-        sub = best(mask ^ low, bound - share[first], beat - lone) + lone
-        if sub > total:
-            total = sub
-        # Exact when it beats the floor (each branch that did not is bounded by it), else a bound.
-        if total > floor:
-            exact[mask] = total
-        else:
-            above[mask] = total
-        return total
-
-    return _Brancher(active, alone, share, by_first, fixed, best)
+    return _Brancher(active, alone, share, by_first, fixed, budget)
 
 
 def _bounded_best(brancher: _Brancher) -> int:

@@ -44,7 +44,10 @@ TABLE_ITEMS = tuple(sorted(PROFIT_TABLE.items()))
 def move_cap(holdings: Sequence[Sequence[int]]) -> int:
     """Returns the moves a reorganisation allows: two per corporation held, enough to reach any
     arrangement by a way that repeats none (ruling A-16)."""
-    return 2 * sum(len(stack) for stack in holdings)
+    held = 0
+    for stack in holdings:  # a loop: a generator is slower compiled, and this runs at every move
+        held += len(stack)
+    return 2 * held
 
 
 @mypyc_attr(native_class=False)  # subclasses the core's decision (a Python class)
@@ -70,6 +73,8 @@ class Reorganisation(TurnDecision):
         actions: list[VentureAction]
         if len(self.seen) - 1 < move_cap(holdings):
             actions = list(unseen_moves(state.deck, holdings, self.seen, summaries))
+        elif lawful:
+            actions = []  # past the cap, only moves that part a pair are offered: lawful stacks have none
         else:
             seen = set(self.seen)
             pairs = _pairs(state, holdings)
@@ -211,8 +216,31 @@ def _quick(state: VentureState, seat: Seat) -> Solution | None:
 
 def _first(state: VentureState, seat: Seat) -> Solution | None:
     """Returns the search's first best arrangement of the seat's corporations (None for large hands;
-    ruling A-19, ``best_ties=first``)."""
-    return first(_hand(state, seat), TABLE_ITEMS)
+    ruling A-19, ``best_ties=first``), remembered by the corporations' ids (``reorganise best`` asks twice,
+    and the search's own cache hashes the cards' names and letters)."""
+    ids = []
+    for stack in state.holdings[seat]:
+        ids.extend(stack)
+    ids.sort()
+    held = tuple(ids)
+    memo = _first_memo(state.deck)
+    if held in memo:
+        return memo[held]
+    found = first(_hand(state, seat), TABLE_ITEMS)
+    if len(memo) >= FIRST_MEMO_LIMIT:
+        memo.clear()
+    memo[held] = found
+    return found
+
+
+FIRST_MEMO_LIMIT = 4096
+"""The most hands whose first best arrangement :func:`_first` remembers (emptied when full)."""
+
+
+@cache
+def _first_memo(deck: Deck) -> dict[tuple[int, ...], Solution | None]:
+    """Returns the deck's memo of first best arrangements by the corporations' ids, sorted."""
+    return {}
 
 
 def _hand(state: VentureState, seat: Seat) -> tuple[CardKey, ...]:

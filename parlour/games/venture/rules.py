@@ -72,7 +72,8 @@ class Turn(TurnDecision):
         if state.transacted or not state.hands[seat]:
             actions.append(END)
         if not state.transacted:
-            actions.extend(Discard.of(n) for n in sorted({state.card(r).name for r in state.hands[seat]}))
+            cards = state.deck.resources  # not state.card(): a method of a Python class, on the hot path
+            actions.extend(Discard.of(n) for n in sorted({cards[r].name for r in state.hands[seat]}))
         return actions
 
     def undoable(self, state: VentureState, action: VentureAction) -> bool:
@@ -163,7 +164,8 @@ def _end(state: VentureState, seat: Seat) -> None:
 
 def _discard(state: VentureState, seat: Seat, action: Discard) -> None:
     """Discards one card instead of transacting, and ends the turn."""
-    card = next(r for r in state.hands[seat] if state.card(r).name == action.card)
+    cards = state.deck.resources
+    card = next(r for r in state.hands[seat] if cards[r].name == action.card)
     state.hands[seat].remove(card)
     state.discard.append(card)
     state.emit(f"seat {seat} makes no transaction and discards {action.card}")
@@ -211,8 +213,9 @@ class Payment(TurnDecision):
         """Lays capital cards down, or pays with the cards laid (then the turn goes on or finishes)."""
         if isinstance(action, Done):
             state.stack.pop()
-            paid = [state.card(r).name for r in state.payment]
-            state.emit(f"seat {seat} pays {state.owed} with {' '.join(paid) or 'nothing'}")
+            if state.logging:
+                paid = [state.card(r).name for r in state.payment]
+                state.emit(f"seat {seat} pays {state.owed} with {' '.join(paid) or 'nothing'}")
             state.discard.extend(state.payment)
             state.payment.clear()
             state.owed = 0
@@ -297,18 +300,19 @@ def begin_turn(state: VentureState) -> None:
     state.undo_log, state.undos = [], 0
     turn = Turn(seats=[seat])
     state.stack.push(turn)
-    if all(not offending([state.corp(c) for c in s]) for s in state.holdings[seat]):
+    corps = state.deck.corporations
+    if all(not offending([corps[c] for c in s]) for s in state.holdings[seat]):
         return
     if state.corporations_held(seat) <= wealth(state, seat):
         turn.must_reorganise = True
         state.emit(f"seat {seat} holds two corporations of one industry in a stack: must reorganise")
         return
     # Ruling A-6: unable to pay, he discards all capital and separates the offending cards.
-    for r in [r for r in state.hands[seat] if state.card(r).kind == CAPITAL]:
+    for r in [r for r in state.hands[seat] if state.deck.resources[r].kind == CAPITAL]:
         state.hands[seat].remove(r)
         state.discard.append(r)
     for stack in state.holdings[seat]:
-        for position in reversed(offending([state.corp(c) for c in stack])):
+        for position in reversed(offending([corps[c] for c in stack])):
             state.holdings[seat].append([stack.pop(position)])
     state.emit(f"seat {seat} cannot pay to reorganise: discards all capital, offending cards stand alone")
     finish_turn(state)

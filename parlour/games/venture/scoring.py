@@ -53,8 +53,9 @@ def score_round(state: VentureState, reason: str) -> None:
 def earning_stacks(state: VentureState, seat: int) -> list[tuple[list[Corporation], int]]:
     """Returns the seat's stacks that earn at a scoring, each with its profit."""
     found = []
+    deck = state.deck.corporations
     for stack in state.holdings[seat]:
-        corps = [state.corp(c) for c in stack]
+        corps = [deck[c] for c in stack]
         profit = stack_profit(corps)
         if profit:
             found.append((corps, profit))

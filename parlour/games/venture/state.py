@@ -110,7 +110,7 @@ class VentureState(ModularState[VentureAction]):
 
     def corporations_held(self, seat: Seat) -> int:
         """Returns how many corporations a seat holds."""
-        return sum(len(s) for s in self.holdings[seat])
+        return sum(map(len, self.holdings[seat]))
 
     # ------------------------------------------------------------ protocol
     def scores(self) -> list[float]:

@@ -212,9 +212,10 @@ def take_back(state: VentureState, seat: Seat) -> None:
     step = state.undo_log.pop()
     restore(state, seat, step)
     state.undos += 1
-    state.emit(
-        f"seat {seat} takes back '{step.action}' ({UNDO_LIMIT - state.undos} more take-backs this turn)"
-    )
+    if state.logging:  # the action's text is written only for a reader
+        state.emit(
+            f"seat {seat} takes back '{step.action}' ({UNDO_LIMIT - state.undos} more take-backs this turn)"
+        )
 
 
 def cancel(state: VentureState, seat: Seat) -> None:

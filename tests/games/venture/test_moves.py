@@ -51,7 +51,10 @@ def test_a_key_is_the_same_for_the_same_stacks_in_any_order() -> None:
     # A stack's order is part of the arrangement.
     assert key(deck, stacks) != key(deck, [[1, 3], [4], [0, 2, 5]])
     text = arrangements.arrangement(deck, stacks)
-    assert seen_forms(deck, [text]) == (frozenset({key(deck, stacks)}), {frozenset(tuple(s) for s in stacks)})
+    # A form is the stacks sorted: the same for the stacks in any order.
+    form = ((0, 2, 5), (3, 1), (4,))
+    assert arrangements.form(stacks) == arrangements.form(list(reversed(stacks))) == form
+    assert seen_forms(deck, [text]) == (frozenset({key(deck, stacks)}), {key(deck, stacks): [form]})
 
 
 def test_colliding_keys_are_told_apart_by_the_stacks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,10 +69,16 @@ def test_colliding_keys_are_told_apart_by_the_stacks(monkeypatch: pytest.MonkeyP
         def __contains__(self, item: object) -> bool:
             return True
 
+    class AllForms(dict[int, list[arrangements.Form]]):
+        """Every seen form under every key (as if all keys collided)."""
+
+        def get(self, key: int, default: object = None) -> list[arrangements.Form]:
+            return [form for forms in self.values() for form in forms]
+
     assert expected
     keys_and_forms = arrangements.seen_forms
     monkeypatch.setattr(
-        arrangements, "seen_forms", lambda deck, seen: (Everything(), keys_and_forms(deck, seen)[1])
+        arrangements, "seen_forms", lambda deck, seen: (Everything(), AllForms(keys_and_forms(deck, seen)[1]))
     )
     assert listed(state, 0, top.seen) == expected
     assert len(expected) < len(list(moves(state.deck, state.holdings[0])))  # some moves were refused

@@ -124,8 +124,9 @@ def trust(
     agreement: int = AGREEMENT_GAMES,
 ) -> dict[str, Any]:
     """Plays ``games`` games of two search seats against two random ones (the seats turned by one every
-    other game), analyses every seat twice (seeds 0 and 1) and returns each kind's mean loss (the
-    analysis's: clear losses; and raw) with its interval, the share at stake (the best action's mean),
+    other game), analyses every seat (seed 0; the first ``agreement`` games again with seed 1) and
+    returns each kind's mean loss (the analysis's: clear losses; and raw) with its interval, the share
+    at stake (the best action's mean),
     the same over the decisions with at least the fair share at stake, each decision's loss less what a
     uniformly random choice among the actions considered would lose there (matched stakes: negative
     where the seat chose better than chance), and the marks' agreement."""

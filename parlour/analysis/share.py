@@ -24,13 +24,14 @@ def shares(state: GameState) -> list[float]:
     its score share (equal parts when nobody scored). An unfinished game (a playout cut off) is judged
     by its estimate, the leaders taking the win."""
     over = state.is_over()
-    scores = [max(0.0, float(x)) for x in (state.scores() if over else state.estimate())]
+    raw = [float(x) for x in (state.scores() if over else state.estimate())]
     if over:
         winners = list(state.winners())
     else:
-        best = max(scores)
-        winners = [s for s, x in enumerate(scores) if x == best]
-    places = place_points(scores, winners)
+        best = max(raw)
+        winners = [s for s, x in enumerate(raw) if x == best]
+    places = place_points(raw, winners)
+    scores = [max(0.0, x) for x in raw]  # the score share counts no negative score
     total = sum(scores)
     players = len(scores)
     rest = 1.0 - PLACE_WEIGHT
@@ -42,13 +43,14 @@ def shares(state: GameState) -> list[float]:
 
 def place_points(scores: Sequence[float], winners: Sequence[int]) -> list[float]:
     """Returns each seat's place points, summing to 1: one point for each other seat it finished ahead
-    of, half a point for each it tied with, over the points of all seats (N(N-1)/2). Winners finish
-    ahead of every other seat (a game's tie-breaks decide its winners), the others by their scores;
-    with four players 1/2, 1/3, 1/6 and 0 from first to last."""
+    of, half a point for each it tied with, over the points of all seats (N(N-1)/2). The winners tie
+    for first, ahead of every other seat whatever the scores (a game's tie-breaks decide its winners;
+    a shared win is a tie), the others follow by their scores; with four players 1/2, 1/3, 1/6 and 0
+    from first to last."""
     players = len(scores)
     if players < 2:
         return [1.0] * players
-    ranks = [(s in winners, scores[s]) for s in range(players)]
+    ranks = [(True, 0.0) if s in winners else (False, scores[s]) for s in range(players)]
     pairs = players * (players - 1) / 2
     return [sum(_ahead(ranks[s], ranks[o]) for o in range(players) if o != s) / pairs for s in range(players)]
 

@@ -54,6 +54,8 @@ CLOSE_GRACE = 1.0
 """How long a bot may take to exit after its stdin closes at the end of a game (seconds)."""
 READ_SIZE = 65536
 """How many bytes are read from a pipe at a time."""
+AHEAD = 2 * protocol.MAX_LINE
+"""The most a bot's unread output may hold (it writes one line a request: more is a flood)."""
 PR_SET_PDEATHSIG = 1
 """Linux prctl option: the signal a process gets when its parent dies."""
 
@@ -386,6 +388,8 @@ class CommandBot:
             if key.data == "stdout":
                 pipes.stdout += chunk
                 pipes.stdout_open = bool(chunk)
+                if len(pipes.stdout) > AHEAD:  # a bot writing while never reading: bounded memory
+                    raise BotStopped(f"it wrote more than {AHEAD} bytes ahead of its requests")
             else:
                 pipes.stderr += chunk
                 del pipes.stderr[:-STDERR_KEPT]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from parlour.core.agents import Agent, close_agents
@@ -59,8 +60,11 @@ def play_match(
             actions = _play_recorded(state, agents, record if recorded else None, on_events)
         else:
             actions = _play_unrecorded(state, agents)
-    finally:
-        close_agents(agents, state if state.is_over() else None)
+    except BaseException:
+        with suppress(Exception):  # the match's own failure is the one to tell, not a close's
+            close_agents(agents, None)
+        raise
+    close_agents(agents, state if state.is_over() else None)
     record.scores = state.scores()
     return MatchResult(state, record, actions, first, recorded)
 

@@ -28,6 +28,17 @@ def test_a_winner_by_tie_break_finishes_first_whatever_the_scores() -> None:
     assert place_points([5.0, 7.0], [0]) == [1.0, 0.0]
 
 
+def test_winners_share_first_place_whatever_their_scores() -> None:
+    # Venus Needs Men!: two planets reach the target together, on 26 and 25 population: a shared win.
+    assert place_points([26.0, 25.0, 4.0, 4.0], [0, 1]) == pytest.approx([2.5 / 6, 2.5 / 6, 0.5 / 6, 0.5 / 6])
+
+
+def test_negative_scores_rank_as_they_are_and_count_nothing_in_the_score_share() -> None:
+    assert place_points([3.0, -1.0, -5.0], [0]) == pytest.approx([2 / 3, 1 / 3, 0.0])
+    ended: GameState = _Ended([3.0, -1.0, -5.0], [0])  # type: ignore[assignment]
+    assert shares(ended) == pytest.approx([PLACE_WEIGHT * 2 / 3 + (1 - PLACE_WEIGHT), PLACE_WEIGHT / 3, 0.0])
+
+
 def test_a_lone_seat_has_the_whole_place() -> None:
     assert place_points([3.0], [0]) == [1.0]
 
@@ -63,6 +74,24 @@ def test_the_last_two_seats_still_play_for_third_place() -> None:
     swapped: GameState = _Ended([100.0, 90.0, 1.0, 2.0], [0])  # type: ignore[assignment]
     gain = shares(behind)[2] - shares(swapped)[2]
     assert gain == pytest.approx(PLACE_WEIGHT / 6 + (1 - PLACE_WEIGHT) * (2 - 1) / 193)
+
+
+class _Cut(_Ended):
+    """A playout cut off before the end: judged by its estimate, the leaders taking the win."""
+
+    def is_over(self) -> bool:
+        return False
+
+    def estimate(self) -> list[float]:
+        return self._scores
+
+
+def test_an_unfinished_game_is_judged_by_its_estimate_the_leaders_winning() -> None:
+    cut: GameState = _Cut([5.0, 9.0, 9.0, 1.0], [])  # type: ignore[assignment]
+    places = [1 / 6, 2.5 / 6, 2.5 / 6, 0.0]
+    parts = [5 / 24, 9 / 24, 9 / 24, 1 / 24]
+    expected = [PLACE_WEIGHT * p + (1 - PLACE_WEIGHT) * x for p, x in zip(places, parts, strict=True)]
+    assert shares(cut) == pytest.approx(expected)
 
 
 def test_nobody_scoring_gives_equal_score_parts() -> None:

@@ -123,6 +123,7 @@ HOSTILE_CASES = [
     ("stderr-forever", "embers", "it did not answer in 300 ms"),
     ("unsupported", "embers", "it does not play embers with 3 players"),
     ("deaf", "venture", "it did not read its input in 300 ms"),
+    ("flood", "venus-needs-men", "it wrote more than 131072 bytes ahead of its requests"),
     ("closed-input", "embers", "it ended (it closed its input)"),
 ]
 

@@ -2,7 +2,8 @@
 
 Modes: crash-at-once, crash-mid-game, garbage, huge-line, endless-line, sleep, illegal-id,
 illegal-text, wrong-id, stderr-flood (answers well, writing 256 KiB of stderr before each answer),
-stderr-forever, deaf (answers ids 1, 2, ... without reading its stdin), unsupported (a hello for
+stderr-forever, deaf (answers ids 1 to 999 without reading its stdin), flood (answers ids 1, 2, ...
+without end, never reading its stdin), unsupported (a hello for
 another game), grandchild (starts ``sleep`` and writes its pid to the file named second, then sleeps),
 record (answers at random and writes every line it reads to the file named second), bad-values,
 closed-input (closes its stdin, says hello and sleeps),
@@ -61,9 +62,12 @@ def main() -> int:
         time.sleep(3600)
     send(HELLO)
     if mode == "deaf":
-        for n in range(1, 100000):
+        for n in range(1, 1000):
             send({"type": "action", "id": n, "action": 0})
         time.sleep(3600)
+    if mode == "flood":
+        for n in range(1, 10**9):
+            send({"type": "action", "id": n, "action": 0})
     if mode == "grandchild":
         child = subprocess.Popen(["sleep", "3600"])
         with open(sys.argv[2], "w") as out:

@@ -259,7 +259,8 @@ class VenusState(ModularState[VenusAction]):
         """Returns ranks: winners first (a shared win ranks 1), then by population."""
         if not self.over:
             return super().ranking()
-        scores = [s + (10_000 if seat in self.winners_ else 0) for seat, s in enumerate(self.scores())]
+        # Winners tie for first whatever their populations (two can reach the target on different counts).
+        scores = [10_000.0 if seat in self.winners_ else s for seat, s in enumerate(self.scores())]
         return [1 + sum(1 for other in scores if other > mine) for mine in scores]
 
     # ------------------------------------------------------------ for people

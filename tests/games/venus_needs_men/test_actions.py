@@ -687,3 +687,19 @@ def test_refused_actions_change_nothing() -> None:
             state.apply_notation(text, 0)
         assert snapshot(state) == before
     assert kinds(state) == ["finish", "zap", "extend", "act"]
+
+
+def test_winners_who_reach_the_target_on_different_counts_share_first_place() -> None:
+    """A shared victory ranks every winner first, whatever each collected (ranking, ratings, analysis)."""
+    state = load(
+        ships={"V1": "orbit"},
+        active="venus",
+        window="start",
+        collected={"venus": 25, "mars": 26, "ganymede": 10},
+        hands={0: [2]},
+    )
+    play(state, "0: zap 2")
+    assert state.is_over()
+    assert state.winners() == [0, 1]
+    assert state.collected["venus"] != state.collected["mars"]
+    assert state.ranking()[:2] == [1, 1]

@@ -57,10 +57,18 @@ class Decision(ABC, Generic[S, A]):
     passing: ClassVar[bool] = False
     """Whether every seat this decision asks may always pass (a Zap or Stop window, an answer, a
     negotiation round): ``GameState.passing_window`` reads it from the decision on top."""
+    _plain_deciders: ClassVar[bool] = True
+    """Whether the class keeps the base's :meth:`deciders` (``GameState.deciders`` then works it out
+    inline, without the call)."""
     seats: list[Seat] = field(default_factory=list)
     """Seats still to decide, in the order they are asked."""
     concurrent: bool = False
     """Whether every listed seat may act at once (open window) or only the first."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Notes whether the class keeps the base's :meth:`deciders` (``_plain_deciders``)."""
+        super().__init_subclass__(**kwargs)
+        cls._plain_deciders = cls.deciders is Decision.deciders
 
     # ----------------------------------------------------------------- the rules of this decision
     def legal(self, state: S, seat: Seat) -> list[A]:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import is_
-from typing import Any, Generic
+from typing import Any, ClassVar, Generic
 
 from typing_extensions import TypeVar
 
@@ -43,6 +43,11 @@ class Event:
         if self.secret is not None and viewer is not None and viewer == self.seat:
             return f"{self.text} ({self.secret})"
         return self.text
+
+
+def _too_many_steps() -> None:
+    """Refuses a game whose automatic steps never end (more than MAX_AUTO_STEPS in a row)."""
+    raise RuntimeError(f"more than {MAX_AUTO_STEPS} automatic steps in a row: a loop in the rules")
 
 
 def _read_only_over(state: object, value: bool) -> None:
@@ -87,13 +92,23 @@ class GameState(ABC, Generic[A]):
     :meth:`deciders`, reads it on its hot path without a call); a game that would rather work the end
     out overrides :meth:`is_over` instead, and ``over`` then asks it (see ``__init_subclass__``)."""
 
+    _stack_rules: ClassVar[bool] = True
+    """Whether the class keeps the base's ``_apply`` and ``settle`` (the top decision applies, its ``auto``
+    steps follow): :meth:`apply` and :meth:`apply_legal` then run them inline, without the two calls."""
+    _stack_legal: ClassVar[bool] = True
+    """Whether the class keeps the base's ``_legal_actions`` (the top decision's ``legal``): a list not
+    cached yet is then asked of the decision directly."""
+
     def __init_subclass__(cls, **kwargs: object) -> None:
         """Makes ``over`` ask :meth:`is_over` in a class that overrides it and keeps no ``over`` of its own
-        (so the decision loop reads one flag whichever way a game says that it has ended)."""
+        (so the decision loop reads one flag whichever way a game says that it has ended); notes whether
+        the class keeps the base's hooks, which the hot path then runs inline (``_stack_rules``)."""
         super().__init_subclass__(**kwargs)
         is_over = cls.__dict__.get("is_over")
         if is_over is not None and "over" not in cls.__dict__:
             cls.over = property(is_over, _read_only_over, doc="Whether the game has ended (``is_over()``).")  # type: ignore[assignment]
+        cls._stack_rules = cls._apply is GameState._apply and cls.settle is GameState.settle
+        cls._stack_legal = cls._legal_actions is GameState._legal_actions
 
     def __init__(self) -> None:
         self._legal_cache: dict[Seat, list[A]] = {}
@@ -109,7 +124,15 @@ class GameState(ABC, Generic[A]):
         found = self._deciders
         if found is None:
             items = self.stack._items  # the stack's own list: no method calls on this hot path
-            found = () if not items or self.over else items[-1].deciders()
+            if not items or self.over:
+                found = ()
+            else:
+                top = items[-1]
+                if top._plain_deciders:  # Decision.deciders, inline
+                    seats = top.seats
+                    found = (tuple(seats) if top.concurrent else (seats[0],)) if seats else ()
+                else:
+                    found = top.deciders()
             self._deciders = found
         return found
 
@@ -130,7 +153,12 @@ class GameState(ABC, Generic[A]):
                 deciders = self._deciders
                 if deciders is None:
                     deciders = self.deciders()
-                cached = self._legal_actions(seat) if seat in deciders else []
+                if seat not in deciders:
+                    cached = []
+                elif self._stack_legal:  # the base's _legal_actions, inline
+                    cached = self.stack._items[-1].legal(self, seat)
+                else:
+                    cached = self._legal_actions(seat)
                 self._legal_cache[seat] = cached
                 return cached
         resolved = self._resolve_seat(seat, strict=False)
@@ -194,9 +222,14 @@ class GameState(ABC, Generic[A]):
         """Applies a legal action for ``seat`` and returns the events; refuses anything else. ``quiet``
         checks the action all the same but records no event (and returns none): mass simulation, where
         nobody reads the texts (:attr:`logging` is False, as in playouts)."""
-        if type(seat) is not int or seat not in self.deciders():  # the common case: one check
+        deciders = self._deciders
+        if deciders is None:
+            deciders = self.deciders()
+        if type(seat) is not int or seat not in deciders:  # the common case: one check
             seat = self._acting(seat)
-        if not self._is_listed(action, seat):
+        legal = self._legal_cache.get(seat)
+        # An action taken from legal_actions is found by identity here, without a call (_is_listed).
+        if (legal is None or not any(map(is_, legal, repeat(action)))) and not self._is_listed(action, seat):
             raise IllegalActionError(f"{action} is not legal for seat {seat} now: {self._why(action, seat)}")
         # Forced outcomes and a manual-dice callback may be refused mid-action: keep a copy to restore.
         chance = self.chance
@@ -204,7 +237,18 @@ class GameState(ABC, Generic[A]):
         self._events = None if quiet else []
         self._offered = None
         try:
-            self._apply(seat, action)
+            if self._stack_rules:  # _apply and settle, inline
+                self.stack._items[-1].apply(self, seat, action)
+                steps = 0
+                while True:
+                    items = self.stack._items  # read anew: a step may replace the stack (Venture's undo)
+                    if not items or self.over or not items[-1].auto(self):
+                        break
+                    steps += 1
+                    if steps >= MAX_AUTO_STEPS:
+                        _too_many_steps()
+            else:
+                self._apply(seat, action)
         except Exception:
             if snapshot is None:
                 raise
@@ -215,7 +259,16 @@ class GameState(ABC, Generic[A]):
         finally:
             events, self._events = self._events, None
         self._deciders = None
-        self._take_offered()
+        offered = self._offered  # what _take_offered does, inline
+        if offered is not None:
+            self._offered = None
+            self._legal_cache = {offered[0]: offered[1]}
+            if self._legal_sets:
+                self._legal_sets = {}
+        elif self._legal_cache:
+            self._legal_cache = {}
+            if self._legal_sets:
+                self._legal_sets = {}
         self.actions_applied += 1
         return events or []
 
@@ -230,10 +283,29 @@ class GameState(ABC, Generic[A]):
     def apply_legal(self, action: A, seat: Seat) -> None:
         """Applies an action taken from ``legal_actions(seat)`` without checks or events (playouts)."""
         self._offered = None
-        self._apply(seat, action)
+        if self._stack_rules:  # _apply and settle, inline
+            self.stack._items[-1].apply(self, seat, action)
+            steps = 0
+            while True:
+                items = self.stack._items  # read anew: a step may replace the stack (Venture's undo)
+                if not items or self.over or not items[-1].auto(self):
+                    break
+                steps += 1
+                if steps >= MAX_AUTO_STEPS:
+                    _too_many_steps()
+        else:
+            self._apply(seat, action)
         self._deciders = None
-        if self._offered is not None or self._legal_cache:  # what _take_offered does, on this hot path
-            self._take_offered()
+        offered = self._offered  # what _take_offered does, inline
+        if offered is not None:
+            self._offered = None
+            self._legal_cache = {offered[0]: offered[1]}
+            if self._legal_sets:
+                self._legal_sets = {}
+        elif self._legal_cache:
+            self._legal_cache = {}
+            if self._legal_sets:
+                self._legal_sets = {}
         self.actions_applied += 1
 
     def _take_offered(self) -> None:
@@ -317,7 +389,7 @@ class GameState(ABC, Generic[A]):
             if not items or self.over or not items[-1].auto(self):
                 self._deciders = None
                 return
-        raise RuntimeError(f"more than {MAX_AUTO_STEPS} automatic steps in a row: a loop in the rules")
+        _too_many_steps()
 
     def is_over(self) -> bool:
         """Returns whether the game has ended (``over``; a game may override this instead of keeping it)."""

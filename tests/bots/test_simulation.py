@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -234,6 +235,42 @@ def test_random_bot_uses_every_legal_action() -> None:
     assert set(picks) == set(legal)
     one, two = RandomBot(8), RandomBot(8)
     assert [one.choose(state, seat) for _ in range(20)] == [two.choose(state, seat) for _ in range(20)]
+
+
+class Listed:
+    """A stand-in state whose legal actions are a given list (what the random bot reads)."""
+
+    def __init__(self, legal: list[int]) -> None:
+        self.legal = legal
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return self.legal
+
+
+def test_random_bot_chooses_as_random_choice_does() -> None:
+    """The bot works ``rng.choice`` out inline: the same choices from the same random bits, consumed alike
+    (lists of one action consume bits too), and the generator left in the same state."""
+    for seed in range(20):
+        bot, rng = RandomBot(seed), random.Random(seed)
+        for count in [*range(1, 70), 127, 128, 129, 1000, 4097]:
+            legal = list(range(count))
+            assert bot.choose(Listed(legal), 0) == rng.choice(legal)  # type: ignore[arg-type]
+        assert bot.rng.getstate() == rng.getstate()
+    with pytest.raises(IndexError):
+        RandomBot(0).choose(Listed([]), 0)  # type: ignore[arg-type]
+
+
+class Drawn(random.Random):
+    """A generator of another class: the bot asks its own ``choice``."""
+
+    def choice(self, seq: Any) -> Any:
+        return seq[-1]
+
+
+def test_random_bot_asks_a_generator_of_another_class() -> None:
+    bot = RandomBot(0)
+    bot.rng = Drawn(0)
+    assert bot.choose(Listed([1, 2, 3]), 0) == 3  # type: ignore[arg-type]
 
 
 @pytest.mark.slow

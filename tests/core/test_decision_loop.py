@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from parlour.core.chance import Chance
-from parlour.core.decisions import Decision, DecisionIndex, DecisionStack, Seat
+from parlour.core.decisions import MAX_AUTO_STEPS, Decision, DecisionIndex, DecisionStack, Seat
 from parlour.core.state import GameState
 
 from .toys import Turn, Window
@@ -152,3 +152,91 @@ def test_a_decision_index_numbers_classes_and_their_subclasses() -> None:
     assert index.of(None) == -1
     first = DecisionIndex([LateAnswer, Answer])
     assert first.of(LateAnswer()) == 0 and first.of(Answer()) == 1, "the first listed class that fits"
+
+
+@dataclass(eq=False, kw_only=True)
+class Starter(Decision):
+    """A turn whose one action pushes a countdown (steps nobody decides follow the action)."""
+
+    kind = "starter"
+    left: int = 3
+
+    def legal(self, state: Any, seat: Seat) -> list[Any]:
+        return ["go"]
+
+    def apply(self, state: Any, seat: Seat, action: Any) -> None:
+        state.stack.push(Countdown(left=self.left))
+
+
+@pytest.mark.parametrize("checked", [True, False])
+def test_apply_runs_the_steps_nobody_decides_as_settle_does(checked: bool) -> None:
+    state = Kept(Starter(seats=[1], left=2))
+    action = state.legal_actions(1)[0]
+    if checked:
+        assert state.apply(action, 1) == []
+    else:
+        state.apply_legal(action, 1)
+    countdown = state.stack.top
+    assert isinstance(countdown, Countdown) and countdown.steps == 2
+    assert state.over and state.deciders() == () and state.actions_applied == 1
+
+
+@pytest.mark.parametrize("checked", [True, False])
+def test_apply_refuses_a_loop_without_end_after_as_many_steps_as_settle(checked: bool) -> None:
+    state = Kept(Starter(seats=[1], left=-1))
+    action = state.legal_actions(1)[0]
+    with pytest.raises(RuntimeError, match="automatic steps"):
+        if checked:
+            state.apply(action, 1)
+        else:
+            state.apply_legal(action, 1)
+    countdown = state.stack.top
+    assert isinstance(countdown, Countdown) and countdown.steps == MAX_AUTO_STEPS
+
+
+class Hooked(Kept):
+    """A toy with hooks of its own: ``apply`` and ``apply_legal`` call them (not the base's code inline)."""
+
+    def __init__(self, *decisions: Decision) -> None:
+        super().__init__(*decisions)
+        self.calls: list[str] = []
+
+    def _legal_actions(self, seat: Seat) -> list[Any]:
+        self.calls.append("legal")
+        return ["a", "b"]
+
+    def _apply(self, seat: Seat, action: Any) -> None:
+        self.calls.append(f"apply {action}")
+        self.settle()
+
+    def settle(self) -> None:
+        self.calls.append("settle")
+        super().settle()
+
+
+def test_a_game_with_its_own_hooks_has_them_called() -> None:
+    assert Kept._stack_rules and Kept._stack_legal
+    assert not Hooked._stack_rules and not Hooked._stack_legal
+    state = Hooked()
+    legal = state.legal_actions(0)
+    state.apply(legal[1], 0)
+    state.apply_legal(state.legal_actions(0)[0], 0)
+    assert state.calls == ["legal", "apply b", "settle", "legal", "apply a", "settle"]
+
+
+@dataclass(eq=False, kw_only=True)
+class Reversed(Decision):
+    """A decision that says who decides itself (the last listed seat first)."""
+
+    kind = "reversed"
+
+    def deciders(self) -> tuple[Seat, ...]:
+        return tuple(reversed(self.seats))
+
+
+def test_a_decision_with_its_own_deciders_is_asked() -> None:
+    assert Turn._plain_deciders and not Reversed._plain_deciders
+    assert Kept(Reversed(seats=[0, 1])).deciders() == (1, 0)
+    assert Kept(Turn(seats=[1, 0])).deciders() == (1,)
+    assert Kept(Turn(seats=[1, 0], concurrent=True)).deciders() == (1, 0)
+    assert Kept(Turn(seats=[])).deciders() == ()

@@ -240,3 +240,25 @@ def test_a_decision_with_its_own_deciders_is_asked() -> None:
     assert Kept(Turn(seats=[1, 0])).deciders() == (1,)
     assert Kept(Turn(seats=[1, 0], concurrent=True)).deciders() == (1, 0)
     assert Kept(Turn(seats=[])).deciders() == ()
+
+
+def test_logging_is_true_only_while_an_action_with_events_is_applied() -> None:
+    seen: list[bool] = []
+
+    @dataclass(eq=False, kw_only=True)
+    class Looking(Decision):
+        kind = "looking"
+
+        def legal(self, state: Any, seat: Seat) -> list[Any]:
+            return ["look"]
+
+        def apply(self, state: Any, seat: Seat, action: Any) -> None:
+            seen.append(state.logging)
+            state.emit("looked")
+
+    state = Kept(Looking(seats=[0, 1], concurrent=True))
+    assert state.logging is False
+    assert [e.text for e in state.apply("look", 0)] == ["looked"]
+    assert state.apply("look", 1, quiet=True) == []
+    state.apply_legal(state.legal_actions(0)[0], 0)
+    assert seen == [True, False, False] and state.logging is False

@@ -162,6 +162,7 @@ def _judgement(job: DecisionJob, verdict: Verdict, players: int) -> Judgement:
         loss_low=played.loss_low,
         loss_high=played.loss_high,
         mark=mark(played.loss_low, players),
+        values=job.values,
     )
 
 

@@ -15,7 +15,7 @@ from parlour.core.errors import ParlourError
 from parlour.core.game import Game
 from parlour.core.notation import Action
 from parlour.core.positions import JSONObject
-from parlour.core.record import GameRecord, start_state
+from parlour.core.record import GameRecord, check_values, start_state
 from parlour.core.state import GameState
 
 MAX_MOVES = 100_000
@@ -39,6 +39,8 @@ class DecisionJob:
     routine: list[str] = field(default_factory=list)
     hindsight: bool = False
     """Judge from the real cards (everything revealed) instead of the seat's determinisations."""
+    values: list[tuple[str, float]] | None = None
+    """The values the seat's own bot gave the legal actions (from the record), shown beside the verdict."""
 
 
 def decision_seed(seed: int, move: int) -> int:
@@ -84,6 +86,7 @@ def find_decisions(
                     decision_seed(seed, index),
                     budget,
                     hindsight=hindsight,
+                    values=_bot_values(state, move.seat, move.values),
                 )
                 jobs.append(job)
             state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
@@ -101,3 +104,13 @@ def find_decisions(
         else:
             last = {}
     return jobs, state
+
+
+def _bot_values(
+    state: GameState, seat: int, values: tuple[float, ...] | None
+) -> list[tuple[str, float]] | None:
+    """Returns a move's recorded bot values paired with the legal actions' texts (None without values)."""
+    if values is None:
+        return None
+    check_values(state, seat, values)
+    return [(state.format_action(a), v) for a, v in zip(state.legal_actions(seat), values, strict=True)]

@@ -74,6 +74,9 @@ class Judgement:
     loss_low: float
     loss_high: float
     mark: str
+    values: list[tuple[str, float]] | None = None
+    """The values the seat's own bot gave each legal action when it chose (``[action, value]`` in its
+    order; a ``cmd:`` bot's, docs/bot-protocol.md), or None when it gave none."""
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,9 @@ def _view(value: object) -> str:
 
 
 def _judgement(value: object, where: str, players: int) -> Judgement:
-    """Reads one judged decision."""
+    """Reads one judged decision (one written before bots' values were kept has none)."""
+    if isinstance(value, dict) and "values" not in value:
+        value = {**value, "values": None}
     d = _object(value, Judgement, where)
     return Judgement(
         move=_int(d["move"], f"{where}.move", 0, 10**7),
@@ -192,7 +197,14 @@ def _judgement(value: object, where: str, players: int) -> Judgement:
         loss_low=_number(d["loss_low"], f"{where}.loss_low"),
         loss_high=_number(d["loss_high"], f"{where}.loss_high"),
         mark=_mark(d["mark"], f"{where}.mark"),
+        values=None if d["values"] is None else _list(d["values"], f"{where}.values", MAX_ACTIONS, _valued),
     )
+
+
+def _valued(value: object, where: str) -> tuple[str, float]:
+    """Reads one of a bot's values: ``[action, value]``."""
+    action, number = _list(value, where, 2, lambda v, w: v, exact=True)
+    return (_text(action, f"{where}[0]"), _number(number, f"{where}[1]"))
 
 
 def _action(value: object, where: str) -> ActionValue:

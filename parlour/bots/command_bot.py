@@ -219,6 +219,7 @@ class CommandBot:
     # ------------------------------------------------------------------ the agent
     def choose(self, state: GameState, seat: int) -> object:
         """Returns the bot's action for ``seat``, or the stand-in's once the bot is stopped."""
+        self.last_values = None
         if self.stopped is None and not self._closed:
             try:
                 return self._ask(state, seat)

@@ -112,5 +112,13 @@ def _decision_line(j: Judgement) -> str:
     return (
         f"  move {j.move + 1} (turn {j.turn}) seat {j.seat}: {j.played} {j.mark}  loss {j.loss:.3f} "
         f"(95% {j.loss_low:.3f} to {j.loss_high:.3f}); better: {j.best} "
-        f"({j.before:.3f} against {j.after:.3f})"
+        f"({j.before:.3f} against {j.after:.3f}){_bot_values(j)}"
     )
+
+
+def _bot_values(j: Judgement) -> str:
+    """Returns the best three of the values the seat's own bot sent (a ``cmd:`` bot's), or ""."""
+    if not j.values:
+        return ""
+    top = sorted(j.values, key=lambda pair: -pair[1])[:3]
+    return "; its bot's values: " + ", ".join(f"{_clean(action)} {value:.3g}" for action, value in top)

@@ -30,7 +30,7 @@ from parlour.cli.screen import (
     seat_label,
     table_panel,
 )
-from parlour.core.agents import Agent, close_agents
+from parlour.core.agents import Agent, close_agents, given_values
 from parlour.core.chance import DIE, Chance, Forced
 from parlour.core.errors import OptionError, ParlourError
 from parlour.core.game import Game
@@ -225,10 +225,12 @@ class TerminalPlay:
     def _apply(self, seat: int, action: object) -> None:
         """Applies an action, logs it with its events and saves the record."""
         self.rolled = []
+        agent = self.agents[seat]
+        values = None if agent is None else given_values(agent)
         self.log.apply(self.state, action, seat)
         # Manual die results go into the record as forced outcomes, so the replay is exact.
         forced = tuple(Forced(DIE, value) for value in self.rolled)
-        self.record.add(seat, self.state.format_action(action), forced)
+        self.record.add(seat, self.state.format_action(action), forced, values)
         self._save()
 
     def _auto_pass(self, seat: int) -> object:

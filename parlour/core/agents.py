@@ -33,6 +33,13 @@ class ClosingAgent(Protocol):
         ...
 
 
+def given_values(agent: object) -> tuple[float, ...] | None:
+    """Returns the values an agent gave the legal actions of its last choice (its ``last_values``: a
+    ``cmd:`` bot's, docs/bot-protocol.md), or None when it gives none."""
+    values = getattr(agent, "last_values", None)
+    return values if isinstance(values, tuple) else None
+
+
 def close_agents(agents: Iterable[object], final: GameState | None) -> None:
     """Closes every distinct agent that has a ``close`` (ClosingAgent), each once, all of them even if
     one fails (the first failure is raised after)."""

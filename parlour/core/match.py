@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 
-from parlour.core.agents import Agent, close_agents
+from parlour.core.agents import Agent, close_agents, given_values
 from parlour.core.game import Game
 from parlour.core.record import GameRecord
 from parlour.core.state import Event, GameState
@@ -84,7 +84,7 @@ def _play_recorded(
         events = state.apply(action, seat)
         if record is not None:
             consumed = forced[: len(forced) - len(state.chance.forced)]
-            record.add(seat, state.format_action(action), consumed)
+            record.add(seat, state.format_action(action), consumed, given_values(agents[seat]))
         actions += 1
         if on_events is not None:
             on_events(state, events)

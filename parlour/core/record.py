@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,23 +22,30 @@ KEY_FORMAT = "parlour-key/1"
 SEALED = "sealed"
 """The field of an unfinished game's readable record that names its key (a random id, never a path)."""
 KEY_ID_LENGTH = 32
+MAX_VALUES = 4_096
+"""The most values a move may hold (one per legal action of its decision)."""
 
 
 @dataclass(frozen=True)
 class Move:
-    """One recorded action: who acted, what (in notation), and any forced outcomes fed first."""
+    """One recorded action: who acted, what (in notation), any forced outcomes fed first, and the values
+    the seat's agent gave the legal actions when it chose (a ``cmd:`` bot's, docs/bot-protocol.md)."""
 
     seat: int
     action: str
     forced: tuple[Forced, ...] = ()
+    values: tuple[float, ...] | None = None
+    """One number per legal action, in ``legal_actions`` order; None when the agent gave none."""
 
 
 class MoveJSON(TypedDict):
-    """A move as a record stores it (``forced`` only when a table entered real dice or cards)."""
+    """A move as a record stores it (``forced`` only when a table entered real dice or cards, ``values``
+    only when the agent gave them)."""
 
     seat: int
     action: str
     forced: NotRequired[list[ForcedJSON]]
+    values: NotRequired[list[float]]
 
 
 @dataclass
@@ -69,9 +77,11 @@ class GameRecord:
     key_id: str = field(default="", compare=False)
     """The id linking the readable part of an unfinished game's record to its key (set by :meth:`seal`)."""
 
-    def add(self, seat: int, action: str, forced: tuple[Forced, ...] = ()) -> None:
-        """Appends an applied action."""
-        self.moves.append(Move(seat, action, forced))
+    def add(
+        self, seat: int, action: str, forced: tuple[Forced, ...] = (), values: tuple[float, ...] | None = None
+    ) -> None:
+        """Appends an applied action (with the values its agent gave the legal actions, if any)."""
+        self.moves.append(Move(seat, action, forced, values))
 
     def to_json(self) -> JSONObject:
         """Returns the JSON form."""
@@ -80,6 +90,8 @@ class GameRecord:
             entry: MoveJSON = {"seat": move.seat, "action": move.action}
             if move.forced:
                 entry["forced"] = [{"kind": f.kind, "value": f.value} for f in move.forced]
+            if move.values is not None:
+                entry["values"] = list(move.values)
             moves.append(entry)
         return {
             "format": FORMAT,
@@ -100,10 +112,12 @@ class GameRecord:
     def seal(self) -> tuple[JSONObject, JSONObject]:
         """Returns an unfinished game's readable record (no secret) and its key (every secret).
 
-        The readable part is the JSON form without ``seed``, ``start`` and the
-        moves' ``forced`` outcomes, plus ``sealed``: a random id.  The key is
-        ``{"format": "parlour-key/1", "sealed": id, "seed": ..., "forced":
-        {"<move index>": [outcomes]}}`` with ``"start"`` when the record has one.
+        The readable part is the JSON form without ``seed``, ``start``, the
+        moves' ``forced`` outcomes and their ``values`` (an agent's values tell
+        what its seat could do, so its cards), plus ``sealed``: a random id.  The
+        key is ``{"format": "parlour-key/1", "sealed": id, "seed": ...,
+        "forced": {"<move index>": [outcomes]}}`` with ``"values"`` (by move
+        index, likewise) when a move has some and ``"start"`` when the record has one.
         """
         if not self.key_id:
             self.key_id = secrets.token_hex(KEY_ID_LENGTH // 2)
@@ -112,6 +126,9 @@ class GameRecord:
         secret["forced"] = {
             str(i): move.pop("forced") for i, move in enumerate(readable["moves"]) if "forced" in move
         }
+        values = {str(i): move.pop("values") for i, move in enumerate(readable["moves"]) if "values" in move}
+        if values:
+            secret["values"] = values
         if "start" in readable:
             secret["start"] = readable.pop("start")
         readable[SEALED] = self.key_id
@@ -144,6 +161,7 @@ class GameRecord:
                     tuple(
                         read_forced(f, f"moves[{i}].forced[{j}]") for j, f in enumerate(m.get("forced", []))
                     ),
+                    read_values(m.get("values"), f"moves[{i}].values"),
                 )
                 for i, m in enumerate(data["moves"])
             ]
@@ -162,6 +180,18 @@ class GameRecord:
             raise RecordError(f"record field missing or malformed: {err}") from None
         except PositionError as err:
             raise RecordError(f"record field malformed: {err}") from None
+
+
+def read_values(value: object, path: str) -> tuple[float, ...] | None:
+    """Returns a move's values (None when absent), refusing anything but a list of at most MAX_VALUES
+    finite numbers."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > MAX_VALUES:
+        raise ValueError(f"{path} must be a list of at most {MAX_VALUES} numbers")
+    if not all(type(v) in (int, float) and math.isfinite(v) for v in value):
+        raise ValueError(f"{path} must hold finite numbers only")
+    return tuple(float(v) for v in value)
 
 
 MAX_SEED = 2**63 - 1
@@ -205,30 +235,39 @@ def _unseal(data: JSONObject, key: object, key_id: str) -> JSONObject:
         raise RecordError(f"not a Parlour record key (expected format {KEY_FORMAT!r})")
     if key.get(SEALED) != key_id:
         raise RecordError("the key belongs to another record")
-    unknown = set(key) - {"format", SEALED, "seed", "forced", "start"}
+    unknown = set(key) - {"format", SEALED, "seed", "forced", "values", "start"}
     if unknown:
         raise RecordError(f"key field {sorted(unknown)[0]!r} is unknown")
     if "seed" in data or "start" in data:
         raise RecordError("a sealed record must not hold a seed or a start (they belong in its key)")
-    moves, forced = data.get("moves"), key.get("forced", {})
-    if not isinstance(moves, list) or not isinstance(forced, dict):
-        raise RecordError("record moves must be a list and key forced an object")
+    moves = data.get("moves")
+    if not isinstance(moves, list):
+        raise RecordError("record moves must be a list")
     merged = [dict(move) if isinstance(move, dict) else move for move in moves]
-    for index, outcomes in forced.items():
-        number = int(index) if index.isdecimal() and index.isascii() and len(index) < 10 else -1
-        if number >= len(merged):
-            continue  # The key is saved first: a move whose record was not saved yet never happened.
-        if number < 0 or not isinstance(merged[number], dict):
-            raise RecordError(f"key field forced names move {index!r}, which the record does not have")
-        if "forced" in merged[number]:
-            raise RecordError(f"move {number} has forced outcomes in the record as well as in its key")
-        merged[number]["forced"] = outcomes
+    for field_name in ("forced", "values"):
+        _merge_key_field(merged, key.get(field_name, {}), field_name)
     unsealed = {k: v for k, v in data.items() if k != SEALED}
     unsealed["moves"] = merged
     unsealed["seed"] = key.get("seed")
     if "start" in key:
         unsealed["start"] = key["start"]
     return unsealed
+
+
+def _merge_key_field(merged: list[object], by_move: object, name: str) -> None:
+    """Puts a key's per-move field (``forced`` or ``values``, by move index) back into the moves."""
+    if not isinstance(by_move, dict):
+        raise RecordError(f"key field {name} must be an object")
+    for index, entry in by_move.items():
+        number = int(index) if index.isdecimal() and index.isascii() and len(index) < 10 else -1
+        if number >= len(merged):
+            continue  # The key is saved first: a move whose record was not saved yet never happened.
+        move = merged[number] if number >= 0 else None
+        if not isinstance(move, dict):
+            raise RecordError(f"key field {name} names move {index!r}, which the record does not have")
+        if name in move:
+            raise RecordError(f"move {number} has {name} in the record as well as in its key")
+        move[name] = entry
 
 
 def _start(value: object) -> JSONObject | None:
@@ -273,6 +312,8 @@ def replay_steps(state: GameState, record: GameRecord, log: GameLog | None = Non
         state.chance.forced.extend(Forced(f.kind, f.value) for f in move.forced)
         try:
             action = state.parse_action(move.action)
+            if move.values is not None:
+                check_values(state, move.seat, move.values)
             if log is None:
                 state.apply(action, move.seat)
             else:
@@ -280,3 +321,10 @@ def replay_steps(state: GameState, record: GameRecord, log: GameLog | None = Non
         except ParlourError as err:
             raise RecordError(f"move {number} ({move.action!r} by seat {move.seat}): {err}") from None
         yield number
+
+
+def check_values(state: GameState, seat: int, values: tuple[float, ...]) -> None:
+    """Refuses a move's values unless there is one for each of the seat's legal actions."""
+    legal = len(state.legal_actions(seat))
+    if len(values) != legal:
+        raise RecordError(f"{len(values)} values for {legal} legal actions")

@@ -309,7 +309,14 @@ const ParlourAnalysis = window.ParlourAnalysis = (() => {
       ? "the best action found"
       : `loss ${loss(d.loss)} (95%: ${interval(d.loss_low, d.loss_high)})${d.mark ? ` ${d.mark}` : ""}; better: ${d.best}`;
     const where = `expected share ${share(d.before)} → ${share(d.after)}`;
-    return `${a.view === "hindsight" ? "Hindsight · " : ""}${head} · ${judged} · ${where}`;
+    return `${a.view === "hindsight" ? "Hindsight · " : ""}${head} · ${judged} · ${where}${botValues(d)}`;
+  }
+
+  // The values the seat's own bot sent with its answer (a cmd: bot's), its three best: "" when none.
+  function botValues(d) {
+    if (!d.values || !d.values.length) return "";
+    const top = [...d.values].sort((x, y) => y[1] - x[1]).slice(0, 3);
+    return ` · its bot's own values: ${top.map(([action, value]) => `${action} ${Number(value).toPrecision(3)}`).join(", ")}`;
   }
 
   function accuracy(doc) {

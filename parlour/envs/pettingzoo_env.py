@@ -66,7 +66,9 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
             )
             for agent in self.possible_agents
         }
-        self._action_spaces = {agent: spaces.Discrete(len(self.catalogue)) for agent in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(len(self.catalogue)) for agent in self.possible_agents
+        }
         self.state_: GameState = probe
         self._actions = len(self.catalogue)
         self._seen: dict[str, tuple[np.ndarray, np.ndarray]] = {}

@@ -1,0 +1,48 @@
+"""Trains sb3-contrib's MaskablePPO for one seat of a Parlour game against Parlour's bots, then plays
+games with the trained policy (docs/environments.md, "Training in one line").
+
+    python examples/sb3_maskable_ppo.py venture --steps 50000 --games 200
+
+Needs the ``rl`` extra and sb3-contrib (``pip install 'parlour[rl]' sb3-contrib``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import gymnasium
+from sb3_contrib import MaskablePPO
+
+import parlour.envs  # noqa: F401  (registers parlour/Venture-v0, parlour/ImTheBoss-v0, parlour/VenusNeedsMen-v0)
+from parlour.envs.registration import ENV_IDS
+
+
+def main() -> None:
+    """Trains, then reports the learner's share of the wins over ``--games`` games."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=sorted(ENV_IDS))
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--opponents", default="random", help="a bot name, or one a seat, comma-separated")
+    parser.add_argument("--steps", type=int, default=50_000, help="the learner's steps of training")
+    parser.add_argument("--games", type=int, default=100, help="games played after training")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    env = gymnasium.make(
+        ENV_IDS[args.game], players=args.players, opponents=args.opponents.split(","), seat="rotate"
+    )
+    model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=min(2048, max(64, args.steps)), verbose=0)
+    model.learn(total_timesteps=args.steps)
+    wins = 0.0
+    for game in range(args.games):
+        observation, info = env.reset(seed=args.seed * 100_003 + game)
+        done = False
+        while not done:
+            action, _ = model.predict(observation, action_masks=info["action_mask"] > 0, deterministic=True)
+            observation, reward, terminated, truncated, info = env.step(int(action))
+            done = terminated or truncated
+        wins += float(reward)
+    print(f"{args.game}: after {args.steps} steps, {wins / args.games:.3f} of the wins in {args.games} games")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""The researcher's quick start runs as written: the Python block of docs/environments.md's "Training in
+one line", and the two training scripts in examples/ with a few hundred steps."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "environments.md").read_text(encoding="utf-8")
+
+
+def run(*argv: str, timeout: float = 600) -> str:
+    """Runs a Python program of the checkout; returns what it printed (it must succeed)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_AUTH_MODE": "disabled"}
+    command = [sys.executable, *argv]
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def quick_start() -> str:
+    """Returns the Python block of the section "Training in one line"."""
+    section = DOC[DOC.index("## Training in one line") : DOC.index("## Agents, turns and rewards")]
+    found = re.search(r"^```python\n(.*?)^```$", section, re.M | re.S)
+    assert found is not None
+    return found.group(1)
+
+
+@pytest.mark.slow
+def test_the_quick_start_runs_as_written() -> None:
+    printed = run("-c", quick_start())
+    assert re.fullmatch(r"reward (0\.0|1\.0|0\.5|0\.333\d*|0\.25)\n", printed), printed
+
+
+@pytest.mark.slow
+def test_the_sb3_example_trains_and_plays() -> None:
+    pytest.importorskip("sb3_contrib")
+    example = "examples/sb3_maskable_ppo.py"
+    printed = run(example, "venture", "--steps", "256", "--games", "2", "--players", "3")
+    assert re.fullmatch(r"venture: after 256 steps, [01]\.\d{3} of the wins in 2 games\n", printed), printed
+
+
+@pytest.mark.slow
+def test_the_rllib_example_trains_an_iteration() -> None:
+    pytest.importorskip("ray.rllib")
+    pytest.importorskip("torch")
+    printed = run("examples/rllib_ppo.py", "im-the-boss", "--iterations", "1", "--batch", "200")
+    assert printed.startswith("im-the-boss: iteration 1, mean episode return"), printed

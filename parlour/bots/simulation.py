@@ -8,9 +8,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from parlour.bots.command_bot import is_command
 from parlour.bots.registry import make_bot
 from parlour.bots.workers import open_runner
 from parlour.core.content import ContentSets
+from parlour.core.errors import OptionError
 from parlour.core.match import play_match
 from parlour.core.positions import JSONObject
 from parlour.core.registry import load_game
@@ -32,6 +34,9 @@ class Batch:
     workers_max: int | None = None
     content: ContentSets | None = None
     backend: str = "local"
+    commands: bool = False
+    """Whether ``cmd:`` seats may start their programs (the command line allows it; a server never does;
+    only on the ``local`` backend: a program is on this machine, not on a cluster's nodes)."""
 
 
 DEFAULT_BATCH = Batch()
@@ -63,15 +68,17 @@ def play_one(
     index: int,
     options: Mapping[str, object],
     content: ContentSets | None = None,
+    commands: bool = False,
 ) -> GameOutcome:
     """Plays game ``index`` of a simulation; a shared win gives each winner an equal share. A ``cmd:``
-    seat starts its own child process for the game (in whichever worker plays it), ended with the game.
+    seat, where ``commands`` allows it, starts its own child process for the game (in whichever worker
+    plays it), ended with the game; else it is refused.
 
     ``content`` holds the user's own content sets the options may name (the command line reads them).
     """
     game = load_game(game_name).with_content(content or ContentSets())
     own_seed = game_seed(seed, index)
-    agents = [make_bot(game, name, own_seed * 8 + s, True, options) for s, name in enumerate(seats)]
+    agents = [make_bot(game, name, own_seed * 8 + s, commands, options) for s, name in enumerate(seats)]
     result = play_match(game, agents, own_seed, options, recorded=False)  # the seed replays it
     winners = result.state.winners()
     wins = [1.0 / len(winners) if s in winners else 0.0 for s in range(len(seats))]
@@ -80,11 +87,11 @@ def play_one(
 
 
 def _play_chunk(
-    job: tuple[str, list[str], int, list[int], JSONObject, ContentSets | None],
+    job: tuple[str, list[str], int, list[int], JSONObject, ContentSets | None, bool],
 ) -> list[GameOutcome]:
     """Plays several games in a worker process."""
-    game_name, seats, seed, indexes, options, content = job
-    return [play_one(game_name, seats, seed, i, options, content) for i in indexes]
+    game_name, seats, seed, indexes, options, content, commands = job
+    return [play_one(game_name, seats, seed, i, options, content, commands) for i in indexes]
 
 
 def simulate(
@@ -97,12 +104,15 @@ def simulate(
 ) -> JSONObject:
     """Plays ``games`` games and returns the summary (identical for any backend and number of workers)."""
     content = batch.content
-    values = check_simulation(game_name, seats, options, content)
+    values = check_simulation(game_name, seats, options, content, batch)
     game = load_game(game_name)
     outcomes: list[GameOutcome] = []
     with open_runner(batch.backend, batch.workers, batch.workers_max) as runner:
         start = time.perf_counter()
-        jobs = [(game.name, list(seats), seed, c, values, content) for c in chunks(games, runner.workers)]
+        jobs = [
+            (game.name, list(seats), seed, c, values, content, batch.commands)
+            for c in chunks(games, runner.workers)
+        ]
         for played in runner.run(_play_chunk, jobs):
             outcomes.extend(played)
             if batch.progress:
@@ -124,15 +134,24 @@ def check_simulation(
     seats: Sequence[str],
     options: Mapping[str, object] | None,
     content: ContentSets | None = None,
+    batch: Batch = DEFAULT_BATCH,
 ) -> JSONObject:
-    """Refuses an unknown game or bot, a wrong number of seats or a bad option; returns the options. A
+    """Refuses an unknown game or bot, a wrong number of seats or a bad option, and a ``cmd:`` seat
+    unless ``batch`` allows it (``commands``, on the local backend); returns the options. An allowed
     ``cmd:`` seat is checked (its settings, its program found) but not started."""
     game = load_game(game_name).with_content(content or ContentSets())
     values = game.options(options)
     game.check_players(len(seats))
+    check_commands(seats, batch)
     for s, name in enumerate(seats):
-        make_bot(game, name, s, commands=True)
+        make_bot(game, name, s, commands=batch.commands)
     return values
+
+
+def check_commands(seats: Sequence[str], batch: Batch) -> None:
+    """Refuses ``cmd:`` seats on Ray: their programs are on this machine, not on the cluster's nodes."""
+    if batch.commands and batch.backend != "local" and any(is_command(s) for s in seats):
+        raise OptionError("a cmd: seat runs a program on this machine: use --backend local")
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:

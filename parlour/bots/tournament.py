@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
-from parlour.bots.simulation import DEFAULT_BATCH, Batch, GameOutcome, play_one
+from parlour.bots.registry import make_bot
+from parlour.bots.simulation import DEFAULT_BATCH, Batch, GameOutcome, check_commands, play_one
 from parlour.bots.workers import open_runner
 from parlour.core.content import ContentSets
 from parlour.core.positions import JSONObject
@@ -27,11 +28,11 @@ def seating(bots: Sequence[str], players: int, index: int) -> list[str]:
 
 
 def _play(
-    job: tuple[str, list[str], int, int, JSONObject, ContentSets | None],
+    job: tuple[str, list[str], int, int, JSONObject, ContentSets | None, bool],
 ) -> tuple[list[str], GameOutcome]:
     """Plays one tournament game in a worker."""
-    game_name, seats, seed, index, options, content = job
-    outcome = play_one(game_name, seats, seed, index, options, content)
+    game_name, seats, seed, index, options, content, commands = job
+    outcome = play_one(game_name, seats, seed, index, options, content, commands)
     return seats, outcome
 
 
@@ -50,7 +51,12 @@ def tournament(
     game = load_game(game_name).with_content(content or ContentSets())
     game.check_players(players)
     values = game.options(options)
-    jobs = [(game_name, seating(bots, players, i), seed, i, values, content) for i in range(games)]
+    check_commands(bots, batch)
+    for name in set(bots):
+        make_bot(game, name, 0, commands=batch.commands)  # an unknown bot or a refused cmd: seat
+    jobs = [
+        (game_name, seating(bots, players, i), seed, i, values, content, batch.commands) for i in range(games)
+    ]
     results: list[tuple[list[str], GameOutcome]] = []
     with open_runner(batch.backend, batch.workers, batch.workers_max) as runner:
         start = time.perf_counter()

@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from parlour.bots.command_bot import is_command, split_seats
+from parlour.bots.command_bot import split_seats
 from parlour.bots.registry import bot_names, make_bot, search_syntax
-from parlour.bots.simulation import Batch, check_simulation, simulate
+from parlour.bots.simulation import Batch, check_commands, check_simulation, simulate
 from parlour.bots.workers import check_backend
 from parlour.cli import files
 from parlour.cli.content import content_sets
@@ -233,7 +233,7 @@ def _with_progress(
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task(label, total=args.games)
         progress = partial(bar.advance, task)
-        batch = Batch(args.workers, progress, args.workers_max, content, args.backend)
+        batch = Batch(args.workers, progress, args.workers_max, content, args.backend, commands=True)
         return play(args.seed, args.options, batch)
 
 
@@ -246,9 +246,8 @@ def _check_batch(args: argparse.Namespace) -> None:
 
 
 def _check_commands(seats: list[str], backend: str) -> None:
-    """Refuses ``cmd:`` seats on Ray: their programs are on this machine, not on the cluster's nodes."""
-    if backend != "local" and any(is_command(s) for s in seats):
-        raise OptionError("a cmd: seat runs a program on this machine: use --backend local")
+    """Refuses ``cmd:`` seats on Ray, before anything is printed (the command line allows them)."""
+    check_commands(seats, Batch(backend=backend, commands=True))
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -260,7 +259,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _check_commands(seats, args.backend)
     _check_batch(args)
     content = content_sets(args.game, args.content_dir)
-    check_simulation(args.game, seats, args.options, content)
+    check_simulation(args.game, seats, args.options, content, Batch(commands=True))
     summary = _with_progress(
         make_console(stderr=True),
         "simulating",

@@ -232,7 +232,7 @@ def giving_up_is_one_line(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
 def own_error_comes_back() -> None:
     """A game's error (deterministic) is not retried and reaches the caller as the local backend's would."""
-    bad = ("embers", SEATS, 4, [0], {"chain": "sideways"}, None)
+    bad = ("embers", SEATS, 4, [0], {"chain": "sideways"}, None, False)
     with open_runner("ray", 2) as runner, pytest.raises(Exception) as err:
         list(runner.run(_play_chunk, [bad]))
     with pytest.raises(type(err.value)) as here:

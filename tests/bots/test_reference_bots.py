@@ -24,6 +24,8 @@ from .test_command_bot import HOSTILE, assert_gone
 
 REFERENCE = Path(__file__).parents[2] / "bots" / "reference"
 NODE = shutil.which("node")
+COMMANDS = Batch(commands=True)
+"""A batch that lets cmd: seats start their programs (as the command line's does)."""
 GAMES = {"venture": {}, "im-the-boss": {}, "venus-needs-men": {"game": "basic"}, "embers": {}}
 
 
@@ -49,7 +51,7 @@ def test_the_python_reference_bots_play_every_game_to_the_end(
     game_name: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     seats = [python_bot("random_bot.py", "--seed", "1"), python_bot("greedy_bot.py", "--seed", "2"), "random"]
-    summary = simulate(game_name, seats, 2, seed=3, options=GAMES[game_name])
+    summary = simulate(game_name, seats, 2, seed=3, options=GAMES[game_name], batch=COMMANDS)
     assert summary["games"] == 2 and summary["actions"] > 0
     assert warnings_during(caplog) == []
 
@@ -60,7 +62,7 @@ def test_the_node_reference_bot_plays_every_game_to_the_end(
     game_name: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     seats = [node_bot(), "random", node_bot()]
-    summary = simulate(game_name, seats, 1, seed=4, options=GAMES[game_name])
+    summary = simulate(game_name, seats, 1, seed=4, options=GAMES[game_name], batch=COMMANDS)
     assert summary["games"] == 1
     assert warnings_during(caplog) == []
 
@@ -73,15 +75,16 @@ def test_four_reference_bots_play_more_games_on_two_workers(
     seats = [python_bot("random_bot.py"), python_bot("greedy_bot.py"), python_bot("random_bot.py"), "random"]
     if NODE is not None:
         seats[2] = node_bot()
-    summary = simulate(game_name, seats, 6, seed=5, options=GAMES[game_name], batch=Batch(workers=2))
+    batch = Batch(workers=2, commands=True)
+    summary = simulate(game_name, seats, 6, seed=5, options=GAMES[game_name], batch=batch)
     assert summary["games"] == 6
     assert warnings_during(caplog) == []
 
 
 def test_workers_each_start_their_own_bots(caplog: pytest.LogCaptureFixture) -> None:
     seats = [python_bot("random_bot.py"), "random", python_bot("greedy_bot.py")]
-    one = simulate("embers", seats, 4, seed=6)
-    two = simulate("embers", seats, 4, seed=6, batch=Batch(workers=2))
+    one = simulate("embers", seats, 4, seed=6, batch=COMMANDS)
+    two = simulate("embers", seats, 4, seed=6, batch=Batch(workers=2, commands=True))
     assert one["games"] == two["games"] == 4
     assert warnings_during(caplog) == []
 

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from parlour.bots.random_bot import RandomBot
 from parlour.bots.registry import bot_names, make_bot
-from parlour.bots.simulation import Batch, GameOutcome, _play_chunk, game_seed, play_one, simulate, wilson
+from parlour.bots.simulation import (
+    DEFAULT_BATCH,
+    Batch,
+    GameOutcome,
+    _play_chunk,
+    game_seed,
+    play_one,
+    simulate,
+    wilson,
+)
+from parlour.bots.tournament import tournament
 from parlour.core.errors import OptionError
 from parlour.core.match import play_match
 from parlour.core.registry import load_game
@@ -136,9 +148,9 @@ def test_game_seed_depends_only_on_seed_and_index() -> None:
 
 def test_games_do_not_depend_on_how_they_are_chunked() -> None:
     """A game's outcome is the same played in a chunk of seven, alone, or in another order."""
-    job = ("venture", SEATS, 2, list(range(7)), SHORT, None)
+    job = ("venture", SEATS, 2, list(range(7)), SHORT, None, False)
     together = _play_chunk(job)
-    alone = [_play_chunk(("venture", SEATS, 2, [i], SHORT, None))[0] for i in reversed(range(7))]
+    alone = [_play_chunk(("venture", SEATS, 2, [i], SHORT, None, False))[0] for i in reversed(range(7))]
     assert together == sorted(alone, key=lambda o: o.index)
     assert [o.index for o in together] == list(range(7))
     assert len({(tuple(o.scores), o.actions) for o in together}) > 1
@@ -299,3 +311,20 @@ def test_an_unrecorded_match_plays_the_recorded_game(name: str) -> None:
     assert lean.first == kept.first == kept.record.moves[0].seat
     assert lean.state.to_position() == kept.state.to_position()
     assert lean.record.scores == kept.record.scores == kept.state.scores()
+
+
+def test_the_python_api_starts_no_program_unless_the_batch_allows_it(tmp_path: Path) -> None:
+    """``simulate()`` and ``tournament()`` refuse a ``cmd:`` seat by default (a server reusing them must
+    never run a program a client named); the command line's batch allows it, on the local backend only."""
+    marker = tmp_path / "ran"
+    seat = f"cmd:{sys.executable} -c 'open({str(marker)!r}, \"w\")'"
+    for batch in (DEFAULT_BATCH, Batch(backend="ray", commands=True)):
+        refusal = "use --backend local" if batch.commands else "cmd:"
+        with pytest.raises(OptionError, match=refusal):
+            simulate("embers", [seat, "random"], 1, batch=batch)
+        with pytest.raises(OptionError, match=refusal):
+            tournament("embers", [seat, "random"], 1, 2, batch=batch)
+        assert not marker.exists()
+    with pytest.raises(OptionError, match="cmd:"):
+        play_one("embers", [seat, "random"], 0, 0, {})
+    assert not marker.exists()

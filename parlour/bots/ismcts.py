@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from parlour.bots.random_bot import RandomBot
+from parlour.bots.values import Evaluator
 from parlour.core.agents import Agent
 from parlour.core.notation import Action
 from parlour.core.state import GameState
@@ -77,6 +78,7 @@ RANGES: dict[str, tuple[int | float, int | float]] = {
     "margin": (0, 10),
     "samples": (0, 1000),
     "soft": (0, 10),
+    "value": (0, 1),
 }
 """The lowest and highest value of each ``Settings`` field (docs/search.md lists them): beyond them a
 setting changes nothing more, or the search would overflow (``power``) or never end a move."""
@@ -161,6 +163,9 @@ class Settings:
     soft: float = SOFTNESS
     """How an unfinished game's leader is judged: 0 the leader takes the win's share, more shares it
     out by a softmax over the estimates with this fraction of the top estimate as its temperature."""
+    value: float = 0.0
+    """The weight of the learned evaluator (``parlour.bots.values``: the game's shipped network) in the
+    judgement of an unfinished playout, the hand-written estimate's being 1 − value (0: not used)."""
 
     def __post_init__(self) -> None:
         """Refuses a value of the wrong kind or outside its range (``RANGES``) with ValueError."""
@@ -344,6 +349,8 @@ class IsmctsBot:
         """The turn at which the current search's playouts stop (see ``Settings.horizon``)."""
         self._deepened = False
         """Whether the current search has pushed its horizon further (see ``Settings.deepen``)."""
+        self.evaluator: Evaluator | None = None
+        """The learned evaluator (made at the first playout it judges, ``Settings.value``)."""
 
     def choose(self, state: GameState, seat: int) -> object:
         """Returns the action with the most visits after the search."""
@@ -582,7 +589,14 @@ class IsmctsBot:
                 break
             actor = world.deciders()[0]
             world.apply_legal(self._policy_action(world, actor, world.legal_actions(actor), agents), actor)
-        return reward(world, self.settings.soft)
+        rewards = reward(world, self.settings.soft)
+        weight = self.settings.value
+        if weight and not world.is_over():
+            if self.evaluator is None:
+                self.evaluator = Evaluator()
+            learned = self.evaluator(world)  # each seat's value from its own observation
+            rewards = [(1 - weight) * r + weight * v for r, v in zip(rewards, learned, strict=True)]
+        return rewards
 
     def _policy_action(
         self, world: GameState, actor: int, legal: list[object], agents: dict[int, Agent]

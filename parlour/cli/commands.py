@@ -193,6 +193,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_train_value(args: argparse.Namespace) -> int:
+    """Trains a game's learned evaluator for the search (``parlour/cli/values.py``)."""
+    from parlour.cli.values import cmd_train_value as run
+
+    return run(args)
+
+
 def cmd_options(args: argparse.Namespace) -> int:
     """Lists a game's options and bots."""
     game = _game(args.game, args)

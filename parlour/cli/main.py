@@ -344,6 +344,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the folder for tournament.json and ratings.svg (default ~/.parlour/tournaments/GAME-TIME)",
     )
+    value = sub.add_parser(
+        "train-value", help="train a game's learned evaluator for the search (docs/search.md)"
+    )
+    value.add_argument("game", choices=game_names())
+    value.add_argument("--players", type=int, default=4)
+    value.add_argument("-n", "--games", type=int, default=5000, help="games to learn from (default 5000)")
+    value.add_argument("--seats", help="comma-separated bots (default: greedy everywhere)")
+    value.add_argument("--seed", type=int, default=0)
+    value.add_argument("--epochs", type=int, default=30)
+    value.add_argument("--hidden", type=int, default=64, help="units in each hidden layer (default 64)")
+    value.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)"
+    )
+    value.add_argument("--out", metavar="FILE", help="the weights file (default ~/.parlour/values/GAME.npz)")
+    _add_workers(value)
     analyse = sub.add_parser(
         "analyse", help="judge each decision of a finished game from its seat's view (docs/analysis.md)"
     )
@@ -478,7 +493,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     """Runs one subcommand."""
     from parlour.cli import commands
 
-    handler = getattr(commands, f"cmd_{args.command}")
+    handler = getattr(commands, f"cmd_{args.command.replace('-', '_')}")
     if hasattr(args, "option"):
         args.options = _options(args.option)
     if hasattr(args, "seed") and args.command not in ("simulate", "analyse"):

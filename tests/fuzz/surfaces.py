@@ -190,6 +190,7 @@ def command_lines(corpus: Corpus, files: dict[str, str], out: Path, rng: random.
         ["simulate", name, "-n", "2", "--seats", bots, "--seed", "1", "--json"],
         ["simulate", name, "-n", "2", "--seats", bots, "--workers", "100000"],
         ["resume", record],
+        ["train-value", name, "-n", "10", "--epochs", "1", "--players", players, "--out", str(out / "v.npz")],
         ["learn", name, "--check"],
         ["learn", name, "--file", rng.choice((files["position"], files["bad-record"]))],
         [

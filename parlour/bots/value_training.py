@@ -28,6 +28,8 @@ from parlour.core.state import Event, GameState
 
 SAMPLES_PER_GAME = 8
 """Turn starts kept from each game (each gives one example a seat)."""
+PATIENCE = 3
+"""Epochs without a better held-out loss after which training stops (the best epoch's weights kept)."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ class Fit:
 
     hidden: int
     epochs: int
+    """The epoch whose weights were kept (the held-out games fitted best)."""
     train_examples: int
     held_out_examples: int
     train_loss: float
@@ -138,7 +141,9 @@ def train(
     rate: float = 1e-3,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[ValueNet, Fit]:
-    """Fits a network to the examples (a tenth of the games held out) and returns it with the fit."""
+    """Fits a network to the examples and returns it with the fit: a tenth of the games (index ending in
+    9) held out, the weights of the epoch that fits them best kept (at most ``epochs``; examples of one
+    game share its outcome, so a network soon learns the games rather than the game)."""
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
     held = data.games % 10 == 9
@@ -147,6 +152,8 @@ def train(
         raise ValueError("no examples to train on: play more games")
     weights = _initial(x.shape[1], hidden, rng)
     adam = _Adam(weights, rate)
+    held_x, held_y = data.rows[held], data.targets[held]
+    best, best_loss, used = [w.copy() for w in weights], float("inf"), 0
     for epoch in range(epochs):
         order = rng.permutation(len(x))
         for at in range(0, len(x), 256):
@@ -154,12 +161,19 @@ def train(
             adam.step(_gradients(weights, x[part], y[part]))
         if progress:
             progress(epoch + 1)
-    net = ValueNet(game_name, tuple(w.astype(np.float32) for w in weights))
+        if len(held_x):  # early stopping: the epoch whose held-out games are fitted best is kept
+            loss = _loss(ValueNet(game_name, tuple(weights)), held_x, held_y)
+            if loss < best_loss:
+                best, best_loss, used = [w.copy() for w in weights], loss, epoch + 1
+            elif epoch + 1 - used >= PATIENCE:
+                break
+        else:
+            best, used = [w.copy() for w in weights], epoch + 1
+    net = ValueNet(game_name, tuple(w.astype(np.float32) for w in best))
     mean = float(y.mean())
-    held_x, held_y = data.rows[held], data.targets[held]
     fit = Fit(
         hidden,
-        epochs,
+        used,
         len(x),
         len(held_x),
         _loss(net, x, y),

@@ -124,6 +124,7 @@ def test_training_learns_a_value_the_rows_hold_and_keeps_its_best_epoch() -> Non
     again, _ = train("venture", data, epochs=40, hidden=16, seed=1, rate=3e-3)
     assert all(np.array_equal(a, b) for a, b in zip(net.weights, again.weights, strict=True))
     shorter, short_fit = train("venture", data, epochs=fit.epochs, hidden=16, seed=1, rate=3e-3)
+    assert all(np.array_equal(a, b) for a, b in zip(net.weights, shorter.weights, strict=True))
     assert short_fit.held_out_loss == fit.held_out_loss  # the kept weights are those of that epoch
 
 

@@ -18,6 +18,7 @@ from accounts_bench import accounts_figures
 from analysis_bench import analysis_figures
 from boss_bench import bot_games
 from cluster_bench import bots_figures
+from evaluator_bench import evaluator_figures
 from optimiser_bench import optimiser_timings
 from page_weight import page_weight_figures
 from playouts import random_playouts
@@ -37,7 +38,19 @@ SEARCH: dict[str, Any] = {"games": 200, "duel_games": 4, "seconds": 0.2, "duel":
 """The search figures' settings: issue 15's goal (ismcts:200ms against three greedy, at least 100 games each;
 200 games halve the variance of a 100-game run)."""
 RESULTS = Path(__file__).resolve().parent / "results.json"
-PARTS = ("server", "scale", "speed", "search", "pages", "windows", "turns", "accounts", "analysis", "cluster")
+PARTS = (
+    "server",
+    "scale",
+    "speed",
+    "search",
+    "pages",
+    "windows",
+    "turns",
+    "accounts",
+    "analysis",
+    "cluster",
+    "evaluator",
+)
 """The parts ``--only`` measures alone, keeping the other figures of bench/results.json."""
 
 
@@ -91,6 +104,8 @@ def main() -> None:
             results["speed"] = speed_table(SECONDS / 2)
         elif only == "search":
             search_figures(results, **SEARCH)
+        elif only == "evaluator":
+            evaluator_figures(results)
         elif only == "windows":
             window_bench(results)
         elif only == "turns":

@@ -56,6 +56,16 @@ class GameOutcome:
     """The seat that acted first (the start of the turn order)."""
 
 
+MAX_GAMES = 1_000_000
+"""The most games one ``simulate``, ``tournament`` or ``train-value`` plays."""
+
+
+def check_games(games: int) -> None:
+    """Refuses more than MAX_GAMES games."""
+    if games > MAX_GAMES:
+        raise OptionError(f"-n is at most {MAX_GAMES:,} games, not {str(games)[:20]}")
+
+
 def game_seed(seed: int, index: int) -> int:
     """Returns the seed of game ``index`` of a simulation (independent of the worker count)."""
     return seed * 1_000_003 + index

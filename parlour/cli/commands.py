@@ -14,7 +14,7 @@ from rich.table import Table
 
 from parlour.bots.command_bot import split_seats
 from parlour.bots.registry import bot_names, make_bot, search_syntax
-from parlour.bots.simulation import Batch, check_commands, check_simulation, simulate
+from parlour.bots.simulation import Batch, check_commands, check_games, check_simulation, simulate
 from parlour.bots.workers import check_backend
 from parlour.cli import files
 from parlour.cli.content import content_sets
@@ -216,16 +216,6 @@ def cmd_options(args: argparse.Namespace) -> int:
     for line in search_syntax(game):
         print(line)
     return 0
-
-
-MAX_GAMES = 1_000_000
-"""The most games one ``simulate`` or ``tournament`` plays."""
-
-
-def check_games(games: int) -> None:
-    """Refuses more than MAX_GAMES games."""
-    if games > MAX_GAMES:
-        raise OptionError(f"-n is at most {MAX_GAMES:,} games, not {str(games)[:20]}")
 
 
 def _with_progress(

@@ -9,11 +9,10 @@ from pathlib import Path
 
 from parlour.bots.command_bot import split_seats
 from parlour.bots.registry import bot_names, make_bot
-from parlour.bots.simulation import Batch
+from parlour.bots.simulation import Batch, check_games
 from parlour.bots.value_training import collect, train
 from parlour.bots.workers import check_backend
 from parlour.cli import files
-from parlour.cli.commands import check_games
 from parlour.core.errors import OptionError
 from parlour.core.registry import load_game
 

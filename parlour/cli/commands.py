@@ -327,6 +327,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """Writes a designer's report of a game (parlour/cli/report.py)."""
+    from parlour.cli.report import cmd_report as report
+
+    return report(args)
+
+
 def _print_summary(summary: JSONObject) -> None:
     """Prints a simulation summary as tables."""
     console = make_console()

@@ -12,6 +12,7 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import NoReturn
 
+from parlour.cli.report import add_arguments as add_report_arguments
 from parlour.core.errors import ParlourError
 from parlour.core.registry import game_names
 
@@ -359,6 +360,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     value.add_argument("--out", metavar="FILE", help="the weights file (default ~/.parlour/values/GAME.npz)")
     _add_workers(value)
+    report = sub.add_parser(
+        "report", help="simulate many games and write a designer's report: HTML with plots, and JSON"
+    )
+    _add_game(report)
+    add_report_arguments(report)
+    _add_workers(report)
     analyse = sub.add_parser(
         "analyse", help="judge each decision of a finished game from its seat's view (docs/analysis.md)"
     )
@@ -496,7 +503,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     handler = getattr(commands, f"cmd_{args.command.replace('-', '_')}")
     if hasattr(args, "option"):
         args.options = _options(args.option)
-    if hasattr(args, "seed") and args.command not in ("simulate", "analyse"):
+    if hasattr(args, "seed") and args.command not in ("simulate", "analyse", "report"):
         args.seed = _seed(args.seed)
     status: int = handler(args)
     return status

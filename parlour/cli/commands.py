@@ -63,7 +63,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serves the browser tables until interrupted."""
-    from parlour.cli.serve import Analysing, Clustering, Guards, mail_settings, serve
+    from parlour.cli.serve import Analysing, Clustering, Guards, StatisticsOptions, mail_settings, serve
 
     guards = Guards(
         args.header_timeout,
@@ -92,6 +92,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.push_contact,
         Analysing(args.analysis_workers, args.analysis_budget),
         Clustering(args.redis_url, args.node_id),
+        StatisticsOptions(args.statistics_games, args.statistics_dir, args.statistics_on_start),
     )
 
 

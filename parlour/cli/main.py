@@ -179,6 +179,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="determinisations a decision in the server's analyses (default 12, as parlour analyse's)",
     )
     serve.add_argument(
+        "--statistics-games",
+        type=int,
+        default=300,
+        metavar="N",
+        help="games each game's statistics page (its designer's report, docs/report.md) plays, computed "
+        "in the background on first request (default 300; 0: no statistics pages)",
+    )
+    serve.add_argument(
+        "--statistics-dir",
+        metavar="DIR",
+        help="where the statistics are kept (default: a statistics folder beside the --db file, or "
+        "~/.parlour/server/statistics with --database-url)",
+    )
+    serve.add_argument(
+        "--statistics-on-start",
+        action="store_true",
+        help="compute every game's statistics when the server starts, one after the other",
+    )
+    serve.add_argument(
         "--test-hooks",
         action="store_true",
         help="for tests only: POST /api/test/clock moves the server's clock forward (never on a real server)",

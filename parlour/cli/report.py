@@ -132,7 +132,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     console.print(f"the report goes to {out}", soft_wrap=True)
     variants = max(1, len(spec.variants))
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("playing", total=spec.games * variants)
+        task = bar.add_task("playing", total=spec.games * variants + spec.skill_games)
         batch = Batch(args.workers, lambda n: bar.advance(task, n), args.workers_max, content, args.backend)
         report = make_report(spec, batch)
     page = html_page(report)

@@ -53,6 +53,8 @@ def skill_gap(
         ]
         for played in runner.run(_play_chunk, jobs):
             outcomes.extend(played)
+            if batch.progress is not None:
+                batch.progress(len(played))
     outcomes.sort(key=lambda o: o.index)
     return skill_figures(bots, [lineups[o.index] for o in outcomes], [o.wins for o in outcomes], players)
 

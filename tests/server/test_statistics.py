@@ -20,8 +20,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-pytestmark = pytest.mark.slow  # a spawned worker process plays the games
-
 
 def client_of(db: Path, folder: Path | None, games: int = 3) -> TestClient:
     """Returns a test client of a server keeping its statistics in ``folder``."""
@@ -42,6 +40,7 @@ def wait_ready(client: TestClient, game: str) -> dict[str, Any]:
     raise AssertionError("the statistics were not ready within two minutes")
 
 
+@pytest.mark.slow  # a spawned worker process plays the games
 def test_computed_on_first_request_and_kept(tmp_path: Path) -> None:
     folder = tmp_path / "statistics"
     with client_of(tmp_path / "parlour.db", folder) as client:
@@ -81,3 +80,21 @@ def test_off_without_a_folder(tmp_path: Path) -> None:
     with client_of(tmp_path / "parlour.db", None) as client:
         assert client.get("/statistics/venture").status_code == 404
         assert client.get("/api/statistics/venture").status_code == 404
+
+
+def test_the_serve_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from parlour.cli.serve import StatisticsOptions, statistics_settings
+    from parlour.core.errors import OptionError
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    beside = statistics_settings(StatisticsOptions(), str(tmp_path / "db" / "parlour.db"), None)
+    assert beside == StatisticsSettings(tmp_path / "db" / "statistics", 300)
+    home = statistics_settings(StatisticsOptions(on_start=True), None, "postgresql+psycopg://x/y")
+    assert home == StatisticsSettings(tmp_path / "home" / ".parlour" / "server" / "statistics", 300, True)
+    assert statistics_settings(StatisticsOptions(0), None, None).folder is None
+    for games in (-1, 100_001):
+        with pytest.raises(OptionError, match="--statistics-games must be 0 to 100,000"):
+            statistics_settings(StatisticsOptions(games), None, None)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OptionError, match="is not a folder"):
+        statistics_settings(StatisticsOptions(folder=str(tmp_path / "file")), None, None)

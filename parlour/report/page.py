@@ -83,6 +83,26 @@ def figures_table(variants: Sequence[JSONObject]) -> str:
     )
 
 
+def win_table(variants: Sequence[JSONObject]) -> str:
+    """Returns each variant's win rate by seat (counted from 0, as in report.json) and by place in the
+    turn order (1: first)."""
+    rows = []
+    players = len(variants[0]["metrics"]["outcome"]["win_rate_by_seat"])
+    for s in range(players):
+        bot = escape(variants[0]["metrics"]["outcome"]["win_rate_by_seat"][s]["bot"])
+        rows.append(
+            [f"seat {s} ({bot})", *(_rate(v["metrics"]["outcome"]["win_rate_by_seat"][s]) for v in variants)]
+        )
+    for place in range(players):
+        rows.append(
+            [
+                f"place {place + 1} in the turn order",
+                *(_rate(v["metrics"]["outcome"]["win_rate_by_place"][place]) for v in variants),
+            ]
+        )
+    return _table(["win rate", *(escape(v["label"]) for v in variants)], rows)
+
+
 def _kingmaking(figure: JSONObject) -> str:
     """Returns the kingmaking share as text, or why there is none."""
     if not figure["games_looked_at"]:
@@ -129,6 +149,8 @@ def html_page(report: JSONObject) -> str:
         "Figures are given with their 95% intervals; definitions in docs/report.md.</p>",
         "<h2>Figures</h2>",
         figures_table(report["variants"]),
+        "<h2>Win rates</h2>",
+        win_table(report["variants"]),
     ]
     if report["comparison"]:
         parts += ["<h2>Variants compared</h2>", comparison_table(report)]

@@ -49,6 +49,9 @@ def test_a_report_of_each_game(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert figures["length"]["turns"]["mean"] > 0 and sum(figures["length"]["turns_histogram"]["counts"]) == 4
     assert figures["kingmaking"]["games_looked_at"] == 2
     assert data["comparison"] == [] and data["skill"] is None
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    first = figures["outcome"]["win_rate_by_place"][0]
+    assert f"<td>place 1 in the turn order</td><td>{first['rate']:.1%} ({first['ci95'][0]:.1%}" in page
 
 
 def test_variants_are_compared_on_the_same_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -63,6 +63,13 @@ def label(change: dict[str, str]) -> str:
     return ",".join(f"{k}={v}" for k, v in change.items()) or "as given"
 
 
+def reproducible(bot: str) -> bool:
+    """Returns whether a bot plays the same game again from the same seed: not a search bot with a time
+    budget (``ismcts``, ``ismcts:200ms``), whose thinking depends on the machine's speed."""
+    base, _, argument = bot.partition(":")
+    return base != "ismcts" or argument.partition(":")[0].endswith("it")
+
+
 def check_report(spec: ReportSpec, content: ContentSets | None = None) -> ReportSpec:
     """Returns the spec with its seats filled in, or refuses it (OptionError, one line): counts out of
     range, seats not bots of this game or not as many as the players, options the game refuses."""
@@ -85,7 +92,8 @@ def check_report(spec: ReportSpec, content: ContentSets | None = None) -> Report
         make_bot(game, name, s)
     for options in variant_options(spec):
         game.options(options)
-    return ReportSpec(**(vars(spec) | {"seats": seats}))
+    kingmaking = spec.kingmaking_games if all(reproducible(b) for b in seats) else 0
+    return ReportSpec(**(vars(spec) | {"seats": seats, "kingmaking_games": kingmaking}))
 
 
 def make_report(spec: ReportSpec, batch: Batch) -> JSONObject:

@@ -106,7 +106,9 @@ def win_table(variants: Sequence[JSONObject]) -> str:
 def _kingmaking(figure: JSONObject) -> str:
     """Returns the kingmaking share as text, or why there is none."""
     if not figure["games_looked_at"]:
-        return "not computed (--kingmaking-games 0)"
+        return (
+            "not computed (--kingmaking-games 0, or a search bot with a time budget: its games do not replay)"
+        )
     return f"{_rate(figure['kingmaking_games'])} of {figure['games_looked_at']} games"
 
 

@@ -31,3 +31,11 @@ def test_every_game_is_told_to_the_progress_report() -> None:
     assert sum(told) == 5 * 2 + 2
     assert [v["metrics"]["games"] for v in report["variants"]] == [5, 5]
     assert report["skill"]["games"] == 2
+
+
+def test_kingmaking_is_not_looked_for_when_a_bot_thinks_for_a_time() -> None:
+    timed = ReportSpec("embers", 2, 1, seats=["ismcts:5ms", "random"], kingmaking_games=10)
+    assert check_report(timed).kingmaking_games == 0
+    assert check_report(ReportSpec("embers", 2, 1, seats=["ismcts", "random"])).kingmaking_games == 0
+    counted = ReportSpec("embers", 2, 1, seats=["ismcts:5it", "random"], kingmaking_games=10)
+    assert check_report(counted).kingmaking_games == 10

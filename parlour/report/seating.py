@@ -15,4 +15,4 @@ def seat_bots(
 ) -> list[Agent]:
     """Returns the bots of game ``index`` of a simulation with ``seed`` (the same as ``play_one``'s)."""
     own_seed = game_seed(seed, index)
-    return [make_bot(game, name, own_seed * 8 + s, True, options) for s, name in enumerate(seats)]
+    return [make_bot(game, name, own_seed * 8 + s, False, options) for s, name in enumerate(seats)]

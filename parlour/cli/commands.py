@@ -63,7 +63,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serves the browser tables until interrupted."""
-    from parlour.cli.serve import Analysing, Clustering, Guards, mail_settings, serve
+    from parlour.cli.serve import Analysing, Clustering, Guards, StatisticsOptions, mail_settings, serve
 
     guards = Guards(
         args.header_timeout,
@@ -92,6 +92,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.push_contact,
         Analysing(args.analysis_workers, args.analysis_budget),
         Clustering(args.redis_url, args.node_id),
+        StatisticsOptions(args.statistics_games, args.statistics_dir, args.statistics_on_start),
     )
 
 
@@ -315,6 +316,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     files.write_text(out / "ratings.svg", ratings_svg(result), files.PUBLIC)
     print(f"wrote {out / 'tournament.json'} and {out / 'ratings.svg'} ({result['seconds']:.1f} s)")
     return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Writes a designer's report of a game (parlour/cli/report.py)."""
+    from parlour.cli.report import cmd_report as report
+
+    return report(args)
 
 
 def _print_summary(summary: JSONObject) -> None:

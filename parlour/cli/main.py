@@ -12,6 +12,7 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import NoReturn
 
+from parlour.cli.report import add_arguments as add_report_arguments
 from parlour.core.errors import ParlourError
 from parlour.core.registry import game_names
 
@@ -176,6 +177,25 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=12,
         help="determinisations a decision in the server's analyses (default 12, as parlour analyse's)",
+    )
+    serve.add_argument(
+        "--statistics-games",
+        type=int,
+        default=300,
+        metavar="N",
+        help="games each game's statistics page (its designer's report, docs/report.md) plays, computed "
+        "in the background on first request (default 300; 0: no statistics pages)",
+    )
+    serve.add_argument(
+        "--statistics-dir",
+        metavar="DIR",
+        help="where the statistics are kept (default: a statistics folder beside the --db file, or "
+        "~/.parlour/server/statistics with --database-url)",
+    )
+    serve.add_argument(
+        "--statistics-on-start",
+        action="store_true",
+        help="compute every game's statistics when the server starts, one after the other",
     )
     serve.add_argument(
         "--test-hooks",
@@ -359,6 +379,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     value.add_argument("--out", metavar="FILE", help="the weights file (default ~/.parlour/values/GAME.npz)")
     _add_workers(value)
+    report = sub.add_parser(
+        "report", help="simulate many games and write a designer's report: HTML with plots, and JSON"
+    )
+    _add_game(report)
+    add_report_arguments(report)
+    _add_workers(report)
     analyse = sub.add_parser(
         "analyse", help="judge each decision of a finished game from its seat's view (docs/analysis.md)"
     )
@@ -496,7 +522,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     handler = getattr(commands, f"cmd_{args.command.replace('-', '_')}")
     if hasattr(args, "option"):
         args.options = _options(args.option)
-    if hasattr(args, "seed") and args.command not in ("simulate", "analyse"):
+    if hasattr(args, "seed") and args.command not in ("simulate", "analyse", "report"):
         args.seed = _seed(args.seed)
     status: int = handler(args)
     return status

@@ -33,6 +33,7 @@ from parlour.server.connections import (
     raise_open_files,
 )
 from parlour.server.limits import HTTP_BURST, HTTP_RATE, SOCKETS_PER_ADDRESS
+from parlour.server.statistics import StatisticsSettings
 
 DEFAULT_DB = Path("~/.parlour/server/parlour.db")
 MAX_ANALYSIS_WORKERS = 64
@@ -132,6 +133,46 @@ def check_analysing(analysing: Analysing) -> None:
         raise OptionError(f"--analysis-workers must be 0 to {MAX_ANALYSIS_WORKERS}")
     if not 2 <= analysing.budget <= MAX_SAMPLES:
         raise OptionError(f"--analysis-budget must be 2 to {MAX_SAMPLES} determinisations a decision")
+
+
+@dataclass(frozen=True)
+class StatisticsOptions:
+    """Each game's designer's report in the browser (docs/report.md "In the browser")."""
+
+    games: int = 300
+    """Games a report plays (0: no statistics pages)."""
+    folder: str | None = None
+    """Where reports are kept (None: a ``statistics`` folder beside the SQLite database, or
+    ~/.parlour/server/statistics with --database-url)."""
+    on_start: bool = False
+    """Whether every game's report is computed when the server starts (else on first request)."""
+
+
+MAX_STATISTICS_GAMES = 100_000
+"""The most games a server's report may play."""
+
+
+def statistics_settings(options: StatisticsOptions, db: str | None, url: str | None) -> StatisticsSettings:
+    """Returns the statistics settings, refusing a count out of range (one line)."""
+    if not 0 <= options.games <= MAX_STATISTICS_GAMES:
+        raise OptionError(f"--statistics-games must be 0 to {MAX_STATISTICS_GAMES:,}")
+    if options.games == 0:
+        return StatisticsSettings(None, 0)
+    if options.folder is not None:
+        folder = Path(options.folder).expanduser().resolve()
+    elif url is None:
+        folder = (Path(db) if db is not None else DEFAULT_DB).expanduser().resolve().parent / "statistics"
+    else:
+        folder = DEFAULT_DB.expanduser().parent / "statistics"
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"--statistics-dir {_shown_path(folder)} is not a folder")
+    return StatisticsSettings(folder, options.games, options.on_start)
+
+
+def _shown_path(path: Path) -> str:
+    """Returns a path for a one-line message (control characters escaped, shortened)."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(path))
+    return text if len(text) <= 120 else f"{text[:50]}…{text[-60:]}"
 
 
 @dataclass(frozen=True)
@@ -304,6 +345,7 @@ def serve(
     contact: str | None = None,
     analysing: Analysing = Analysing(),
     cluster: Clustering = Clustering(),
+    statistics: StatisticsOptions = StatisticsOptions(),
 ) -> int:
     """Runs the server until Ctrl-C or SIGTERM (a seed key that is not the database's, or a Redis it
     cannot reach: one line, no start)."""
@@ -325,6 +367,7 @@ def serve(
         raise OptionError("--bot-workers must be 0 to 64")
     check_guards(guards)
     check_analysing(analysing)
+    reports = statistics_settings(statistics, db, url)
     limits = limits_of(guards)
     found = database_url(db, url)
     node = check_clustering(cluster, found)
@@ -364,7 +407,10 @@ def serve(
         redis_url=cluster.redis_url,
         node_id=node,
         node_token=token,
+        statistics=reports,
     )
+    if reports.folder is not None:
+        print(f"Statistics pages kept in {_shown_path(reports.folder)}", flush=True)
     app = create_app(settings)
     http, ws = guarded_protocols(limits)
     quiet = QuietFilter()

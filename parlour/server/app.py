@@ -68,6 +68,7 @@ from parlour.server.ratings import leaderboard, profile, rate_pending
 from parlour.server.replays import Replayer
 from parlour.server.scheduler import POLL, Scheduler
 from parlour.server.sockets import Doors, serve_socket
+from parlour.server.statistics import Statistics, StatisticsSettings, statistics_routes
 from parlour.server.storage import Store, open_store
 from parlour.server.tables import LiveTable, Refusal, Timing
 
@@ -132,6 +133,8 @@ class Settings:
     """How long a cluster node's lease of a table lasts without renewal (seconds)."""
     renew: float = RENEW
     """How often a cluster node renews its leases and looks for tables to take over (seconds)."""
+    statistics: StatisticsSettings = field(default_factory=StatisticsSettings)
+    """Where each game's designer's report is kept, and its size (statistics.py; no folder: off)."""
 
 
 def asked_now(hall: Hall, table_id: str, version: int, seats: Sequence[int]) -> bool:
@@ -187,6 +190,7 @@ def create_app(settings: Settings) -> Starlette:
     """Returns the application; the database is opened (and migrated) and tables resumed at start-up."""
     state: JSONObject = {}
     doors = Doors(settings.sockets_per_address, Buckets(CHAT_RATE, CHAT_BURST))
+    statistics = Statistics(settings.statistics)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -217,9 +221,11 @@ def create_app(settings: Settings) -> Starlette:
         analyser = app.state.analyser = analyser_of(settings, store)
         if analyser is not None:
             analyser.start()
+        await statistics.start()
         try:
             yield
         finally:
+            await statistics.stop()
             if analyser is not None:
                 await analyser.stop()
             await deliverer.stop()
@@ -381,6 +387,7 @@ def create_app(settings: Settings) -> Starlette:
         *notify_routes(lambda: hall().store, accounts, channels, settings.clock),
         *analysis_routes(hall, settings.clock, settings.analysis_limits),
         *learn_routes(hall, settings.http_rate * LEARN_SHARE, settings.http_burst * LEARN_SHARE),
+        *statistics_routes(statistics),
         WebSocketRoute("/ws/{table}", lambda ws: serve_socket(hall(), doors, ws, accounts())),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -191,6 +191,7 @@ def command_lines(corpus: Corpus, files: dict[str, str], out: Path, rng: random.
         ["simulate", name, "-n", "2", "--seats", bots, "--workers", "100000"],
         ["resume", record],
         ["train-value", name, "-n", "10", "--epochs", "1", "--players", players, "--out", str(out / "v.npz")],
+        ["report", name, "--players", players, "-n", "2", "--kingmaking-games", "1", "--out", str(out / "r")],
         ["learn", name, "--check"],
         ["learn", name, "--file", rng.choice((files["position"], files["bad-record"]))],
         [

@@ -92,7 +92,8 @@ function drawAbout(game) {
   const players = game.min_players === game.max_players ? `${game.min_players}` : `${game.min_players}–${game.max_players}`;
   byId("about").replaceChildren(
     el("p", {}, about.about || ""),
-    el("p", { class: "muted" }, `${players} players. ${about.length || ""}`));
+    el("p", { class: "muted" }, `${players} players. ${about.length || ""} `,
+       el("a", { href: `/statistics/${game.name}`, "data-statistics": game.name }, "statistics")));
 }
 
 function drawGame() {

@@ -64,14 +64,15 @@ def start_turn(state: VenusState, index: int) -> None:
     if repaired:
         state.disabled = [s for s in state.disabled if s not in repaired]
         state.emit(f"{' '.join(repaired)} repaired (Robotic).")
-    if state.logging:
+    logging = state.logging
+    if logging:
         state.emit(f"Turn {state.turn}: {state.planet(active).name}.")
     drawn = []
     hand, deck = state.hands[seat], state.decks[seat]
     while len(hand) < HAND and deck:
         drawn.append(deck.pop(0))
         hand.append(drawn[-1])
-    if drawn and state.logging:
+    if drawn and logging:
         # Which cards were drawn is the drawer's secret (Event.secret); how many is public.
         state.emit(
             f"{state.seat_name(seat)} draws {len(drawn)} Zap card{'s' if len(drawn) > 1 else ''} "
@@ -98,7 +99,7 @@ def start_turn(state: VenusState, index: int) -> None:
 def finish_turn(state: VenusState) -> None:
     """Ends the turn: upgrades take effect, Mind Control releases, Titan's parasites come home; then the
     next turn (an extra one after Time Dilation, else the next side that is not skipping)."""
-    planet = state.active
+    planet = state.planets[state.current]  # state.active
     research.take_effect(state)
     if planet == "titan" and tech.has_special(state, "titan", "parasites"):
         population.hive(state)
@@ -144,7 +145,8 @@ class Act(VenusDecision):
         state.stack.pop()
         if isinstance(action, Pass):
             state.action = "move"  # Ruling A-15: passing is a move in which no ship moves.
-            state.emit(f"{state.planet(state.active).name} does nothing.")
+            if state.logging:
+                state.emit(f"{state.planet(state.active).name} does nothing.")
             return
         kind = STEPS[type(action)]
         state.action = kind
@@ -278,9 +280,12 @@ class Extending(VenusDecision):
     def auto(self, state: VenusState) -> bool:
         """Ends the extensions when no card can buy a step (else offers :meth:`legal`'s list, made here)."""
         choices = extension_choices(state)
-        if choices and self.seats:
-            state.offer_legal(self.seats[0], choices)
-        return self.close_unless(state, bool(choices))
+        if choices:
+            if self.seats:
+                state.offer_legal(self.seats[0], choices)
+            return False
+        state.stack.pop()  # close_unless, inline
+        return True
 
 
 @dataclass(eq=False, kw_only=True)
@@ -333,7 +338,7 @@ class Finish(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Releases ships (Mars chooses where it must, ruling A-10(v)), then ends the turn."""
-        chooser = combat.release(state)
+        chooser = combat.release(state) if state.controlled else None  # nothing held: nothing to release
         if chooser is not None:
             state.stack.push(combat.Releasing(seats=[state.seat_of[chooser]], planet=chooser))
             return True

@@ -525,7 +525,12 @@ def asked(state: VenusState, window: ZapWindow) -> list[int]:
     :meth:`StartWindow.first_asked`), and the seat it asks whatever it holds (``always_asks``)."""
     kind = type(window)
     rule, narrows, answers = _RULES.get(kind) or _rules(kind)
-    first = window.first_asked(asking.clockwise(state)) if narrows else None
+    first: Sequence[int] | None = None  # every seat
+    if narrows:
+        if not isinstance(window, StartWindow) or kind.first_asked is not StartWindow.first_asked:
+            first = window.first_asked(asking.clockwise(state))
+        elif not window.everyone:  # StartWindow.first_asked, without the calls: the active seat alone
+            first = (state.seat_of[state.planets[state.current]],)
     found = asking.holders_asked(
         state, first, window.any_timing, rule, window.playable if rule == asking.OWN else None
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from parlour.core.decisions import Seat
@@ -38,6 +38,7 @@ from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
 from parlour.games.venus_needs_men.steps import has_steps, move, steps
 from parlour.games.venus_needs_men.turn_lists import (
     act_steps,
+    after_cycle,
     extension_choices,
     fleet,
     phase_steps,
@@ -131,16 +132,27 @@ class Act(VenusDecision):
     phase = "choosing the action"
     own_turn = True
     cycles = True
+    listed: list[VenusAction] | None = field(default=None, init=False, repr=False)
+    """The choices :meth:`legal` listed last (kept, not stored; None until listed): cycling an Upgrade
+    changes only their research steps (:func:`~.turn_lists.after_cycle`)."""
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass, the first step of every action, and the Upgrades that may be cycled
         (:func:`~.turn_lists.act_steps`)."""
-        return act_steps(state)
+        found = self.listed = act_steps(state)
+        return found
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
-        """Cycles an Upgrade, passes, or takes the action's first step."""
+        """Cycles an Upgrade (the choices left then offered: :func:`~.turn_lists.after_cycle`), passes,
+        or takes the action's first step."""
         if isinstance(action, Cycle):
+            listed = self.listed
             research.cycle(state, action.upgrade)
+            found = after_cycle(state, listed, action) if listed is not None else None
+            self.listed = found
+            if found is not None:
+                # Nothing else changes before the seat chooses again (this decision's auto is the base's).
+                state.offer_legal(seat, found)
             return
         state.stack.pop()
         if isinstance(action, Pass):

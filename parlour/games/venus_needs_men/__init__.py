@@ -55,6 +55,7 @@ class VenusGame(Game):
     min_players = 2
     max_players = 6
     hot_modules = (  # compiled with mypyc by the build (Game.hot_modules)
+        "asking",
         "board",
         "encoding",
         "enhanced",

@@ -51,8 +51,12 @@ class Tables:
         self.around = {a: (a, *board.neighbours(a)) for a in ids}
         """Each area and its neighbours, in the board's order (where an Amphibious ship may collect)."""
         self._moves: dict[tuple[str, str], tuple[Move, ...]] = {}
+        self._ship_moves: dict[str, dict[str, tuple[Move, ...]]] = {}
+        """:meth:`moves` by ship, then area (two string look-ups: no key to build and hash)."""
         self.kept_attacks: dict[tuple[str, str], Attack] = {}
         """The actions :meth:`attack` made, by ship and target."""
+        self.ship_attacks: dict[str, dict[str, Attack]] = {}
+        """:meth:`attack`'s actions by ship, then target."""
         self.kept_collects: dict[tuple[str, str, bool], Collect] = {}
         """The actions :meth:`collect` made, by ship, area and kind."""
         self._launches: dict[str, tuple[Build, ...]] = {}
@@ -69,11 +73,17 @@ class Tables:
         """Returns ``move SHIP AREA`` for each of these ships, from where each stands (``places``), and
         each area it may move to (:meth:`moves`, looked up without a call per ship)."""
         found: list[VenusAction] = []
-        kept = self._moves
+        by_ship = self._ship_moves
         for ship in ships:
             where = places[ship]
             assert where is not None
-            found += kept.get((ship, where)) or self.moves(ship, where)
+            kept = by_ship.get(ship)
+            if kept is None:
+                kept = by_ship[ship] = {}
+            moves = kept.get(where)
+            if moves is None:
+                moves = kept[where] = self.moves(ship, where)
+            found += moves
         return found
 
     def attack(self, ship: str, target: str) -> Attack:
@@ -86,8 +96,16 @@ class Tables:
 
     def attacks(self, ship: str, targets: list[str]) -> list[Attack]:
         """Returns ``attack SHIP TARGET`` for each target (:meth:`attack`, looked up without a call each)."""
-        kept = self.kept_attacks
-        return [kept.get((ship, t)) or self.attack(ship, t) for t in targets]
+        kept = self.ship_attacks.get(ship)
+        if kept is None:
+            kept = self.ship_attacks[ship] = {}
+        found: list[Attack] = []
+        for target in targets:
+            attack = kept.get(target)
+            if attack is None:
+                attack = kept[target] = self.attack(ship, target)
+            found.append(attack)
+        return found
 
     def launches(self, planet: str) -> tuple[Build, ...]:
         """Returns the builds of a planet with Quality Control: on its home world or a space area next to
@@ -249,7 +267,7 @@ def _movers(state: VenusState, ships: Sequence[str], mode: str) -> list[str]:
         if owners[ship] != owner:
             owner = owners[ship]
             most = tech.loadout(state, owner).moves
-        if acted.count(ship) < most:
+        if (acted.count(ship) if acted else 0) < most:
             found.append(ship)
     return found
 
@@ -286,9 +304,12 @@ def move_steps(state: VenusState, ships: Sequence[str], mode: str = MAIN) -> lis
 
 
 def move(state: VenusState, action: Move) -> None:
-    """Moves a ship one area."""
-    state.place_ship(action.ship, action.area)
-    if state.logging:
+    """Moves a ship one area (:meth:`VenusState.place_ship` inline: a ship on the board stays on it)."""
+    ships, ship = state.ships, action.ship
+    if ships[ship] is None:
+        state._fleets = None
+    ships[ship] = action.area
+    if state._events is not None:  # state.logging
         state.emit(f"{action.ship} moves to {state.board.area(action.area).name}.")
 
 
@@ -337,11 +358,13 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
     if not rivals and not raid:
         return found  # no enemy ship on the board to attack, take over or raid from
     places, table = state.ships, tables(state.board)
-    occupied = set(map(places.__getitem__, rivals))
+    occupied: set[str | None] = set()
+    for rival in rivals:
+        occupied.add(places[rival])
     orbit = state.board.orbit if raid else None
     seize = cards and state.tech.specials[planet].id == "mindcontrol"  # Mars's Special (planet in play)
     owners, owner, loadout = state.factions.owners, "", None
-    reaches, long_reaches, kept = table.reach, table.long_reach, table.kept_attacks
+    reaches, long_reaches = table.reach, table.long_reach
     aims: dict[str, list[str]] = {}  # the targets from each area (long range: the area's name after a '+')
     for ship in attackers:
         where = places[ship]
@@ -369,7 +392,7 @@ def attack_steps(state: VenusState, planet: str, ships: Sequence[str], mode: str
                     found.append(table.attack(ship, target))
                     found += [Attack.of(ship, target, weapon) for weapon in second]
             else:
-                found += [kept.get((ship, t)) or table.attack(ship, t) for t in targets]
+                found += table.attacks(ship, targets)
         if raid and where == orbit:
             found.append(Attack.of(ship, REFUGE))
         if seize and targets and _may_seize(state, planet, ship):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.games.venus_needs_men.actions import DONE, END, PASS, Cycle, Extend, VenusAction
+from parlour.games.venus_needs_men.actions import DONE, END, PASS, Cycle, Extend, Research, VenusAction
 from parlour.games.venus_needs_men.options import EXTENSIONS
 from parlour.games.venus_needs_men.state import VenusState
 from parlour.games.venus_needs_men.steps import (
@@ -44,6 +44,27 @@ def act_steps(state: VenusState) -> list[VenusAction]:
         found += research_steps(state, planet)
         if not state.cycled:
             found += cycles(state)
+    return found
+
+
+def after_cycle(
+    state: VenusState, listed: list[VenusAction], cycled: VenusAction
+) -> list[VenusAction] | None:
+    """Returns :func:`act_steps` once the face-up Upgrade of ``cycled`` (one of the choices ``listed``
+    before it, by identity) has been cycled: the same steps up to the research steps (a cycle changes
+    only the face-up row), then the research steps of the new row (no more cycles this turn). None when
+    ``cycled`` is not among the choices listed (then they are worked out afresh)."""
+    end, found_cycle = len(listed), False
+    while end > 0:
+        last = listed[end - 1]
+        if not isinstance(last, Research) and not isinstance(last, Cycle):
+            break
+        found_cycle = found_cycle or last is cycled
+        end -= 1
+    if not found_cycle:
+        return None
+    found = listed[:end]
+    found += research_steps(state, state.planets[state.current])
     return found
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from parlour.core.decisions import Seat
@@ -38,6 +38,7 @@ from parlour.games.venus_needs_men.steps import MAIN as MAIN_MODE
 from parlour.games.venus_needs_men.steps import has_steps, move, steps
 from parlour.games.venus_needs_men.turn_lists import (
     act_steps,
+    after_cycle,
     extension_choices,
     fleet,
     phase_steps,
@@ -64,14 +65,15 @@ def start_turn(state: VenusState, index: int) -> None:
     if repaired:
         state.disabled = [s for s in state.disabled if s not in repaired]
         state.emit(f"{' '.join(repaired)} repaired (Robotic).")
-    if state.logging:
+    logging = state.logging
+    if logging:
         state.emit(f"Turn {state.turn}: {state.planet(active).name}.")
     drawn = []
     hand, deck = state.hands[seat], state.decks[seat]
     while len(hand) < HAND and deck:
         drawn.append(deck.pop(0))
         hand.append(drawn[-1])
-    if drawn and state.logging:
+    if drawn and logging:
         # Which cards were drawn is the drawer's secret (Event.secret); how many is public.
         state.emit(
             f"{state.seat_name(seat)} draws {len(drawn)} Zap card{'s' if len(drawn) > 1 else ''} "
@@ -98,7 +100,7 @@ def start_turn(state: VenusState, index: int) -> None:
 def finish_turn(state: VenusState) -> None:
     """Ends the turn: upgrades take effect, Mind Control releases, Titan's parasites come home; then the
     next turn (an extra one after Time Dilation, else the next side that is not skipping)."""
-    planet = state.active
+    planet = state.planets[state.current]  # state.active
     research.take_effect(state)
     if planet == "titan" and tech.has_special(state, "titan", "parasites"):
         population.hive(state)
@@ -130,21 +132,33 @@ class Act(VenusDecision):
     phase = "choosing the action"
     own_turn = True
     cycles = True
+    listed: list[VenusAction] | None = field(default=None, init=False, repr=False)
+    """The choices :meth:`legal` listed last (kept, not stored; None until listed): cycling an Upgrade
+    changes only their research steps (:func:`~.turn_lists.after_cycle`)."""
 
     def legal(self, state: VenusState, seat: Seat) -> list[VenusAction]:
         """Returns pass, the first step of every action, and the Upgrades that may be cycled
         (:func:`~.turn_lists.act_steps`)."""
-        return act_steps(state)
+        found = self.listed = act_steps(state)
+        return found
 
     def apply(self, state: VenusState, seat: Seat, action: VenusAction) -> None:
-        """Cycles an Upgrade, passes, or takes the action's first step."""
+        """Cycles an Upgrade (the choices left then offered: :func:`~.turn_lists.after_cycle`), passes,
+        or takes the action's first step."""
         if isinstance(action, Cycle):
+            listed = self.listed
             research.cycle(state, action.upgrade)
+            found = after_cycle(state, listed, action) if listed is not None else None
+            self.listed = found
+            if found is not None:
+                # Nothing else changes before the seat chooses again (this decision's auto is the base's).
+                state.offer_legal(seat, found)
             return
         state.stack.pop()
         if isinstance(action, Pass):
             state.action = "move"  # Ruling A-15: passing is a move in which no ship moves.
-            state.emit(f"{state.planet(state.active).name} does nothing.")
+            if state.logging:
+                state.emit(f"{state.planet(state.active).name} does nothing.")
             return
         kind = STEPS[type(action)]
         state.action = kind
@@ -278,9 +292,12 @@ class Extending(VenusDecision):
     def auto(self, state: VenusState) -> bool:
         """Ends the extensions when no card can buy a step (else offers :meth:`legal`'s list, made here)."""
         choices = extension_choices(state)
-        if choices and self.seats:
-            state.offer_legal(self.seats[0], choices)
-        return self.close_unless(state, bool(choices))
+        if choices:
+            if self.seats:
+                state.offer_legal(self.seats[0], choices)
+            return False
+        state.stack.pop()  # close_unless, inline
+        return True
 
 
 @dataclass(eq=False, kw_only=True)
@@ -333,7 +350,7 @@ class Finish(VenusDecision):
 
     def auto(self, state: VenusState) -> bool:
         """Releases ships (Mars chooses where it must, ruling A-10(v)), then ends the turn."""
-        chooser = combat.release(state)
+        chooser = combat.release(state) if state.controlled else None  # nothing held: nothing to release
         if chooser is not None:
             state.stack.push(combat.Releasing(seats=[state.seat_of[chooser]], planet=chooser))
             return True

@@ -26,7 +26,7 @@ from parlour.core.errors import PositionError
 from parlour.core.payloads import write_record
 from parlour.core.positions import check_int
 from parlour.games.venus_needs_men import actions as verbs
-from parlour.games.venus_needs_men import combat, population, research
+from parlour.games.venus_needs_men import asking, combat, population, research
 from parlour.games.venus_needs_men import steps as step_rules
 from parlour.games.venus_needs_men.actions import (
     PASS,
@@ -38,6 +38,7 @@ from parlour.games.venus_needs_men.actions import (
     Withdraw,
     Zap,
 )
+from parlour.games.venus_needs_men.asking import for_planet, has_targets, immediate_possible
 from parlour.games.venus_needs_men.combat import REFUGE
 from parlour.games.venus_needs_men.decision import VenusDecision
 from parlour.games.venus_needs_men.options import DIE
@@ -50,8 +51,6 @@ MAX_DICE = 6
 MAX_NUMBER = 100
 """Larger than any hit number, weapon bonus or jam a legal game reaches."""
 _BASE = frozenset({"seats", "concurrent"})
-MEMO_SIZE = 4096
-"""The most discard-pile layouts whose unseen kinds the Zap deck keeps (``unseen_kinds``)."""
 
 
 # ------------------------------------------------------------------ the windows
@@ -460,12 +459,6 @@ def _clockwise(seat: int, players: int) -> tuple[int, ...]:
     return tuple((seat + i) % players for i in range(players))
 
 
-def for_planet(state: VenusState, seat: int) -> str:
-    """Returns the planet a seat plays a card for: the active one on its turn, else its first."""
-    active = state.planets[state.current]
-    return active if state.seat_of[active] == seat else state.roster.sides.get(seat, ())[0]
-
-
 def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
     """Returns the possible targets of a card: land areas, planets or ships ('' if it needs none)."""
     need = TARGETS.get(card.effect)
@@ -477,34 +470,8 @@ def targets(state: VenusState, seat: int, card: ZapCard) -> list[str]:
     if need == "ship":
         return list(state.fleets.enemies(state.seat_of[planet]))
     if card.effect == "extra-turn" or card.effect.startswith("immediate"):
-        return [""] if _immediate_possible(state, seat, card) else []
+        return [""] if immediate_possible(state, seat, card) else []
     return [""]
-
-
-def has_targets(state: VenusState, seat: int, card: ZapCard) -> bool:
-    """Returns whether :func:`targets` lists any target, without listing them all."""
-    need = TARGETS.get(card.effect)
-    if need == "area":
-        return _populated(state)
-    if need == "planet":
-        return any(state.seat_of[p] != seat for p in state.planets)
-    if need == "ship":
-        return step_rules.has_enemy(state, for_planet(state, seat))
-    if card.effect == "extra-turn" or card.effect.startswith("immediate"):
-        return _immediate_possible(state, seat, card)
-    return True
-
-
-def _immediate_possible(state: VenusState, seat: int, card: ZapCard) -> bool:
-    """Returns whether an immediate action (or an extra turn) could do something."""
-    if card.effect == "extra-turn":
-        return True
-    kind = card.effect.split("-", 1)[1]
-    fleets = state.fleets.of
-    for planet in state.roster.sides.get(seat, ()):
-        if step_rules.has_steps(state, kind, planet, fleets.get(planet, ()), step_rules.IMMEDIATE):
-            return True
-    return False
 
 
 def unseen(state: VenusState) -> list[int]:
@@ -524,66 +491,55 @@ def _may_play_one(state: VenusState, seat: int, window: ZapWindow, kinds: list[Z
 
 def unseen_kinds(state: VenusState) -> list[ZapCard]:
     """Returns a card of each kind (timing and effect) among the Zap cards nobody has shown."""
-    return list(_unseen(state)[0])
+    return list(asking.unseen(state)[0])
 
 
-def _unseen(state: VenusState) -> tuple[list[ZapCard], bool, bool]:
-    """Returns :func:`unseen_kinds` (not copied); whether one of them is a card of "any" timing that
-    needs no target (Plague): playable with a target by anyone holding a card where "any" cards are; and
-    whether one of them is of "any" timing and aims at a land area (Everyone Receives: it has a target,
-    whoever plays it, while a land area has population)."""
-    key = tuple(map(tuple, state.discards))
-    memo = state.zap.unseen
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()  # the deck is shared by every game: keep the memo small
-        shown = {c for pile in state.discards for c in pile}
-        kinds = [
-            state.card(numbers[0]) for numbers in state.zap.kinds.values() if not shown.issuperset(numbers)
-        ]
-        anytime = [c for c in kinds if c.timing == "any"]
-        area = any(TARGETS.get(c.effect) == "area" for c in anytime)
-        found = memo[key] = (kinds, any(_needs_nothing(c) for c in anytime), area)
+_RULES: dict[type, tuple[int, bool, bool]] = {}
+"""Each window class's :func:`~.asking.holders_asked` rule, and whether it overrides
+:meth:`ZapWindow.first_asked` and :meth:`ZapWindow.always_asks` (worked out once per class)."""
+
+
+def _rules(kind: type[ZapWindow]) -> tuple[int, bool, bool]:
+    """Returns (and keeps) a window class's rule: which cards a seat may play (its ``playable``: the
+    base's, the end window's, or its own), whether it narrows the seats asked, whether it asks a seat
+    whatever it holds."""
+    playable = kind.playable
+    rule = (
+        asking.ANY
+        if playable is ZapWindow.playable
+        else asking.END
+        if playable is EndWindow.playable
+        else asking.OWN
+    )
+    found = _RULES[kind] = (
+        rule,
+        kind.first_asked is not ZapWindow.first_asked,
+        kind.always_asks is not ZapWindow.always_asks,
+    )
     return found
-
-
-def _needs_nothing(card: ZapCard) -> bool:
-    """Returns whether a card always has its target (:func:`has_targets` is true whatever the state)."""
-    effect = card.effect
-    return effect not in TARGETS and effect != "extra-turn" and not effect.startswith("immediate")
 
 
 def asked(state: VenusState, window: ZapWindow) -> list[int]:
     """Returns the seats a window asks, from the active seat clockwise: those that could hold a playable
     card by public knowledge (ruling B-3), whatever they really hold (a turn's start window: see
-    :meth:`StartWindow.first_asked`)."""
-    found = _holders_asked(state, window)
+    :meth:`StartWindow.first_asked`), and the seat it asks whatever it holds (``always_asks``)."""
+    kind = type(window)
+    rule, narrows, answers = _RULES.get(kind) or _rules(kind)
+    first: Sequence[int] | None = None  # every seat
+    if narrows:
+        if not isinstance(window, StartWindow) or kind.first_asked is not StartWindow.first_asked:
+            first = window.first_asked(asking.clockwise(state))
+        elif not window.everyone:  # StartWindow.first_asked, without the calls: the active seat alone
+            first = (state.seat_of[state.planets[state.current]],)
+    found = asking.holders_asked(
+        state, first, window.any_timing, rule, window.playable if rule == asking.OWN else None
+    )
+    if not answers:
+        return found
     always = window.always_asks(state)
     if always is None or always in found:
         return found
-    return [s for s in _clockwise(state.active_seat, state.players) if s == always or s in found]
-
-
-def _holders_asked(state: VenusState, window: ZapWindow) -> list[int]:
-    """Returns the seats holding Zap cards that :func:`asked` asks for the cards they may hold."""
-    hands = state.hands
-    clockwise = _clockwise(state.seat_of[state.planets[state.current]], state.players)  # order_from
-    seats = [s for s in window.first_asked(clockwise) if hands[s]]
-    if not seats:
-        return seats  # nobody holds a Zap card
-    kinds, sure, area = _unseen(state)
-    if window.any_timing and (sure or (area and _populated(state))):
-        # An unseen card anyone may play here, with a target whoever plays it (_needs_nothing, or a land
-        # area with population): every seat holding a card is asked.
-        return seats
-    return [s for s in seats if _may_play_one(state, s, window, kinds)]
-
-
-def _populated(state: VenusState) -> bool:
-    """Returns whether a land area has population (the targets of "area" cards, :func:`has_targets`)."""
-    population = state.population
-    return any(population[a] > 0 for a in state.board.land_areas())
+    return [s for s in asking.clockwise(state) if s == always or s in found]
 
 
 # ------------------------------------------------------------------ effects

@@ -1,7 +1,10 @@
 """Trains sb3-contrib's MaskablePPO for one seat of a Parlour game against Parlour's bots, then plays
 games with the trained policy (docs/environments.md, "Training in one line").
 
-    python examples/sb3_maskable_ppo.py venture --steps 50000 --games 200
+    python examples/sb3_maskable_ppo.py venture --steps 50000 --games 200 --export venture-policy.npz
+
+``--export`` writes the trained policy as a ``parlour-policy/1`` file, which Parlour plays as its
+``learned`` bot once it lies at ``parlour/bots/data/policies/GAME.npz`` (docs/environments.md).
 
 Needs the ``rl`` extra and sb3-contrib (``pip install 'parlour[rl]' sb3-contrib``).
 """
@@ -9,12 +12,30 @@ Needs the ``rl`` extra and sb3-contrib (``pip install 'parlour[rl]' sb3-contrib`
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import gymnasium
 from sb3_contrib import MaskablePPO
 
 import parlour.envs  # noqa: F401  (registers parlour/Venture-v0, parlour/ImTheBoss-v0, parlour/VenusNeedsMen-v0)
+from parlour.bots.networks import Network
+from parlour.bots.policies import FORMAT
 from parlour.envs.registration import ENV_IDS
+
+
+def export(model: MaskablePPO, game: str, path: Path, about: dict[str, object]) -> None:
+    """Writes the policy's network (two tanh layers, then one logit a catalogue id) as parlour-policy/1."""
+    state = {k: v.detach().cpu().numpy() for k, v in model.policy.state_dict().items()}
+    layers = (
+        state["mlp_extractor.policy_net.0.weight"].T,
+        state["mlp_extractor.policy_net.0.bias"],
+        state["mlp_extractor.policy_net.2.weight"].T,
+        state["mlp_extractor.policy_net.2.bias"],
+        state["action_net.weight"].T,
+        state["action_net.bias"],
+    )
+    Network(FORMAT, game, tuple(layer.astype("float32") for layer in layers), about).save(path)
 
 
 def main() -> None:
@@ -26,6 +47,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=50_000, help="the learner's steps of training")
     parser.add_argument("--games", type=int, default=100, help="games played after training")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--export", type=Path, help="write the trained policy here (parlour-policy/1)")
     args = parser.parse_args()
     env = gymnasium.make(
         ENV_IDS[args.game], players=args.players, opponents=args.opponents.split(","), seat="rotate"
@@ -42,6 +64,10 @@ def main() -> None:
             done = terminated or truncated
         wins += float(reward)
     print(f"{args.game}: after {args.steps} steps, {wins / args.games:.3f} of the wins in {args.games} games")
+    if args.export:
+        command = "python examples/sb3_maskable_ppo.py " + " ".join(sys.argv[1:])
+        about = {"command": command, "seed": args.seed, "steps": args.steps, "opponents": args.opponents}
+        export(model, args.game, args.export, about)
 
 
 if __name__ == "__main__":

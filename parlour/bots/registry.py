@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 
 from parlour.bots.command_bot import CommandBot, is_command, parse_seat
 from parlour.bots.ismcts import BUDGET_RANGE, RANGES, Budget, IsmctsBot, Settings, shown
+from parlour.bots.policies import NAME as LEARNED
+from parlour.bots.policies import LearnedBot, has_policy
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.errors import OptionError
@@ -30,8 +32,8 @@ DEFAULT_BUDGET = Budget(milliseconds=200)
 
 
 def bot_names(game: Game) -> list[str]:
-    """Returns the names of the bots that can play ``game``."""
-    return sorted({*GENERIC, *game.bots(), SEARCH})
+    """Returns the names of the bots that can play ``game`` (``learned`` where it ships a policy)."""
+    return sorted({*GENERIC, *game.bots(), SEARCH, *([LEARNED] if has_policy(game.name) else [])})
 
 
 def search_syntax(game: Game) -> list[str]:
@@ -68,6 +70,8 @@ def make_bot(
     if len(name) > MAX_NAME or not (name.isascii() and name.isprintable()):
         raise OptionError(f"a bot name is at most {MAX_NAME} printable ASCII characters, not {shown(name)}")
     factories = {**GENERIC, **game.bots()}
+    if has_policy(game.name):
+        factories[LEARNED] = LearnedBot
     base, _, argument = name.partition(":")
     if base == SEARCH:
         return _search_bot(game, factories, argument, seed)

@@ -11,107 +11,70 @@ trained them (``parlour train-value``, ``parlour.bots.value_training``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from parlour.bots.networks import Network, NetworkError, read_network
+from parlour.bots.networks import shipped as shipped_network
 from parlour.core.encoding import Encoding, observation
-from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject
 from parlour.core.registry import load_game
 from parlour.core.state import GameState
 
 FORMAT = "parlour-values/1"
-LAYERS = 3
-"""Weight matrices of a network: inputs → hidden → hidden → 1."""
-MAX_WIDTH = 4_096
-"""The widest layer a weights file may hold (a few MB at most, as shipped)."""
-MAX_FILE = 16 * 1024 * 1024
-"""The largest weights file read."""
 
 
-class ValuesError(ParlourError):
-    """A weights file that is missing, malformed or for another game."""
+class ValuesError(NetworkError):
+    """A value network that is missing, malformed or for another game."""
 
 
 @dataclass(frozen=True)
 class ValueNet:
-    """A trained network: its game, its layers' weights and biases, and how it was trained."""
+    """A trained value network: its game, its layers' weights and biases, and how it was trained."""
 
     game: str
     weights: tuple[np.ndarray, ...]
-    """``W1, b1, W2, b2, W3, b3``: float32; hidden layers ReLU, the output a sigmoid."""
+    """``W1, b1, W2, b2, W3, b3``: float32; hidden layers ReLU, the one output a sigmoid."""
     about: JSONObject = field(default_factory=dict)
     """How it was trained: the command, the seed, the games, the samples, the loss."""
 
     @property
+    def network(self) -> Network:
+        """The network as its file holds it."""
+        return Network(FORMAT, self.game, self.weights, self.about)
+
+    @property
     def inputs(self) -> int:
         """The length of the observation tensor it reads."""
-        return int(self.weights[0].shape[0])
+        return self.network.inputs
 
     def predict(self, rows: np.ndarray) -> np.ndarray:
         """Returns the value in 0..1 of each row (an observation tensor)."""
-        w1, b1, w2, b2, w3, b3 = self.weights
-        hidden = np.maximum(rows @ w1 + b1, 0.0)
-        hidden = np.maximum(hidden @ w2 + b2, 0.0)
-        out = (hidden @ w3 + b3)[:, 0]
+        out = self.network.outputs_of(rows, "relu")[:, 0]
         values: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(out, -30.0, 30.0)))
         return values
 
     def save(self, path: Path) -> None:
-        """Writes the weights and what trained them (``parlour-values/1``: an .npz without pickles)."""
-        head = json.dumps({"format": FORMAT, "game": self.game, "about": self.about})
-        with path.open("wb") as out:
-            np.savez(out, *self.weights, head=np.array(head))  # the layers as arr_0 ... arr_5
+        """Writes the weights and what trained them (``parlour-values/1``)."""
+        self.network.save(path)
 
 
 def read(path: Path | str, game: str | None = None) -> ValueNet:
-    """Reads a weights file (refusing a malformed one, or one for another ``game``, in one line)."""
-    source = Path(path)
+    """Reads a value network's file (refusing a malformed one, or one for another ``game``, in one line)."""
     try:
-        if source.stat().st_size > MAX_FILE:
-            raise ValuesError(f"{source.name}: larger than {MAX_FILE // 2**20} MB")
-        with np.load(source, allow_pickle=False) as data:
-            head = json.loads(str(data["head"]))
-            weights = tuple(np.asarray(data[f"arr_{i}"], dtype=np.float32) for i in range(2 * LAYERS))
-    except ValuesError:
-        raise
-    except (OSError, KeyError, ValueError, TypeError) as err:
-        raise ValuesError(f"{source.name}: not a Parlour weights file ({_short(err)})") from None
-    if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise ValuesError(f"{source.name}: not a Parlour weights file (expected format {FORMAT!r})")
-    if game is not None and head.get("game") != game:
-        raise ValuesError(f"{source.name}: weights for {str(head.get('game'))[:40]!r}, not {game!r}")
-    _check_shapes(weights, source.name)
-    about = head.get("about")
-    return ValueNet(str(head.get("game")), weights, about if isinstance(about, dict) else {})
-
-
-def _check_shapes(weights: tuple[np.ndarray, ...], name: str) -> None:
-    """Refuses layers that do not chain (inputs → hidden → hidden → 1), are too wide, or not finite."""
-    width = weights[0].shape[0] if weights[0].ndim == 2 else -1
-    for i in range(LAYERS):
-        matrix, bias = weights[2 * i], weights[2 * i + 1]
-        wide = 1 if i == LAYERS - 1 else (matrix.shape[1] if matrix.ndim == 2 else -1)
-        if matrix.shape != (width, wide) or bias.shape != (wide,) or not 0 < width <= MAX_WIDTH * 4:
-            raise ValuesError(f"{name}: layer {i + 1}'s weights do not fit the layers around it")
-        if not (np.isfinite(matrix).all() and np.isfinite(bias).all()) or wide > MAX_WIDTH:
-            raise ValuesError(f"{name}: layer {i + 1} holds numbers that are not finite or is too wide")
-        width = wide
-
-
-def _short(err: Exception) -> str:
-    """Returns an error's message on one short line."""
-    text = " ".join(str(err).split())
-    return text if len(text) <= 80 else text[:77] + "..."
+        network = read_network(path, FORMAT, game)
+    except NetworkError as err:
+        raise ValuesError(str(err)) from None
+    if network.outputs != 1:
+        raise ValuesError(f"{Path(path).name}: a value network gives one number, not {network.outputs}")
+    return ValueNet(network.game, network.weights, network.about)
 
 
 def shipped(game: str) -> Path:
     """Returns where the shipped weights of ``game`` are (the file may not exist)."""
-    return Path(str(resources.files("parlour.bots").joinpath("data", "values", f"{game}.npz")))
+    return shipped_network("values", game)
 
 
 _SHIPPED: dict[str, ValueNet] = {}

@@ -66,7 +66,7 @@ def _spoiled(
 def test_malformed_weights_files_are_refused_in_one_line(venture_net: ValueNet, tmp_path: Path) -> None:
     w = list(venture_net.weights)
     cases = {
-        "not a Parlour weights file": _spoiled(venture_net, tmp_path, head={"format": "other"}),
+        "not a Parlour network file": _spoiled(venture_net, tmp_path, head={"format": "other"}),
         "weights for 'embers', not 'venture'": _spoiled(
             venture_net, tmp_path, head={"format": FORMAT, "game": "embers"}
         ),
@@ -74,7 +74,7 @@ def test_malformed_weights_files_are_refused_in_one_line(venture_net: ValueNet, 
             venture_net, tmp_path, layers=[w[0], w[1], w[2][:3], *w[3:]]
         ),
         "not finite": _spoiled(venture_net, tmp_path, layers=[w[0] * np.nan, *w[1:]]),
-        "not a Parlour weights file (": _spoiled(venture_net, tmp_path, layers=w[:4]),
+        "not a Parlour network file (": _spoiled(venture_net, tmp_path, layers=w[:4]),
     }
     for words, path in cases.items():
         with pytest.raises(ValuesError) as refused:
@@ -84,12 +84,12 @@ def test_malformed_weights_files_are_refused_in_one_line(venture_net: ValueNet, 
         path.unlink()
     garbage = tmp_path / "garbage.npz"
     garbage.write_bytes(b"\x93NUMPY not really")
-    with pytest.raises(ValuesError, match="not a Parlour weights file"):
+    with pytest.raises(ValuesError, match="not a Parlour network file"):
         read(garbage)
     pickled = tmp_path / "pickled.npz"
     with pickled.open("wb") as out:
         np.savez(out, np.array([object()], dtype=object), head=np.array("{}"))
-    with pytest.raises(ValuesError, match="not a Parlour weights file"):
+    with pytest.raises(ValuesError, match="not a Parlour network file"):
         read(pickled)
 
 

@@ -1,0 +1,91 @@
+"""The learned policy bot (``learned``): a policy network trained outside Parlour (sb3-contrib's
+MaskablePPO, ``examples/sb3_maskable_ppo.py --export``) played as one of Parlour's bots.
+
+The network (format ``parlour-policy/1``, ``parlour.bots.networks``; tanh hidden layers) reads the
+seat's observation tensor (only what the seat may know) and gives one logit per catalogue id; the bot
+plays the legal action of the highest logit (ties: the first in ``legal_actions`` order). Its weights
+ship as ``parlour/bots/data/policies/GAME.npz``; a game without them has no ``learned`` bot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from parlour.bots.networks import Network, NetworkError, read_network
+from parlour.bots.networks import shipped as shipped_network
+from parlour.core.encoding import Encoding, observation
+from parlour.core.registry import load_game
+from parlour.core.state import GameState
+
+FORMAT = "parlour-policy/1"
+NAME = "learned"
+"""The bot's name (``--seats learned,greedy``) in the games that ship a policy."""
+
+
+def shipped(game: str) -> Path:
+    """Returns where the shipped policy of ``game`` is (the file may not exist)."""
+    return shipped_network("policies", game)
+
+
+def has_policy(game: str) -> bool:
+    """Returns whether ``game`` ships a learned policy."""
+    return shipped(game).is_file()
+
+
+_SHIPPED: dict[str, Network] = {}
+"""The shipped policies read so far, by game."""
+
+
+def shipped_policy(game: str) -> Network:
+    """Returns the shipped policy of ``game`` (read once a process); refuses one that has none."""
+    net = _SHIPPED.get(game)
+    if net is None:
+        path = shipped(game)
+        if not path.is_file():
+            raise NetworkError(f"no learned policy for {game} is shipped")
+        net = _SHIPPED[game] = read_network(path, FORMAT, game)
+    return net
+
+
+class LearnedBot:
+    """Plays the legal action its policy network rates highest, from the seat's observation only."""
+
+    name = NAME
+
+    def __init__(self, seed: int = 0, net: Network | None = None) -> None:
+        self.net = net
+        """The policy (None: the shipped one of the first state's game)."""
+        self._table: tuple[str, int, object] | None = None
+        self._encoding: Encoding | None = None
+
+    def choose(self, state: GameState, seat: int) -> object:
+        """Returns the legal action of the highest logit."""
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        net = self.net
+        if net is None or net.game != state.game_name:
+            net = self.net = shipped_policy(state.game_name)
+        adapter = self._adapter(state)
+        tensor = observation(adapter, state, seat)[None, :]
+        if tensor.shape[1] != net.inputs or len(adapter.catalogue) != net.outputs:
+            raise NetworkError(
+                f"the {net.game} policy reads {net.inputs} numbers for {net.outputs} actions; this table "
+                f"has {tensor.shape[1]} and {len(adapter.catalogue)}"
+            )
+        logits = net.outputs_of(tensor, "tanh")[0]
+        ids = adapter.ids.of(legal, state.format_action)
+        return legal[int(np.argmax(logits[ids]))]
+
+    def _adapter(self, state: GameState) -> Encoding:
+        """Returns the game's encoding for the table (made again only when the table changes)."""
+        players = len(state.scores())
+        options: object = getattr(state, "options", {})
+        table = (state.game_name, players, options)
+        if self._encoding is None or self._table != table:
+            values = dict(options) if isinstance(options, dict) else {}
+            self._encoding = load_game(state.game_name).encoding(players, values)
+            self._table = table
+        return self._encoding

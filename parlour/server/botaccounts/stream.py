@@ -90,7 +90,8 @@ class BotStream:
     async def messages(self) -> AsyncIterator[JSONObject | None]:
         """Yields the stream's messages as they come; None when it was silent for KEEP_ALIVE seconds
         (a keep-alive); ends after an ``error`` once another stream replaced it."""
-        polled = beat = said = 0.0
+        polled = beat = 0.0
+        said = time.monotonic()
         while True:
             now = time.monotonic()
             if now - beat >= HEARTBEAT:

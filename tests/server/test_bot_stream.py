@@ -1,0 +1,143 @@
+"""Server bot accounts through a real running server (issue 36): the reference bots play every game
+through the bridge; a bot that never answers, disconnects or is replaced never stalls a table; the
+stream never carries another seat's hidden cards or the seed."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlour.bots.protocol import build_request
+from parlour.core.record import GameRecord, replay_steps, start_state
+from parlour.core.registry import load_game
+
+from .bot_api import Person, Stream, bot_call, bridge, create_with_bot, wait_online, wait_over
+from .live_server import LiveServer
+
+ROOT = Path(__file__).resolve().parents[2]
+REFERENCE = ROOT / "bots" / "reference"
+BOTS = {
+    "py-random": [sys.executable, str(REFERENCE / "random_bot.py"), "--seed", "1"],
+    "py-greedy": [sys.executable, str(REFERENCE / "greedy_bot.py"), "--seed", "1"],
+    "js-random": ["node", str(REFERENCE / "random_bot.js")],
+}
+GAMES = {"venture": 3, "im-the-boss": 3, "venus-needs-men": 3}
+OPTIONS: dict[str, dict[str, object]] = {"im-the-boss": {"length": "short", "max_turns": 30}}
+"""Shorter games where the rules offer it (random bots negotiate for long)."""
+
+
+@pytest.fixture
+def roomy(tmp_path: Path) -> Iterator[LiveServer]:
+    """A real server whose per-address rate lets a bot at full speed and the test's polls through."""
+    live = LiveServer(tmp_path / "parlour.db", extra=["--http-rate", "2000", "--http-burst", "4000"]).start()
+    yield live
+    live.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_every_reference_bot_plays_every_game_through_the_server(
+    roomy: LiveServer, bot: str, game: str
+) -> None:
+    server = roomy
+    if bot.startswith("js") and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    token = Person(server, "owner").make_bot("refbot")
+    running = bridge(server, token, BOTS[bot])
+    try:
+        wait_online(server, "refbot")
+        seats = ["account:refbot"] + ["random"] * (GAMES[game] - 1)
+        # Nobody watches: passes land at the bots' pace (no pass delay to hide a person's hand).
+        table = create_with_bot(server, game, seats, options=OPTIONS.get(game, {}), spectators=False)
+        status = wait_over(server, table, 300)
+        assert status["over"] and status["seats"][0]["name"] == "refbot"
+        assert running.wait(30) == 0
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.wait()
+
+
+def test_a_bot_that_never_answers_or_leaves_never_stalls_its_table(server: LiveServer) -> None:
+    token = Person(server, "owner").make_bot("sleepy")
+    stream = Stream(server, token)
+    try:
+        wait_online(server, "sleepy")
+        table = create_with_bot(server, "embers", ["account:sleepy", "random"], move_seconds=1)
+        first = stream.next("request")
+        assert first["table"] == table and first["time_ms"] <= 1000
+        second = stream.next("request", timeout=15)  # the clock played for it: a new request
+        assert second["id"] > first["id"]
+        stream.close()  # the bot leaves: offline, and the clock plays its seat to the end
+        wait_online(server, "sleepy", online=False, timeout=30)
+        status = wait_over(server, table, 120)
+        assert status["over"]
+    finally:
+        stream.close()
+
+
+def test_a_reconnecting_bot_gets_its_open_request_again_and_a_newer_stream_replaces_the_older(
+    server: LiveServer,
+) -> None:
+    token = Person(server, "owner").make_bot("again")
+    first = Stream(server, token)
+    wait_online(server, "again")
+    table = create_with_bot(server, "embers", ["account:again", "random"])
+    request = first.next("request")
+    second = Stream(server, token)
+    assert second.next("start")["table"] == table
+    reopened = second.next("request")
+    assert {**reopened, "time_ms": 0} == {**request, "time_ms": 0}  # the same request, the same id
+    error = first.next("error", timeout=15)
+    assert "replaced" in error["message"]
+    reply = bot_call(
+        server, "POST", f"/api/bot/tables/{table}/answer", token, b'{"id": %d, "action": 0}' % request["id"]
+    )
+    assert reply[0] == 200, reply
+    first.close()
+    second.close()
+
+
+def test_the_stream_never_carries_the_seed_or_another_seats_cards(server: LiveServer) -> None:
+    token = Person(server, "owner").make_bot("honest")
+    stream = Stream(server, token)
+    try:
+        wait_online(server, "honest")
+        table = create_with_bot(server, "venture", ["account:honest", "random", "random"])
+        requests: list[dict[str, Any]] = []
+        while True:
+            message = stream.next()
+            if message["type"] == "request":
+                requests.append(message)
+                bot_call(
+                    server,
+                    "POST",
+                    f"/api/bot/tables/{table}/answer",
+                    token,
+                    b'{"id": %d, "action": 0}' % message["id"],
+                )
+            elif message["type"] == "end":
+                break
+        record = GameRecord.from_json(server.get(f"/api/tables/{table}/record"))
+        assert record.seed is not None
+        raw = b"".join(stream.raw)
+        assert str(record.seed).encode() not in raw
+        game = load_game("venture")
+        state = start_state(game, record)
+        expected = {0: build_request(state, 0, 0, 0)} if 0 in state.deciders() else {}
+        for number in replay_steps(state, record):
+            if 0 in state.deciders() and not state.is_over():
+                expected[number] = build_request(state, 0, number, 0)
+        assert requests
+        for request in requests:
+            want = expected[request["id"]]
+            got = {k: v for k, v in request.items() if k not in ("time_ms", "table")}
+            assert got == {k: v for k, v in want.items() if k != "time_ms"}
+    finally:
+        stream.close()

@@ -82,6 +82,14 @@ class Game:
         finally:
             self.stop()
 
+    def finish(self) -> None:
+        """After the game's end: gives the program 2 s to take it, then kills it (a program stuck on
+        an old request, or one that never reads, is not left behind)."""
+        self.thread.join(2)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
     def stop(self) -> None:
         """Closes the program's input and collects it (killed if it lingers)."""
         try:
@@ -138,8 +146,10 @@ class Bridge:
         if message.get("type") == "end":
             del self.tables[table]
             self.ended += 1
+            threading.Thread(target=game.finish, daemon=True).start()
             if self.games and self.ended >= self.games:
                 game.thread.join(5)
+                game.finish()
                 self.done.set()
 
     def post(self, table: str, line: bytes) -> None:

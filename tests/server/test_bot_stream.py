@@ -141,3 +141,45 @@ def test_the_stream_never_carries_the_seed_or_another_seats_cards(server: LiveSe
             assert got == {k: v for k, v in want.items() if k != "time_ms"}
     finally:
         stream.close()
+
+
+HELLO = (
+    "import json, sys\n"
+    "hello = {'type': 'hello', 'name': 'h', 'protocol': 'parlour-bot/1', 'games': {'*': []}}\n"
+    "print(json.dumps(hello), flush=True)\n"
+)
+"""The start of each hostile program: a proper hello."""
+HOSTILE = {
+    "crash": "import sys; sys.exit(3)",
+    "garbage": HELLO + "for line in sys.stdin:\n    print('not json', flush=True)\n",
+    "huge": HELLO + "for line in sys.stdin:\n    print('x' * 1_000_000, flush=True)\n",
+    "sleep": HELLO + "import time\ntime.sleep(3600)\n",
+    "illegal": HELLO
+    + "for line in sys.stdin:\n    m = json.loads(line)\n"
+    + "    print(json.dumps({'type': 'action', 'id': m.get('id'), 'action': 999}), flush=True)\n",
+    "wrong-id": HELLO
+    + "for line in sys.stdin:\n    m = json.loads(line)\n"
+    + "    print(json.dumps({'type': 'action', 'id': -5, 'action': 0}), flush=True)\n",
+    "stderr": HELLO
+    + "for line in sys.stdin:\n    m = json.loads(line)\n    sys.stderr.write('x' * 100_000)\n"
+    + "    print(json.dumps({'type': 'action', 'id': m.get('id'), 'action': 0}), flush=True)\n",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_a_hostile_bot_through_the_bridge_never_stalls_its_table(roomy: LiveServer, kind: str) -> None:
+    token = Person(roomy, "owner").make_bot("hostile")
+    running = bridge(roomy, token, [sys.executable, "-c", HOSTILE[kind]])
+    try:
+        wait_online(roomy, "hostile")
+        table = create_with_bot(
+            roomy, "embers", ["account:hostile", "random"], move_seconds=1, spectators=False
+        )
+        status = wait_over(roomy, table, 240)
+        assert status["over"]
+        assert running.wait(30) == 0
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.wait()

@@ -157,8 +157,12 @@ class BotStream:
         """Returns the requests newly open at the bot's tables, and the ends of those that are over."""
         messages: list[JSONObject] = []
         for (table_id, seat), listener in list(self.listeners.items()):
-            table = self.hall.tables.get(table_id)
-            if table is None or table.state.is_over():
+            try:
+                table = self.hall.get(table_id)  # read again if the hall let it go meanwhile
+            except Refusal:
+                messages.append(self._end(table_id, seat))
+                continue
+            if table.state.is_over():
                 messages.append(self._end(table_id, seat))
                 continue
             if listener.gone.is_set() or listener not in table.listeners:  # dropped: listen again

@@ -161,8 +161,12 @@ HOSTILE = {
     + "for line in sys.stdin:\n    m = json.loads(line)\n"
     + "    print(json.dumps({'type': 'action', 'id': -5, 'action': 0}), flush=True)\n",
     "stderr": HELLO
-    + "for line in sys.stdin:\n    m = json.loads(line)\n    sys.stderr.write('x' * 100_000)\n"
-    + "    print(json.dumps({'type': 'action', 'id': m.get('id'), 'action': 0}), flush=True)\n",
+    + "import threading\n"
+    + "noise = lambda: [sys.stderr.write('x' * 65536) for _ in iter(int, 1)]\n"
+    + "threading.Thread(target=noise, daemon=True).start()\n"
+    + "for line in sys.stdin:\n    m = json.loads(line)\n"
+    + "    if m['type'] == 'request':\n"
+    + "        print(json.dumps({'type': 'action', 'id': m['id'], 'action': 0}), flush=True)\n",
 }
 
 

@@ -26,6 +26,8 @@ class BotLimits:
     """The same from one client address, whatever the bots."""
     streams_per_bot: Limit = field(default_factory=lambda: Limit(60, 60.0))
     """Streams one bot may open a minute (a reconnection loop without a pause is refused)."""
+    made_per_person: Limit = field(default_factory=lambda: Limit(10, 3600.0))
+    """Bot accounts one person may make an hour (revoked ones free a place among MAX_BOTS, not here)."""
 
 
 async def within(hall: Hall, key: str, limit: Limit, what: str) -> None:

@@ -82,7 +82,7 @@ def bot_routes(
         if not isinstance(body, dict) or set(body) != {"name"}:
             raise Refusal(400, 'a bot account is made from {"name": USERNAME}')
         store = hall().store
-        await within(hall(), f"bot-make:{account.id}", limits.streams_per_bot, "new bot accounts")
+        await within(hall(), f"bot-make:{account.id}", limits.made_per_person, "new bot accounts")
         bot, token = await store.write(create_bot, store, account.id, body["name"], hall().clock.now())
         return JSONResponse({"name": bot.name, "token": token}, status_code=201, headers=PRIVATE)
 

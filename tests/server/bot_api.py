@@ -20,6 +20,7 @@ from .live_server import LiveServer
 PASSWORD = "correct horse battery"
 ROOT = Path(__file__).resolve().parents[2]
 BRIDGE = ROOT / "bots" / "reference" / "server_bridge.py"
+REFERENCE_RANDOM = ROOT / "bots" / "reference" / "random_bot.py"
 
 
 class Person:

@@ -39,6 +39,9 @@ KEEP_ALIVE = 10.0
 """The longest a stream stays silent: then it sends an empty line (NDJSON) or a ``ping`` (WebSocket)."""
 MAX_TABLES = 200
 """Tables one bot may play at once through its stream (more are left waiting until some end)."""
+STOP_SECONDS = 5
+"""How long a stopping server waits for its open requests before it cancels them (``parlour serve``):
+a bot's stream never ends by itself, and its bot reconnects to another node (or after the restart)."""
 REPLACED = "another stream of this bot replaced this one (or the bot was revoked)"
 
 

@@ -152,7 +152,9 @@ def test_the_stream_never_carries_the_seed_or_another_seats_cards(roomy: LiveSer
                 expected[number] = seen(number)
         assert requests
         refused = [reply for status, reply in replies if status != 200]
-        assert all(reply["status"] == 409 for reply in refused), refused  # the table moved on meanwhile
+        # 409: the table moved on meanwhile; 429: beyond the bot's rate (a whole game at the tests' pace)
+        odd = [reply for reply in refused if reply["status"] not in (409, 429)]
+        assert not odd, odd
         assert len(refused) < len(replies) / 2, refused
         for request in requests:
             want = expected[request["id"]]

@@ -20,9 +20,9 @@ from parlour.server.tables import LiveTable, Refusal
 class BotLimits:
     """The bot API's rate limits, counted in the database (every node shares the counts)."""
 
-    answers_per_bot: Limit = field(default_factory=lambda: Limit(1200, 60.0))
+    answers_per_bot: Limit = field(default_factory=lambda: Limit(3000, 60.0))
     """Answers (and asks for a request) one bot may send a minute, over HTTP and WebSocket together."""
-    answers_per_address: Limit = field(default_factory=lambda: Limit(2400, 60.0))
+    answers_per_address: Limit = field(default_factory=lambda: Limit(6000, 60.0))
     """The same from one client address, whatever the bots."""
     streams_per_bot: Limit = field(default_factory=lambda: Limit(60, 60.0))
     """Streams one bot may open a minute (a reconnection loop without a pause is refused)."""

@@ -16,6 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from parlour.analysis.settings import DEFAULT_SAMPLES, MAX_SAMPLES
 from parlour.core.errors import OptionError
 from parlour.server.accounts.mail import MailSettings, password_from_environment
+from parlour.server.botaccounts.stream import STOP_SECONDS
 from parlour.server.collector import tune_collector
 from parlour.server.connections import (
     BODY_TIMEOUT,
@@ -428,6 +429,7 @@ def serve(
         ws=ws,
         loop="parlour.server.connections:event_loop",
         timeout_keep_alive=KEEP_ALIVE,
+        timeout_graceful_shutdown=STOP_SECONDS,  # a bot's open stream does not hold the stop up
         limit_concurrency=limits.concurrency,
         h11_max_incomplete_event_size=MAX_HEADERS,
         backlog=limits.backlog,

@@ -44,6 +44,8 @@ from parlour.server.analyses import AnalysisLimits, analysis_routes
 from parlour.server.analysing import POLL as ANALYSIS_POLL
 from parlour.server.analysing import Analyser
 from parlour.server.bodies import json_body, no_body
+from parlour.server.botaccounts.answers import BotLimits
+from parlour.server.botaccounts.web import bot_routes
 from parlour.server.clock import Clock
 from parlour.server.cluster import Node
 from parlour.server.hall import Hall
@@ -122,6 +124,8 @@ class Settings:
     """How often the analysis worker asks the database for a queued analysis (seconds)."""
     test_hooks: bool = False
     """Tests only: adds ``POST /api/test/clock`` (``{"advance": SECONDS}``), which moves the clock."""
+    bot_limits: BotLimits = field(default_factory=BotLimits)
+    """The bot API's rate limits (counted in the database; docs/bot-protocol.md)."""
     redis_url: str | None = None
     """The Redis of a cluster's nodes (None: a single server; docs/cluster.md)."""
     node_id: str | None = None
@@ -384,6 +388,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/leaderboard", board),
         Route("/api/players/{username}", player),
         *account_routes(hall, accounts),
+        *bot_routes(hall, accounts, settings.bot_limits),
         *notify_routes(lambda: hall().store, accounts, channels, settings.clock),
         *analysis_routes(hall, settings.clock, settings.analysis_limits),
         *learn_routes(hall, settings.http_rate * LEARN_SHARE, settings.http_burst * LEARN_SHARE),

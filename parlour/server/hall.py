@@ -16,6 +16,7 @@ from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
 from parlour.server.accepting import answer
 from parlour.server.asking import AskError, AskMe, check_ask, slow_modes_only
+from parlour.server.botaccounts.seating import BOT_SEAT, bot_pace, bot_seat, seat_bots
 from parlour.server.clock import Clock
 from parlour.server.leases import LEASE, MARGIN
 from parlour.server.rematch import (
@@ -222,7 +223,7 @@ class Hall:
         except (ParlourError, TypeError, ValueError) as err:
             raise Refusal(400, f"options: {err}") from None
         _check_ask_cards(seats, trial.reaction_cards())
-        pace = check_pace(spec)
+        pace = bot_pace(check_pace(spec), seats)
         _slow_settings(seats, spec["seats"], pace.pace, spec.get("spectators", True) is not False)
         for seat in seats:
             if seat.kind == "human":
@@ -247,7 +248,7 @@ class Hall:
             rated=rated,
             **pace.fields(),
         )
-        await self._open(record)
+        await seat_bots(self.store, self.clock, record, self._open)
         return Created(record.id, tokens, spectator)
 
     async def _open(self, record: TableRecord, previous: str | None = None) -> LiveTable:
@@ -474,6 +475,9 @@ class Hall:
                         400, f"seat {number}: a bot answers every window itself (no ask, no auto_pass)"
                     )
                 bot = seat.get("bot")
+                if isinstance(bot, str) and bot.startswith(BOT_SEAT):
+                    seats.append(bot_seat(number, bot))  # a server bot account (botaccounts/seating.py)
+                    continue
                 try:
                     check_bot(game, bot)
                 except Refusal as refusal:

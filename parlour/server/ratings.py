@@ -23,6 +23,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from parlour.core.state import rank
 from parlour.server.accounts.rows import AccountRow, username_key
+from parlour.server.botaccounts.rows import BotAccountRow
 from parlour.server.rematch import DECLINED
 from parlour.server.storage import Base, MoveRow, SeatRow, TableRow
 
@@ -222,6 +223,13 @@ def _names(s: Session, identities: Sequence[str]) -> dict[str, tuple[str, str | 
     return names
 
 
+def _bot_accounts(s: Session, identities: Sequence[str]) -> set[str]:
+    """Returns the identities among these that are server bot accounts (botaccounts/)."""
+    ids = [int(i.split(":", 1)[1]) for i in identities if i.startswith("account:")]
+    found = s.scalars(select(BotAccountRow.account_id).where(BotAccountRow.account_id.in_(ids))).all()
+    return {f"account:{i}" for i in found}
+
+
 def leaderboard(engine: Engine, game: str, players: int) -> list[dict[str, object]]:
     """Returns the best BOARD_SIZE identities of a game at a player count, by ordinal."""
     with Session(engine) as s:
@@ -232,12 +240,13 @@ def leaderboard(engine: Engine, game: str, players: int) -> list[dict[str, objec
             .limit(BOARD_SIZE)
         ).all()
         names = _names(s, [r.identity for r in rows])
+        bots = _bot_accounts(s, [r.identity for r in rows])
     return [
         {
             "place": number,
             "name": names[r.identity][0],
             "username": names[r.identity][1],
-            "bot": r.identity.startswith("bot:"),
+            "bot": r.identity.startswith("bot:") or r.identity in bots,
             "mu": r.mu,
             "sigma": r.sigma,
             "ordinal": ordinal(r.mu, r.sigma),
@@ -325,6 +334,7 @@ def profile(engine: Engine, username: str) -> dict[str, object] | None:
         return {
             "username": account.username,
             "display_name": account.display_name,
+            "bot": s.get(BotAccountRow, account.id) is not None,
             "since": account.created,
             "games": games,
             "timeouts": timeouts,

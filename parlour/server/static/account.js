@@ -30,6 +30,29 @@ function show(data) {
   $("me-email-state").textContent = account.email ? (account.email_confirmed ? "confirmed" : "not confirmed yet") : "";
   loadSeats();
   loadNotifications();
+  loadBots();
+}
+
+// The person's bot accounts (never a token: a new bot's is shown once, when it is made).
+async function loadBots() {
+  const list = $("me-bots");
+  const reply = await fetch("/api/bot/accounts", { credentials: "same-origin" });
+  if (!reply.ok) return;
+  list.replaceChildren();
+  for (const bot of (await reply.json()).bots) {
+    const item = document.createElement("li");
+    const state = bot.revoked ? "revoked" : (bot.online ? "online" : "offline");
+    item.append(document.createTextNode(`${bot.name} (${state}) `));
+    if (!bot.revoked) {
+      const button = Object.assign(document.createElement("button"), { type: "button", textContent: "Revoke" });
+      button.addEventListener("click", async () => {
+        try { await call(`/api/bot/accounts/${encodeURIComponent(bot.name)}/revoke`); say(`${bot.name} is revoked.`); loadBots(); }
+        catch (err) { fail(err.message); }
+      });
+      item.append(button);
+    }
+    list.append(item);
+  }
 }
 
 let pushKey = "";
@@ -127,6 +150,15 @@ onSubmit("register-form", async () => {
   show(await call("/api/register", body));
   $("register-password").value = "";
   say(body.email ? "Welcome! A link to confirm your e-mail address is on its way (if this server sends e-mail)." : "Welcome!");
+});
+
+onSubmit("bot-form", async () => {
+  const made = await call("/api/bot/accounts", { name: $("bot-name").value.trim() });
+  $("bot-token-text").textContent = made.token;
+  $("bot-token").hidden = false;
+  $("bot-name").value = "";
+  say(`${made.name} is made: copy its token now, it is not shown again.`);
+  loadBots();
 });
 
 onSubmit("forgot-form", async () => {

@@ -3,6 +3,7 @@
 "use strict";
 const REFRESH_EVERY = 20000;  // ms between two askings of whose turn it is, while the page is in view
 let games = [], info = { games: {}, bots: {}, bot_order: [], reference_games: [] };
+let onlineBots = [];  // the server's bot accounts online now (GET /api/bots): seats "account:NAME"
 
 function byId(id) { return document.getElementById(id); }
 
@@ -15,11 +16,13 @@ function botChoices(game) {
   const names = game.bots.filter(b => b !== "ismcts");
   if (game.bots.includes("ismcts")) names.push("ismcts:200ms", "ismcts:1s", "ismcts:2s");
   const rank = b => { const i = info.bot_order.indexOf(b); return i < 0 ? info.bot_order.length : i; };
-  return names.sort((a, b) => rank(a) - rank(b)).map(b => [b, `bot: ${b}`]);
+  const ours = names.sort((a, b) => rank(a) - rank(b)).map(b => [b, `bot: ${b}`]);
+  return ours.concat(onlineBots.map(name => [`account:${name}`, `online bot: ${name}`]));
 }
 
 function seatHelp(value) {
   if (value === "human") return "a person: send them their seat's link";
+  if (value.startsWith("account:")) return "a bot account online at this server: its own program plays the seat";
   return info.bots[value] || "a bot";
 }
 
@@ -283,6 +286,7 @@ async function listTables() {
 
 async function start() {
   [games, info] = await Promise.all([(await fetch("/api/games")).json(), (await fetch("/static/lobby.json")).json()]);
+  try { onlineBots = (await (await fetch("/api/bots")).json()).bots || []; } catch (err) { onlineBots = []; }
   const clear = () => { byId("create-error").textContent = ""; };
   byId("game").addEventListener("change", drawGame);
   byId("players").addEventListener("change", () => { clear(); drawSeats(); watchers(); });

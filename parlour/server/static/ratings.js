@@ -145,7 +145,7 @@ async function profile() {
   }
   document.title = `${found.display_name} · Parlour`;
   $("profile-name").textContent = found.display_name;
-  $("profile-username").textContent = `(${found.username})`;
+  $("profile-username").textContent = found.bot ? `(${found.username}, a bot)` : `(${found.username})`;
   $("profile-timeouts").textContent = `The clock ran out on this player ${found.timeouts} time${found.timeouts === 1 ? "" : "s"}.`;
   // Each game by its title (the server's list of games), its name where the list has none.
   const titles = new Map((await getJSON("/api/games").catch(() => [])).map((g) => [g.name, g.title]));

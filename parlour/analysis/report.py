@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject
+from parlour.core.record import MAX_VALUES
 
 T = TypeVar("T")
 Reader = Callable[[object, str], T]
@@ -197,7 +198,7 @@ def _judgement(value: object, where: str, players: int) -> Judgement:
         loss_low=_number(d["loss_low"], f"{where}.loss_low"),
         loss_high=_number(d["loss_high"], f"{where}.loss_high"),
         mark=_mark(d["mark"], f"{where}.mark"),
-        values=None if d["values"] is None else _list(d["values"], f"{where}.values", MAX_ACTIONS, _valued),
+        values=None if d["values"] is None else _list(d["values"], f"{where}.values", MAX_VALUES, _valued),
     )
 
 

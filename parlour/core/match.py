@@ -21,7 +21,8 @@ class MatchResult:
     """The game's record: its header, and every move unless the match was played unrecorded."""
     actions: int
     first: int = 0
-    """The seat that acted first."""
+    """The seat whose turn came first (the start of the turn order: ``turn_player()`` when it first
+    names a seat, not whoever set the game up before it; the first decider in a game without turns)."""
     recorded: bool = True
     """Whether ``record`` holds the moves (False: played unrecorded, the record cannot replay)."""
 
@@ -54,19 +55,19 @@ def play_match(
         record.start = given.to_position()
         if isinstance(record.start.get("chance"), dict):
             record.start["chance"]["forced"] = []
-    first = state.deciders()[0] if not state.is_over() else 0
+    first_decider = state.deciders()[0] if not state.is_over() else 0
     try:
         if recorded or on_events is not None or state.chance.forced:
-            actions = _play_recorded(state, agents, record if recorded else None, on_events)
+            actions, first = _play_recorded(state, agents, record if recorded else None, on_events)
         else:
-            actions = _play_unrecorded(state, agents)
+            actions, first = _play_unrecorded(state, agents)
     except BaseException:
         with suppress(Exception):  # the match's own failure is the one to tell, not a close's
             close_agents(agents, None)
         raise
     close_agents(agents, state if state.is_over() else None)
     record.scores = state.scores()
-    return MatchResult(state, record, actions, first, recorded)
+    return MatchResult(state, record, actions, first_decider if first is None else first, recorded)
 
 
 def _play_recorded(
@@ -74,9 +75,11 @@ def _play_recorded(
     agents: Sequence[Agent],
     record: GameRecord | None,
     on_events: Callable[[GameState, list[Event]], None] | None,
-) -> int:
-    """Plays to the end, writing each action (with the forced outcomes it used) into ``record``."""
+) -> tuple[int, int | None]:
+    """Plays to the end, writing each action (with the forced outcomes it used) into ``record``; returns
+    the actions applied and the first turn's player (None: the game named none)."""
     actions = 0
+    first = state.turn_player()
     while not state.is_over():
         seat = state.deciders()[0]
         action = agents[seat].choose(state, seat)
@@ -88,15 +91,23 @@ def _play_recorded(
         actions += 1
         if on_events is not None:
             on_events(state, events)
-    return actions
+        if first is None:
+            first = state.turn_player()
+    return actions, first
 
 
-def _play_unrecorded(state: GameState, agents: Sequence[Agent]) -> int:
+def _play_unrecorded(state: GameState, agents: Sequence[Agent]) -> tuple[int, int | None]:
     """Plays to the end with nothing written: each action still goes through ``apply`` (checked), quietly
-    (no event texts)."""
+    (no event texts); returns the actions applied and the first turn's player (None: the game named
+    none)."""
     start = state.actions_applied
-    deciders, apply = state.deciders, state.apply
+    deciders, apply, turn_player = state.deciders, state.apply, state.turn_player
+    first = turn_player()
+    while first is None and not state.over:  # setting up (I'm the Boss!'s marker): no turn yet
+        seat = deciders()[0]
+        apply(agents[seat].choose(state, seat), seat, quiet=True)
+        first = turn_player()
     while not state.over:
         seat = deciders()[0]
         apply(agents[seat].choose(state, seat), seat, quiet=True)
-    return state.actions_applied - start
+    return state.actions_applied - start, first

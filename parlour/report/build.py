@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from parlour.bots.command_bot import is_command
+from parlour.bots.ismcts import Budget
 from parlour.bots.registry import make_bot
 from parlour.bots.simulation import Batch
 from parlour.core.content import ContentSets
@@ -67,7 +68,13 @@ def reproducible(bot: str) -> bool:
     """Returns whether a bot plays the same game again from the same seed: not a search bot with a time
     budget (``ismcts``, ``ismcts:200ms``), whose thinking depends on the machine's speed."""
     base, _, argument = bot.partition(":")
-    return base != "ismcts" or argument.partition(":")[0].endswith("it")
+    if base != "ismcts":
+        return True
+    budget = argument.partition(":")[0]
+    try:
+        return bool(budget) and Budget.parse(budget).milliseconds == 0  # ismcts:500, ismcts:500it
+    except ValueError:
+        return False
 
 
 def check_report(spec: ReportSpec, content: ContentSets | None = None) -> ReportSpec:

@@ -41,10 +41,12 @@ def kingmaking_decisions(
     options: Mapping[str, object],
     turns: int,
     winners: Sequence[int],
-) -> int:
+    scores: Sequence[float] | None = None,
+) -> int | None:
     """Plays game ``index`` again (the same seed and bots play it identically) and returns how many
     decisions in its last round (its final ``players`` turns, of ``turns``) were kingmaking by a seat
-    that did not win (:func:`kingmaker`)."""
+    that did not win (:func:`kingmaker`); None (not looked at) when the replay ended otherwise than the
+    game it replays (its ``scores`` and ``turns``)."""
     state = game.new_state(len(seats), game_seed(seed, index), options)
     agents = seat_bots(game, seats, seed, index, options)
     last_round = turns - len(seats)
@@ -57,4 +59,6 @@ def kingmaking_decisions(
             state.apply(agents[seat].choose(state, seat), seat, quiet=True)
     finally:
         close_agents(agents, state if state.over else None)
+    if state.turns_played() != turns or (scores is not None and list(state.scores()) != list(scores)):
+        return None
     return found

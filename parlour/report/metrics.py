@@ -26,7 +26,7 @@ def mean_ci(values: Sequence[float]) -> JSONObject:
     if not values:
         return {"mean": 0.0, "sd": 0.0, "ci95": [0.0, 0.0], "n": 0}
     mean = math.fsum(values) / len(values)
-    sd = statistics.pstdev(values) if len(values) > 1 else 0.0
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
     half = 1.96 * sd / math.sqrt(len(values))
     return {"mean": mean, "sd": sd, "ci95": [mean - half, mean + half], "n": len(values)}
 
@@ -90,7 +90,8 @@ def outcome(traces: Sequence[GameTrace], seats: Sequence[str]) -> JSONObject:
 
 
 def _end_kind(sentence: str) -> str:
-    """Returns an end sentence with its numbers and seat names blurred, so like ends count together."""
+    """Returns an end sentence with its numbers blurred, so like ends count together (names stay: Venus
+    Needs Men!'s ends name the winning planet)."""
     words = ["N" if any(c.isdigit() for c in w) else w for w in sentence.split()]
     return " ".join(words)[:160] or "(not said)"
 

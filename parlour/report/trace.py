@@ -64,7 +64,8 @@ def play_traced(
     values = game.options(options)
     state = game.new_state(len(seats), game_seed(seed, index), values)
     agents = seat_bots(game, seats, seed, index, values)
-    first = state.deciders()[0] if not state.is_over() else 0
+    first_decider = state.deciders()[0] if not state.is_over() else 0
+    first = state.turn_player()  # the first turn's player, as play_match finds it
     widths: list[float] = []
     estimates: list[list[float]] = []
     turn = state.turns_played()
@@ -73,6 +74,8 @@ def play_traced(
             seat = state.deciders()[0]
             widths.append(float(len(state.legal_actions(seat))))
             state.apply(agents[seat].choose(state, seat), seat, quiet=True)
+            if first is None:
+                first = state.turn_player()
             if state.turns_played() != turn and not state.over:
                 turn = state.turns_played()
                 estimates.append([float(x) for x in state.estimate()])
@@ -83,8 +86,8 @@ def play_traced(
     winners = list(state.winners())
     found = None
     if kingmaking:
-        found = kingmaking_decisions(game, seats, seed, index, values, state.turns_played(), winners)
-    return _trace(index, state, first, widths, estimates, winners, found)
+        found = kingmaking_decisions(game, seats, seed, index, values, state.turns_played(), winners, scores)
+    return _trace(index, state, first_decider if first is None else first, widths, estimates, winners, found)
 
 
 def _trace(

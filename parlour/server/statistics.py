@@ -19,6 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 from html import escape
+from importlib import metadata
 from pathlib import Path
 
 from starlette.requests import Request
@@ -28,6 +29,7 @@ from starlette.routing import Route
 from parlour.bots.simulation import Batch
 from parlour.bots.workers import run_jobs
 from parlour.core.registry import game_names, load_game
+from parlour.report.build import VERSION as REPORT_VERSION
 from parlour.report.build import ReportSpec, check_report, make_report
 
 LOG = logging.getLogger("parlour.server")
@@ -35,6 +37,8 @@ GAMES = 300
 """Greedy games a report plays by default: done within a minute or so for every game."""
 PLAYERS = 4
 """The table size of a report (within the game's range)."""
+CLAIM_SECONDS = 900.0
+"""A claim on a report's computation older than this is taken over (the node that made it is gone)."""
 RETRY = 60.0
 """How long after a failed computation a request starts it again (seconds)."""
 NICE = 10
@@ -58,6 +62,20 @@ class StatisticsSettings:
 
 class Stopped(Exception):
     """Raised in the watch of a computation when the server stops."""
+
+
+def _made_by() -> str:
+    """Returns what a report file's name says made it: the report's format and Parlour's version (a
+    report made by another version is not reused)."""
+    return f"v{REPORT_VERSION}-{_package_version()}"
+
+
+def _package_version() -> str:
+    """Returns Parlour's installed version ("dev" when not installed)."""
+    try:
+        return metadata.version("parlour")
+    except metadata.PackageNotFoundError:
+        return "dev"
 
 
 def players_of(game: str) -> int:
@@ -99,7 +117,7 @@ class Statistics:
     def paths(self, game: str) -> tuple[Path, Path]:
         """Returns a game's report files (JSON, page), named by what the report plays."""
         folder = self.settings.folder or Path()
-        stem = f"{game}-{players_of(game)}p-{self.settings.games}g-seed{self.settings.seed}"
+        stem = f"{game}-{players_of(game)}p-{self.settings.games}g-seed{self.settings.seed}-{_made_by()}"
         return folder / f"{stem}.json", folder / f"{stem}.html"
 
     def status(self, game: str) -> str:
@@ -113,8 +131,32 @@ class Statistics:
         failed = self.failed.get(game)
         if failed is not None and time.monotonic() - failed[1] < RETRY:
             return "failed"
+        if not self._claim(game):
+            return "running"  # another node (sharing the folder) computes it
         self.tasks[game] = asyncio.get_running_loop().create_task(self._compute(game))
         return "running"
+
+    def _claim(self, game: str) -> bool:
+        """Claims a game's computation in the folder (a lock file made exclusively, so nodes sharing the
+        folder compute each report once); a claim older than CLAIM_SECONDS (its node died) is taken over."""
+        lock = self.paths(game)[0].with_suffix(".lock")
+        try:
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                if time.time() - lock.stat().st_mtime > CLAIM_SECONDS:
+                    lock.unlink()
+            descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:
+            return False
+        except OSError:
+            return True  # a folder that cannot hold the lock: compute here (writing will say what is wrong)
+        os.close(descriptor)
+        return True
+
+    def _release(self, game: str) -> None:
+        """Removes the game's claim (its computation ended, well or not)."""
+        with contextlib.suppress(OSError):
+            self.paths(game)[0].with_suffix(".lock").unlink()
 
     async def start(self) -> None:
         """Starts every game's report (one after the other) if the settings ask for it."""
@@ -144,14 +186,12 @@ class Statistics:
                 LOG.info("the statistics of %s took %.1f s", game, time.monotonic() - started)
         except Stopped:
             pass
-        except Exception as err:  # one line kept for the page; the traceback goes to the log
+        except Exception:  # the page says so in general words; the reason goes to the log
             LOG.exception("the statistics of %s failed", game)
-            self.failed[game] = (
-                str(err).splitlines()[0][:200] if str(err) else type(err).__name__,
-                time.monotonic(),
-            )
+            self.failed[game] = ("the server's log says why", time.monotonic())
         finally:
             self.tasks.pop(game, None)
+            self._release(game)
 
     def _watch(self) -> None:
         """Ends a computation when the server stops."""
@@ -207,6 +247,8 @@ def statistics_routes(statistics: Statistics) -> list[Route]:
         return game
 
     async def index(request: Request) -> Response:
+        if statistics.settings.folder is None:  # --statistics-games 0: no statistics here
+            return _not_here()
         items = "".join(
             f'<li><a href="/statistics/{name}" data-statistics="{name}">'
             f"{escape(load_game(name).title)}</a></li>"

@@ -43,9 +43,9 @@ def test_wilson_intervals_have_their_known_values() -> None:
 
 
 def test_mean_ci() -> None:
-    figure = metrics.mean_ci([1.0, 3.0])
-    assert figure["mean"] == 2.0 and figure["sd"] == 1.0
-    assert figure["ci95"] == [pytest.approx(2 - 1.96 / 2**0.5), pytest.approx(2 + 1.96 / 2**0.5)]
+    figure = metrics.mean_ci([1.0, 3.0])  # the sample standard deviation: sqrt(2)
+    assert figure["mean"] == 2.0 and figure["sd"] == pytest.approx(2**0.5)
+    assert figure["ci95"] == [pytest.approx(2 - 1.96), pytest.approx(2 + 1.96)]
     assert metrics.mean_ci([])["n"] == 0
 
 

@@ -4,6 +4,7 @@ restarted server shows it at once), hostile game names refused, off without a fo
 from __future__ import annotations
 
 import json
+import os
 import time
 import warnings
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from parlour.server.app import create_app
-from parlour.server.statistics import StatisticsSettings
+from parlour.server.statistics import CLAIM_SECONDS, Statistics, StatisticsSettings, _made_by
 
 from .conftest import quick_settings
 
@@ -54,8 +55,9 @@ def test_computed_on_first_request_and_kept(tmp_path: Path) -> None:
         page = client.get("/statistics/embers")
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert 'id="plot-seats"><svg' in page.text and "Embers: designer" in page.text
-    assert sorted(p.name for p in folder.iterdir()) == ["embers-4p-3g-seed0.html", "embers-4p-3g-seed0.json"]
-    stored = json.loads((folder / "embers-4p-3g-seed0.json").read_text(encoding="utf-8"))
+    stem = f"embers-4p-3g-seed0-{_made_by()}"  # another version of Parlour makes its own reports
+    assert sorted(p.name for p in folder.iterdir()) == [f"{stem}.html", f"{stem}.json"]
+    stored = json.loads((folder / f"{stem}.json").read_text(encoding="utf-8"))
     assert stored["variants"] == report["variants"]
     # A restarted server shows the kept report at once; another size is another report.
     with client_of(tmp_path / "parlour.db", folder) as client:
@@ -78,6 +80,7 @@ def test_the_list_and_hostile_names(tmp_path: Path) -> None:
 
 def test_off_without_a_folder(tmp_path: Path) -> None:
     with client_of(tmp_path / "parlour.db", None) as client:
+        assert client.get("/statistics").status_code == 404
         assert client.get("/statistics/venture").status_code == 404
         assert client.get("/api/statistics/venture").status_code == 404
 
@@ -98,3 +101,20 @@ def test_the_serve_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     (tmp_path / "file").write_text("x")
     with pytest.raises(OptionError, match="is not a folder"):
         statistics_settings(StatisticsOptions(folder=str(tmp_path / "file")), None, None)
+
+
+def test_a_report_another_node_claimed_is_not_computed_twice(tmp_path: Path) -> None:
+    """Nodes sharing the folder: a fresh claim (a lock file) means another node computes the report; a
+    claim older than CLAIM_SECONDS (its node died) is taken over."""
+    folder = tmp_path / "statistics"
+    statistics = Statistics(StatisticsSettings(folder, 3))
+    lock = statistics.paths("embers")[0].with_suffix(".lock")
+    folder.mkdir()
+    lock.write_text("")
+    assert not statistics._claim("embers")
+    old = time.time() - CLAIM_SECONDS - 1
+    os.utime(lock, (old, old))
+    assert statistics._claim("embers") and lock.exists()
+    assert not statistics._claim("embers")
+    statistics._release("embers")
+    assert not lock.exists()

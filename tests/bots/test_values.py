@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from parlour.bots import values
 from parlour.bots.ismcts import IsmctsBot, Settings
 from parlour.bots.registry import make_bot
 from parlour.bots.simulation import Batch
@@ -148,8 +149,12 @@ def test_the_search_blends_the_evaluator_in(venture_net: ValueNet) -> None:
         Settings.parse("value=2")
 
 
-def test_a_game_without_shipped_weights_is_refused_in_one_line() -> None:
-    assert not shipped("embers").exists()
+def test_a_game_without_shipped_weights_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert shipped("embers").exists()
+    monkeypatch.setattr(values, "shipped", lambda game: tmp_path / f"{game}.npz")
+    monkeypatch.setattr(values, "_SHIPPED", {})
     bot = make_bot(load_game("embers"), "ismcts:20it::value=1", 1)
     state = midgame("embers", players=2, actions=2)
     with pytest.raises(ValuesError, match="no learned evaluator for embers is shipped: train one with"):

@@ -16,7 +16,7 @@ from parlour.core.game import Game
 from parlour.core.registry import game_names, load_game
 from parlour.server.accepting import answer
 from parlour.server.asking import AskError, AskMe, check_ask, slow_modes_only
-from parlour.server.botaccounts.seating import BOT_SEAT, bot_pace, bot_seat, seat_bots
+from parlour.server.botaccounts.seating import BOT_SEAT, BOT_SECONDS, bot_seat, is_bot_seat, seat_bots
 from parlour.server.clock import Clock
 from parlour.server.leases import LEASE, MARGIN
 from parlour.server.rematch import (
@@ -681,6 +681,14 @@ class Pace:
     def fields(self) -> dict[str, Any]:
         """Returns the clock as a TableRecord's fields (they have the same names)."""
         return dataclasses.asdict(self)
+
+
+def bot_pace(pace: Pace, seats: list[SeatRecord]) -> Pace:
+    """Returns the table's clock: a live one seating a bot account always has a move clock
+    (botaccounts/seating.py)."""
+    if pace.pace == "live" and pace.move_seconds is None and any(is_bot_seat(s) for s in seats):
+        return dataclasses.replace(pace, move_seconds=BOT_SECONDS)
+    return pace
 
 
 def check_pace(spec: dict[str, object]) -> Pace:

@@ -9,23 +9,17 @@ bot that never answers cannot stall it.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
 
 from parlour.server.botaccounts.service import bind_bot_seats, online_bot
 from parlour.server.clock import Clock
 from parlour.server.storage import SeatRecord, Store, TableRecord
 from parlour.server.tables import Refusal
 
-if TYPE_CHECKING:
-    from parlour.server.hall import Pace
-
 BOT_SEAT = "account:"
 """How a table's seat names a bot account: ``account:NAME``."""
 BOT_SECONDS = 60.0
 """The move clock of a live table seating a bot account and made without one (seconds a decision)."""
-PaceT = TypeVar("PaceT", bound="Pace")
 
 
 def bot_seat(number: int, bot: str) -> SeatRecord:
@@ -39,13 +33,6 @@ def bot_seat(number: int, bot: str) -> SeatRecord:
 def is_bot_seat(seat: SeatRecord) -> bool:
     """Returns whether a seat of a request is a bot account's (a person's without a link)."""
     return seat.kind == "human" and seat.token_hash is None
-
-
-def bot_pace(pace: PaceT, seats: list[SeatRecord]) -> PaceT:
-    """Returns the table's clock: a live one seating a bot account always has a move clock."""
-    if pace.pace == "live" and pace.move_seconds is None and any(is_bot_seat(s) for s in seats):
-        return dataclasses.replace(pace, move_seconds=BOT_SECONDS)
-    return pace
 
 
 async def seat_bots(

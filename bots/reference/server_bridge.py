@@ -16,6 +16,7 @@ import http.client
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -39,6 +40,9 @@ def main() -> int:
     if not token:
         print("server_bridge: set PARLOUR_BOT_TOKEN to the bot's API token", file=sys.stderr)
         return 2
+    if urllib.parse.urlsplit(args.server).scheme not in ("http", "https"):
+        print("server_bridge: --server must be an http:// or https:// address", file=sys.stderr)
+        return 2
     bridge = Bridge(args.server.rstrip("/"), token, args.command, args.games)
     while not bridge.done.is_set():
         try:
@@ -56,7 +60,11 @@ class Game:
         self.bridge, self.table = bridge, table
         self.inbox: queue.Queue[dict[str, object]] = queue.Queue()
         self.process = subprocess.Popen(
-            bridge.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            bridge.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: killed with whatever it started
         )
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
@@ -64,8 +72,8 @@ class Game:
     def run(self) -> None:
         """Passes the table's messages to the program and its answers to the server, until the end."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdout.readline()  # the hello (the server's start does not depend on it)
         try:
+            self.process.stdout.readline(MAX_LINE)  # the hello (the server's start does not depend on it)
             while True:
                 message = self.inbox.get()
                 self.process.stdin.write((json.dumps(message) + "\n").encode())
@@ -87,8 +95,7 @@ class Game:
         an old request, or one that never reads, is not left behind)."""
         self.thread.join(2)
         if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
+            self.kill()
 
     def stop(self) -> None:
         """Closes the program's input and collects it (killed if it lingers)."""
@@ -97,8 +104,18 @@ class Game:
                 self.process.stdin.close()
             self.process.wait(timeout=2)
         except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-            self.process.wait()
+            self.kill()
+
+    def kill(self) -> None:
+        """Kills the program's process group (the program and whatever it started) and collects it."""
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            else:
+                self.process.kill()
+        except OSError:
+            pass  # already gone
+        self.process.wait()
 
 
 class Bridge:
@@ -113,9 +130,14 @@ class Bridge:
     def follow(self) -> None:
         """Reads the stream line by line, handing each message to its table's program."""
         address = urllib.parse.urlsplit(self.server)
-        connection = http.client.HTTPConnection(
-            address.hostname or "127.0.0.1", address.port or 80, timeout=60
-        )
+        host = address.hostname or "127.0.0.1"
+        connection: http.client.HTTPConnection
+        if address.scheme == "https":
+            connection = http.client.HTTPSConnection(host, address.port or 443, timeout=60)
+        elif address.scheme == "http":
+            connection = http.client.HTTPConnection(host, address.port or 80, timeout=60)
+        else:
+            raise SystemExit("server_bridge: --server must be an http:// or https:// address")
         connection.request("GET", "/api/bot/stream", headers={"Authorization": f"Bearer {self.token}"})
         response = connection.getresponse()
         if response.status != 200:
@@ -126,7 +148,11 @@ class Bridge:
                 raise ValueError("the stream ended")
             if not line.strip():
                 continue  # a keep-alive
-            self.hand(json.loads(line))
+            message = json.loads(line)
+            if isinstance(message, dict):
+                self.hand(message)
+            else:
+                print(f"server_bridge: not a JSON object on the stream: {line[:80]!r}", file=sys.stderr)
         connection.close()
 
     def hand(self, message: dict[str, object]) -> None:

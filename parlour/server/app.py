@@ -269,9 +269,11 @@ def create_app(settings: Settings) -> Starlette:
 
     async def create(request: Request) -> Response:
         spec = await json_body(request)
+        creator = None
         if isinstance(spec, dict) and spec.get("rated") is True:
-            signed_in(request, accounts())  # a rated table's creator is signed in (and sends the CSRF)
-        made = await hall().create(spec)
+            # a rated table's creator is signed in (and sends the CSRF)
+            creator = signed_in(request, accounts())[0].id
+        made = await hall().create(spec, creator)
         base = f"/t/{made.table}"
         return JSONResponse(
             {

@@ -201,8 +201,9 @@ class Hall:
                 return seat.seat
         raise Refusal(403, "that token opens no seat at this table")
 
-    async def create(self, spec: object) -> Created:
-        """Creates a table from a request (validated as hostile input); refuses with 400 and the reason."""
+    async def create(self, spec: object, creator: int | None = None) -> Created:
+        """Creates a table from a request (validated as hostile input); refuses with 400 and the reason.
+        ``creator``: the signed-in person's account id (a rated table seats only their own bot accounts)."""
         if not isinstance(spec, dict):
             raise Refusal(400, "a table is described by a JSON object")
         self._check_room(spec.get("pace", "live"))
@@ -248,7 +249,7 @@ class Hall:
             rated=rated,
             **pace.fields(),
         )
-        await seat_bots(self.store, self.clock, record, self._open)
+        await seat_bots(self.store, self.clock, record, self._open, creator)
         return Created(record.id, tokens, spectator)
 
     async def _open(self, record: TableRecord, previous: str | None = None) -> LiveTable:
@@ -346,9 +347,12 @@ class Hall:
         their name and their token, stored hashed, so their own link's token opens the new seat; a bot
         keeps its bot). Only a seated person asks; asking is accepting (ruling S-3): the new table
         waits until every other person accepted too. A later request returns the same table and
-        accepts for its asker; a declined rematch is refused (409), and no new one is made."""
+        accepts for its asker; a declined rematch is refused (409), and no new one is made, as is a
+        table seating a bot account (409: it never accepts)."""
         if seat is None:
             raise Refusal(403, "only a seated person may ask to play again")
+        if any(s.bot_account for s in table.record.seats):
+            raise Refusal(409, "a table with a bot account is not played again: make a new table")
         if not table.state.is_over():
             raise Refusal(409, "the game is not over yet")
         made = await self._next_table(table, seat)
@@ -509,7 +513,14 @@ class Hall:
                     "status": record.status,
                     "version": live.record.version if live else record.version,
                     "seats": [
-                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "called": called}
+                        {
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "bot": s.bot,
+                            "name": s.name,
+                            "bot_account": s.bot_account,
+                            "called": called,
+                        }
                         for s, called in zip(record.seats, _seat_names(live, record.players), strict=True)
                     ],
                     "created": record.created,
@@ -546,7 +557,14 @@ class Hall:
             "waiting_for": waiting_for(record),
             "declined_by": record.declined_by,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "called": called}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "bot_account": s.bot_account,
+                    "called": called,
+                }
                 for s, called in zip(record.seats, _seat_names(table, record.players), strict=True)
             ],
             "winners": list(state.winners()) if over else [],

@@ -262,6 +262,7 @@ def learner_view(tutorial: Tutorial, version: int) -> dict[str, object]:
             "connected": True,
             "time_left": None,
             "name": None,
+            "bot_account": False,
             "timeouts": 0,
             "away_left": None,
             "votes": [],

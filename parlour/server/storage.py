@@ -177,6 +177,8 @@ class SeatRow(Base):
     accepted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether its person accepted the rematch the table is (always true elsewhere). Kept by the
     accepts alone (rematch.py): ``Store.update`` never writes it."""
+    bot_account: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the seat is a server bot account's (kind human, bound to it; public). Set at creation."""
 
 
 class MoveRow(Base):
@@ -237,6 +239,8 @@ class SeatRecord:
     """Whether the others' vote gave the seat to a bot for the rest of the game (public)."""
     accepted: bool = True
     """Whether its person accepted the rematch (a bot's seat and any other table's: true)."""
+    bot_account: bool = False
+    """Whether the seat is a server bot account's (kind human, no link; botaccounts/seating.py)."""
 
 
 @dataclass
@@ -654,8 +658,9 @@ SEAT_COLUMNS = (
     "seat", "kind", "bot", "token_hash", "ask", "stand_in", "time_left", "name", "timeouts", "away_left",
     "votes", "replaced",
 )  # fmt: skip
-STORED_SEAT_COLUMNS = (*SEAT_COLUMNS, "accepted")
-"""A seat's columns as created and read (``accepted`` changes only by the accepts: rematch.py)."""
+STORED_SEAT_COLUMNS = (*SEAT_COLUMNS, "accepted", "bot_account")
+"""A seat's columns as created and read (``accepted`` changes only by the accepts: rematch.py;
+``bot_account`` never changes)."""
 MOVE_COLUMNS = ("number", "seat", "action", "forced", "at", "note")
 
 

@@ -344,6 +344,7 @@ class LiveTable:
                 "connected": s.kind == "bot" or s.seat in connected,
                 "time_left": s.time_left,
                 "name": s.name,
+                "bot_account": s.bot_account,
                 "timeouts": s.timeouts,
                 "away_left": s.away_left,
                 "votes": list(s.votes),

@@ -35,6 +35,8 @@ class SeatJSON(TypedDict):
     connected: bool
     time_left: float | None
     name: str | None
+    bot_account: bool
+    """Whether a server bot account plays it (kind human, no person: no away, no votes)."""
     timeouts: int
     """How often its person's clock ran out."""
     away_left: float | None

@@ -29,7 +29,11 @@ async def vote_replace(table: LiveTable, by: int, seat: object) -> None:
         raise Refusal(409, f"seat {seat} is already played by a bot for the rest of the game")
     if by in stored.votes:
         raise Refusal(409, f"you voted on seat {seat} already")
-    voters = {s.seat for s in record.seats if s.kind == "human" and not s.replaced and s.seat != seat}
+    voters = {
+        s.seat
+        for s in record.seats
+        if s.kind == "human" and not s.bot_account and not s.replaced and s.seat != seat
+    }
     async with table.lock:
         table.check_owned()  # a copy of a table another node owns changes nothing (cluster.py)
         stored.votes = sorted({*stored.votes, by})

@@ -9,6 +9,7 @@ from typing import Any
 from parlour.server.accounts.counters import AccountLimits, Limit
 from parlour.server.accounts.mail import MailSettings
 from parlour.server.app import create_app
+from parlour.server.botaccounts.answers import BotLimits
 
 from .conftest import database_sql, quick_settings
 
@@ -31,10 +32,12 @@ def account_client(
     limits: AccountLimits = ROOMY,
     mail: MailSettings | None = None,
     base_url: str = "http://testserver",
+    bot_limits: BotLimits | None = None,
 ) -> TestClient:
     """Returns a test client (not yet started) of a server on ``db`` with these limits and mail."""
     settings = quick_settings(
         db,
+        **({} if bot_limits is None else {"bot_limits": bot_limits}),
         account_limits=limits,
         mail=mail,
         public_url="http://testserver",

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import warnings
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.websockets import WebSocketDisconnect
 
 from parlour.server.accounts.counters import Limit
 from parlour.server.app import create_app
 from parlour.server.botaccounts.answers import BotLimits
 
-from .accounts_helpers import account_client, login, register, rows
+from .accounts_helpers import PASSWORD, account_client, login, register, rows
 from .conftest import quick_settings, stored_bytes
 
 with warnings.catch_warnings():
@@ -144,7 +148,7 @@ GARBAGE = st.one_of(
 
 
 def test_a_bot_plays_a_whole_game_over_its_websocket_and_the_socket_is_fuzzed(db: Path) -> None:
-    with account_client(db) as client:
+    with account_client(db, bot_limits=BotLimits(refused_frames=10**6)) as client:
         csrf = register(client, "ana")
         token = make_bot(client, csrf, "anabot").json()["token"]
         with client.websocket_connect("/api/bot/ws") as socket:
@@ -234,3 +238,127 @@ def test_post_answers_are_fuzzed_and_never_change_the_table(db: Path) -> None:
             )
             assert fine.status_code == 200, fine.text
             assert fine.json()["version"] == version + 1
+
+
+def test_deleting_the_owner_revokes_the_bots_tokens(db: Path) -> None:
+    with account_client(db) as client:
+        csrf = register(client, "ana")
+        token = make_bot(client, csrf, "anabot").json()["token"]
+        with client.websocket_connect("/api/bot/ws") as socket:
+            socket.send_text(json.dumps({"type": "hello", "token": token}))
+            for _ in range(200):
+                if client.get("/api/bots").json()["bots"]:
+                    break
+            assert client.get("/api/bots").json()["bots"] == ["anabot"]
+            gone = client.post("/api/me/delete", json={"password": PASSWORD}, headers={"x-csrf-token": csrf})
+            assert gone.status_code == 200, gone.text
+            assert client.get("/api/bots").json()["bots"] == []
+        refused = client.get("/api/bot/tables/nothing/request", headers=bearer(token))
+        assert refused.status_code == 401
+        assert rows(db, "SELECT revoked, stream, online_until FROM bot_accounts") == [(1, None, None)]
+
+
+def test_a_bot_account_sits_once_at_a_table_rated_only_by_its_owner_and_at_most_max_tables(
+    db: Path,
+) -> None:
+    with account_client(db) as client:
+        csrf = register(client, "ana")
+        token = make_bot(client, csrf, "anabot").json()["token"]
+        with client.websocket_connect("/api/bot/ws") as socket:
+            socket.send_text(json.dumps({"type": "hello", "token": token}))
+            for _ in range(200):
+                if client.get("/api/bots").json()["bots"]:
+                    break
+            bot = {"kind": "bot", "bot": "account:anabot"}
+            twice = client.post("/api/tables", json={"game": "embers", "seats": [bot, bot]})
+            assert twice.status_code == 400 and "at most once" in twice.json()["error"]
+            client.post("/api/logout", headers={"x-csrf-token": csrf})
+            other = register(client, "bea")
+            spec = {"game": "embers", "seats": [bot, {"kind": "bot", "bot": "random"}]}
+            rated = client.post("/api/tables", json={**spec, "rated": True}, headers={"x-csrf-token": other})
+            assert rated.status_code == 403 and "\n" not in rated.json()["error"]
+            assert client.post("/api/tables", json=spec).status_code == 201  # unrated: anybody
+            with patch("parlour.server.botaccounts.seating.MAX_TABLES", 1):
+                busy = client.post("/api/tables", json=spec)
+            assert busy.status_code == 409 and "already plays 1 tables" in busy.json()["error"]
+
+
+def test_a_bot_accounts_seat_is_marked_in_every_view_and_is_no_voter(db: Path) -> None:
+    with account_client(db) as client:
+        csrf = register(client, "ana")
+        token = make_bot(client, csrf, "anabot").json()["token"]
+        with client.websocket_connect("/api/bot/ws") as socket:
+            socket.send_text(json.dumps({"type": "hello", "token": token}))
+            for _ in range(200):
+                if client.get("/api/bots").json()["bots"]:
+                    break
+            seats = [{"kind": "bot", "bot": "account:anabot"}, {"kind": "human"}, {"kind": "human"}]
+            made = client.post("/api/tables", json={"game": "venture", "seats": seats})
+            assert made.status_code == 201, made.text
+            table = made.json()["table"]
+            links = {int(s): link.split("#k=")[1] for s, link in made.json()["seats"].items()}
+            marks = [True, False, False]
+            status = client.get(f"/api/tables/{table}/status").json()
+            assert [s["bot_account"] for s in status["seats"]] == marks
+            assert status["seats"][0]["name"] == "anabot" and status["seats"][0]["kind"] == "human"
+            listed = [t for t in client.get("/api/tables").json() if t["table"] == table]
+            assert [s["bot_account"] for s in listed[0]["seats"]] == marks
+            view = client.get(f"/api/tables/{table}", headers=bearer(links[1])).json()
+            assert [s["bot_account"] for s in view["seats"]] == marks
+            live = client.app.state.hall.get(table)  # type: ignore[attr-defined]
+            live.record.seats[2].timeouts = 3  # as if its clock ran out three times
+            with client.websocket_connect(f"/ws/{table}") as person:
+                person.send_text(json.dumps({"type": "hello", "token": links[1]}))
+                person.send_text(json.dumps({"type": "replace", "seat": 2}))
+                for _ in range(250):  # the one person's vote is enough: the bot account is no voter
+                    if live.record.seats[2].replaced:
+                        break
+                    time.sleep(0.02)
+                assert live.record.seats[2].replaced and live.record.seats[2].votes == [1]
+            again = client.post(f"/api/tables/{table}/again", headers=bearer(links[1]))
+            assert again.status_code == 409
+            assert again.json()["error"] == "a table with a bot account is not played again: make a new table"
+            # A table the bot is not seated at is refused as one that does not exist.
+            others = [{"kind": "human"}, {"kind": "human"}]
+            other = client.post("/api/tables", json={"game": "venture", "seats": others}).json()["table"]
+            refusals = [
+                client.get(f"/api/bot/tables/{t}/request", headers=bearer(token)) for t in (other, "nothing")
+            ]
+            assert [r.status_code for r in refusals] == [404, 404]
+            assert refusals[0].json() == refusals[1].json()
+
+
+def test_a_sockets_frames_are_counted_before_being_read_and_20_refusals_close_it(db: Path) -> None:
+    limits = BotLimits(answers_per_bot=Limit(5, 60.0))
+    with account_client(db, bot_limits=limits) as client:
+        csrf = register(client, "ana")
+        token = make_bot(client, csrf, "anabot").json()["token"]
+        with client.websocket_connect("/api/bot/ws") as socket:
+            socket.send_text(json.dumps({"type": "hello", "token": token}))
+            statuses = []
+            for _ in range(6):
+                socket.send_text("not json at all")  # refused, but counted first
+                statuses.append(json.loads(socket.receive_text())["status"])
+            assert statuses == [400] * 5 + [429]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_text()
+            assert closed.value.code == 4429
+    with account_client(tmp_db(db), bot_limits=BotLimits()) as client:
+        csrf = register(client, "ana")
+        token = make_bot(client, csrf, "anabot").json()["token"]
+        with client.websocket_connect("/api/bot/ws") as socket:
+            socket.send_text(json.dumps({"type": "hello", "token": token}))
+            for n in range(19):
+                socket.send_text(json.dumps({"type": "hello", "n": n}))  # not an answer
+                assert "refused messages" not in json.loads(socket.receive_text())["error"]
+            socket.send_text(json.dumps({"type": "hello", "n": 19}))
+            last = json.loads(socket.receive_text())
+            assert last["status"] == 400 and "20 refused messages" in last["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_text()
+            assert closed.value.code == 4400
+
+
+def tmp_db(db: Path) -> Path:
+    """Returns another database file beside ``db``."""
+    return db.with_name("other-" + db.name)

@@ -16,6 +16,7 @@ import pytest
 from parlour.bots.protocol import build_request
 from parlour.core.record import GameRecord, replay_steps, start_state
 from parlour.core.registry import load_game
+from parlour.server.tables import CLOCK_NOTE
 
 from .bot_api import Person, Stream, bot_call, bridge, create_with_bot, wait_online, wait_over
 from .live_server import LiveServer
@@ -59,6 +60,11 @@ def test_every_reference_bot_plays_every_game_through_the_server(
         status = wait_over(server, table, 300)
         assert status["over"] and status["seats"][0]["name"] == "refbot"
         assert running.wait(30) == 0
+        # The bot played: its clock never ran out (the clock alone would have ended the game too).
+        view = server.get(f"/api/tables/{table}")  # a finished game is open to everyone
+        assert view["seats"][0]["timeouts"] == 0 and view["seats"][0]["bot_account"] is True
+        late = [e for e in view["log"] if e["seat"] == 0 and e["note"] == CLOCK_NOTE]
+        assert late == [], late[:3]
     finally:
         if running.poll() is None:
             running.kill()

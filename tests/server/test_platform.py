@@ -324,7 +324,7 @@ def test_the_schema_is_migrated_to_the_newest_revision_with_64_bit_seeds(tmp_pat
         with store.engine.connect() as connection:
             version = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
         seed = next(c for c in inspect(store.engine).get_columns("tables") if c["name"] == "seed")
-        assert version == "0017" and isinstance(seed["type"], BigInteger)
+        assert version == "0018" and isinstance(seed["type"], BigInteger)
     finally:
         store.close()
 

@@ -260,7 +260,7 @@ def test_a_database_from_before_sealing_is_upgraded_and_its_games_in_play_sealed
         assert [live.state.observation(s) for s in (0, 1)] == [expected.observation(s) for s in (0, 1)]
         version = database_sql(db, "SELECT version_num FROM alembic_version")
         rows = dict(database_sql(db, "SELECT id, sealed FROM tables"))
-        assert version == [("0017",)] and rows == {"old1": 1, "old2": 0}
+        assert version == [("0018",)] and rows == {"old1": 1, "old2": 0}
         assert raw_seed(db, "old1")[0] != seed and raw_seed(db, "old2")[0] == finished
         assert seed_bytes(seed) not in stored_bytes(db)  # no SQLite page left from before the sealing
 
@@ -277,4 +277,4 @@ def test_a_database_migrated_by_a_newer_release_is_one_line_and_no_start(
     assert main(["serve", "--db", str(db), "--seed-key-file", str(tmp_path / "seed.key")]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "Traceback" not in error, error
-    assert "newer than this Parlour's (revision '0099_from_the_future'" in error and "0017" in error
+    assert "newer than this Parlour's (revision '0099_from_the_future'" in error and "0018" in error

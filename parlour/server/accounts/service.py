@@ -31,6 +31,7 @@ from parlour.server.accounts.rules import (
     check_password,
     check_username,
 )
+from parlour.server.botaccounts.rows import BotAccountRow
 from parlour.server.notify.outbox import NotificationRow, PushSubscriptionRow
 from parlour.server.ratings import RatingHistoryRow, RatingRow
 from parlour.server.storage import SeatRow, Store, TableRow
@@ -399,6 +400,11 @@ class Accounts:
             s.execute(delete(AccountTokenRow).where(AccountTokenRow.account_id == account_id))
             s.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.account_id == account_id))
             s.execute(delete(NotificationRow).where(NotificationRow.account_id == account_id))
+            s.execute(  # the owner's bots go with it: their tokens open nothing, their streams stop
+                update(BotAccountRow)
+                .where(BotAccountRow.owner_id == account_id)
+                .values(revoked=True, stream=None, online_until=None)
+            )
             seats = s.execute(
                 select(SeatRow.table_id, SeatRow.seat).where(SeatRow.account_id == account_id)
             ).all()

@@ -15,6 +15,11 @@ from parlour.server.hall import Hall
 from parlour.server.orders import order
 from parlour.server.tables import LiveTable, Refusal
 
+NO_SEAT = "your bot holds no seat at this table (or there is no such table)"
+"""The one refusal of a table the bot is not seated at, whether the table exists or not."""
+MAX_TABLE_ID = 64
+"""The longest table id looked up for a bot (a table's id is far shorter)."""
+
 
 @dataclass(frozen=True)
 class BotLimits:
@@ -28,6 +33,8 @@ class BotLimits:
     """Streams one bot may open a minute (a reconnection loop without a pause is refused)."""
     made_per_person: Limit = field(default_factory=lambda: Limit(10, 3600.0))
     """Bot accounts one person may make an hour (revoked ones free a place among MAX_BOTS, not here)."""
+    refused_frames: int = 20
+    """Refused frames after which a bot's WebSocket is closed (each frame is counted first)."""
 
 
 async def within(hall: Hall, key: str, limit: Limit, what: str) -> None:
@@ -45,12 +52,18 @@ async def count_answer(hall: Hall, limits: BotLimits, bot: Bot, address: str) ->
 
 
 async def bot_seats(hall: Hall, bot: Bot, table_id: object) -> tuple[LiveTable, list[int]]:
-    """Returns the table and the bot's seats there; refuses a table where it holds none (404, as a
-    table that does not exist: a bot learns nothing of other tables)."""
-    table = hall.get(table_id)
-    seats = await asyncio.to_thread(seats_at, hall.store, bot.account_id, table.record.id)
+    """Returns the table and the bot's seats there; refuses a table where it holds none with the
+    same 404 as a table that does not exist (its seats are looked up first: a bot learns nothing of
+    other tables)."""
+    seats: list[int] = []
+    if isinstance(table_id, str) and len(table_id) <= MAX_TABLE_ID:
+        seats = await asyncio.to_thread(seats_at, hall.store, bot.account_id, table_id)
     if not seats:
-        raise Refusal(404, "your bot holds no seat at this table")
+        raise Refusal(404, NO_SEAT)
+    try:
+        table = hall.get(table_id)
+    except Refusal as refusal:
+        raise Refusal(404, NO_SEAT) if refusal.status == 404 else refusal from None
     return table, seats
 
 

@@ -12,7 +12,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from parlour.server.accounts.rows import AccountRow, username_key
 from parlour.server.accounts.rules import check_username
@@ -180,6 +180,18 @@ def bind_bot_seats(store: Store, table_id: str, seats: dict[int, int]) -> None:
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                 .values(account_id=account_id)
             )
+
+
+def owner_and_tables(store: Store, account_id: int) -> tuple[int, int]:
+    """Returns the bot's owner (their account id) and how many tables in play seat the bot."""
+    with store.session() as s:
+        owner = s.get_one(BotAccountRow, account_id).owner_id
+        tables = s.scalar(
+            select(func.count(func.distinct(SeatRow.table_id)))
+            .join(TableRow, TableRow.id == SeatRow.table_id)
+            .where(SeatRow.account_id == account_id, TableRow.status == "playing")
+        )
+    return owner, tables or 0
 
 
 def seats_in_play(store: Store, account_id: int) -> list[tuple[str, int, int]]:

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 
 from parlour.bots.protocol import build_request, end_message, error_message, start_message
 from parlour.core.positions import JSONObject
-from parlour.server.botaccounts.seating import BOT_SECONDS
+from parlour.server.botaccounts.seating import BOT_SECONDS, MAX_TABLES
 from parlour.server.botaccounts.service import (
     Bot,
     claim_stream,
@@ -37,8 +37,6 @@ PRESENCE = 20.0
 """How long a presence lease lasts without renewal (seconds): a node that died stops counting after it."""
 KEEP_ALIVE = 10.0
 """The longest a stream stays silent: then it sends an empty line (NDJSON) or a ``ping`` (WebSocket)."""
-MAX_TABLES = 200
-"""Tables one bot may play at once through its stream (more are left waiting until some end)."""
 STOP_SECONDS = 5
 """How long a stopping server waits for its open requests before it cancels them (``parlour serve``):
 a bot's stream never ends by itself, and its bot reconnects to another node (or after the restart)."""

@@ -186,8 +186,11 @@ async def _answers(
     ws: WebSocket, hall: Hall, limits: BotLimits, bot: Bot, sender: asyncio.Future[None]
 ) -> None:
     """Reads the bot's answers on the socket ``{"type": "action", "table": T, "id": N, "action": ...}``
-    until it closes (or its stream ends); each gets its reply or a one-line error naming the table."""
+    until it closes (or its stream ends); each gets its reply or a one-line error naming the table.
+    Every frame is counted against the rate limits before it is read; the socket is closed at the
+    rate limit or after ``limits.refused_frames`` refused frames."""
     where = address_key(ws.client.host) if ws.client else "unknown"
+    refused = 0
     while not sender.done():
         receiving = asyncio.ensure_future(ws.receive())
         waits: list[asyncio.Future[object]] = [receiving, sender]  # type: ignore[list-item]
@@ -200,16 +203,20 @@ async def _answers(
             return
         table: object = None
         try:
+            await count_answer(hall, limits, bot, where)  # every frame counts, before it is read
             found = _parse(message.get("text"))
             table = found.get("table")
-            await count_answer(hall, limits, bot, where)
             if found["type"] not in ("action", "view"):
                 raise Refusal(400, "a bot sends 'action' (or 'view') messages on its socket")
             reply = await answer(hall, bot, table, found)
         except Refusal as refusal:
             reply = {**refusal.to_json(), "table": table if isinstance(table, str) else None}
+            refused += 1
             if refusal.status == 429:
                 await _close(ws, refusal)
+                return
+            if refused >= limits.refused_frames:
+                await _close(ws, Refusal(400, f"{refused} refused messages: the socket is closed"))
                 return
         try:
             await ws.send_text(json.dumps(reply, separators=(",", ":")))

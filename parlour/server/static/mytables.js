@@ -32,7 +32,7 @@ const MyTables = {
   // How a seat of the server's lists is called: its person's name or its bot, with the game's name of
   // the seat where it has one ("Ana (Venus)", "greedy (Mars)"); never "seat N" alone.
   called(seat) {
-    const who = seat.name || (seat.kind === "bot" ? seat.bot : "person");
+    const who = seat.bot_account ? `bot ${seat.name}` : seat.name || (seat.kind === "bot" ? seat.bot : "person");
     return seat.called && !/^seat \d+$/.test(seat.called) ? `${who} (${seat.called})` : who;
   },
 

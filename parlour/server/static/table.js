@@ -98,9 +98,14 @@ function drawLog() {
 
 function drawSeats() {
   show("seats", ...view.seats.map(s => {
+    const clock = s.time_left === null ? "" : `, ${Math.round(s.time_left)} s left`;
+    if (s.bot_account) {  // a server bot account: its profile, no person's controls (away, stand-ins)
+      const profile = el("a", { href: `/players/${encodeURIComponent(s.name)}` }, s.name);
+      const standing = s.stand_in ? `, bot ${s.stand_in} standing in` : "";
+      return el("li", { class: "bot-account" }, `${view.names[s.seat]}: bot `, profile, `${standing}${clock}`);
+    }
     const who = s.kind === "bot" ? `bot ${s.bot}` : s.stand_in ? `bot ${s.stand_in} standing in` : "person";
     const status = s.connected ? "here" : "away";
-    const clock = s.time_left === null ? "" : `, ${Math.round(s.time_left)} s left`;
     const mine = s.seat === view.seat ? " (you)" : "";
     const item = el("li", {}, `${view.names[s.seat]}${mine}: ${who}, ${status}${clock}`);
     if (s.kind === "human" && (!s.connected || silent(s.seat)) && view.seat !== null && s.seat !== view.seat && !s.stand_in) {

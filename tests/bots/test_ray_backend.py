@@ -202,7 +202,7 @@ def crash_always(job: tuple[str, tuple[Any, ...]]) -> list[GameOutcome]:
 def chunk_jobs(folder: Path, games: int) -> list[tuple[str, tuple[Any, ...]]]:
     """Returns simulation chunks of Embers (seed 4, three random bots), each with a folder of its own."""
     folder.mkdir()
-    return [(str(folder), ("embers", SEATS, 4, c, {"chain": "on"}, None)) for c in chunks(games, 2)]
+    return [(str(folder), ("embers", SEATS, 4, c, {"chain": "on"}, None, False)) for c in chunks(games, 2)]
 
 
 def dead_worker_is_retried(folder: Path) -> None:

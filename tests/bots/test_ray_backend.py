@@ -212,7 +212,7 @@ def dead_worker_is_retried(folder: Path) -> None:
         played = [o for outcomes in runner.run(crash_once, jobs) for o in outcomes]
     assert (folder / "crashed").exists()
     attempts = (folder / "attempts").read_text(encoding="utf-8").split()
-    first_of_crashed = next(c[0] for _, (_, _, _, c, _, _) in jobs if 5 in c)
+    first_of_crashed = next(c[0] for _, (_, _, _, c, _, _, _) in jobs if 5 in c)
     assert attempts.count(str(first_of_crashed)) == 2
     assert sorted(o.index for o in played) == list(range(40))
     expected = [o for _, chunk in jobs for o in _play_chunk(chunk)]

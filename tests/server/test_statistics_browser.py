@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from parlour.server.statistics import _made_by
+
 from .browsing import LAPTOP, needs_chromium, screenshot
 from .live_server import LiveServer
 
@@ -40,7 +42,7 @@ def test_the_lobby_links_each_games_statistics(reporting: LiveServer, browser: A
         assert page.locator(f"#plot-{name} svg").count() == 1
     assert page.locator("#plot-seats svg").bounding_box()["width"] > 100
     screenshot(page, "statistics-venture")
-    assert (tmp_path / "statistics" / "venture-4p-6g-seed0.html").is_file()
+    assert (tmp_path / "statistics" / f"venture-4p-6g-seed0-{_made_by()}.html").is_file()
     page.goto(reporting.url + "/statistics")
     assert page.locator("a[data-statistics='venus-needs-men']").count() == 1
     assert errors == []

@@ -12,8 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
+from parlour.core.encoding import Encoding
 from parlour.core.errors import ParlourError
 from parlour.core.positions import JSONObject
+from parlour.core.registry import load_game
+from parlour.core.state import GameState
 
 LAYERS = 3
 """Weight matrices of a network: inputs → hidden → hidden → outputs."""
@@ -117,3 +120,23 @@ def shipped(folder: str, game: str) -> Path:
     """Returns where the shipped network of ``game`` in ``folder`` (``values``, ``policies``) is; the
     file may not exist."""
     return Path(str(resources.files("parlour.bots").joinpath("data", folder, f"{game}.npz")))
+
+
+class TableEncoding:
+    """The game's encoding for the table a state is at, made again only when the table changes (its game,
+    its players, its options): what a network reads a seat's tensor with."""
+
+    def __init__(self) -> None:
+        self._table: tuple[str, int, object] | None = None
+        self._encoding: Encoding | None = None
+
+    def of(self, state: GameState) -> Encoding:
+        """Returns the encoding of ``state``'s table."""
+        players = len(state.scores())
+        options: object = getattr(state, "options", {})
+        table = (state.game_name, players, options)
+        if self._encoding is None or self._table != table:
+            values = dict(options) if isinstance(options, dict) else {}
+            self._encoding = load_game(state.game_name).encoding(players, values)
+            self._table = table
+        return self._encoding

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from parlour.bots.networks import Network, NetworkError, read_network
+from parlour.bots.networks import Network, NetworkError, TableEncoding, read_network
 from parlour.bots.networks import shipped as shipped_network
-from parlour.core.encoding import Encoding, observation
-from parlour.core.registry import load_game
+from parlour.core.encoding import observation
 from parlour.core.state import GameState
 
 FORMAT = "parlour-policy/1"
@@ -57,8 +56,7 @@ class LearnedBot:
     def __init__(self, seed: int = 0, net: Network | None = None) -> None:
         self.net = net
         """The policy (None: the shipped one of the first state's game)."""
-        self._table: tuple[str, int, object] | None = None
-        self._encoding: Encoding | None = None
+        self._tables = TableEncoding()
 
     def choose(self, state: GameState, seat: int) -> object:
         """Returns the legal action of the highest logit."""
@@ -68,7 +66,7 @@ class LearnedBot:
         net = self.net
         if net is None or net.game != state.game_name:
             net = self.net = shipped_policy(state.game_name)
-        adapter = self._adapter(state)
+        adapter = self._tables.of(state)
         tensor = observation(adapter, state, seat)[None, :]
         if tensor.shape[1] != net.inputs or len(adapter.catalogue) != net.outputs:
             raise NetworkError(
@@ -78,14 +76,3 @@ class LearnedBot:
         logits = net.outputs_of(tensor, "tanh")[0]
         ids = adapter.ids.of(legal, state.format_action)
         return legal[int(np.argmax(logits[ids]))]
-
-    def _adapter(self, state: GameState) -> Encoding:
-        """Returns the game's encoding for the table (made again only when the table changes)."""
-        players = len(state.scores())
-        options: object = getattr(state, "options", {})
-        table = (state.game_name, players, options)
-        if self._encoding is None or self._table != table:
-            values = dict(options) if isinstance(options, dict) else {}
-            self._encoding = load_game(state.game_name).encoding(players, values)
-            self._table = table
-        return self._encoding

@@ -16,11 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from parlour.bots.networks import Network, NetworkError, read_network
+from parlour.bots.networks import Network, NetworkError, TableEncoding, read_network
 from parlour.bots.networks import shipped as shipped_network
-from parlour.core.encoding import Encoding, observation
+from parlour.core.encoding import observation
 from parlour.core.positions import JSONObject
-from parlour.core.registry import load_game
 from parlour.core.state import GameState
 
 FORMAT = "parlour-values/1"
@@ -100,8 +99,7 @@ class Evaluator:
     def __init__(self, net: ValueNet | None = None) -> None:
         self.net = net
         """The network (None: the shipped one of the first state's game)."""
-        self._table: tuple[str, int, object] | None = None
-        self._encoding: Encoding | None = None
+        self._tables = TableEncoding()
 
     def __call__(self, state: GameState) -> list[float]:
         """Returns each seat's value in 0..1 (what that seat may know only)."""
@@ -109,20 +107,10 @@ class Evaluator:
         if net is None or net.game != state.game_name:
             net = self.net = shipped_net(state.game_name)
         players = len(state.scores())
-        adapter = self._adapter(state, players)
+        adapter = self._tables.of(state)
         rows = np.stack([observation(adapter, state, seat) for seat in range(players)])
         if rows.shape[1] != net.inputs:
             raise ValuesError(
                 f"the {net.game} weights read {net.inputs} numbers, the observation has {rows.shape[1]}"
             )
         return [float(v) for v in net.predict(rows)]
-
-    def _adapter(self, state: GameState, players: int) -> Encoding:
-        """Returns the game's encoding for the table (made again only when the table changes)."""
-        options: object = getattr(state, "options", {})
-        table = (state.game_name, players, options)
-        if self._encoding is None or self._table != table:
-            values = dict(options) if isinstance(options, dict) else {}
-            self._encoding = load_game(state.game_name).encoding(players, values)
-            self._table = table
-        return self._encoding

@@ -30,16 +30,8 @@ from parlour.games.im_the_boss.supply import Line, Supply, hand_names, supply
 def hand_plays(state: BossState, nego: Negotiation, seat: int) -> tuple[tuple[BossAction, ...], Supply]:
     """Returns the Clan cards ``seat`` may lay and the cards it may play (``plays.card_plays``), with who
     supplies what (``supply.supply``): worked out once for each hand, Boss, laid cards, travellers and
-    placards in the negotiation (``Negotiation.memo``, keyed by all of them)."""
-    key = (
-        seat,
-        nego.boss,
-        nego.space,
-        tuple(state.hands[seat]),
-        tuple(map(tuple, nego.laid)),
-        tuple(nego.travelling),
-        tuple(state.owners.items()),
-    )
+    placards in the negotiation (``Negotiation.memo``, keyed by all of them: ``hand_key``)."""
+    key = hand_key(state, nego, seat)
     found: tuple[tuple[BossAction, ...], Supply] | None = nego.memo.get(key)
     if found is None:
         held = hand_names(state, seat)
@@ -47,6 +39,22 @@ def hand_plays(state: BossState, nego: Negotiation, seat: int) -> tuple[tuple[Bo
         lays = [Lay.of(c) for c in known.colours if f"clan:{c}" in held]
         found = nego.memo[key] = (tuple(lays + card_plays(state, seat, held, known)), known)
     return found
+
+
+def hand_key(state: BossState, nego: Negotiation, seat: int) -> tuple[object, ...]:
+    """Returns one flat tuple of everything ``hand_plays`` reads: the seat, the Boss, the space, the
+    seat's hand, each seat's laid cards (each pile after a -1), the travelling placards (their colours,
+    after a -2) and every placard's owner (in the fixed colour order). Flat: cheaper to build and hash
+    than a tuple of tuples, and as exact (card ids are never negative; colours are text)."""
+    parts: list[object] = [seat, nego.boss, nego.space]
+    parts += state.hands[seat]
+    for pile in nego.laid:
+        parts.append(-1)
+        parts += pile
+    parts.append(-2)
+    parts += nego.travelling
+    parts += state.owners.values()
+    return tuple(parts)
 
 
 def investor_actions(state: BossState, seat: int, known: Supply | None = None) -> list[BossAction]:

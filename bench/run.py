@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from accounts_bench import accounts_figures
 from analysis_bench import analysis_figures
+from baselines import baseline_figures
 from boss_bench import bot_games
 from cluster_bench import bots_figures
 from evaluator_bench import evaluator_figures
@@ -50,8 +51,10 @@ PARTS = (
     "analysis",
     "cluster",
     "evaluator",
+    "baselines",
 )
-"""The parts ``--only`` measures alone, keeping the other figures of bench/results.json."""
+"""The parts ``--only`` measures alone, keeping the other figures of bench/results.json (``evaluator``
+and ``baselines`` take hours on two cores: only ``--only`` runs them)."""
 
 
 def optimiser_figures() -> dict[str, float]:
@@ -106,6 +109,8 @@ def main() -> None:
             search_figures(results, **SEARCH)
         elif only == "evaluator":
             evaluator_figures(results)
+        elif only == "baselines":
+            baseline_figures(results)
         elif only == "windows":
             window_bench(results)
         elif only == "turns":

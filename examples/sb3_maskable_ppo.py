@@ -44,29 +44,43 @@ def main() -> None:
     parser.add_argument("game", choices=sorted(ENV_IDS))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--opponents", default="random", help="a bot name, or one a seat, comma-separated")
+    parser.add_argument("--reward", choices=("win", "score"), default="win", help="what the learner is paid")
     parser.add_argument("--steps", type=int, default=50_000, help="the learner's steps of training")
     parser.add_argument("--games", type=int, default=100, help="games played after training")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--export", type=Path, help="write the trained policy here (parlour-policy/1)")
     args = parser.parse_args()
     env = gymnasium.make(
-        ENV_IDS[args.game], players=args.players, opponents=args.opponents.split(","), seat="rotate"
+        ENV_IDS[args.game],
+        players=args.players,
+        opponents=args.opponents.split(","),
+        seat="rotate",
+        reward=args.reward,
     )
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=min(2048, max(64, args.steps)), verbose=0)
     model.learn(total_timesteps=args.steps)
     wins = 0.0
+    judge = gymnasium.make(  # the games after training are judged by the win, whatever the pay was
+        ENV_IDS[args.game], players=args.players, opponents=args.opponents.split(","), seat="rotate"
+    )
     for game in range(args.games):
-        observation, info = env.reset(seed=args.seed * 100_003 + game)
+        observation, info = judge.reset(seed=args.seed * 100_003 + game)
         done = False
         while not done:
             action, _ = model.predict(observation, action_masks=info["action_mask"] > 0, deterministic=True)
-            observation, reward, terminated, truncated, info = env.step(int(action))
+            observation, reward, terminated, truncated, info = judge.step(int(action))
             done = terminated or truncated
         wins += float(reward)
     print(f"{args.game}: after {args.steps} steps, {wins / args.games:.3f} of the wins in {args.games} games")
     if args.export:
         command = "python examples/sb3_maskable_ppo.py " + " ".join(sys.argv[1:])
-        about = {"command": command, "seed": args.seed, "steps": args.steps, "opponents": args.opponents}
+        about = {
+            "command": command,
+            "seed": args.seed,
+            "steps": args.steps,
+            "opponents": args.opponents,
+            "reward": args.reward,
+        }
         export(model, args.game, args.export, about)
 
 

@@ -49,6 +49,26 @@ def test_the_sb3_example_trains_and_plays() -> None:
 
 
 @pytest.mark.slow
+def test_the_sb3_example_pays_the_score_and_exports_a_policy_parlour_plays(tmp_path: Path) -> None:
+    """``--reward score`` trains on the score difference (the games after training are still judged by
+    the win), and ``--export`` writes a policy the ``learned`` bot reads, saying how it was trained."""
+    pytest.importorskip("sb3_contrib")
+    from parlour.bots.networks import read_network
+    from parlour.bots.policies import FORMAT
+
+    out = tmp_path / "venture.npz"
+    example = "examples/sb3_maskable_ppo.py"
+    argv = ("venture", "--steps", "256", "--games", "2", "--players", "3", "--reward", "score")
+    printed = run(example, *argv, "--opponents", "greedy", "--export", str(out))
+    assert re.fullmatch(r"venture: after 256 steps, [01]\.\d{3} of the wins in 2 games\n", printed), printed
+    net = read_network(out, FORMAT, "venture")
+    assert net.about["reward"] == "score"
+    assert net.about["opponents"] == "greedy"
+    assert net.about["steps"] == 256
+    assert "--reward score" in str(net.about["command"])
+
+
+@pytest.mark.slow
 def test_the_rllib_example_trains_an_iteration() -> None:
     pytest.importorskip("ray.rllib")
     pytest.importorskip("torch")

@@ -55,20 +55,9 @@ def test_a_report_of_each_game(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_variants_are_compared_on_the_same_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    compare = ("--compare", "payment=turn", "--compare", "payment=each")
     data = report(
-        capsys,
-        tmp_path / "r",
-        "venture",
-        "--players",
-        "4",
-        "-n",
-        "3",
-        "--compare",
-        "payment=turn",
-        "--compare",
-        "payment=each",
-        "--kingmaking-games",
-        "0",
+        capsys, tmp_path / "r", "venture", "--players", "4", "-n", "3", *compare, "--kingmaking-games", "0"
     )
     assert [v["label"] for v in data["variants"]] == ["payment=turn", "payment=each"]
     assert [v["options"]["payment"] for v in data["variants"]] == ["turn", "each"]
@@ -100,25 +89,12 @@ def test_the_same_seed_gives_the_same_data(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_the_skill_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = report(
-        capsys,
-        tmp_path / "r",
-        "embers",
-        "--players",
-        "3",
-        "-n",
-        "1",
-        "--skill-games",
-        "3",
-        "--skill-bot",
-        "ismcts:5it",
-    )
+    skilled = ("--skill-games", "3", "--skill-bot", "ismcts:5it")
+    data = report(capsys, tmp_path / "r", "embers", "--players", "3", "-n", "1", *skilled)
     skill = data["skill"]
     assert [row["bot"] for row in skill["bots"]] == ["ismcts:5it", "random"]
-    assert [row["seats"] for row in skill["bots"]] == [
-        5,
-        4,
-    ]  # seats 0 and 2 in games 0 and 2, seat 1 in game 1
+    # The search's seats: 0 and 2 in games 0 and 2, 1 in game 1.
+    assert [row["seats"] for row in skill["bots"]] == [5, 4]
     assert 0.0 <= skill["luck_share"] <= 1.0
     assert 'id="plot-skill"><svg' in (tmp_path / "r" / "index.html").read_text()
 

@@ -110,3 +110,16 @@ def use_buttons(page: Any) -> None:
     """Opens "Your choices" (the buttons of every legal action), which a drawn table folds away."""
     page.wait_for_selector("body[data-drawn]", state="attached")
     page.evaluate("() => { document.getElementById('actions-box').open = true; }")
+
+
+def register_on_page(page: Any, url: str, username: str, password: str, display: str = "") -> None:
+    """Registers an account through the account page at ``url`` (the server's), as a person would:
+    the form filled in (``display``: the display name, if any) and sent; returns once signed in."""
+    page.goto(url + "/account")
+    page.wait_for_selector("#signed-out:not([hidden])")
+    page.fill("#register-username", username)
+    page.fill("#register-password", password)
+    if display:
+        page.fill("#register-display", display)
+    page.click("#register-button")
+    page.wait_for_selector("#signed-in:not([hidden])")

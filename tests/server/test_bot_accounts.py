@@ -120,11 +120,16 @@ def test_answers_beyond_the_bots_rate_are_refused_with_429(db: Path) -> None:
         assert codes == [404] * 5 + [429, 429]
 
 
-def _seat(client: TestClient, csrf: str = "", rated: bool = False) -> str:
-    """Seats the online bot ``anabot`` at an Embers table against a random bot; returns the table."""
+def wait_online(client: TestClient) -> None:
+    """Waits (up to 200 reads of the list) until a bot account is listed online: its socket said hello."""
     for _ in range(200):
         if client.get("/api/bots").json()["bots"]:
-            break
+            return
+
+
+def _seat(client: TestClient, csrf: str = "", rated: bool = False) -> str:
+    """Seats the online bot ``anabot`` at an Embers table against a random bot; returns the table."""
+    wait_online(client)
     seats = [{"kind": "bot", "bot": "account:anabot"}, {"kind": "bot", "bot": "random"}]
     spec = {"game": "embers", "seats": seats, "rated": rated}
     made = client.post("/api/tables", json=spec, headers={"x-csrf-token": csrf} if csrf else {})
@@ -246,9 +251,7 @@ def test_deleting_the_owner_revokes_the_bots_tokens(db: Path) -> None:
         token = make_bot(client, csrf, "anabot").json()["token"]
         with client.websocket_connect("/api/bot/ws") as socket:
             socket.send_text(json.dumps({"type": "hello", "token": token}))
-            for _ in range(200):
-                if client.get("/api/bots").json()["bots"]:
-                    break
+            wait_online(client)
             assert client.get("/api/bots").json()["bots"] == ["anabot"]
             gone = client.post("/api/me/delete", json={"password": PASSWORD}, headers={"x-csrf-token": csrf})
             assert gone.status_code == 200, gone.text
@@ -266,9 +269,7 @@ def test_a_bot_account_sits_once_at_a_table_rated_only_by_its_owner_and_at_most_
         token = make_bot(client, csrf, "anabot").json()["token"]
         with client.websocket_connect("/api/bot/ws") as socket:
             socket.send_text(json.dumps({"type": "hello", "token": token}))
-            for _ in range(200):
-                if client.get("/api/bots").json()["bots"]:
-                    break
+            wait_online(client)
             bot = {"kind": "bot", "bot": "account:anabot"}
             twice = client.post("/api/tables", json={"game": "embers", "seats": [bot, bot]})
             assert twice.status_code == 400 and "at most once" in twice.json()["error"]
@@ -289,9 +290,7 @@ def test_a_bot_accounts_seat_is_marked_in_every_view_and_is_no_voter(db: Path) -
         token = make_bot(client, csrf, "anabot").json()["token"]
         with client.websocket_connect("/api/bot/ws") as socket:
             socket.send_text(json.dumps({"type": "hello", "token": token}))
-            for _ in range(200):
-                if client.get("/api/bots").json()["bots"]:
-                    break
+            wait_online(client)
             seats = [{"kind": "bot", "bot": "account:anabot"}, {"kind": "human"}, {"kind": "human"}]
             made = client.post("/api/tables", json={"game": "venture", "seats": seats})
             assert made.status_code == 201, made.text

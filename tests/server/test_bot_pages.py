@@ -9,7 +9,7 @@ import pytest
 
 from .accounts_helpers import PASSWORD
 from .bot_api import Stream, wait_online
-from .browsing import needs_chromium
+from .browsing import needs_chromium, register_on_page
 from .live_server import LiveServer
 
 
@@ -21,12 +21,7 @@ def test_a_bot_made_on_the_account_page_is_offered_as_a_seat_while_online(
     page = browser.new_context().new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(server.url + "/account")
-    page.wait_for_selector("#signed-out:not([hidden])")
-    page.fill("#register-username", "ana")
-    page.fill("#register-password", PASSWORD)
-    page.click("#register-button")
-    page.wait_for_selector("#signed-in:not([hidden])")
+    register_on_page(page, server.url, "ana", PASSWORD)
     page.fill("#bot-name", "anabot")
     page.click("#bot-button")
     page.wait_for_selector("#bot-token:not([hidden])")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .accounts_helpers import PASSWORD
-from .browsing import LAPTOP, needs_chromium, screenshot, use_buttons
+from .browsing import LAPTOP, needs_chromium, register_on_page, screenshot, use_buttons
 from .live_server import LiveServer
 from .test_turn_based_browser import DAY, advance, asked, play_turn
 
@@ -23,13 +23,7 @@ def register(browser: Any, server: LiveServer, username: str, display: str) -> A
     """Registers an account through the account page in a browser context of its own; returns it."""
     context = browser.new_context(viewport=LAPTOP)
     page = context.new_page()
-    page.goto(server.url + "/account")
-    page.wait_for_selector("#signed-out:not([hidden])")
-    page.fill("#register-username", username)
-    page.fill("#register-password", PASSWORD)
-    page.fill("#register-display", display)
-    page.click("#register-button")
-    page.wait_for_selector("#signed-in:not([hidden])")
+    register_on_page(page, server.url, username, PASSWORD, display)
     page.close()
     return context
 

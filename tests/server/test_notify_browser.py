@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .accounts_helpers import PASSWORD
-from .browsing import needs_chromium
+from .browsing import needs_chromium, register_on_page
 from .conftest import database_sql
 from .live_server import LiveServer
 
@@ -28,12 +28,7 @@ def test_opting_in_registers_the_service_worker_and_a_subscription_is_stored(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(server.url + "/account")
-    page.wait_for_selector("#signed-out:not([hidden])")
-    page.fill("#register-username", "ana")
-    page.fill("#register-password", PASSWORD)
-    page.click("#register-button")
-    page.wait_for_selector("#signed-in:not([hidden])")
+    register_on_page(page, server.url, "ana", PASSWORD)
     assert page.evaluate("Notification.permission") == "default"  # not asked on load
     assert page.evaluate("navigator.serviceWorker.getRegistration('/').then(r => !!r)") is False
     context.grant_permissions(["notifications"], origin=server.url)

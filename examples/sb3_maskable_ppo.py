@@ -2,6 +2,11 @@
 games with the trained policy (docs/environments.md, "Training in one line").
 
     python examples/sb3_maskable_ppo.py venture --steps 50000 --games 200 --export venture-policy.npz
+    python examples/sb3_maskable_ppo.py venture --opponents greedy --imitate 200 --steps 100000
+
+``--imitate N`` first teaches the policy by imitation: it plays N games in which a teacher bot
+(``--teacher``, default greedy) takes the learner's seat, and fits the policy to the teacher's choices
+(cross-entropy over the legal ids), before PPO trains on from there.
 
 ``--export`` writes the trained policy as a ``parlour-policy/1`` file, which Parlour plays as its
 ``learned`` bot once it lies at ``parlour/bots/data/policies/GAME.npz`` (docs/environments.md).
@@ -14,14 +19,19 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import gymnasium
+import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 
 import parlour.envs  # noqa: F401  (registers parlour/Venture-v0, parlour/ImTheBoss-v0, parlour/VenusNeedsMen-v0)
 from parlour.bots.networks import Network
 from parlour.bots.policies import FORMAT
+from parlour.bots.registry import make_bot
 from parlour.envs.registration import ENV_IDS
+from parlour.envs.single_seat import SingleSeatEnv
 
 
 def export(model: MaskablePPO, game: str, path: Path, about: dict[str, object]) -> None:
@@ -38,6 +48,56 @@ def export(model: MaskablePPO, game: str, path: Path, about: dict[str, object]) 
     Network(FORMAT, game, tuple(layer.astype("float32") for layer in layers), about).save(path)
 
 
+def teacher_games(
+    env: gymnasium.Env[Any, Any], teacher: str, games: int, seed: int
+) -> tuple[np.ndarray, ...]:
+    """Plays ``games`` games with ``teacher`` in the learner's seat; returns its observations, masks and
+    chosen ids (the data the policy imitates)."""
+    inner = env.unwrapped
+    assert isinstance(inner, SingleSeatEnv)
+    observations, masks, chosen = [], [], []
+    for game in range(games):
+        observation, info = env.reset(seed=seed * 100_003 + 50_000 + game)
+        bot = make_bot(inner.game, teacher, seed * 8 + game, options=inner.options)
+        done = False
+        while not done:
+            state = inner.state_
+            action = bot.choose(state, inner.seat)
+            number = inner.adapter.ids.of([action], state.format_action)[0]
+            observations.append(observation)
+            masks.append(info["action_mask"] > 0)
+            chosen.append(number)
+            observation, _, terminated, truncated, info = env.step(number)
+            done = terminated or truncated
+    return np.asarray(observations), np.asarray(masks), np.asarray(chosen)
+
+
+def imitate(model: MaskablePPO, data: tuple[np.ndarray, ...], epochs: int = 10, batch: int = 256) -> float:
+    """Fits the policy to the teacher's choices (the mean negative log-likelihood over the legal ids);
+    returns the last epoch's loss."""
+    observations, masks, chosen = (torch.as_tensor(part) for part in data)
+    policy = model.policy
+    policy.set_training_mode(True)
+    generator = torch.Generator().manual_seed(0)
+    loss_sum = 0.0
+    for _ in range(epochs):
+        order = torch.randperm(len(chosen), generator=generator)
+        loss_sum, batches = 0.0, 0
+        for start in range(0, len(order), batch):
+            rows = order[start : start + batch]
+            _, log_prob, _ = policy.evaluate_actions(
+                observations[rows].float(), chosen[rows], action_masks=masks[rows]
+            )
+            loss = -log_prob.mean()
+            policy.optimizer.zero_grad()
+            loss.backward()
+            policy.optimizer.step()
+            loss_sum, batches = loss_sum + float(loss.detach()), batches + 1
+        loss_sum /= max(batches, 1)
+    policy.set_training_mode(False)
+    return loss_sum
+
+
 def main() -> None:
     """Trains, then reports the learner's share of the wins over ``--games`` games."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -47,6 +107,8 @@ def main() -> None:
     parser.add_argument("--reward", choices=("win", "score"), default="win", help="what the learner is paid")
     parser.add_argument("--steps", type=int, default=50_000, help="the learner's steps of training")
     parser.add_argument("--games", type=int, default=100, help="games played after training")
+    parser.add_argument("--imitate", type=int, default=0, help="games of the teacher to imitate first")
+    parser.add_argument("--teacher", default="greedy", help="the bot imitated (with --imitate)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--export", type=Path, help="write the trained policy here (parlour-policy/1)")
     args = parser.parse_args()
@@ -58,7 +120,11 @@ def main() -> None:
         reward=args.reward,
     )
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=min(2048, max(64, args.steps)), verbose=0)
-    model.learn(total_timesteps=args.steps)
+    if args.imitate:
+        loss = imitate(model, teacher_games(env, args.teacher, args.imitate, args.seed))
+        print(f"{args.game}: imitated {args.imitate} games of {args.teacher} (loss {loss:.3f})")
+    if args.steps:
+        model.learn(total_timesteps=args.steps)
     wins = 0.0
     judge = gymnasium.make(  # the games after training are judged by the win, whatever the pay was
         ENV_IDS[args.game], players=args.players, opponents=args.opponents.split(","), seat="rotate"
@@ -80,6 +146,8 @@ def main() -> None:
             "steps": args.steps,
             "opponents": args.opponents,
             "reward": args.reward,
+            "imitated": args.imitate,
+            "teacher": args.teacher if args.imitate else None,
         }
         export(model, args.game, args.export, about)
 

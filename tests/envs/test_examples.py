@@ -49,22 +49,41 @@ def test_the_sb3_example_trains_and_plays() -> None:
 
 
 @pytest.mark.slow
-def test_the_sb3_example_pays_the_score_and_exports_a_policy_parlour_plays(tmp_path: Path) -> None:
-    """``--reward score`` trains on the score difference (the games after training are still judged by
-    the win), and ``--export`` writes a policy the ``learned`` bot reads, saying how it was trained."""
+def test_the_sb3_example_imitates_pays_the_score_and_exports_a_policy_parlour_plays(tmp_path: Path) -> None:
+    """``--imitate`` first fits the policy to a teacher's choices (its loss falls below a uniform
+    guess's), ``--reward score`` trains on the score difference (the games after training are still
+    judged by the win), and ``--export`` writes a policy the ``learned`` bot reads, saying how it was
+    trained."""
     pytest.importorskip("sb3_contrib")
     from parlour.bots.networks import read_network
     from parlour.bots.policies import FORMAT
 
     out = tmp_path / "venture.npz"
     example = "examples/sb3_maskable_ppo.py"
-    argv = ("venture", "--steps", "256", "--games", "2", "--players", "3", "--reward", "score")
+    argv = (
+        "venture",
+        "--steps",
+        "256",
+        "--games",
+        "2",
+        "--players",
+        "3",
+        "--reward",
+        "score",
+        "--imitate",
+        "2",
+    )
     printed = run(example, *argv, "--opponents", "greedy", "--export", str(out))
-    assert re.fullmatch(r"venture: after 256 steps, [01]\.\d{3} of the wins in 2 games\n", printed), printed
+    lines = printed.splitlines()
+    imitated = re.fullmatch(r"venture: imitated 2 games of greedy \(loss (\d+\.\d{3})\)", lines[0])
+    assert imitated is not None, printed
+    assert float(imitated.group(1)) < 2.0  # a uniform guess over a turn's few legal ids costs more
+    assert re.fullmatch(r"venture: after 256 steps, [01]\.\d{3} of the wins in 2 games", lines[1]), printed
     net = read_network(out, FORMAT, "venture")
     assert net.about["reward"] == "score"
     assert net.about["opponents"] == "greedy"
     assert net.about["steps"] == 256
+    assert net.about["imitated"] == 2 and net.about["teacher"] == "greedy"
     assert "--reward score" in str(net.about["command"])
 
 

@@ -49,10 +49,16 @@ def export(model: MaskablePPO, game: str, path: Path, about: dict[str, object]) 
 
 
 def teacher_games(
-    env: gymnasium.Env[Any, Any], teacher: str, games: int, seed: int
+    env: gymnasium.Env[Any, Any],
+    teacher: str,
+    games: int,
+    seed: int,
+    model: MaskablePPO | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """Plays ``games`` games with ``teacher`` in the learner's seat; returns its observations, masks and
-    chosen ids (the data the policy imitates)."""
+    """Plays ``games`` games in which ``teacher`` names its choice for every decision of the learner's
+    seat; returns the observations, masks and those choices (the data the policy imitates). With
+    ``model``, the model's own choice is played instead (DAgger: the teacher labels the positions the
+    learner reaches)."""
     inner = env.unwrapped
     assert isinstance(inner, SingleSeatEnv)
     observations, masks, chosen = [], [], []
@@ -67,6 +73,9 @@ def teacher_games(
             observations.append(observation)
             masks.append(info["action_mask"] > 0)
             chosen.append(number)
+            if model is not None:
+                played, _ = model.predict(observation, action_masks=masks[-1], deterministic=True)
+                number = int(played)
             observation, _, terminated, truncated, info = env.step(number)
             done = terminated or truncated
     return np.asarray(observations), np.asarray(masks), np.asarray(chosen)
@@ -109,6 +118,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games played after training")
     parser.add_argument("--imitate", type=int, default=0, help="games of the teacher to imitate first")
     parser.add_argument("--teacher", default="greedy", help="the bot imitated (with --imitate)")
+    parser.add_argument("--epochs", type=int, default=10, help="passes over the teacher's choices")
+    parser.add_argument(
+        "--dagger", type=int, default=0, help="rounds of --imitate games more, played by the policy, labelled"
+    )
+    parser.add_argument("--hidden", type=int, default=64, help="units in each of the two hidden layers")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--export", type=Path, help="write the trained policy here (parlour-policy/1)")
     args = parser.parse_args()
@@ -119,10 +133,24 @@ def main() -> None:
         seat="rotate",
         reward=args.reward,
     )
-    model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=min(2048, max(64, args.steps)), verbose=0)
+    layers = [args.hidden, args.hidden]
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=args.seed,
+        n_steps=min(2048, max(64, args.steps)),
+        policy_kwargs={"net_arch": {"pi": layers, "vf": layers}},
+        verbose=0,
+    )
     if args.imitate:
-        loss = imitate(model, teacher_games(env, args.teacher, args.imitate, args.seed))
+        data = teacher_games(env, args.teacher, args.imitate, args.seed)
+        loss = imitate(model, data, args.epochs)
         print(f"{args.game}: imitated {args.imitate} games of {args.teacher} (loss {loss:.3f})")
+        for round_ in range(1, args.dagger + 1):
+            more = teacher_games(env, args.teacher, args.imitate, args.seed + round_, model)
+            data = tuple(np.concatenate([old, new]) for old, new in zip(data, more, strict=True))
+            loss = imitate(model, data, args.epochs)
+            print(f"{args.game}: DAgger round {round_}, {len(data[2])} choices (loss {loss:.3f})")
     if args.steps:
         model.learn(total_timesteps=args.steps)
     wins = 0.0
@@ -148,6 +176,9 @@ def main() -> None:
             "reward": args.reward,
             "imitated": args.imitate,
             "teacher": args.teacher if args.imitate else None,
+            "epochs": args.epochs if args.imitate else None,
+            "dagger": args.dagger if args.imitate else None,
+            "hidden": args.hidden,
         }
         export(model, args.game, args.export, about)
 

@@ -75,14 +75,14 @@ def test_it_chooses_from_the_seats_view_only() -> None:
 
 
 def test_learned_is_a_bot_only_where_a_policy_ships(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "data" / "policies"
+    folder.mkdir(parents=True)
+    monkeypatch.setattr(policies, "shipped", lambda game: folder / f"{game}.npz")  # nothing there yet
+    monkeypatch.setattr(policies, "_SHIPPED", {})
     assert "learned" not in bot_names(GAME)
     with pytest.raises(Exception, match="no bot 'learned'"):
         make_bot(GAME, "learned", 0)
-    folder = tmp_path / "data" / "policies"
-    folder.mkdir(parents=True)
     random_policy().save(folder / "venture.npz")
-    monkeypatch.setattr(policies, "shipped", lambda game: folder / f"{game}.npz")
-    monkeypatch.setattr(policies, "_SHIPPED", {})
     assert "learned" in bot_names(GAME) and "learned" not in bot_names(load_game("embers"))
     agents = [make_bot(GAME, "learned", 0), make_bot(GAME, "greedy", 1), make_bot(GAME, "random", 2)]
     result = play_match(GAME, agents, 3)
@@ -131,3 +131,20 @@ def test_an_exported_maskable_ppo_policy_plays_as_sb3_predicts(tmp_path: Path) -
         mask[ids] = True
         predicted, _ = model.predict(observation(adapter, state, seat), action_masks=mask, deterministic=True)
         assert ids[legal.index(bot.choose(state, seat))] == int(predicted)
+
+
+SHIPPED = ("venture", "im-the-boss", "venus-needs-men")
+"""The games whose reference policy ships (docs/baselines.md: imitation of greedy, then DAgger)."""
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_shipped_policy_says_how_it_was_trained_and_plays_a_game_legally(name: str) -> None:
+    """The shipped file reads as its game's policy, names the command, seed and teacher that made it,
+    and its bot plays a whole game against greedy bots to the end."""
+    assert policies.has_policy(name)
+    net = read_network(policies.shipped(name), FORMAT, name)
+    assert str(net.about["command"]).startswith(f"python examples/sb3_maskable_ppo.py {name} ")
+    assert isinstance(net.about["seed"], int) and net.about["teacher"] == "greedy"
+    game = load_game(name)
+    agents = [make_bot(game, "learned", 0), *(make_bot(game, "greedy", s) for s in (1, 2, 3))]
+    assert play_match(game, agents, 5).state.is_over()

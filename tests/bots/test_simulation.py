@@ -194,7 +194,7 @@ def test_make_bot_refuses_an_unknown_name_listing_the_bots() -> None:
     assert "grandmaster" in message
     assert "greedy" in message
     assert "random" in message
-    assert bot_names(GAME) == ["greedy", "ismcts", "quick", "random"]
+    assert bot_names(GAME) == ["greedy", "ismcts", "learned", "quick", "random"]  # learned: a policy ships
 
 
 def test_make_bot_returns_the_named_bot() -> None:

@@ -353,7 +353,7 @@ def test_options_lists_options_and_bots(capsys: pytest.CaptureFixture[str]) -> N
         assert any(line.strip().startswith(f"--option {spec.name}=") for line in lines), spec.name
     assert "  --option payment=turn|each  (default turn): " in out
     assert "max_turns=integer  (default 400)" in out
-    assert lines[-4] == "bots: human, greedy, ismcts, quick, random"
+    assert lines[-4] == "bots: human, greedy, ismcts, learned, quick, random"
     # The search bot's name: its budget, playout bot and every setting with its range (Venture's horizon).
     assert lines[-3].startswith("search bot: ismcts[:BUDGET[:PLAYOUT[:SETTINGS]]]")
     assert (

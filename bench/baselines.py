@@ -4,7 +4,7 @@ ships one) against three ``greedy`` bots, with Wilson 95% intervals, and every b
 from one tournament of them all.
 
 ``python bench/baselines.py [--games 200] [--tournament 200] [--game GAME ...] [--bot BOT ...]
-[--workers 2] [--markdown]`` prints the table (``--markdown``: as docs/baselines.md writes it);
+[--workers 2]`` prints each game's table in Markdown (docs/baselines.md gathers them into one);
 ``bench/run.py --only baselines`` writes the figures to bench/results.json. The bot under test takes
 each seat in turn (a quarter of the games each: the first player's edge is shared out), the same seeds
 for every bot, so every row plays the same deals.
@@ -52,7 +52,7 @@ def against_greedy(
         seats = [OPPONENT] * PLAYERS
         seats[seat] = bot
         summary = simulate(game, seats, share, seed=seed, options=options, batch=Batch(workers=workers))
-        wins += float(summary["seats"][seat]["wins"])
+        wins += float(summary["seats"][seat]["win_rate"]) * share  # unrounded: a three-way tie is 1/3
         played += share
         seconds += float(summary["seconds"])
     low, high = wilson(wins, played)

@@ -70,22 +70,30 @@ def teacher_games(
             state = inner.state_
             action = bot.choose(state, inner.seat)
             number = inner.adapter.ids.of([action], state.format_action)[0]
-            observations.append(observation)
-            masks.append(info["action_mask"] > 0)
-            chosen.append(number)
+            mask = info["action_mask"] > 0
+            if mask[number]:  # a choice outside the listed ids (accepted all the same) is not imitated
+                observations.append(observation)
+                masks.append(mask)
+                chosen.append(number)
             if model is not None:
-                played, _ = model.predict(observation, action_masks=masks[-1], deterministic=True)
+                played, _ = model.predict(observation, action_masks=mask, deterministic=True)
                 number = int(played)
             observation, _, terminated, truncated, info = env.step(number)
             done = terminated or truncated
     return np.asarray(observations), np.asarray(masks), np.asarray(chosen)
 
 
+def uniform_loss(data: tuple[np.ndarray, ...]) -> float:
+    """Returns what a uniform guess among the legal ids would cost on the teacher's choices (the mean
+    log of the number of legal ids): the loss an imitating policy must fall below."""
+    return float(np.log(data[1].sum(axis=1)).mean())
+
+
 def imitate(model: MaskablePPO, data: tuple[np.ndarray, ...], epochs: int = 10, batch: int = 256) -> float:
     """Fits the policy to the teacher's choices (the mean negative log-likelihood over the legal ids);
     returns the last epoch's loss."""
-    observations, masks, chosen = (torch.as_tensor(part) for part in data)
     policy = model.policy
+    observations, masks, chosen = (torch.as_tensor(part).to(policy.device) for part in data)
     policy.set_training_mode(True)
     generator = torch.Generator().manual_seed(0)
     loss_sum = 0.0
@@ -145,7 +153,10 @@ def main() -> None:
     if args.imitate:
         data = teacher_games(env, args.teacher, args.imitate, args.seed)
         loss = imitate(model, data, args.epochs)
-        print(f"{args.game}: imitated {args.imitate} games of {args.teacher} (loss {loss:.3f})")
+        print(
+            f"{args.game}: imitated {args.imitate} games of {args.teacher}, {len(data[2])} choices "
+            f"(loss {loss:.3f}; a uniform guess {uniform_loss(data):.3f})"
+        )
         for round_ in range(1, args.dagger + 1):
             more = teacher_games(env, args.teacher, args.imitate, args.seed + round_, model)
             data = tuple(np.concatenate([old, new]) for old, new in zip(data, more, strict=True))
@@ -167,12 +178,19 @@ def main() -> None:
         wins += float(reward)
     print(f"{args.game}: after {args.steps} steps, {wins / args.games:.3f} of the wins in {args.games} games")
     if args.export:
-        command = "python examples/sb3_maskable_ppo.py " + " ".join(sys.argv[1:])
+        # The command as run, but for where the file went (a path of the machine that trained it).
+        kept = [
+            a
+            for i, a in enumerate(sys.argv[1:])
+            if a != "--export" and sys.argv[i] != "--export" and not a.startswith("--export=")
+        ]
+        command = "python examples/sb3_maskable_ppo.py " + " ".join(kept)
         about = {
             "command": command,
             "seed": args.seed,
             "steps": args.steps,
             "opponents": args.opponents,
+            "players": args.players,
             "reward": args.reward,
             "imitated": args.imitate,
             "teacher": args.teacher if args.imitate else None,

@@ -9,6 +9,7 @@ ship as ``parlour/bots/data/policies/GAME.npz``; a game without them has no ``le
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,8 @@ import numpy as np
 from parlour.bots.networks import Network, NetworkError, TableEncoding, read_network
 from parlour.bots.networks import shipped as shipped_network
 from parlour.core.encoding import observation
+from parlour.core.errors import OptionError
+from parlour.core.game import Game
 from parlour.core.state import GameState
 
 FORMAT = "parlour-policy/1"
@@ -46,6 +49,24 @@ def shipped_policy(game: str) -> Network:
             raise NetworkError(f"no learned policy for {game} is shipped")
         net = _SHIPPED[game] = read_network(path, FORMAT, game)
     return net
+
+
+def check_fits(game: Game, players: int, options: Mapping[str, object] | None = None) -> None:
+    """Refuses (OptionError, one line) the ``learned`` bot at a table its shipped policy cannot read: a
+    network reads one tensor size and names one catalogue, both of which depend on the player count
+    (and may on the options), so a policy trained at four players plays four-player tables only."""
+    net = shipped_policy(game.name)
+    values = game.options(dict(options or {}))
+    adapter = game.encoding(players, values)
+    inputs = observation(adapter, game.new_state(players, 0, values), 0).shape[-1]
+    if inputs != net.inputs or len(adapter.catalogue) != net.outputs:
+        trained = net.about.get("players")
+        said = f" (it was trained at {trained} players)" if isinstance(trained, int) else ""
+        raise OptionError(
+            f"the learned policy of {game.name} does not fit a table of {players} players with these "
+            f"options{said}: it reads {net.inputs} numbers for {net.outputs} actions, the table has "
+            f"{inputs} and {len(adapter.catalogue)}"
+        )
 
 
 class LearnedBot:

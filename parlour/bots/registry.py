@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from parlour.bots.command_bot import CommandBot, is_command, parse_seat
 from parlour.bots.ismcts import BUDGET_RANGE, RANGES, Budget, IsmctsBot, Settings, shown
 from parlour.bots.policies import NAME as LEARNED
-from parlour.bots.policies import LearnedBot, has_policy
+from parlour.bots.policies import LearnedBot, check_fits, has_policy
 from parlour.bots.random_bot import RandomBot
 from parlour.core.agents import Agent
 from parlour.core.errors import OptionError
@@ -52,13 +52,20 @@ def search_syntax(game: Game) -> list[str]:
 
 
 def make_bot(
-    game: Game, name: str, seed: int, commands: bool = False, options: Mapping[str, object] | None = None
+    game: Game,
+    name: str,
+    seed: int,
+    commands: bool = False,
+    options: Mapping[str, object] | None = None,
+    players: int | None = None,
 ) -> Agent:
     """Returns a new bot called ``name`` for ``game``, seeded; refuses (OptionError, one line) an unknown
     bot and a search setting or budget out of its range (``parlour.bots.ismcts.RANGES``).
 
     A ``cmd:`` seat (a program, started at its first decision) is made only if ``commands`` allows it;
-    ``options`` are the game's, which it is told at its start.
+    ``options`` are the game's, which it is told at its start. Given the table's ``players``, a bot that
+    plays the shipped learned policy (``learned``, or a search playing it out) is refused where the
+    policy cannot read the table (``policies.check_fits``).
     """
     if is_command(name):
         if not commands:
@@ -73,11 +80,12 @@ def make_bot(
     if has_policy(game.name):
         factories[LEARNED] = LearnedBot
     base, _, argument = name.partition(":")
-    if base == SEARCH:
-        return _search_bot(game, factories, argument, seed)
-    if name not in factories:
+    if name not in factories and base != SEARCH:
         raise OptionError(f"no bot {name!r} for {game.name} (bots: {', '.join(bot_names(game))})")
-    return factories[name](seed)
+    agent = _search_bot(game, factories, argument, seed) if base == SEARCH else factories[name](seed)
+    if players is not None and LEARNED in name.split(":"):
+        check_fits(game, players, options)
+    return agent
 
 
 def _search_bot(game: Game, factories: dict[str, Callable[[int], Agent]], argument: str, seed: int) -> Agent:

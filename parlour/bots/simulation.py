@@ -154,7 +154,7 @@ def check_simulation(
     game.check_players(len(seats))
     check_commands(seats, batch)
     for s, name in enumerate(seats):
-        make_bot(game, name, s, commands=batch.commands)
+        make_bot(game, name, s, commands=batch.commands, options=values, players=len(seats))
     return values
 
 

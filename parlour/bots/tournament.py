@@ -53,7 +53,8 @@ def tournament(
     values = game.options(options)
     check_commands(bots, batch)
     for name in set(bots):
-        make_bot(game, name, 0, commands=batch.commands)  # an unknown bot or a refused cmd: seat
+        # An unknown bot, a refused cmd: seat, a learned policy that cannot read these tables.
+        make_bot(game, name, 0, commands=batch.commands, options=values, players=players)
     jobs = [
         (game_name, seating(bots, players, i), seed, i, values, content, batch.commands) for i in range(games)
     ]

@@ -289,7 +289,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     game = _game(args.game, args)
     game.check_players(args.players)  # every refusal before the first line of output
     for name in set(bots):
-        make_bot(game, name, 0, commands=True)  # refuses an unknown bot before any game is played
+        make_bot(game, name, 0, commands=True, players=args.players)  # refused before any game is played
     # Never into the current folder by default: ~/.parlour/tournaments/GAME-TIME, said before playing.
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = Path(args.out) if args.out else files.parlour_home() / "tournaments" / f"{game.name}-{stamp}"

@@ -90,7 +90,7 @@ class TerminalPlay:
         if not commands and any(is_command(name) for name in seats):
             raise OptionError("'parlour resume' never runs the program of a cmd: seat a record names")
         self.agents: list[Agent | None] = [
-            None if name == HUMAN else make_bot(game, name, seed * 8 + s, commands, values)
+            None if name == HUMAN else make_bot(game, name, seed * 8 + s, commands, values, len(seats))
             for s, name in enumerate(seats)
         ]
         # Auto-pass, a setting per seat: always on for bots, ``auto_pass`` for people.

@@ -96,7 +96,7 @@ def check_report(spec: ReportSpec, content: ContentSets | None = None) -> Report
     for s, name in enumerate(dict.fromkeys([*seats, spec.skill_bot])):
         if name == "human" or is_command(name):
             raise OptionError(f"a report plays Parlour's own bots only, not {name[:40]!r}")
-        make_bot(game, name, s)
+        make_bot(game, name, s, players=spec.players)
     for options in variant_options(spec):
         game.options(options)
     kingmaking = spec.kingmaking_games if all(reproducible(b) for b in seats) else 0

@@ -483,7 +483,7 @@ class Hall:
                     seats.append(bot_seat(number, bot))  # a server bot account (botaccounts/seating.py)
                     continue
                 try:
-                    check_bot(game, bot)
+                    check_bot(game, bot, len(given))
                 except Refusal as refusal:
                     raise Refusal(400, f"seat {number}: {refusal.message}") from None
                 seats.append(SeatRecord(number, "bot", bot=bot))

@@ -105,12 +105,13 @@ MAX_BOT_MILLISECONDS = 2000
 """The longest search a server bot may make for one move (a table's bots are chosen by strangers)."""
 
 
-def check_bot(game: Game, name: object) -> Agent:
-    """Returns the bot a table asks for, refusing unknown names and searches the server will not run."""
+def check_bot(game: Game, name: object, players: int) -> Agent:
+    """Returns the bot a table of ``players`` asks for, refusing unknown names, searches the server will
+    not run and a learned policy that cannot read the table."""
     if not isinstance(name, str) or not 1 <= len(name) <= 64:
         raise Refusal(400, "a bot needs a name such as 'greedy'")
     try:
-        agent = make_bot(game, name, 0)
+        agent = make_bot(game, name, 0, players=players)
     except ParlourError as err:
         raise Refusal(400, str(err)) from None
     if isinstance(agent, IsmctsBot):
@@ -1021,7 +1022,7 @@ class LiveTable:
             if stored.replaced:
                 raise Refusal(409, "the others voted a bot in for your seat for the rest of the game")
         else:
-            check_bot(self.game, bot)
+            check_bot(self.game, bot, len(self.record.seats))
             if by != seat:
                 self._check_away(seat)
         async with self.lock:

@@ -18,8 +18,9 @@ SHORT = {"max_turns": 8}
 
 
 def test_a_bot_plays_from_every_seat_and_its_interval_holds_its_win_rate() -> None:
-    """Five games: the bot sits in seat 0 twice, then once in each other seat; its wins are counted
-    from its own seat only, and the Wilson interval holds the rate."""
+    """Five games: the bot sits in seat 0 twice, then once in each other seat; its rate is its wins
+    over the five games, and the Wilson interval holds the rate (which seat's wins are counted: the
+    next test)."""
     row = against_greedy("venture", "random", 5, workers=1, options=SHORT)
     assert row["games"] == 5
     assert 0.0 <= row["wins"] <= 5.0

@@ -134,7 +134,7 @@ def test_an_exported_maskable_ppo_policy_plays_as_sb3_predicts(tmp_path: Path) -
 
 
 SHIPPED = ("venture", "im-the-boss", "venus-needs-men")
-"""The games whose reference policy ships (docs/baselines.md: imitation of greedy, then DAgger)."""
+"""The games whose reference policy ships (docs/baselines.md: fitted to the greedy bot's choices)."""
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -145,6 +145,31 @@ def test_each_shipped_policy_says_how_it_was_trained_and_plays_a_game_legally(na
     net = read_network(policies.shipped(name), FORMAT, name)
     assert str(net.about["command"]).startswith(f"python examples/sb3_maskable_ppo.py {name} ")
     assert isinstance(net.about["seed"], int) and net.about["teacher"] == "greedy"
+    assert net.about["players"] == 4 and "--export" not in str(net.about["command"])
     game = load_game(name)
     agents = [make_bot(game, "learned", 0), *(make_bot(game, "greedy", s) for s in (1, 2, 3))]
     assert play_match(game, agents, 5).state.is_over()
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_learned_bot_is_refused_in_one_line_where_its_policy_cannot_read_the_table(name: str) -> None:
+    """A policy reads one tensor size and names one catalogue: at every player count, ``learned`` is
+    refused (before any game, in one line naming the count) or plays a whole game; four players fit."""
+    from parlour.bots.simulation import simulate
+    from parlour.core.errors import OptionError
+
+    game = load_game(name)
+    fitting = []
+    for players in range(game.min_players, game.max_players + 1):
+        seats = ["learned", *["random"] * (players - 1)]
+        try:
+            summary = simulate(name, seats, 1, seed=players)
+        except OptionError as refused:
+            assert f"does not fit a table of {players} players" in str(refused)
+            assert "\n" not in str(refused)
+            with pytest.raises(OptionError, match="does not fit"):
+                make_bot(game, "ismcts:20it:learned", 0, players=players)
+            continue
+        assert summary["games"] == 1
+        fitting.append(players)
+    assert 4 in fitting

@@ -120,16 +120,17 @@ def test_answers_beyond_the_bots_rate_are_refused_with_429(db: Path) -> None:
         assert codes == [404] * 5 + [429, 429]
 
 
-def wait_online(client: TestClient) -> None:
+def wait_listed(client: TestClient) -> None:
     """Waits (up to 200 reads of the list) until a bot account is listed online: its socket said hello."""
     for _ in range(200):
         if client.get("/api/bots").json()["bots"]:
             return
+    raise AssertionError("the bot account was never listed online")
 
 
 def _seat(client: TestClient, csrf: str = "", rated: bool = False) -> str:
     """Seats the online bot ``anabot`` at an Embers table against a random bot; returns the table."""
-    wait_online(client)
+    wait_listed(client)
     seats = [{"kind": "bot", "bot": "account:anabot"}, {"kind": "bot", "bot": "random"}]
     spec = {"game": "embers", "seats": seats, "rated": rated}
     made = client.post("/api/tables", json=spec, headers={"x-csrf-token": csrf} if csrf else {})
@@ -251,7 +252,7 @@ def test_deleting_the_owner_revokes_the_bots_tokens(db: Path) -> None:
         token = make_bot(client, csrf, "anabot").json()["token"]
         with client.websocket_connect("/api/bot/ws") as socket:
             socket.send_text(json.dumps({"type": "hello", "token": token}))
-            wait_online(client)
+            wait_listed(client)
             assert client.get("/api/bots").json()["bots"] == ["anabot"]
             gone = client.post("/api/me/delete", json={"password": PASSWORD}, headers={"x-csrf-token": csrf})
             assert gone.status_code == 200, gone.text
@@ -269,7 +270,7 @@ def test_a_bot_account_sits_once_at_a_table_rated_only_by_its_owner_and_at_most_
         token = make_bot(client, csrf, "anabot").json()["token"]
         with client.websocket_connect("/api/bot/ws") as socket:
             socket.send_text(json.dumps({"type": "hello", "token": token}))
-            wait_online(client)
+            wait_listed(client)
             bot = {"kind": "bot", "bot": "account:anabot"}
             twice = client.post("/api/tables", json={"game": "embers", "seats": [bot, bot]})
             assert twice.status_code == 400 and "at most once" in twice.json()["error"]
@@ -290,7 +291,7 @@ def test_a_bot_accounts_seat_is_marked_in_every_view_and_is_no_voter(db: Path) -
         token = make_bot(client, csrf, "anabot").json()["token"]
         with client.websocket_connect("/api/bot/ws") as socket:
             socket.send_text(json.dumps({"type": "hello", "token": token}))
-            wait_online(client)
+            wait_listed(client)
             seats = [{"kind": "bot", "bot": "account:anabot"}, {"kind": "human"}, {"kind": "human"}]
             made = client.post("/api/tables", json={"game": "venture", "seats": seats})
             assert made.status_code == 201, made.text

@@ -213,6 +213,27 @@ def test_a_bot_setting_out_of_range_is_refused_as_a_seat_and_as_a_stand_in(
     assert refusal["status"] == 400 and setting in refusal["error"]
 
 
+def test_a_learned_policy_is_refused_at_a_table_it_cannot_read_as_a_seat_and_as_a_stand_in(
+    client: TestClient,
+) -> None:
+    """I'm the Boss!'s shipped policy reads four-player tables only: at three players it is no seat and
+    no stand-in (one line), at four it sits."""
+    seats = [{"kind": "bot", "bot": "learned"}] * 3
+    reply = client.post("/api/tables", json={"game": "im-the-boss", "seats": seats})
+    assert reply.status_code == 400 and "does not fit a table of 3 players" in reply.json()["error"], (
+        reply.text
+    )
+    assert "\n" not in reply.json()["error"]
+    four = client.post("/api/tables", json={"game": "im-the-boss", "seats": [*seats, seats[0]]})
+    assert four.status_code == 201, four.text
+    made = create(client, "im-the-boss", ["human", "human", "human"])
+    with client.websocket_connect(f"/ws/{made['table']}") as ws:
+        hello(ws, made["tokens"][0])
+        ws.send_text(json.dumps({"type": "stand_in", "seat": 0, "bot": "learned"}))
+        refusal = json.loads(ws.receive_text())
+    assert refusal["status"] == 400 and "does not fit" in refusal["error"]
+
+
 # --------------------------------------------------------------------- the order passes land in
 PEOPLE = (0, 1, 2)
 """The seats the test plays (auto-pass on); seat 3 is a random bot."""

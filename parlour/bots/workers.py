@@ -161,42 +161,33 @@ def run_jobs(
             yield work(job)
         return
     context = multiprocessing.get_context(start_method)
-    if watch is not None:
-        yield from _run_watched(work, jobs, processes, context, watch, nice)
-        return
-    pool = context.Pool(processes, initializer=start_worker, initargs=(os.getpid(), nice))
-    try:
-        yield from pool.imap(work, jobs, chunksize=1)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    yield from _run_pool(work, jobs, processes, context, watch, nice)
 
 
-def _run_watched(
+def _run_pool(
     work: Callable[[J], R],
     jobs: Sequence[J],
     processes: int,
     context: BaseContext,
-    watch: Callable[[], None],
+    watch: Callable[[], None] | None,
     nice: int,
 ) -> Iterator[R]:
-    """Yields ``work(job)`` for every job, in order, over an executor's processes, calling ``watch``
-    every WATCH_EVERY seconds while a result is awaited. A worker that dies mid-job breaks the executor
-    (BrokenProcessPool: a Pool would wait for ever, and could deadlock terminating); every way out
-    kills the workers at once."""
+    """Yields ``work(job)`` for every job, in order, over an executor's processes, calling ``watch`` (if
+    any) every WATCH_EVERY seconds while a result is awaited. A worker that dies mid-job breaks the
+    executor (BrokenProcessPool: a Pool would wait for ever, and could deadlock terminating); every
+    way out kills the workers at once. Ctrl-C is held back while the workers start (``_held_back``)."""
     executor = ProcessPoolExecutor(processes, context, start_worker, (os.getpid(), nice))
     try:
-        futures = [executor.submit(work, job) for job in jobs]
+        with _held_back(signal.SIGINT):
+            futures = [executor.submit(work, job) for job in jobs]  # the workers start here
         for future in futures:
             while True:
                 try:
                     result = future.result(timeout=WATCH_EVERY)
                     break
                 except FuturesTimeout:
-                    watch()
+                    if watch is not None:
+                        watch()
             yield result
     finally:
         workers = list(getattr(executor, "_processes", {}).values())  # no public way before Python 3.14
@@ -207,12 +198,31 @@ def _run_watched(
             process.join(5.0)
 
 
+@contextmanager
+def _held_back(signum: int) -> Iterator[None]:
+    """Blocks ``signum`` in this thread while the block runs, then lets a pending one through: a worker
+    started meanwhile (forked, or spawned: the mask is inherited) cannot die of a Ctrl-C to the
+    process group before ``start_worker`` makes it ignore Ctrl-C, which would print a traceback and,
+    with a Pool, could hang the parent. The executor's own thread, started here, keeps it blocked:
+    the signal goes to the main thread, where Python handles it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def start_worker(parent: int, nice: int = 0) -> None:
     """Sets a worker up: Ctrl-C is the parent's to handle, the worker dies with its parent, and runs
     ``nice`` steps below it."""
     if nice:
         os.nice(nice)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # held back while the worker started (_held_back): ignored now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)

@@ -66,6 +66,7 @@ def test_tab_completes_a_legal_action_and_enter_plays_it(tmp_path: Path) -> None
     assert "take SH-ABF" in settle(child)
     child.send("\r")
     child.expect("takes over")
+    child.expect("seat 0>")  # the next prompt: a Ctrl-C typed while it was being drawn could be lost
     interrupt(child)
 
 

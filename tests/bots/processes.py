@@ -18,8 +18,18 @@ PATIENCE = 120.0
 """Seconds to wait for something that should happen at once (a loaded machine is slow)."""
 
 
+def default_signals() -> None:
+    """Gives a child about to start the signals a shell gives a command: Ctrl-C and SIGTERM at their
+    defaults and nothing blocked, whatever the test process inherited or set (a child inherits an
+    ignored or blocked Ctrl-C, and then Python never raises KeyboardInterrupt in it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def start_cli(argv: list[str], env: Mapping[str, str] | None = None) -> subprocess.Popen[str]:
-    """Starts ``python -m parlour.cli ARGV`` in its own session, its standard error readable as text."""
+    """Starts ``python -m parlour.cli ARGV`` in its own session, its standard error readable as text,
+    with the signals a shell would give it (``default_signals``)."""
     return subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", *argv],
         stdout=subprocess.DEVNULL,
@@ -27,6 +37,7 @@ def start_cli(argv: list[str], env: Mapping[str, str] | None = None) -> subproce
         text=True,
         env=None if env is None else dict(env),
         start_new_session=True,
+        preexec_fn=default_signals,
     )
 
 

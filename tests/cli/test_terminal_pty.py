@@ -4,6 +4,7 @@ Ctrl-C saying where the game is saved, and a hot-seat hand-over that clears the 
 from __future__ import annotations
 
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -27,8 +28,23 @@ def spawn(tmp_path: Path, seats: str, seed: int = 12, game: str = "venture") -> 
     args = ["-m", "parlour.cli", "play", game, "--seats", seats, "--seed", str(seed)]
     args += ["--records", str(tmp_path / "records")]
     return pexpect.spawn(
-        sys.executable, args, env=env, encoding="utf-8", timeout=30, dimensions=(50, 110), cwd=str(tmp_path)
+        sys.executable,
+        args,
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 110),
+        cwd=str(tmp_path),
+        preexec_fn=default_signals,  # Ctrl-C as a shell gives it, whatever this test process holds
     )
+
+
+def default_signals() -> None:
+    """Gives the child Ctrl-C as a shell gives a command: at its default and not blocked, whatever the
+    test process inherited or set (an ignored or blocked Ctrl-C is inherited, and Python then never
+    raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 
 def at_the_prompt(tmp_path: Path) -> pexpect.spawn:

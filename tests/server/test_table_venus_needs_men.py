@@ -291,16 +291,24 @@ def test_keyboard_alone_plays_a_move_and_the_phone_scrolls(server: LiveServer, b
     screenshot(phone, f"{GAME}-phone")
 
 
+_WINDOW_SEEN = """() => {
+  const box = document.querySelector('#board .vnm-window');
+  const wait = box && box.querySelector('.vnm-wait');
+  if (!wait) return null;
+  return {text: box.textContent, wait: wait.textContent, bars: box.querySelectorAll('progress').length};
+}"""
+
+
 def test_a_zap_window_shows_its_countdown_to_those_who_wait(tmp_path: Path, browser: Any) -> None:
     """A spectator of three bots sees each Zap window drawn: what it answers, who is asked, a countdown."""
     slow = LiveServer(tmp_path / "slow.db", think=0.4).start()
     try:
         made = slow.create(GAME, ["greedy", "greedy", "greedy"], options={"length": "short", "max_turns": 5})
         page = open_seat(browser, slow.url + made["spectator"], LAPTOP)
-        page.wait_for_selector("#board .vnm-window .vnm-wait", timeout=20_000)
-        box = page.locator("#board .vnm-window").first
-        assert "Zap window" in (box.text_content() or "")
-        assert "Waiting for" in (page.locator("#board .vnm-wait").first.text_content() or "")
-        assert page.locator("#board .vnm-window progress").count() == 1
+        # One read of the drawn window: it closes when the bots answer, so read it whole, at once.
+        drawn = page.wait_for_function(_WINDOW_SEEN, timeout=20_000).json_value()
+        assert "Zap window" in drawn["text"]
+        assert "Waiting for" in drawn["wait"]
+        assert drawn["bars"] == 1
     finally:
         slow.stop()

@@ -62,8 +62,8 @@ $(NODE):
 
 # Lint, formatting, strict types and import layers: what `make test` and `make test-fast` check first.
 checks: $(STAMP)
-	$(BIN)/ruff check parlour tests bench examples
-	$(BIN)/ruff format --check parlour tests bench examples
+	$(BIN)/ruff check parlour tests bench examples bots
+	$(BIN)/ruff format --check parlour tests bench examples bots
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -1,22 +1,23 @@
 #!/usr/bin/env python3
 """A greedy-minded bot speaking parlour-bot/1 (docs/bot-protocol.md) over stdin and stdout.
 
-It uses only the protocol (no Parlour import) and knows no game's rules: it reads the actions' texts.
-Each legal action gets a value: on its own turn 1 for an action that gains something (its first word one
-of GAINING), 0.5 for another active one and 0 for one that ends or passes (PASSIVE); in a window asked
-of it on another's turn, 1 for a pass (it keeps its cards for its own turn) and 0 otherwise. It plays one of the best
-valued actions three times in four and any legal action otherwise (so it never loops for ever), and
-sends the values with its answer. A demonstration of the protocol's ``values``, not a strong player.
+It uses only the protocol (no Parlour import; the loop is ``botloop.py`` beside it) and knows no game's
+rules: it reads the actions' texts. Each legal action gets a value: on its own turn 1 for an action that
+gains something (its first word one of GAINING), 0.5 for another active one and 0 for one that ends or
+passes (PASSIVE); in a window asked of it on another's turn, 1 for a pass (it keeps its cards for its own
+turn) and 0 otherwise. It plays one of the best valued actions three times in four and any legal action
+otherwise (so it never loops for ever), and sends the values with its answer. A demonstration of the
+protocol's ``values``, not a strong player.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
+from typing import Any
 
-PROTOCOL = "parlour-bot/1"
+from botloop import run
+
 PASSIVE = {"pass", "end", "done", "cancel", "fail", "decline", "refuse", "withdraw"}
 """The first words of actions that do nothing or end a turn."""
 
@@ -36,30 +37,15 @@ def value(text: str, kind: str) -> float:
     return 1.0 if words[0] in GAINING else 0.5
 
 
-def main() -> int:
-    """Plays one game: hello, then one answer per request, until the end or stdin closes."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed", type=int, default=None)
-    rng = random.Random(parser.parse_args().seed)
-    send({"type": "hello", "name": "reference-greedy", "version": "1", "protocol": PROTOCOL, "games": {"*": []}})
-    for line in sys.stdin:
-        message = json.loads(line)
-        if message.get("type") == "request":
-            texts = [action["text"] for action in message["actions"]]
-            values = [value(text, message["kind"]) for text in texts]
-            best = [i for i, v in enumerate(values) if v == max(values)]
-            choice = rng.choice(best) if rng.random() < 0.75 else rng.randrange(len(texts))
-            send({"type": "action", "id": message["id"], "action": texts[choice], "values": values})
-        elif message.get("type") in ("end", "error"):
-            return 0
-    return 0
-
-
-def send(message: dict[str, object]) -> None:
-    """Writes one message as a JSON line and flushes it."""
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+def answer(request: dict[str, Any], rng: random.Random) -> dict[str, object]:
+    """Answers a request with one of its best valued actions three times in four, else any, by its text,
+    with every action's value."""
+    texts = [action["text"] for action in request["actions"]]
+    values = [value(text, request["kind"]) for text in texts]
+    best = [i for i, v in enumerate(values) if v == max(values)]
+    choice = rng.choice(best) if rng.random() < 0.75 else rng.randrange(len(texts))
+    return {"action": texts[choice], "values": values}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run("reference-greedy", __doc__.splitlines()[0], answer))

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -134,7 +135,11 @@ def create_with_bot(server: LiveServer, game: str, seats: list[str], **extra: An
 
 
 def bridge(server: LiveServer, token: str, command: list[str], games: int = 1) -> subprocess.Popen[bytes]:
-    """Starts the reference bridge running ``command`` as the bot (its token in the environment)."""
+    """Starts the reference bridge running ``command`` as the bot (its token in the environment).
+
+    Its warnings (one a refused stale answer: many in a fast negotiation) go to a temporary file, not a
+    pipe nobody reads: a full pipe would block the bridge mid-game and stall its table."""
     env = {**os.environ, "PARLOUR_BOT_TOKEN": token}
     args = [sys.executable, str(BRIDGE), "--server", server.url, "--games", str(games), "--", *command]
-    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with tempfile.TemporaryFile() as warnings:  # the child keeps its own handle open
+        return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=warnings)

@@ -54,7 +54,8 @@ class BossGame(Game):
     max_actions = 20_000  # learning environments truncate here (Game.max_actions)
     min_players = 3
     max_players = 6
-    hot_modules = ("bargain_lists", "negotiation", "supply")  # compiled by the build (Game.hot_modules)
+    # Compiled with mypyc by the build (Game.hot_modules):
+    hot_modules = ("bargain_lists", "negotiation", "supply", "terms")
     option_specs = OPTIONS
     rules_summary = RULES_SUMMARY
     quick_options = QUICK_OPTIONS

@@ -11,36 +11,21 @@ cannot repeat for ever).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from parlour.core.decisions import Seat
 from parlour.games.im_the_boss.actions import (
-    AGREE,
-    CALL,
-    FAIL,
-    PASS,
-    REFUSE,
-    Accept,
     Agree,
     BossAction,
     Call,
-    Drop,
     Fail,
-    Include,
-    Lay,
-    Offer,
     Pass,
     Play,
     Refuse,
-    Tip,
-    Use,
-    Withdraw,
 )
-from parlour.games.im_the_boss.bargain_lists import boss_actions, hand_plays, investor_actions
+from parlour.games.im_the_boss.bargain_lists import bargain_legal
 from parlour.games.im_the_boss.closing import Closing, fail_deal
-from parlour.games.im_the_boss.negotiation import Negotiation, Term
+from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.phases import clockwise, clockwise_order, others_from_left
 from parlour.games.im_the_boss.plays import play
 from parlour.games.im_the_boss.state import BossState, UnderStop
@@ -50,6 +35,7 @@ from parlour.games.im_the_boss.supply import (
     stands,
     strike_unagreed,
 )
+from parlour.games.im_the_boss.terms import shape_terms
 
 
 @dataclass(eq=False, kw_only=True)
@@ -68,26 +54,8 @@ class Bargain(UnderStop):
     """Whether every seat has passed: only the Boss is asked, and it may not pass (B-2)."""
 
     def legal(self, state: BossState, seat: Seat) -> list[BossAction]:
-        """Returns what ``seat`` may do in the negotiation window."""
-        nego = state.nego
-        assert nego is not None
-        closing: list[BossAction] = [CALL, FAIL] if stands(state) else [FAIL]
-        if nego.counted[seat] >= state.options["negotiation_limit"]:  # spent (ruling B-2)
-            if self.quiet:
-                return closing
-            # Out of actions: pass, answer the terms, or (the Boss) close or fail.
-            answers: list[BossAction] = [AGREE, REFUSE] if nego.unagreed(seat) else []
-            return [PASS, *closing] if seat == nego.boss else [PASS, *answers]
-        # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
-        found: list[BossAction] = [] if self.quiet else [PASS]
-        cards, known = hand_plays(state, nego, seat)
-        found += cards
-        if seat == nego.boss:
-            found += boss_actions(state, known)
-            found += closing
-        else:
-            found += investor_actions(state, seat, known)
-        return found
+        """Returns what ``seat`` may do in the negotiation window (``bargain_lists.bargain_legal``)."""
+        return bargain_legal(state, seat, self.quiet)
 
     def apply(self, state: BossState, seat: Seat, action: BossAction) -> None:
         """Applies a negotiation action: a pass waits, a card opens its Stop window, the rest shape the
@@ -220,137 +188,6 @@ def call(state: BossState, seat: int) -> None:
             '"Going once, going twice..."'
         )
     state.stack.push(Closing(seats=others_from_left(seat, state.players)))
-
-
-def shape_terms(state: BossState, seat: int, action: BossAction) -> None:
-    """Lays a Clan card, makes or withdraws an offer, shapes the terms or answers them."""
-    shaper = SHAPERS.get(type(action))
-    if shaper is None:
-        raise AssertionError(f"{action} does not shape the terms")
-    shaper(state, seat, action)
-
-
-def lay(state: BossState, seat: int, action: Lay) -> None:
-    """Lays a Clan card of the colour face up."""
-    colour = action.colour
-    card = state.holding(seat, f"clan:{colour}")[0]
-    state.hands[seat].remove(card)
-    state.negotiation().laid[seat].append(card)
-    if state.logging:
-        state.emit(f"Seat {seat} lays {article(colour)} {colour} Clan card.")
-
-
-def offer(state: BossState, seat: int, action: Offer) -> None:
-    """Offers (or re-prices) the seat's investor of the colour."""
-    state.negotiation().offers[(action.colour, seat)] = action.number
-    if state.logging:
-        state.emit(f"Seat {seat} offers {action.colour} for {action.number} million.")
-
-
-def accept(state: BossState, seat: int, action: Accept) -> None:
-    """The Boss accepts an offer at its ask: an agreed line of the terms."""
-    nego = state.negotiation()
-    colour, supplier = action.colour, action.seat
-    ask = nego.offers[(colour, supplier)]
-    old = nego.items.get(colour)
-    if old is not None and (old.seat, old.amount) != (supplier, ask):
-        nego.withdrawn(old)  # (accepting the offer the proposal names, at its amount, agrees it)
-    nego.items[colour] = Term(supplier, ask, True)
-    if state.logging:
-        state.emit(f"The Boss accepts seat {supplier}'s {colour} for {ask} million.")
-
-
-def include(state: BossState, seat: int, action: Include) -> None:
-    """The Boss proposes an amount to a seat for its investor: a line the seat has not agreed to yet."""
-    nego = state.negotiation()
-    nego.withdrawn(nego.items.get(action.colour))
-    nego.items[action.colour] = Term(action.seat, action.number, False)
-    if state.logging:
-        state.emit(f"The Boss proposes {action.number} million to seat {action.seat} for {action.colour}.")
-
-
-def use(state: BossState, seat: int, action: Use) -> None:
-    """The Boss brings in its own investor of the colour."""
-    nego = state.negotiation()
-    nego.withdrawn(nego.items.get(action.colour))
-    nego.items[action.colour] = Term(seat, 0, True)
-    if state.logging:
-        state.emit(f"The Boss brings in its own {action.colour}.")
-
-
-def drop(state: BossState, seat: int, action: Drop) -> None:
-    """The Boss takes the investor of the colour out of the terms."""
-    nego = state.negotiation()
-    nego.withdrawn(nego.items.pop(action.colour))
-    if state.logging:
-        state.emit(f"The Boss drops {action.colour} from the terms.")
-
-
-def withdraw(state: BossState, seat: int, colour: str) -> None:
-    """Withdraws an offer; a line of the terms resting on it goes too (ruling A-09)."""
-    nego = state.negotiation()
-    del nego.offers[(colour, seat)]
-    term = nego.items.get(colour)
-    if term is not None and term.seat == seat:
-        nego.withdrawn(term)
-        del nego.items[colour]
-    if state.logging:
-        state.emit(f"Seat {seat} withdraws its {colour} offer.")
-
-
-def tip(state: BossState, payee: int, number: int) -> None:
-    """The Boss proposes a payment to a seat for no investor (0 removes it; ruling A-08)."""
-    nego = state.negotiation()
-    nego.withdrawn(nego.tips.get(payee))
-    if number == 0:
-        del nego.tips[payee]
-        if state.logging:
-            state.emit(f"The Boss withdraws the payment to seat {payee}.")
-    else:
-        nego.tips[payee] = Term(payee, number, False)
-        if state.logging:
-            state.emit(f"The Boss proposes {number} million to seat {payee} (no investor).")
-
-
-def agree(state: BossState, seat: int) -> None:
-    """The seat agrees to every line of the terms that names it."""
-    nego = state.negotiation()
-    for term in [*nego.items.values(), *nego.tips.values()]:
-        if term.seat == seat:
-            term.agreed = True
-    state.emit(f"Seat {seat} agrees to the terms ({nego.payments().get(seat, 0)} million).")
-
-
-def refuse(state: BossState, seat: int) -> None:
-    """The seat refuses: the lines naming it that it had not agreed to are struck."""
-    nego = state.negotiation()
-    struck = [c for c, t in sorted(nego.items.items()) if t.seat == seat and not t.agreed]
-    for colour in struck:
-        nego.withdrawn(nego.items.pop(colour))
-    if seat in nego.tips and not nego.tips[seat].agreed:
-        nego.withdrawn(nego.tips.pop(seat))
-        struck.append("its payment for no investor")
-    state.emit(f"Seat {seat} refuses the terms offered to it: {' and '.join(struck)} struck.")
-
-
-SHAPERS: dict[type[BossAction], Callable[[BossState, int, Any], None]] = {
-    Lay: lay,
-    Offer: offer,
-    Withdraw: lambda state, seat, action: withdraw(state, seat, action.colour),
-    Accept: accept,
-    Include: include,
-    Use: use,
-    Drop: drop,
-    Tip: lambda state, seat, action: tip(state, action.seat, action.number),
-    Agree: lambda state, seat, action: agree(state, seat),
-    Refuse: lambda state, seat, action: refuse(state, seat),
-}
-"""How each action that shapes the terms does so, by its class."""
-
-
-def article(colour: str) -> str:
-    """Returns "an" before a letter whose name begins with a vowel sound (an R, an M, an O), else "a"."""
-    return "an" if colour in "AEFHILMNORSX" else "a"
 
 
 def describe_terms(nego: Negotiation) -> str:

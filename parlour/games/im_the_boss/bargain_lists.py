@@ -9,6 +9,9 @@ from functools import cache, lru_cache
 
 from parlour.games.im_the_boss.actions import (
     AGREE,
+    CALL,
+    FAIL,
+    PASS,
     REFUSE,
     Accept,
     BossAction,
@@ -24,7 +27,32 @@ from parlour.games.im_the_boss.negotiation import Negotiation
 from parlour.games.im_the_boss.phases import clockwise_order
 from parlour.games.im_the_boss.plays import card_plays
 from parlour.games.im_the_boss.state import BossState
-from parlour.games.im_the_boss.supply import Line, Supply, hand_names, supply
+from parlour.games.im_the_boss.supply import Line, Supply, hand_names, stands, supply
+
+
+def bargain_legal(state: BossState, seat: int, quiet: bool) -> list[BossAction]:
+    """Returns what ``seat`` may do in the negotiation window (``bargain.Bargain``; ``quiet``: every seat
+    has passed, so only the Boss is asked and it may not pass: ruling B-2)."""
+    nego = state.nego
+    assert nego is not None
+    closing: list[BossAction] = [CALL, FAIL] if stands(state) else [FAIL]
+    if nego.counted[seat] >= state.options["negotiation_limit"]:  # spent (ruling B-2)
+        if quiet:
+            return closing
+        # Out of actions: pass, answer the terms, or (the Boss) close or fail.
+        if seat == nego.boss:
+            return [PASS, *closing]
+        return [PASS, AGREE, REFUSE] if nego.unagreed(seat) else [PASS]
+    # Ruling B-2: the quiet Boss keeps every action but pass (each one counts and asks everyone again).
+    found: list[BossAction] = [] if quiet else [PASS]
+    cards, known = hand_plays(state, nego, seat)
+    found.extend(cards)
+    if seat == nego.boss:
+        found.extend(boss_actions(state, known))
+        found.extend(closing)
+    else:
+        found.extend(investor_actions(state, seat, known))
+    return found
 
 
 def hand_plays(state: BossState, nego: Negotiation, seat: int) -> tuple[tuple[BossAction, ...], Supply]:

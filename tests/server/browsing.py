@@ -71,6 +71,21 @@ def wait_past(page: Any, seen: int, timeout: float = WAIT_MS) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=seen, timeout=timeout)
 
 
+MINE_ALONE = """() => view && view.seat !== null && !view.over && view.asked && !view.answered_for_you
+    && view.deciders.length === 1 && view.deciders[0] === view.seat ? [view.version] : null"""
+"""The version the page shows, once its seat alone is asked a decision of its own (not a pass the table
+makes for it, which lands by itself): a list, so that version 0 counts as found."""
+
+
+def wait_for_my_move(page: Any, timeout: float = WAIT_MS) -> int:
+    """Waits until the page's seat alone is asked and it is not the table's pass to make; returns the
+    version shown. Without a clock nothing moves at the table then until the seat acts, so what the page
+    shows stays put for the clicks that follow (a bot's move, a pass made for the seat or the end of a
+    window could otherwise redraw it between a read and a click)."""
+    found: list[int] = page.wait_for_function(MINE_ALONE, timeout=timeout).json_value()
+    return found[0]
+
+
 def wait_for_results(page: Any, still: float = 30.0, most: float = 600.0) -> None:
     """Waits for the results while the table keeps moving: fails once the page shows no new version
     for ``still`` seconds (a stalled table), or after ``most`` seconds in all (a busy machine is slow,

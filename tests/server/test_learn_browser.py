@@ -153,9 +153,13 @@ def test_the_glossary_on_a_tables_drawing(server: LiveServer, browser: Any) -> N
 def check_glossary(page: Any, field: str, heading: str) -> None:
     """A drawn Venture table's corporation carries its glossary text as its title, and a click on the
     drawn part ``field`` opens the glossary's popover titled ``heading``."""
-    corp = page.locator("#board [data-corp][data-term]").first
-    text = page.evaluate("t => ParlourGlossary.terms('venture')[t].text", corp.get_attribute("data-term"))
-    assert corp.get_attribute("title") == text
+    # Read in one go: at a live table a bot's move may redraw the board between two reads.
+    title, text = page.evaluate(
+        """() => { const corp = document.querySelector('#board [data-corp][data-term]');
+                   const term = ParlourGlossary.terms('venture')[corp.dataset.term];
+                   return [corp.getAttribute('title'), term.text]; }"""
+    )
+    assert title == text
     page.click(f"#board [data-field='{field}']")
     page.wait_for_selector("#term-pop:not([hidden])")
     assert page.text_content("#term-pop h3") == heading
@@ -224,13 +228,17 @@ def test_the_glossary_on_im_the_boss_table(server: LiveServer, browser: Any) -> 
     page = browser.new_page(viewport=LAPTOP)
     errors = watch(page)
     page.goto(server.url + made["seats"]["0"])
-    card = page.locator("#board[data-glossary='im-the-boss'] [data-part^='card-'][data-term]").first
-    card.wait_for()
-    term = card.get_attribute("data-term")
-    assert card.get_attribute("data-part") == f"card-{term}"
-    assert card.get_attribute("title") == page.evaluate(
-        "t => ParlourGlossary.terms('im-the-boss')[t].text", term
+    cards = "#board[data-glossary='im-the-boss'] [data-part^='card-'][data-term]"
+    page.wait_for_selector(cards)
+    # Read in one go: the bots play on, and a redraw between two reads may put another card first.
+    term, part, title, text = page.evaluate(
+        """cards => { const card = document.querySelector(cards);
+                      return [card.dataset.term, card.dataset.part, card.getAttribute('title'),
+                              ParlourGlossary.terms('im-the-boss')[card.dataset.term].text]; }""",
+        cards,
     )
+    assert part == f"card-{term}"
+    assert title == text
     assert errors == [], errors
 
 

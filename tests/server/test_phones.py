@@ -19,6 +19,7 @@ from .browsing import (
     open_seat,
     screenshot,
     version,
+    wait_for_my_move,
     wait_for_results,
     wait_past,
 )
@@ -70,8 +71,12 @@ OVERLAPS = """() => {
     dice.forEach(([a, ra], i) => dice.slice(i + 1).forEach(([b, rb]) => {
         if (hit(ra, rb)) found.push(`dice: ${a} on ${b}`);
     }));
-    return { chips: chips.length, found };
+    return { chips: chips.length, found, version: Number(document.body.dataset.version) };
 }"""
+
+
+STYLED = "() => [...document.querySelectorAll('link[rel=stylesheet]')].every(link => link.sheet)"
+"""Whether every style sheet the page links is loaded (a link's sheet is null until then)."""
 
 
 def sideways(page: Any) -> list[str]:
@@ -104,7 +109,7 @@ def test_each_table_fits_a_phone_at_the_start_and_in_the_middle(
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(slow.url + made["seats"]["0"])
         page.wait_for_selector("body[data-drawn]", state="attached")
-        page.wait_for_timeout(500)
+        page.wait_for_function(STYLED)  # the drawing's sheet loads beside its script (500 ms was a guess)
         assert sideways(page) == []
         assert page.evaluate(SMALL_TAPS) == []
         screenshot(page, f"phone-{game}-start")
@@ -143,9 +148,9 @@ def test_venus_chips_clear_each_other_and_the_names_the_results_and_the_plot(
         most = 0
         end = time.time() + 300
         while time.time() < end and not page.is_visible("#results-box"):
-            found = page.evaluate(OVERLAPS)
-            assert found["found"] == [], f"at version {version(page)}: {found['found']}"
-            samples.add(version(page))
+            found = page.evaluate(OVERLAPS)  # the version checked read with it: bots move on meanwhile
+            assert found["found"] == [], f"at version {found['version']}: {found['found']}"
+            samples.add(found["version"])
             most = max(most, found["chips"])
             page.wait_for_timeout(100)
         assert len(samples) >= 15 and most >= 8, (len(samples), most)
@@ -185,12 +190,11 @@ def test_venture_prompt_with_only_end_and_a_menu_beside_the_card(server: LiveSer
     token = made["seats"]["0"].split("#k=")[1]
     page.wait_for_selector("#board .vt-bar")
     screenshot(page, "phone-venture-prompt")
-    # The prompt names nothing that is not legal now.
-    for _ in range(40):
-        table = server.get(f"/api/tables/{made['table']}", token)
-        if table["asked"]:
-            break
-        time.sleep(0.25)
+    # The prompt names nothing that is not legal now: read once the person is asked (the bot, who may
+    # start, waits for them then), the page showing the server's version.
+    shown = wait_for_my_move(page)
+    table = server.get(f"/api/tables/{made['table']}", token)
+    assert table["asked"] and table["version"] == shown
     legal = table["legal"]
     prompt = page.text_content("#board .vt-prompt") or ""
     if not any(t.startswith("take ") for t in legal):

@@ -104,10 +104,15 @@ def test_chromium_opens_a_profile_and_the_leaderboard_names_as_text(browser: Any
 
         page.on("dialog", dismissed)
         page.goto(server.url + "/")
-        page.click("#leaderboard-link")
+        # One board asked at a time: the page draws each answer as it lands, so an earlier answer
+        # landing last (a busy server) would draw over the board asked for.
+        with page.expect_response(lambda reply: "/api/leaderboard?" in reply.url):  # the first game's
+            page.click("#leaderboard-link")
         page.wait_for_selector("#board-game option[value=embers]", state="attached")
-        page.select_option("#board-game", "embers")
-        page.select_option("#board-players", "3")
+        with page.expect_response(lambda reply: "/api/leaderboard?game=embers&" in reply.url):
+            page.select_option("#board-game", "embers")
+        with page.expect_response(lambda reply: "/api/leaderboard?game=embers&players=3" in reply.url):
+            page.select_option("#board-players", "3")
         page.wait_for_function("document.querySelectorAll('#board-rows tr').length === 3")
         names = page.locator("#board-rows tr td:nth-child(2)").all_text_contents()
         assert set(names) == {NAME, "Bo", "random (bot)"}

@@ -153,11 +153,14 @@ def test_my_tables_says_whose_turn_it_is_without_sending_a_link(server: LiveServ
     page.fill("#name-0", "Ana")
     page.select_option("#seat-1", "human")
     page.fill("#name-1", "Bo")
-    page.click("#create-button")
+    # The status the list was drawn from, not one read later: the bots may have moved on meanwhile.
+    with page.expect_response(lambda reply: reply.url.endswith("/status")) as answered:
+        page.click("#create-button")
     page.wait_for_selector("#my-tables .my-turn[data-turn]")
     entry = page.locator("#my-tables li.my-table").first
     table = entry.get_attribute("data-table")
-    status = server.get(f"/api/tables/{table}/status")
+    assert answered.value.url == f"{server.url}/api/tables/{table}/status"
+    status = answered.value.json()
     turn = status["turn_player"] if status["turn_player"] is not None else status["deciders"][0]
     names = ["you", "Bo", "greedy", "greedy"]  # as my tables calls the seats, mine "you"
     expected = "your turn" if 0 in status["deciders"] or turn == 0 else f"{names[turn]}'s turn"

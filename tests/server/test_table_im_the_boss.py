@@ -152,10 +152,9 @@ def test_a_deal_closed_through_negotiation_with_bots_by_clicking_then_bots_finis
         else:
             press(page, text)
             keyboard = True
-        page.wait_for_function(
+        page.wait_for_function(  # the page's default wait: 10 s could run out on a busy machine
             "v => Number(document.body.dataset.version) > v || document.getElementById('error').textContent",
             arg=view["version"],
-            timeout=10_000,
         )
     assert mid, "the person called the deal from the drawing"
     page.wait_for_selector(f"#board [data-part='space-{closed['space']}'].covered")

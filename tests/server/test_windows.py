@@ -25,7 +25,7 @@ from parlour.server.asking import AskError, AskMe, check_ask
 from parlour.server.hall import Hall
 from parlour.server.tables import LiveTable, Timing
 
-from .browsing import needs_chromium, open_seat, screenshot
+from .browsing import needs_chromium, open_seat, screenshot, wait_for_my_move
 from .conftest import bearer, database_url, make_client
 from .live_server import LiveServer
 from .migrating import insert_old_seats, insert_old_table
@@ -317,6 +317,9 @@ def test_the_page_sets_the_seats_setting_and_a_spectator_has_none(server: LiveSe
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     assert page.input_value("#ask-mode") == "playable" and page.is_hidden("#ask-cards")
+    # Set while the person is asked, when no bot moves: a view the server sent before it had the new
+    # setting would redraw the old one over the box just ticked (and Playwright's check then fails).
+    wait_for_my_move(page)
     page.select_option("#ask-mode", "only")
     page.check("input[aria-label='ask me for Deflector Shield']")
     screenshot(page, "ask-setting")

@@ -6,11 +6,12 @@ a leaderboard (screenshots in var/artifacts/)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Dialog
+from playwright.sync_api import Dialog, Route
 
 from .accounts_helpers import PASSWORD, account_client, login, one_line_error, register, rows
 from .browsing import needs_chromium, screenshot
@@ -141,5 +142,41 @@ def test_chromium_opens_a_profile_and_the_leaderboard_names_as_text(browser: Any
         made = page.evaluate("JSON.parse(localStorage.getItem('parlour.tables'))[0].table")
         assert rows(db, "SELECT rated FROM tables WHERE id = ?", made) == [(1,)]  # (unlisted: no status)
         assert not errors and not dialogs
+    finally:
+        server.stop()
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_board_answer_landing_after_a_later_choice_is_not_drawn(browser: Any, tmp_path: Path) -> None:
+    """The leaderboard's first answer is held back until the board chosen after it is drawn: let through
+    last, it does not draw over the board asked for."""
+    db = tmp_path / "parlour.db"
+    games_between_ana_and_bo(db, count=1)
+    server = LiveServer(db).start()
+    try:
+        page = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+        held: list[Route] = []
+
+        def hold_the_first(route: Route) -> None:
+            if held:
+                route.continue_()
+            else:
+                held.append(route)
+
+        page.route(re.compile(r"/api/leaderboard\?"), hold_the_first)
+        page.goto(server.url + "/leaderboard")
+        page.wait_for_selector("#board-game option[value=embers]", state="attached")
+        assert len(held) == 1  # the first board's answer, held
+        page.select_option("#board-game", "embers")
+        with page.expect_response(lambda reply: "/api/leaderboard?game=embers&players=3" in reply.url):
+            page.select_option("#board-players", "3")
+        page.wait_for_function("document.querySelectorAll('#board-rows tr').length === 3")
+        with page.expect_response(lambda reply: reply.request == held[0].request):
+            held[0].continue_()
+        page.wait_for_timeout(300)  # the late answer has landed: give the page its turn to draw it
+        names = page.locator("#board-rows tr td:nth-child(2)").all_text_contents()
+        assert set(names) == {NAME, "Bo", "random (bot)"}
+        assert page.input_value("#board-game") == "embers" and page.input_value("#board-players") == "3"
     finally:
         server.stop()

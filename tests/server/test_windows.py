@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -25,7 +26,7 @@ from parlour.server.asking import AskError, AskMe, check_ask
 from parlour.server.hall import Hall
 from parlour.server.tables import LiveTable, Timing
 
-from .browsing import needs_chromium, open_seat, screenshot, wait_for_my_move
+from .browsing import LAPTOP, needs_chromium, open_seat, screenshot, wait_for_my_move
 from .conftest import bearer, database_url, make_client
 from .live_server import LiveServer
 from .migrating import insert_old_seats, insert_old_table
@@ -307,6 +308,53 @@ def test_a_setting_round_trips_through_its_stored_text() -> None:
     with pytest.raises(AskError, match="no card named 'Zap'"):
         check_ask("only", ["Zap"], ["Jamming"])
     assert check_ask("only", ["Jamming", "Jamming"], ["Jamming"]).cards == ("Jamming",)
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_view_sent_before_the_server_had_the_setting_does_not_undo_the_persons_choice(
+    server: LiveServer, browser: Any
+) -> None:
+    """The page's socket goes through the test: when the page sends its new setting, the last view (the
+    old setting in it) is sent to the page again, as a view the server sent just before would land. The
+    page keeps showing the person's choice, and the server gets it."""
+    reply = server.create(GAME, ["human", "greedy", "greedy"], options={"game": "enhanced"})
+    page = browser.new_page(viewport=LAPTOP)
+    last: list[str | bytes] = []
+
+    def through_the_test(socket: Any) -> None:
+        upstream = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            upstream.send(message)
+            if '"ask"' in str(message) and last:
+                socket.send(last[-1])  # the old setting, landing after the choice
+
+        def from_server(message: str | bytes) -> None:
+            if '"type": "table"' in str(message) or '"type":"table"' in str(message):
+                last.append(message)
+            socket.send(message)
+
+        socket.on_message(from_page)
+        upstream.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/"), through_the_test)
+    page.goto(server.url + reply["seats"]["0"])
+    page.wait_for_selector("#banner:not(:empty)")
+    wait_for_my_move(page)  # nothing else moves: only the test's replay can redraw the old setting
+    page.select_option("#ask-mode", "only")
+    page.check("input[aria-label='ask me for Deflector Shield']")
+    page.wait_for_timeout(500)  # the replayed view has landed and been drawn
+    assert page.input_value("#ask-mode") == "only"
+    assert page.is_checked("input[aria-label='ask me for Deflector Shield']")
+    token = reply["seats"]["0"].split("#k=")[1]
+    end = time.time() + 10
+    while server.get(f"/api/tables/{reply['table']}", token)["ask"]["mode"] != "only" and time.time() < end:
+        time.sleep(0.1)
+    assert server.get(f"/api/tables/{reply['table']}", token)["ask"] == {
+        "mode": "only",
+        "cards": ["Deflector Shield"],
+    }
 
 
 @needs_chromium

@@ -43,12 +43,15 @@ async function leaderboard() {
     for (let n = info.min_players; n <= info.max_players; n++) players.append(new Option(`${n}`, `${n}`));
     if (wanted && [...players.options].some((o) => o.value === wanted)) players.value = wanted;
   };
+  let asked = 0;  // the latest board asked for: an earlier answer landing after it is not drawn
   const show = async () => {
     $("board-error").textContent = "";
     const query = new URLSearchParams({ game: game.value, players: players.value });
     history.replaceState(null, "", `/leaderboard?${query}`);
+    const mine = ++asked;
     try {
       const found = await getJSON(`/api/leaderboard?${query}`);
+      if (mine !== asked) return;
       const rows = $("board-rows");
       rows.replaceChildren();
       for (const entry of found.board) {
@@ -66,7 +69,7 @@ async function leaderboard() {
       }
       $("board-empty").hidden = found.board.length > 0;
     } catch (err) {
-      $("board-error").textContent = err.message;
+      if (mine === asked) $("board-error").textContent = err.message;
     }
   };
   fillPlayers();

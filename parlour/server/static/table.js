@@ -689,6 +689,15 @@ document.getElementById("name-later").addEventListener("click", () => {
 });
 // The seat's reaction-window setting ("ask me"): the server applies it; the page only shows and sends it.
 let reactionCards = [];
+// The setting just sent, until a view shows it (or 5 s pass: the server may refuse it): a view the server
+// sent before it had the setting does not redraw the old one over what the person just chose.
+let sentAsk = null;
+function askShown() {
+  if (!sentAsk) return true;
+  const same = view.ask.mode === sentAsk.mode && view.ask.cards.join("|") === sentAsk.cards.join("|");
+  if (same || Date.now() > sentAsk.until) sentAsk = null;
+  return sentAsk === null;
+}
 function drawAsk() {
   const box = document.getElementById("ask-box");
   if (view.reaction_cards) reactionCards = view.reaction_cards;  // a full view carries the names
@@ -698,7 +707,8 @@ function drawAsk() {
   const allowed = view.ask_modes || ["always", "playable", "only", "never"];  // the server says which
   for (const option of select.options) option.hidden = !allowed.includes(option.value);
   select.querySelector('option[value="only"]').hidden ||= reactionCards.length === 0;
-  if (document.activeElement !== select && !select.dataset.choosing) select.value = view.ask.mode;
+  const settled = askShown();
+  if (settled && document.activeElement !== select && !select.dataset.choosing) select.value = view.ask.mode;
   const cards = document.getElementById("ask-cards");
   cards.hidden = select.value !== "only";
   if (cards.dataset.names !== reactionCards.join("|")) {
@@ -706,7 +716,7 @@ function drawAsk() {
     cards.replaceChildren(...reactionCards.map(name => el("label", {},
       el("input", { type: "checkbox", value: name, "aria-label": `ask me for ${name}` }), ` ${name}`)));
   }
-  if (!select.dataset.choosing) {
+  if (settled && !select.dataset.choosing) {
     for (const box of cards.querySelectorAll("input")) box.checked = view.ask.cards.includes(box.value);
   }
 }
@@ -720,7 +730,9 @@ function sendAsk() {
     return;
   }
   delete select.dataset.choosing;
-  if (socket) socket.send(JSON.stringify(mode === "only" ? { type: "ask", mode, cards } : { type: "ask", mode }));
+  if (!socket) return;
+  sentAsk = { mode, cards: mode === "only" ? cards : [], until: Date.now() + 5000 };
+  socket.send(JSON.stringify(mode === "only" ? { type: "ask", mode, cards } : { type: "ask", mode }));
 }
 document.getElementById("ask-mode").addEventListener("change", sendAsk);
 document.getElementById("ask-cards").addEventListener("change", sendAsk);

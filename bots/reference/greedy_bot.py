@@ -48,4 +48,4 @@ def answer(request: dict[str, Any], rng: random.Random) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    sys.exit(run("reference-greedy", __doc__.splitlines()[0], answer))
+    sys.exit(run("reference-greedy", (__doc__ or "").split("\n")[0], answer))

@@ -84,7 +84,7 @@ class Game:
                     line = self.process.stdout.readline(MAX_LINE)
                     if not line:
                         break
-                    self.bridge.post(self.table, line)
+                    self.bridge.post(self.table, line, message.get("id"))
         except OSError:
             pass
         finally:
@@ -178,10 +178,11 @@ class Bridge:
                 game.finish()
                 self.done.set()
 
-    def post(self, table: str, line: bytes) -> None:
-        """Posts the program's answer line; a refusal is reported (the next request comes anyway), but
-        that of an answer the table had moved past (409: another seat acted first, a newer request is
-        on its way), which a quick negotiation makes hundreds of times a game."""
+    def post(self, table: str, line: bytes, asked: object) -> None:
+        """Posts the program's answer line to the request ``asked`` (its id); a refusal is reported (the
+        next request comes anyway), but that of a right answer the table had moved past (409, the answer
+        naming ``asked``: another seat acted first, a newer request is on its way), which a quick
+        negotiation makes hundreds of times a game."""
         request = urllib.request.Request(
             f"{self.server}/api/bot/tables/{urllib.parse.quote(table)}/answer",
             data=line,
@@ -192,9 +193,18 @@ class Bridge:
             with urllib.request.urlopen(request, timeout=30) as reply:
                 reply.read()
         except urllib.error.HTTPError as err:
-            if err.code == 409:
+            if err.code == 409 and answered(line) == asked:
                 return
             print(f"server_bridge: table {table}: {err.read(300).decode(errors='replace')}", file=sys.stderr)
+
+
+def answered(line: bytes) -> object:
+    """Returns the request id an answer line names (None if it names none)."""
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return None
+    return answer.get("id") if isinstance(answer, dict) else None
 
 
 if __name__ == "__main__":

@@ -141,5 +141,5 @@ def bridge(server: LiveServer, token: str, command: list[str], games: int = 1) -
     pipe nobody reads: a full pipe would block the bridge mid-game and stall its table."""
     env = {**os.environ, "PARLOUR_BOT_TOKEN": token}
     args = [sys.executable, str(BRIDGE), "--server", server.url, "--games", str(games), "--", *command]
-    with tempfile.TemporaryFile() as warnings:  # the child keeps its own handle open
-        return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=warnings)
+    with tempfile.TemporaryFile() as said:  # the child keeps its own handle open
+        return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=said)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -167,14 +168,17 @@ def test_a_board_answer_landing_after_a_later_choice_is_not_drawn(browser: Any, 
         page.route(re.compile(r"/api/leaderboard\?"), hold_the_first)
         page.goto(server.url + "/leaderboard")
         page.wait_for_selector("#board-game option[value=embers]", state="attached")
-        assert len(held) == 1  # the first board's answer, held
+        end = time.time() + 30
+        while not held and time.time() < end:  # the first board's request reaches the test
+            page.wait_for_timeout(20)
+        assert len(held) == 1  # its answer, held
         page.select_option("#board-game", "embers")
         with page.expect_response(lambda reply: "/api/leaderboard?game=embers&players=3" in reply.url):
             page.select_option("#board-players", "3")
         page.wait_for_function("document.querySelectorAll('#board-rows tr').length === 3")
         with page.expect_response(lambda reply: reply.request == held[0].request):
             held[0].continue_()
-        page.wait_for_timeout(300)  # the late answer has landed: give the page its turn to draw it
+        page.wait_for_timeout(1000)  # the late answer has landed: give the page its turn to draw it
         names = page.locator("#board-rows tr td:nth-child(2)").all_text_contents()
         assert set(names) == {NAME, "Bo", "random (bot)"}
         assert page.input_value("#board-game") == "embers" and page.input_value("#board-players") == "3"

@@ -316,23 +316,33 @@ def test_a_view_sent_before_the_server_had_the_setting_does_not_undo_the_persons
     server: LiveServer, browser: Any
 ) -> None:
     """The page's socket goes through the test: when the page sends its new setting, the last view (the
-    old setting in it) is sent to the page again, as a view the server sent just before would land. The
-    page keeps showing the person's choice, and the server gets it."""
+    old setting in it) is sent to the page again, as a view the server sent just before would land, and
+    the server's next messages are held back until the page has drawn it. The page keeps showing the
+    person's choice; then the server's own view lands, and the server has the setting."""
     reply = server.create(GAME, ["human", "greedy", "greedy"], options={"game": "enhanced"})
     page = browser.new_page(viewport=LAPTOP)
-    last: list[str | bytes] = []
+    last: list[dict[str, Any]] = []
+    held: list[str | bytes] | None = None  # the server's messages, while held back
+    pages: list[Any] = []
 
     def through_the_test(socket: Any) -> None:
         upstream = socket.connect_to_server()
+        pages.append(socket)
 
         def from_page(message: str | bytes) -> None:
+            nonlocal held
             upstream.send(message)
-            if '"ask"' in str(message) and last:
-                socket.send(last[-1])  # the old setting, landing after the choice
+            if '"ask"' in str(message) and last and held is None:
+                held = []
+                socket.send(json.dumps({**last[-1], "replayed": True}))  # the old setting, landing late
 
         def from_server(message: str | bytes) -> None:
-            if '"type": "table"' in str(message) or '"type":"table"' in str(message):
-                last.append(message)
+            if held is not None:
+                held.append(message)
+                return
+            parsed = json.loads(message)
+            if parsed.get("type") == "table":
+                last.append(parsed)
             socket.send(message)
 
         socket.on_message(from_page)
@@ -344,9 +354,12 @@ def test_a_view_sent_before_the_server_had_the_setting_does_not_undo_the_persons
     wait_for_my_move(page)  # nothing else moves: only the test's replay can redraw the old setting
     page.select_option("#ask-mode", "only")
     page.check("input[aria-label='ask me for Deflector Shield']")
-    page.wait_for_timeout(500)  # the replayed view has landed and been drawn
+    page.wait_for_function("() => view && view.replayed === true")  # the old view is drawn
     assert page.input_value("#ask-mode") == "only"
     assert page.is_checked("input[aria-label='ask me for Deflector Shield']")
+    released, held = held or [], None
+    for message in released:
+        pages[-1].send(message)
     token = reply["seats"]["0"].split("#k=")[1]
     end = time.time() + 10
     while server.get(f"/api/tables/{reply['table']}", token)["ask"]["mode"] != "only" and time.time() < end:

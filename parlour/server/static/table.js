@@ -693,7 +693,7 @@ let reactionCards = [];
 // sent before it had the setting does not redraw the old one over what the person just chose.
 let sentAsk = null;
 function askShown() {
-  if (!sentAsk) return true;
+  if (!sentAsk || sentAsk.seat !== view.seat) return true;  // another seat's screen (hot seat): its own
   const same = view.ask.mode === sentAsk.mode && view.ask.cards.join("|") === sentAsk.cards.join("|");
   if (same || Date.now() > sentAsk.until) sentAsk = null;
   return sentAsk === null;
@@ -731,7 +731,8 @@ function sendAsk() {
   }
   delete select.dataset.choosing;
   if (!socket) return;
-  sentAsk = { mode, cards: mode === "only" ? cards : [], until: Date.now() + 5000 };
+  sentAsk = { seat: view.seat, mode, cards: mode === "only" ? cards : [], until: Date.now() + 5000 };
+  setTimeout(() => { if (view) drawAsk(); }, 5100);  // not shown by then (refused?): the server's setting
   socket.send(JSON.stringify(mode === "only" ? { type: "ask", mode, cards } : { type: "ask", mode }));
 }
 document.getElementById("ask-mode").addEventListener("change", sendAsk);

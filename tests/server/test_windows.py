@@ -310,6 +310,17 @@ def test_a_setting_round_trips_through_its_stored_text() -> None:
     assert check_ask("only", ["Jamming", "Jamming"], ["Jamming"]).cards == ("Jamming",)
 
 
+def seat_setting(server: LiveServer, reply: dict[str, Any], mode: str) -> dict[str, Any]:
+    """Returns seat 0's ask-me setting as the server has it, once its mode is ``mode`` (or after 10 s)."""
+    token = reply["seats"]["0"].split("#k=")[1]
+    end = time.time() + 10
+    while True:
+        setting: dict[str, Any] = server.get(f"/api/tables/{reply['table']}", token)["ask"]
+        if setting["mode"] == mode or time.time() >= end:
+            return setting
+        time.sleep(0.1)
+
+
 @needs_chromium
 @pytest.mark.slow
 def test_a_view_sent_before_the_server_had_the_setting_does_not_undo_the_persons_choice(
@@ -360,14 +371,7 @@ def test_a_view_sent_before_the_server_had_the_setting_does_not_undo_the_persons
     released, held = held or [], None
     for message in released:
         pages[-1].send(message)
-    token = reply["seats"]["0"].split("#k=")[1]
-    end = time.time() + 10
-    while server.get(f"/api/tables/{reply['table']}", token)["ask"]["mode"] != "only" and time.time() < end:
-        time.sleep(0.1)
-    assert server.get(f"/api/tables/{reply['table']}", token)["ask"] == {
-        "mode": "only",
-        "cards": ["Deflector Shield"],
-    }
+    assert seat_setting(server, reply, "only") == {"mode": "only", "cards": ["Deflector Shield"]}
 
 
 @needs_chromium
@@ -384,23 +388,13 @@ def test_the_page_sets_the_seats_setting_and_a_spectator_has_none(server: LiveSe
     page.select_option("#ask-mode", "only")
     page.check("input[aria-label='ask me for Deflector Shield']")
     screenshot(page, "ask-setting")
-    token = reply["seats"]["0"].split("#k=")[1]
-    end = time.time() + 10
-    while server.get(f"/api/tables/{reply['table']}", token)["ask"]["mode"] != "only" and time.time() < end:
-        time.sleep(0.1)
-    assert server.get(f"/api/tables/{reply['table']}", token)["ask"] == {
-        "mode": "only",
-        "cards": ["Deflector Shield"],
-    }
+    assert seat_setting(server, reply, "only") == {"mode": "only", "cards": ["Deflector Shield"]}
     page.reload()
     page.wait_for_selector("#banner:not(:empty)")
     assert page.input_value("#ask-mode") == "only"
     assert page.is_checked("input[aria-label='ask me for Deflector Shield']")
     page.select_option("#ask-mode", "never")
-    end = time.time() + 10
-    while server.get(f"/api/tables/{reply['table']}", token)["ask"]["mode"] != "never" and time.time() < end:
-        time.sleep(0.1)
-    assert server.get(f"/api/tables/{reply['table']}", token)["ask"]["mode"] == "never"
+    assert seat_setting(server, reply, "never")["mode"] == "never"
     spectator = open_seat(browser, server.url + reply["spectator"])
     assert spectator.is_hidden("#ask-box")
     assert not errors

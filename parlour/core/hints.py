@@ -22,12 +22,11 @@ def class_hints(kind: object) -> dict[str, object]:
         return typing.get_type_hints(kind)
     hints: dict[str, object] = {}
     for cls in reversed(kind.__mro__):
-        own = inspect.get_annotations(cls)
-        if not own:
-            continue
-        if is_compiled(cls):
+        if is_compiled(cls):  # a native class may keep no annotations at all
             hints.update(source_hints(cls))
-        else:
+            continue
+        own = inspect.get_annotations(cls)
+        if own:
             resolved = typing.get_type_hints(cls)
             hints.update({name: resolved[name] for name in own})
     return hints

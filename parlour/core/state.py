@@ -362,8 +362,13 @@ class GameState(ABC, Generic[A]):
         return "it is not among the legal actions"
 
     def _restore(self: S, snapshot: S) -> None:
-        """Restores every attribute from a snapshot taken by :meth:`clone`."""
+        """Restores every attribute from a snapshot taken by :meth:`clone`: those in the instance's
+        ``__dict__`` and, for a state class compiled as a native class, its own fields (mypyc lists them
+        in ``__mypyc_attrs__``; they live outside ``__dict__``)."""
         self.__dict__.update(snapshot.__dict__)
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if name != "__dict__" and hasattr(snapshot, name):
+                setattr(self, name, getattr(snapshot, name))
 
     # ----------------------------------------------------------------- hooks
     def _legal_actions(self, seat: Seat) -> list[A]:

@@ -64,9 +64,11 @@ class VenusGame(Game):
         "fleets",
         "population",
         "research",
+        "state",
         "steps",
         "tech",
         "turn_lists",
+        "turn_order",
         "zapdeck",
     )
     option_specs = OPTIONS

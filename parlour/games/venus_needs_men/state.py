@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from parlour.core.chance import Chance
 from parlour.core.decisions import DecisionKinds, DecisionStack, Seat
 from parlour.core.modular import ModularState
@@ -24,6 +26,7 @@ POSITION_FORMAT = "parlour-venus-needs-men-position/1"
 """The ``format`` of every Venus Needs Men! position."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a native class: compiled steps read its fields directly
 class VenusState(ModularState[VenusAction]):
     """A game of Venus Needs Men! in progress: what the rules read and change.
 

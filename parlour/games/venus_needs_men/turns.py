@@ -7,8 +7,7 @@ from typing import Literal
 
 from parlour.core.decisions import Seat
 from parlour.core.errors import PositionError
-from parlour.games.venus_needs_men import combat, population, research
-from parlour.games.venus_needs_men import enhanced as tech
+from parlour.games.venus_needs_men import combat, research
 from parlour.games.venus_needs_men.actions import (
     DONE,
     END,
@@ -22,7 +21,6 @@ from parlour.games.venus_needs_men.actions import (
     VenusAction,
 )
 from parlour.games.venus_needs_men.decision import VenusDecision
-from parlour.games.venus_needs_men.options import HAND
 from parlour.games.venus_needs_men.phases import (
     ACT,
     ATTACKING,
@@ -44,6 +42,7 @@ from parlour.games.venus_needs_men.turn_lists import (
     phase_steps,
     unacted,
 )
+from parlour.games.venus_needs_men.turn_order import begin_turn, next_side
 from parlour.games.venus_needs_men.zapping import EndWindow, StartWindow, asked, take_step
 
 ACTIONS = ("build", "move", "attack", "collect", "research")
@@ -51,47 +50,22 @@ ACTIONS = ("build", "move", "attack", "collect", "research")
 
 
 def start_turn(state: VenusState, index: int) -> None:
-    """Begins side ``index``'s turn: refill to three Zap cards, then the turn's program."""
-    limit = state.options["max_turns"]
-    if limit and state.turn >= limit:
-        population.end_game(state, population.leaders(state), f"lead at the turn limit ({limit} turns)")
+    """Begins side ``index``'s turn: refill to three Zap cards (:func:`~.turn_order.begin_turn`), then the
+    turn's program."""
+    begun = begin_turn(state, index)
+    if begun is None:
         return
-    state.turn += 1
-    state.current = index
-    state.action, state.acted, state.extended, state.cycled, state.seized = "", [], 0, False, []
-    active = state.planets[index]
-    seat = state.seat_of[active]
-    repaired = [s for s in state.disabled if state.owner(s) == active] if state.disabled else []
-    if repaired:
-        state.disabled = [s for s in state.disabled if s not in repaired]
-        state.emit(f"{' '.join(repaired)} repaired (Robotic).")
-    logging = state.logging
-    if logging:
-        state.emit(f"Turn {state.turn}: {state.planet(active).name}.")
-    drawn = []
-    hand, deck = state.hands[seat], state.decks[seat]
-    while len(hand) < HAND and deck:
-        drawn.append(deck.pop(0))
-        hand.append(drawn[-1])
-    if drawn and logging:
-        # Which cards were drawn is the drawer's secret (Event.secret); how many is public.
-        state.emit(
-            f"{state.seat_name(seat)} draws {len(drawn)} Zap card{'s' if len(drawn) > 1 else ''} "
-            f"({len(state.decks[seat])} left in the deck).",
-            seat,
-            "drew " + ", ".join(f"{n} {state.card(n).name}" for n in drawn),
-        )
+    seat, everyone = begun
     state.stack.push(Finish())
     state.stack.push(EndWindow(open=False))
     state.stack.push(Extending(seats=[seat]))
     state.stack.push(Act(seats=[seat]))
     # Ruling B-3: the start window asks the active seat alone, unless there was no end window before it
     # (the first turn), or what happens at Pluto's turn start matters (robots are repaired then, so a
-    # robot disabled now stays out of this whole turn).
-    robots = tech.has_special(state, active, "robotic")
+    # robot disabled now stays out of this whole turn): ``everyone``.
     # The window opens at once (as ZapWindow.auto would open it now, nothing coming between), and one
     # that asks nobody would close at once with nothing to carry out: it is then not pushed at all.
-    window = StartWindow(open=True, everyone=state.turn == 1 or bool(repaired) or robots)
+    window = StartWindow(open=True, everyone=everyone)
     window.seats = asked(state, window)
     if window.seats:
         state.stack.push(window)
@@ -99,27 +73,11 @@ def start_turn(state: VenusState, index: int) -> None:
 
 def finish_turn(state: VenusState) -> None:
     """Ends the turn: upgrades take effect, Mind Control releases, Titan's parasites come home; then the
-    next turn (an extra one after Time Dilation, else the next side that is not skipping)."""
-    planet = state.planets[state.current]  # state.active
-    research.take_effect(state)
-    if planet == "titan" and tech.has_special(state, "titan", "parasites"):
-        population.hive(state)
-        if state.over:
-            return
-    if state.extra_turns.get(planet):
-        state.extra_turns[planet] -= 1
-        state.emit(f"{state.planet(planet).name} takes an extra turn (Time Dilation).")
-        start_turn(state, state.current)
-        return
-    index = state.current
-    for _ in range(len(state.planets) * 4):
-        index = (index + 1) % len(state.planets)
-        side = state.planets[index]
-        if not state.skips.get(side):
-            break
-        state.skips[side] -= 1
-        state.emit(f"{state.planet(side).name} skips its turn (Ion Storm).")
-    start_turn(state, index)
+    next turn (an extra one after Time Dilation, else the next side that is not skipping:
+    :func:`~.turn_order.next_side`)."""
+    index = next_side(state)
+    if index is not None:
+        start_turn(state, index)
 
 
 # ------------------------------------------------------------------ the turn's decisions

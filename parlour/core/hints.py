@@ -26,14 +26,17 @@ def class_hints(kind: object) -> dict[str, object]:
             hints.update(source_hints(cls))
             continue
         own = inspect.get_annotations(cls)
-        if own:
+        if own:  # (a class of another extension module, such as random.Random, has none)
             resolved = typing.get_type_hints(cls)
             hints.update({name: resolved[name] for name in own})
     return hints
 
 
 def is_compiled(cls: type) -> bool:
-    """Whether a class was defined in a compiled module."""
+    """Whether a class was defined in one of Parlour's compiled modules (``parlour.native``: not in
+    another extension module, whose classes have no source to read)."""
+    if cls.__module__ not in native.COMPILED:
+        return False
     module = sys.modules.get(cls.__module__)
     return str(getattr(module, "__file__", "")).endswith(native.EXTENSION)
 

@@ -53,3 +53,22 @@ def test_a_class_constant_made_a_field_is_no_record_field(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(payloads, "class_hints", lambda kind: {"kind": ClassVar[str], "amount": int})
     assert [f.name for f in payloads.record_fields(Kinded)] == ["amount"]
+
+
+def test_a_native_state_s_hints_are_its_source_s() -> None:
+    """Venus Needs Men!'s state, a native class when compiled (it keeps no annotations then), has the
+    hints its source writes (compiled or not: `make test` runs both)."""
+    from parlour.games.venus_needs_men.state import VenusState
+
+    found = hints.class_hints(VenusState)
+    assert found["ships"] == dict[str, str | None] and found["decks"] == list[list[int]]
+    assert found["stack"] is not None and found["over"] is bool
+
+
+def test_a_class_of_another_extension_module_has_no_hints() -> None:
+    """A class defined in an extension module that is not Parlour's (random.Random's base) is no compiled
+    class of Parlour's: it has no source to read, and no hints."""
+    import random
+
+    assert not any(hints.is_compiled(cls) for cls in random.Random.__mro__)
+    assert hints.class_hints(random.Random) == {}

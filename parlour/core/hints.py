@@ -26,7 +26,7 @@ def class_hints(kind: object) -> dict[str, object]:
             hints.update(source_hints(cls))
             continue
         own = inspect.get_annotations(cls)
-        if own:  # (a class of another extension module, such as random.Random, has none)
+        if own:  # a class without annotations of its own adds none
             resolved = typing.get_type_hints(cls)
             hints.update({name: resolved[name] for name in own})
     return hints

@@ -58,11 +58,12 @@ def test_a_class_constant_made_a_field_is_no_record_field(monkeypatch: pytest.Mo
 def test_a_native_state_s_hints_are_its_source_s() -> None:
     """Venus Needs Men!'s state, a native class when compiled (it keeps no annotations then), has the
     hints its source writes (compiled or not: `make test` runs both)."""
+    from parlour.core.decisions import DecisionStack
     from parlour.games.venus_needs_men.state import VenusState
 
     found = hints.class_hints(VenusState)
     assert found["ships"] == dict[str, str | None] and found["decks"] == list[list[int]]
-    assert found["stack"] is not None and found["over"] is bool
+    assert found["stack"] is DecisionStack and found["over"] is bool
 
 
 def test_a_class_of_another_extension_module_has_no_hints() -> None:
